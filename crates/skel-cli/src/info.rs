@@ -1,0 +1,97 @@
+//! `skel info` and `skel dump`.
+
+use std::path::Path;
+
+use serde_json::json;
+use spine_format::binary::{self, SkeletonFile};
+use spine_format::Summary;
+
+use crate::Failure;
+
+/// A loaded document of a detected format.
+enum Document {
+    SpineBinary(SkeletonFile),
+}
+
+fn read(file: &Path) -> Result<Vec<u8>, Failure> {
+    std::fs::read(file).map_err(|e| Failure::new(file, e))
+}
+
+fn load(file: &Path, bytes: &[u8]) -> Result<Document, Failure> {
+    binary::parse(bytes).map(Document::SpineBinary).map_err(|e| Failure::new(file, e))
+}
+
+fn summary(doc: &Document) -> (&'static str, Summary) {
+    match doc {
+        Document::SpineBinary(s) => ("spine-binary", s.summary()),
+    }
+}
+
+/// `skel info FILE [--json]`.
+pub(crate) fn info(file: &Path, as_json: bool) -> Result<(), Failure> {
+    let bytes = read(file)?;
+    let doc = load(file, &bytes)?;
+    let (format, s) = summary(&doc);
+    if as_json {
+        let v = json!({
+            "file": file.display().to_string(),
+            "format": format,
+            "version": s.version,
+            "hash": s.hash,
+            "bones": s.bones,
+            "slots": s.slots,
+            "skins": s.skins,
+            "constraints": {
+                "ik": s.constraints.ik,
+                "transform": s.constraints.transform,
+                "path": s.constraints.path,
+                "physics": s.constraints.physics,
+                "slider": s.constraints.slider,
+            },
+            "events": s.events,
+            "animations": s.animations.iter()
+                .map(|a| json!({"name": a.name, "duration": a.duration}))
+                .collect::<Vec<_>>(),
+            "bytes_total": bytes.len(),
+            // The parser fails unless it consumed every byte.
+            "bytes_consumed": bytes.len(),
+        });
+        println!("{v}");
+    } else {
+        let c = s.constraints;
+        println!("file:        {}", file.display());
+        println!("format:      {format} {}", s.version);
+        println!("hash:        {}", s.hash);
+        println!("bones:       {}", s.bones);
+        println!("slots:       {}", s.slots);
+        println!("skins:       {}", s.skins.join(", "));
+        println!(
+            "constraints: ik {}, transform {}, path {}, physics {}, slider {}",
+            c.ik, c.transform, c.path, c.physics, c.slider
+        );
+        println!("events:      {}", s.events.join(", "));
+        println!("animations:");
+        for a in &s.animations {
+            println!("  {:<24} {:.4} s", a.name, a.duration);
+        }
+        println!("bytes:       {} (all consumed)", bytes.len());
+    }
+    Ok(())
+}
+
+/// `skel dump FILE [--json]`.
+pub(crate) fn dump(file: &Path, as_json: bool) -> Result<(), Failure> {
+    let bytes = read(file)?;
+    let doc = load(file, &bytes)?;
+    match doc {
+        Document::SpineBinary(s) => {
+            if as_json {
+                let v = serde_json::to_string(&s).map_err(|e| Failure::new(file, e))?;
+                println!("{v}");
+            } else {
+                println!("{s:#?}");
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,66 @@
+//! `skel`: the command-line face of the workspace (contract: `../shared/cli-contract.md`).
+//!
+//! Thin by design: argument parsing, file I/O and output encoding. Every behaviour is a
+//! library function first.
+
+mod info;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Inspect and use Spine and SkelForm skeletons.
+#[derive(Parser)]
+#[command(name = "skel", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Summarize a skeleton file: version, counts, skins, events, animations.
+    Info {
+        /// The skeleton file (.skel); the format is detected from the content.
+        file: PathBuf,
+        /// Print one JSON document instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the raw AST the format layer read.
+    Dump {
+        /// The skeleton file.
+        file: PathBuf,
+        /// Print JSON instead of readable text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// A failure to report as `error: <file>: <message>` with exit code 1.
+pub(crate) struct Failure {
+    file: PathBuf,
+    message: String,
+}
+
+impl Failure {
+    pub(crate) fn new(file: &Path, message: impl ToString) -> Self {
+        Failure { file: file.to_path_buf(), message: message.to_string() }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Info { file, json } => info::info(file, *json),
+        Command::Dump { file, json } => info::dump(file, *json),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("error: {}: {}", f.file.display(), f.message);
+            ExitCode::from(1)
+        }
+    }
+}

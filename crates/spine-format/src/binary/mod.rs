@@ -1,0 +1,166 @@
+//! Binary `.skel` skeletons of every supported generation.
+//!
+//! [`parse`] reads the header to find the version, then hands the bytes to that
+//! generation's parser; [`write`] turns any [`SkeletonFile`] back into bytes such that
+//! `write(&parse(b)?) == b`.
+//!
+//! | module  | versions      |
+//! | ------- | ------------- |
+//! | [`v35`] | 3.5, 3.6, 3.7 |
+//! | [`v38`] | 3.8           |
+//! | [`v40`] | 4.0, 4.1, 4.2 |
+//! | [`v43`] | 4.3           |
+//!
+//! The raw ASTs keep what the wire says: indices unresolved, string references as
+//! [`StrRef`]s into the file's string table, colors as bytes, and every number **unscaled**
+//! (the load-time `scale` factor is applied by `spine-model`, which knows which fields the
+//! format marks "scaled").
+
+mod prim;
+pub mod shared;
+pub mod v35;
+pub mod v38;
+pub mod v40;
+pub mod v43;
+
+pub use prim::StrRef;
+
+use crate::error::{BinaryError, BinaryErrorKind};
+use crate::Summary;
+use prim::Reader;
+
+/// The versions this crate reads, for error messages.
+pub const SUPPORTED_VERSIONS: &str = "3.5, 3.6, 3.7, 3.8, 4.0, 4.1, 4.2, 4.3";
+
+/// A binary format generation, detected from the header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[non_exhaustive]
+pub enum Generation {
+    /// 3.5.x
+    V35,
+    /// 3.6.x
+    V36,
+    /// 3.7.x
+    V37,
+    /// 3.8.x
+    V38,
+    /// 4.0.x
+    V40,
+    /// 4.1.x
+    V41,
+    /// 4.2.x
+    V42,
+    /// 4.3.x
+    V43,
+}
+
+/// What the header says: the version string and its generation.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Header {
+    /// The editor version string, e.g. `"4.2.22"`.
+    pub version: String,
+    /// The generation it belongs to.
+    pub generation: Generation,
+}
+
+/// A parsed binary skeleton of any supported generation.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub enum SkeletonFile {
+    /// 3.5–3.7.
+    V35(v35::Skeleton),
+    /// 3.8.
+    V38(v38::Skeleton),
+    /// 4.0–4.2.
+    V40(v40::Skeleton),
+    /// 4.3.
+    V43(v43::Skeleton),
+}
+
+impl SkeletonFile {
+    /// Counts and names for display.
+    pub fn summary(&self) -> Summary {
+        match self {
+            SkeletonFile::V35(s) => s.summary(),
+            SkeletonFile::V38(s) => s.summary(),
+            SkeletonFile::V40(s) => s.summary(),
+            SkeletonFile::V43(s) => s.summary(),
+        }
+    }
+}
+
+fn generation_of(version: &str) -> Option<Generation> {
+    let mut parts = version.split('.');
+    let major = parts.next()?;
+    let minor = parts.next()?;
+    Some(match (major, minor) {
+        ("3", "5") => Generation::V35,
+        ("3", "6") => Generation::V36,
+        ("3", "7") => Generation::V37,
+        ("3", "8") => Generation::V38,
+        ("4", "0") => Generation::V40,
+        ("4", "1") => Generation::V41,
+        ("4", "2") => Generation::V42,
+        ("4", "3") => Generation::V43,
+        _ => return None,
+    })
+}
+
+/// Reads the version from the header alone.
+///
+/// 4.x files start with an 8-byte hash followed by the version string; 3.x files start
+/// with a hash *string* followed by the version string. The 4.x reading is tried first.
+pub fn detect(bytes: &[u8]) -> Result<Header, BinaryError> {
+    let try4 = || -> Option<String> {
+        let mut r = Reader::new(bytes);
+        r.bytes(8).ok()?;
+        let v = r.str().ok()??;
+        v.starts_with("4.").then(|| v.to_owned())
+    };
+    let try3 = || -> Result<Option<String>, BinaryError> {
+        let mut r = Reader::new(bytes);
+        r.str()?;
+        Ok(r.str()?.map(str::to_owned))
+    };
+    let found = match try4() {
+        Some(v) => v,
+        None => match try3() {
+            Ok(Some(v)) => v,
+            Ok(None) | Err(_) => {
+                return Err(Reader::new(bytes).err(BinaryErrorKind::Invalid(
+                    "not a Spine binary skeleton: no version string in the header".into(),
+                )))
+            }
+        },
+    };
+    match generation_of(&found) {
+        Some(generation) => Ok(Header { version: found, generation }),
+        None => Err(Reader::new(bytes)
+            .err(BinaryErrorKind::UnsupportedVersion { found, supported: SUPPORTED_VERSIONS })),
+    }
+}
+
+/// Parses a binary skeleton of any supported version.
+pub fn parse(bytes: &[u8]) -> Result<SkeletonFile, BinaryError> {
+    let header = detect(bytes)?;
+    Ok(match header.generation {
+        Generation::V35 | Generation::V36 | Generation::V37 => {
+            SkeletonFile::V35(v35::parse(bytes)?)
+        }
+        Generation::V38 => SkeletonFile::V38(v38::parse(bytes)?),
+        Generation::V40 | Generation::V41 | Generation::V42 => {
+            SkeletonFile::V40(v40::parse(bytes)?)
+        }
+        Generation::V43 => SkeletonFile::V43(v43::parse(bytes)?),
+    })
+}
+
+/// Writes a binary skeleton back to bytes.
+pub fn write(file: &SkeletonFile) -> Vec<u8> {
+    match file {
+        SkeletonFile::V35(s) => v35::write(s),
+        SkeletonFile::V38(s) => v38::write(s),
+        SkeletonFile::V40(s) => v40::write(s),
+        SkeletonFile::V43(s) => v43::write(s),
+    }
+}

@@ -1,0 +1,442 @@
+//! Primitive readers and writers shared by every binary generation: big-endian numbers,
+//! varints, strings, string references, colors, and checked counts.
+//!
+//! The [`Reader`] keeps the byte offset and a section path so every error says where it
+//! happened. Fixed-size values are decoded with nom; nom's types never leave this module.
+
+use nom::number::complete::{be_f32, be_i32, be_u8};
+use nom::IResult;
+
+use crate::error::{render_path, BinaryError, BinaryErrorKind, Seg};
+
+/// A cursor over a binary skeleton with a section path for error reporting.
+pub(crate) struct Reader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+    path: Vec<Seg<'a>>,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader at the start of `buf`.
+    pub fn new(buf: &'a [u8]) -> Self {
+        Reader { buf, pos: 0, path: Vec::with_capacity(8) }
+    }
+
+    /// Current byte offset.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes not yet read.
+    pub fn remaining(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
+    /// Whether every byte has been read.
+    pub fn at_end(&self) -> bool {
+        self.pos == self.buf.len()
+    }
+
+    /// Enters a section (`label`), e.g. `"bones"`.
+    pub fn enter(&mut self, label: &'static str) {
+        self.path.push(Seg { label, index: None, name: None });
+    }
+
+    /// Enters an item of a list: `label[index]`.
+    pub fn enter_item(&mut self, label: &'static str, index: usize) {
+        self.path.push(Seg { label, index: Some(index), name: None });
+    }
+
+    /// Names the innermost item once its name is known (`animations[3] "run"`).
+    pub fn name_item(&mut self, name: &'a str) {
+        if let Some(top) = self.path.last_mut() {
+            top.name = Some(name);
+        }
+    }
+
+    /// Leaves the innermost section or item.
+    pub fn leave(&mut self) {
+        self.path.pop();
+    }
+
+    /// An error at the current offset.
+    pub fn err(&self, kind: BinaryErrorKind) -> BinaryError {
+        self.err_at(self.pos, kind)
+    }
+
+    /// An error at `offset`.
+    pub fn err_at(&self, offset: usize, kind: BinaryErrorKind) -> BinaryError {
+        BinaryError { offset, section: render_path(&self.path), kind }
+    }
+
+    /// An [`BinaryErrorKind::Invalid`] error at `offset`.
+    pub fn invalid_at(&self, offset: usize, msg: impl Into<String>) -> BinaryError {
+        self.err_at(offset, BinaryErrorKind::Invalid(msg.into()))
+    }
+
+    fn fixed<T>(
+        &mut self,
+        size: usize,
+        p: impl Fn(&'a [u8]) -> IResult<&'a [u8], T>,
+    ) -> Result<T, BinaryError> {
+        match p(&self.buf[self.pos..]) {
+            Ok((_, v)) => {
+                self.pos += size;
+                Ok(v)
+            }
+            Err(_) => Err(self
+                .err(BinaryErrorKind::UnexpectedEof { needed: size, remaining: self.remaining() })),
+        }
+    }
+
+    /// `byte`.
+    pub fn u8(&mut self) -> Result<u8, BinaryError> {
+        self.fixed(1, be_u8)
+    }
+
+    /// `sbyte`.
+    pub fn i8(&mut self) -> Result<i8, BinaryError> {
+        Ok(self.u8()? as i8)
+    }
+
+    /// `bool`: strictly 0 or 1 (anything else would not round-trip).
+    pub fn bool(&mut self) -> Result<bool, BinaryError> {
+        let at = self.pos;
+        match self.u8()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            b => Err(self.err_at(at, BinaryErrorKind::InvalidBool(b))),
+        }
+    }
+
+    /// Big-endian `int`.
+    pub fn i32(&mut self) -> Result<i32, BinaryError> {
+        self.fixed(4, be_i32)
+    }
+
+    /// Big-endian `float` (bit pattern preserved).
+    pub fn f32(&mut self) -> Result<f32, BinaryError> {
+        self.fixed(4, be_f32)
+    }
+
+    /// Four color bytes, R G B A.
+    pub fn rgba(&mut self) -> Result<[u8; 4], BinaryError> {
+        let b = self.bytes(4)?;
+        Ok([b[0], b[1], b[2], b[3]])
+    }
+
+    /// `n` raw bytes.
+    pub fn bytes(&mut self, n: usize) -> Result<&'a [u8], BinaryError> {
+        if self.remaining() < n {
+            return Err(
+                self.err(BinaryErrorKind::UnexpectedEof { needed: n, remaining: self.remaining() })
+            );
+        }
+        let s = &self.buf[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+
+    /// Unsigned varint (`readInt(true)`): 1–5 bytes, canonical, at most 32 bits.
+    pub fn varint(&mut self) -> Result<u32, BinaryError> {
+        let start = self.pos;
+        let mut value: u32 = 0;
+        for i in 0..5 {
+            let b = match self.buf.get(self.pos) {
+                Some(&b) => b,
+                None => {
+                    return Err(self.err(BinaryErrorKind::UnexpectedEof { needed: 1, remaining: 0 }))
+                }
+            };
+            self.pos += 1;
+            if i == 4 {
+                if b & 0x80 != 0 {
+                    return Err(self.err_at(start, BinaryErrorKind::VarintTooLong));
+                }
+                if b & 0x70 != 0 {
+                    return Err(self.err_at(start, BinaryErrorKind::VarintOverflow));
+                }
+            }
+            value |= u32::from(b & 0x7f) << (7 * i);
+            if b & 0x80 == 0 {
+                if i > 0 && b == 0 {
+                    return Err(self.err_at(start, BinaryErrorKind::NonCanonicalVarint));
+                }
+                return Ok(value);
+            }
+        }
+        unreachable!("the fifth byte always returns")
+    }
+
+    /// Signed (zigzag) varint (`readInt(false)`).
+    pub fn varint_signed(&mut self) -> Result<i32, BinaryError> {
+        let u = self.varint()?;
+        Ok(((u >> 1) as i32) ^ -((u & 1) as i32))
+    }
+
+    /// A varint read as a count of items that each take at least `min_item_bytes` bytes;
+    /// fails when the rest of the input could not hold that many, so callers may
+    /// `Vec::with_capacity(count)` safely.
+    pub fn count(
+        &mut self,
+        what: &'static str,
+        min_item_bytes: usize,
+    ) -> Result<usize, BinaryError> {
+        let at = self.pos;
+        let n = self.varint()?;
+        self.check_count(at, what, u64::from(n), min_item_bytes)?;
+        Ok(n as usize)
+    }
+
+    /// Checks that `count` items of at least `min_item_bytes` each fit in the rest of the input.
+    pub fn check_count(
+        &self,
+        at: usize,
+        what: &'static str,
+        count: u64,
+        min_item_bytes: usize,
+    ) -> Result<(), BinaryError> {
+        let need = count.saturating_mul(min_item_bytes.max(1) as u64);
+        if need > self.remaining() as u64 && count > 0 {
+            if min_item_bytes == 0 && count <= self.remaining() as u64 {
+                return Ok(());
+            }
+            return Err(self.err_at(
+                at,
+                BinaryErrorKind::CountTooLarge { what, count, remaining: self.remaining() },
+            ));
+        }
+        Ok(())
+    }
+
+    /// A varint index that must be `< len`.
+    pub fn index(&mut self, what: &'static str, len: usize) -> Result<u32, BinaryError> {
+        let at = self.pos;
+        let i = self.varint()?;
+        if i as usize >= len {
+            return Err(self
+                .err_at(at, BinaryErrorKind::IndexOutOfRange { what, index: u64::from(i), len }));
+        }
+        Ok(i)
+    }
+
+    /// Length-prefixed string, borrowed: `None` for length 0.
+    pub fn str(&mut self) -> Result<Option<&'a str>, BinaryError> {
+        let at = self.pos;
+        let n = self.varint()? as usize;
+        if n == 0 {
+            return Ok(None);
+        }
+        let bytes = self.bytes(n - 1)?;
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Ok(Some(s)),
+            Err(_) => Err(self.err_at(at, BinaryErrorKind::InvalidUtf8)),
+        }
+    }
+
+    /// Length-prefixed string, owned.
+    pub fn string(&mut self) -> Result<Option<String>, BinaryError> {
+        Ok(self.str()?.map(str::to_owned))
+    }
+
+    /// A string that must be present (a name): `None` on the wire is an error.
+    pub fn name(&mut self, what: &'static str) -> Result<&'a str, BinaryError> {
+        let at = self.pos;
+        match self.str()? {
+            Some(s) => Ok(s),
+            None => Err(self.invalid_at(at, format!("{what} name is null"))),
+        }
+    }
+
+    /// A string reference: `0` is `None`, `n` is `table[n - 1]`; checked against the table length.
+    pub fn str_ref(&mut self, table_len: usize) -> Result<StrRef, BinaryError> {
+        let at = self.pos;
+        let n = self.varint()?;
+        if n as usize > table_len {
+            return Err(self.err_at(
+                at,
+                BinaryErrorKind::IndexOutOfRange {
+                    what: "string table",
+                    index: u64::from(n - 1),
+                    len: table_len,
+                },
+            ));
+        }
+        Ok(StrRef(n))
+    }
+
+    /// Fails unless the input is fully consumed.
+    pub fn expect_end(&self) -> Result<(), BinaryError> {
+        if self.at_end() {
+            Ok(())
+        } else {
+            Err(self.err(BinaryErrorKind::TrailingBytes { count: self.remaining() }))
+        }
+    }
+}
+
+/// A reference into a file's string table as written on the wire: `0` means none,
+/// `n > 0` means entry `n - 1`. Kept unresolved so a written file is byte-identical.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
+pub struct StrRef(pub u32);
+
+impl StrRef {
+    /// The null reference.
+    pub const NONE: StrRef = StrRef(0);
+
+    /// The table index this refers to, or `None`.
+    pub fn index(self) -> Option<usize> {
+        self.0.checked_sub(1).map(|i| i as usize)
+    }
+
+    /// Resolves against a string table.
+    pub fn resolve(self, table: &[String]) -> Option<&str> {
+        self.index().and_then(|i| table.get(i)).map(String::as_str)
+    }
+}
+
+/// A byte sink with the primitive encodings of [`Reader`].
+#[derive(Debug, Default)]
+pub(crate) struct Writer {
+    out: Vec<u8>,
+}
+
+impl Writer {
+    /// A writer with some capacity.
+    pub fn with_capacity(n: usize) -> Self {
+        Writer { out: Vec::with_capacity(n) }
+    }
+
+    /// The bytes written.
+    pub fn finish(self) -> Vec<u8> {
+        self.out
+    }
+
+    /// `byte`.
+    pub fn u8(&mut self, v: u8) {
+        self.out.push(v);
+    }
+
+    /// `sbyte`.
+    pub fn i8(&mut self, v: i8) {
+        self.out.push(v as u8);
+    }
+
+    /// `bool`.
+    pub fn bool(&mut self, v: bool) {
+        self.out.push(u8::from(v));
+    }
+
+    /// Big-endian `int`.
+    pub fn i32(&mut self, v: i32) {
+        self.out.extend_from_slice(&v.to_be_bytes());
+    }
+
+    /// Big-endian `float`.
+    pub fn f32(&mut self, v: f32) {
+        self.out.extend_from_slice(&v.to_bits().to_be_bytes());
+    }
+
+    /// Four color bytes.
+    pub fn rgba(&mut self, v: [u8; 4]) {
+        self.out.extend_from_slice(&v);
+    }
+
+    /// Raw bytes.
+    pub fn bytes(&mut self, v: &[u8]) {
+        self.out.extend_from_slice(v);
+    }
+
+    /// Unsigned varint, canonical.
+    pub fn varint(&mut self, mut v: u32) {
+        loop {
+            let b = (v & 0x7f) as u8;
+            v >>= 7;
+            if v == 0 {
+                self.out.push(b);
+                return;
+            }
+            self.out.push(b | 0x80);
+        }
+    }
+
+    /// A `usize` count or index as an unsigned varint (saturating at `u32::MAX`).
+    pub fn len(&mut self, v: usize) {
+        self.varint(u32::try_from(v).unwrap_or(u32::MAX));
+    }
+
+    /// Signed (zigzag) varint.
+    pub fn varint_signed(&mut self, v: i32) {
+        self.varint(((v << 1) ^ (v >> 31)) as u32);
+    }
+
+    /// Length-prefixed string.
+    pub fn str(&mut self, v: Option<&str>) {
+        match v {
+            None => self.varint(0),
+            Some(s) => {
+                self.len(s.len() + 1);
+                self.out.extend_from_slice(s.as_bytes());
+            }
+        }
+    }
+
+    /// A string reference.
+    pub fn str_ref(&mut self, v: StrRef) {
+        self.varint(v.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varint_round_trips_and_rejects_bad_encodings() {
+        for v in [0u32, 1, 127, 128, 300, 16_383, 16_384, 0x0fff_ffff, 0xffff_fffe, u32::MAX] {
+            let mut w = Writer::default();
+            w.varint(v);
+            let bytes = w.finish();
+            let mut r = Reader::new(&bytes);
+            assert_eq!(r.varint().unwrap(), v);
+            assert!(r.at_end());
+        }
+        let kind = |b: &[u8]| Reader::new(b).varint().unwrap_err().kind;
+        assert_eq!(kind(&[0x80, 0x00]), BinaryErrorKind::NonCanonicalVarint);
+        assert_eq!(kind(&[0xff, 0xff, 0xff, 0xff, 0x80]), BinaryErrorKind::VarintTooLong);
+        assert_eq!(kind(&[0xff, 0xff, 0xff, 0xff, 0x1f]), BinaryErrorKind::VarintOverflow);
+        assert!(matches!(kind(&[0x80]), BinaryErrorKind::UnexpectedEof { .. }));
+    }
+
+    #[test]
+    fn zigzag_round_trips() {
+        for v in [0i32, -1, 1, -64, 64, i32::MIN, i32::MAX] {
+            let mut w = Writer::default();
+            w.varint_signed(v);
+            let bytes = w.finish();
+            assert_eq!(Reader::new(&bytes).varint_signed().unwrap(), v);
+        }
+    }
+
+    #[test]
+    fn counts_are_checked_against_remaining_input() {
+        let mut w = Writer::default();
+        w.varint(1_000_000);
+        let bytes = w.finish();
+        let e = Reader::new(&bytes).count("bones", 1).unwrap_err();
+        assert!(matches!(e.kind, BinaryErrorKind::CountTooLarge { count: 1_000_000, .. }));
+    }
+
+    #[test]
+    fn strings_and_errors_carry_offsets_and_paths() {
+        let bytes = [3u8, b'h', b'i', 3, 0xff, 0xfe];
+        let mut r = Reader::new(&bytes);
+        r.enter("bones");
+        r.enter_item("bones", 2);
+        assert_eq!(r.str().unwrap(), Some("hi"));
+        let e = r.str().unwrap_err();
+        assert_eq!(e.offset, 3);
+        assert_eq!(e.section, "bones > bones[2]");
+        assert_eq!(e.kind, BinaryErrorKind::InvalidUtf8);
+    }
+}

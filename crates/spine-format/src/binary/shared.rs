@@ -1,0 +1,232 @@
+//! Records shared by several binary generations: draw-order changes (every version) and the
+//! 4.x curve timeline encoding (4.0–4.3).
+
+use std::fmt::Debug;
+
+use super::prim::{Reader, Writer};
+use crate::error::{BinaryError, BinaryErrorKind};
+
+/// One change of a draw-order key: slot `slot` moves by `shift` positions.
+///
+/// On the wire the shift is an unsigned varint holding a two's-complement `i32`
+/// (negative shifts take five bytes; 4.3 spec gotcha 2); it is kept here as the signed value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct DrawOrderChange {
+    /// Slot index (folder-local inside draw-order folders).
+    pub slot: u32,
+    /// Signed offset from the slot's setup position.
+    pub shift: i32,
+}
+
+/// Reads a draw-order record over `slot_count` slots: a count, then `(slot, shift)` pairs.
+/// An empty list means "setup order". Slot and target indices are checked to be in range.
+pub(crate) fn read_draw_order(
+    r: &mut Reader<'_>,
+    slot_count: usize,
+) -> Result<Vec<DrawOrderChange>, BinaryError> {
+    let n = r.count("draw order change", 2)?;
+    let mut changes = Vec::with_capacity(n);
+    for _ in 0..n {
+        let slot = r.index("slot", slot_count)?;
+        let at = r.pos();
+        let shift = r.varint()? as i32;
+        let target = i64::from(slot) + i64::from(shift);
+        if target < 0 || target >= slot_count as i64 {
+            return Err(r.err_at(
+                at,
+                BinaryErrorKind::IndexOutOfRange {
+                    what: "draw order target",
+                    index: target as u64,
+                    len: slot_count,
+                },
+            ));
+        }
+        changes.push(DrawOrderChange { slot, shift });
+    }
+    Ok(changes)
+}
+
+/// Writes a draw-order record.
+pub(crate) fn write_draw_order(w: &mut Writer, changes: &[DrawOrderChange]) {
+    w.len(changes.len());
+    for c in changes {
+        w.varint(c.slot);
+        w.varint(c.shift as u32);
+    }
+}
+
+/// The value of one keyframe of a curve timeline: a fixed number of channels.
+pub(crate) trait Channels: Copy + PartialEq + Debug {
+    /// Number of value channels (bezier curves carry 4 floats per channel).
+    const COUNT: usize;
+    /// Bytes the channels take on the wire.
+    const WIRE_BYTES: usize;
+    /// Reads the channels.
+    fn read(r: &mut Reader<'_>) -> Result<Self, BinaryError>;
+    /// Writes the channels.
+    fn write(&self, w: &mut Writer);
+}
+
+impl<const N: usize> Channels for [f32; N] {
+    const COUNT: usize = N;
+    const WIRE_BYTES: usize = 4 * N;
+    fn read(r: &mut Reader<'_>) -> Result<Self, BinaryError> {
+        let mut v = [0.0; N];
+        for x in &mut v {
+            *x = r.f32()?;
+        }
+        Ok(v)
+    }
+    fn write(&self, w: &mut Writer) {
+        for &x in self {
+            w.f32(x);
+        }
+    }
+}
+
+impl<const N: usize> Channels for [u8; N] {
+    const COUNT: usize = N;
+    const WIRE_BYTES: usize = N;
+    fn read(r: &mut Reader<'_>) -> Result<Self, BinaryError> {
+        let b = r.bytes(N)?;
+        let mut v = [0u8; N];
+        v.copy_from_slice(b);
+        Ok(v)
+    }
+    fn write(&self, w: &mut Writer) {
+        w.bytes(self);
+    }
+}
+
+/// How a 4.x timeline moves from one keyframe to the next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub enum CurveType {
+    /// `0`: linear interpolation.
+    #[default]
+    Linear,
+    /// `1`: hold the previous value.
+    Stepped,
+    /// `2`: cubic bezier; the control points are the next *channel count* entries of
+    /// [`CurveTimeline::beziers`].
+    Bezier,
+}
+
+impl CurveType {
+    /// The wire discriminant.
+    pub fn to_wire(self) -> i8 {
+        match self {
+            CurveType::Linear => 0,
+            CurveType::Stepped => 1,
+            CurveType::Bezier => 2,
+        }
+    }
+}
+
+/// One keyframe: time and channel values (unscaled, as on the wire).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Keyframe<V> {
+    /// Key time in seconds.
+    pub time: f32,
+    /// Channel values.
+    pub value: V,
+}
+
+/// A 4.x curve timeline: keyframes, the curve between each pair, and bezier control points.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct CurveTimeline<V> {
+    /// The `bezierCount` written before the frames (sizes the runtime curve table).
+    pub bezier_count: u32,
+    /// Keyframes, at least one.
+    pub frames: Vec<Keyframe<V>>,
+    /// `curves[i]` is the transition from `frames[i]` to `frames[i + 1]`.
+    pub curves: Vec<CurveType>,
+    /// `(cx1, cy1, cx2, cy2)` per channel, for each bezier transition in order (unscaled).
+    pub beziers: Vec<[f32; 4]>,
+}
+
+impl<V> CurveTimeline<V> {
+    /// Time of the last keyframe.
+    pub fn last_time(&self) -> f32 {
+        self.frames.last().map_or(0.0, |f| f.time)
+    }
+}
+
+/// Reads `bezierCount` and then a curve timeline of `frame_count` frames.
+pub(crate) fn read_curve_timeline<V: Channels>(
+    r: &mut Reader<'_>,
+    frame_count: usize,
+) -> Result<CurveTimeline<V>, BinaryError> {
+    let bezier_count = r.varint()?;
+    read_curve_frames(r, frame_count, bezier_count)
+}
+
+/// Reads the frames of a curve timeline whose `bezierCount` was already read.
+pub(crate) fn read_curve_frames<V: Channels>(
+    r: &mut Reader<'_>,
+    frame_count: usize,
+    bezier_count: u32,
+) -> Result<CurveTimeline<V>, BinaryError> {
+    if frame_count == 0 {
+        return Err(r.invalid_at(r.pos(), "timeline has no keyframes"));
+    }
+    r.check_count(r.pos(), "keyframe", frame_count as u64, 4 + V::WIRE_BYTES)?;
+    let mut frames = Vec::with_capacity(frame_count);
+    let mut curves = Vec::with_capacity(frame_count - 1);
+    let mut beziers = Vec::new();
+    for i in 0..frame_count {
+        r.enter_item("frames", i);
+        let time = r.f32()?;
+        let value = V::read(r)?;
+        frames.push(Keyframe { time, value });
+        if i > 0 {
+            let at = r.pos();
+            let curve = match r.i8()? {
+                0 => CurveType::Linear,
+                1 => CurveType::Stepped,
+                2 => {
+                    r.check_count(r.pos(), "bezier channel", V::COUNT as u64, 16)?;
+                    for _ in 0..V::COUNT {
+                        beziers.push([r.f32()?, r.f32()?, r.f32()?, r.f32()?]);
+                    }
+                    CurveType::Bezier
+                }
+                v => {
+                    return Err(r.err_at(
+                        at,
+                        BinaryErrorKind::BadEnum { what: "curve type", value: i64::from(v) },
+                    ))
+                }
+            };
+            curves.push(curve);
+        }
+        r.leave();
+    }
+    Ok(CurveTimeline { bezier_count, frames, curves, beziers })
+}
+
+/// Writes `bezierCount` and the frames of a curve timeline (the frame count is the caller's).
+pub(crate) fn write_curve_timeline<V: Channels>(w: &mut Writer, t: &CurveTimeline<V>) {
+    w.varint(t.bezier_count);
+    write_curve_frames(w, t);
+}
+
+/// Writes the frames of a curve timeline.
+pub(crate) fn write_curve_frames<V: Channels>(w: &mut Writer, t: &CurveTimeline<V>) {
+    let mut beziers = t.beziers.iter();
+    for (i, f) in t.frames.iter().enumerate() {
+        w.f32(f.time);
+        f.value.write(w);
+        if i > 0 {
+            let curve = t.curves.get(i - 1).copied().unwrap_or_default();
+            w.i8(curve.to_wire());
+            if curve == CurveType::Bezier {
+                for _ in 0..V::COUNT {
+                    let b = beziers.next().copied().unwrap_or_default();
+                    for x in b {
+                        w.f32(x);
+                    }
+                }
+            }
+        }
+    }
+}

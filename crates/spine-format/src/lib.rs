@@ -1,0 +1,25 @@
+//! # spine-format
+//!
+//! Bytes and text in, raw documents out. This crate parses every Spine export generation
+//! (binary `.skel` 3.5–4.3, JSON, libgdx `.atlas`) into a *raw AST*: what the wire says, with
+//! indices unresolved and nothing interpreted, and writes the binary ASTs back byte for byte.
+//! It does no I/O and knows nothing about poses; `spine-model` turns these documents into
+//! validated skeleton data.
+//!
+//! * [`binary`] — `.skel` files: [`binary::parse`] detects the version from the header and
+//!   returns a [`binary::SkeletonFile`]; [`binary::write`] is its inverse.
+//! * [`json`] — Spine JSON skeletons.
+//! * [`atlas`] — libgdx texture atlases (the 3.x and 4.x syntaxes).
+//!
+//! Errors are typed ([`Error`]); binary errors carry the byte offset and the section path
+//! where parsing stopped. No input makes a parser panic, loop forever, or allocate more than
+//! the remaining input could justify.
+
+pub mod atlas;
+pub mod binary;
+mod error;
+pub mod json;
+mod summary;
+
+pub use error::{BinaryError, BinaryErrorKind, Error};
+pub use summary::{AnimationSummary, ConstraintCounts, Summary};

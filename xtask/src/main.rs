@@ -1,0 +1,70 @@
+//! `cargo xtask <chore>`: project chores.
+//!
+//! * `cargo xtask snapshot [--review | --accept]` — run the insta golden tests of the whole
+//!   workspace. Without a flag, mismatches fail and new snapshots are left as `.snap.new`
+//!   files; `--accept` rewrites the snapshots; `--review` opens `cargo insta review`
+//!   (needs `cargo install cargo-insta`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+fn run(cmd: &mut Command) -> ExitCode {
+    match cmd.status() {
+        Ok(s) if s.success() => ExitCode::SUCCESS,
+        Ok(s) => ExitCode::from(u8::try_from(s.code().unwrap_or(1)).unwrap_or(1)),
+        Err(e) => {
+            eprintln!("xtask: could not run {cmd:?}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn has_cargo_insta() -> bool {
+    Command::new("cargo").args(["insta", "--version"]).output().is_ok_and(|o| o.status.success())
+}
+
+fn snapshot(args: &[String]) -> ExitCode {
+    let root = workspace_root();
+    let mode = args.first().map(String::as_str);
+    match mode {
+        Some("--review") => {
+            if !has_cargo_insta() {
+                eprintln!("xtask: --review needs cargo-insta (cargo install cargo-insta)");
+                return ExitCode::from(2);
+            }
+            run(Command::new("cargo").current_dir(&root).args([
+                "insta",
+                "test",
+                "--workspace",
+                "--review",
+            ]))
+        }
+        Some("--accept") => run(Command::new("cargo")
+            .current_dir(&root)
+            .env("INSTA_UPDATE", "always")
+            .args(["test", "--workspace"])),
+        None => run(Command::new("cargo")
+            .current_dir(&root)
+            .env("INSTA_UPDATE", "new")
+            .args(["test", "--workspace"])),
+        Some(other) => {
+            eprintln!("xtask snapshot: unknown flag {other} (expected --review or --accept)");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("snapshot") => snapshot(&args[1..]),
+        _ => {
+            eprintln!("usage: cargo xtask snapshot [--review | --accept]");
+            ExitCode::from(2)
+        }
+    }
+}
