@@ -89,6 +89,17 @@ impl SkeletonFile {
     }
 }
 
+fn looks_like_version(v: &str) -> bool {
+    v.len() <= 32
+        && v.starts_with(|c: char| c.is_ascii_digit())
+        && v.contains('.')
+        && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+}
+
+fn major_of(v: &str) -> Option<u32> {
+    v.split('.').next()?.parse().ok()
+}
+
 fn generation_of(version: &str) -> Option<Generation> {
     let mut parts = version.split('.');
     let major = parts.next()?;
@@ -115,23 +126,18 @@ pub fn detect(bytes: &[u8]) -> Result<Header, BinaryError> {
         let mut r = Reader::new(bytes);
         r.bytes(8).ok()?;
         let v = r.str().ok()??;
-        v.starts_with("4.").then(|| v.to_owned())
+        (looks_like_version(v) && major_of(v) >= Some(4)).then(|| v.to_owned())
     };
-    let try3 = || -> Result<Option<String>, BinaryError> {
+    let try3 = || -> Option<String> {
         let mut r = Reader::new(bytes);
-        r.str()?;
-        Ok(r.str()?.map(str::to_owned))
+        r.str().ok()?;
+        let v = r.str().ok()??;
+        looks_like_version(v).then(|| v.to_owned())
     };
-    let found = match try4() {
-        Some(v) => v,
-        None => match try3() {
-            Ok(Some(v)) => v,
-            Ok(None) | Err(_) => {
-                return Err(Reader::new(bytes).err(BinaryErrorKind::Invalid(
-                    "not a Spine binary skeleton: no version string in the header".into(),
-                )))
-            }
-        },
+    let Some(found) = try4().or_else(try3) else {
+        return Err(Reader::new(bytes).err(BinaryErrorKind::Invalid(
+            "not a Spine binary skeleton: no version string in the header".into(),
+        )));
     };
     match generation_of(&found) {
         Some(generation) => Ok(Header { version: found, generation }),
