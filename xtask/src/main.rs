@@ -4,6 +4,9 @@
 //!   workspace. Without a flag, mismatches fail and new snapshots are left as `.snap.new`
 //!   files; `--accept` rewrites the snapshots; `--review` opens `cargo insta review`
 //!   (needs `cargo install cargo-insta`).
+//! * `cargo xtask gen-fixtures` — regenerate the Spine 4.3 fixtures
+//!   (`fixtures/spine-4.3/*.skel`) from `spine-gen`; the tests check the committed files
+//!   match the generator byte for byte.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -58,12 +61,31 @@ fn snapshot(args: &[String]) -> ExitCode {
     }
 }
 
+fn gen_fixtures() -> ExitCode {
+    let dir = workspace_root().join("fixtures").join("spine-4.3");
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("xtask: cannot create {}: {e}", dir.display());
+        return ExitCode::from(1);
+    }
+    for (name, ast) in spine_gen::named_fixtures() {
+        let bytes = spine_format::binary::v43::write(&ast);
+        let path = dir.join(format!("{name}.skel"));
+        if let Err(e) = std::fs::write(&path, &bytes) {
+            eprintln!("xtask: cannot write {}: {e}", path.display());
+            return ExitCode::from(1);
+        }
+        println!("{:>8} bytes  {}", bytes.len(), path.display());
+    }
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("snapshot") => snapshot(&args[1..]),
+        Some("gen-fixtures") => gen_fixtures(),
         _ => {
-            eprintln!("usage: cargo xtask snapshot [--review | --accept]");
+            eprintln!("usage: cargo xtask snapshot [--review | --accept] | gen-fixtures");
             ExitCode::from(2)
         }
     }

@@ -1,0 +1,616 @@
+//! Writer: the exact mirror of the reader (`write(parse(b)) == b`).
+
+use super::ast::*;
+use crate::binary::prim::Writer;
+use crate::binary::shared::{write_curve_timeline, write_draw_order, CurveType};
+
+fn opt_f32(w: &mut Writer, present: bool, v: Option<f32>) {
+    if present {
+        w.f32(v.unwrap_or_default());
+    }
+}
+
+fn opt_rgba(w: &mut Writer, present: bool, v: Option<[u8; 4]>) {
+    if present {
+        w.rgba(v.unwrap_or([0xff; 4]));
+    }
+}
+
+fn opt_ref(w: &mut Writer, present: bool, v: Option<crate::binary::StrRef>) {
+    if present {
+        w.str_ref(v.unwrap_or_default());
+    }
+}
+
+fn index_list(w: &mut Writer, v: &[u32]) {
+    w.len(v.len());
+    for &i in v {
+        w.varint(i);
+    }
+}
+
+fn inherit_code(i: Inherit) -> u8 {
+    match i {
+        Inherit::Normal => 0,
+        Inherit::OnlyTranslation => 1,
+        Inherit::NoRotationOrReflection => 2,
+        Inherit::NoScale => 3,
+        Inherit::NoScaleOrReflection => 4,
+    }
+}
+
+fn property_code(p: TransformProperty) -> u8 {
+    match p {
+        TransformProperty::Rotate => 0,
+        TransformProperty::X => 1,
+        TransformProperty::Y => 2,
+        TransformProperty::ScaleX => 3,
+        TransformProperty::ScaleY => 4,
+        TransformProperty::ShearY => 5,
+    }
+}
+
+/// Writes a whole skeleton.
+pub(super) fn write_skeleton(s: &Skeleton) -> Vec<u8> {
+    let mut w = Writer::with_capacity(64 * 1024);
+    let h = &s.header;
+    let ne = h.nonessential.is_some();
+    w.i32(h.hash_low);
+    w.i32(h.hash_high);
+    w.str(Some(&h.version));
+    for v in [h.x, h.y, h.width, h.height, h.reference_scale] {
+        w.f32(v);
+    }
+    w.bool(ne);
+    if let Some(n) = &h.nonessential {
+        w.f32(n.fps);
+        w.str(n.images_path.as_deref());
+        w.str(n.audio_path.as_deref());
+    }
+
+    w.len(s.strings.len());
+    for v in &s.strings {
+        w.str(v.as_deref());
+    }
+
+    w.len(s.bones.len());
+    for (i, b) in s.bones.iter().enumerate() {
+        w.str(Some(&b.name));
+        if i > 0 {
+            w.varint(b.parent.unwrap_or_default());
+        }
+        for v in [b.rotation, b.x, b.y, b.scale_x, b.scale_y, b.shear_x, b.shear_y] {
+            w.f32(v);
+        }
+        w.u8(inherit_code(b.inherit));
+        w.f32(b.length);
+        w.bool(b.skin_required);
+        if ne {
+            let e = b.nonessential.clone().unwrap_or_default();
+            w.rgba(e.color);
+            w.str(e.icon.as_deref());
+            w.f32(e.icon_size);
+            w.f32(e.icon_rotation);
+            w.bool(e.visible);
+        }
+    }
+
+    w.len(s.slots.len());
+    for sl in &s.slots {
+        w.str(Some(&sl.name));
+        w.varint(sl.bone);
+        w.rgba(sl.color);
+        w.rgba(sl.dark_color);
+        w.str_ref(sl.attachment);
+        w.varint(match sl.blend {
+            BlendMode::Normal => 0,
+            BlendMode::Additive => 1,
+            BlendMode::Multiply => 2,
+            BlendMode::Screen => 3,
+        });
+        if ne {
+            w.bool(sl.visible.unwrap_or(true));
+        }
+    }
+
+    w.len(s.constraints.len());
+    for c in &s.constraints {
+        w.str(Some(&c.name));
+        write_constraint(&mut w, &c.kind);
+    }
+
+    match &s.default_skin {
+        None => w.varint(0),
+        Some(slots) => write_skin_slots(&mut w, slots, ne),
+    }
+    w.len(s.skins.len());
+    for sk in &s.skins {
+        w.str(Some(&sk.name));
+        if ne {
+            w.rgba(sk.color.unwrap_or_default());
+        }
+        index_list(&mut w, &sk.bones);
+        index_list(&mut w, &sk.constraints);
+        write_skin_slots(&mut w, &sk.slots, ne);
+    }
+
+    w.len(s.events.len());
+    for e in &s.events {
+        w.str(Some(&e.name));
+        w.varint_signed(e.int_value);
+        w.f32(e.float_value);
+        w.str(e.string_value.as_deref());
+        w.str(e.audio_path.as_deref());
+        if e.has_audio() {
+            let [v, b] = e.volume_balance.unwrap_or([1.0, 0.0]);
+            w.f32(v);
+            w.f32(b);
+        }
+    }
+
+    w.len(s.animations.len());
+    for a in &s.animations {
+        write_animation(&mut w, s, a, ne);
+    }
+
+    for c in &s.constraints {
+        if let ConstraintKind::Slider(sl) = &c.kind {
+            w.varint(sl.animation);
+        }
+    }
+    w.finish()
+}
+
+fn write_constraint(w: &mut Writer, c: &ConstraintKind) {
+    match c {
+        ConstraintKind::Ik(k) => {
+            w.u8(0);
+            index_list(w, &k.bones);
+            w.varint(k.target);
+            w.u8(k.flags);
+            if k.flags & 2 != 0 {
+                w.u8(match k.scale_y_mode.unwrap_or_default() {
+                    ScaleYMode::None => 0,
+                    ScaleYMode::Uniform => 1,
+                    ScaleYMode::Volume => 2,
+                });
+            }
+            opt_f32(w, k.flags & 32 != 0 && k.flags & 64 != 0, k.mix);
+            opt_f32(w, k.flags & 128 != 0, k.softness);
+        }
+        ConstraintKind::Path(p) => {
+            w.u8(1);
+            index_list(w, &p.bones);
+            w.varint(p.slot);
+            w.u8(p.flags);
+            opt_f32(w, p.flags & 128 != 0, p.offset_rotation);
+            for v in [p.position, p.spacing, p.mix_rotate, p.mix_x, p.mix_y] {
+                w.f32(v);
+            }
+        }
+        ConstraintKind::Transform(t) => {
+            w.u8(2);
+            index_list(w, &t.bones);
+            w.varint(t.source);
+            let n = t.properties.len().min(7) as u8;
+            w.u8((t.flags & 0x1f) | (n << 5));
+            for f in t.properties.iter().take(7) {
+                w.u8(property_code(f.property));
+                w.f32(f.offset);
+                let m = f.to.len().min(255);
+                w.u8(m as u8);
+                for to in f.to.iter().take(m) {
+                    w.u8(property_code(to.property));
+                    w.f32(to.offset);
+                    w.f32(to.max);
+                    w.f32(to.scale);
+                }
+            }
+            w.u8(t.offset_flags);
+            for (bit, o) in t.offsets.iter().enumerate() {
+                opt_f32(w, t.offset_flags & (1 << bit) != 0, *o);
+            }
+            w.u8(t.mix_flags);
+            for (bit, m) in t.mixes.iter().enumerate() {
+                opt_f32(w, t.mix_flags & (1 << bit) != 0, *m);
+            }
+        }
+        ConstraintKind::Physics(p) => {
+            w.u8(3);
+            w.varint(p.bone);
+            w.u8(p.flags);
+            opt_f32(w, p.flags & 2 != 0, p.x);
+            opt_f32(w, p.flags & 4 != 0, p.y);
+            opt_f32(w, p.flags & 8 != 0, p.rotate);
+            opt_f32(w, p.flags & 16 != 0, p.scale_x);
+            opt_f32(w, p.flags & 32 != 0, p.shear_x);
+            opt_f32(w, p.flags & 64 != 0, p.limit);
+            w.u8(p.fps);
+            w.f32(p.inertia);
+            w.f32(p.strength);
+            w.f32(p.damping);
+            opt_f32(w, p.flags & 128 != 0, p.mass_inverse);
+            w.f32(p.wind);
+            w.f32(p.gravity);
+            w.u8(p.global_flags);
+            opt_f32(w, p.global_flags & 128 != 0, p.mix);
+        }
+        ConstraintKind::Slider(s) => {
+            w.u8(4);
+            w.u8(s.flags);
+            opt_f32(w, s.flags & 8 != 0, s.value);
+            opt_f32(w, s.flags & 16 != 0 && s.flags & 32 != 0, s.mix);
+            if s.flags & 64 != 0 {
+                let b = s.bone.clone().unwrap_or_default();
+                w.varint(b.bone);
+                w.f32(b.property_offset);
+                w.u8(property_code(b.property));
+                w.f32(b.offset);
+                w.f32(b.scale);
+            }
+        }
+    }
+}
+
+fn write_skin_slots(w: &mut Writer, slots: &[SkinSlot], ne: bool) {
+    w.len(slots.len());
+    for s in slots {
+        w.varint(s.slot);
+        w.len(s.attachments.len());
+        for e in &s.attachments {
+            w.str_ref(e.placeholder);
+            write_attachment(w, &e.attachment, ne);
+        }
+    }
+}
+
+fn write_sequence(w: &mut Writer, present: bool, s: Option<Sequence>) {
+    if present {
+        let s = s.unwrap_or_default();
+        for v in [s.count, s.start, s.digits, s.setup_index] {
+            w.varint(v);
+        }
+    }
+}
+
+fn write_vertices(w: &mut Writer, v: &Vertices) {
+    w.len(v.vertex_count());
+    match v {
+        Vertices::Unweighted(xy) => {
+            for &x in xy {
+                w.f32(x);
+            }
+        }
+        Vertices::Weighted(groups) => {
+            w.len(v.bones_length());
+            for g in groups {
+                w.len(g.len());
+                for b in g {
+                    w.varint(b.bone);
+                    w.f32(b.x);
+                    w.f32(b.y);
+                    w.f32(b.weight);
+                }
+            }
+        }
+    }
+}
+
+fn write_attachment(w: &mut Writer, a: &Attachment, ne: bool) {
+    let f = (a.flags & !7) | a.kind.type_code();
+    w.u8(f);
+    opt_ref(w, f & 8 != 0, a.name);
+    match &a.kind {
+        AttachmentKind::Region(r) => {
+            opt_ref(w, f & 16 != 0, r.path);
+            opt_rgba(w, f & 32 != 0, r.color);
+            write_sequence(w, f & 64 != 0, r.sequence);
+            opt_f32(w, f & 128 != 0, r.rotation);
+            for v in [r.x, r.y, r.scale_x, r.scale_y, r.width, r.height] {
+                w.f32(v);
+            }
+        }
+        AttachmentKind::BoundingBox(b) => {
+            write_vertices(w, &b.vertices);
+            opt_rgba(w, ne, b.color);
+        }
+        AttachmentKind::Mesh(m) => {
+            opt_ref(w, f & 16 != 0, m.path);
+            opt_rgba(w, f & 32 != 0, m.color);
+            write_sequence(w, f & 64 != 0, m.sequence);
+            w.varint(m.hull_length);
+            write_vertices(w, &m.vertices);
+            for &u in &m.uvs {
+                w.f32(u);
+            }
+            for &t in &m.triangles {
+                w.varint(t);
+            }
+            index_list(w, &m.timeline_slots);
+            if ne {
+                let e = m.nonessential.clone().unwrap_or_default();
+                index_list(w, &e.edges);
+                w.f32(e.width);
+                w.f32(e.height);
+            }
+        }
+        AttachmentKind::LinkedMesh(l) => {
+            opt_ref(w, f & 16 != 0, l.path);
+            opt_rgba(w, f & 32 != 0, l.color);
+            write_sequence(w, f & 64 != 0, l.sequence);
+            w.varint(l.source_slot);
+            w.varint(l.skin);
+            w.str_ref(l.source);
+            if ne {
+                let [a, b] = l.size.unwrap_or_default();
+                w.f32(a);
+                w.f32(b);
+            }
+        }
+        AttachmentKind::Path(p) => {
+            write_vertices(w, &p.vertices);
+            for &l in &p.lengths {
+                w.f32(l);
+            }
+            opt_rgba(w, ne, p.color);
+        }
+        AttachmentKind::Point(p) => {
+            w.f32(p.rotation);
+            w.f32(p.x);
+            w.f32(p.y);
+            opt_rgba(w, ne, p.color);
+        }
+        AttachmentKind::Clipping(c) => {
+            w.varint(c.end_slot);
+            write_vertices(w, &c.vertices);
+            opt_rgba(w, ne, c.color);
+        }
+    }
+}
+
+fn write_animation(w: &mut Writer, s: &Skeleton, a: &Animation, ne: bool) {
+    w.str(Some(&a.name));
+    w.varint(a.timeline_hint);
+
+    w.len(a.slots.len());
+    for st in &a.slots {
+        w.varint(st.slot);
+        w.len(st.timelines.len());
+        for t in &st.timelines {
+            match t {
+                SlotTimeline::Attachment(keys) => {
+                    w.u8(0);
+                    w.len(keys.len());
+                    for k in keys {
+                        w.f32(k.time);
+                        w.str_ref(k.attachment);
+                    }
+                }
+                SlotTimeline::Rgba(c) => curve(w, 1, c),
+                SlotTimeline::Rgb(c) => curve(w, 2, c),
+                SlotTimeline::Rgba2(c) => curve(w, 3, c),
+                SlotTimeline::Rgb2(c) => curve(w, 4, c),
+                SlotTimeline::Alpha(c) => curve(w, 5, c),
+            }
+        }
+    }
+
+    w.len(a.bones.len());
+    for bt in &a.bones {
+        w.varint(bt.bone);
+        w.len(bt.timelines.len());
+        for t in &bt.timelines {
+            match t {
+                BoneTimeline::Rotate(c) => curve(w, 0, c),
+                BoneTimeline::Translate(c) => curve(w, 1, c),
+                BoneTimeline::TranslateX(c) => curve(w, 2, c),
+                BoneTimeline::TranslateY(c) => curve(w, 3, c),
+                BoneTimeline::Scale(c) => curve(w, 4, c),
+                BoneTimeline::ScaleX(c) => curve(w, 5, c),
+                BoneTimeline::ScaleY(c) => curve(w, 6, c),
+                BoneTimeline::Shear(c) => curve(w, 7, c),
+                BoneTimeline::ShearX(c) => curve(w, 8, c),
+                BoneTimeline::ShearY(c) => curve(w, 9, c),
+                BoneTimeline::Inherit(keys) => {
+                    w.u8(10);
+                    w.len(keys.len());
+                    for k in keys {
+                        w.f32(k.time);
+                        w.u8(inherit_code(k.inherit));
+                    }
+                }
+            }
+        }
+    }
+
+    w.len(a.ik.len());
+    for t in &a.ik {
+        w.varint(t.constraint);
+        w.len(t.keys.len());
+        w.varint(t.bezier_count);
+        for (i, k) in t.keys.iter().enumerate() {
+            w.u8(k.flags);
+            w.f32(k.time);
+            opt_f32(w, k.flags & 1 != 0 && k.flags & 2 != 0, k.mix);
+            opt_f32(w, k.flags & 4 != 0, k.softness);
+            if i > 0 && k.flags & 64 == 0 && k.flags & 128 != 0 {
+                for c in k.bezier.unwrap_or_default() {
+                    for x in c {
+                        w.f32(x);
+                    }
+                }
+            }
+        }
+    }
+
+    w.len(a.transform.len());
+    for t in &a.transform {
+        w.varint(t.constraint);
+        w.len(t.timeline.frames.len());
+        write_curve_timeline(w, &t.timeline);
+    }
+
+    w.len(a.path.len());
+    for pt in &a.path {
+        w.varint(pt.constraint);
+        w.len(pt.timelines.len());
+        for t in &pt.timelines {
+            match t {
+                PathTimeline::Position(c) => curve(w, 0, c),
+                PathTimeline::Spacing(c) => curve(w, 1, c),
+                PathTimeline::Mix(c) => curve(w, 2, c),
+            }
+        }
+    }
+
+    w.len(a.physics.len());
+    for pt in &a.physics {
+        w.varint(pt.constraint.map_or(0, |c| c + 1));
+        w.len(pt.timelines.len());
+        for t in &pt.timelines {
+            match t {
+                PhysicsTimeline::Reset(times) => {
+                    w.u8(8);
+                    w.len(times.len());
+                    for &x in times {
+                        w.f32(x);
+                    }
+                }
+                PhysicsTimeline::Property(p, c) => {
+                    let code = match p {
+                        PhysicsProperty::Inertia => 0,
+                        PhysicsProperty::Strength => 1,
+                        PhysicsProperty::Damping => 2,
+                        PhysicsProperty::Mass => 4,
+                        PhysicsProperty::Wind => 5,
+                        PhysicsProperty::Gravity => 6,
+                        PhysicsProperty::Mix => 7,
+                    };
+                    curve(w, code, c);
+                }
+            }
+        }
+    }
+
+    w.len(a.slider.len());
+    for st in &a.slider {
+        w.varint(st.constraint);
+        w.len(st.timelines.len());
+        for t in &st.timelines {
+            match t {
+                SliderTimeline::Time(c) => curve(w, 0, c),
+                SliderTimeline::Mix(c) => curve(w, 1, c),
+            }
+        }
+    }
+
+    w.len(a.attachments.len());
+    for sk in &a.attachments {
+        w.varint(sk.skin);
+        w.len(sk.slots.len());
+        for sl in &sk.slots {
+            w.varint(sl.slot);
+            w.len(sl.attachments.len());
+            for at in &sl.attachments {
+                w.str_ref(at.attachment);
+                match &at.kind {
+                    AttachmentTimelineKind::Deform(d) => {
+                        w.u8(0);
+                        write_deform(w, d);
+                    }
+                    AttachmentTimelineKind::Sequence(keys) => {
+                        w.u8(1);
+                        w.len(keys.len());
+                        for k in keys {
+                            w.f32(k.time);
+                            let mode = match k.mode {
+                                SequenceMode::Hold => 0,
+                                SequenceMode::Once => 1,
+                                SequenceMode::Loop => 2,
+                                SequenceMode::PingPong => 3,
+                                SequenceMode::OnceReverse => 4,
+                                SequenceMode::LoopReverse => 5,
+                                SequenceMode::PingPongReverse => 6,
+                            };
+                            w.i32(k.index.wrapping_shl(4) | mode);
+                            w.f32(k.delay);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    w.len(a.draw_order.len());
+    for k in &a.draw_order {
+        w.f32(k.time);
+        write_draw_order(w, &k.changes);
+    }
+    w.len(a.draw_order_folders.len());
+    for f in &a.draw_order_folders {
+        index_list(w, &f.slots);
+        w.len(f.keys.len());
+        for k in &f.keys {
+            w.f32(k.time);
+            write_draw_order(w, &k.changes);
+        }
+    }
+
+    w.len(a.events.len());
+    for k in &a.events {
+        w.f32(k.time);
+        w.varint(k.event);
+        w.varint_signed(k.int_value);
+        w.f32(k.float_value);
+        w.str(k.string_value.as_deref());
+        if s.events.get(k.event as usize).is_some_and(Event::has_audio) {
+            let [v, b] = k.volume_balance.unwrap_or([1.0, 0.0]);
+            w.f32(v);
+            w.f32(b);
+        }
+    }
+    if ne {
+        w.rgba(a.color.unwrap_or_default());
+    }
+}
+
+fn curve<V: crate::binary::shared::Channels>(
+    w: &mut Writer,
+    ty: u8,
+    c: &crate::binary::shared::CurveTimeline<V>,
+) {
+    w.u8(ty);
+    w.len(c.frames.len());
+    write_curve_timeline(w, c);
+}
+
+fn write_deform(w: &mut Writer, d: &DeformTimeline) {
+    w.len(d.keys.len());
+    w.varint(d.bezier_count);
+    let mut beziers = d.beziers.iter();
+    for (i, k) in d.keys.iter().enumerate() {
+        if i == 0 {
+            w.f32(k.time);
+        }
+        match &k.values {
+            Some(v) if !v.values.is_empty() => {
+                w.len(v.values.len());
+                w.varint(v.start);
+                for &x in &v.values {
+                    w.f32(x);
+                }
+            }
+            _ => w.varint(0),
+        }
+        if let Some(next) = d.keys.get(i + 1) {
+            w.f32(next.time);
+            let c = d.curves.get(i).copied().unwrap_or_default();
+            w.i8(c.to_wire());
+            if c == CurveType::Bezier {
+                for x in beziers.next().copied().unwrap_or_default() {
+                    w.f32(x);
+                }
+            }
+        }
+    }
+}
