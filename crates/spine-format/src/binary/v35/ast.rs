@@ -3,7 +3,7 @@
 use crate::binary::v3_common as c;
 use crate::binary::Generation;
 
-pub use c::{BlendMode, PositionMode, RotateMode, SpacingMode, TransformMode};
+pub use c::{BlendMode, EventDataAudio, PositionMode, RotateMode, SpacingMode, TransformMode};
 
 /// Inline string (`None` for a null string), the 3.5–3.7 string encoding.
 pub type Str = Option<String>;
@@ -219,15 +219,4 @@ pub struct EventData {
     pub string: Str,
     /// Audio (3.7+): `None` for a null audio path (and always before 3.7).
     pub audio: Option<EventDataAudio>,
-}
-
-/// An event's audio (3.7+).
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct EventDataAudio {
-    /// Audio path.
-    pub path: String,
-    /// Default volume.
-    pub volume: f32,
-    /// Default balance.
-    pub balance: f32,
 }

@@ -339,6 +339,17 @@ pub struct EventAudio {
     pub balance: f32,
 }
 
+/// An event's audio (3.7+), in an event definition.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct EventDataAudio {
+    /// Audio path.
+    pub path: String,
+    /// Default volume.
+    pub volume: f32,
+    /// Default balance.
+    pub balance: f32,
+}
+
 /// An event key.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct EventKey {
