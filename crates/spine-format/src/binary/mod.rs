@@ -8,6 +8,7 @@
 //! | ------- | ------------- |
 //! | [`v35`] | 3.5, 3.6, 3.7 |
 //! | [`v38`] | 3.8           |
+//! | [`v3_common`] | records shared by 3.5–3.8 |
 //! | [`v40`] | 4.0, 4.1, 4.2 |
 //! | [`v43`] | 4.3           |
 //!
@@ -20,6 +21,7 @@ mod prim;
 pub mod shared;
 pub mod v35;
 pub mod v38;
+pub mod v3_common;
 pub mod v40;
 pub mod v43;
 

@@ -1,31 +1,59 @@
-//! Binary skeletons, generation v35 (not implemented yet).
+//! Binary skeletons of Spine 3.5, 3.6 and 3.7.
+//!
+//! One generation: 3.6 added two-color tint (slot dark colors, two-color timelines),
+//! transform constraint `local`/`relative`, point and clipping attachments; 3.7 added the
+//! header audio path, IK `compress`/`stretch`/`uniform` (and the IK keys' `compress` and
+//! `stretch`) and event audio (path, volume, balance; event keys then carry volume and
+//! balance). The [`Skeleton::generation`] says which fields are on the wire.
+//!
+//! Strings are inline (`Option<String>`); the records shared with 3.8 live in
+//! [`crate::binary::v3_common`].
 
-use crate::error::{BinaryError, BinaryErrorKind};
-use crate::Summary;
+pub mod ast;
+mod read;
+mod write;
 
-/// The raw AST of a v35 skeleton (not implemented yet).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-pub struct Skeleton {}
+pub use ast::*;
+
+use crate::error::BinaryError;
+use crate::{AnimationSummary, ConstraintCounts, Summary};
 
 impl Skeleton {
     /// Counts and names for display.
     pub fn summary(&self) -> Summary {
-        Summary::default()
+        let mut skins = Vec::with_capacity(self.skins.len() + 1);
+        if !self.default_skin.is_empty() {
+            skins.push("default".to_owned());
+        }
+        skins.extend(self.skins.iter().map(|s| s.name.clone().unwrap_or_default()));
+        Summary {
+            version: self.header.version.clone(),
+            hash: self.header.hash.clone().unwrap_or_default(),
+            bones: self.bones.len(),
+            slots: self.slots.len(),
+            skins,
+            constraints: ConstraintCounts {
+                ik: self.ik.len(),
+                transform: self.transform.len(),
+                path: self.path.len(),
+                ..ConstraintCounts::default()
+            },
+            events: self.events.iter().map(|e| e.name.clone()).collect(),
+            animations: self
+                .animations
+                .iter()
+                .map(|a| AnimationSummary { name: a.name.clone(), duration: a.duration() })
+                .collect(),
+        }
     }
 }
 
-/// Parses a v35 skeleton (not implemented yet: always an error).
+/// Parses a 3.5, 3.6 or 3.7 skeleton; every byte must be consumed.
 pub fn parse(bytes: &[u8]) -> Result<Skeleton, BinaryError> {
-    let _ = bytes;
-    Err(BinaryError {
-        offset: 0,
-        section: "header".into(),
-        kind: BinaryErrorKind::Invalid("the v35 parser is not implemented yet".into()),
-    })
+    read::parse(bytes)
 }
 
-/// Writes a v35 skeleton (not implemented yet: empty output).
+/// Writes a 3.5–3.7 skeleton back to bytes (`write(&parse(b)?) == b`).
 pub fn write(skeleton: &Skeleton) -> Vec<u8> {
-    let _ = skeleton;
-    Vec::new()
+    write::write(skeleton)
 }

@@ -1,0 +1,247 @@
+//! The raw AST of a 3.8 binary skeleton.
+
+use crate::binary::v3_common as c;
+use crate::binary::StrRef;
+
+pub use c::{BlendMode, EventDataAudio, PositionMode, RotateMode, SpacingMode, TransformMode};
+
+/// An attachment of this generation (names and paths are string-table references).
+pub type Attachment = c::Attachment<StrRef>;
+/// A skin slot of this generation.
+pub type SkinSlot = c::SkinSlot<StrRef>;
+/// An animation of this generation.
+pub type Animation = c::Animation<StrRef>;
+
+/// A whole 3.8 skeleton, sections in file order.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Skeleton {
+    /// Header.
+    pub header: Header,
+    /// The string table that [`StrRef`]s point into.
+    pub strings: Vec<String>,
+    /// Bones.
+    pub bones: Vec<Bone>,
+    /// Slots.
+    pub slots: Vec<Slot>,
+    /// IK constraints.
+    pub ik: Vec<IkConstraint>,
+    /// Transform constraints.
+    pub transform: Vec<TransformConstraint>,
+    /// Path constraints.
+    pub path: Vec<PathConstraint>,
+    /// The default skin's slots (empty: no default skin; a skin index 0 then means the
+    /// first of `skins`).
+    pub default_skin: Vec<SkinSlot>,
+    /// The other skins.
+    pub skins: Vec<Skin>,
+    /// Events.
+    pub events: Vec<EventData>,
+    /// Animations.
+    pub animations: Vec<Animation>,
+}
+
+impl Skeleton {
+    /// Resolves a string reference against this file's string table.
+    pub fn str(&self, r: StrRef) -> Option<&str> {
+        r.resolve(&self.strings)
+    }
+}
+
+/// The header.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Header {
+    /// Skeleton hash string (may be null or empty).
+    pub hash: Option<String>,
+    /// Editor version string.
+    pub version: String,
+    /// Setup-pose bounds x.
+    pub x: f32,
+    /// Setup-pose bounds y.
+    pub y: f32,
+    /// Setup-pose bounds width.
+    pub width: f32,
+    /// Setup-pose bounds height.
+    pub height: f32,
+    /// Nonessential data (present when the nonessential flag is set).
+    pub nonessential: Option<Nonessential>,
+}
+
+/// Nonessential header data.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Nonessential {
+    /// Dopesheet frames per second.
+    pub fps: f32,
+    /// Images path.
+    pub images: Option<String>,
+    /// Audio path.
+    pub audio: Option<String>,
+}
+
+/// A bone.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Bone {
+    /// Name.
+    pub name: String,
+    /// Parent bone index (absent for the first bone).
+    pub parent: Option<u32>,
+    /// Rotation.
+    pub rotation: f32,
+    /// X (scaled at load time).
+    pub x: f32,
+    /// Y (scaled at load time).
+    pub y: f32,
+    /// Scale x.
+    pub scale_x: f32,
+    /// Scale y.
+    pub scale_y: f32,
+    /// Shear x.
+    pub shear_x: f32,
+    /// Shear y.
+    pub shear_y: f32,
+    /// Length (scaled at load time).
+    pub length: f32,
+    /// Transform inheritance.
+    pub transform_mode: TransformMode,
+    /// Only active when the current skin lists this bone.
+    pub skin_required: bool,
+    /// Editor color (nonessential).
+    pub color: Option<[u8; 4]>,
+}
+
+/// A slot.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Slot {
+    /// Name.
+    pub name: String,
+    /// Bone index.
+    pub bone: u32,
+    /// Color RGBA.
+    pub color: [u8; 4],
+    /// Dark color as the 4 wire bytes of an `int` (`_ R G B`); `FF FF FF FF` (-1) means none.
+    pub dark_color: [u8; 4],
+    /// Setup attachment name.
+    pub attachment: StrRef,
+    /// Blend mode.
+    pub blend: BlendMode,
+}
+
+impl Slot {
+    /// The dark color's R G B, or `None` when the slot has none (two-color tint off).
+    pub fn dark_rgb(&self) -> Option<[u8; 3]> {
+        let [_, r, g, b] = self.dark_color;
+        (self.dark_color != [0xff; 4]).then_some([r, g, b])
+    }
+}
+
+/// An IK constraint.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct IkConstraint {
+    /// Name.
+    pub name: String,
+    /// Update order.
+    pub order: u32,
+    /// Only active when the current skin lists this constraint.
+    pub skin_required: bool,
+    /// Constrained bone indices.
+    pub bones: Vec<u32>,
+    /// Target bone index.
+    pub target: u32,
+    /// Mix.
+    pub mix: f32,
+    /// Softness (scaled at load time).
+    pub softness: f32,
+    /// Bend direction (signed byte).
+    pub bend_direction: i8,
+    /// Compress.
+    pub compress: bool,
+    /// Stretch.
+    pub stretch: bool,
+    /// Uniform.
+    pub uniform: bool,
+}
+
+/// A transform constraint.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct TransformConstraint {
+    /// Name.
+    pub name: String,
+    /// Update order.
+    pub order: u32,
+    /// Only active when the current skin lists this constraint.
+    pub skin_required: bool,
+    /// Constrained bone indices.
+    pub bones: Vec<u32>,
+    /// Target bone index.
+    pub target: u32,
+    /// Local.
+    pub local: bool,
+    /// Relative.
+    pub relative: bool,
+    /// Offsets: rotation, x, y (scaled), scale x, scale y, shear y.
+    pub offsets: [f32; 6],
+    /// Mixes: rotate, translate, scale, shear.
+    pub mixes: [f32; 4],
+}
+
+/// A path constraint.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PathConstraint {
+    /// Name.
+    pub name: String,
+    /// Update order.
+    pub order: u32,
+    /// Only active when the current skin lists this constraint.
+    pub skin_required: bool,
+    /// Constrained bone indices.
+    pub bones: Vec<u32>,
+    /// Target slot index.
+    pub target: u32,
+    /// Position mode.
+    pub position_mode: PositionMode,
+    /// Spacing mode.
+    pub spacing_mode: SpacingMode,
+    /// Rotate mode.
+    pub rotate_mode: RotateMode,
+    /// Offset rotation.
+    pub offset_rotation: f32,
+    /// Position.
+    pub position: f32,
+    /// Spacing.
+    pub spacing: f32,
+    /// Rotate mix.
+    pub rotate_mix: f32,
+    /// Translate mix.
+    pub translate_mix: f32,
+}
+
+/// A named skin with its skin-specific bones and constraints.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Skin {
+    /// Name.
+    pub name: StrRef,
+    /// Bone indices.
+    pub bones: Vec<u32>,
+    /// IK constraint indices.
+    pub ik: Vec<u32>,
+    /// Transform constraint indices.
+    pub transform: Vec<u32>,
+    /// Path constraint indices.
+    pub path: Vec<u32>,
+    /// Attachments per slot.
+    pub slots: Vec<SkinSlot>,
+}
+
+/// An event definition.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct EventData {
+    /// Name.
+    pub name: StrRef,
+    /// Default integer (zigzag varint).
+    pub int: i32,
+    /// Default float.
+    pub float: f32,
+    /// Default string (inline).
+    pub string: Option<String>,
+    /// Audio: `None` for a null audio path.
+    pub audio: Option<EventDataAudio>,
+}
