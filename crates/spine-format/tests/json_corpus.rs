@@ -117,7 +117,182 @@ fn summaries_match_the_official_runtimes() {
             }
         }
     }
-    eprintln!("{checked} goldens checked, {durations} durations equal, {} failures", failures.len());
+    eprintln!(
+        "{checked} goldens checked, {durations} durations equal, {} failures",
+        failures.len()
+    );
     assert!(checked > 100, "only {checked} goldens found");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn rotate_keys<'a>(s: &'a json::Skeleton, anim: &str, bone: &str) -> &'a [json::Key<Option<f32>>] {
+    let a = s.animation(anim).unwrap_or_else(|| panic!("animation {anim}"));
+    let b = a.bones.iter().find(|b| b.name == bone).unwrap_or_else(|| panic!("bone {bone}"));
+    b.timelines
+        .iter()
+        .find_map(|t| match t {
+            BoneTimeline::Rotate(k) => Some(k.as_slice()),
+            _ => None,
+        })
+        .expect("rotate timeline")
+}
+
+#[test]
+fn spineboy_3_5_facts_and_3x_curves() {
+    let Some(corpus) = skel_testkit::spine_corpus() else { return };
+    let s = read(&corpus, "3.5/spineboy/spineboy.json");
+    assert_eq!(s.version, json::Version(3, 5));
+    assert_eq!(s.bones.len(), 17);
+    assert_eq!(s.bones[0].name, "hip");
+    let names: Vec<&str> = s.animations.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["death", "hit", "idle", "jump", "run", "shoot", "test", "walk"]);
+    let sum = s.summary();
+    assert_eq!(sum.skins, ["default"]);
+    let run = sum.animations.iter().find(|a| a.name == "run").expect("run");
+    assert_eq!(run.duration, 0.8);
+    let death = sum.animations.iter().find(|a| a.name == "death").expect("death");
+    assert_eq!(death.duration, 4.9333);
+
+    // 3.x array curve: [cx1, cy1, cx2, cy2] on the key, rotate values under "angle".
+    let k = &rotate_keys(&s, "hit", "front_upper_arm")[0];
+    assert_eq!(k.value, Some(-310.92));
+    assert_eq!(k.curve, Some(Curve::Bezier(vec![0.38, 0.53, 0.744, 1.0])));
+    // "stepped".
+    let k = &rotate_keys(&s, "death", "head")[4];
+    assert_eq!((k.time, k.value, k.curve.clone()), (0.4, Some(-72.66), Some(Curve::Stepped)));
+}
+
+#[test]
+fn spineboy_3_8_number_curves() {
+    let Some(corpus) = skel_testkit::spine_corpus() else { return };
+    let s = read(&corpus, "3.8/spineboy/spineboy-pro.json");
+    // { "angle": 42.05, "curve": 0.196, "c2": 0.86, "c3": 0.75 }: no time (0), no c4 (1).
+    let k = &rotate_keys(&s, "run", "front-thigh")[0];
+    assert_eq!(k.time, 0.0);
+    assert_eq!(k.value, Some(42.05));
+    assert_eq!(
+        k.curve,
+        Some(Curve::Number { c1: 0.196, c2: Some(0.86), c3: Some(0.75), c4: None })
+    );
+    let portal = s.summary().animations.into_iter().find(|a| a.name == "portal").expect("portal");
+    assert_eq!(portal.duration, 3.6);
+}
+
+#[test]
+fn spineboy_4_2_facts_and_4x_curves() {
+    let Some(corpus) = skel_testkit::spine_corpus() else { return };
+    let s = read(&corpus, "4.2/spineboy/spineboy-pro.json");
+    assert_eq!(s.version, json::Version(4, 2));
+    assert_eq!(s.info.hash.as_deref(), Some("dr3Kr/vMgPA"));
+    assert_eq!(s.info.x, Some(-188.63));
+    assert_eq!(s.bones.len(), 67);
+    let tip = s.bones.iter().find(|b| b.name == "back-foot-tip").expect("back-foot-tip");
+    assert_eq!(tip.inherit, Some(json::Inherit::NoRotationOrReflection));
+    let sum = s.summary();
+    assert_eq!(sum.version, "4.2.22");
+    assert_eq!(sum.events, ["footstep"]);
+    let got: Vec<(&str, f32)> =
+        sum.animations.iter().map(|a| (a.name.as_str(), a.duration)).collect();
+    assert_eq!(
+        got,
+        [
+            ("aim", 0.0),
+            ("death", 4.9333),
+            ("hoverboard", 1.0),
+            ("idle", 1.6667),
+            ("idle-turn", 0.2667),
+            ("jump", 1.3333),
+            ("portal", 3.1667),
+            ("run", 0.6667),
+            ("run-to-idle", 0.2667),
+            ("shoot", 0.6333),
+            ("walk", 1.0),
+        ]
+    );
+    // 4.x translate: 4 curve numbers per channel (x then y).
+    let run = s.animation("run").expect("run");
+    let thigh = run.bones.iter().find(|b| b.name == "front-thigh").expect("front-thigh");
+    let BoneTimeline::Translate(keys) = &thigh.timelines[0] else { panic!("translate first") };
+    assert_eq!((keys[0].value.x, keys[0].value.y), (Some(-5.14), Some(11.13)));
+    assert_eq!(
+        keys[0].curve,
+        Some(Curve::Bezier(vec![0.033, -7.77, 0.112, -9.03, 0.034, 11.13, 0.108, 9.74]))
+    );
+    assert_eq!(keys[4].time, 0.6667);
+    assert_eq!(keys[4].curve, None);
+    // Attachment keys: the first has no time (0).
+    let death = s.animation("death").expect("death");
+    let eye = death.slots.iter().find(|t| t.name == "eye").expect("eye");
+    let SlotTimeline::Attachment(keys) = &eye.timelines[0] else { panic!("attachment") };
+    assert_eq!(keys[0].time, 0.0);
+    assert_eq!(keys[0].value.as_deref(), Some("eye-surprised"));
+    assert_eq!((keys[1].time, keys[1].value.as_deref()), (0.5333, Some("eye-indifferent")));
+}
+
+#[test]
+fn physics_4_2() {
+    let Some(corpus) = skel_testkit::spine_corpus() else { return };
+    let s = read(&corpus, "4.2/celestial-circus/celestial-circus-pro.json");
+    assert_eq!(s.physics.len(), 30);
+    assert_eq!(s.summary().constraints.physics, 30);
+    let a = s.animation("wind-idle").expect("wind-idle");
+    let c = a.physics.iter().find(|c| c.name == "girl/feathers-front").expect("constraint");
+    let json::PhysicsTimeline::Value(json::PhysicsProperty::Wind, keys) = &c.timelines[0] else {
+        panic!("wind timeline first")
+    };
+    assert_eq!((keys[0].time, keys[0].value), (0.0, Some(-15.8)));
+    assert_eq!((keys[1].time, keys[1].value), (0.7667, Some(-33.3)));
+    let s = read(&corpus, "4.2/cloud-pot/cloud-pot.json");
+    let a = s.animation("playing-in-the-rain").expect("animation");
+    let c = a.physics.iter().find(|c| c.name == "rain/rain-blue").expect("constraint");
+    let json::PhysicsTimeline::Reset(keys) = &c.timelines[0] else { panic!("reset") };
+    let times: Vec<f32> = keys.iter().take(2).map(|k| k.time).collect();
+    assert_eq!(times, [0.4667, 0.9333]);
+}
+
+#[test]
+fn errors_name_the_json_path() {
+    let bad = r#"{
+        "skeleton": { "spine": "4.2.22" },
+        "bones": [ { "name": "root" }, { "name": "hip", "parent": "root" } ],
+        "animations": { "run": { "bones": { "hip": { "rotate": [
+            { "value": 1, "curve": [0, 1, 2, 3] },
+            { "time": 0.5, "value": 2, "curve": "stepped" },
+            { "time": 0.6, "value": 2, "curve": { "oops": 1 } },
+            { "time": 1 }
+        ] } } } }
+    }"#;
+    let e = json::parse(bad).unwrap_err();
+    assert_eq!(e.path, "animations.run.bones.hip.rotate[2].curve");
+    assert!(e.message.contains("expected \"stepped\""), "{e}");
+
+    // A 4.x bezier must hold 4 numbers per channel.
+    let short = bad.replace(r#"{ "oops": 1 }"#, "[1, 2, 3]");
+    let e = json::parse(&short).unwrap_err();
+    assert_eq!(e.path, "animations.run.bones.hip.rotate[2].curve");
+    assert!(e.message.contains("at least 4"), "{e}");
+
+    let e = json::parse(r#"{"bones": [{"name": "root", "x": "far"}]}"#).unwrap_err();
+    assert_eq!(
+        (e.path.as_str(), e.message.as_str()),
+        ("bones[0].x", "expected a number, found a string")
+    );
+    let e = json::parse(r#"{"bones": [{"x": 1}]}"#).unwrap_err();
+    assert_eq!(e.path, "bones[0]");
+    assert!(e.message.contains("missing required field `name`"));
+    let e =
+        json::parse(r#"{"slots": [{"name": "s", "bone": "b", "blend": "overlay"}]}"#).unwrap_err();
+    assert_eq!(e.path, "slots[0].blend");
+    assert!(e.message.contains("normal, additive, multiply, screen"), "{e}");
+    let e = json::parse(r#"{"skeleton": {"spine": "2.1.27"}}"#).unwrap_err();
+    assert_eq!(e.path, "skeleton.spine");
+    // 3.5–3.7 keys need a time.
+    let e = json::parse(
+        r#"{"skeleton": {"spine": "3.6.53"}, "animations": {"a": {"slots": {"s": {"color": [{"color": "ffffffff"}]}}}}}"#,
+    )
+    .unwrap_err();
+    assert_eq!(e.path, "animations.a.slots.s.color[0]");
+    assert!(e.message.contains("`time`"), "{e}");
+    let e = json::parse("[1, 2").unwrap_err();
+    assert!(e.message.starts_with("invalid JSON"), "{e}");
 }

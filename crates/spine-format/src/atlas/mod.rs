@@ -229,7 +229,7 @@ fn ints<const N: usize>(e: &Entry, line: usize) -> Result<[i32; N], AtlasError> 
     Ok(out)
 }
 
-fn one<'a>(e: &'a Entry, line: usize) -> Result<&'a str, AtlasError> {
+fn one(e: &Entry, line: usize) -> Result<&str, AtlasError> {
     match e.values.as_slice() {
         [v] => Ok(v),
         _ => Err(err(line, format!("expected one value for `{}`", e.name))),
