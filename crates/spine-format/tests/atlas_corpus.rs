@@ -87,3 +87,26 @@ fn spineboy_4x_syntax_facts() {
     assert_eq!(r9.offsets(), [30, 2, 316, 341]);
     assert!(a.find_region_index("spineboy-pro-run", 99).is_none());
 }
+
+#[test]
+fn damaged_atlases_error_without_panicking() {
+    let Some(corpus) = skel_testkit::spine_corpus() else { return };
+    for rel in ["3.5/spineboy/spineboy.atlas", "4.2/spineboy/spineboy-run.atlas"] {
+        let text = std::fs::read_to_string(corpus.join(rel)).expect("corpus atlas is readable");
+        let bytes = text.as_bytes();
+        let mut errors = 0;
+        for i in (1..bytes.len()).step_by(7) {
+            for sub in [b':', b',', b'\n', b'x'] {
+                let mut m = bytes.to_vec();
+                m[i] = sub;
+                if let Ok(t) = std::str::from_utf8(&m) {
+                    if let Err(e) = atlas::parse(t) {
+                        errors += 1;
+                        assert!(e.line >= 1 && e.line <= t.lines().count() + 1, "{rel}: {e}");
+                    }
+                }
+            }
+        }
+        assert!(errors > 0, "{rel}: some damage must be detected");
+    }
+}

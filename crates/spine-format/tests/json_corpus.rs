@@ -296,3 +296,46 @@ fn errors_name_the_json_path() {
     let e = json::parse("[1, 2").unwrap_err();
     assert!(e.message.starts_with("invalid JSON"), "{e}");
 }
+
+#[test]
+fn damaged_corpus_files_error_without_panicking() {
+    let Some(corpus) = skel_testkit::spine_corpus() else { return };
+    // A small file keeps this quick in debug builds.
+    let text = std::fs::read_to_string(corpus.join("4.2/powerup/powerup-pro.json"))
+        .expect("powerup json is readable");
+    let bytes = text.as_bytes();
+    let mut errors = 0;
+    // Truncations and single-byte substitutions at spread-out offsets.
+    for i in (1..bytes.len()).step_by(bytes.len() / 61 + 1) {
+        if let Ok(t) = std::str::from_utf8(&bytes[..i]) {
+            errors += usize::from(json::parse(t).is_err());
+        }
+        for sub in [b'"', b'1', b'[', b'}', b'x'] {
+            let mut m = bytes.to_vec();
+            m[i] = sub;
+            if let Ok(t) = std::str::from_utf8(&m) {
+                let _ = json::parse(t);
+            }
+        }
+    }
+    assert!(errors > 55, "truncated documents must not parse ({errors} errors)");
+}
+
+#[test]
+fn version_rules() {
+    // 4.x: empty timelines are skipped before their name is looked at; a number curve is refused.
+    let doc = r#"{"skeleton": {"spine": "4.1.17"}, "animations": {"a": {"bones": {"b": {"wobble": []}}}}}"#;
+    assert!(json::parse(doc).expect("empty unknown timeline").animations[0].bones[0]
+        .timelines
+        .is_empty());
+    let doc = r#"{"skeleton": {"spine": "4.0.64"}, "animations": {"a": {"bones": {"b": {"rotate": [
+        {"value": 1, "curve": 0.25}, {"time": 1}]}}}}}"#;
+    assert_eq!(json::parse(doc).unwrap_err().path, "animations.a.bones.b.rotate[0].curve");
+    // 3.x: unknown bone timelines are errors even when empty.
+    let doc = r#"{"skeleton": {"spine": "3.7.94"}, "animations": {"a": {"bones": {"b": {"wobble": []}}}}}"#;
+    assert_eq!(json::parse(doc).unwrap_err().path, "animations.a.bones.b.wobble");
+    let e = json::parse(r#"{"skeleton": {"spine": "3.8.75"}}"#).unwrap_err();
+    assert!(e.message.contains("3.8.75"), "{e}");
+    // No version: the 4.2 rules.
+    assert_eq!(json::parse("{}").expect("empty document").version, json::Version(4, 2));
+}

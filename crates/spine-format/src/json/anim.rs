@@ -376,13 +376,25 @@ fn keys<V>(
             o.f32("time")?.unwrap_or(0.0)
         };
         let curve = if channels > 0 { read_curve(&o)? } else { None };
-        if let (Some(Curve::Bezier(c)), Some(i)) = (&curve, kp_index(kp)) {
-            let need = if ver.v3() { 4 } else { 4 * channels };
-            if i + 1 < n && c.len() < need {
-                return Err(kp
-                    .key("curve")
-                    .err(format!("expected at least {need} curve numbers, found {}", c.len())));
+        let has_next = kp_index(kp).is_some_and(|i| i + 1 < n);
+        match &curve {
+            Some(Curve::Bezier(c)) if has_next => {
+                let need = if ver.v3() { 4 } else { 4 * channels };
+                if c.len() < need {
+                    return Err(kp.key("curve").err(format!(
+                        "expected at least {need} curve numbers, found {}",
+                        c.len()
+                    )));
+                }
             }
+            // The 4.x loaders index into the curve value as an array.
+            Some(Curve::Number { .. }) if has_next && !ver.v3() => {
+                return Err(kp.key("curve").err(format!(
+                    "expected \"stepped\" or an array of {} numbers (4 per channel), found a number",
+                    4 * channels
+                )));
+            }
+            _ => {}
         }
         Ok(Key { time, curve, value: f(&o)? })
     })
@@ -391,6 +403,15 @@ fn keys<V>(
 /// The index of a key path's last segment (keys are always read through `each`).
 fn kp_index(p: &P) -> Option<usize> {
     p.last_index()
+}
+
+/// `Some(())` when a 4.x loader would skip this slot/bone timeline without looking at its name:
+/// it has no keys. Such timelines are left out of the AST.
+fn skip_empty(v: &J, ver: Version) -> Option<()> {
+    match v {
+        J::Arr(a) if a.is_empty() && !ver.v3() => Some(()),
+        _ => None,
+    }
 }
 
 fn keys1(v: &J, p: &P, ver: Version, name: &str) -> R<Keys1> {
@@ -461,7 +482,13 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> 
     let slots = o
         .opt("slots", |v, p| {
             each_named(v, p, |slot, v, p| {
-                let timelines = each_named(v, p, |tl, v, p| read_slot_timeline(tl, v, p, ver))?;
+                let timelines = each_named(v, p, |tl, v, p| {
+                    skip_empty(v, ver)
+                        .map_or_else(|| read_slot_timeline(tl, v, p, ver).map(Some), |_| Ok(None))
+                })?
+                .into_iter()
+                .flatten()
+                .collect();
                 Ok(Named { name: slot.to_owned(), timelines })
             })
         })?
@@ -469,7 +496,13 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> 
     let bones = o
         .opt("bones", |v, p| {
             each_named(v, p, |bone, v, p| {
-                let timelines = each_named(v, p, |tl, v, p| read_bone_timeline(tl, v, p, ver))?;
+                let timelines = each_named(v, p, |tl, v, p| {
+                    skip_empty(v, ver)
+                        .map_or_else(|| read_bone_timeline(tl, v, p, ver).map(Some), |_| Ok(None))
+                })?
+                .into_iter()
+                .flatten()
+                .collect();
                 Ok(Named { name: bone.to_owned(), timelines })
             })
         })?

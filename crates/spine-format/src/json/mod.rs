@@ -913,6 +913,13 @@ pub fn parse(text: &str) -> Result<Skeleton, JsonError> {
     let info = o.opt("skeleton", |v, p| read_info(&Obj::new(v, p)?))?.unwrap_or_default();
     let version = match &info.spine {
         None => Version::DEFAULT,
+        // The 3.8 loaders refuse exports of the broken 3.8.75 editor.
+        Some(s) if s == "3.8.75" => {
+            return Err(rp
+                .key("skeleton")
+                .key("spine")
+                .err("unsupported Spine version \"3.8.75\" (re-export with a newer editor)"))
+        }
         Some(s) => Version::parse(s).ok_or_else(|| {
             rp.key("skeleton")
                 .key("spine")
