@@ -1,4 +1,20 @@
-//! libgdx texture atlases (not implemented yet).
+//! libgdx texture atlases (`.atlas`), in both syntaxes the Spine exporters write.
+//!
+//! * The 4.x syntax (libgdx `TextureAtlas` since 2020): a page is its file name followed by
+//!   `size:`, `filter:`, `repeat:`, `pma:`, `scale:` … entries; a region is its name followed by
+//!   `bounds: x, y, w, h`, `offsets: ox, oy, origW, origH`, `rotate: 90`, `index: n` and any
+//!   other `name: v1, v2, …` entries (kept as they are, e.g. nine-patch `split:`/`pad:`).
+//! * The 3.x syntax: page entries `size:`, `format:`, `filter:`, `repeat:`; region entries
+//!   `rotate: true|false`, `xy:`, `size:`, `orig:`, `offset:`, `index:`.
+//!
+//! Both are the same line grammar — a line without a colon names a page (after a blank line or at
+//! the start) or a region (inside a page); an indented or unindented `key: values` line is an
+//! entry of the page or region above it. Entries are kept raw (integers as integers, in file
+//! order for the unknown ones); accessors such as [`Region::bounds`] and [`Page::pma`] give the
+//! values with the official readers' defaults (spine-libgdx / spine-ts `TextureAtlas`). Lines may
+//! end in `\n`, `\r\n` or `\r`; blank lines separate pages; leading blank lines are skipped.
+
+use serde::Serialize;
 
 /// An atlas could not be parsed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -9,4 +25,346 @@ pub struct AtlasError {
     pub line: usize,
     /// What went wrong.
     pub message: String,
+}
+
+/// A parsed atlas: optional header entries, then pages with their regions.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Atlas {
+    /// `key: values` lines before the first page (the 4.x readers ignore them).
+    pub header: Vec<Entry>,
+    /// Pages in file order.
+    pub pages: Vec<Page>,
+}
+
+/// An entry the parser does not interpret: `name: v1, v2, …` with the values as written.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Entry {
+    /// Text before the colon, trimmed.
+    pub name: String,
+    /// Comma-separated values after the colon, each trimmed.
+    pub values: Vec<String>,
+}
+
+impl Entry {
+    /// The values as integers (libgdx parses unknown region entries with `Integer.parseInt`),
+    /// or `None` when one is not an integer.
+    pub fn ints(&self) -> Option<Vec<i32>> {
+        self.values.iter().map(|v| v.parse().ok()).collect()
+    }
+}
+
+/// One texture page.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Page {
+    /// Texture file name (the page's first line).
+    pub name: String,
+    /// `size: w, h` (absent in atlases of very old packers).
+    pub size: Option<[i32; 2]>,
+    /// `format: RGBA8888` (3.x syntax; ignored by the runtimes).
+    pub format: Option<String>,
+    /// `filter: min, mag` as written (e.g. `Linear`, `MipMapLinearLinear`).
+    pub filter: Option<[String; 2]>,
+    /// `repeat: none|x|y|xy` as written.
+    pub repeat: Option<String>,
+    /// `pma: true|false` (4.x).
+    pub pma: Option<bool>,
+    /// `scale: s` (4.x; written by the packer, not read by the Spine runtimes).
+    pub scale: Option<f32>,
+    /// Other page entries, in file order.
+    pub extra: Vec<Entry>,
+    /// Regions of this page, in file order.
+    pub regions: Vec<Region>,
+    /// 1-based line of the page name.
+    pub line: usize,
+}
+
+impl Page {
+    /// Page width in pixels (0 when `size` is absent).
+    pub fn width(&self) -> i32 {
+        self.size.map_or(0, |s| s[0])
+    }
+    /// Page height in pixels (0 when `size` is absent).
+    pub fn height(&self) -> i32 {
+        self.size.map_or(0, |s| s[1])
+    }
+    /// Premultiplied alpha (`pma:`; default `false`).
+    pub fn pma(&self) -> bool {
+        self.pma.unwrap_or(false)
+    }
+    /// Minification and magnification filters (default `Nearest, Nearest`).
+    pub fn filters(&self) -> (&str, &str) {
+        match &self.filter {
+            Some([a, b]) => (a, b),
+            None => ("Nearest", "Nearest"),
+        }
+    }
+    /// Whether the texture repeats along u and v (`repeat:` contains `x` / `y`; default clamp).
+    pub fn repeat_uv(&self) -> (bool, bool) {
+        let r = self.repeat.as_deref().unwrap_or("none");
+        if r == "none" {
+            return (false, false);
+        }
+        (r.contains('x'), r.contains('y'))
+    }
+}
+
+/// A region's `rotate:` value as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Rotate {
+    /// `true` (90°) or `false` (0°).
+    Bool(bool),
+    /// Degrees (4.x: `rotate: 90`).
+    Degrees(i32),
+}
+
+/// One region of a page.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Region {
+    /// Region name (the attachment path).
+    pub name: String,
+    /// `bounds: x, y, w, h` (4.x).
+    pub bounds: Option<[i32; 4]>,
+    /// `xy: x, y` (3.x).
+    pub xy: Option<[i32; 2]>,
+    /// `size: w, h` (3.x).
+    pub size: Option<[i32; 2]>,
+    /// `offsets: x, y, origW, origH` (4.x).
+    pub offsets: Option<[i32; 4]>,
+    /// `offset: x, y` (3.x).
+    pub offset: Option<[i32; 2]>,
+    /// `orig: w, h` (3.x).
+    pub orig: Option<[i32; 2]>,
+    /// `rotate:` (default not rotated).
+    pub rotate: Option<Rotate>,
+    /// `index: n` (default -1: not part of a numbered sequence).
+    pub index: Option<i32>,
+    /// Other entries (`split:`, `pad:`, custom values), in file order.
+    pub extra: Vec<Entry>,
+    /// 1-based line of the region name.
+    pub line: usize,
+}
+
+impl Region {
+    /// `[x, y, width, height]` in page pixels, from `bounds:` or `xy:` + `size:` (missing = 0).
+    pub fn bounds(&self) -> [i32; 4] {
+        if let Some(b) = self.bounds {
+            return b;
+        }
+        let [x, y] = self.xy.unwrap_or([0, 0]);
+        let [w, h] = self.size.unwrap_or([0, 0]);
+        [x, y, w, h]
+    }
+    /// `[offsetX, offsetY, originalWidth, originalHeight]` from `offsets:` or `offset:` +
+    /// `orig:`; an original size of 0×0 means "the packed size" (as the readers do).
+    pub fn offsets(&self) -> [i32; 4] {
+        let [ox, oy, mut w, mut h] = match self.offsets {
+            Some(o) => o,
+            None => {
+                let [ox, oy] = self.offset.unwrap_or([0, 0]);
+                let [w, h] = self.orig.unwrap_or([0, 0]);
+                [ox, oy, w, h]
+            }
+        };
+        if w == 0 && h == 0 {
+            let b = self.bounds();
+            w = b[2];
+            h = b[3];
+        }
+        [ox, oy, w, h]
+    }
+    /// Rotation in degrees (`true` = 90, `false`/absent = 0).
+    pub fn degrees(&self) -> i32 {
+        match self.rotate {
+            None | Some(Rotate::Bool(false)) => 0,
+            Some(Rotate::Bool(true)) => 90,
+            Some(Rotate::Degrees(d)) => d,
+        }
+    }
+    /// Index in a numbered sequence (default -1).
+    pub fn index(&self) -> i32 {
+        self.index.unwrap_or(-1)
+    }
+    /// An entry not interpreted by the parser, by name.
+    pub fn entry(&self, name: &str) -> Option<&Entry> {
+        self.extra.iter().find(|e| e.name == name)
+    }
+}
+
+impl Atlas {
+    /// Every region with its page, in file order.
+    pub fn regions(&self) -> impl Iterator<Item = (&Page, &Region)> {
+        self.pages.iter().flat_map(|p| p.regions.iter().map(move |r| (p, r)))
+    }
+    /// The first region named `name` (any index).
+    pub fn find_region(&self, name: &str) -> Option<(&Page, &Region)> {
+        self.regions().find(|(_, r)| r.name == name)
+    }
+    /// The first region named `name` with index `index` (`-1` for regions without `index:`).
+    pub fn find_region_index(&self, name: &str, index: i32) -> Option<(&Page, &Region)> {
+        self.regions().find(|(_, r)| r.name == name && r.index() == index)
+    }
+}
+
+fn err(line: usize, message: impl Into<String>) -> AtlasError {
+    AtlasError { line, message: message.into() }
+}
+
+/// Splits `key: a, b` into the trimmed key and values; `None` when there is no colon.
+fn split_entry(line: &str) -> Option<Entry> {
+    let (k, v) = line.split_once(':')?;
+    let values = v.split(',').map(|s| s.trim().to_owned()).collect();
+    Some(Entry { name: k.trim().to_owned(), values })
+}
+
+fn ints<const N: usize>(e: &Entry, line: usize) -> Result<[i32; N], AtlasError> {
+    let expected =
+        || format!("expected {N} integer(s) for `{}`, found `{}`", e.name, e.values.join(", "));
+    if e.values.len() != N {
+        return Err(err(line, expected()));
+    }
+    let mut out = [0i32; N];
+    for (o, v) in out.iter_mut().zip(&e.values) {
+        *o = v.parse().map_err(|_| err(line, expected()))?;
+    }
+    Ok(out)
+}
+
+fn one(e: &Entry, line: usize) -> Result<&str, AtlasError> {
+    match e.values.as_slice() {
+        [v] => Ok(v),
+        _ => Err(err(line, format!("expected one value for `{}`", e.name))),
+    }
+}
+
+fn boolean(e: &Entry, line: usize) -> Result<bool, AtlasError> {
+    match one(e, line)? {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        v => Err(err(line, format!("expected `true` or `false` for `{}`, found `{v}`", e.name))),
+    }
+}
+
+fn page_entry(page: &mut Page, e: Entry, line: usize) -> Result<(), AtlasError> {
+    match e.name.as_str() {
+        "size" => page.size = Some(ints::<2>(&e, line)?),
+        "format" => page.format = Some(one(&e, line)?.to_owned()),
+        "filter" => match e.values.as_slice() {
+            [a, b] => page.filter = Some([a.clone(), b.clone()]),
+            _ => return Err(err(line, "expected two values `min, mag` for `filter`")),
+        },
+        "repeat" => page.repeat = Some(one(&e, line)?.to_owned()),
+        "pma" => page.pma = Some(boolean(&e, line)?),
+        "scale" => {
+            let v = one(&e, line)?;
+            page.scale =
+                Some(v.parse().map_err(|_| {
+                    err(line, format!("expected a number for `scale`, found `{v}`"))
+                })?);
+        }
+        _ => page.extra.push(e),
+    }
+    Ok(())
+}
+
+fn region_entry(region: &mut Region, e: Entry, line: usize) -> Result<(), AtlasError> {
+    match e.name.as_str() {
+        "bounds" => region.bounds = Some(ints::<4>(&e, line)?),
+        "xy" => region.xy = Some(ints::<2>(&e, line)?),
+        "size" => region.size = Some(ints::<2>(&e, line)?),
+        "offsets" => region.offsets = Some(ints::<4>(&e, line)?),
+        "offset" => region.offset = Some(ints::<2>(&e, line)?),
+        "orig" => region.orig = Some(ints::<2>(&e, line)?),
+        "index" => region.index = Some(ints::<1>(&e, line)?[0]),
+        "rotate" => {
+            region.rotate = Some(match one(&e, line)? {
+                "true" => Rotate::Bool(true),
+                "false" => Rotate::Bool(false),
+                v => Rotate::Degrees(v.parse().map_err(|_| {
+                    err(
+                        line,
+                        format!("expected `true`, `false` or degrees for `rotate`, found `{v}`"),
+                    )
+                })?),
+            })
+        }
+        _ => region.extra.push(e),
+    }
+    Ok(())
+}
+
+/// Parses an atlas in either syntax.
+pub fn parse(text: &str) -> Result<Atlas, AtlasError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut atlas = Atlas::default();
+    // False between pages (start of file or after a blank line).
+    let mut in_page = false;
+    let lines = text.split("\r\n").flat_map(|l| l.split(['\n', '\r']));
+    let mut n = 0usize;
+    let mut seen_page = false;
+    for raw in lines {
+        n += 1;
+        let line = raw.trim();
+        if line.is_empty() {
+            in_page = false;
+            continue;
+        }
+        if !in_page {
+            // Header entries before the first page.
+            if !seen_page {
+                if let Some(e) = split_entry(line) {
+                    atlas.header.push(e);
+                    continue;
+                }
+            }
+            atlas.pages.push(Page { name: line.to_owned(), line: n, ..Page::default() });
+            in_page = true;
+            seen_page = true;
+            continue;
+        }
+        let Some(page) = atlas.pages.last_mut() else {
+            return Err(err(n, "expected a page name"));
+        };
+        match split_entry(line) {
+            Some(e) => match page.regions.last_mut() {
+                None => page_entry(page, e, n)?,
+                Some(region) => region_entry(region, e, n)?,
+            },
+            None => {
+                page.regions.push(Region { name: line.to_owned(), line: n, ..Region::default() })
+            }
+        }
+    }
+    Ok(atlas)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_syntaxes_and_line_endings() {
+        let text = "\r\na.png\r\nsize: 64,32\r\nformat: RGBA8888\r\nfilter: Linear,Linear\r\nrepeat: none\r\nr1\r\n  rotate: true\r\n  xy: 1, 2\r\n  size: 3, 4\r\n  orig: 5, 6\r\n  offset: 0, 1\r\n  index: 7\r\n\r\nb.png\n\tsize: 8, 8\n\tpma: true\n\tscale: 0.5\nr2\n\tbounds: 1, 2, 3, 4\n\trotate: 270\n\tsplit: 1, 2, 3, 4\n";
+        let a = parse(text).unwrap();
+        assert_eq!(a.pages.len(), 2);
+        let (p, r) = a.find_region_index("r1", 7).unwrap();
+        assert_eq!((p.name.as_str(), p.width(), p.height()), ("a.png", 64, 32));
+        assert_eq!(r.bounds(), [1, 2, 3, 4]);
+        assert_eq!(r.offsets(), [0, 1, 5, 6]);
+        assert_eq!(r.degrees(), 90);
+        let (p, r) = a.find_region("r2").unwrap();
+        assert!(p.pma());
+        assert_eq!(p.scale, Some(0.5));
+        assert_eq!((r.degrees(), r.index(), r.offsets()), (270, -1, [0, 0, 3, 4]));
+        assert_eq!(r.entry("split").and_then(Entry::ints), Some(vec![1, 2, 3, 4]));
+        assert_eq!(r.line, 19);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let e = parse("p.png\nsize: 1, x\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("expected 2 integer(s) for `size`"), "{e}");
+        let e = parse("p.png\nr\n  rotate: maybe\n").unwrap_err();
+        assert_eq!(e.line, 3);
+    }
 }
