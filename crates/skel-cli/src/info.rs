@@ -4,26 +4,43 @@ use std::path::Path;
 
 use serde_json::json;
 use spine_format::binary::{self, SkeletonFile};
-use spine_format::Summary;
+use spine_format::{json, Summary};
 
 use crate::Failure;
 
 /// A loaded document of a detected format.
 enum Document {
     SpineBinary(SkeletonFile),
+    SpineJson(Box<json::Skeleton>),
 }
 
 fn read(file: &Path) -> Result<Vec<u8>, Failure> {
     std::fs::read(file).map_err(|e| Failure::new(file, e))
 }
 
+/// Whether the bytes look like JSON text (an object after optional BOM and white space).
+fn looks_like_json(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+}
+
+/// Detects the format from the content (never the file name) and parses it.
 fn load(file: &Path, bytes: &[u8]) -> Result<Document, Failure> {
+    if looks_like_json(bytes) {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| Failure::new(file, format!("JSON is not UTF-8: {e}")))?;
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        return json::parse(text)
+            .map(|s| Document::SpineJson(Box::new(s)))
+            .map_err(|e| Failure::new(file, e));
+    }
     binary::parse(bytes).map(Document::SpineBinary).map_err(|e| Failure::new(file, e))
 }
 
 fn summary(doc: &Document) -> (&'static str, Summary) {
     match doc {
         Document::SpineBinary(s) => ("spine-binary", s.summary()),
+        Document::SpineJson(s) => ("spine-json", s.summary()),
     }
 }
 
@@ -84,14 +101,21 @@ pub(crate) fn dump(file: &Path, as_json: bool) -> Result<(), Failure> {
     let bytes = read(file)?;
     let doc = load(file, &bytes)?;
     match doc {
-        Document::SpineBinary(s) => {
-            if as_json {
-                let v = serde_json::to_string(&s).map_err(|e| Failure::new(file, e))?;
-                println!("{v}");
-            } else {
-                println!("{s:#?}");
-            }
-        }
+        Document::SpineBinary(s) => print_dump(file, &s, as_json),
+        Document::SpineJson(s) => print_dump(file, &s, as_json),
+    }
+}
+
+fn print_dump<T: serde::Serialize + std::fmt::Debug>(
+    file: &Path,
+    doc: &T,
+    as_json: bool,
+) -> Result<(), Failure> {
+    if as_json {
+        let v = serde_json::to_string(doc).map_err(|e| Failure::new(file, e))?;
+        println!("{v}");
+    } else {
+        println!("{doc:#?}");
     }
     Ok(())
 }
