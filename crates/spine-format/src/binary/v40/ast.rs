@@ -74,6 +74,27 @@ impl Header {
     pub fn hash_string(&self) -> String {
         format!("{:x}{:x}", self.hash[1] as u32, self.hash[0] as u32)
     }
+
+    /// The hash as the editor writes it in JSON exports (`skeleton.hash`): the 8 wire bytes
+    /// in standard base64 without padding.
+    pub fn hash_base64(&self) -> String {
+        const ALPHABET: &[u8; 64] =
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut bytes = [0u8; 8];
+        bytes[..4].copy_from_slice(&self.hash[0].to_be_bytes());
+        bytes[4..].copy_from_slice(&self.hash[1].to_be_bytes());
+        let mut out = String::with_capacity(11);
+        for chunk in bytes.chunks(3) {
+            let mut n = 0u32;
+            for (i, &b) in chunk.iter().enumerate() {
+                n |= u32::from(b) << (16 - 8 * i);
+            }
+            for i in 0..=chunk.len() {
+                out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
+            }
+        }
+        out
+    }
 }
 
 /// Nonessential header fields.
