@@ -9,9 +9,10 @@ use spine_format::{json, Summary};
 use crate::Failure;
 
 /// A loaded document of a detected format.
+#[allow(clippy::large_enum_variant)] // one per process run
 enum Document {
     SpineBinary(SkeletonFile),
-    SpineJson(Box<json::Skeleton>),
+    SpineJson(json::Skeleton),
 }
 
 fn read(file: &Path) -> Result<Vec<u8>, Failure> {
@@ -30,9 +31,7 @@ fn load(file: &Path, bytes: &[u8]) -> Result<Document, Failure> {
         let text = std::str::from_utf8(bytes)
             .map_err(|e| Failure::new(file, format!("JSON is not UTF-8: {e}")))?;
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        return json::parse(text)
-            .map(|s| Document::SpineJson(Box::new(s)))
-            .map_err(|e| Failure::new(file, e));
+        return json::parse(text).map(Document::SpineJson).map_err(|e| Failure::new(file, e));
     }
     binary::parse(bytes).map(Document::SpineBinary).map_err(|e| Failure::new(file, e))
 }
