@@ -176,3 +176,42 @@ fn points_inherit_timelines_and_event_audio_round_trip() {
         assert_eq!(back.events[0].audio.as_ref().unwrap().path, "step.ogg");
     }
 }
+
+/// Throughput of parse and write over every 4.0–4.2 corpus file (run with `--release
+/// --ignored` to measure; prints MB/s).
+#[test]
+#[ignore = "timing only"]
+fn parse_and_write_throughput() {
+    let Some(corpus) = skel_testkit::spine_corpus() else { return };
+    let files: Vec<Vec<u8>> = skel_testkit::files_with_suffix(&corpus, ".skel")
+        .into_iter()
+        .filter(|p| {
+            let rel = p.strip_prefix(&corpus).unwrap().to_string_lossy().to_string();
+            ["4.0/", "4.1/", "4.2/"].iter().any(|v| rel.starts_with(v))
+        })
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    let total: usize = files.iter().map(Vec::len).sum();
+    let rounds = 20;
+    let t = std::time::Instant::now();
+    let mut asts = Vec::new();
+    for _ in 0..rounds {
+        asts = files.iter().map(|b| v40::parse(b).unwrap()).collect();
+    }
+    let parse = t.elapsed().as_secs_f64() / f64::from(rounds);
+    let t = std::time::Instant::now();
+    let mut written = 0;
+    for _ in 0..rounds {
+        written = asts.iter().map(|s| v40::write(s).len()).sum::<usize>();
+    }
+    let write = t.elapsed().as_secs_f64() / f64::from(rounds);
+    assert_eq!(written, total);
+    eprintln!(
+        "{} files, {total} bytes: parse {:.2} ms ({:.0} MB/s), write {:.2} ms ({:.0} MB/s)",
+        files.len(),
+        parse * 1e3,
+        total as f64 / parse / 1e6,
+        write * 1e3,
+        total as f64 / write / 1e6
+    );
+}
