@@ -36,6 +36,13 @@ fn every_corpus_json_parses() {
                 if s.bones.is_empty() {
                     failures.push(format!("{rel}: no bones"));
                 }
+                match json::parse(&json::write(&s)) {
+                    Err(e) => failures.push(format!("{rel}: written text does not parse: {e}")),
+                    Ok(again) if again != s => {
+                        failures.push(format!("{rel}: write/parse changes the AST"))
+                    }
+                    Ok(_) => {}
+                }
             }
         }
     }
