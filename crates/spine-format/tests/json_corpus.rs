@@ -16,10 +16,15 @@ fn every_corpus_json_parses() {
     assert!(!files.is_empty(), "no .json files under {}", corpus.display());
     let mut failures = Vec::new();
     let mut animations = 0;
+    let (mut bytes, mut parse_time) = (0usize, std::time::Duration::ZERO);
     for path in &files {
         let rel = path.strip_prefix(&corpus).unwrap_or(path).display().to_string();
         let text = std::fs::read_to_string(path).expect("corpus json is readable");
-        match json::parse(&text) {
+        let start = std::time::Instant::now();
+        let parsed = json::parse(&text);
+        parse_time += start.elapsed();
+        bytes += text.len();
+        match parsed {
             Err(e) => failures.push(format!("{rel}: {e}")),
             Ok(s) => {
                 animations += s.animations.len();
@@ -31,10 +36,21 @@ fn every_corpus_json_parses() {
                 if s.bones.is_empty() {
                     failures.push(format!("{rel}: no bones"));
                 }
+                match json::parse(&json::write(&s)) {
+                    Err(e) => failures.push(format!("{rel}: written text does not parse: {e}")),
+                    Ok(again) if again != s => {
+                        failures.push(format!("{rel}: write/parse changes the AST"))
+                    }
+                    Ok(_) => {}
+                }
             }
         }
     }
-    eprintln!("{} .json files, {animations} animations, {} failed", files.len(), failures.len());
+    eprintln!(
+        "{} .json files ({bytes} bytes, parsed in {parse_time:?}), {animations} animations, {} failed",
+        files.len(),
+        failures.len()
+    );
     assert!(
         failures.is_empty(),
         "{} of {} failed:\n{}",

@@ -18,11 +18,15 @@
 //! * skins: the 3.5–3.7 object form `{skin: {slot: {attachment: …}}}` and the 3.8+ array form.
 //!
 //! Errors name the JSON path (`animations.run.bones.hip.rotate[3].curve`) and what was expected.
+//!
+//! [`write()`] is the inverse up to formatting: `parse(&write(&s)) == s` for every parsed `s`.
 
 mod anim;
 mod value;
+mod write;
 
 pub use anim::*;
+pub use write::write;
 
 use crate::{AnimationSummary, ConstraintCounts, Summary};
 use serde::Serialize;

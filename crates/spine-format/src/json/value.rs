@@ -33,6 +33,34 @@ impl J {
     }
 }
 
+impl serde::Serialize for J {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self {
+            J::Null => s.serialize_unit(),
+            J::Bool(b) => s.serialize_bool(*b),
+            // Integral values print without a fraction, as the Spine editor writes them.
+            J::Num(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => s.serialize_i64(*n as i64),
+            J::Num(n) => s.serialize_f64(*n),
+            J::Str(x) => s.serialize_str(x),
+            J::Arr(a) => {
+                let mut seq = s.serialize_seq(Some(a.len()))?;
+                for x in a {
+                    seq.serialize_element(x)?;
+                }
+                seq.end()
+            }
+            J::Obj(o) => {
+                let mut map = s.serialize_map(Some(o.len()))?;
+                for (k, x) in o {
+                    map.serialize_entry(k, x)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
 struct JVisitor;
 
 impl<'de> Visitor<'de> for JVisitor {
@@ -155,7 +183,8 @@ pub(crate) type R<T> = Result<T, JsonError>;
 
 pub(crate) fn as_f32(v: &J, p: &P) -> R<f32> {
     match v {
-        J::Num(n) => Ok(*n as f32),
+        J::Num(n) if (*n as f32).is_finite() => Ok(*n as f32),
+        J::Num(n) => Err(p.err(format!("number {n} is out of the 32-bit float range"))),
         _ => Err(p.expected("a number", v)),
     }
 }
