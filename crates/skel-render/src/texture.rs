@@ -152,6 +152,9 @@ impl Texture {
     #[inline]
     pub fn sample(&self, u: f32, v: f32, bilinear: bool) -> [f32; 4] {
         let (w, h) = (self.width as i64, self.height as i64);
+        // Non-finite coordinates (from hostile or degenerate input) sample texel (0, 0).
+        let u = if u.is_finite() { u } else { 0.0 };
+        let v = if v.is_finite() { v } else { 0.0 };
         let c = if bilinear {
             let x = u * w as f32 - 0.5;
             let y = v * h as f32 - 0.5;
