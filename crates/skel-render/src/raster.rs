@@ -247,6 +247,12 @@ impl SoftwareRenderer {
         let (w, h) = (self.width as usize, self.height as usize);
         out.resize(w * h * 4, 0);
         let ss = self.options.supersample as usize;
+        if ss == 1 {
+            for (o, p) in out.chunks_exact_mut(4).zip(&self.frame) {
+                o.copy_from_slice(&to_straight8(*p));
+            }
+            return;
+        }
         let inv = 1.0 / (ss * ss) as f32;
         for y in 0..h {
             for x in 0..w {
@@ -303,7 +309,8 @@ fn to_straight8(p: [f32; 4]) -> [u8; 4] {
     if a8 == 0 {
         return [0, 0, 0, 0];
     }
-    let c = |v: f32| ((v / a).clamp(0.0, 1.0) * 255.0).round() as u8;
+    let k = 255.0 / a;
+    let c = |v: f32| (v * k).clamp(0.0, 255.0).round() as u8;
     [c(p[0]), c(p[1]), c(p[2]), a8]
 }
 

@@ -92,7 +92,7 @@ pub(crate) fn check_size(width: u32, height: u32) -> Result<(), RenderError> {
 pub(crate) struct Texture {
     pub width: u32,
     pub height: u32,
-    pub pixels: Vec<u8>,
+    pub pixels: Vec<[u8; 4]>,
     pub premultiplied_alpha: bool,
     pub min_linear: bool,
     pub mag_linear: bool,
@@ -115,10 +115,11 @@ impl Texture {
                 got: desc.pixels.len(),
             });
         }
-        let mut pixels = desc.pixels.to_vec();
+        let mut pixels: Vec<[u8; 4]> =
+            desc.pixels.chunks_exact(4).map(|p| [p[0], p[1], p[2], p[3]]).collect();
         let mut pma = desc.premultiplied_alpha;
         if premultiply && !pma {
-            for p in pixels.chunks_exact_mut(4) {
+            for p in pixels.iter_mut() {
                 let a = u32::from(p[3]);
                 for c in &mut p[..3] {
                     *c = ((u32::from(*c) * a + 127) / 255) as u8;
@@ -140,8 +141,7 @@ impl Texture {
 
     #[inline]
     fn texel(&self, x: usize, y: usize) -> [f32; 4] {
-        let i = 4 * (y * self.width as usize + x);
-        match self.pixels.get(i..i + 4) {
+        match self.pixels.get(y * self.width as usize + x) {
             Some(p) => [f32::from(p[0]), f32::from(p[1]), f32::from(p[2]), f32::from(p[3])],
             None => [0.0; 4],
         }
@@ -158,7 +158,7 @@ impl Texture {
         let c = if bilinear {
             let x = u * w as f32 - 0.5;
             let y = v * h as f32 - 0.5;
-            let (xf, yf) = (x.floor(), y.floor());
+            let (xf, yf) = (fast_floor(x), fast_floor(y));
             let (fx, fy) = (x - xf, y - yf);
             // `as` saturates (NaN -> 0): no overflow, then wrapped into range.
             let (x0, y0) = (xf as i64, yf as i64);
@@ -178,11 +178,27 @@ impl Texture {
             }
             out
         } else {
-            let x = wrap((u * w as f32).floor() as i64, w, self.wrap_u);
-            let y = wrap((v * h as f32).floor() as i64, h, self.wrap_v);
+            let x = wrap(fast_floor(u * w as f32) as i64, w, self.wrap_u);
+            let y = wrap(fast_floor(v * h as f32) as i64, h, self.wrap_v);
             self.texel(x, y)
         };
         [c[0] / 255.0, c[1] / 255.0, c[2] / 255.0, c[3] / 255.0]
+    }
+}
+
+/// `floor` without the libm call (the baseline x86-64 target has no SSE4.1 `roundss`):
+/// exact for every finite `f32`; values beyond ±2^23 are already integers.
+#[inline]
+fn fast_floor(x: f32) -> f32 {
+    if x.abs() < 8_388_608.0 {
+        let t = x as i32 as f32;
+        if t > x {
+            t - 1.0
+        } else {
+            t
+        }
+    } else {
+        x
     }
 }
 
@@ -211,6 +227,16 @@ fn wrap(i: i64, size: i64, mode: TextureWrap) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fast_floor_matches_floor() {
+        for x in
+            [-2.5f32, -1.0, -0.25, -0.0, 0.0, 0.25, 0.999_999_9, 1.0, 3.75, -8_388_607.5, 1e9, -1e9]
+        {
+            assert_eq!(fast_floor(x), x.floor(), "{x}");
+        }
+        assert!(fast_floor(f32::NAN).is_nan());
+    }
 
     #[test]
     fn wrap_modes() {
