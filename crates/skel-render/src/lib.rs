@@ -51,4 +51,4 @@ pub use encode::{FrameSink, OutputKind};
 pub use error::RenderError;
 pub use raster::{RenderOptions, SoftwareRenderer};
 pub use texture::{decode_png, load_png, RgbaImage, MAX_SIDE};
-pub use view::ViewTransform;
+pub use view::{parse_rgba_hex, ViewTransform};

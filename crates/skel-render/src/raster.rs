@@ -194,6 +194,33 @@ impl SoftwareRenderer {
         )
     }
 
+    /// Creates the texture for `page` from a PNG file, with the given atlas filter hints
+    /// (min, mag) and clamp-to-edge wrapping.
+    pub fn load_png_texture_file(
+        &mut self,
+        page: PageId,
+        path: &std::path::Path,
+        premultiplied_alpha: bool,
+        filter: (TextureFilter, TextureFilter),
+    ) -> Result<(), RenderError> {
+        let img = crate::texture::load_png(path)?;
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        self.set_texture(
+            page,
+            &TextureDesc {
+                name,
+                width: img.width,
+                height: img.height,
+                pixels: &img.pixels,
+                premultiplied_alpha,
+                min_filter: filter.0,
+                mag_filter: filter.1,
+                wrap_u: TextureWrap::ClampToEdge,
+                wrap_v: TextureWrap::ClampToEdge,
+            },
+        )
+    }
+
     /// Draws one command on top of the frame.
     pub fn draw_command(&mut self, cmd: &CommandView<'_>) -> Result<(), RenderError> {
         let Some(Some(tex)) = self.textures.get(cmd.page.index()) else {
