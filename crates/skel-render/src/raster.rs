@@ -446,9 +446,39 @@ impl TriRaster<'_> {
         let inv_area = 1.0 / area as f64;
         let width = self.target.width as usize;
         for y in y0..=y1 {
-            let mut cur = [e[0].row, e[1].row, e[2].row];
+            // The span of this row where every edge test can pass; the per-pixel test below
+            // stays the authority, the span only skips pixels that cannot be inside.
+            let mut lo = 0i64;
+            let mut hi = x1 - x0;
+            for edge in &e {
+                let v = edge.row + edge.bias;
+                match edge.step_x.cmp(&0) {
+                    std::cmp::Ordering::Greater if v < 0 => {
+                        // First k with v + k * step_x >= 0: ceil(-v / step_x).
+                        let need = -v;
+                        lo = lo.max(
+                            need.div_euclid(edge.step_x)
+                                + i64::from(need.rem_euclid(edge.step_x) != 0),
+                        );
+                    }
+                    std::cmp::Ordering::Less => {
+                        if v < 0 {
+                            hi = -1;
+                        } else {
+                            hi = hi.min(v.div_euclid(-edge.step_x));
+                        }
+                    }
+                    std::cmp::Ordering::Equal if v < 0 => hi = -1,
+                    _ => {}
+                }
+            }
             let row_base = y as usize * width;
-            for x in x0..=x1 {
+            let mut cur = [
+                e[0].row + lo * e[0].step_x,
+                e[1].row + lo * e[1].step_x,
+                e[2].row + lo * e[2].step_x,
+            ];
+            for x in x0 + lo..=x0 + hi {
                 if cur[0] + e[0].bias >= 0 && cur[1] + e[1].bias >= 0 && cur[2] + e[2].bias >= 0 {
                     let b0 = (cur[0] as f64 * inv_area) as f32;
                     let b1 = (cur[1] as f64 * inv_area) as f32;
