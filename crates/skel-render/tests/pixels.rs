@@ -111,8 +111,7 @@ fn view_transform_flips_y_and_centers() {
     assert_eq!(r.view().scale, 1.0);
     render(&c, &mut r).unwrap();
     let buf = pixels(&r);
-    // Bounds are 20 x 10, centered: rows 5..15 would be covered... but y-up above origin
-    // means the quad is the full width, rows 5..15.
+    // Bounds are 20 x 10, fitted at scale 1 and centered: the quad covers rows 5..15.
     assert_eq!(px(&buf, 20, 0, 5), [255; 4]);
     assert_eq!(px(&buf, 20, 19, 14), [255; 4]);
     assert_eq!(px(&buf, 20, 10, 4)[3], 0);
