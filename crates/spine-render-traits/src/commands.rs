@@ -1,0 +1,562 @@
+//! The command buffer: flat vertex/index storage plus command ranges.
+
+use std::fmt;
+
+use serde::ser::{SerializeSeq, SerializeStruct};
+use serde::{Serialize, Serializer};
+
+use crate::color::{Argb, BlendMode};
+
+/// Identifies a texture page (an atlas page) registered with [`RenderCommands::add_page`].
+///
+/// Ids are dense: the n-th registered page has id `n`. A backend may use the id directly as
+/// an index into its texture table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize)]
+#[serde(transparent)]
+pub struct PageId(pub u32);
+
+impl PageId {
+    /// The id as a `usize` index.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What the command buffer knows about a page: its name (the atlas page's file name, e.g.
+/// `spineboy.png`, used as `"texture"` in the JSON) and whether its pixels are premultiplied.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PageInfo {
+    /// The atlas page name.
+    pub name: String,
+    /// Whether the page's pixels have premultiplied alpha (`pma: true` in the atlas).
+    pub premultiplied_alpha: bool,
+}
+
+/// When consecutive draws are merged into one command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Batching {
+    /// Merge while page and blend mode match (and the merged command stays within the
+    /// 16-bit index limits). The fewest commands; the default.
+    #[default]
+    PageAndBlend,
+    /// Exactly spine-cpp 4.2 `SkeletonRenderer`: merge while page, blend mode, the first light
+    /// color and the first dark color match the command's first draw, and
+    /// `indices + new indices < 0xffff` (and, as for every policy, the merged command stays
+    /// within 65 536 vertices). Gives the same command lists as the spine-cpp 4.2 goldens.
+    SpineCpp,
+    /// Never merge: one command per draw.
+    Never,
+}
+
+/// Why a draw was rejected. A rejected draw leaves the buffer unchanged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DrawError {
+    /// The page id was never registered with [`RenderCommands::add_page`].
+    UnknownPage(PageId),
+    /// `positions` has an odd length.
+    OddPositions(usize),
+    /// `uvs.len()` differs from `positions.len()`.
+    UvLength {
+        /// Floats in `positions`.
+        positions: usize,
+        /// Floats in `uvs`.
+        uvs: usize,
+    },
+    /// A per-vertex color slice has the wrong length.
+    ColorLength {
+        /// Vertices in the draw.
+        vertices: usize,
+        /// Entries in the offending color slice.
+        colors: usize,
+    },
+    /// `indices.len()` is not a multiple of 3.
+    NotTriangles(usize),
+    /// An index refers to a vertex the draw does not have.
+    IndexOutOfRange {
+        /// The offending index.
+        index: u16,
+        /// Vertices in the draw.
+        vertices: usize,
+    },
+    /// The draw alone has more vertices than 16-bit indices can address (65 536).
+    TooManyVertices(usize),
+}
+
+impl fmt::Display for DrawError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DrawError::UnknownPage(p) => write!(f, "unknown texture page id {}", p.0),
+            DrawError::OddPositions(n) => write!(f, "positions has an odd length ({n})"),
+            DrawError::UvLength { positions, uvs } => {
+                write!(f, "uvs has {uvs} floats but positions has {positions}")
+            }
+            DrawError::ColorLength { vertices, colors } => {
+                write!(f, "{colors} colors given for {vertices} vertices")
+            }
+            DrawError::NotTriangles(n) => write!(f, "{n} indices is not a multiple of 3"),
+            DrawError::IndexOutOfRange { index, vertices } => {
+                write!(f, "index {index} out of range for {vertices} vertices")
+            }
+            DrawError::TooManyVertices(n) => {
+                write!(f, "{n} vertices exceed the 65536 a 16-bit index can address")
+            }
+        }
+    }
+}
+
+impl std::error::Error for DrawError {}
+
+/// The colors of a draw's vertices.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum VertexColors<'a> {
+    /// Every vertex has the same light and dark color (what Spine attachments produce).
+    Uniform {
+        /// Light (tint) color, straight alpha.
+        light: Argb,
+        /// Dark color for two-color tinting; [`Argb::BLACK`] when the slot has none.
+        dark: Argb,
+    },
+    /// One light and one dark color per vertex.
+    PerVertex {
+        /// Light colors, one per vertex.
+        light: &'a [Argb],
+        /// Dark colors, one per vertex.
+        dark: &'a [Argb],
+    },
+}
+
+/// One draw to append: a triangle mesh on one page with one blend mode.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Draw<'a> {
+    /// The texture page.
+    pub page: PageId,
+    /// The blend mode.
+    pub blend_mode: BlendMode,
+    /// World positions, `x, y` pairs (y up, as Spine computes them).
+    pub positions: &'a [f32],
+    /// Texture coordinates, `u, v` pairs in `[0, 1]` (v down), one pair per position pair.
+    pub uvs: &'a [f32],
+    /// Vertex colors.
+    pub colors: VertexColors<'a>,
+    /// Triangle list, indices local to this draw (0 = its first vertex).
+    pub indices: &'a [u16],
+}
+
+/// Mutable storage for one draw, handed to the closure of [`RenderCommands::push_with`].
+/// Slices have exactly the requested lengths; colors come pre-filled with the draw's
+/// uniform colors; `indices` must be written local to the draw (0 = its first vertex).
+#[derive(Debug)]
+pub struct DrawMut<'a> {
+    /// `x, y` pairs (`2 * num_vertices` floats), zero-filled.
+    pub positions: &'a mut [f32],
+    /// `u, v` pairs (`2 * num_vertices` floats), zero-filled.
+    pub uvs: &'a mut [f32],
+    /// Light colors, pre-filled with the uniform light color.
+    pub colors: &'a mut [Argb],
+    /// Dark colors, pre-filled with the uniform dark color.
+    pub dark_colors: &'a mut [Argb],
+    /// Triangle list (`num_indices` entries), zero-filled, local indices.
+    pub indices: &'a mut [u16],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct CommandRange {
+    page: PageId,
+    blend_mode: BlendMode,
+    vertex_start: usize,
+    vertex_count: usize,
+    index_start: usize,
+    index_count: usize,
+}
+
+/// Largest vertex count one command may have: every index must fit a `u16`.
+const MAX_VERTICES: usize = 1 << 16;
+
+/// A frame's render commands, in draw order, in flat reusable buffers.
+///
+/// Draws are appended with [`push`](Self::push) or [`push_with`](Self::push_with); consecutive
+/// draws are merged into one command according to the [`Batching`] policy. Each command's
+/// `indices` are `u16` and **local to the command** (0 = the command's first vertex), so a
+/// command can be uploaded as is; a command therefore never has more than 65 536 vertices.
+///
+/// [`clear`](Self::clear) forgets the commands but keeps the registered pages and every
+/// buffer's capacity: once warm, filling a frame allocates nothing.
+#[derive(Debug, Clone, Default)]
+pub struct RenderCommands {
+    pages: Vec<PageInfo>,
+    batching: Batching,
+    positions: Vec<f32>,
+    uvs: Vec<f32>,
+    colors: Vec<Argb>,
+    dark_colors: Vec<Argb>,
+    indices: Vec<u16>,
+    commands: Vec<CommandRange>,
+}
+
+impl RenderCommands {
+    /// An empty buffer with the default batching ([`Batching::PageAndBlend`]).
+    pub fn new() -> RenderCommands {
+        RenderCommands::default()
+    }
+
+    /// An empty buffer with the given batching policy.
+    pub fn with_batching(batching: Batching) -> RenderCommands {
+        RenderCommands { batching, ..RenderCommands::default() }
+    }
+
+    /// The batching policy.
+    pub fn batching(&self) -> Batching {
+        self.batching
+    }
+
+    /// Changes the batching policy for draws pushed from now on.
+    pub fn set_batching(&mut self, batching: Batching) {
+        self.batching = batching;
+    }
+
+    /// Registers a texture page and returns its id (the number of pages registered before).
+    pub fn add_page(&mut self, name: &str, premultiplied_alpha: bool) -> PageId {
+        let id = PageId(self.pages.len() as u32);
+        self.pages.push(PageInfo { name: name.to_owned(), premultiplied_alpha });
+        id
+    }
+
+    /// The registered pages, indexed by [`PageId::index`].
+    pub fn pages(&self) -> &[PageInfo] {
+        &self.pages
+    }
+
+    /// The page registered under `id`.
+    pub fn page(&self, id: PageId) -> Option<&PageInfo> {
+        self.pages.get(id.index())
+    }
+
+    /// Forgets all commands, keeping registered pages and buffer capacity.
+    pub fn clear(&mut self) {
+        self.positions.clear();
+        self.uvs.clear();
+        self.colors.clear();
+        self.dark_colors.clear();
+        self.indices.clear();
+        self.commands.clear();
+    }
+
+    /// Forgets all commands and all registered pages (capacity is kept).
+    pub fn reset(&mut self) {
+        self.clear();
+        self.pages.clear();
+    }
+
+    /// Number of commands.
+    pub fn len(&self) -> usize {
+        self.commands.len()
+    }
+
+    /// Whether there is no command.
+    pub fn is_empty(&self) -> bool {
+        self.commands.is_empty()
+    }
+
+    /// Total vertices over all commands.
+    pub fn num_vertices(&self) -> usize {
+        self.colors.len()
+    }
+
+    /// Total indices over all commands.
+    pub fn num_indices(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// The `i`-th command.
+    pub fn get(&self, i: usize) -> Option<CommandView<'_>> {
+        self.commands.get(i).map(|r| self.view(r))
+    }
+
+    /// The commands in draw order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = CommandView<'_>> + '_ {
+        self.commands.iter().map(|r| self.view(r))
+    }
+
+    /// The axis-aligned bounds `[min_x, min_y, max_x, max_y]` of every vertex referenced by a
+    /// triangle, ignoring non-finite coordinates; `None` when there is none.
+    pub fn bounds(&self) -> Option<[f32; 4]> {
+        let mut b = [f32::INFINITY, f32::INFINITY, f32::NEG_INFINITY, f32::NEG_INFINITY];
+        for cmd in self.iter() {
+            for &i in cmd.indices {
+                let i = usize::from(i);
+                let (Some(&x), Some(&y)) = (cmd.positions.get(2 * i), cmd.positions.get(2 * i + 1))
+                else {
+                    continue;
+                };
+                if x.is_finite() && y.is_finite() {
+                    b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+                }
+            }
+        }
+        (b[0] <= b[2]).then_some(b)
+    }
+
+    fn view<'s>(&'s self, r: &CommandRange) -> CommandView<'s> {
+        let (page_name, pma) = match self.pages.get(r.page.index()) {
+            Some(p) => (p.name.as_str(), p.premultiplied_alpha),
+            None => ("", false),
+        };
+        let v = r.vertex_start..r.vertex_start + r.vertex_count;
+        let v2 = 2 * r.vertex_start..2 * (r.vertex_start + r.vertex_count);
+        let ix = r.index_start..r.index_start + r.index_count;
+        CommandView {
+            page: r.page,
+            page_name,
+            premultiplied_alpha: pma,
+            blend_mode: r.blend_mode,
+            positions: self.positions.get(v2.clone()).unwrap_or(&[]),
+            uvs: self.uvs.get(v2).unwrap_or(&[]),
+            colors: self.colors.get(v.clone()).unwrap_or(&[]),
+            dark_colors: self.dark_colors.get(v).unwrap_or(&[]),
+            indices: self.indices.get(ix).unwrap_or(&[]),
+        }
+    }
+
+    /// Chooses the command a new draw goes to. Returns the index offset to add to the draw's
+    /// local indices; opens a new command when it cannot merge.
+    fn target(
+        &mut self,
+        page: PageId,
+        blend_mode: BlendMode,
+        first_light: Argb,
+        first_dark: Argb,
+        nv: usize,
+        ni: usize,
+    ) -> usize {
+        if let Some(last) = self.commands.last_mut() {
+            let same = last.page == page && last.blend_mode == blend_mode;
+            let fits = last.vertex_count + nv <= MAX_VERTICES;
+            let merge = match self.batching {
+                Batching::Never => false,
+                Batching::PageAndBlend => same && fits,
+                Batching::SpineCpp => {
+                    same && fits
+                        && self.colors.get(last.vertex_start) == Some(&first_light)
+                        && self.dark_colors.get(last.vertex_start) == Some(&first_dark)
+                        && last.index_count + ni < 0xffff
+                }
+            };
+            if merge {
+                let offset = last.vertex_count;
+                last.vertex_count += nv;
+                last.index_count += ni;
+                return offset;
+            }
+        }
+        self.commands.push(CommandRange {
+            page,
+            blend_mode,
+            vertex_start: self.colors.len(),
+            vertex_count: nv,
+            index_start: self.indices.len(),
+            index_count: ni,
+        });
+        0
+    }
+
+    /// Appends a draw, merging it into the last command when the batching policy allows.
+    /// A draw with no vertex or no index is skipped (`Ok`). On error nothing is appended.
+    pub fn push(&mut self, draw: &Draw<'_>) -> Result<(), DrawError> {
+        if draw.page.index() >= self.pages.len() {
+            return Err(DrawError::UnknownPage(draw.page));
+        }
+        let p = draw.positions.len();
+        if p % 2 != 0 {
+            return Err(DrawError::OddPositions(p));
+        }
+        if draw.uvs.len() != p {
+            return Err(DrawError::UvLength { positions: p, uvs: draw.uvs.len() });
+        }
+        let nv = p / 2;
+        if nv > MAX_VERTICES {
+            return Err(DrawError::TooManyVertices(nv));
+        }
+        let (first_light, first_dark) = match draw.colors {
+            VertexColors::Uniform { light, dark } => (light, dark),
+            VertexColors::PerVertex { light, dark } => {
+                for c in [light.len(), dark.len()] {
+                    if c != nv {
+                        return Err(DrawError::ColorLength { vertices: nv, colors: c });
+                    }
+                }
+                (
+                    light.first().copied().unwrap_or_default(),
+                    dark.first().copied().unwrap_or_default(),
+                )
+            }
+        };
+        let ni = draw.indices.len();
+        if ni % 3 != 0 {
+            return Err(DrawError::NotTriangles(ni));
+        }
+        if let Some(&bad) = draw.indices.iter().find(|&&i| usize::from(i) >= nv) {
+            return Err(DrawError::IndexOutOfRange { index: bad, vertices: nv });
+        }
+        if nv == 0 || ni == 0 {
+            return Ok(());
+        }
+        let offset = self.target(draw.page, draw.blend_mode, first_light, first_dark, nv, ni);
+        self.positions.extend_from_slice(draw.positions);
+        self.uvs.extend_from_slice(draw.uvs);
+        match draw.colors {
+            VertexColors::Uniform { light, dark } => {
+                self.colors.resize(self.colors.len() + nv, light);
+                self.dark_colors.resize(self.dark_colors.len() + nv, dark);
+            }
+            VertexColors::PerVertex { light, dark } => {
+                self.colors.extend_from_slice(light);
+                self.dark_colors.extend_from_slice(dark);
+            }
+        }
+        // offset + i <= 65535 because the merged command has at most MAX_VERTICES vertices.
+        self.indices.extend(draw.indices.iter().map(|&i| (offset + usize::from(i)) as u16));
+        Ok(())
+    }
+
+    /// Appends a draw whose data `fill` writes in place (no intermediate copy). The slices
+    /// handed to `fill` have `num_vertices` / `num_indices` entries; colors are pre-filled
+    /// with `light` / `dark`, which also decide merging under [`Batching::SpineCpp`].
+    /// Indices are validated after `fill` returns; on error nothing is appended.
+    #[allow(clippy::too_many_arguments)]
+    pub fn push_with<F>(
+        &mut self,
+        page: PageId,
+        blend_mode: BlendMode,
+        light: Argb,
+        dark: Argb,
+        num_vertices: usize,
+        num_indices: usize,
+        fill: F,
+    ) -> Result<(), DrawError>
+    where
+        F: FnOnce(DrawMut<'_>),
+    {
+        if page.index() >= self.pages.len() {
+            return Err(DrawError::UnknownPage(page));
+        }
+        if num_vertices > MAX_VERTICES {
+            return Err(DrawError::TooManyVertices(num_vertices));
+        }
+        if num_indices % 3 != 0 {
+            return Err(DrawError::NotTriangles(num_indices));
+        }
+        if num_vertices == 0 || num_indices == 0 {
+            return Ok(());
+        }
+        let saved_commands = self.commands.len();
+        let saved_last = self.commands.last().copied();
+        let (v0, i0) = (self.colors.len(), self.indices.len());
+        let offset = self.target(page, blend_mode, light, dark, num_vertices, num_indices);
+        self.positions.resize(2 * (v0 + num_vertices), 0.0);
+        self.uvs.resize(2 * (v0 + num_vertices), 0.0);
+        self.colors.resize(v0 + num_vertices, light);
+        self.dark_colors.resize(v0 + num_vertices, dark);
+        self.indices.resize(i0 + num_indices, 0);
+        fill(DrawMut {
+            positions: self.positions.get_mut(2 * v0..).unwrap_or_default(),
+            uvs: self.uvs.get_mut(2 * v0..).unwrap_or_default(),
+            colors: self.colors.get_mut(v0..).unwrap_or_default(),
+            dark_colors: self.dark_colors.get_mut(v0..).unwrap_or_default(),
+            indices: self.indices.get_mut(i0..).unwrap_or_default(),
+        });
+        let new = self.indices.get_mut(i0..).unwrap_or_default();
+        if let Some(&bad) = new.iter().find(|&&i| usize::from(i) >= num_vertices) {
+            // Roll back.
+            self.positions.truncate(2 * v0);
+            self.uvs.truncate(2 * v0);
+            self.colors.truncate(v0);
+            self.dark_colors.truncate(v0);
+            self.indices.truncate(i0);
+            self.commands.truncate(saved_commands);
+            if let (Some(last), Some(saved)) = (self.commands.last_mut(), saved_last) {
+                *last = saved;
+            }
+            return Err(DrawError::IndexOutOfRange { index: bad, vertices: num_vertices });
+        }
+        for i in new.iter_mut() {
+            *i = (usize::from(*i) + offset) as u16;
+        }
+        Ok(())
+    }
+}
+
+/// A borrowed view of one command: a triangle list on one page with one blend mode.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CommandView<'a> {
+    /// The texture page.
+    pub page: PageId,
+    /// The page's name (the atlas page file name).
+    pub page_name: &'a str,
+    /// Whether the page has premultiplied alpha.
+    pub premultiplied_alpha: bool,
+    /// The blend mode.
+    pub blend_mode: BlendMode,
+    /// `x, y` pairs, world units, y up.
+    pub positions: &'a [f32],
+    /// `u, v` pairs, one per vertex.
+    pub uvs: &'a [f32],
+    /// Light colors (straight alpha), one per vertex.
+    pub colors: &'a [Argb],
+    /// Dark colors (alpha unused, 0xff), one per vertex.
+    pub dark_colors: &'a [Argb],
+    /// Triangle list, `u16` indices local to this command.
+    pub indices: &'a [u16],
+}
+
+impl CommandView<'_> {
+    /// Number of vertices.
+    pub fn num_vertices(&self) -> usize {
+        self.colors.len()
+    }
+
+    /// Number of indices (three per triangle).
+    pub fn num_indices(&self) -> usize {
+        self.indices.len()
+    }
+}
+
+impl Serialize for CommandView<'_> {
+    /// The shape of one entry of the goldens' `render.commands` (and `skel commands`).
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Command", 9)?;
+        st.serialize_field("blendMode", &self.blend_mode)?;
+        st.serialize_field("texture", self.page_name)?;
+        st.serialize_field("numVertices", &self.num_vertices())?;
+        st.serialize_field("numIndices", &self.num_indices())?;
+        st.serialize_field("positions", self.positions)?;
+        st.serialize_field("uvs", self.uvs)?;
+        st.serialize_field("colors", self.colors)?;
+        st.serialize_field("darkColors", self.dark_colors)?;
+        st.serialize_field("indices", self.indices)?;
+        st.end()
+    }
+}
+
+struct CommandList<'a>(&'a RenderCommands);
+
+impl Serialize for CommandList<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for c in self.0.iter() {
+            seq.serialize_element(&c)?;
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for RenderCommands {
+    /// `{"commands": [{"blendMode", "texture", "numVertices", "numIndices", "positions",
+    /// "uvs", "colors", "darkColors", "indices"}, ...]}`: the shape of `skel commands --json`
+    /// and of the goldens' `render` object.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("RenderCommands", 1)?;
+        st.serialize_field("commands", &CommandList(self))?;
+        st.end()
+    }
+}

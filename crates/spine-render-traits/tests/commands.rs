@@ -1,0 +1,278 @@
+//! Behaviour of the command buffer: batching, validation, views, JSON shape.
+
+use spine_render_traits::{
+    render, Argb, Batching, BlendMode, CommandView, Draw, DrawError, PageId, RenderBackend,
+    RenderCommands, TextureDesc, VertexColors,
+};
+
+const QUAD_POS: [f32; 8] = [0.0, 0.0, 10.0, 0.0, 10.0, 10.0, 0.0, 10.0];
+const QUAD_UV: [f32; 8] = [0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0];
+const QUAD_IDX: [u16; 6] = [0, 1, 2, 2, 3, 0];
+
+fn quad(page: PageId, blend_mode: BlendMode, light: Argb) -> Draw<'static> {
+    Draw {
+        page,
+        blend_mode,
+        positions: &QUAD_POS,
+        uvs: &QUAD_UV,
+        colors: VertexColors::Uniform { light, dark: Argb::BLACK },
+        indices: &QUAD_IDX,
+    }
+}
+
+#[test]
+fn merges_consecutive_draws_with_same_page_and_blend() {
+    let mut c = RenderCommands::new();
+    let a = c.add_page("a.png", false);
+    let b = c.add_page("b.png", true);
+    assert_eq!((a, b), (PageId(0), PageId(1)));
+    let red = Argb::from_argb8(255, 255, 0, 0);
+    c.push(&quad(a, BlendMode::Normal, Argb::WHITE)).unwrap();
+    c.push(&quad(a, BlendMode::Normal, red)).unwrap(); // color differs: still merged
+    c.push(&quad(a, BlendMode::Additive, red)).unwrap(); // blend differs
+    c.push(&quad(b, BlendMode::Additive, red)).unwrap(); // page differs
+    c.push(&quad(a, BlendMode::Normal, red)).unwrap(); // not consecutive with the first
+    assert_eq!(c.len(), 4);
+    let counts: Vec<(usize, usize)> =
+        c.iter().map(|v| (v.num_vertices(), v.num_indices())).collect();
+    assert_eq!(counts, vec![(8, 12), (4, 6), (4, 6), (4, 6)]);
+    let first = c.get(0).unwrap();
+    assert_eq!(first.indices, &[0, 1, 2, 2, 3, 0, 4, 5, 6, 6, 7, 4]);
+    assert_eq!(&first.colors[..4], &[Argb::WHITE; 4]);
+    assert_eq!(&first.colors[4..], &[red; 4]);
+    assert_eq!(first.positions.len(), 16);
+    assert_eq!(first.page_name, "a.png");
+    assert!(!first.premultiplied_alpha);
+    let fourth = c.get(2).unwrap();
+    assert_eq!(fourth.page_name, "b.png");
+    assert!(fourth.premultiplied_alpha);
+    assert_eq!(fourth.blend_mode, BlendMode::Additive);
+    assert_eq!(c.num_vertices(), 20);
+    assert_eq!(c.num_indices(), 30);
+}
+
+#[test]
+fn spine_cpp_batching_also_compares_first_colors() {
+    let mut c = RenderCommands::with_batching(Batching::SpineCpp);
+    let a = c.add_page("a.png", false);
+    let red = Argb::from_argb8(255, 255, 0, 0);
+    c.push(&quad(a, BlendMode::Normal, Argb::WHITE)).unwrap();
+    c.push(&quad(a, BlendMode::Normal, Argb::WHITE)).unwrap();
+    c.push(&quad(a, BlendMode::Normal, red)).unwrap();
+    c.push(&quad(a, BlendMode::Normal, red)).unwrap();
+    assert_eq!(c.len(), 2);
+    assert_eq!(c.get(1).unwrap().indices, &[0, 1, 2, 2, 3, 0, 4, 5, 6, 6, 7, 4]);
+
+    let mut n = RenderCommands::with_batching(Batching::Never);
+    let a = n.add_page("a.png", false);
+    n.push(&quad(a, BlendMode::Normal, Argb::WHITE)).unwrap();
+    n.push(&quad(a, BlendMode::Normal, Argb::WHITE)).unwrap();
+    assert_eq!(n.len(), 2);
+}
+
+#[test]
+fn spine_cpp_batching_splits_before_0xffff_indices() {
+    let mut c = RenderCommands::with_batching(Batching::SpineCpp);
+    let a = c.add_page("a.png", false);
+    // 10922 quads * 6 = 65532 indices < 0xffff; the next quad would make 65538.
+    for _ in 0..10_922 {
+        c.push(&quad(a, BlendMode::Normal, Argb::WHITE)).unwrap();
+    }
+    assert_eq!(c.len(), 1);
+    assert_eq!(c.get(0).unwrap().num_indices(), 65_532);
+    c.push(&quad(a, BlendMode::Normal, Argb::WHITE)).unwrap();
+    assert_eq!(c.len(), 2);
+}
+
+#[test]
+fn page_and_blend_batching_splits_at_65536_vertices() {
+    let mut c = RenderCommands::new();
+    let a = c.add_page("a.png", false);
+    for _ in 0..16_384 {
+        c.push(&quad(a, BlendMode::Normal, Argb::WHITE)).unwrap();
+    }
+    assert_eq!(c.len(), 1);
+    let v = c.get(0).unwrap();
+    assert_eq!(v.num_vertices(), 65_536);
+    assert_eq!(v.indices.iter().copied().max(), Some(65_535));
+    c.push(&quad(a, BlendMode::Normal, Argb::WHITE)).unwrap();
+    assert_eq!(c.len(), 2);
+    assert_eq!(c.get(1).unwrap().indices, &QUAD_IDX);
+}
+
+#[test]
+fn invalid_draws_are_rejected_and_change_nothing() {
+    let mut c = RenderCommands::new();
+    let a = c.add_page("a.png", false);
+    c.push(&quad(a, BlendMode::Normal, Argb::WHITE)).unwrap();
+    let mut d = quad(a, BlendMode::Normal, Argb::WHITE);
+    d.page = PageId(7);
+    assert_eq!(c.push(&d), Err(DrawError::UnknownPage(PageId(7))));
+    let mut d = quad(a, BlendMode::Normal, Argb::WHITE);
+    d.indices = &[0, 1, 4];
+    assert_eq!(c.push(&d), Err(DrawError::IndexOutOfRange { index: 4, vertices: 4 }));
+    d.indices = &[0, 1];
+    assert_eq!(c.push(&d), Err(DrawError::NotTriangles(2)));
+    let mut d = quad(a, BlendMode::Normal, Argb::WHITE);
+    d.uvs = &QUAD_UV[..6];
+    assert_eq!(c.push(&d), Err(DrawError::UvLength { positions: 8, uvs: 6 }));
+    d.positions = &QUAD_POS[..7];
+    assert_eq!(c.push(&d), Err(DrawError::OddPositions(7)));
+    let mut d = quad(a, BlendMode::Normal, Argb::WHITE);
+    d.colors = VertexColors::PerVertex { light: &[Argb::WHITE; 3], dark: &[Argb::BLACK; 4] };
+    assert_eq!(c.push(&d), Err(DrawError::ColorLength { vertices: 4, colors: 3 }));
+    assert_eq!(
+        c.push_with(a, BlendMode::Normal, Argb::WHITE, Argb::BLACK, 3, 3, |m| {
+            m.indices.copy_from_slice(&[0, 1, 3]);
+        }),
+        Err(DrawError::IndexOutOfRange { index: 3, vertices: 3 })
+    );
+    // Empty draws are skipped.
+    let mut d = quad(a, BlendMode::Additive, Argb::WHITE);
+    d.indices = &[];
+    c.push(&d).unwrap();
+    assert_eq!(c.len(), 1);
+    assert_eq!(c.num_vertices(), 4);
+    assert_eq!(c.num_indices(), 6);
+    assert_eq!(c.get(0).unwrap().positions, &QUAD_POS);
+    assert!(DrawError::NotTriangles(2).to_string().contains("multiple of 3"));
+}
+
+#[test]
+fn push_with_writes_in_place_and_merges() {
+    let mut c = RenderCommands::new();
+    let a = c.add_page("a.png", true);
+    c.push(&quad(a, BlendMode::Screen, Argb::WHITE)).unwrap();
+    let tint = Argb::from_argb8(128, 10, 20, 30);
+    c.push_with(a, BlendMode::Screen, tint, Argb::WHITE, 3, 3, |m| {
+        assert_eq!(m.positions.len(), 6);
+        assert_eq!(m.colors, &[tint; 3]);
+        m.positions.copy_from_slice(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        m.uvs.copy_from_slice(&[0.5; 6]);
+        m.indices.copy_from_slice(&[2, 1, 0]);
+    })
+    .unwrap();
+    assert_eq!(c.len(), 1);
+    let v = c.get(0).unwrap();
+    assert_eq!(v.num_vertices(), 7);
+    assert_eq!(&v.indices[6..], &[6, 5, 4]);
+    assert_eq!(&v.positions[8..], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    assert_eq!(&v.dark_colors[4..], &[Argb::WHITE; 3]);
+}
+
+#[test]
+fn clear_keeps_pages_reset_forgets_them() {
+    let mut c = RenderCommands::new();
+    let a = c.add_page("a.png", false);
+    c.push(&quad(a, BlendMode::Normal, Argb::WHITE)).unwrap();
+    c.clear();
+    assert!(c.is_empty());
+    assert_eq!(c.pages().len(), 1);
+    assert_eq!(c.page(a).map(|p| p.name.as_str()), Some("a.png"));
+    assert_eq!(c.bounds(), None);
+    c.push(&quad(a, BlendMode::Normal, Argb::WHITE)).unwrap();
+    assert_eq!(c.bounds(), Some([0.0, 0.0, 10.0, 10.0]));
+    c.reset();
+    assert!(c.pages().is_empty());
+    assert!(c.push(&quad(a, BlendMode::Normal, Argb::WHITE)).is_err());
+}
+
+#[test]
+fn json_has_the_golden_render_shape() {
+    let mut c = RenderCommands::new();
+    let a = c.add_page("spineboy.png", false);
+    c.push(&quad(a, BlendMode::Normal, Argb::WHITE)).unwrap();
+    c.push(&quad(a, BlendMode::Multiply, Argb::from_argb8(255, 1, 2, 3))).unwrap();
+    let v: serde_json::Value = serde_json::to_value(&c).unwrap();
+    let cmds = v["commands"].as_array().unwrap();
+    assert_eq!(cmds.len(), 2);
+    let c0 = &cmds[0];
+    assert_eq!(c0["blendMode"], "normal");
+    assert_eq!(c0["texture"], "spineboy.png");
+    assert_eq!(c0["numVertices"], 4);
+    assert_eq!(c0["numIndices"], 6);
+    assert_eq!(c0["colors"][0], 4_294_967_295u64);
+    assert_eq!(c0["darkColors"][0], 4_278_190_080u64);
+    assert_eq!(c0["indices"], serde_json::json!([0, 1, 2, 2, 3, 0]));
+    assert_eq!(c0["positions"].as_array().unwrap().len(), 8);
+    assert_eq!(c0["uvs"][1], 1.0);
+    assert_eq!(cmds[1]["blendMode"], "multiply");
+    assert_eq!(cmds[1]["colors"][0], 0xff01_0203u64);
+    let mut keys: Vec<&str> = c0.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "blendMode",
+            "colors",
+            "darkColors",
+            "indices",
+            "numIndices",
+            "numVertices",
+            "positions",
+            "texture",
+            "uvs"
+        ]
+    );
+}
+
+/// A backend that records what it was asked to do.
+#[derive(Default)]
+struct Recorder {
+    log: Vec<String>,
+}
+
+impl RenderBackend for Recorder {
+    type Error = String;
+    fn create_texture(&mut self, page: PageId, desc: &TextureDesc<'_>) -> Result<(), String> {
+        self.log.push(format!("tex {} {} {}x{}", page.0, desc.name, desc.width, desc.height));
+        Ok(())
+    }
+    fn begin_frame(&mut self) -> Result<(), String> {
+        self.log.push("begin".into());
+        Ok(())
+    }
+    fn draw(&mut self, c: &CommandView<'_>) -> Result<(), String> {
+        if c.blend_mode == BlendMode::Screen {
+            return Err("no screen".into());
+        }
+        self.log.push(format!("draw {} {:?} {}", c.page_name, c.blend_mode, c.num_indices()));
+        Ok(())
+    }
+    fn end_frame(&mut self) -> Result<(), String> {
+        self.log.push("end".into());
+        Ok(())
+    }
+}
+
+#[test]
+fn render_walks_commands_through_a_backend() {
+    let mut c = RenderCommands::new();
+    let a = c.add_page("a.png", false);
+    c.push(&quad(a, BlendMode::Normal, Argb::WHITE)).unwrap();
+    c.push(&quad(a, BlendMode::Additive, Argb::WHITE)).unwrap();
+    let mut r = Recorder::default();
+    let px = [0u8; 4];
+    r.create_texture(
+        a,
+        &TextureDesc {
+            name: "a.png",
+            width: 1,
+            height: 1,
+            pixels: &px,
+            premultiplied_alpha: false,
+            min_filter: Default::default(),
+            mag_filter: Default::default(),
+            wrap_u: Default::default(),
+            wrap_v: Default::default(),
+        },
+    )
+    .unwrap();
+    render(&c, &mut r).unwrap();
+    assert_eq!(
+        r.log,
+        ["tex 0 a.png 1x1", "begin", "draw a.png Normal 6", "draw a.png Additive 6", "end"]
+    );
+    c.push(&quad(a, BlendMode::Screen, Argb::WHITE)).unwrap();
+    assert_eq!(render(&c, &mut r), Err("no screen".to_string()));
+}
