@@ -249,13 +249,11 @@ impl<'o> Builder<'o> {
                 regions: vec![None],
             },
             Some([count, start, digits, setup_index]) => {
-                if setup_index >= count.max(1) {
-                    self.report(ProblemKind::IndexOutOfRange {
-                        what: "sequence setup frame",
-                        index: u64::from(setup_index),
-                        len: count as usize,
-                    });
+                if count == 0 {
+                    self.report(ProblemKind::Invalid("sequence has no frames".into()));
                 }
+                // `Sequence::apply` clamps the frame index to the last region.
+                let setup_index = setup_index.min(count.saturating_sub(1));
                 let paths: Vec<String> = (0..count)
                     .map(|i| {
                         let frame = (u64::from(start) + u64::from(i)).to_string();

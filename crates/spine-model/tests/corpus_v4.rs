@@ -44,3 +44,14 @@ fn spineboy_atlas_is_discovered() {
     assert_eq!(atlas.file_name().unwrap(), "spineboy.atlas");
     assert_eq!(discover_atlas(&dir.join("4.2/spinosaurus/spinosaurus-ess.skel")), None);
 }
+
+#[test]
+fn generated_4_3_fixtures_resolve_geometry_only() {
+    let dir = skel_testkit::project_fixtures().join("spine-4.3");
+    let files = skel_testkit::files_with_suffix(&dir, ".skel");
+    assert!(files.len() >= 6, "{} 4.3 fixtures in {}", files.len(), dir.display());
+    for f in files {
+        let report = validate(&f, &AtlasChoice::None);
+        assert_eq!(report.problems, Vec::<String>::new(), "{}", f.display());
+    }
+}
