@@ -55,8 +55,12 @@ fn names_durations_and_draw_orders_match_spine_cpp_4_2() {
             assert_eq!(d.animation(id).duration, duration, "{} {name}", skel.display());
             for s in pose["samples"].as_array().unwrap() {
                 let t = s["t"].as_f64().unwrap() as f32;
-                let expected: Vec<u32> =
-                    s["drawOrder"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
+                let expected: Vec<u32> = s["drawOrder"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_u64().unwrap() as u32)
+                    .collect();
                 let got = draw_order_at(&d, id.index(), t);
                 assert_eq!(got, expected, "{} {name} t={t}", skel.display());
                 samples += 1;
