@@ -332,6 +332,13 @@ impl<'o> Builder<'o> {
         let Some(atlas) = self.options.atlas else { return };
         let atlas_name = self.options.atlas_name.to_owned();
         let mut page_ids: Vec<Option<PageId>> = vec![None; atlas.pages.len()];
+        // `Atlas::findRegion`: the first region with the name, in file order.
+        let mut by_name = std::collections::HashMap::new();
+        for (pi, page) in atlas.pages.iter().enumerate() {
+            for r in &page.regions {
+                by_name.entry(r.name.as_str()).or_insert((pi, page, r));
+            }
+        }
         for i in 0..self.data.attachments.len() {
             let seq = match &mut self.data.attachments[i].kind {
                 AttachmentKind::Region(r) => &mut r.sequence,
@@ -340,9 +347,7 @@ impl<'o> Builder<'o> {
             };
             let mut missing = Vec::new();
             for (path, region) in seq.paths.iter().zip(seq.regions.iter_mut()) {
-                let found = atlas.pages.iter().enumerate().find_map(|(pi, p)| {
-                    p.regions.iter().find(|r| &r.name == path).map(|r| (pi, p, r))
-                });
+                let found = by_name.get(path.as_str()).copied();
                 match found {
                     Some((pi, page, r)) => {
                         let pid = *page_ids[pi].get_or_insert_with(|| {
