@@ -187,7 +187,7 @@ pub struct SlotData {
 /// A constraint, in the unified update-order list.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConstraintData {
-    /// Name (unique among constraints).
+    /// Name (unique among constraints in 4.3; 4.0–4.2 only require it unique per type).
     pub name: String,
     /// Only active when the current skin lists it.
     pub skin_required: bool,
@@ -891,9 +891,17 @@ impl SkeletonData {
     pub fn find_skin(&self, name: &str) -> Option<SkinId> {
         find(&self.skins, name, |s| &s.name).map(SkinId)
     }
-    /// A constraint by name.
+    /// The first constraint (in update order) named `name`. 4.0–4.2 exports may reuse a
+    /// name across constraint types: see [`SkeletonData::find_constraint_of`].
     pub fn find_constraint(&self, name: &str) -> Option<ConstraintId> {
         find(&self.constraints, name, |c| &c.name).map(ConstraintId)
+    }
+    /// A constraint of type `ty` by name.
+    pub fn find_constraint_of(&self, name: &str, ty: ConstraintType) -> Option<ConstraintId> {
+        self.constraints
+            .iter()
+            .position(|c| c.name == name && c.kind.constraint_type() == ty)
+            .map(|i| ConstraintId(i as u32))
     }
     /// An event by name.
     pub fn find_event(&self, name: &str) -> Option<EventId> {

@@ -74,7 +74,8 @@ fn load_throughput() {
     for _ in 0..rounds {
         for (b, atlas) in &inputs {
             let file = spine_format::binary::parse(b).unwrap();
-            let options = spine_model::LoadOptions { scale: 1.0, atlas: atlas.as_ref(), atlas_name: "a" };
+            let options =
+                spine_model::LoadOptions { scale: 1.0, atlas: atlas.as_ref(), atlas_name: "a" };
             std::hint::black_box(spine_model::SkeletonData::from_binary(&file, &options).unwrap());
         }
     }

@@ -205,3 +205,116 @@ fn spinosaurus_loads_geometry_only() {
         _ => true,
     }));
 }
+
+/// Upgrade rules of 4.0–4.2 checked over every rig: IK `uniform` becomes
+/// `ScaleYMode::Uniform`, the 4.2 IK mix flag defaults, the reference scale default, and
+/// every transform constraint uses the legacy solver with `local`/`relative` mapped.
+#[test]
+fn v4x_upgrade_rules_hold_on_every_rig() {
+    let Some(corpus) = skel_testkit::spine_corpus() else { return };
+    let mut iks = 0;
+    let mut transforms = 0;
+    for v in ["4.0", "4.1", "4.2"] {
+        for f in skel_testkit::files_with_suffix(&corpus.join(v), ".skel") {
+            let raw = spine_format::binary::parse(&std::fs::read(&f).unwrap()).unwrap();
+            let d = SkeletonData::from_binary(&raw, &LoadOptions::default()).unwrap();
+            let SkeletonFile::V40(raw) = raw else { panic!() };
+            let expected_ref = raw.header.reference_scale.unwrap_or(100.0);
+            assert_eq!(d.reference_scale, expected_ref, "{}", f.display());
+            assert_eq!(raw.header.reference_scale.is_some(), v == "4.2");
+            for k in &raw.ik_constraints {
+                let ik = d
+                    .constraints
+                    .iter()
+                    .find_map(|c| match &c.kind {
+                        ConstraintKind::Ik(ik) if c.name == k.name => Some(ik),
+                        _ => None,
+                    })
+                    .unwrap();
+                let mode = if k.uniform { ScaleYMode::Uniform } else { ScaleYMode::None };
+                assert_eq!(ik.scale_y_mode, mode);
+                let mix = match k.flags {
+                    Some(fl) if fl & 32 == 0 => 0.0,
+                    _ => k.mix.unwrap_or(1.0),
+                };
+                assert_eq!(ik.mix, mix);
+                assert_eq!(ik.bend_direction, i32::from(k.bend_direction.signum()).max(-1) | 1);
+                iks += 1;
+            }
+            for t in &raw.transform_constraints {
+                let td = d
+                    .constraints
+                    .iter()
+                    .find_map(|c| match &c.kind {
+                        ConstraintKind::Transform(td) if c.name == t.name => Some(td),
+                        _ => None,
+                    })
+                    .unwrap();
+                assert_eq!(td.solver, TransformSolver::Legacy4x);
+                assert_eq!(
+                    (td.local_source, td.local_target, td.additive),
+                    (t.local, t.local, t.relative)
+                );
+                assert_eq!(td.mixes[0], t.values[6].unwrap_or(0.0));
+                assert_eq!(td.offsets[1], t.values[1].unwrap_or(0.0));
+                transforms += 1;
+            }
+        }
+    }
+    if skel_testkit::spine_corpus().is_some() {
+        assert!(iks > 20 && transforms > 10, "{iks} IK, {transforms} transform constraints");
+    }
+}
+
+/// 4.3: x/y transform properties and slider bone values are scaled as the spec says.
+#[test]
+fn v43_scaled_constraint_fields() {
+    let dir = skel_testkit::project_fixtures().join("spine-4.3");
+    let mut checked = 0;
+    for f in skel_testkit::files_with_suffix(&dir, ".skel") {
+        let raw = spine_format::binary::parse(&std::fs::read(&f).unwrap()).unwrap();
+        let options = LoadOptions { scale: 2.0, ..LoadOptions::default() };
+        let d = SkeletonData::from_binary(&raw, &options).unwrap();
+        let SkeletonFile::V43(raw) = raw else { panic!() };
+        assert_eq!(d.constraints.len(), raw.constraints.len());
+        for (rc, c) in raw.constraints.iter().zip(&d.constraints) {
+            assert_eq!(rc.name, c.name);
+            match (&rc.kind, &c.kind) {
+                (
+                    spine_format::binary::v43::ConstraintKind::Transform(rt),
+                    ConstraintKind::Transform(t),
+                ) => {
+                    assert_eq!(t.solver, TransformSolver::FromTo);
+                    for (rf, from) in rt.properties.iter().zip(&t.properties) {
+                        let fs = if rf.property.is_scaled() { 2.0 } else { 1.0 };
+                        assert_eq!(from.offset, rf.offset * fs);
+                        for (rto, to) in rf.to.iter().zip(&from.to) {
+                            let ts = if rto.property.is_scaled() { 2.0 } else { 1.0 };
+                            assert_eq!(to.offset, rto.offset * ts);
+                            assert_eq!(to.max, rto.max * ts);
+                            assert_eq!(to.scale, rto.scale * ts / fs);
+                            checked += 1;
+                        }
+                    }
+                }
+                (
+                    spine_format::binary::v43::ConstraintKind::Slider(rs),
+                    ConstraintKind::Slider(s),
+                ) => {
+                    assert_eq!(s.animation.0, rs.animation);
+                    if let (Some(rb), Some(b)) = (&rs.bone, &s.bone) {
+                        let ps = if rb.property.is_scaled() { 2.0 } else { 1.0 };
+                        assert_eq!(b.property_offset, rb.property_offset * ps);
+                        assert_eq!(b.scale, rb.scale / ps);
+                        checked += 1;
+                    }
+                }
+                (rk, k) => assert_eq!(
+                    format!("{:?}", rk.constraint_type()),
+                    format!("{:?}", k.constraint_type())
+                ),
+            }
+        }
+    }
+    assert!(checked > 0);
+}
