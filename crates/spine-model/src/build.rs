@@ -332,6 +332,17 @@ impl<'o> Builder<'o> {
         let Some(atlas) = self.options.atlas else { return };
         let atlas_name = self.options.atlas_name.to_owned();
         let mut page_ids: Vec<Option<PageId>> = vec![None; atlas.pages.len()];
+        for page in &atlas.pages {
+            if page.width() <= 0 || page.height() <= 0 {
+                self.report(ProblemKind::Invalid(format!(
+                    "atlas \"{}\" page \"{}\" has no size ({}x{}): UVs would not be finite",
+                    self.options.atlas_name,
+                    page.name,
+                    page.width(),
+                    page.height()
+                )));
+            }
+        }
         // `Atlas::findRegion`: the first region with the name, in file order.
         let mut by_name = std::collections::HashMap::new();
         for (pi, page) in atlas.pages.iter().enumerate() {
