@@ -1,0 +1,413 @@
+//! Animations: timelines bound to typed ids, keys in flat `f32` arrays with precomputed
+//! curve tables.
+
+use crate::data::Inherit;
+use crate::ids::*;
+
+/// Curve table value of a linear segment.
+pub const LINEAR: f32 = 0.0;
+/// Curve table value of a stepped segment.
+pub const STEPPED: f32 = 1.0;
+/// Curve table values `>= BEZIER` are `BEZIER + i`, `i` the start of the segment's points.
+pub const BEZIER: f32 = 2.0;
+/// Floats per precomputed bezier: 9 `(x, y)` points (spine-cpp 4.2 `BEZIER_SIZE`).
+pub const BEZIER_SIZE: usize = 18;
+
+/// Keyframes and curves of one timeline.
+///
+/// `frames` holds `1 + channels` floats per key: the time then the values (scaled, colors
+/// `0..=1`). With [`CurveModel::Bezier4x`](crate::CurveModel::Bezier4x), `curves` is the
+/// spine-cpp 4.2 layout: `curves[k]` (for each key `k` but the last) is [`LINEAR`],
+/// [`STEPPED`] or `BEZIER + i`, and from index `frame_count()` on come [`BEZIER_SIZE`]
+/// floats per bezier (one bezier per channel of each bezier segment, channel `c` of
+/// segment `k` written by `setBezier(…, k, c, …)`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Curves {
+    /// Values per key (0 for deform timelines, whose curve maps `0..1` percent).
+    pub channels: usize,
+    /// `time, v0, v1, …` per key.
+    pub frames: Vec<f32>,
+    /// Curve table.
+    pub curves: Vec<f32>,
+    /// Index in `curves` where the bezier points start (the key count).
+    pub bezier_base: usize,
+}
+
+impl Curves {
+    /// A table for `frame_count` keys of `channels` values and `bezier_count` beziers.
+    pub fn new(channels: usize, frame_count: usize, bezier_count: usize) -> Curves {
+        Curves {
+            channels,
+            frames: Vec::with_capacity(frame_count * (1 + channels)),
+            curves: vec![LINEAR; frame_count + bezier_count * BEZIER_SIZE],
+            bezier_base: frame_count,
+        }
+    }
+
+    /// Floats per key.
+    pub fn stride(&self) -> usize {
+        1 + self.channels
+    }
+
+    /// Number of keys.
+    pub fn frame_count(&self) -> usize {
+        self.frames.len() / self.stride()
+    }
+
+    /// Time of key `k`.
+    pub fn time(&self, k: usize) -> f32 {
+        self.frames[k * self.stride()]
+    }
+
+    /// Value `c` of key `k`.
+    pub fn value(&self, k: usize, c: usize) -> f32 {
+        self.frames[k * self.stride() + 1 + c]
+    }
+
+    /// Time of the last key.
+    pub fn last_time(&self) -> f32 {
+        let n = self.frame_count();
+        if n == 0 {
+            0.0
+        } else {
+            self.time(n - 1)
+        }
+    }
+
+    /// Marks segment `frame` (to the next key) stepped.
+    pub fn set_stepped(&mut self, frame: usize) {
+        if let Some(c) = self.curves.get_mut(frame) {
+            *c = STEPPED;
+        }
+    }
+
+    /// Precomputes bezier number `bezier` of segment `frame`, channel `channel`, from
+    /// `(time1, value1)` to `(time2, value2)` with control points `(cx1, cy1)`, `(cx2, cy2)`:
+    /// spine-cpp 4.2 `CurveTimeline::setBezier` (forward differences, 9 points).
+    #[allow(clippy::too_many_arguments)]
+    pub fn set_bezier(
+        &mut self,
+        bezier: usize,
+        frame: usize,
+        channel: usize,
+        time1: f32,
+        value1: f32,
+        [cx1, cy1, cx2, cy2]: [f32; 4],
+        time2: f32,
+        value2: f32,
+    ) {
+        let mut i = self.bezier_base + bezier * BEZIER_SIZE;
+        if channel == 0 {
+            if let Some(c) = self.curves.get_mut(frame) {
+                *c = BEZIER + i as f32;
+            }
+        }
+        let tmpx = (time1 - cx1 * 2.0 + cx2) * 0.03;
+        let tmpy = (value1 - cy1 * 2.0 + cy2) * 0.03;
+        let dddx = ((cx1 - cx2) * 3.0 - time1 + time2) * 0.006;
+        let dddy = ((cy1 - cy2) * 3.0 - value1 + value2) * 0.006;
+        let mut ddx = tmpx * 2.0 + dddx;
+        let mut ddy = tmpy * 2.0 + dddy;
+        let mut dx = (cx1 - time1) * 0.3 + tmpx + dddx * 0.166_666_67;
+        let mut dy = (cy1 - value1) * 0.3 + tmpy + dddy * 0.166_666_67;
+        let mut x = time1 + dx;
+        let mut y = value1 + dy;
+        let n = i + BEZIER_SIZE;
+        while i < n {
+            if let Some(s) = self.curves.get_mut(i..i + 2) {
+                s[0] = x;
+                s[1] = y;
+            }
+            dx += ddx;
+            dy += ddy;
+            ddx += dddx;
+            ddy += dddy;
+            x += dx;
+            y += dy;
+            i += 2;
+        }
+    }
+}
+
+/// A key of an event timeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventKey {
+    /// Time.
+    pub time: f32,
+    /// The event.
+    pub event: EventId,
+    /// Int value.
+    pub int_value: i32,
+    /// Float value.
+    pub float_value: f32,
+    /// String value (the event's default when not overridden).
+    pub string_value: String,
+    /// Volume.
+    pub volume: f32,
+    /// Balance.
+    pub balance: f32,
+}
+
+/// Sequence playback modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SequenceMode {
+    /// Hold the frame.
+    Hold,
+    /// Play once.
+    Once,
+    /// Loop.
+    Loop,
+    /// Ping-pong.
+    PingPong,
+    /// Once, reversed.
+    OnceReverse,
+    /// Loop, reversed.
+    LoopReverse,
+    /// Ping-pong, reversed.
+    PingPongReverse,
+}
+
+/// A key of a sequence timeline.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SequenceKey {
+    /// Time.
+    pub time: f32,
+    /// Mode.
+    pub mode: SequenceMode,
+    /// Frame index.
+    pub index: i32,
+    /// Seconds per frame.
+    pub delay: f32,
+}
+
+/// Bone properties animated by [`Timeline::Bone`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoneProperty {
+    /// 1 channel.
+    Rotate,
+    /// 2 channels (x, y).
+    Translate,
+    /// 1 channel.
+    TranslateX,
+    /// 1 channel.
+    TranslateY,
+    /// 2 channels.
+    Scale,
+    /// 1 channel.
+    ScaleX,
+    /// 1 channel.
+    ScaleY,
+    /// 2 channels.
+    Shear,
+    /// 1 channel.
+    ShearX,
+    /// 1 channel.
+    ShearY,
+}
+
+/// Slot color timelines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColorProperty {
+    /// r, g, b, a.
+    Rgba,
+    /// r, g, b.
+    Rgb,
+    /// r, g, b, a, dark r, g, b.
+    Rgba2,
+    /// r, g, b, dark r, g, b.
+    Rgb2,
+    /// a.
+    Alpha,
+}
+
+/// Path constraint properties.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathProperty {
+    /// 1 channel.
+    Position,
+    /// 1 channel.
+    Spacing,
+    /// 3 channels: mix rotate, x, y.
+    Mix,
+}
+
+/// Physics constraint properties.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PhysicsProperty {
+    /// Inertia.
+    Inertia,
+    /// Strength.
+    Strength,
+    /// Damping.
+    Damping,
+    /// Inverse mass.
+    Mass,
+    /// Wind.
+    Wind,
+    /// Gravity.
+    Gravity,
+    /// Mix.
+    Mix,
+}
+
+/// Slider constraint properties.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SliderProperty {
+    /// Time.
+    Time,
+    /// Mix.
+    Mix,
+}
+
+/// Per-key booleans of an IK timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IkFlags {
+    /// Bend direction, ±1.
+    pub bend_direction: i32,
+    /// Compress.
+    pub compress: bool,
+    /// Stretch.
+    pub stretch: bool,
+}
+
+/// A timeline, bound to typed ids.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Timeline {
+    /// A bone property.
+    Bone {
+        /// Bone.
+        bone: BoneId,
+        /// Property.
+        property: BoneProperty,
+        /// Keys.
+        curves: Curves,
+    },
+    /// Inherit switches (4.2+).
+    Inherit {
+        /// Bone.
+        bone: BoneId,
+        /// `(time, inherit)` keys.
+        keys: Vec<(f32, Inherit)>,
+    },
+    /// Attachment switches.
+    Attachment {
+        /// Slot.
+        slot: SlotId,
+        /// Key times.
+        times: Vec<f32>,
+        /// Placeholder names (`None` = hide).
+        names: Vec<Option<String>>,
+    },
+    /// Slot color.
+    Color {
+        /// Slot.
+        slot: SlotId,
+        /// Channels.
+        property: ColorProperty,
+        /// Keys, values `0..=1`.
+        curves: Curves,
+    },
+    /// Deform of one attachment in one slot.
+    Deform {
+        /// Slot.
+        slot: SlotId,
+        /// The attachment (a mesh's `timeline_attachment` selects it).
+        attachment: AttachmentId,
+        /// Key times and the `0..1` percent curve (`channels == 0`).
+        curves: Curves,
+        /// Full deform array of each key ([`Vertices::deform_length`](crate::Vertices::deform_length)
+        /// floats; setup vertices already added for unweighted meshes).
+        vertices: Vec<Vec<f32>>,
+    },
+    /// Sequence frame changes.
+    Sequence {
+        /// Slot.
+        slot: SlotId,
+        /// The attachment.
+        attachment: AttachmentId,
+        /// Keys.
+        keys: Vec<SequenceKey>,
+    },
+    /// IK mix and softness.
+    Ik {
+        /// Constraint (checked to be IK).
+        constraint: ConstraintId,
+        /// 2 channels: mix, softness.
+        curves: Curves,
+        /// Per-key booleans.
+        flags: Vec<IkFlags>,
+    },
+    /// Transform constraint mixes (6 channels: rotate, x, y, scale x, scale y, shear y).
+    Transform {
+        /// Constraint (checked to be a transform constraint).
+        constraint: ConstraintId,
+        /// Keys.
+        curves: Curves,
+    },
+    /// Path constraint values.
+    Path {
+        /// Constraint (checked to be a path constraint).
+        constraint: ConstraintId,
+        /// Property.
+        property: PathProperty,
+        /// Keys.
+        curves: Curves,
+    },
+    /// Physics constraint values.
+    Physics {
+        /// Constraint, `None` = every physics constraint (with the property global).
+        constraint: Option<ConstraintId>,
+        /// Property.
+        property: PhysicsProperty,
+        /// Keys.
+        curves: Curves,
+    },
+    /// Physics resets.
+    PhysicsReset {
+        /// Constraint, `None` = every physics constraint.
+        constraint: Option<ConstraintId>,
+        /// Key times.
+        times: Vec<f32>,
+    },
+    /// Slider constraint values (4.3).
+    Slider {
+        /// Constraint (checked to be a slider).
+        constraint: ConstraintId,
+        /// Property.
+        property: SliderProperty,
+        /// Keys.
+        curves: Curves,
+    },
+    /// Draw order.
+    DrawOrder {
+        /// Key times.
+        times: Vec<f32>,
+        /// Per key: the slots in draw order, or `None` = setup order.
+        orders: Vec<Option<Vec<SlotId>>>,
+    },
+    /// Draw order of a subset of slots (4.3 folders).
+    DrawOrderFolder {
+        /// The folder's slots.
+        slots: Vec<SlotId>,
+        /// Key times.
+        times: Vec<f32>,
+        /// Per key: the folder's slots in draw order, or `None` = setup order.
+        orders: Vec<Option<Vec<SlotId>>>,
+    },
+    /// Events.
+    Event {
+        /// Keys.
+        keys: Vec<EventKey>,
+    },
+}
+
+/// An animation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimationData {
+    /// Name.
+    pub name: String,
+    /// Duration: the latest key time of any timeline.
+    pub duration: f32,
+    /// Timelines.
+    pub timelines: Vec<Timeline>,
+}

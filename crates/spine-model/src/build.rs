@@ -1,0 +1,528 @@
+//! The internal builder every source AST feeds.
+//!
+//! A conversion walks its AST once and calls the builder's checked helpers: each turns a wire
+//! index into a typed id (recording a [`Problem`] when it is out of range), checks numbers
+//! are finite, and applies the scale where the conversion says a field is scaled. The
+//! builder then resolves what spans objects (linked meshes, atlas regions) and either
+//! returns the data or every problem found. Ids handed out after a problem may be
+//! placeholders, which is harmless: data with problems is never returned.
+
+use crate::anim::Curves;
+use crate::atlas_bind;
+use crate::data::*;
+use crate::error::{LoadError, Problem, ProblemKind};
+use crate::ids::*;
+use crate::LoadOptions;
+
+/// A linked mesh waiting for its source.
+pub(crate) struct PendingLink {
+    /// The linked mesh (already added, with empty geometry).
+    pub mesh: AttachmentId,
+    /// Skin index of the source.
+    pub skin: u32,
+    /// Slot index of the source.
+    pub slot: u32,
+    /// Placeholder name of the source.
+    pub source: String,
+    /// Whether the source's deform/sequence timelines apply.
+    pub inherit_timelines: bool,
+    /// Where the linked mesh is (for problems).
+    pub at: String,
+}
+
+/// The builder.
+pub(crate) struct Builder<'o> {
+    /// The load scale.
+    pub scale: f32,
+    options: LoadOptions<'o>,
+    /// Problems found so far.
+    pub problems: Vec<Problem>,
+    path: Vec<String>,
+    /// The data under construction.
+    pub data: SkeletonData,
+    /// Object path of each attachment, for problems.
+    attachment_at: Vec<String>,
+    links: Vec<PendingLink>,
+}
+
+impl<'o> Builder<'o> {
+    /// A builder for an export following `behaviour`.
+    pub fn new(behaviour: Behaviour, options: &LoadOptions<'o>) -> Self {
+        Builder {
+            scale: options.scale,
+            options: *options,
+            problems: Vec::new(),
+            path: Vec::new(),
+            data: SkeletonData {
+                hash: String::new(),
+                behaviour,
+                x: 0.0,
+                y: 0.0,
+                width: 0.0,
+                height: 0.0,
+                reference_scale: 100.0,
+                fps: 30.0,
+                bones: Vec::new(),
+                slots: Vec::new(),
+                constraints: Vec::new(),
+                skins: Vec::new(),
+                default_skin: None,
+                attachments: Vec::new(),
+                pages: Vec::new(),
+                events: Vec::new(),
+                animations: Vec::new(),
+            },
+            attachment_at: Vec::new(),
+            links: Vec::new(),
+        }
+    }
+
+    /// Enters an object (`bone "hip"`, `animation "run"`, …).
+    pub fn push(&mut self, seg: impl Into<String>) {
+        self.path.push(seg.into());
+    }
+
+    /// Leaves the current object.
+    pub fn pop(&mut self) {
+        self.path.pop();
+    }
+
+    /// The current object path.
+    pub fn at(&self) -> String {
+        self.path.join(" > ")
+    }
+
+    /// Records a problem at the current path.
+    pub fn report(&mut self, kind: ProblemKind) {
+        let at = self.at();
+        self.problems.push(Problem { at, kind });
+    }
+
+    /// Checks `index < len`.
+    pub fn check_index(&mut self, what: &'static str, index: u32, len: usize) -> u32 {
+        if index as usize >= len {
+            self.report(ProblemKind::IndexOutOfRange { what, index: u64::from(index), len });
+            0
+        } else {
+            index
+        }
+    }
+
+    /// A bone reference (bones must be built).
+    pub fn bone(&mut self, index: u32) -> BoneId {
+        BoneId(self.check_index("bone", index, self.data.bones.len()))
+    }
+
+    /// Several bone references.
+    pub fn bones(&mut self, indices: &[u32]) -> Vec<BoneId> {
+        indices.iter().map(|&i| self.bone(i)).collect()
+    }
+
+    /// A slot reference (slots must be built).
+    pub fn slot(&mut self, index: u32) -> SlotId {
+        SlotId(self.check_index("slot", index, self.data.slots.len()))
+    }
+
+    /// An event reference.
+    pub fn event(&mut self, index: u32) -> EventId {
+        EventId(self.check_index("event", index, self.data.events.len()))
+    }
+
+    /// A constraint reference that must be of type `expected` (constraints must be built).
+    pub fn constraint(&mut self, id: ConstraintId, expected: ConstraintType) -> ConstraintId {
+        let Some(c) = self.data.constraints.get(id.index()) else {
+            let len = self.data.constraints.len();
+            self.report(ProblemKind::IndexOutOfRange {
+                what: "constraint",
+                index: u64::from(id.0),
+                len,
+            });
+            return ConstraintId(0);
+        };
+        let found = c.kind.constraint_type();
+        if found != expected {
+            let name = c.name.clone();
+            self.report(ProblemKind::WrongConstraintType { index: id.0, name, expected, found });
+        }
+        id
+    }
+
+    /// A finite number.
+    pub fn f(&mut self, field: &'static str, value: f32) -> f32 {
+        if !value.is_finite() {
+            self.report(ProblemKind::NonFinite { field, value });
+        }
+        value
+    }
+
+    /// A finite number times the load scale (a "scaled" field).
+    pub fn fs(&mut self, field: &'static str, value: f32) -> f32 {
+        let s = self.scale;
+        self.f(field, value * s)
+    }
+
+    /// A required name from a string table reference.
+    pub fn name(&mut self, what: &'static str, name: Option<&str>) -> String {
+        match name {
+            Some(n) => n.to_owned(),
+            None => {
+                self.report(ProblemKind::MissingName { what });
+                String::new()
+            }
+        }
+    }
+
+    /// Adds a bone, checking its parent precedes it.
+    pub fn add_bone(&mut self, index: usize, parent: Option<u32>, mut bone: BoneData) {
+        if let Some(p) = parent {
+            if p as usize >= index {
+                self.report(ProblemKind::ParentOrder { bone: index as u32, parent: p });
+                bone.parent = None;
+            } else {
+                bone.parent = Some(BoneId(p));
+            }
+        } else if index > 0 {
+            self.report(ProblemKind::Invalid("only the first bone may have no parent".into()));
+        }
+        self.data.bones.push(bone);
+    }
+
+    /// Adds an attachment found at the current path.
+    pub fn add_attachment(&mut self, attachment: AttachmentData) -> AttachmentId {
+        let id = AttachmentId(self.data.attachments.len() as u32);
+        self.data.attachments.push(attachment);
+        self.attachment_at.push(self.at());
+        id
+    }
+
+    /// Records a linked mesh to resolve in [`Builder::resolve_links`].
+    pub fn link(&mut self, link: PendingLink) {
+        self.links.push(link);
+    }
+
+    /// Adds a skin; sorts its entries for lookups.
+    pub fn add_skin(&mut self, mut skin: SkinData) -> SkinId {
+        skin.entries.sort_by(|a, b| (a.slot, &a.name).cmp(&(b.slot, &b.name)));
+        let id = SkinId(self.data.skins.len() as u32);
+        self.data.skins.push(skin);
+        id
+    }
+
+    /// Converts checked weighted vertices: `(bone, x, y, weight)` per influence, per vertex.
+    /// Bind positions are scaled.
+    pub fn weighted<I, V>(&mut self, vertices: I) -> Vertices
+    where
+        I: IntoIterator<Item = V>,
+        V: IntoIterator<Item = (u32, f32, f32, f32)>,
+    {
+        let mut w = WeightedVertices::default();
+        for v in vertices {
+            let mut n = 0;
+            for (bone, x, y, weight) in v {
+                n += 1;
+                let b = self.bone(bone);
+                w.bones.push(b);
+                let x = self.fs("vertex x", x);
+                let y = self.fs("vertex y", y);
+                let weight = self.f("vertex weight", weight);
+                w.values.extend_from_slice(&[x, y, weight]);
+            }
+            w.counts.push(n);
+        }
+        Vertices::Weighted(w)
+    }
+
+    /// Converts unweighted vertices (scaled).
+    pub fn unweighted(&mut self, xy: &[f32]) -> Vertices {
+        Vertices::Unweighted(xy.iter().map(|&v| self.fs("vertex", v)).collect())
+    }
+
+    /// A sequence: frame paths per `Sequence::getPath`, one unsuffixed frame when the export
+    /// has none (4.3 gotcha 6: every region and mesh has a sequence).
+    pub fn sequence(&mut self, path: &str, raw: Option<[u32; 4]>) -> SequenceData {
+        match raw {
+            None => SequenceData {
+                start: 0,
+                digits: 0,
+                setup_index: 0,
+                paths: vec![path.to_owned()],
+                regions: vec![None],
+            },
+            Some([count, start, digits, setup_index]) => {
+                if count == 0 {
+                    self.report(ProblemKind::Invalid("sequence has no frames".into()));
+                }
+                // `Sequence::apply` clamps the frame index to the last region.
+                let setup_index = setup_index.min(count.saturating_sub(1));
+                let paths: Vec<String> = (0..count)
+                    .map(|i| {
+                        let frame = (u64::from(start) + u64::from(i)).to_string();
+                        let pad = (digits as usize).saturating_sub(frame.len()).min(32);
+                        format!("{path}{}{frame}", "0".repeat(pad))
+                    })
+                    .collect();
+                let regions = vec![None; paths.len()];
+                SequenceData { start, digits, setup_index, paths, regions }
+            }
+        }
+    }
+
+    /// Resolves linked meshes (4.3 spec "Linked mesh resolution"): the source is looked up
+    /// in the recorded skin and slot, must be a mesh, and lends its geometry; the timeline
+    /// attachment is the source when `inheritTimelines`, else the linked mesh itself.
+    pub fn resolve_links(&mut self) {
+        let links = std::mem::take(&mut self.links);
+        for link in links {
+            let skin_count = self.data.skins.len();
+            let slot_count = self.data.slots.len();
+            let problem = |kind| Problem { at: link.at.clone(), kind };
+            let (Some(skin), true) =
+                (self.data.skins.get(link.skin as usize), (link.slot as usize) < slot_count)
+            else {
+                let (what, index, len) = if link.skin as usize >= skin_count {
+                    ("skin", link.skin, skin_count)
+                } else {
+                    ("slot", link.slot, slot_count)
+                };
+                self.problems.push(problem(ProblemKind::IndexOutOfRange {
+                    what,
+                    index: u64::from(index),
+                    len,
+                }));
+                continue;
+            };
+            let Some(source) = skin.attachment(SlotId(link.slot), &link.source) else {
+                let kind = ProblemKind::LinkedMeshSourceMissing {
+                    source_name: link.source.clone(),
+                    skin: skin.name.clone(),
+                    slot: self.data.slots[link.slot as usize].name.clone(),
+                };
+                self.problems.push(problem(kind));
+                continue;
+            };
+            let src = match &self.data.attachments[source.index()].kind {
+                AttachmentKind::Mesh(m) => m.clone(),
+                _ => {
+                    let kind = ProblemKind::LinkedMeshSourceNotMesh { source_name: link.source };
+                    self.problems.push(problem(kind));
+                    continue;
+                }
+            };
+            if let Some(AttachmentKind::Mesh(m)) =
+                self.data.attachments.get_mut(link.mesh.index()).map(|a| &mut a.kind)
+            {
+                m.vertices = src.vertices;
+                m.region_uvs = src.region_uvs;
+                m.triangles = src.triangles;
+                m.hull_length = src.hull_length;
+                m.edges = src.edges;
+                if m.width == 0.0 && m.height == 0.0 {
+                    m.width = src.width;
+                    m.height = src.height;
+                }
+                m.linked_source = Some(source);
+                m.timeline_attachment = if link.inherit_timelines { source } else { link.mesh };
+            }
+        }
+    }
+
+    /// Binds atlas regions (spine-cpp 4.2 `AtlasAttachmentLoader`: every sequence frame path
+    /// is looked up with `Atlas::findRegion`), then computes setup geometry.
+    pub fn bind_atlas(&mut self) {
+        let Some(atlas) = self.options.atlas else { return };
+        let atlas_name = self.options.atlas_name.to_owned();
+        let mut page_ids: Vec<Option<PageId>> = vec![None; atlas.pages.len()];
+        for page in &atlas.pages {
+            if page.width() <= 0 || page.height() <= 0 {
+                self.report(ProblemKind::Invalid(format!(
+                    "atlas \"{}\" page \"{}\" has no size ({}x{}): UVs would not be finite",
+                    self.options.atlas_name,
+                    page.name,
+                    page.width(),
+                    page.height()
+                )));
+            }
+        }
+        // `Atlas::findRegion`: the first region with the name, in file order.
+        let mut by_name = std::collections::HashMap::new();
+        for (pi, page) in atlas.pages.iter().enumerate() {
+            for r in &page.regions {
+                by_name.entry(r.name.as_str()).or_insert((pi, page, r));
+            }
+        }
+        for i in 0..self.data.attachments.len() {
+            let seq = match &mut self.data.attachments[i].kind {
+                AttachmentKind::Region(r) => &mut r.sequence,
+                AttachmentKind::Mesh(m) => &mut m.sequence,
+                _ => continue,
+            };
+            let mut missing = Vec::new();
+            for (path, region) in seq.paths.iter().zip(seq.regions.iter_mut()) {
+                let found = by_name.get(path.as_str()).copied();
+                match found {
+                    Some((pi, page, r)) => {
+                        let pid = *page_ids[pi].get_or_insert_with(|| {
+                            let id = PageId(self.data.pages.len() as u32);
+                            self.data.pages.push(PageData {
+                                name: page.name.clone(),
+                                width: page.width(),
+                                height: page.height(),
+                                pma: page.pma(),
+                            });
+                            id
+                        });
+                        *region = Some(atlas_bind::texture_region(pid, page, r));
+                    }
+                    None => missing.push(path.clone()),
+                }
+            }
+            let setup = seq.setup_index as usize;
+            let setup_region = seq.regions.get(setup).cloned().flatten();
+            match &mut self.data.attachments[i].kind {
+                AttachmentKind::Region(r) => {
+                    if let Some(tr) = &setup_region {
+                        r.offsets = Some(atlas_bind::region_offsets(r, tr));
+                        r.uvs = Some(atlas_bind::region_uvs(tr));
+                    }
+                }
+                AttachmentKind::Mesh(m) => {
+                    if let Some(tr) = &setup_region {
+                        m.uvs = Some(atlas_bind::mesh_uvs(&m.region_uvs, tr));
+                    }
+                }
+                _ => {}
+            }
+            for region in missing {
+                let at = self.attachment_at[i].clone();
+                let kind = ProblemKind::RegionNotInAtlas { region, atlas: atlas_name.clone() };
+                self.problems.push(Problem { at, kind });
+            }
+        }
+    }
+
+    /// Checks a deform key range and builds the full deform array of a key:
+    /// `None` values = setup (zeros for weighted, setup vertices for unweighted); otherwise
+    /// zeros with the scaled values written from `start`, plus the setup vertices when
+    /// unweighted (spine-cpp 4.2 `SkeletonBinary` deform reading).
+    pub fn deform_key(
+        &mut self,
+        key: usize,
+        vertices: &Vertices,
+        values: Option<(u32, &[f32])>,
+    ) -> Vec<f32> {
+        let len = vertices.deform_length();
+        let setup: &[f32] = match vertices {
+            Vertices::Unweighted(v) => v,
+            Vertices::Weighted(_) => &[],
+        };
+        let mut out = vec![0.0; len];
+        if let Some((start, vals)) = values {
+            let end = u64::from(start) + vals.len() as u64;
+            if end > len as u64 {
+                self.report(ProblemKind::DeformOutOfRange {
+                    key,
+                    start: u64::from(start),
+                    end,
+                    len,
+                });
+                return out;
+            }
+            for (o, &v) in out[start as usize..].iter_mut().zip(vals) {
+                *o = v * self.scale;
+            }
+            for &v in &out {
+                if !v.is_finite() {
+                    self.report(ProblemKind::NonFinite { field: "deform value", value: v });
+                    break;
+                }
+            }
+            for (o, s) in out.iter_mut().zip(setup) {
+                *o += s;
+            }
+        } else {
+            for (o, s) in out.iter_mut().zip(setup) {
+                *o = *s;
+            }
+        }
+        out
+    }
+
+    /// Checks every key of a curve table is finite.
+    pub fn check_curves(&mut self, curves: &Curves) {
+        if let Some(v) = curves.frames.iter().chain(&curves.curves).find(|v| !v.is_finite()) {
+            let value = *v;
+            self.report(ProblemKind::NonFinite { field: "timeline value", value });
+        }
+    }
+
+    /// Finishes: returns the data, or every problem.
+    pub fn finish(self) -> Result<SkeletonData, LoadError> {
+        if self.problems.is_empty() {
+            Ok(self.data)
+        } else {
+            Err(LoadError::Invalid(self.problems))
+        }
+    }
+}
+
+/// Resolves a draw-order key (spine-cpp 4.2 `SkeletonBinary` draw order reading): each
+/// change moves slot `slot` to `slot + shift`, the others keep their relative order and fill
+/// the free positions. Returns the order, or why the key is not a permutation.
+pub(crate) fn draw_order(
+    slot_count: usize,
+    changes: impl IntoIterator<Item = (u32, i32)>,
+) -> Result<Vec<u32>, String> {
+    let mut order: Vec<Option<u32>> = vec![None; slot_count];
+    let mut unchanged = Vec::with_capacity(slot_count);
+    let mut original = 0u32;
+    for (slot, shift) in changes {
+        if slot < original || slot as usize >= slot_count {
+            return Err(format!("slot {slot} out of order or range"));
+        }
+        while original != slot {
+            unchanged.push(original);
+            original += 1;
+        }
+        let target = i64::from(original) + i64::from(shift);
+        let Some(cell) = usize::try_from(target).ok().and_then(|t| order.get_mut(t)) else {
+            return Err(format!("slot {slot} moved to {target}"));
+        };
+        if cell.is_some() {
+            return Err(format!("two slots moved to {target}"));
+        }
+        *cell = Some(original);
+        original += 1;
+    }
+    while (original as usize) < slot_count {
+        unchanged.push(original);
+        original += 1;
+    }
+    for cell in order.iter_mut().rev() {
+        if cell.is_none() {
+            *cell = unchanged.pop();
+        }
+    }
+    order.into_iter().map(|c| c.ok_or_else(|| "unfilled position".to_owned())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::draw_order;
+
+    #[test]
+    fn draw_order_negative_shift() {
+        // Slot 3 moves two positions back: 0 1 2 3 4 -> 0 3 1 2 4.
+        assert_eq!(draw_order(5, [(3, -2)]), Ok(vec![0, 3, 1, 2, 4]));
+    }
+
+    #[test]
+    fn draw_order_positive_and_negative() {
+        // Slot 0 to the end, slot 4 to the front.
+        assert_eq!(draw_order(5, [(0, 4), (4, -4)]), Ok(vec![4, 1, 2, 3, 0]));
+    }
+
+    #[test]
+    fn draw_order_collision_is_reported() {
+        assert_eq!(draw_order(3, [(0, 1), (1, 0)]), Err("two slots moved to 1".to_owned()));
+    }
+}

@@ -1,0 +1,942 @@
+//! The resolved setup data: bones, slots, constraints, skins, attachments, events.
+//!
+//! Everything is stored the way the 4.3 runtime models it; older exports are upgraded while
+//! building (each rule is documented where it is applied, in the conversion modules).
+//! Numbers are **scaled** (the load-time `scale` has been applied) and colors are `0..=1`
+//! floats.
+
+use crate::anim::AnimationData;
+use crate::ids::*;
+
+/// An RGBA color, each channel `0..=1`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Color {
+    /// Red.
+    pub r: f32,
+    /// Green.
+    pub g: f32,
+    /// Blue.
+    pub b: f32,
+    /// Alpha.
+    pub a: f32,
+}
+
+impl Color {
+    /// Opaque white.
+    pub const WHITE: Color = Color { r: 1.0, g: 1.0, b: 1.0, a: 1.0 };
+
+    /// From RGBA bytes (`byte / 255`).
+    pub fn from_bytes(c: [u8; 4]) -> Color {
+        let f = |b: u8| f32::from(b) / 255.0;
+        Color { r: f(c[0]), g: f(c[1]), b: f(c[2]), a: f(c[3]) }
+    }
+
+    /// From RGB bytes with alpha 1.
+    pub fn from_rgb(c: [u8; 3]) -> Color {
+        Color::from_bytes([c[0], c[1], c[2], 255])
+    }
+}
+
+/// Which generation of the official runtimes' *behaviour* to follow where they differ.
+///
+/// Code below this layer never asks for a version; it reads these flags.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Behaviour {
+    /// The editor version string of the export (informational only).
+    pub version: String,
+    /// How curve tables in [`Curves`](crate::anim::Curves) were built and must be sampled.
+    pub curve_model: CurveModel,
+    /// How rotation timelines mix (3.x `RotateTimeline` vs 4.x).
+    pub rotation_mix: RotationMix,
+    /// Physics constraints and timelines exist (4.2+).
+    pub physics: bool,
+    /// IK softness and the 4.x `uniform`/scale-y handling exist (3.8+).
+    pub ik_softness: bool,
+    /// Event timelines fire events whose time equals the previous frame's end in the
+    /// 4.x way (`lastTime < time <= now` with the loop wrap of 4.x `AnimationState`);
+    /// 3.x uses the 3.x window.
+    pub event_window: EventWindow,
+    /// Sequence attachments and timelines exist (4.1+).
+    pub sequences: bool,
+}
+
+impl Behaviour {
+    /// The 4.x defaults for an export of `version`.
+    pub fn spine4(version: &str) -> Behaviour {
+        let v42 = version.starts_with("4.2") || version.starts_with("4.3");
+        Behaviour {
+            version: version.to_owned(),
+            curve_model: CurveModel::Bezier4x,
+            rotation_mix: RotationMix::Spine4,
+            physics: v42,
+            ik_softness: true,
+            event_window: EventWindow::Spine4,
+            sequences: !version.starts_with("4.0"),
+        }
+    }
+}
+
+/// How a curve table is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CurveModel {
+    /// 4.x: per-frame `LINEAR`/`STEPPED`/`BEZIER + i` and 9 precomputed `(x, y)` points per
+    /// bezier (spine-cpp 4.2 `CurveTimeline::setBezier`, `BEZIER_SIZE = 18`); sampled with
+    /// `CurveTimeline::getBezierValue`.
+    Bezier4x,
+    /// 3.x: per frame `LINEAR`/`STEPPED`/`BEZIER` then 10 sampled segments
+    /// (`CurveTimeline::setCurve` / `getCurvePercent` of the 3.x runtimes), percent-based.
+    Sampled3x,
+}
+
+/// Rotation mixing semantics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RotationMix {
+    /// 3.x `RotateTimeline` (wrapping applied to the whole rotation each frame).
+    Spine3,
+    /// 4.x `RotateTimeline` (relative to setup, wrapping done by `AnimationState`).
+    Spine4,
+}
+
+/// Event firing window semantics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventWindow {
+    /// 3.x `EventTimeline::apply`.
+    Spine3,
+    /// 4.x `EventTimeline::apply`.
+    Spine4,
+}
+
+/// How a bone inherits its parent's transform.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Inherit {
+    /// Everything.
+    #[default]
+    Normal,
+    /// Translation only.
+    OnlyTranslation,
+    /// No rotation or reflection.
+    NoRotationOrReflection,
+    /// No scale.
+    NoScale,
+    /// No scale or reflection.
+    NoScaleOrReflection,
+}
+
+/// A bone's setup data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoneData {
+    /// Name (unique).
+    pub name: String,
+    /// Parent; always a lower id than this bone. `None` only for the root.
+    pub parent: Option<BoneId>,
+    /// Length.
+    pub length: f32,
+    /// X.
+    pub x: f32,
+    /// Y.
+    pub y: f32,
+    /// Rotation, degrees.
+    pub rotation: f32,
+    /// Scale x.
+    pub scale_x: f32,
+    /// Scale y.
+    pub scale_y: f32,
+    /// Shear x, degrees.
+    pub shear_x: f32,
+    /// Shear y, degrees.
+    pub shear_y: f32,
+    /// Inheritance.
+    pub inherit: Inherit,
+    /// Only active when the current skin lists it.
+    pub skin_required: bool,
+    /// Editor color (nonessential).
+    pub color: Option<Color>,
+}
+
+/// Slot blend mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BlendMode {
+    /// Normal.
+    #[default]
+    Normal,
+    /// Additive.
+    Additive,
+    /// Multiply.
+    Multiply,
+    /// Screen.
+    Screen,
+}
+
+/// A slot's setup data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlotData {
+    /// Name (unique).
+    pub name: String,
+    /// The bone the slot follows.
+    pub bone: BoneId,
+    /// Setup color.
+    pub color: Color,
+    /// Setup dark color (two-color tint; alpha unused), `None` = no tint black.
+    pub dark_color: Option<Color>,
+    /// Setup attachment skin placeholder name.
+    pub attachment: Option<String>,
+    /// Blend mode.
+    pub blend: BlendMode,
+}
+
+/// A constraint, in the unified update-order list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConstraintData {
+    /// Name (unique among constraints in 4.3; 4.0–4.2 only require it unique per type).
+    pub name: String,
+    /// Only active when the current skin lists it.
+    pub skin_required: bool,
+    /// The type-specific data.
+    pub kind: ConstraintKind,
+}
+
+/// Constraint kinds (the 4.3 set).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConstraintKind {
+    /// Inverse kinematics.
+    Ik(IkData),
+    /// Transform constraint.
+    Transform(TransformData),
+    /// Path constraint.
+    Path(PathData),
+    /// Physics constraint.
+    Physics(PhysicsData),
+    /// Slider constraint (4.3).
+    Slider(SliderData),
+}
+
+/// A constraint type, for error messages and lookups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConstraintType {
+    /// IK.
+    Ik,
+    /// Transform.
+    Transform,
+    /// Path.
+    Path,
+    /// Physics.
+    Physics,
+    /// Slider.
+    Slider,
+}
+
+impl std::fmt::Display for ConstraintType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ConstraintType::Ik => "IK",
+            ConstraintType::Transform => "transform",
+            ConstraintType::Path => "path",
+            ConstraintType::Physics => "physics",
+            ConstraintType::Slider => "slider",
+        })
+    }
+}
+
+impl ConstraintKind {
+    /// The type.
+    pub fn constraint_type(&self) -> ConstraintType {
+        match self {
+            ConstraintKind::Ik(_) => ConstraintType::Ik,
+            ConstraintKind::Transform(_) => ConstraintType::Transform,
+            ConstraintKind::Path(_) => ConstraintType::Path,
+            ConstraintKind::Physics(_) => ConstraintType::Physics,
+            ConstraintKind::Slider(_) => ConstraintType::Slider,
+        }
+    }
+}
+
+/// How IK stretch scales a bone's y (4.3 `ScaleYMode`; 4.x `uniform: true` = `Uniform`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ScaleYMode {
+    /// Only x is scaled.
+    #[default]
+    None,
+    /// Y scales with x.
+    Uniform,
+    /// Y scales to keep the area.
+    Volume,
+}
+
+/// IK constraint setup data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IkData {
+    /// One or two constrained bones (parent first).
+    pub bones: Vec<BoneId>,
+    /// Target bone.
+    pub target: BoneId,
+    /// Mix.
+    pub mix: f32,
+    /// Softness.
+    pub softness: f32,
+    /// Bend direction, `1` or `-1`.
+    pub bend_direction: i32,
+    /// Compress.
+    pub compress: bool,
+    /// Stretch.
+    pub stretch: bool,
+    /// How stretch scales y.
+    pub scale_y_mode: ScaleYMode,
+}
+
+/// A bone property a transform or slider constraint reads or writes (4.3 model).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TransformProperty {
+    /// Rotation.
+    #[default]
+    Rotate,
+    /// X.
+    X,
+    /// Y.
+    Y,
+    /// Scale x.
+    ScaleX,
+    /// Scale y.
+    ScaleY,
+    /// Shear y.
+    ShearY,
+}
+
+/// A source property of a transform constraint and where it goes (4.3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FromProperty {
+    /// Read from the source bone.
+    pub property: TransformProperty,
+    /// Subtracted from the source value.
+    pub offset: f32,
+    /// Targets.
+    pub to: Vec<ToProperty>,
+}
+
+/// A target property of a transform constraint (4.3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToProperty {
+    /// Written to the constrained bones.
+    pub property: TransformProperty,
+    /// Added to the converted value.
+    pub offset: f32,
+    /// Clamp limit (with [`TransformData::clamp`]).
+    pub max: f32,
+    /// Conversion ratio.
+    pub scale: f32,
+}
+
+/// Which solver a transform constraint uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransformSolver {
+    /// 4.3 from/to property mapping.
+    FromTo,
+    /// 4.0–4.2 `TransformConstraint::update` (`applyAbsoluteWorld` / `applyRelativeWorld` /
+    /// `applyAbsoluteLocal` / `applyRelativeLocal` chosen by `local_target` and `additive`),
+    /// reading [`TransformData::offsets`] and [`TransformData::mixes`]. Its world-space
+    /// maths (reflection handling, scale by axis lengths) is not expressible as from/to
+    /// properties, so the solver must honour this flag.
+    Legacy4x,
+}
+
+/// Index of each value in [`TransformData::offsets`] and [`TransformData::mixes`].
+pub mod transform_slot {
+    /// Rotation.
+    pub const ROTATE: usize = 0;
+    /// X.
+    pub const X: usize = 1;
+    /// Y.
+    pub const Y: usize = 2;
+    /// Scale x.
+    pub const SCALE_X: usize = 3;
+    /// Scale y.
+    pub const SCALE_Y: usize = 4;
+    /// Shear y.
+    pub const SHEAR_Y: usize = 5;
+}
+
+/// Transform constraint setup data (4.3 shape).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransformData {
+    /// Constrained bones.
+    pub bones: Vec<BoneId>,
+    /// Source ("target" before 4.3) bone.
+    pub source: BoneId,
+    /// Read the source's local transform.
+    pub local_source: bool,
+    /// Write the constrained bones' local transforms.
+    pub local_target: bool,
+    /// Add to the bones' values instead of replacing ("relative" before 4.3).
+    pub additive: bool,
+    /// Clamp converted values to `max`.
+    pub clamp: bool,
+    /// From/to mapping (4.3). For [`TransformSolver::Legacy4x`] this is the identity
+    /// mapping of the six properties, informational only.
+    pub properties: Vec<FromProperty>,
+    /// Offsets rotate, x, y, scale x, scale y, shear y ([`transform_slot`]).
+    pub offsets: [f32; 6],
+    /// Mixes rotate, x, y, scale x, scale y, shear y ([`transform_slot`]).
+    pub mixes: [f32; 6],
+    /// The solver to use.
+    pub solver: TransformSolver,
+}
+
+/// Path position mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PositionMode {
+    /// Fixed distance.
+    Fixed,
+    /// Fraction of the path length.
+    Percent,
+}
+
+/// Path spacing mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpacingMode {
+    /// Bone length.
+    Length,
+    /// Fixed.
+    Fixed,
+    /// Percent.
+    Percent,
+    /// Proportional.
+    Proportional,
+}
+
+/// Path rotate mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RotateMode {
+    /// Tangent.
+    Tangent,
+    /// Chain.
+    Chain,
+    /// Chain with scale.
+    ChainScale,
+}
+
+/// Path constraint setup data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathData {
+    /// Constrained bones.
+    pub bones: Vec<BoneId>,
+    /// The slot whose path attachment is followed.
+    pub slot: SlotId,
+    /// Position mode.
+    pub position_mode: PositionMode,
+    /// Spacing mode.
+    pub spacing_mode: SpacingMode,
+    /// Rotate mode.
+    pub rotate_mode: RotateMode,
+    /// Offset rotation, degrees.
+    pub offset_rotation: f32,
+    /// Position (scaled when fixed).
+    pub position: f32,
+    /// Spacing (scaled when length or fixed).
+    pub spacing: f32,
+    /// Mix rotate.
+    pub mix_rotate: f32,
+    /// Mix x.
+    pub mix_x: f32,
+    /// Mix y.
+    pub mix_y: f32,
+}
+
+/// Which physics values a constraint takes from the global (all-constraints) timelines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PhysicsGlobals {
+    /// Inertia.
+    pub inertia: bool,
+    /// Strength.
+    pub strength: bool,
+    /// Damping.
+    pub damping: bool,
+    /// Mass.
+    pub mass: bool,
+    /// Wind.
+    pub wind: bool,
+    /// Gravity.
+    pub gravity: bool,
+    /// Mix.
+    pub mix: bool,
+}
+
+/// Physics constraint setup data (4.2+).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhysicsData {
+    /// The bone moved by physics.
+    pub bone: BoneId,
+    /// X influence.
+    pub x: f32,
+    /// Y influence.
+    pub y: f32,
+    /// Rotate influence.
+    pub rotate: f32,
+    /// Scale x influence.
+    pub scale_x: f32,
+    /// Shear x influence.
+    pub shear_x: f32,
+    /// How scale x affects y (4.3; `None` before).
+    pub scale_y_mode: ScaleYMode,
+    /// Velocity limit (scaled).
+    pub limit: f32,
+    /// Seconds per step (`1 / fps`).
+    pub step: f32,
+    /// Inertia.
+    pub inertia: f32,
+    /// Strength.
+    pub strength: f32,
+    /// Damping.
+    pub damping: f32,
+    /// Inverse mass.
+    pub mass_inverse: f32,
+    /// Wind.
+    pub wind: f32,
+    /// Gravity.
+    pub gravity: f32,
+    /// Mix.
+    pub mix: f32,
+    /// Values driven by the global physics timelines.
+    pub globals: PhysicsGlobals,
+}
+
+/// The bone a slider reads its time from (4.3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SliderBone {
+    /// Bone.
+    pub bone: BoneId,
+    /// Property read.
+    pub property: TransformProperty,
+    /// Subtracted from the property (scaled for x/y).
+    pub property_offset: f32,
+    /// Added to the time.
+    pub offset: f32,
+    /// Property-to-time ratio (÷ scale for x/y).
+    pub scale: f32,
+}
+
+/// Slider constraint setup data (4.3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SliderData {
+    /// The animation the slider poses.
+    pub animation: AnimationId,
+    /// Setup time.
+    pub time: f32,
+    /// Mix.
+    pub mix: f32,
+    /// Loop the animation.
+    pub looping: bool,
+    /// Additive.
+    pub additive: bool,
+    /// Local.
+    pub local: bool,
+    /// Bone-driven time.
+    pub bone: Option<SliderBone>,
+}
+
+/// A skin: attachments per slot and the bones/constraints it activates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkinData {
+    /// Name (`"default"` for the default skin).
+    pub name: String,
+    /// Skin-required bones this skin activates.
+    pub bones: Vec<BoneId>,
+    /// Skin-required constraints this skin activates.
+    pub constraints: Vec<ConstraintId>,
+    /// Entries sorted by `(slot, name)` (see [`SkinData::attachment`]).
+    pub entries: Vec<SkinEntry>,
+    /// Editor color (nonessential).
+    pub color: Option<Color>,
+}
+
+/// One skin entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkinEntry {
+    /// Slot.
+    pub slot: SlotId,
+    /// Placeholder name.
+    pub name: String,
+    /// The attachment.
+    pub attachment: AttachmentId,
+}
+
+impl SkinData {
+    /// The attachment for `slot` under placeholder `name` (binary search).
+    pub fn attachment(&self, slot: SlotId, name: &str) -> Option<AttachmentId> {
+        self.entries
+            .binary_search_by(|e| (e.slot, e.name.as_str()).cmp(&(slot, name)))
+            .ok()
+            .and_then(|i| self.entries.get(i))
+            .map(|e| e.attachment)
+    }
+
+    /// The entries of one slot.
+    pub fn slot_entries(&self, slot: SlotId) -> &[SkinEntry] {
+        let start = self.entries.partition_point(|e| e.slot < slot);
+        let end = self.entries.partition_point(|e| e.slot <= slot);
+        self.entries.get(start..end).unwrap_or(&[])
+    }
+}
+
+/// An attachment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttachmentData {
+    /// Name (the attachment's own name, also the default image path).
+    pub name: String,
+    /// Type-specific data.
+    pub kind: AttachmentKind,
+}
+
+/// The seven attachment types.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AttachmentKind {
+    /// Textured quad.
+    Region(RegionAttachment),
+    /// Hit-test polygon.
+    BoundingBox(BoundingBoxAttachment),
+    /// Textured mesh (linked meshes are resolved into meshes with `linked_source`).
+    Mesh(MeshAttachment),
+    /// Bezier path.
+    Path(PathAttachment),
+    /// Point.
+    Point(PointAttachment),
+    /// Clipping polygon.
+    Clipping(ClippingAttachment),
+}
+
+/// Attachment vertices.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Vertices {
+    /// `x, y` per vertex in the slot bone's space.
+    Unweighted(Vec<f32>),
+    /// Weighted vertices.
+    Weighted(WeightedVertices),
+}
+
+/// Weighted vertices, flat.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WeightedVertices {
+    /// Number of influences of each vertex.
+    pub counts: Vec<u32>,
+    /// The bone of each influence, vertex after vertex.
+    pub bones: Vec<BoneId>,
+    /// `x, y, weight` of each influence (bind position in bone space).
+    pub values: Vec<f32>,
+}
+
+impl Vertices {
+    /// Number of vertices.
+    pub fn vertex_count(&self) -> usize {
+        match self {
+            Vertices::Unweighted(v) => v.len() / 2,
+            Vertices::Weighted(w) => w.counts.len(),
+        }
+    }
+
+    /// Length of a deform array (`2 ×` vertices for unweighted, `2 ×` influences for
+    /// weighted; the runtimes' `deform` length).
+    pub fn deform_length(&self) -> usize {
+        match self {
+            Vertices::Unweighted(v) => v.len(),
+            Vertices::Weighted(w) => w.bones.len() * 2,
+        }
+    }
+}
+
+/// An image sequence and its frames' regions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SequenceData {
+    /// First frame number.
+    pub start: u32,
+    /// Zero-padding digits.
+    pub digits: u32,
+    /// Setup frame index.
+    pub setup_index: u32,
+    /// Frame paths (`path + zero-padded (start + i)`).
+    pub paths: Vec<String>,
+    /// The atlas region of each frame (`None` in geometry-only mode).
+    pub regions: Vec<Option<TextureRegion>>,
+}
+
+/// A region of an atlas page, as spine-cpp 4.2 `AtlasAttachmentLoader` fills a
+/// `TextureRegion`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextureRegion {
+    /// Page.
+    pub page: PageId,
+    /// Left u.
+    pub u: f32,
+    /// Top v.
+    pub v: f32,
+    /// Right u.
+    pub u2: f32,
+    /// Bottom v.
+    pub v2: f32,
+    /// Packing rotation in degrees (90 for `rotate: true`).
+    pub degrees: i32,
+    /// Whitespace stripped at the left, pixels (× loader scale).
+    pub offset_x: f32,
+    /// Whitespace stripped at the bottom, pixels (× loader scale).
+    pub offset_y: f32,
+    /// Packed width, pixels (× loader scale).
+    pub width: f32,
+    /// Packed height, pixels (× loader scale).
+    pub height: f32,
+    /// Original width, pixels (× loader scale).
+    pub original_width: f32,
+    /// Original height, pixels (× loader scale).
+    pub original_height: f32,
+}
+
+/// An atlas page referenced by regions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageData {
+    /// Image file name.
+    pub name: String,
+    /// Width in pixels.
+    pub width: i32,
+    /// Height in pixels.
+    pub height: i32,
+    /// Premultiplied alpha.
+    pub pma: bool,
+}
+
+/// A region attachment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegionAttachment {
+    /// Image path (base path when there is a sequence).
+    pub path: String,
+    /// Tint color.
+    pub color: Color,
+    /// X.
+    pub x: f32,
+    /// Y.
+    pub y: f32,
+    /// Rotation, degrees.
+    pub rotation: f32,
+    /// Scale x.
+    pub scale_x: f32,
+    /// Scale y.
+    pub scale_y: f32,
+    /// Width.
+    pub width: f32,
+    /// Height.
+    pub height: f32,
+    /// The sequence: always present, one frame for a plain image (4.3 model, gotcha 6).
+    pub sequence: SequenceData,
+    /// Whether the export had a real sequence (frame paths carry numbers).
+    pub has_sequence: bool,
+    /// Setup-frame geometry: the 4 corner offsets (`RegionAttachment::updateRegion`),
+    /// `None` without an atlas.
+    pub offsets: Option<[f32; 8]>,
+    /// Setup-frame UVs of the 4 corners, `None` without an atlas.
+    pub uvs: Option<[f32; 8]>,
+}
+
+/// A bounding box attachment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoundingBoxAttachment {
+    /// Vertices.
+    pub vertices: Vertices,
+    /// Editor color.
+    pub color: Option<Color>,
+}
+
+/// A mesh attachment (linked meshes are resolved into one of these).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeshAttachment {
+    /// Image path (base path when there is a sequence).
+    pub path: String,
+    /// Tint color.
+    pub color: Color,
+    /// Vertices (copied from the source of a linked mesh).
+    pub vertices: Vertices,
+    /// Texture coordinates `u, v` per vertex, relative to the region.
+    pub region_uvs: Vec<f32>,
+    /// Triangles (vertex indices, checked in range).
+    pub triangles: Vec<u32>,
+    /// Hull vertex count.
+    pub hull_length: u32,
+    /// Editor edges (nonessential).
+    pub edges: Vec<u32>,
+    /// Editor width.
+    pub width: f32,
+    /// Editor height.
+    pub height: f32,
+    /// The sequence (always present, see [`RegionAttachment::sequence`]).
+    pub sequence: SequenceData,
+    /// Whether the export had a real sequence.
+    pub has_sequence: bool,
+    /// The source mesh when this is a linked mesh.
+    pub linked_source: Option<AttachmentId>,
+    /// The attachment whose deform and sequence timelines apply to this one (itself, or the
+    /// source of a linked mesh that inherits timelines).
+    pub timeline_attachment: AttachmentId,
+    /// Extra slots whose timelines apply (4.3).
+    pub timeline_slots: Vec<SlotId>,
+    /// Setup-frame UVs mapped into the page (`MeshAttachment::updateRegion`), `None`
+    /// without an atlas.
+    pub uvs: Option<Vec<f32>>,
+}
+
+/// A path attachment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathAttachment {
+    /// Vertices.
+    pub vertices: Vertices,
+    /// Curve lengths.
+    pub lengths: Vec<f32>,
+    /// Closed.
+    pub closed: bool,
+    /// Constant speed.
+    pub constant_speed: bool,
+    /// Editor color.
+    pub color: Option<Color>,
+}
+
+/// A point attachment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointAttachment {
+    /// X.
+    pub x: f32,
+    /// Y.
+    pub y: f32,
+    /// Rotation, degrees.
+    pub rotation: f32,
+    /// Editor color.
+    pub color: Option<Color>,
+}
+
+/// A clipping attachment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClippingAttachment {
+    /// Clipping ends after this slot.
+    pub end_slot: SlotId,
+    /// Vertices.
+    pub vertices: Vertices,
+    /// Editor color.
+    pub color: Option<Color>,
+}
+
+/// An event definition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventData {
+    /// Name.
+    pub name: String,
+    /// Default int.
+    pub int_value: i32,
+    /// Default float.
+    pub float_value: f32,
+    /// Default string.
+    pub string_value: String,
+    /// Audio path (empty = none).
+    pub audio_path: String,
+    /// Volume.
+    pub volume: f32,
+    /// Balance.
+    pub balance: f32,
+}
+
+/// Validated, version-neutral skeleton data. Immutable; share it behind an `Arc`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkeletonData {
+    /// Hash string as spine-cpp shows it.
+    pub hash: String,
+    /// Per-version behaviour flags.
+    pub behaviour: Behaviour,
+    /// Bounds x.
+    pub x: f32,
+    /// Bounds y.
+    pub y: f32,
+    /// Bounds width.
+    pub width: f32,
+    /// Bounds height.
+    pub height: f32,
+    /// Physics reference scale (scaled; 100 before 4.2).
+    pub reference_scale: f32,
+    /// Dopesheet fps (nonessential; 30 when absent).
+    pub fps: f32,
+    /// Bones, parents first.
+    pub bones: Vec<BoneData>,
+    /// Slots, in setup draw order.
+    pub slots: Vec<SlotData>,
+    /// Constraints in update order.
+    pub constraints: Vec<ConstraintData>,
+    /// Skins (the default skin first when present).
+    pub skins: Vec<SkinData>,
+    /// The default skin.
+    pub default_skin: Option<SkinId>,
+    /// Every attachment of every skin.
+    pub attachments: Vec<AttachmentData>,
+    /// Atlas pages used by the regions.
+    pub pages: Vec<PageData>,
+    /// Event definitions.
+    pub events: Vec<EventData>,
+    /// Animations.
+    pub animations: Vec<AnimationData>,
+}
+
+fn find<T>(list: &[T], name: &str, get: impl Fn(&T) -> &str) -> Option<u32> {
+    list.iter().position(|x| get(x) == name).map(|i| i as u32)
+}
+
+impl SkeletonData {
+    /// A bone by name.
+    pub fn find_bone(&self, name: &str) -> Option<BoneId> {
+        find(&self.bones, name, |b| &b.name).map(BoneId)
+    }
+    /// A slot by name.
+    pub fn find_slot(&self, name: &str) -> Option<SlotId> {
+        find(&self.slots, name, |s| &s.name).map(SlotId)
+    }
+    /// A skin by name.
+    pub fn find_skin(&self, name: &str) -> Option<SkinId> {
+        find(&self.skins, name, |s| &s.name).map(SkinId)
+    }
+    /// The first constraint (in update order) named `name`. 4.0–4.2 exports may reuse a
+    /// name across constraint types: see [`SkeletonData::find_constraint_of`].
+    pub fn find_constraint(&self, name: &str) -> Option<ConstraintId> {
+        find(&self.constraints, name, |c| &c.name).map(ConstraintId)
+    }
+    /// A constraint of type `ty` by name.
+    pub fn find_constraint_of(&self, name: &str, ty: ConstraintType) -> Option<ConstraintId> {
+        self.constraints
+            .iter()
+            .position(|c| c.name == name && c.kind.constraint_type() == ty)
+            .map(|i| ConstraintId(i as u32))
+    }
+    /// An event by name.
+    pub fn find_event(&self, name: &str) -> Option<EventId> {
+        find(&self.events, name, |e| &e.name).map(EventId)
+    }
+    /// An animation by name.
+    pub fn find_animation(&self, name: &str) -> Option<AnimationId> {
+        find(&self.animations, name, |a| &a.name).map(AnimationId)
+    }
+    /// A bone (ids from this data are always in range).
+    pub fn bone(&self, id: BoneId) -> &BoneData {
+        &self.bones[id.index()]
+    }
+    /// A slot.
+    pub fn slot(&self, id: SlotId) -> &SlotData {
+        &self.slots[id.index()]
+    }
+    /// A skin.
+    pub fn skin(&self, id: SkinId) -> &SkinData {
+        &self.skins[id.index()]
+    }
+    /// A constraint.
+    pub fn constraint(&self, id: ConstraintId) -> &ConstraintData {
+        &self.constraints[id.index()]
+    }
+    /// An attachment.
+    pub fn attachment(&self, id: AttachmentId) -> &AttachmentData {
+        &self.attachments[id.index()]
+    }
+    /// An animation.
+    pub fn animation(&self, id: AnimationId) -> &AnimationData {
+        &self.animations[id.index()]
+    }
+    /// An event definition.
+    pub fn event(&self, id: EventId) -> &EventData {
+        &self.events[id.index()]
+    }
+}

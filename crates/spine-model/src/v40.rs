@@ -1,0 +1,991 @@
+//! 4.0–4.2 binary → [`SkeletonData`].
+//!
+//! Upgrade rules applied here (each unit-tested in `tests/`):
+//!
+//! * Constraints: the four per-type lists are merged into one list in the order spine-cpp
+//!   4.2 `Skeleton::updateCache` updates them: for `i in 0..count`, the first IK, then
+//!   transform, then path, then physics constraint whose `order == i`. A constraint that
+//!   loop never reaches would never be updated by the runtime and is reported.
+//! * Transform constraints keep the 4.2 maths: [`TransformSolver::Legacy4x`] with
+//!   `local_source = local_target = local` and `additive = relative`; `properties` holds the
+//!   identity mapping of the six properties (informational).
+//! * IK `uniform: true` becomes [`ScaleYMode::Uniform`].
+//! * Before 4.2 there is no reference scale: it is 100 (the 4.2 default), × scale.
+//! * Defaults of fields absent from 4.2 flag bytes are the loader's (mixes 0 except IK mix
+//!   1 when "mix present" without a value, physics limit 5000, mass inverse 1, mix 1).
+
+use spine_format::binary::shared::CurveType;
+use spine_format::binary::v40::animation as wa;
+use spine_format::binary::v40::ast as w;
+use spine_format::binary::{Generation, StrRef};
+
+use crate::anim::*;
+use crate::build::{draw_order, Builder, PendingLink};
+use crate::curves;
+use crate::data::*;
+use crate::error::{LoadError, ProblemKind};
+use crate::ids::*;
+use crate::LoadOptions;
+
+fn inherit(i: w::Inherit) -> Inherit {
+    match i {
+        w::Inherit::Normal => Inherit::Normal,
+        w::Inherit::OnlyTranslation => Inherit::OnlyTranslation,
+        w::Inherit::NoRotationOrReflection => Inherit::NoRotationOrReflection,
+        w::Inherit::NoScale => Inherit::NoScale,
+        w::Inherit::NoScaleOrReflection => Inherit::NoScaleOrReflection,
+    }
+}
+
+fn blend(b: w::BlendMode) -> BlendMode {
+    match b {
+        w::BlendMode::Normal => BlendMode::Normal,
+        w::BlendMode::Additive => BlendMode::Additive,
+        w::BlendMode::Multiply => BlendMode::Multiply,
+        w::BlendMode::Screen => BlendMode::Screen,
+    }
+}
+
+/// The six transform properties mapped onto themselves (ratio 1, no offset).
+pub(crate) fn identity_properties() -> Vec<FromProperty> {
+    use TransformProperty::*;
+    [Rotate, X, Y, ScaleX, ScaleY, ShearY]
+        .into_iter()
+        .map(|p| FromProperty {
+            property: p,
+            offset: 0.0,
+            to: vec![ToProperty { property: p, offset: 0.0, max: 0.0, scale: 1.0 }],
+        })
+        .collect()
+}
+
+struct Conv<'a, 'o> {
+    s: &'a w::Skeleton,
+    b: Builder<'o>,
+    ik: Vec<ConstraintId>,
+    transform: Vec<ConstraintId>,
+    path: Vec<ConstraintId>,
+    physics: Vec<ConstraintId>,
+}
+
+impl Conv<'_, '_> {
+    fn text(&self, r: StrRef) -> Option<&str> {
+        r.resolve(&self.s.strings)
+    }
+
+    fn vertices(&mut self, v: &w::Vertices) -> Vertices {
+        match v {
+            w::Vertices::Plain(xy) => self.b.unweighted(xy),
+            w::Vertices::Weighted(vs) => {
+                self.b.weighted(vs.iter().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight))))
+            }
+        }
+    }
+}
+
+/// Converts a parsed 4.0–4.2 skeleton.
+pub(crate) fn convert(
+    s: &w::Skeleton,
+    options: &LoadOptions<'_>,
+) -> Result<SkeletonData, LoadError> {
+    let mut behaviour = Behaviour::spine4(&s.header.version);
+    behaviour.physics = s.generation >= Generation::V42;
+    behaviour.sequences = s.generation >= Generation::V41;
+    let mut c = Conv {
+        s,
+        b: Builder::new(behaviour, options),
+        ik: Vec::new(),
+        transform: Vec::new(),
+        path: Vec::new(),
+        physics: Vec::new(),
+    };
+    header(&mut c);
+    bones_and_slots(&mut c);
+    constraints(&mut c);
+    events(&mut c);
+    skins(&mut c);
+    c.b.resolve_links();
+    c.b.bind_atlas();
+    for a in &s.animations {
+        animation(&mut c, a);
+    }
+    c.b.finish()
+}
+
+fn header(c: &mut Conv<'_, '_>) {
+    let h = &c.s.header;
+    let d = &mut c.b.data;
+    d.hash = h.hash_string();
+    d.x = h.x;
+    d.y = h.y;
+    d.width = h.width;
+    d.height = h.height;
+    d.reference_scale = h.reference_scale.unwrap_or(100.0) * c.b.scale;
+    d.fps = h.nonessential.as_ref().map_or(30.0, |n| n.fps);
+}
+
+fn bones_and_slots(c: &mut Conv<'_, '_>) {
+    for (i, bone) in c.s.bones.iter().enumerate() {
+        c.b.push(format!("bone \"{}\"", bone.name));
+        let data = BoneData {
+            name: bone.name.clone(),
+            parent: None,
+            length: c.b.fs("length", bone.length),
+            x: c.b.fs("x", bone.x),
+            y: c.b.fs("y", bone.y),
+            rotation: c.b.f("rotation", bone.rotation),
+            scale_x: c.b.f("scale x", bone.scale_x),
+            scale_y: c.b.f("scale y", bone.scale_y),
+            shear_x: c.b.f("shear x", bone.shear_x),
+            shear_y: c.b.f("shear y", bone.shear_y),
+            inherit: inherit(bone.inherit),
+            skin_required: bone.skin_required,
+            color: bone.extras.as_ref().map(|e| Color::from_bytes(e.color)),
+        };
+        c.b.add_bone(i, bone.parent, data);
+        c.b.pop();
+    }
+    for slot in &c.s.slots {
+        c.b.push(format!("slot \"{}\"", slot.name));
+        let bone = c.b.bone(slot.bone);
+        let attachment = c.text(slot.attachment).map(str::to_owned);
+        c.b.data.slots.push(SlotData {
+            name: slot.name.clone(),
+            bone,
+            color: Color::from_bytes(slot.color),
+            dark_color: slot.dark_rgb().map(Color::from_rgb),
+            attachment,
+            blend: blend(slot.blend),
+        });
+        c.b.pop();
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Ty {
+    Ik,
+    Transform,
+    Path,
+    Physics,
+}
+
+fn constraints(c: &mut Conv<'_, '_>) {
+    let s = c.s;
+    // (order, type, index in its list), in updateCache's type precedence.
+    let mut all: Vec<(u32, Ty, usize)> = Vec::new();
+    all.extend(s.ik_constraints.iter().enumerate().map(|(i, k)| (k.order, Ty::Ik, i)));
+    all.extend(
+        s.transform_constraints.iter().enumerate().map(|(i, k)| (k.order, Ty::Transform, i)),
+    );
+    all.extend(s.path_constraints.iter().enumerate().map(|(i, k)| (k.order, Ty::Path, i)));
+    all.extend(s.physics_constraints.iter().enumerate().map(|(i, k)| (k.order, Ty::Physics, i)));
+    let mut used = vec![false; all.len()];
+    let mut sorted = Vec::with_capacity(all.len());
+    for i in 0..all.len() as u32 {
+        if let Some(p) = (0..all.len()).find(|&p| !used[p] && all[p].0 == i) {
+            used[p] = true;
+            sorted.push(all[p]);
+        }
+    }
+    for (p, &(order, ty, index)) in all.iter().enumerate() {
+        if !used[p] {
+            let name = match ty {
+                Ty::Ik => &s.ik_constraints[index].name,
+                Ty::Transform => &s.transform_constraints[index].name,
+                Ty::Path => &s.path_constraints[index].name,
+                Ty::Physics => &s.physics_constraints[index].name,
+            };
+            c.b.push(format!("constraint \"{name}\""));
+            c.b.report(ProblemKind::Invalid(format!(
+                "update order {order} is never reached by the runtime's update cache"
+            )));
+            c.b.pop();
+            sorted.push((order, ty, index));
+        }
+    }
+    c.ik = vec![ConstraintId(0); s.ik_constraints.len()];
+    c.transform = vec![ConstraintId(0); s.transform_constraints.len()];
+    c.path = vec![ConstraintId(0); s.path_constraints.len()];
+    c.physics = vec![ConstraintId(0); s.physics_constraints.len()];
+    for (id, &(_, ty, index)) in sorted.iter().enumerate() {
+        let id = ConstraintId(id as u32);
+        let data = match ty {
+            Ty::Ik => {
+                c.ik[index] = id;
+                ik(c, &s.ik_constraints[index])
+            }
+            Ty::Transform => {
+                c.transform[index] = id;
+                transform(c, &s.transform_constraints[index])
+            }
+            Ty::Path => {
+                c.path[index] = id;
+                path(c, &s.path_constraints[index])
+            }
+            Ty::Physics => {
+                c.physics[index] = id;
+                physics(c, &s.physics_constraints[index])
+            }
+        };
+        c.b.pop();
+        c.b.data.constraints.push(data);
+    }
+}
+
+fn ik(c: &mut Conv<'_, '_>, k: &w::IkConstraint) -> ConstraintData {
+    c.b.push(format!("IK constraint \"{}\"", k.name));
+    let mix = match k.flags {
+        Some(f) if f & 32 == 0 => 0.0,
+        _ => k.mix.unwrap_or(1.0),
+    };
+    let data = IkData {
+        bones: c.b.bones(&k.bones),
+        target: c.b.bone(k.target),
+        mix: c.b.f("mix", mix),
+        softness: c.b.fs("softness", k.softness.unwrap_or(0.0)),
+        bend_direction: if k.bend_direction < 0 { -1 } else { 1 },
+        compress: k.compress,
+        stretch: k.stretch,
+        scale_y_mode: if k.uniform { ScaleYMode::Uniform } else { ScaleYMode::None },
+    };
+    if data.bones.is_empty() || data.bones.len() > 2 {
+        c.b.report(ProblemKind::Invalid(format!(
+            "{} constrained bones (1 or 2)",
+            data.bones.len()
+        )));
+    }
+    ConstraintData {
+        name: k.name.clone(),
+        skin_required: k.skin_required,
+        kind: ConstraintKind::Ik(data),
+    }
+}
+
+fn transform(c: &mut Conv<'_, '_>, t: &w::TransformConstraint) -> ConstraintData {
+    c.b.push(format!("transform constraint \"{}\"", t.name));
+    let mut offsets = [0.0; 6];
+    let mut mixes = [0.0; 6];
+    for i in 0..6 {
+        let o = t.values[i].unwrap_or(0.0);
+        offsets[i] = if i == 1 || i == 2 { c.b.fs("offset", o) } else { c.b.f("offset", o) };
+        mixes[i] = c.b.f("mix", t.values[6 + i].unwrap_or(0.0));
+    }
+    let data = TransformData {
+        bones: c.b.bones(&t.bones),
+        source: c.b.bone(t.target),
+        local_source: t.local,
+        local_target: t.local,
+        additive: t.relative,
+        clamp: false,
+        properties: identity_properties(),
+        offsets,
+        mixes,
+        solver: TransformSolver::Legacy4x,
+    };
+    ConstraintData {
+        name: t.name.clone(),
+        skin_required: t.skin_required,
+        kind: ConstraintKind::Transform(data),
+    }
+}
+
+fn path(c: &mut Conv<'_, '_>, p: &w::PathConstraint) -> ConstraintData {
+    c.b.push(format!("path constraint \"{}\"", p.name));
+    let position_mode = match p.position_mode {
+        w::PositionMode::Fixed => PositionMode::Fixed,
+        w::PositionMode::Percent => PositionMode::Percent,
+    };
+    let spacing_mode = match p.spacing_mode {
+        w::SpacingMode::Length => SpacingMode::Length,
+        w::SpacingMode::Fixed => SpacingMode::Fixed,
+        w::SpacingMode::Percent => SpacingMode::Percent,
+        w::SpacingMode::Proportional => SpacingMode::Proportional,
+    };
+    let rotate_mode = match p.rotate_mode {
+        w::RotateMode::Tangent => RotateMode::Tangent,
+        w::RotateMode::Chain => RotateMode::Chain,
+        w::RotateMode::ChainScale => RotateMode::ChainScale,
+    };
+    let position = if position_mode == PositionMode::Fixed {
+        c.b.fs("position", p.position)
+    } else {
+        c.b.f("position", p.position)
+    };
+    let spacing = if matches!(spacing_mode, SpacingMode::Length | SpacingMode::Fixed) {
+        c.b.fs("spacing", p.spacing)
+    } else {
+        c.b.f("spacing", p.spacing)
+    };
+    let data = PathData {
+        bones: c.b.bones(&p.bones),
+        slot: c.b.slot(p.target),
+        position_mode,
+        spacing_mode,
+        rotate_mode,
+        offset_rotation: c.b.f("offset rotation", p.offset_rotation.unwrap_or(0.0)),
+        position,
+        spacing,
+        mix_rotate: c.b.f("mix rotate", p.mix_rotate),
+        mix_x: c.b.f("mix x", p.mix_x),
+        mix_y: c.b.f("mix y", p.mix_y),
+    };
+    ConstraintData {
+        name: p.name.clone(),
+        skin_required: p.skin_required,
+        kind: ConstraintKind::Path(data),
+    }
+}
+
+fn physics(c: &mut Conv<'_, '_>, p: &w::PhysicsConstraint) -> ConstraintData {
+    c.b.push(format!("physics constraint \"{}\"", p.name));
+    let g = p.flags2;
+    let data = PhysicsData {
+        bone: c.b.bone(p.bone),
+        x: c.b.f("x", p.x.unwrap_or(0.0)),
+        y: c.b.f("y", p.y.unwrap_or(0.0)),
+        rotate: c.b.f("rotate", p.rotate.unwrap_or(0.0)),
+        scale_x: c.b.f("scale x", p.scale_x.unwrap_or(0.0)),
+        shear_x: c.b.f("shear x", p.shear_x.unwrap_or(0.0)),
+        scale_y_mode: ScaleYMode::None,
+        limit: c.b.fs("limit", p.limit.unwrap_or(5000.0)),
+        step: 1.0 / f32::from(p.fps),
+        inertia: c.b.f("inertia", p.inertia),
+        strength: c.b.f("strength", p.strength),
+        damping: c.b.f("damping", p.damping),
+        mass_inverse: c.b.f("mass inverse", p.mass_inverse.unwrap_or(1.0)),
+        wind: c.b.f("wind", p.wind),
+        gravity: c.b.f("gravity", p.gravity),
+        mix: c.b.f("mix", p.mix.unwrap_or(1.0)),
+        globals: PhysicsGlobals {
+            inertia: g & 1 != 0,
+            strength: g & 2 != 0,
+            damping: g & 4 != 0,
+            mass: g & 8 != 0,
+            wind: g & 16 != 0,
+            gravity: g & 32 != 0,
+            mix: g & 64 != 0,
+        },
+    };
+    if p.fps == 0 {
+        c.b.report(ProblemKind::Invalid("physics fps is 0".into()));
+    }
+    ConstraintData {
+        name: p.name.clone(),
+        skin_required: p.skin_required(),
+        kind: ConstraintKind::Physics(data),
+    }
+}
+
+fn events(c: &mut Conv<'_, '_>) {
+    for e in &c.s.events {
+        let name = e.name.resolve(&c.s.strings).map(str::to_owned);
+        let name = c.b.name("event", name.as_deref());
+        c.b.data.events.push(EventData {
+            name,
+            int_value: e.int,
+            float_value: e.float,
+            string_value: e.string.clone().unwrap_or_default(),
+            audio_path: e.audio.as_ref().map(|a| a.path.clone()).unwrap_or_default(),
+            volume: e.audio.as_ref().map_or(1.0, |a| a.volume),
+            balance: e.audio.as_ref().map_or(0.0, |a| a.balance),
+        });
+    }
+}
+
+struct Link {
+    mesh: AttachmentId,
+    skin: w::SkinRef,
+    slot: u32,
+    parent: String,
+    inherit: bool,
+    at: String,
+}
+
+fn skins(c: &mut Conv<'_, '_>) {
+    let s = c.s;
+    let mut links = Vec::new();
+    if let Some(slots) = &s.default_skin {
+        c.b.data.default_skin = Some(SkinId(0));
+        let entries = skin_entries(c, slots, &mut links);
+        c.b.add_skin(SkinData {
+            name: "default".into(),
+            bones: Vec::new(),
+            constraints: Vec::new(),
+            entries,
+            color: None,
+        });
+    }
+    for skin in &s.skins {
+        let name = skin.name.resolve(&s.strings).map(str::to_owned);
+        let name = c.b.name("skin", name.as_deref());
+        c.b.push(format!("skin \"{name}\""));
+        let bones = c.b.bones(&skin.bones);
+        let mut constraints = Vec::new();
+        for (list, ids) in [
+            (&skin.ik, &c.ik),
+            (&skin.transform, &c.transform),
+            (&skin.path, &c.path),
+            (&skin.physics, &c.physics),
+        ] {
+            for &i in list {
+                match ids.get(i as usize) {
+                    Some(&id) => constraints.push(id),
+                    None => c.b.report(ProblemKind::IndexOutOfRange {
+                        what: "constraint",
+                        index: u64::from(i),
+                        len: ids.len(),
+                    }),
+                }
+            }
+        }
+        let entries = skin_entries(c, &skin.slots, &mut links);
+        c.b.pop();
+        c.b.add_skin(SkinData {
+            name,
+            bones,
+            constraints,
+            entries,
+            color: skin.color.map(Color::from_bytes),
+        });
+    }
+    for l in links {
+        let skin = match l.skin {
+            w::SkinRef::Index(i) => Some(i),
+            w::SkinRef::Name(StrRef::NONE) => c.b.data.default_skin.map(|d| d.0),
+            w::SkinRef::Name(r) => {
+                let n = c.text(r).unwrap_or_default();
+                c.b.data.skins.iter().position(|s| s.name == n).map(|i| i as u32)
+            }
+        };
+        let skin = skin.unwrap_or(u32::MAX);
+        c.b.link(PendingLink {
+            mesh: l.mesh,
+            skin,
+            slot: l.slot,
+            source: l.parent,
+            inherit_timelines: l.inherit,
+            at: l.at,
+        });
+    }
+}
+
+fn skin_entries(
+    c: &mut Conv<'_, '_>,
+    slots: &[w::SlotAttachments],
+    links: &mut Vec<Link>,
+) -> Vec<SkinEntry> {
+    let mut entries = Vec::new();
+    for sa in slots {
+        let slot = c.b.slot(sa.slot);
+        let slot_name =
+            c.b.data.slots.get(slot.index()).map(|s| s.name.clone()).unwrap_or_default();
+        c.b.push(format!("slot \"{slot_name}\""));
+        for e in &sa.attachments {
+            let key = c.text(e.key).map(str::to_owned);
+            let key = c.b.name("attachment", key.as_deref());
+            let name = match c.text(e.attachment.name) {
+                Some(n) => n.to_owned(),
+                None => key.clone(),
+            };
+            c.b.push(format!("attachment \"{key}\""));
+            let id = attachment(c, &name, &e.attachment.kind, sa.slot, links);
+            c.b.pop();
+            entries.push(SkinEntry { slot, name: key, attachment: id });
+        }
+        c.b.pop();
+    }
+    entries
+}
+
+fn seq(q: &Option<w::Sequence>) -> Option<[u32; 4]> {
+    q.map(|q| [q.count, q.start, q.digits, q.setup_index])
+}
+
+fn attachment(
+    c: &mut Conv<'_, '_>,
+    name: &str,
+    kind: &w::AttachmentKind,
+    slot: u32,
+    links: &mut Vec<Link>,
+) -> AttachmentId {
+    let next = AttachmentId(c.b.data.attachments.len() as u32);
+    let kind = match kind {
+        w::AttachmentKind::Region(r) => {
+            let path = c.text(r.path).unwrap_or(name).to_owned();
+            let sequence = c.b.sequence(&path, seq(&r.sequence));
+            AttachmentKind::Region(RegionAttachment {
+                path,
+                color: Color::from_bytes(r.color),
+                x: c.b.fs("x", r.x),
+                y: c.b.fs("y", r.y),
+                rotation: c.b.f("rotation", r.rotation),
+                scale_x: c.b.f("scale x", r.scale_x),
+                scale_y: c.b.f("scale y", r.scale_y),
+                width: c.b.fs("width", r.width),
+                height: c.b.fs("height", r.height),
+                sequence,
+                has_sequence: r.sequence.is_some(),
+                offsets: None,
+                uvs: None,
+            })
+        }
+        w::AttachmentKind::BoundingBox(b) => AttachmentKind::BoundingBox(BoundingBoxAttachment {
+            vertices: c.vertices(&b.vertices),
+            color: b.color.map(Color::from_bytes),
+        }),
+        w::AttachmentKind::Mesh(m) => {
+            let path = c.text(m.path).unwrap_or(name).to_owned();
+            let sequence = c.b.sequence(&path, seq(&m.sequence));
+            let vertices = c.vertices(&m.vertices);
+            check_mesh(c, &vertices, &m.uvs, &m.triangles, m.hull);
+            let (edges, width, height) = match &m.extras {
+                Some(e) => (e.edges.clone(), e.width * c.b.scale, e.height * c.b.scale),
+                None => (Vec::new(), 0.0, 0.0),
+            };
+            AttachmentKind::Mesh(MeshAttachment {
+                path,
+                color: Color::from_bytes(m.color),
+                vertices,
+                region_uvs: m.uvs.clone(),
+                triangles: m.triangles.clone(),
+                hull_length: m.hull,
+                edges,
+                width,
+                height,
+                sequence,
+                has_sequence: m.sequence.is_some(),
+                linked_source: None,
+                timeline_attachment: next,
+                timeline_slots: Vec::new(),
+                uvs: None,
+            })
+        }
+        w::AttachmentKind::LinkedMesh(m) => {
+            let path = c.text(m.path).unwrap_or(name).to_owned();
+            let sequence = c.b.sequence(&path, seq(&m.sequence));
+            let parent = c.text(m.parent).map(str::to_owned);
+            let parent = c.b.name("linked mesh parent", parent.as_deref());
+            let at = c.b.at();
+            links.push(Link {
+                mesh: next,
+                skin: m.skin,
+                slot,
+                parent,
+                inherit: m.inherit_timelines,
+                at,
+            });
+            let [width, height] = m.size.unwrap_or([0.0, 0.0]);
+            AttachmentKind::Mesh(MeshAttachment {
+                path,
+                color: Color::from_bytes(m.color),
+                vertices: Vertices::Unweighted(Vec::new()),
+                region_uvs: Vec::new(),
+                triangles: Vec::new(),
+                hull_length: 0,
+                edges: Vec::new(),
+                width: width * c.b.scale,
+                height: height * c.b.scale,
+                sequence,
+                has_sequence: m.sequence.is_some(),
+                linked_source: None,
+                timeline_attachment: next,
+                timeline_slots: Vec::new(),
+                uvs: None,
+            })
+        }
+        w::AttachmentKind::Path(p) => AttachmentKind::Path(PathAttachment {
+            vertices: c.vertices(&p.vertices),
+            lengths: p.lengths.iter().map(|&l| c.b.fs("path length", l)).collect(),
+            closed: p.closed,
+            constant_speed: p.constant_speed,
+            color: p.color.map(Color::from_bytes),
+        }),
+        w::AttachmentKind::Point(p) => AttachmentKind::Point(PointAttachment {
+            x: c.b.fs("x", p.x),
+            y: c.b.fs("y", p.y),
+            rotation: c.b.f("rotation", p.rotation),
+            color: p.color.map(Color::from_bytes),
+        }),
+        w::AttachmentKind::Clipping(k) => AttachmentKind::Clipping(ClippingAttachment {
+            end_slot: c.b.slot(k.end_slot),
+            vertices: c.vertices(&k.vertices),
+            color: k.color.map(Color::from_bytes),
+        }),
+    };
+    c.b.add_attachment(AttachmentData { name: name.to_owned(), kind })
+}
+
+/// Mesh consistency: one UV pair per vertex, triangle indices in range, hull within.
+pub(crate) fn check_mesh_parts(
+    b: &mut Builder<'_>,
+    vertices: &Vertices,
+    uvs: &[f32],
+    triangles: &[u32],
+    hull: u32,
+) {
+    let n = vertices.vertex_count();
+    if uvs.len() != n * 2 {
+        b.report(ProblemKind::Invalid(format!("{} UVs for {n} vertices", uvs.len())));
+    }
+    if let Some(&t) = triangles.iter().find(|&&t| t as usize >= n) {
+        b.report(ProblemKind::IndexOutOfRange {
+            what: "triangle vertex",
+            index: u64::from(t),
+            len: n,
+        });
+    }
+    if hull as usize > n {
+        b.report(ProblemKind::IndexOutOfRange {
+            what: "hull length",
+            index: u64::from(hull),
+            len: n + 1,
+        });
+    }
+}
+
+fn check_mesh(
+    c: &mut Conv<'_, '_>,
+    vertices: &Vertices,
+    uvs: &[f32],
+    triangles: &[u32],
+    hull: u32,
+) {
+    check_mesh_parts(&mut c.b, vertices, uvs, triangles, hull);
+}
+
+fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
+    c.b.push(format!("animation \"{}\"", a.name));
+    let scale = c.b.scale;
+    let mut tl = Vec::new();
+    for st in &a.slots {
+        let slot = c.b.slot(st.slot);
+        for t in &st.timelines {
+            let (property, curves) = match t {
+                wa::SlotTimeline::Attachment(keys) => {
+                    tl.push(Timeline::Attachment {
+                        slot,
+                        times: keys.iter().map(|k| k.time).collect(),
+                        names: keys.iter().map(|k| c.text(k.name).map(str::to_owned)).collect(),
+                    });
+                    continue;
+                }
+                wa::SlotTimeline::Rgba(t) => (ColorProperty::Rgba, curves::colors(t)),
+                wa::SlotTimeline::Rgb(t) => (ColorProperty::Rgb, curves::colors(t)),
+                wa::SlotTimeline::Rgba2(t) => (ColorProperty::Rgba2, curves::colors(t)),
+                wa::SlotTimeline::Rgb2(t) => (ColorProperty::Rgb2, curves::colors(t)),
+                wa::SlotTimeline::Alpha(t) => (ColorProperty::Alpha, curves::colors(t)),
+            };
+            tl.push(Timeline::Color { slot, property, curves });
+        }
+    }
+    for bt in &a.bones {
+        let bone = c.b.bone(bt.bone);
+        for t in &bt.timelines {
+            use BoneProperty as P;
+            let (property, curves) = match t {
+                wa::BoneTimeline::Rotate(t) => (P::Rotate, curves::floats(t, 1.0)),
+                wa::BoneTimeline::Translate(t) => (P::Translate, curves::floats(t, scale)),
+                wa::BoneTimeline::TranslateX(t) => (P::TranslateX, curves::floats(t, scale)),
+                wa::BoneTimeline::TranslateY(t) => (P::TranslateY, curves::floats(t, scale)),
+                wa::BoneTimeline::Scale(t) => (P::Scale, curves::floats(t, 1.0)),
+                wa::BoneTimeline::ScaleX(t) => (P::ScaleX, curves::floats(t, 1.0)),
+                wa::BoneTimeline::ScaleY(t) => (P::ScaleY, curves::floats(t, 1.0)),
+                wa::BoneTimeline::Shear(t) => (P::Shear, curves::floats(t, 1.0)),
+                wa::BoneTimeline::ShearX(t) => (P::ShearX, curves::floats(t, 1.0)),
+                wa::BoneTimeline::ShearY(t) => (P::ShearY, curves::floats(t, 1.0)),
+                wa::BoneTimeline::Inherit(keys) => {
+                    let keys = keys.iter().map(|k| (k.time, inherit(k.inherit))).collect();
+                    tl.push(Timeline::Inherit { bone, keys });
+                    continue;
+                }
+            };
+            tl.push(Timeline::Bone { bone, property, curves });
+        }
+    }
+    for t in &a.ik {
+        let constraint = constraint_ref(c, &c.ik.clone(), t.constraint, ConstraintType::Ik);
+        let n = t.keys.len();
+        let beziers = t.keys.iter().filter(|k| k.curve == CurveType::Bezier).count() * 2;
+        let mut curves = Curves::new(2, n, beziers);
+        let mut flags = Vec::with_capacity(n);
+        for k in &t.keys {
+            let mix = match k.flags {
+                Some(f) if f & 1 == 0 => 0.0,
+                _ => k.mix.unwrap_or(1.0),
+            };
+            curves.frames.extend_from_slice(&[k.time, mix, k.softness.unwrap_or(0.0) * scale]);
+            flags.push(IkFlags {
+                bend_direction: if k.bend_direction < 0 { -1 } else { 1 },
+                compress: k.compress,
+                stretch: k.stretch,
+            });
+        }
+        let mut next = 0;
+        for (i, k) in t.keys.iter().enumerate().skip(1) {
+            let ctl = k.bezier.map(|[m, s]| vec![m, s]).unwrap_or_default();
+            // Softness beziers scale their cy like the values; mix ones do not.
+            let ctl: Vec<[f32; 4]> = ctl
+                .iter()
+                .enumerate()
+                .map(|(ch, b)| if ch == 1 { [b[0], b[1] * scale, b[2], b[3] * scale] } else { *b })
+                .collect();
+            curves::segment(&mut curves, &mut next, i - 1, k.curve, &ctl, 1.0);
+        }
+        c.b.check_curves(&curves);
+        tl.push(Timeline::Ik { constraint, curves, flags });
+    }
+    for t in &a.transform {
+        let constraint =
+            constraint_ref(c, &c.transform.clone(), t.constraint, ConstraintType::Transform);
+        tl.push(Timeline::Transform { constraint, curves: curves::floats(&t.timeline, 1.0) });
+    }
+    for pt in &a.path {
+        let constraint = constraint_ref(c, &c.path.clone(), pt.constraint, ConstraintType::Path);
+        let data = match c.b.data.constraints.get(constraint.index()).map(|d| &d.kind) {
+            Some(ConstraintKind::Path(p)) => Some((p.position_mode, p.spacing_mode)),
+            _ => None,
+        };
+        for t in &pt.timelines {
+            let (property, curves) = match t {
+                wa::PathTimeline::Position(t) => {
+                    let s =
+                        if matches!(data, Some((PositionMode::Fixed, _))) { scale } else { 1.0 };
+                    (PathProperty::Position, curves::floats(t, s))
+                }
+                wa::PathTimeline::Spacing(t) => {
+                    let s = if matches!(data, Some((_, SpacingMode::Length | SpacingMode::Fixed))) {
+                        scale
+                    } else {
+                        1.0
+                    };
+                    (PathProperty::Spacing, curves::floats(t, s))
+                }
+                wa::PathTimeline::Mix(t) => (PathProperty::Mix, curves::floats(t, 1.0)),
+            };
+            tl.push(Timeline::Path { constraint, property, curves });
+        }
+    }
+    for pt in &a.physics {
+        let constraint = match pt.constraint {
+            0 => None,
+            n => Some(constraint_ref(c, &c.physics.clone(), n - 1, ConstraintType::Physics)),
+        };
+        for t in &pt.timelines {
+            match t {
+                wa::PhysicsTimeline::Value(p, t) => {
+                    use wa::PhysicsProperty as W;
+                    let property = match p {
+                        W::Inertia => PhysicsProperty::Inertia,
+                        W::Strength => PhysicsProperty::Strength,
+                        W::Damping => PhysicsProperty::Damping,
+                        W::Mass => PhysicsProperty::Mass,
+                        W::Wind => PhysicsProperty::Wind,
+                        W::Gravity => PhysicsProperty::Gravity,
+                        W::Mix => PhysicsProperty::Mix,
+                    };
+                    tl.push(Timeline::Physics {
+                        constraint,
+                        property,
+                        curves: curves::floats(t, 1.0),
+                    });
+                }
+                wa::PhysicsTimeline::Reset(times) => {
+                    tl.push(Timeline::PhysicsReset { constraint, times: times.clone() })
+                }
+            }
+        }
+    }
+    for sk in &a.attachments {
+        let skin_len = c.b.data.skins.len();
+        let skin = SkinId(c.b.check_index("skin", sk.skin, skin_len));
+        for sl in &sk.slots {
+            let slot = c.b.slot(sl.slot);
+            for e in &sl.attachments {
+                let key = c.text(e.attachment).unwrap_or_default().to_owned();
+                let is_deform = matches!(e.timeline, wa::AttachmentTimeline::Deform(_));
+                let Some(att) = timeline_attachment(&mut c.b, skin, slot, &key, is_deform) else {
+                    continue;
+                };
+                match &e.timeline {
+                    wa::AttachmentTimeline::Deform(d) => {
+                        let vertices = vertices_of(&c.b.data.attachments[att.index()].kind);
+                        let n = d.keys.len();
+                        let beziers =
+                            d.keys.iter().filter(|k| k.curve == CurveType::Bezier).count();
+                        let mut curves = Curves::new(0, n, beziers);
+                        let mut keys = Vec::with_capacity(n);
+                        c.b.push(format!("deform \"{key}\""));
+                        for (i, k) in d.keys.iter().enumerate() {
+                            curves.frames.push(k.time);
+                            let vals =
+                                (!k.values.is_empty()).then_some((k.start, k.values.as_slice()));
+                            keys.push(c.b.deform_key(i, &vertices, vals));
+                        }
+                        c.b.pop();
+                        let mut next = 0;
+                        for (i, k) in d.keys.iter().enumerate().skip(1) {
+                            let ctl: Vec<[f32; 4]> = k.bezier.into_iter().collect();
+                            curves::segment(&mut curves, &mut next, i - 1, k.curve, &ctl, 1.0);
+                        }
+                        tl.push(Timeline::Deform { slot, attachment: att, curves, vertices: keys });
+                    }
+                    wa::AttachmentTimeline::Sequence(keys) => {
+                        let keys = keys
+                            .iter()
+                            .map(|k| SequenceKey {
+                                time: k.time,
+                                mode: seq_mode(k.mode()),
+                                index: k.index(),
+                                delay: k.delay,
+                            })
+                            .collect();
+                        tl.push(Timeline::Sequence { slot, attachment: att, keys });
+                    }
+                }
+            }
+        }
+    }
+    if !a.draw_order.is_empty() {
+        let n = c.b.data.slots.len();
+        let mut times = Vec::with_capacity(a.draw_order.len());
+        let mut orders = Vec::with_capacity(a.draw_order.len());
+        for (i, k) in a.draw_order.iter().enumerate() {
+            times.push(k.time);
+            if k.changes.is_empty() {
+                orders.push(None);
+                continue;
+            }
+            match draw_order(n, k.changes.iter().map(|ch| (ch.slot, ch.shift))) {
+                Ok(o) => orders.push(Some(o.into_iter().map(SlotId).collect())),
+                Err(detail) => {
+                    c.b.report(ProblemKind::BadDrawOrder { key: i, detail });
+                    orders.push(None);
+                }
+            }
+        }
+        tl.push(Timeline::DrawOrder { times, orders });
+    }
+    if !a.events.is_empty() {
+        let mut keys = Vec::with_capacity(a.events.len());
+        for k in &a.events {
+            let event = c.b.event(k.event);
+            let def = c.b.data.events.get(event.index());
+            let string_value = k
+                .string
+                .clone()
+                .or_else(|| def.map(|d| d.string_value.clone()))
+                .unwrap_or_default();
+            let [volume, balance] =
+                k.audio.unwrap_or_else(|| def.map_or([1.0, 0.0], |d| [d.volume, d.balance]));
+            keys.push(EventKey {
+                time: k.time,
+                event,
+                int_value: k.int,
+                float_value: k.float,
+                string_value,
+                volume,
+                balance,
+            });
+        }
+        tl.push(Timeline::Event { keys });
+    }
+    for t in &tl {
+        if let Timeline::Bone { curves, .. }
+        | Timeline::Color { curves, .. }
+        | Timeline::Transform { curves, .. }
+        | Timeline::Path { curves, .. }
+        | Timeline::Physics { curves, .. } = t
+        {
+            c.b.check_curves(curves);
+        }
+    }
+    c.b.pop();
+    c.b.data.animations.push(AnimationData {
+        name: a.name.clone(),
+        duration: a.duration(),
+        timelines: tl,
+    });
+}
+
+pub(crate) fn seq_mode(m: Option<wa::SequenceMode>) -> SequenceMode {
+    use wa::SequenceMode as W;
+    match m {
+        Some(W::Hold) | None => SequenceMode::Hold,
+        Some(W::Once) => SequenceMode::Once,
+        Some(W::Loop) => SequenceMode::Loop,
+        Some(W::Pingpong) => SequenceMode::PingPong,
+        Some(W::OnceReverse) => SequenceMode::OnceReverse,
+        Some(W::LoopReverse) => SequenceMode::LoopReverse,
+        Some(W::PingpongReverse) => SequenceMode::PingPongReverse,
+    }
+}
+
+fn constraint_ref(
+    c: &mut Conv<'_, '_>,
+    ids: &[ConstraintId],
+    index: u32,
+    ty: ConstraintType,
+) -> ConstraintId {
+    match ids.get(index as usize) {
+        Some(&id) => c.b.constraint(id, ty),
+        None => {
+            let what = match ty {
+                ConstraintType::Ik => "IK constraint",
+                ConstraintType::Transform => "transform constraint",
+                ConstraintType::Path => "path constraint",
+                _ => "physics constraint",
+            };
+            c.b.report(ProblemKind::IndexOutOfRange {
+                what,
+                index: u64::from(index),
+                len: ids.len(),
+            });
+            ConstraintId(0)
+        }
+    }
+}
+
+/// The vertices a deform timeline deforms (empty for non-vertex attachments).
+pub(crate) fn vertices_of(kind: &AttachmentKind) -> Vertices {
+    match kind {
+        AttachmentKind::Mesh(m) => m.vertices.clone(),
+        AttachmentKind::BoundingBox(b) => b.vertices.clone(),
+        AttachmentKind::Path(p) => p.vertices.clone(),
+        AttachmentKind::Clipping(k) => k.vertices.clone(),
+        _ => Vertices::Unweighted(Vec::new()),
+    }
+}
+
+/// Looks up the attachment a deform (`deform = true`) or sequence timeline targets,
+/// reporting a missing attachment or one of the wrong type.
+pub(crate) fn timeline_attachment(
+    b: &mut Builder<'_>,
+    skin: SkinId,
+    slot: SlotId,
+    key: &str,
+    deform: bool,
+) -> Option<AttachmentId> {
+    let sk = b.data.skins.get(skin.index())?;
+    let Some(id) = sk.attachment(slot, key) else {
+        let skin = sk.name.clone();
+        let slot_name = b.data.slots.get(slot.index()).map(|s| s.name.clone()).unwrap_or_default();
+        b.push(format!("slot \"{slot_name}\""));
+        b.report(ProblemKind::TimelineAttachmentMissing { name: key.to_owned(), skin });
+        b.pop();
+        return None;
+    };
+    let ok = match &b.data.attachments[id.index()].kind {
+        AttachmentKind::Mesh(_) => true,
+        AttachmentKind::Region(_) => !deform,
+        AttachmentKind::BoundingBox(_) | AttachmentKind::Path(_) | AttachmentKind::Clipping(_) => {
+            deform
+        }
+        AttachmentKind::Point(_) => false,
+    };
+    if !ok {
+        let timeline = if deform { "deform" } else { "sequence" };
+        b.report(ProblemKind::TimelineAttachmentType { name: key.to_owned(), timeline });
+        return None;
+    }
+    Some(id)
+}

@@ -1,0 +1,807 @@
+//! 4.3 binary → [`SkeletonData`].
+//!
+//! 4.3 is the model's native shape: constraints are already one list in update order, the
+//! transform constraint already uses from/to properties ([`TransformSolver::FromTo`]), and
+//! the scaled fields are those listed in `spine_format::binary::v43` (from/to offsets and
+//! max × toScale, to `scale` × toScale / fromScale, slider property offset × scale and
+//! slider scale ÷ scale for x/y). Physics `scaleX` carries the scale-y mode in its sign
+//! (gotcha 8); the IK bend bit is inverted in setup data but not in timelines (gotcha 7);
+//! the physics timeline index is 1-based with 0 meaning all (gotcha 5, decoded by the parser).
+
+use spine_format::binary::shared::CurveType;
+use spine_format::binary::v43 as w;
+use spine_format::binary::StrRef;
+
+use crate::anim::*;
+use crate::build::{draw_order, Builder, PendingLink};
+use crate::curves;
+use crate::data::*;
+use crate::error::{LoadError, ProblemKind};
+use crate::ids::*;
+use crate::v40::{check_mesh_parts, timeline_attachment, vertices_of};
+use crate::LoadOptions;
+
+fn inherit(i: w::Inherit) -> Inherit {
+    match i {
+        w::Inherit::Normal => Inherit::Normal,
+        w::Inherit::OnlyTranslation => Inherit::OnlyTranslation,
+        w::Inherit::NoRotationOrReflection => Inherit::NoRotationOrReflection,
+        w::Inherit::NoScale => Inherit::NoScale,
+        w::Inherit::NoScaleOrReflection => Inherit::NoScaleOrReflection,
+    }
+}
+
+fn scale_y_mode(m: w::ScaleYMode) -> ScaleYMode {
+    match m {
+        w::ScaleYMode::None => ScaleYMode::None,
+        w::ScaleYMode::Uniform => ScaleYMode::Uniform,
+        w::ScaleYMode::Volume => ScaleYMode::Volume,
+    }
+}
+
+fn property(p: w::TransformProperty) -> TransformProperty {
+    match p {
+        w::TransformProperty::Rotate => TransformProperty::Rotate,
+        w::TransformProperty::X => TransformProperty::X,
+        w::TransformProperty::Y => TransformProperty::Y,
+        w::TransformProperty::ScaleX => TransformProperty::ScaleX,
+        w::TransformProperty::ScaleY => TransformProperty::ScaleY,
+        w::TransformProperty::ShearY => TransformProperty::ShearY,
+    }
+}
+
+struct Conv<'a, 'o> {
+    s: &'a w::Skeleton,
+    b: Builder<'o>,
+}
+
+impl Conv<'_, '_> {
+    fn text(&self, r: StrRef) -> Option<&str> {
+        r.index().and_then(|i| self.s.strings.get(i)).and_then(|s| s.as_deref())
+    }
+
+    fn vertices(&mut self, v: &w::Vertices) -> Vertices {
+        match v {
+            w::Vertices::Unweighted(xy) => self.b.unweighted(xy),
+            w::Vertices::Weighted(vs) => {
+                self.b.weighted(vs.iter().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight))))
+            }
+        }
+    }
+
+    /// The load scale for x/y properties, 1 for the others.
+    fn property_scale(&self, p: w::TransformProperty) -> f32 {
+        if p.is_scaled() {
+            self.b.scale
+        } else {
+            1.0
+        }
+    }
+}
+
+/// Converts a parsed 4.3 skeleton.
+pub(crate) fn convert(
+    s: &w::Skeleton,
+    options: &LoadOptions<'_>,
+) -> Result<SkeletonData, LoadError> {
+    let mut c = Conv { s, b: Builder::new(Behaviour::spine4(&s.header.version), options) };
+    let h = &s.header;
+    c.b.data.hash = format!("{:x}{:x}", h.hash_high, h.hash_low);
+    c.b.data.x = h.x;
+    c.b.data.y = h.y;
+    c.b.data.width = h.width;
+    c.b.data.height = h.height;
+    c.b.data.reference_scale = h.reference_scale * c.b.scale;
+    c.b.data.fps = h.nonessential.as_ref().map_or(30.0, |n| n.fps);
+    bones_and_slots(&mut c);
+    for con in &s.constraints {
+        let data = constraint(&mut c, con);
+        c.b.data.constraints.push(data);
+    }
+    for e in &s.events {
+        let [volume, balance] = e.volume_balance.unwrap_or([1.0, 0.0]);
+        c.b.data.events.push(EventData {
+            name: e.name.clone(),
+            int_value: e.int_value,
+            float_value: e.float_value,
+            string_value: e.string_value.clone().unwrap_or_default(),
+            audio_path: e.audio_path.clone().unwrap_or_default(),
+            volume,
+            balance,
+        });
+    }
+    skins(&mut c);
+    c.b.resolve_links();
+    c.b.bind_atlas();
+    for a in &s.animations {
+        animation(&mut c, a);
+    }
+    c.b.finish()
+}
+
+fn bones_and_slots(c: &mut Conv<'_, '_>) {
+    for (i, bone) in c.s.bones.iter().enumerate() {
+        c.b.push(format!("bone \"{}\"", bone.name));
+        let data = BoneData {
+            name: bone.name.clone(),
+            parent: None,
+            length: c.b.fs("length", bone.length),
+            x: c.b.fs("x", bone.x),
+            y: c.b.fs("y", bone.y),
+            rotation: c.b.f("rotation", bone.rotation),
+            scale_x: c.b.f("scale x", bone.scale_x),
+            scale_y: c.b.f("scale y", bone.scale_y),
+            shear_x: c.b.f("shear x", bone.shear_x),
+            shear_y: c.b.f("shear y", bone.shear_y),
+            inherit: inherit(bone.inherit),
+            skin_required: bone.skin_required,
+            color: bone.nonessential.as_ref().map(|e| Color::from_bytes(e.color)),
+        };
+        c.b.add_bone(i, bone.parent, data);
+        c.b.pop();
+    }
+    for slot in &c.s.slots {
+        c.b.push(format!("slot \"{}\"", slot.name));
+        let bone = c.b.bone(slot.bone);
+        let attachment = c.text(slot.attachment).map(str::to_owned);
+        let blend = match slot.blend {
+            w::BlendMode::Normal => BlendMode::Normal,
+            w::BlendMode::Additive => BlendMode::Additive,
+            w::BlendMode::Multiply => BlendMode::Multiply,
+            w::BlendMode::Screen => BlendMode::Screen,
+        };
+        c.b.data.slots.push(SlotData {
+            name: slot.name.clone(),
+            bone,
+            color: Color::from_bytes(slot.color),
+            dark_color: slot.dark_rgb().map(Color::from_rgb),
+            attachment,
+            blend,
+        });
+        c.b.pop();
+    }
+}
+
+fn constraint(c: &mut Conv<'_, '_>, con: &w::Constraint) -> ConstraintData {
+    let (kind, skin_required) = match &con.kind {
+        w::ConstraintKind::Ik(k) => {
+            c.b.push(format!("IK constraint \"{}\"", con.name));
+            let data = IkData {
+                bones: c.b.bones(&k.bones),
+                target: c.b.bone(k.target),
+                mix: c.b.f("mix", k.mix_value()),
+                softness: c.b.fs("softness", k.softness.unwrap_or(0.0)),
+                bend_direction: k.bend_direction(),
+                compress: k.compress(),
+                stretch: k.stretch(),
+                scale_y_mode: k.scale_y_mode.map_or(ScaleYMode::None, scale_y_mode),
+            };
+            if data.bones.is_empty() || data.bones.len() > 2 {
+                let n = data.bones.len();
+                c.b.report(ProblemKind::Invalid(format!("{n} constrained bones (1 or 2)")));
+            }
+            (ConstraintKind::Ik(data), k.skin_required())
+        }
+        w::ConstraintKind::Transform(t) => {
+            c.b.push(format!("transform constraint \"{}\"", con.name));
+            let mut properties = Vec::with_capacity(t.properties.len());
+            for from in &t.properties {
+                let fs = c.property_scale(from.property);
+                let mut to = Vec::with_capacity(from.to.len());
+                for p in &from.to {
+                    let ts = c.property_scale(p.property);
+                    to.push(ToProperty {
+                        property: property(p.property),
+                        offset: c.b.f("to offset", p.offset * ts),
+                        max: c.b.f("to max", p.max * ts),
+                        scale: c.b.f("to scale", p.scale * ts / fs),
+                    });
+                }
+                properties.push(FromProperty {
+                    property: property(from.property),
+                    offset: c.b.f("from offset", from.offset * fs),
+                    to,
+                });
+            }
+            let mut offsets = [0.0; 6];
+            let mut mixes = [0.0; 6];
+            for i in 0..6 {
+                let o = t.offsets[i].unwrap_or(0.0);
+                offsets[i] =
+                    if i == 1 || i == 2 { c.b.fs("offset", o) } else { c.b.f("offset", o) };
+                mixes[i] = c.b.f("mix", t.mixes[i].unwrap_or(0.0));
+            }
+            let data = TransformData {
+                bones: c.b.bones(&t.bones),
+                source: c.b.bone(t.source),
+                local_source: t.local_source(),
+                local_target: t.local_target(),
+                additive: t.additive(),
+                clamp: t.clamp(),
+                properties,
+                offsets,
+                mixes,
+                solver: TransformSolver::FromTo,
+            };
+            (ConstraintKind::Transform(data), t.skin_required())
+        }
+        w::ConstraintKind::Path(p) => {
+            c.b.push(format!("path constraint \"{}\"", con.name));
+            let position_mode = match p.position_mode() {
+                w::PositionMode::Fixed => PositionMode::Fixed,
+                w::PositionMode::Percent => PositionMode::Percent,
+            };
+            let spacing_mode = match p.spacing_mode() {
+                w::SpacingMode::Length => SpacingMode::Length,
+                w::SpacingMode::Fixed => SpacingMode::Fixed,
+                w::SpacingMode::Percent => SpacingMode::Percent,
+                w::SpacingMode::Proportional => SpacingMode::Proportional,
+            };
+            let rotate_mode = match p.rotate_mode() {
+                w::RotateMode::Tangent => RotateMode::Tangent,
+                w::RotateMode::Chain => RotateMode::Chain,
+                w::RotateMode::ChainScale => RotateMode::ChainScale,
+            };
+            let ps = if position_mode == PositionMode::Fixed { c.b.scale } else { 1.0 };
+            let ss = if matches!(spacing_mode, SpacingMode::Length | SpacingMode::Fixed) {
+                c.b.scale
+            } else {
+                1.0
+            };
+            let data = PathData {
+                bones: c.b.bones(&p.bones),
+                slot: c.b.slot(p.slot),
+                position_mode,
+                spacing_mode,
+                rotate_mode,
+                offset_rotation: c.b.f("offset rotation", p.offset_rotation.unwrap_or(0.0)),
+                position: c.b.f("position", p.position * ps),
+                spacing: c.b.f("spacing", p.spacing * ss),
+                mix_rotate: c.b.f("mix rotate", p.mix_rotate),
+                mix_x: c.b.f("mix x", p.mix_x),
+                mix_y: c.b.f("mix y", p.mix_y),
+            };
+            (ConstraintKind::Path(data), p.skin_required())
+        }
+        w::ConstraintKind::Physics(p) => {
+            c.b.push(format!("physics constraint \"{}\"", con.name));
+            let (scale_x, mode) = p.scale_x_and_mode();
+            let g = p.global_flags;
+            let data = PhysicsData {
+                bone: c.b.bone(p.bone),
+                x: c.b.f("x", p.x.unwrap_or(0.0)),
+                y: c.b.f("y", p.y.unwrap_or(0.0)),
+                rotate: c.b.f("rotate", p.rotate.unwrap_or(0.0)),
+                scale_x: c.b.f("scale x", scale_x),
+                shear_x: c.b.f("shear x", p.shear_x.unwrap_or(0.0)),
+                scale_y_mode: scale_y_mode(mode),
+                limit: c.b.fs("limit", p.limit.unwrap_or(5000.0)),
+                step: 1.0 / f32::from(p.fps),
+                inertia: c.b.f("inertia", p.inertia),
+                strength: c.b.f("strength", p.strength),
+                damping: c.b.f("damping", p.damping),
+                mass_inverse: c.b.f("mass inverse", p.mass_inverse.unwrap_or(1.0)),
+                wind: c.b.f("wind", p.wind),
+                gravity: c.b.f("gravity", p.gravity),
+                mix: c.b.f("mix", p.mix.unwrap_or(1.0)),
+                globals: PhysicsGlobals {
+                    inertia: g & 1 != 0,
+                    strength: g & 2 != 0,
+                    damping: g & 4 != 0,
+                    mass: g & 8 != 0,
+                    wind: g & 16 != 0,
+                    gravity: g & 32 != 0,
+                    mix: g & 64 != 0,
+                },
+            };
+            if p.fps == 0 {
+                c.b.report(ProblemKind::Invalid("physics fps is 0".into()));
+            }
+            (ConstraintKind::Physics(data), p.skin_required())
+        }
+        w::ConstraintKind::Slider(sl) => {
+            c.b.push(format!("slider \"{}\"", con.name));
+            let n = c.s.animations.len();
+            let animation = AnimationId(c.b.check_index("animation", sl.animation, n));
+            let bone = sl.bone.as_ref().map(|sb| {
+                let ps = c.property_scale(sb.property);
+                SliderBone {
+                    bone: c.b.bone(sb.bone),
+                    property: property(sb.property),
+                    property_offset: c.b.f("property offset", sb.property_offset * ps),
+                    offset: c.b.f("offset", sb.offset),
+                    scale: c.b.f("scale", sb.scale / ps),
+                }
+            });
+            let data = SliderData {
+                animation,
+                time: c.b.f("time", sl.value.unwrap_or(0.0)),
+                mix: c.b.f("mix", sl.mix_value()),
+                looping: sl.looping(),
+                additive: sl.additive(),
+                local: sl.local(),
+                bone,
+            };
+            (ConstraintKind::Slider(data), sl.skin_required())
+        }
+    };
+    c.b.pop();
+    ConstraintData { name: con.name.clone(), skin_required, kind }
+}
+
+fn skins(c: &mut Conv<'_, '_>) {
+    let s = c.s;
+    if let Some(slots) = &s.default_skin {
+        c.b.data.default_skin = Some(SkinId(0));
+        let entries = skin_entries(c, slots);
+        c.b.add_skin(SkinData {
+            name: "default".into(),
+            bones: Vec::new(),
+            constraints: Vec::new(),
+            entries,
+            color: None,
+        });
+    }
+    for skin in &s.skins {
+        c.b.push(format!("skin \"{}\"", skin.name));
+        let bones = c.b.bones(&skin.bones);
+        let n = s.constraints.len();
+        let constraints = skin
+            .constraints
+            .iter()
+            .map(|&i| ConstraintId(c.b.check_index("constraint", i, n)))
+            .collect();
+        let entries = skin_entries(c, &skin.slots);
+        c.b.pop();
+        c.b.add_skin(SkinData {
+            name: skin.name.clone(),
+            bones,
+            constraints,
+            entries,
+            color: skin.color.map(Color::from_bytes),
+        });
+    }
+}
+
+fn skin_entries(c: &mut Conv<'_, '_>, slots: &[w::SkinSlot]) -> Vec<SkinEntry> {
+    let mut entries = Vec::new();
+    for sa in slots {
+        let slot = c.b.slot(sa.slot);
+        let slot_name =
+            c.b.data.slots.get(slot.index()).map(|s| s.name.clone()).unwrap_or_default();
+        c.b.push(format!("slot \"{slot_name}\""));
+        for e in &sa.attachments {
+            let key = c.text(e.placeholder).map(str::to_owned);
+            let key = c.b.name("attachment", key.as_deref());
+            let name = match e.attachment.name.and_then(|n| c.text(n)) {
+                Some(n) => n.to_owned(),
+                None => key.clone(),
+            };
+            c.b.push(format!("attachment \"{key}\""));
+            let id = attachment(c, &name, &e.attachment);
+            c.b.pop();
+            entries.push(SkinEntry { slot, name: key, attachment: id });
+        }
+        c.b.pop();
+    }
+    entries
+}
+
+fn seq(q: &Option<w::Sequence>) -> Option<[u32; 4]> {
+    q.map(|q| [q.count, q.start, q.digits, q.setup_index])
+}
+
+fn color(c: Option<[u8; 4]>) -> Color {
+    c.map_or(Color::WHITE, Color::from_bytes)
+}
+
+fn attachment(c: &mut Conv<'_, '_>, name: &str, a: &w::Attachment) -> AttachmentId {
+    let next = AttachmentId(c.b.data.attachments.len() as u32);
+    let path_of =
+        |c: &Conv<'_, '_>, p: Option<StrRef>| p.and_then(|p| c.text(p)).unwrap_or(name).to_owned();
+    let kind = match &a.kind {
+        w::AttachmentKind::Region(r) => {
+            let path = path_of(c, r.path);
+            let sequence = c.b.sequence(&path, seq(&r.sequence));
+            AttachmentKind::Region(RegionAttachment {
+                path,
+                color: color(r.color),
+                x: c.b.fs("x", r.x),
+                y: c.b.fs("y", r.y),
+                rotation: c.b.f("rotation", r.rotation.unwrap_or(0.0)),
+                scale_x: c.b.f("scale x", r.scale_x),
+                scale_y: c.b.f("scale y", r.scale_y),
+                width: c.b.fs("width", r.width),
+                height: c.b.fs("height", r.height),
+                sequence,
+                has_sequence: r.sequence.is_some(),
+                offsets: None,
+                uvs: None,
+            })
+        }
+        w::AttachmentKind::BoundingBox(b) => AttachmentKind::BoundingBox(BoundingBoxAttachment {
+            vertices: c.vertices(&b.vertices),
+            color: b.color.map(Color::from_bytes),
+        }),
+        w::AttachmentKind::Mesh(m) => {
+            let path = path_of(c, m.path);
+            let sequence = c.b.sequence(&path, seq(&m.sequence));
+            let vertices = c.vertices(&m.vertices);
+            check_mesh_parts(&mut c.b, &vertices, &m.uvs, &m.triangles, m.hull_length);
+            let (edges, width, height) = match &m.nonessential {
+                Some(e) => (e.edges.clone(), e.width * c.b.scale, e.height * c.b.scale),
+                None => (Vec::new(), 0.0, 0.0),
+            };
+            let timeline_slots = m.timeline_slots.iter().map(|&s| c.b.slot(s)).collect();
+            AttachmentKind::Mesh(MeshAttachment {
+                path,
+                color: color(m.color),
+                vertices,
+                region_uvs: m.uvs.clone(),
+                triangles: m.triangles.clone(),
+                hull_length: m.hull_length,
+                edges,
+                width,
+                height,
+                sequence,
+                has_sequence: m.sequence.is_some(),
+                linked_source: None,
+                timeline_attachment: next,
+                timeline_slots,
+                uvs: None,
+            })
+        }
+        w::AttachmentKind::LinkedMesh(m) => {
+            let path = path_of(c, m.path);
+            let sequence = c.b.sequence(&path, seq(&m.sequence));
+            let source = c.text(m.source).map(str::to_owned);
+            let source = c.b.name("linked mesh source", source.as_deref());
+            let at = c.b.at();
+            c.b.link(PendingLink {
+                mesh: next,
+                skin: m.skin,
+                slot: m.source_slot,
+                source,
+                inherit_timelines: a.flags & 128 != 0,
+                at,
+            });
+            let [width, height] = m.size.unwrap_or([0.0, 0.0]);
+            AttachmentKind::Mesh(MeshAttachment {
+                path,
+                color: color(m.color),
+                vertices: Vertices::Unweighted(Vec::new()),
+                region_uvs: Vec::new(),
+                triangles: Vec::new(),
+                hull_length: 0,
+                edges: Vec::new(),
+                width: width * c.b.scale,
+                height: height * c.b.scale,
+                sequence,
+                has_sequence: m.sequence.is_some(),
+                linked_source: None,
+                timeline_attachment: next,
+                timeline_slots: Vec::new(),
+                uvs: None,
+            })
+        }
+        w::AttachmentKind::Path(p) => AttachmentKind::Path(PathAttachment {
+            vertices: c.vertices(&p.vertices),
+            lengths: p.lengths.iter().map(|&l| c.b.fs("path length", l)).collect(),
+            closed: a.flags & 16 != 0,
+            constant_speed: a.flags & 32 != 0,
+            color: p.color.map(Color::from_bytes),
+        }),
+        w::AttachmentKind::Point(p) => AttachmentKind::Point(PointAttachment {
+            x: c.b.fs("x", p.x),
+            y: c.b.fs("y", p.y),
+            rotation: c.b.f("rotation", p.rotation),
+            color: p.color.map(Color::from_bytes),
+        }),
+        w::AttachmentKind::Clipping(k) => AttachmentKind::Clipping(ClippingAttachment {
+            end_slot: c.b.slot(k.end_slot),
+            vertices: c.vertices(&k.vertices),
+            color: k.color.map(Color::from_bytes),
+        }),
+    };
+    c.b.add_attachment(AttachmentData { name: name.to_owned(), kind })
+}
+
+fn constraint_ref(c: &mut Conv<'_, '_>, index: u32, ty: ConstraintType) -> ConstraintId {
+    let n = c.b.data.constraints.len();
+    let i = c.b.check_index("constraint", index, n);
+    if i as usize >= n {
+        return ConstraintId(0);
+    }
+    c.b.constraint(ConstraintId(i), ty)
+}
+
+fn orders(
+    c: &mut Conv<'_, '_>,
+    n: usize,
+    keys: &[w::DrawOrderKey],
+    map: impl Fn(u32) -> SlotId,
+) -> (Vec<f32>, Vec<Option<Vec<SlotId>>>) {
+    let mut times = Vec::with_capacity(keys.len());
+    let mut out = Vec::with_capacity(keys.len());
+    for (i, k) in keys.iter().enumerate() {
+        times.push(k.time);
+        if k.changes.is_empty() {
+            out.push(None);
+            continue;
+        }
+        match draw_order(n, k.changes.iter().map(|ch| (ch.slot, ch.shift))) {
+            Ok(o) => out.push(Some(o.into_iter().map(&map).collect())),
+            Err(detail) => {
+                c.b.report(ProblemKind::BadDrawOrder { key: i, detail });
+                out.push(None);
+            }
+        }
+    }
+    (times, out)
+}
+
+fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
+    c.b.push(format!("animation \"{}\"", a.name));
+    let scale = c.b.scale;
+    let mut tl = Vec::new();
+    for st in &a.slots {
+        let slot = c.b.slot(st.slot);
+        for t in &st.timelines {
+            let (property, curves) = match t {
+                w::SlotTimeline::Attachment(keys) => {
+                    tl.push(Timeline::Attachment {
+                        slot,
+                        times: keys.iter().map(|k| k.time).collect(),
+                        names: keys
+                            .iter()
+                            .map(|k| c.text(k.attachment).map(str::to_owned))
+                            .collect(),
+                    });
+                    continue;
+                }
+                w::SlotTimeline::Rgba(t) => (ColorProperty::Rgba, curves::colors(t)),
+                w::SlotTimeline::Rgb(t) => (ColorProperty::Rgb, curves::colors(t)),
+                w::SlotTimeline::Rgba2(t) => (ColorProperty::Rgba2, curves::colors(t)),
+                w::SlotTimeline::Rgb2(t) => (ColorProperty::Rgb2, curves::colors(t)),
+                w::SlotTimeline::Alpha(t) => (ColorProperty::Alpha, curves::colors(t)),
+            };
+            tl.push(Timeline::Color { slot, property, curves });
+        }
+    }
+    for bt in &a.bones {
+        let bone = c.b.bone(bt.bone);
+        for t in &bt.timelines {
+            use BoneProperty as P;
+            let (property, curves) = match t {
+                w::BoneTimeline::Rotate(t) => (P::Rotate, curves::floats(t, 1.0)),
+                w::BoneTimeline::Translate(t) => (P::Translate, curves::floats(t, scale)),
+                w::BoneTimeline::TranslateX(t) => (P::TranslateX, curves::floats(t, scale)),
+                w::BoneTimeline::TranslateY(t) => (P::TranslateY, curves::floats(t, scale)),
+                w::BoneTimeline::Scale(t) => (P::Scale, curves::floats(t, 1.0)),
+                w::BoneTimeline::ScaleX(t) => (P::ScaleX, curves::floats(t, 1.0)),
+                w::BoneTimeline::ScaleY(t) => (P::ScaleY, curves::floats(t, 1.0)),
+                w::BoneTimeline::Shear(t) => (P::Shear, curves::floats(t, 1.0)),
+                w::BoneTimeline::ShearX(t) => (P::ShearX, curves::floats(t, 1.0)),
+                w::BoneTimeline::ShearY(t) => (P::ShearY, curves::floats(t, 1.0)),
+                w::BoneTimeline::Inherit(keys) => {
+                    let keys = keys.iter().map(|k| (k.time, inherit(k.inherit))).collect();
+                    tl.push(Timeline::Inherit { bone, keys });
+                    continue;
+                }
+            };
+            tl.push(Timeline::Bone { bone, property, curves });
+        }
+    }
+    for t in &a.ik {
+        let constraint = constraint_ref(c, t.constraint, ConstraintType::Ik);
+        let n = t.keys.len();
+        let beziers = t.keys.iter().filter(|k| k.bezier.is_some()).count() * 2;
+        let mut curves = Curves::new(2, n, beziers);
+        let mut flags = Vec::with_capacity(n);
+        for k in &t.keys {
+            let mix = if k.flags & 1 == 0 { 0.0 } else { k.mix.unwrap_or(1.0) };
+            curves.frames.extend_from_slice(&[k.time, mix, k.softness.unwrap_or(0.0) * scale]);
+            flags.push(IkFlags {
+                bend_direction: k.bend_direction(),
+                compress: k.flags & 16 != 0,
+                stretch: k.flags & 32 != 0,
+            });
+        }
+        let mut next = 0;
+        for (i, k) in t.keys.iter().enumerate().skip(1) {
+            let (curve, ctl) = match k.bezier {
+                Some([m, s]) => {
+                    (CurveType::Bezier, vec![m, [s[0], s[1] * scale, s[2], s[3] * scale]])
+                }
+                None if k.flags & 64 != 0 => (CurveType::Stepped, Vec::new()),
+                None => (CurveType::Linear, Vec::new()),
+            };
+            curves::segment(&mut curves, &mut next, i - 1, curve, &ctl, 1.0);
+        }
+        c.b.check_curves(&curves);
+        tl.push(Timeline::Ik { constraint, curves, flags });
+    }
+    for t in &a.transform {
+        let constraint = constraint_ref(c, t.constraint, ConstraintType::Transform);
+        tl.push(Timeline::Transform { constraint, curves: curves::floats(&t.timeline, 1.0) });
+    }
+    for pt in &a.path {
+        let constraint = constraint_ref(c, pt.constraint, ConstraintType::Path);
+        let modes = match c.b.data.constraints.get(constraint.index()).map(|d| &d.kind) {
+            Some(ConstraintKind::Path(p)) => Some((p.position_mode, p.spacing_mode)),
+            _ => None,
+        };
+        for t in &pt.timelines {
+            let (property, curves) = match t {
+                w::PathTimeline::Position(t) => {
+                    let s =
+                        if matches!(modes, Some((PositionMode::Fixed, _))) { scale } else { 1.0 };
+                    (PathProperty::Position, curves::floats(t, s))
+                }
+                w::PathTimeline::Spacing(t) => {
+                    let fixed =
+                        matches!(modes, Some((_, SpacingMode::Length | SpacingMode::Fixed)));
+                    (PathProperty::Spacing, curves::floats(t, if fixed { scale } else { 1.0 }))
+                }
+                w::PathTimeline::Mix(t) => (PathProperty::Mix, curves::floats(t, 1.0)),
+            };
+            tl.push(Timeline::Path { constraint, property, curves });
+        }
+    }
+    for pt in &a.physics {
+        let constraint = pt.constraint.map(|i| constraint_ref(c, i, ConstraintType::Physics));
+        for t in &pt.timelines {
+            match t {
+                w::PhysicsTimeline::Property(p, t) => {
+                    use w::PhysicsProperty as W;
+                    let property = match p {
+                        W::Inertia => PhysicsProperty::Inertia,
+                        W::Strength => PhysicsProperty::Strength,
+                        W::Damping => PhysicsProperty::Damping,
+                        W::Mass => PhysicsProperty::Mass,
+                        W::Wind => PhysicsProperty::Wind,
+                        W::Gravity => PhysicsProperty::Gravity,
+                        W::Mix => PhysicsProperty::Mix,
+                    };
+                    tl.push(Timeline::Physics {
+                        constraint,
+                        property,
+                        curves: curves::floats(t, 1.0),
+                    });
+                }
+                w::PhysicsTimeline::Reset(times) => {
+                    tl.push(Timeline::PhysicsReset { constraint, times: times.clone() })
+                }
+            }
+        }
+    }
+    for st in &a.slider {
+        let constraint = constraint_ref(c, st.constraint, ConstraintType::Slider);
+        for t in &st.timelines {
+            let (property, curves) = match t {
+                w::SliderTimeline::Time(t) => (SliderProperty::Time, curves::floats(t, 1.0)),
+                w::SliderTimeline::Mix(t) => (SliderProperty::Mix, curves::floats(t, 1.0)),
+            };
+            tl.push(Timeline::Slider { constraint, property, curves });
+        }
+    }
+    for sk in &a.attachments {
+        let skin_len = c.b.data.skins.len();
+        let skin = SkinId(c.b.check_index("skin", sk.skin, skin_len));
+        for sl in &sk.slots {
+            let slot = c.b.slot(sl.slot);
+            for e in &sl.attachments {
+                let key = c.text(e.attachment).unwrap_or_default().to_owned();
+                let is_deform = matches!(e.kind, w::AttachmentTimelineKind::Deform(_));
+                let Some(att) = timeline_attachment(&mut c.b, skin, slot, &key, is_deform) else {
+                    continue;
+                };
+                match &e.kind {
+                    w::AttachmentTimelineKind::Deform(d) => {
+                        let vertices = vertices_of(&c.b.data.attachments[att.index()].kind);
+                        let n = d.keys.len();
+                        let beziers = d.curves.iter().filter(|k| **k == CurveType::Bezier).count();
+                        let mut curves = Curves::new(0, n, beziers);
+                        let mut keys = Vec::with_capacity(n);
+                        c.b.push(format!("deform \"{key}\""));
+                        for (i, k) in d.keys.iter().enumerate() {
+                            curves.frames.push(k.time);
+                            let vals = k.values.as_ref().map(|v| (v.start, v.values.as_slice()));
+                            keys.push(c.b.deform_key(i, &vertices, vals));
+                        }
+                        c.b.pop();
+                        let mut next = 0;
+                        let mut controls = d.beziers.iter();
+                        for (i, &curve) in d.curves.iter().enumerate().take(n.saturating_sub(1)) {
+                            let ctl: Vec<[f32; 4]> = if curve == CurveType::Bezier {
+                                controls.next().copied().into_iter().collect()
+                            } else {
+                                Vec::new()
+                            };
+                            curves::segment(&mut curves, &mut next, i, curve, &ctl, 1.0);
+                        }
+                        tl.push(Timeline::Deform { slot, attachment: att, curves, vertices: keys });
+                    }
+                    w::AttachmentTimelineKind::Sequence(keys) => {
+                        let keys = keys
+                            .iter()
+                            .map(|k| SequenceKey {
+                                time: k.time,
+                                mode: seq_mode(k.mode),
+                                index: k.index,
+                                delay: k.delay,
+                            })
+                            .collect();
+                        tl.push(Timeline::Sequence { slot, attachment: att, keys });
+                    }
+                }
+            }
+        }
+    }
+    if !a.draw_order.is_empty() {
+        let n = c.b.data.slots.len();
+        let (times, orders) = orders(c, n, &a.draw_order, SlotId);
+        tl.push(Timeline::DrawOrder { times, orders });
+    }
+    for f in &a.draw_order_folders {
+        let slots: Vec<SlotId> = f.slots.iter().map(|&s| c.b.slot(s)).collect();
+        let map = slots.clone();
+        let (times, orders) =
+            orders(c, slots.len(), &f.keys, |i| map.get(i as usize).copied().unwrap_or_default());
+        tl.push(Timeline::DrawOrderFolder { slots, times, orders });
+    }
+    if !a.events.is_empty() {
+        let mut keys = Vec::with_capacity(a.events.len());
+        for k in &a.events {
+            let event = c.b.event(k.event);
+            let def = c.b.data.events.get(event.index());
+            let string_value = k
+                .string_value
+                .clone()
+                .or_else(|| def.map(|d| d.string_value.clone()))
+                .unwrap_or_default();
+            let [volume, balance] = k
+                .volume_balance
+                .unwrap_or_else(|| def.map_or([1.0, 0.0], |d| [d.volume, d.balance]));
+            keys.push(EventKey {
+                time: k.time,
+                event,
+                int_value: k.int_value,
+                float_value: k.float_value,
+                string_value,
+                volume,
+                balance,
+            });
+        }
+        tl.push(Timeline::Event { keys });
+    }
+    for t in &tl {
+        if let Timeline::Bone { curves, .. }
+        | Timeline::Color { curves, .. }
+        | Timeline::Transform { curves, .. }
+        | Timeline::Path { curves, .. }
+        | Timeline::Physics { curves, .. }
+        | Timeline::Slider { curves, .. } = t
+        {
+            c.b.check_curves(curves);
+        }
+    }
+    c.b.pop();
+    c.b.data.animations.push(AnimationData {
+        name: a.name.clone(),
+        duration: a.duration(),
+        timelines: tl,
+    });
+}
+
+fn seq_mode(m: w::SequenceMode) -> SequenceMode {
+    match m {
+        w::SequenceMode::Hold => SequenceMode::Hold,
+        w::SequenceMode::Once => SequenceMode::Once,
+        w::SequenceMode::Loop => SequenceMode::Loop,
+        w::SequenceMode::PingPong => SequenceMode::PingPong,
+        w::SequenceMode::OnceReverse => SequenceMode::OnceReverse,
+        w::SequenceMode::LoopReverse => SequenceMode::LoopReverse,
+        w::SequenceMode::PingPongReverse => SequenceMode::PingPongReverse,
+    }
+}
