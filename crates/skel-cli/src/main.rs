@@ -4,6 +4,7 @@
 //! library function first.
 
 mod info;
+mod validate;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -27,6 +28,18 @@ enum Command {
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
+    },
+    /// Load and resolve each file; print every problem found, one per line.
+    Validate {
+        /// Skeleton files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The atlas to bind regions from (default: the one next to each skeleton).
+        #[arg(long, conflicts_with = "no_atlas")]
+        atlas: Option<PathBuf>,
+        /// Check geometry only, without an atlas.
+        #[arg(long)]
+        no_atlas: bool,
     },
     /// Print the raw AST the format layer read.
     Dump {
@@ -55,6 +68,13 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Info { file, json } => info::info(file, *json),
         Command::Dump { file, json } => info::dump(file, *json),
+        Command::Validate { files, atlas, no_atlas } => {
+            return if validate::run(files, atlas.as_ref(), *no_atlas) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            };
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
