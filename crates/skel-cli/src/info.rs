@@ -16,6 +16,7 @@ enum Document {
 }
 
 fn read(file: &Path) -> Result<Vec<u8>, Failure> {
+    crate::check_size(file)?;
     std::fs::read(file).map_err(|e| Failure::new(file, e))
 }
 

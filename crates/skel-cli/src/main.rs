@@ -63,6 +63,19 @@ impl Failure {
     }
 }
 
+/// Refuses files over [`spine_format::Limits`]' size limit before reading them.
+pub(crate) fn check_size(file: &Path) -> Result<(), Failure> {
+    let max = spine_format::Limits::default().max_file_bytes;
+    match std::fs::metadata(file) {
+        Ok(m) if m.len() > max as u64 => Err(Failure::new(
+            file,
+            format!("file is {} bytes, over the {max}-byte limit (max_file_bytes)", m.len()),
+        )),
+        Ok(_) => Ok(()),
+        Err(e) => Err(Failure::new(file, e)),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {

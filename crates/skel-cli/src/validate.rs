@@ -14,6 +14,11 @@ pub(crate) fn run(files: &[PathBuf], atlas: Option<&PathBuf>, no_atlas: bool) ->
     };
     let mut all_ok = true;
     for file in files {
+        if let Err(f) = crate::check_size(file) {
+            all_ok = false;
+            eprintln!("error: {}: {}", f.file.display(), f.message);
+            continue;
+        }
         let report = validate(file, &choice);
         if report.problems.is_empty() {
             match &report.atlas {

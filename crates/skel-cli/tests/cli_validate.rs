@@ -54,3 +54,19 @@ fn truncated_and_bit_flipped_files_print_one_line_each_and_exit_1() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_oversized_file_is_refused_before_reading() {
+    let dir = std::env::temp_dir().join(format!("skel-oversized-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("huge.skel");
+    let f = std::fs::File::create(&path).unwrap();
+    // A sparse file over the default 64 MiB limit: nothing is written to disk.
+    f.set_len((64 << 20) + 1).unwrap();
+    let (code, out, err) = skel(&["validate", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].contains("max_file_bytes"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -99,6 +99,16 @@ pub enum BinaryErrorKind {
         /// The versions that are supported.
         supported: &'static str,
     },
+    /// A count, size or length is over one of the [`crate::Limits`].
+    #[error("{limit} exceeded: {value} > {max}")]
+    LimitExceeded {
+        /// The limit's field name in [`crate::Limits`].
+        limit: &'static str,
+        /// The value found.
+        value: u64,
+        /// The limit.
+        max: u64,
+    },
     /// A structural rule of the format was broken.
     #[error("{0}")]
     Invalid(String),

@@ -19,7 +19,9 @@ pub mod atlas;
 pub mod binary;
 mod error;
 pub mod json;
+mod limits;
 mod summary;
 
 pub use error::{BinaryError, BinaryErrorKind, Error};
+pub use limits::Limits;
 pub use summary::{AnimationSummary, ConstraintCounts, Summary};

@@ -28,7 +28,7 @@ pub mod v43;
 pub use prim::StrRef;
 
 use crate::error::{BinaryError, BinaryErrorKind};
-use crate::Summary;
+use crate::{Limits, Summary};
 use prim::Reader;
 
 /// The versions this crate reads, for error messages.
@@ -149,18 +149,24 @@ pub fn detect(bytes: &[u8]) -> Result<Header, BinaryError> {
     }
 }
 
-/// Parses a binary skeleton of any supported version.
+/// Parses a binary skeleton of any supported version, with the default [`Limits`].
 pub fn parse(bytes: &[u8]) -> Result<SkeletonFile, BinaryError> {
+    parse_with_limits(bytes, &Limits::default())
+}
+
+/// Parses a binary skeleton of any supported version, enforcing `limits`.
+pub fn parse_with_limits(bytes: &[u8], limits: &Limits) -> Result<SkeletonFile, BinaryError> {
+    Reader::with_limits(bytes, *limits).check_file_size()?;
     let header = detect(bytes)?;
     Ok(match header.generation {
         Generation::V35 | Generation::V36 | Generation::V37 => {
-            SkeletonFile::V35(v35::parse(bytes)?)
+            SkeletonFile::V35(v35::parse_with_limits(bytes, limits)?)
         }
-        Generation::V38 => SkeletonFile::V38(v38::parse(bytes)?),
+        Generation::V38 => SkeletonFile::V38(v38::parse_with_limits(bytes, limits)?),
         Generation::V40 | Generation::V41 | Generation::V42 => {
-            SkeletonFile::V40(v40::parse(bytes)?)
+            SkeletonFile::V40(v40::parse_with_limits(bytes, limits)?)
         }
-        Generation::V43 => SkeletonFile::V43(v43::parse(bytes)?),
+        Generation::V43 => SkeletonFile::V43(v43::parse_with_limits(bytes, limits)?),
     })
 }
 

@@ -8,18 +8,42 @@ use nom::number::complete::{be_f32, be_i32, be_u8};
 use nom::IResult;
 
 use crate::error::{render_path, BinaryError, BinaryErrorKind, Seg};
+use crate::Limits;
 
 /// A cursor over a binary skeleton with a section path for error reporting.
 pub(crate) struct Reader<'a> {
     buf: &'a [u8],
     pos: usize,
     path: Vec<Seg<'a>>,
+    limits: Limits,
 }
 
 impl<'a> Reader<'a> {
     /// A reader at the start of `buf`.
     pub fn new(buf: &'a [u8]) -> Self {
-        Reader { buf, pos: 0, path: Vec::with_capacity(8) }
+        Self::with_limits(buf, Limits::default())
+    }
+
+    /// A reader at the start of `buf` enforcing `limits`.
+    pub fn with_limits(buf: &'a [u8], limits: Limits) -> Self {
+        Reader { buf, pos: 0, path: Vec::with_capacity(8), limits }
+    }
+
+    /// Fails with [`BinaryErrorKind::LimitExceeded`] when the whole input is over the file
+    /// size limit.
+    pub fn check_file_size(&self) -> Result<(), BinaryError> {
+        let max = self.limits.max_file_bytes;
+        if self.buf.len() > max {
+            return Err(self.err_at(
+                0,
+                BinaryErrorKind::LimitExceeded {
+                    limit: "max_file_bytes",
+                    value: self.buf.len() as u64,
+                    max: max as u64,
+                },
+            ));
+        }
+        Ok(())
     }
 
     /// Current byte offset.
@@ -196,6 +220,13 @@ impl<'a> Reader<'a> {
         count: u64,
         min_item_bytes: usize,
     ) -> Result<(), BinaryError> {
+        let (limit, max) = self.limits.for_count(what);
+        if count > max as u64 {
+            return Err(self.err_at(
+                at,
+                BinaryErrorKind::LimitExceeded { limit, value: count, max: max as u64 },
+            ));
+        }
         let need = count.saturating_mul(min_item_bytes.max(1) as u64);
         if need > self.remaining() as u64 && count > 0 {
             if min_item_bytes == 0 && count <= self.remaining() as u64 {
@@ -226,6 +257,16 @@ impl<'a> Reader<'a> {
         let n = self.varint()? as usize;
         if n == 0 {
             return Ok(None);
+        }
+        if n - 1 > self.limits.max_string_bytes {
+            return Err(self.err_at(
+                at,
+                BinaryErrorKind::LimitExceeded {
+                    limit: "max_string_bytes",
+                    value: (n - 1) as u64,
+                    max: self.limits.max_string_bytes as u64,
+                },
+            ));
         }
         let bytes = self.bytes(n - 1)?;
         match std::str::from_utf8(bytes) {

@@ -50,7 +50,12 @@ impl Skeleton {
 
 /// Parses a 3.5, 3.6 or 3.7 skeleton; every byte must be consumed.
 pub fn parse(bytes: &[u8]) -> Result<Skeleton, BinaryError> {
-    read::parse(bytes)
+    parse_with_limits(bytes, &crate::Limits::default())
+}
+
+/// Parses with explicit [`crate::Limits`] (checked before anything is allocated).
+pub fn parse_with_limits(bytes: &[u8], limits: &crate::Limits) -> Result<Skeleton, BinaryError> {
+    read::parse(bytes, *limits)
 }
 
 /// Writes a 3.5–3.7 skeleton back to bytes (`write(&parse(b)?) == b`).

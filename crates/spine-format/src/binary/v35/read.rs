@@ -8,6 +8,7 @@ use crate::binary::v3_common::read::{
 use crate::binary::v3_common::since;
 use crate::binary::{generation_of, Generation};
 use crate::error::{BinaryError, BinaryErrorKind};
+use crate::Limits;
 
 fn read_header(r: &mut Reader<'_>) -> Result<(Generation, Header), BinaryError> {
     let hash = r.string()?;
@@ -36,8 +37,9 @@ fn read_header(r: &mut Reader<'_>) -> Result<(Generation, Header), BinaryError> 
 }
 
 /// Parses a 3.5–3.7 skeleton.
-pub(super) fn parse(bytes: &[u8]) -> Result<Skeleton, BinaryError> {
-    let mut r = Reader::new(bytes);
+pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryError> {
+    let mut r = Reader::with_limits(bytes, limits);
+    r.check_file_size()?;
     let r = &mut r;
     let (gen, header) = read_header(r)?;
     let nonessential = header.nonessential.is_some();

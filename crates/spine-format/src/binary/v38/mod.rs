@@ -53,7 +53,12 @@ impl Skeleton {
 
 /// Parses a 3.8 skeleton; every byte must be consumed.
 pub fn parse(bytes: &[u8]) -> Result<Skeleton, BinaryError> {
-    read::parse(bytes)
+    parse_with_limits(bytes, &crate::Limits::default())
+}
+
+/// Parses with explicit [`crate::Limits`] (checked before anything is allocated).
+pub fn parse_with_limits(bytes: &[u8], limits: &crate::Limits) -> Result<Skeleton, BinaryError> {
+    read::parse(bytes, *limits)
 }
 
 /// Writes a 3.8 skeleton back to bytes (`write(&parse(b)?) == b`).

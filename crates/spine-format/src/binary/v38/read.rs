@@ -7,6 +7,7 @@ use crate::binary::v3_common::read::{
 };
 use crate::binary::{generation_of, Generation};
 use crate::error::{BinaryError, BinaryErrorKind};
+use crate::Limits;
 
 fn read_header(r: &mut Reader<'_>) -> Result<Header, BinaryError> {
     let hash = r.string()?;
@@ -43,8 +44,9 @@ fn read_constraint_head<'a>(
 }
 
 /// Parses a 3.8 skeleton.
-pub(super) fn parse(bytes: &[u8]) -> Result<Skeleton, BinaryError> {
-    let mut r = Reader::new(bytes);
+pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryError> {
+    let mut r = Reader::with_limits(bytes, limits);
+    r.check_file_size()?;
     let r = &mut r;
     let header = read_header(r)?;
     let nonessential = header.nonessential.is_some();

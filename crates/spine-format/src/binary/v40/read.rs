@@ -4,6 +4,7 @@
 use crate::binary::prim::{Reader, StrRef};
 use crate::binary::Generation;
 use crate::error::{BinaryError, BinaryErrorKind};
+use crate::Limits;
 
 use super::ast::*;
 use super::read_animation::read_animation;
@@ -61,8 +62,9 @@ fn opt_f32(r: &mut Reader<'_>, present: bool) -> Result<Option<f32>, BinaryError
 }
 
 /// Parses a whole 4.0–4.2 file.
-pub(super) fn parse(bytes: &[u8]) -> Result<Skeleton, BinaryError> {
-    let mut r = Reader::new(bytes);
+pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryError> {
+    let mut r = Reader::with_limits(bytes, limits);
+    r.check_file_size()?;
     let hash = [r.i32()?, r.i32()?];
     let at = r.pos();
     let version = r.name("version")?.to_owned();

@@ -168,7 +168,12 @@ impl Animation {
 /// Parses a 4.3 skeleton. Fails on a version not starting with `"4.3"`, on any malformed
 /// or out-of-range data, and on trailing bytes.
 pub fn parse(bytes: &[u8]) -> Result<Skeleton, BinaryError> {
-    read::read_skeleton(bytes)
+    parse_with_limits(bytes, &crate::Limits::default())
+}
+
+/// Parses with explicit [`crate::Limits`] (checked before anything is allocated).
+pub fn parse_with_limits(bytes: &[u8], limits: &crate::Limits) -> Result<Skeleton, BinaryError> {
+    read::read_skeleton(bytes, *limits)
 }
 
 /// Writes a 4.3 skeleton; the exact inverse of [`parse`].

@@ -6,6 +6,7 @@ use super::ast::*;
 use super::read_anim::read_animation;
 use crate::binary::prim::{Reader, StrRef};
 use crate::error::{BinaryError, BinaryErrorKind};
+use crate::Limits;
 
 /// What later sections need to know about earlier ones.
 pub(super) struct Ctx {
@@ -87,8 +88,9 @@ pub(super) fn index_list(
 }
 
 /// Parses a whole 4.3 file.
-pub(super) fn read_skeleton(bytes: &[u8]) -> Result<Skeleton, BinaryError> {
-    let mut r = Reader::new(bytes);
+pub(super) fn read_skeleton(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryError> {
+    let mut r = Reader::with_limits(bytes, limits);
+    r.check_file_size()?;
     let header = read_header(&mut r)?;
     let nonessential = header.nonessential.is_some();
 

@@ -1,0 +1,68 @@
+//! Resource limits enforced while parsing, before anything is allocated.
+//!
+//! Every count the binary parsers read is first checked against the bytes left (so nothing
+//! allocates more than the input could hold) and then against these limits, so a small file
+//! cannot ask for an absurd number of bones or keys either. Exceeding one is a typed error
+//! naming the limit ([`crate::BinaryErrorKind::LimitExceeded`]).
+
+/// Limits for loading untrusted files. [`Limits::default`] is generous for any real export
+/// (the largest official example rig has 143 bones) and safe for hostile input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest input file, in bytes (default 64 MiB).
+    pub max_file_bytes: usize,
+    /// Most bones (default 100,000: chains 10,000 deep load).
+    pub max_bones: usize,
+    /// Most slots (default 100,000).
+    pub max_slots: usize,
+    /// Most vertices in one attachment (default 1,000,000).
+    pub max_vertices: usize,
+    /// Most keyframes in one timeline (default 1,000,000).
+    pub max_keyframes: usize,
+    /// Longest string, in bytes (default 1 MiB).
+    pub max_string_bytes: usize,
+    /// Most items in any other list (skins, attachments, animations, …; default 1,000,000).
+    pub max_items: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_file_bytes: 64 << 20,
+            max_bones: 100_000,
+            max_slots: 100_000,
+            max_vertices: 1_000_000,
+            max_keyframes: 1_000_000,
+            max_string_bytes: 1 << 20,
+            max_items: 1_000_000,
+        }
+    }
+}
+
+impl Limits {
+    /// No limits beyond what the input itself can hold.
+    pub fn unlimited() -> Self {
+        Limits {
+            max_file_bytes: usize::MAX,
+            max_bones: usize::MAX,
+            max_slots: usize::MAX,
+            max_vertices: usize::MAX,
+            max_keyframes: usize::MAX,
+            max_string_bytes: usize::MAX,
+            max_items: usize::MAX,
+        }
+    }
+
+    /// The limit that applies to a count of `what` (the parsers' item labels), with its name.
+    pub(crate) fn for_count(&self, what: &str) -> (&'static str, usize) {
+        match what {
+            "bone" | "bones" => ("max_bones", self.max_bones),
+            "slot" => ("max_slots", self.max_slots),
+            "vertex" | "vertex bone" | "uv" | "triangle" | "edge" => {
+                ("max_vertices", self.max_vertices)
+            }
+            "keyframe" | "event key" | "draw order key" => ("max_keyframes", self.max_keyframes),
+            _ => ("max_items", self.max_items),
+        }
+    }
+}
