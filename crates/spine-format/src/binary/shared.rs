@@ -172,7 +172,9 @@ pub(crate) fn read_curve_frames<V: Channels>(
     r.check_count(r.pos(), "keyframe", frame_count as u64, 4 + V::WIRE_BYTES)?;
     let mut frames = Vec::with_capacity(frame_count);
     let mut curves = Vec::with_capacity(frame_count - 1);
-    let mut beziers = Vec::new();
+    // `bezierCount` is the number of bezier channel segments, i.e. `beziers.len()` of a
+    // well-formed file; bounded by what the rest of the input could hold.
+    let mut beziers = Vec::with_capacity((bezier_count as usize).min(r.remaining() / 16));
     for i in 0..frame_count {
         r.enter_item("frames", i);
         let time = r.f32()?;
