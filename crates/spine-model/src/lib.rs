@@ -31,6 +31,7 @@ mod curves;
 mod data;
 mod error;
 mod ids;
+mod v3x;
 mod v40;
 mod v43;
 pub mod validate;
@@ -69,10 +70,8 @@ impl SkeletonData {
         match file {
             SkeletonFile::V40(s) => v40::convert(s, options),
             SkeletonFile::V43(s) => v43::convert(s, options),
-            SkeletonFile::V35(s) => {
-                Err(LoadError::Unsupported(format!("binary {:?}", s.generation)))
-            }
-            SkeletonFile::V38(_) => Err(LoadError::Unsupported("binary 3.8".into())),
+            SkeletonFile::V35(s) => v3x::from_v35(s, options),
+            SkeletonFile::V38(s) => v3x::from_v38(s, options),
             _ => Err(LoadError::Unsupported("this binary generation".into())),
         }
     }
