@@ -31,6 +31,7 @@ mod curves;
 mod data;
 mod error;
 mod ids;
+mod json;
 mod v3x;
 mod v40;
 mod v43;
@@ -41,6 +42,7 @@ pub use atlas_bind::{mesh_uvs, region_offsets, region_uvs};
 pub use data::*;
 pub use error::{LoadError, Problem, ProblemKind};
 pub use ids::*;
+pub use json::load_json;
 pub use validate::{validate, AtlasChoice};
 
 use spine_format::atlas::Atlas;

@@ -103,6 +103,8 @@ pub(crate) enum Con3<'a> {
     Transform { name: &'a str, order: u32, skin: bool, data: Transform3 },
     /// Path.
     Path { name: &'a str, order: u32, skin: bool, data: Path3 },
+    /// Physics (4.2 JSON), already resolved.
+    Physics { name: &'a str, order: u32, skin: bool, data: PhysicsData },
 }
 
 /// 3.x IK setup values (indices unresolved).
@@ -125,8 +127,10 @@ pub(crate) struct Transform3 {
     pub relative: bool,
     /// Rotation, x, y (unscaled), scale x, scale y, shear y.
     pub offsets: [f32; 6],
-    /// Rotate, translate, scale, shear.
-    pub mixes: [f32; 4],
+    /// Rotate, x, y, scale x, scale y, shear y (3.x: expanded from its four mixes).
+    pub mixes: [f32; 6],
+    /// The solver.
+    pub solver: TransformSolver,
 }
 
 /// 3.x path setup values.
@@ -140,33 +144,40 @@ pub(crate) struct Path3 {
     pub position: f32,
     pub spacing: f32,
     pub rotate_mix: f32,
-    pub translate_mix: f32,
+    pub mix_x: f32,
+    pub mix_y: f32,
 }
 
 impl Con3<'_> {
     fn order(&self) -> u32 {
         match self {
-            Con3::Ik { order, .. } | Con3::Transform { order, .. } | Con3::Path { order, .. } => {
-                *order
-            }
+            Con3::Ik { order, .. }
+            | Con3::Transform { order, .. }
+            | Con3::Path { order, .. }
+            | Con3::Physics { order, .. } => *order,
         }
     }
     fn name(&self) -> &str {
         match self {
-            Con3::Ik { name, .. } | Con3::Transform { name, .. } | Con3::Path { name, .. } => name,
+            Con3::Ik { name, .. }
+            | Con3::Transform { name, .. }
+            | Con3::Path { name, .. }
+            | Con3::Physics { name, .. } => name,
         }
     }
 }
 
 /// Merges the three per-type lists by `order` as every 3.x `Skeleton.updateCache` does (the
 /// first IK, else transform, else path constraint with `order == i`, for `i` in
-/// `0..count`), builds them, and returns the ids of each list (`[ik, transform, path]`).
-/// `cons` must list IK constraints, then transform, then path ones, each in file order.
-pub(crate) fn constraints3(b: &mut Builder<'_>, cons: Vec<Con3<'_>>) -> [Vec<ConstraintId>; 3] {
+/// `0..count`; 4.2 JSON: then physics), builds them, and returns the ids of each list
+/// (`[ik, transform, path, physics]`). `cons` must list IK constraints, then transform, then
+/// path, then physics ones, each in file order.
+pub(crate) fn constraints3(b: &mut Builder<'_>, cons: Vec<Con3<'_>>) -> [Vec<ConstraintId>; 4] {
     let kind = |c: &Con3<'_>| match c {
         Con3::Ik { .. } => 0usize,
         Con3::Transform { .. } => 1,
         Con3::Path { .. } => 2,
+        Con3::Physics { .. } => 3,
     };
     let n = cons.len();
     let mut used = vec![false; n];
@@ -188,9 +199,9 @@ pub(crate) fn constraints3(b: &mut Builder<'_>, cons: Vec<Con3<'_>>) -> [Vec<Con
             sorted.push(p);
         }
     }
-    let mut ids: [Vec<ConstraintId>; 3] = Default::default();
+    let mut ids: [Vec<ConstraintId>; 4] = Default::default();
     let mut within = vec![0usize; n];
-    let mut counts = [0usize; 3];
+    let mut counts = [0usize; 4];
     for (p, c) in cons.iter().enumerate() {
         let k = kind(c);
         within[p] = counts[k];
@@ -239,7 +250,7 @@ pub(crate) fn constraints3(b: &mut Builder<'_>, cons: Vec<Con3<'_>>) -> [Vec<Con
                     b.f("offset", o[4]),
                     b.f("offset", o[5]),
                 ];
-                let mixes = [m[0], m[1], m[1], m[2], m[2], m[3]].map(|v| b.f("mix", v));
+                let mixes = m.map(|v| b.f("mix", v));
                 let d = TransformData {
                     bones: b.bones(&data.bones),
                     source: b.bone(data.target),
@@ -250,7 +261,7 @@ pub(crate) fn constraints3(b: &mut Builder<'_>, cons: Vec<Con3<'_>>) -> [Vec<Con
                     properties: identity_properties(),
                     offsets,
                     mixes,
-                    solver: TransformSolver::Legacy3x,
+                    solver: data.solver,
                 };
                 ConstraintData {
                     name: (*name).to_owned(),
@@ -281,13 +292,21 @@ pub(crate) fn constraints3(b: &mut Builder<'_>, cons: Vec<Con3<'_>>) -> [Vec<Con
                     position,
                     spacing,
                     mix_rotate: b.f("mix rotate", data.rotate_mix),
-                    mix_x: b.f("mix x", data.translate_mix),
-                    mix_y: b.f("mix y", data.translate_mix),
+                    mix_x: b.f("mix x", data.mix_x),
+                    mix_y: b.f("mix y", data.mix_y),
                 };
                 ConstraintData {
                     name: (*name).to_owned(),
                     skin_required: *skin,
                     kind: ConstraintKind::Path(d),
+                }
+            }
+            Con3::Physics { name, skin, data, .. } => {
+                b.push(format!("physics constraint \"{name}\""));
+                ConstraintData {
+                    name: (*name).to_owned(),
+                    skin_required: *skin,
+                    kind: ConstraintKind::Physics(data.clone()),
                 }
             }
         };
@@ -323,7 +342,7 @@ fn rotate_mode(m: w::RotateMode) -> RotateMode {
 struct Conv<'a, 'o, T> {
     t: &'a T,
     b: Builder<'o>,
-    ids: [Vec<ConstraintId>; 3],
+    ids: [Vec<ConstraintId>; 4],
 }
 
 /// A named skin, normalised.
@@ -392,7 +411,8 @@ pub(crate) fn from_v35(
             local: k.local,
             relative: k.relative,
             offsets: k.offsets,
-            mixes: k.mixes,
+            mixes: mixes3(k.mixes),
+            solver: TransformSolver::Legacy3x,
         };
         cons.push(Con3::Transform { name: &k.name, order: k.order, skin: false, data });
     }
@@ -493,7 +513,8 @@ pub(crate) fn from_v38(
             local: k.local,
             relative: k.relative,
             offsets: k.offsets,
-            mixes: k.mixes,
+            mixes: mixes3(k.mixes),
+            solver: TransformSolver::Legacy3x,
         };
         cons.push(Con3::Transform { name: &k.name, order: k.order, skin: k.skin_required, data });
     }
@@ -508,7 +529,8 @@ pub(crate) fn from_v38(
             position: p.position,
             spacing: p.spacing,
             rotate_mix: p.rotate_mix,
-            translate_mix: p.translate_mix,
+            mix_x: p.translate_mix,
+            mix_y: p.translate_mix,
         };
         cons.push(Con3::Path { name: &p.name, order: p.order, skin: p.skin_required, data });
     }
@@ -562,8 +584,15 @@ fn path3(p: &v35::PathConstraint) -> Path3 {
         position: p.position,
         spacing: p.spacing,
         rotate_mix: p.rotate_mix,
-        translate_mix: p.translate_mix,
+        mix_x: p.translate_mix,
+        mix_y: p.translate_mix,
     }
+}
+
+/// 3.x transform mixes (rotate, translate, scale, shear) as the six 4.x ones: translate
+/// drives x and y, scale drives scale x and y.
+pub(crate) fn mixes3([r, t, s, sh]: [f32; 4]) -> [f32; 6] {
+    [r, t, t, s, s, sh]
 }
 
 /// Adds a bone: `v` = length, x, y, rotation, scale x, scale y, shear x, shear y.

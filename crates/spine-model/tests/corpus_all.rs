@@ -44,3 +44,17 @@ fn every_3x_binary_rig_resolves_with_its_atlas() {
         assert!(checked >= 60, "only {checked} files");
     }
 }
+
+#[test]
+fn every_json_rig_resolves_with_its_atlas() {
+    let (checked, failures) = check(".json", &VERSIONS);
+    assert!(
+        failures.is_empty(),
+        "{} failed of {checked}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    if skel_testkit::spine_corpus().is_some() {
+        assert!(checked >= 100, "only {checked} files");
+    }
+}
