@@ -20,9 +20,8 @@
 //! library side of `skel validate`). Loading either returns the data or
 //! [`LoadError::Invalid`] with **every** problem found.
 //!
-//! Resolved today: binary 4.0, 4.1, 4.2 and 4.3. 3.x binary and JSON return
-//! [`LoadError::Unsupported`] until their conversions land (they feed the same internal
-//! builder).
+//! Resolved: binary 3.5–3.8 and 4.0–4.3, JSON 3.5–4.2 ([`SkeletonData::from_json`], [`load_json`]).
+//! All sources feed the same internal builder.
 
 mod anim;
 mod atlas_bind;
