@@ -5,7 +5,8 @@
 //! fields, normalised by [`from_v35`] and [`from_v38`] into [`Head`]. Semantics follow
 //! spine-libgdx `SkeletonBinary` of each 3.x branch.
 //!
-//! Upgrade rules applied here (each unit-tested in `tests/upgrade_3x.rs` or below):
+//! Upgrade rules applied here (checked over the corpus by `tests/corpus_all.rs` and
+//! `tests/twins.rs`; the 3.x curve maths by unit tests in `curves.rs`):
 //!
 //! * **Behaviour**: [`Behaviour::spine3`]: [`CurveModel::Sampled3x`] curve tables (one 3.x
 //!   `setCurve` bezier per segment, shared by every channel, see `curves.rs`),
