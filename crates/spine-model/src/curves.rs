@@ -1,8 +1,122 @@
-//! Builds [`Curves`] tables from the 4.x wire curve encoding (shared by 4.0–4.3).
+//! Builds [`Curves`] tables from the 4.x wire curve encoding (shared by 4.0–4.3), and the
+//! 3.x sampled curve kind ([`CurveModel::Sampled3x`](crate::CurveModel::Sampled3x)).
 
 use spine_format::binary::shared::{CurveTimeline, CurveType};
 
-use crate::anim::Curves;
+use crate::anim::{Curves, BEZIER, BEZIER_SIZE, LINEAR, STEPPED};
+
+/// 3.x curves ([`CurveModel::Sampled3x`](crate::CurveModel::Sampled3x)).
+///
+/// Layout: `curves[k]` (each key but the last) is [`LINEAR`], [`STEPPED`] or `BEZIER + i`
+/// exactly as for 4.x, but a 3.x bezier is **one per segment** (shared by every channel) and
+/// its [`BEZIER_SIZE`] floats at `i` are the 9 `(x, y)` points of the curve in *percent*
+/// space (`0..1` of the segment's time → `0..1` of the value change), sampled by the 3.x
+/// runtimes' `CurveTimeline.setCurve` (float forward differences with the float constants
+/// `0.03`, `0.006`, `0.3`, `0.16666667`); the implied first point is `(0, 0)` and the last
+/// `(1, 1)`. Evaluate with [`Curves::curve_percent_3x`] (3.x `getCurvePercent`), then
+/// interpolate each value linearly with that percent.
+impl Curves {
+    /// 3.x `CurveTimeline.setCurve(frame, cx1, cy1, cx2, cy2)` (spine-libgdx 3.8): writes
+    /// bezier number `bezier` for segment `frame`.
+    pub fn set_curve_3x(&mut self, bezier: usize, frame: usize, [cx1, cy1, cx2, cy2]: [f32; 4]) {
+        let mut i = self.bezier_base + bezier * BEZIER_SIZE;
+        if let Some(c) = self.curves.get_mut(frame) {
+            *c = BEZIER + i as f32;
+        }
+        let tmpx = (-cx1 * 2.0 + cx2) * 0.03;
+        let tmpy = (-cy1 * 2.0 + cy2) * 0.03;
+        let dddfx = ((cx1 - cx2) * 3.0 + 1.0) * 0.006;
+        let dddfy = ((cy1 - cy2) * 3.0 + 1.0) * 0.006;
+        let mut ddfx = tmpx * 2.0 + dddfx;
+        let mut ddfy = tmpy * 2.0 + dddfy;
+        let mut dfx = cx1 * 0.3 + tmpx + dddfx * 0.166_666_67;
+        let mut dfy = cy1 * 0.3 + tmpy + dddfy * 0.166_666_67;
+        let (mut x, mut y) = (dfx, dfy);
+        let n = i + BEZIER_SIZE;
+        while i < n {
+            if let Some(s) = self.curves.get_mut(i..i + 2) {
+                s[0] = x;
+                s[1] = y;
+            }
+            dfx += ddfx;
+            dfy += ddfy;
+            ddfx += dddfx;
+            ddfy += dddfy;
+            x += dfx;
+            y += dfy;
+            i += 2;
+        }
+    }
+
+    /// 3.x `CurveTimeline.getCurvePercent(frame, percent)` (spine-libgdx 3.8): the eased
+    /// percent of segment `frame` for the linear `percent` (clamped to `0..=1`).
+    pub fn curve_percent_3x(&self, frame: usize, percent: f32) -> f32 {
+        let percent = percent.clamp(0.0, 1.0);
+        let ty = self.curves.get(frame).copied().unwrap_or(LINEAR);
+        if ty == LINEAR {
+            return percent;
+        }
+        if ty == STEPPED {
+            return 0.0;
+        }
+        let start = (ty - BEZIER) as usize;
+        let Some(p) = self.curves.get(start..start + BEZIER_SIZE) else { return percent };
+        let mut x = 0.0;
+        let mut i = 0;
+        while i < BEZIER_SIZE {
+            x = p[i];
+            if x >= percent {
+                if i == 0 {
+                    return p[1] * percent / x;
+                }
+                let (px, py) = (p[i - 2], p[i - 1]);
+                return py + (p[i + 1] - py) * (percent - px) / (x - px);
+            }
+            i += 2;
+        }
+        let y = p[BEZIER_SIZE - 1];
+        y + (1.0 - y) * (percent - x) / (1.0 - x)
+    }
+}
+
+/// A 3.x segment curve (wire or JSON).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Curve3 {
+    /// Linear.
+    Linear,
+    /// Stepped.
+    Stepped,
+    /// Bezier `cx1, cy1, cx2, cy2` in percent space.
+    Bezier([f32; 4]),
+}
+
+/// Builds a 3.x table: `keys` yields `(time, values)`, `curves[k]` the segment after key `k`.
+pub(crate) fn sampled3x(
+    channels: usize,
+    keys: impl ExactSizeIterator<Item = (f32, Vec<f32>)>,
+    curves: &[Curve3],
+) -> Curves {
+    let n = keys.len();
+    let beziers =
+        curves.iter().take(n.saturating_sub(1)).filter(|c| matches!(c, Curve3::Bezier(_))).count();
+    let mut c = Curves::new(channels, n, beziers);
+    for (time, values) in keys {
+        c.frames.push(time);
+        c.frames.extend((0..channels).map(|i| values.get(i).copied().unwrap_or(0.0)));
+    }
+    let mut next = 0;
+    for (k, curve) in curves.iter().enumerate().take(n.saturating_sub(1)) {
+        match *curve {
+            Curve3::Linear => {}
+            Curve3::Stepped => c.set_stepped(k),
+            Curve3::Bezier(b) => {
+                c.set_curve_3x(next, k, b);
+                next += 1;
+            }
+        }
+    }
+    c
+}
 
 /// Sets the curve of segment `k` (from key `k` to `k + 1`): stepped, linear, or one
 /// bezier per channel from `controls` (`cx1, cy1, cx2, cy2`; `cy` multiplied by `cy_scale`,
@@ -76,6 +190,33 @@ pub(crate) fn colors<const N: usize>(t: &CurveTimeline<[u8; N]>) -> Curves {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sampled_3x_matches_libgdx_set_curve() {
+        // cx1 = 0.25, cy1 = 0, cx2 = 0.75, cy2 = 1 (ease in-out): symmetric around 0.5.
+        let keys = vec![(0.0, vec![0.0]), (1.0, vec![10.0])];
+        let c = sampled3x(1, keys.into_iter(), &[Curve3::Bezier([0.25, 0.0, 0.75, 1.0])]);
+        assert_eq!(c.curves[0], BEZIER + 2.0);
+        assert_eq!(c.curves.len(), 2 + BEZIER_SIZE);
+        // First sample is the cubic at t = 0.1: x = 0.028 + 0.0675*... computed by the
+        // forward differences; check the symmetric midpoint and the clamped ends instead.
+        assert!((c.curve_percent_3x(0, 0.5) - 0.5).abs() < 1e-4);
+        assert_eq!(c.curve_percent_3x(0, 0.0), 0.0);
+        assert!((c.curve_percent_3x(0, 1.0) - 1.0).abs() < 1e-6);
+        assert!(c.curve_percent_3x(0, 0.2) < 0.2, "ease-in is slower at the start");
+        // Point 5 (t = 0.5) of the forward-difference samples is (0.5, 0.5).
+        assert!((c.curves[2 + 8] - 0.5).abs() < 1e-5 && (c.curves[2 + 9] - 0.5).abs() < 1e-5);
+    }
+
+    #[test]
+    fn sampled_3x_linear_and_stepped() {
+        let keys = vec![(0.0, vec![0.0]), (1.0, vec![1.0]), (2.0, vec![3.0])];
+        let c = sampled3x(1, keys.into_iter(), &[Curve3::Stepped, Curve3::Linear]);
+        assert_eq!(c.curves, vec![STEPPED, LINEAR, LINEAR]);
+        assert_eq!(c.curve_percent_3x(0, 0.7), 0.0);
+        assert_eq!(c.curve_percent_3x(1, 0.7), 0.7);
+        assert_eq!(c.frames, vec![0.0, 0.0, 1.0, 1.0, 2.0, 3.0]);
+    }
     use spine_format::binary::shared::Keyframe;
 
     #[test]

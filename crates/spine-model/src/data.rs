@@ -76,6 +76,23 @@ impl Behaviour {
     }
 }
 
+impl Behaviour {
+    /// The 3.x behaviour for an export of `version` (3.5–3.8): sampled 3.x curves
+    /// (`CurveTimeline.setCurve`), 3.x `RotateTimeline` mixing (wrapped key deltas), the 3.x
+    /// event window, no physics, no sequences; IK softness only from 3.8.
+    pub fn spine3(version: &str) -> Behaviour {
+        Behaviour {
+            version: version.to_owned(),
+            curve_model: CurveModel::Sampled3x,
+            rotation_mix: RotationMix::Spine3,
+            physics: false,
+            ik_softness: version.starts_with("3.8"),
+            event_window: EventWindow::Spine3,
+            sequences: false,
+        }
+    }
+}
+
 /// How a curve table is encoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CurveModel {
@@ -336,6 +353,15 @@ pub enum TransformSolver {
     /// maths (reflection handling, scale by axis lengths) is not expressible as from/to
     /// properties, so the solver must honour this flag.
     Legacy4x,
+    /// 3.5–3.8 `TransformConstraint.update` (spine-libgdx 3.8): the four `apply*` variants of
+    /// [`TransformSolver::Legacy4x`] with these differences, which is why it is a kind of its
+    /// own: the local absolute variant brings the rotation and shear-y deltas
+    /// (`target - bone + offset`) into `[-180, 180]` with
+    /// `r -= (16384 - (int)(16384.499999999996 - r / 360)) * 360` before mixing (4.x does not
+    /// wrap); the world variants apply scale and shear only when their mix is `> 0` (4.x:
+    /// scale when `!= 0`). 3.x has one translate and one scale mix, so `mixes` holds
+    /// `x == y` and `scale_x == scale_y` (mix timelines keep them equal too).
+    Legacy3x,
 }
 
 /// Index of each value in [`TransformData::offsets`] and [`TransformData::mixes`].

@@ -130,6 +130,14 @@ pub enum ProblemKind {
         /// What is wrong.
         detail: String,
     },
+    /// A name (JSON reference) that names nothing of its kind.
+    #[error("unknown {what} \"{name}\"")]
+    UnknownName {
+        /// What is named (`"bone"`, `"slot"`, `"IK constraint"`, …).
+        what: &'static str,
+        /// The name.
+        name: String,
+    },
     /// Anything else.
     #[error("{0}")]
     Invalid(String),
@@ -142,6 +150,9 @@ pub enum LoadError {
     /// The bytes are not a valid binary skeleton.
     #[error("parse error: {0}")]
     Parse(#[from] spine_format::BinaryError),
+    /// The text is not a valid JSON skeleton.
+    #[error("JSON parse error: {0}")]
+    Json(String),
     /// The atlas text is invalid.
     #[error("atlas error: {0}")]
     Atlas(String),

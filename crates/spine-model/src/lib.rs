@@ -20,9 +20,8 @@
 //! library side of `skel validate`). Loading either returns the data or
 //! [`LoadError::Invalid`] with **every** problem found.
 //!
-//! Resolved today: binary 4.0, 4.1, 4.2 and 4.3. 3.x binary and JSON return
-//! [`LoadError::Unsupported`] until their conversions land (they feed the same internal
-//! builder).
+//! Resolved: binary 3.5–3.8 and 4.0–4.3, JSON 3.5–4.2 ([`SkeletonData::from_json`], [`load_json`]).
+//! All sources feed the same internal builder.
 
 mod anim;
 mod atlas_bind;
@@ -31,6 +30,8 @@ mod curves;
 mod data;
 mod error;
 mod ids;
+mod json;
+mod v3x;
 mod v40;
 mod v43;
 pub mod validate;
@@ -40,6 +41,7 @@ pub use atlas_bind::{mesh_uvs, region_offsets, region_uvs};
 pub use data::*;
 pub use error::{LoadError, Problem, ProblemKind};
 pub use ids::*;
+pub use json::load_json;
 pub use validate::{validate, AtlasChoice};
 
 use spine_format::atlas::Atlas;
@@ -69,10 +71,8 @@ impl SkeletonData {
         match file {
             SkeletonFile::V40(s) => v40::convert(s, options),
             SkeletonFile::V43(s) => v43::convert(s, options),
-            SkeletonFile::V35(s) => {
-                Err(LoadError::Unsupported(format!("binary {:?}", s.generation)))
-            }
-            SkeletonFile::V38(_) => Err(LoadError::Unsupported("binary 3.8".into())),
+            SkeletonFile::V35(s) => v3x::from_v35(s, options),
+            SkeletonFile::V38(s) => v3x::from_v38(s, options),
             _ => Err(LoadError::Unsupported("this binary generation".into())),
         }
     }

@@ -93,14 +93,31 @@ pub fn validate(file: &Path, atlas: &AtlasChoice) -> Report {
         .and_then(|n| n.to_str())
         .unwrap_or("")
         .to_owned();
-    if bytes.first() == Some(&b'{') {
-        return report(vec!["JSON skeletons are not yet supported by spine-model".into()]);
+    let options = LoadOptions { scale: 1.0, atlas: parsed_atlas.as_ref(), atlas_name: &atlas_name };
+    let text_start = bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace() && **b != 0xEF && **b != 0xBB && **b != 0xBF);
+    if text_start == Some(&b'{') {
+        let text = match std::str::from_utf8(&bytes) {
+            Ok(t) => t.trim_start_matches('\u{feff}'),
+            Err(e) => return report(vec![format!("{}: not UTF-8: {e}", file.display())]),
+        };
+        let skeleton = match spine_format::json::parse(text) {
+            Ok(s) => s,
+            Err(e) => return report(vec![e.to_string()]),
+        };
+        return match SkeletonData::from_json(&skeleton, &options) {
+            Ok(_) => report(Vec::new()),
+            Err(LoadError::Invalid(problems)) => {
+                report(problems.iter().map(ToString::to_string).collect())
+            }
+            Err(e) => report(vec![e.to_string()]),
+        };
     }
     let file_ast = match spine_format::binary::parse(&bytes) {
         Ok(f) => f,
         Err(e) => return report(vec![e.to_string()]),
     };
-    let options = LoadOptions { scale: 1.0, atlas: parsed_atlas.as_ref(), atlas_name: &atlas_name };
     match SkeletonData::from_binary(&file_ast, &options) {
         Ok(_) => report(Vec::new()),
         Err(LoadError::Invalid(problems)) => {
