@@ -1,6 +1,19 @@
 //! # spine-anim
 //!
-//! **Not implemented yet.** This crate will hold skeleton instances over shared
-//! `SkeletonData`, every timeline type, `AnimationState` (tracks, mixing, events), the
-//! constraint solvers (IK, transform, path, physics, slider), world vertices and clipping.
-//! Nothing here works yet.
+//! Skeleton instances over shared [`SkeletonData`](spine_model::SkeletonData), every
+//! timeline type, `AnimationState` (tracks, mixing, events) and the constraint solvers,
+//! following spine-cpp 4.2 (`Skeleton.cpp`, `Bone.cpp`, `Slot.cpp`, `*Timeline.cpp`,
+//! `AnimationState.cpp`) float for float.
+//!
+//! * [`Skeleton`]: bones ([`Bone`]: local, applied and world pose), slots, draw order, skin,
+//!   update cache ([`UpdateEntry`]), [`Skeleton::update_world_transform`].
+//! * [`constraints`]: constraint runtime state and the solver entry points.
+
+pub mod constraints;
+pub mod math;
+mod skeleton;
+
+pub use skeleton::{
+    parent_world, timeline_attachment, update_bone, Bone, ParentWorld, Physics, Skeleton, Slot,
+    UpdateEntry, WorldFrame,
+};
