@@ -17,3 +17,6 @@ pub use skeleton::{
     parent_world, timeline_attachment, update_bone, Bone, ParentWorld, Physics, Skeleton, Slot,
     UpdateEntry, WorldFrame,
 };
+pub mod timeline;
+
+pub use timeline::{apply_animation, apply_timeline, EventRef, MixBlend, MixDirection};
