@@ -20,3 +20,8 @@ pub use skeleton::{
 pub mod timeline;
 
 pub use timeline::{apply_animation, apply_timeline, EventRef, MixBlend, MixDirection};
+pub mod state;
+
+pub use state::{
+    AnimationState, AnimationStateData, EntryId, StateEvent, StateEventType, TrackEntry,
+};

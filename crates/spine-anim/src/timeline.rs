@@ -138,7 +138,7 @@ fn channel_value(c: &Curves, time: f32, k: usize, ch: usize, bezier_slot: usize)
 }
 
 /// spine-cpp `CurveTimeline1::getCurveValue`.
-fn curve_value1(c: &Curves, time: f32) -> f32 {
+pub(crate) fn curve_value1(c: &Curves, time: f32) -> f32 {
     let k = search(c, time);
     channel_value(c, time, k, 0, 0)
 }

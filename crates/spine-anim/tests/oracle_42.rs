@@ -256,3 +256,130 @@ fn constraint_exemption_is_computed_from_data() {
     assert!(!sb.driven[id("hip")]);
     assert!(!sb.driven[id("root")]);
 }
+
+fn anim_name(d: &SkeletonData, a: Option<spine_model::AnimationId>) -> String {
+    a.map_or("<empty>".to_owned(), |a| d.animation(a).name.clone())
+}
+
+/// Runs the golden's STATE procedure; returns (samples by frame, events, track events)
+/// as JSON values in the golden's shapes.
+fn run_state(rig: &Rig, tally: &mut Tally, failures: &mut Vec<String>) -> (usize, usize) {
+    use spine_anim::{AnimationState, AnimationStateData, StateEventType};
+    let st = &rig.golden["state"];
+    let d = &rig.data;
+    let mut sk = new_skeleton(rig);
+    let mut asd = AnimationStateData::new(d.clone());
+    asd.default_mix = st["defaultMix"].as_f64().unwrap() as f32;
+    let mut state = AnimationState::new(Arc::new(asd));
+    let a = st["A"].as_str().unwrap();
+    state.set_animation_by_name(0, a, true).unwrap();
+    if let Some(b) = st["B"].as_str() {
+        state.add_animation_by_name(0, b, true, st["addDelay"].as_f64().unwrap() as f32).unwrap();
+    }
+    let dt = 1.0f32 / 60.0;
+    assert_eq!(dt, st["dt"].as_f64().unwrap() as f32);
+    let frames = st["frames"].as_u64().unwrap() as usize;
+    let mut events: Vec<Value> = Vec::new();
+    let mut track_events: Vec<Value> = Vec::new();
+    let mut record = |state: &mut AnimationState, frame: usize| {
+        for e in state.events() {
+            let anim = anim_name(d, e.animation);
+            let ty = match e.kind {
+                StateEventType::Start => "start",
+                StateEventType::Interrupt => "interrupt",
+                StateEventType::End => "end",
+                StateEventType::Dispose => "dispose",
+                StateEventType::Complete => "complete",
+                StateEventType::Event(r) => {
+                    let k = r.key(d).unwrap();
+                    let name = &d.event(k.event).name;
+                    events.push(serde_json::json!([
+                        frame,
+                        name,
+                        k.int_value,
+                        k.float_value,
+                        k.string_value,
+                        k.time,
+                        k.volume,
+                        k.balance,
+                        anim
+                    ]));
+                    continue;
+                }
+            };
+            track_events.push(serde_json::json!([frame, ty, anim, e.track]));
+        }
+        state.clear_events();
+    };
+    record(&mut state, 0);
+    let samples = st["samples"].as_array().unwrap();
+    let mut next_sample = samples.iter().peekable();
+    for frame in 1..=frames {
+        state.update(dt);
+        record(&mut state, frame);
+        state.apply(&mut sk);
+        record(&mut state, frame);
+        sk.update(dt);
+        sk.update_world_transform(Physics::Update);
+        if let Some(s) = next_sample.peek() {
+            if s["frame"].as_u64().unwrap() as usize == frame {
+                let what = format!("{} state frame {frame}", rig.name);
+                tally.add(compare_sample(rig, &sk, s, &what));
+                next_sample.next();
+            }
+        }
+    }
+    let same = |ours: &[Value], theirs: &Value| -> bool {
+        let theirs = theirs.as_array().unwrap();
+        ours.len() == theirs.len()
+            && ours.iter().zip(theirs).all(|(o, t)| {
+                let (o, t) = (o.as_array().unwrap(), t.as_array().unwrap());
+                o.len() == t.len()
+                    && o.iter().zip(t).all(|(a, b)| match (a.as_f64(), b.as_f64()) {
+                        (Some(x), Some(y)) => close(x as f32, y),
+                        _ => a == b,
+                    })
+            })
+    };
+    if !same(&events, &st["events"]) {
+        failures.push(format!(
+            "{}: events\n  ours   {}\n  theirs {}",
+            rig.name,
+            serde_json::to_string(&events).unwrap(),
+            st["events"]
+        ));
+    }
+    if !same(&track_events, &st["trackEvents"]) {
+        failures.push(format!(
+            "{}: trackEvents\n  ours   {}\n  theirs {}",
+            rig.name,
+            serde_json::to_string(&track_events).unwrap(),
+            st["trackEvents"]
+        ));
+    }
+    (events.len(), track_events.len())
+}
+
+#[test]
+fn state_matches_spine_cpp_4_2() {
+    let Some(rigs) = rigs() else { return };
+    let mut tally = Tally::default();
+    let mut failures = Vec::new();
+    let (mut events, mut track_events) = (0, 0);
+    for rig in &rigs {
+        let (e, t) = run_state(rig, &mut tally, &mut failures);
+        events += e;
+        track_events += t;
+    }
+    tally.report("STATE");
+    println!(
+        "STATE: {events} events and {track_events} track events compared; {} lists differ",
+        failures.len()
+    );
+    assert!(events >= 30 && track_events > 100, "{events} events, {track_events} track events");
+    for f in &failures {
+        println!("{f}");
+    }
+    assert!(failures.is_empty(), "event or track event lists differ");
+    assert_eq!(tally.failed, 0, "STATE samples failing outside the constraint exemption");
+}
