@@ -12,6 +12,7 @@
 pub mod constraints;
 pub mod math;
 mod skeleton;
+mod vertices;
 
 pub use skeleton::{
     parent_world, timeline_attachment, update_bone, Bone, ParentWorld, Physics, Skeleton, Slot,
