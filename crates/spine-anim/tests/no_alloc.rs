@@ -27,9 +27,9 @@ fn frames_do_not_allocate_after_warm_up() {
     let dt = 1.0f32 / 60.0;
     let mut fired = 0usize;
     let mut frame = |state: &mut AnimationState, sk: &mut Skeleton, i: usize| {
-        if i % 40 == 0 {
+        if i.is_multiple_of(40) {
             // Switch animations (mixing, interrupt/end/dispose events, pooled entries).
-            state.set_animation(0, Some(if (i / 40) % 2 == 0 { walk } else { run }), true);
+            state.set_animation(0, Some(if (i / 40).is_multiple_of(2) { walk } else { run }), true);
             state.add_animation(1, Some(run), false, 0.3);
         }
         state.update(dt);
