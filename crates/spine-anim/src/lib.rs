@@ -7,7 +7,14 @@
 //!
 //! * [`Skeleton`]: bones ([`Bone`]: local, applied and world pose), slots, draw order, skin,
 //!   update cache ([`UpdateEntry`]), [`Skeleton::update_world_transform`].
-//! * [`constraints`]: constraint runtime state and the solver entry points.
+//! * [`constraints`]: constraint runtime state and the solver entry points (the solvers
+//!   are stubs that do nothing yet).
+//! * [`timeline`]: every timeline type's `apply` ([`apply_animation`], [`apply_timeline`]).
+//! * [`state`]: [`AnimationState`] (tracks, queueing, mixing, listener events).
+//! * World vertices of regions and vertex attachments ([`Skeleton::world_vertices`]).
+//!
+//! Checked against the spine-cpp 4.2 goldens in `tests/oracle_42.rs` (POSE and STATE): every
+//! sample matches except where constraint-driven bones are involved (solvers pending).
 
 pub mod constraints;
 pub mod math;
