@@ -1,0 +1,220 @@
+//! Constraint runtime state and solvers.
+//!
+//! Each constraint of [`SkeletonData::constraints`] has one [`Constraint`] in
+//! [`Skeleton::constraints`](crate::Skeleton::constraints) (same index). Timelines write the
+//! pose fields (mixes, softness, …); the update cache calls the solver of each active
+//! constraint through [`update`], which hands it a [`SolverCtx`] (mutable bones, read-only
+//! slots, the skeleton's world frame, time and physics mode).
+//!
+//! Solvers: [`ik`], [`transform`], [`path`], [`physics`], [`slider`]. Until they are
+//! implemented they do nothing (bones keep the pose the update cache gave them).
+
+use spine_model::{ConstraintData, ConstraintKind, IkData, SkeletonData};
+
+use crate::skeleton::{Bone, Physics, Slot, WorldFrame};
+
+pub mod ik;
+pub mod path;
+pub mod physics;
+pub mod slider;
+pub mod transform;
+
+/// Everything a solver may read or write while the update cache runs.
+pub struct SolverCtx<'a> {
+    /// The setup data (attachments for path constraints, reference scale for physics).
+    pub data: &'a SkeletonData,
+    /// Every bone of the skeleton (index = [`BoneId`](spine_model::BoneId)); parents come
+    /// before children.
+    pub bones: &'a mut [Bone],
+    /// Every slot (index = [`SlotId`](spine_model::SlotId)): attachment and deform for path
+    /// constraints.
+    pub slots: &'a [Slot],
+    /// Skeleton position and scale (y-down already folded into `scale_y`).
+    pub frame: WorldFrame,
+    /// Skeleton time (advanced only by [`Skeleton::update`](crate::Skeleton::update)).
+    pub time: f32,
+    /// Physics mode of this `update_world_transform` call.
+    pub physics: Physics,
+}
+
+/// IK pose (what IK timelines write; spine-cpp `IkConstraint` fields).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IkPose {
+    /// Mix.
+    pub mix: f32,
+    /// Softness.
+    pub softness: f32,
+    /// Bend direction, ±1.
+    pub bend_direction: i32,
+    /// Compress.
+    pub compress: bool,
+    /// Stretch.
+    pub stretch: bool,
+}
+
+/// Transform constraint pose: mixes rotate, x, y, scale x, scale y, shear y
+/// (indices of [`spine_model::transform_slot`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TransformPose {
+    /// Mixes.
+    pub mixes: [f32; 6],
+}
+
+/// Path constraint pose plus the solver's scratch buffers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathPose {
+    /// Position.
+    pub position: f32,
+    /// Spacing.
+    pub spacing: f32,
+    /// Mix rotate.
+    pub mix_rotate: f32,
+    /// Mix x.
+    pub mix_x: f32,
+    /// Mix y.
+    pub mix_y: f32,
+    /// Reused buffers of the solver.
+    pub scratch: path::PathScratch,
+}
+
+/// Physics constraint pose (timeline-driven values) plus the simulation state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhysicsPose {
+    /// Inertia.
+    pub inertia: f32,
+    /// Strength.
+    pub strength: f32,
+    /// Damping.
+    pub damping: f32,
+    /// Inverse mass.
+    pub mass_inverse: f32,
+    /// Wind.
+    pub wind: f32,
+    /// Gravity.
+    pub gravity: f32,
+    /// Mix.
+    pub mix: f32,
+    /// Simulation state (not touched by `set_to_setup_pose`).
+    pub state: physics::PhysicsState,
+}
+
+/// Slider pose (4.3).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SliderPose {
+    /// Time.
+    pub time: f32,
+    /// Mix.
+    pub mix: f32,
+}
+
+/// The type-specific runtime part of a constraint.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConstraintPose {
+    /// IK.
+    Ik(IkPose),
+    /// Transform.
+    Transform(TransformPose),
+    /// Path.
+    Path(PathPose),
+    /// Physics.
+    Physics(PhysicsPose),
+    /// Slider.
+    Slider(SliderPose),
+}
+
+/// One constraint instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Constraint {
+    /// Whether the update cache runs it (bones active, skin lists it when skin-required).
+    pub active: bool,
+    /// Pose and state.
+    pub pose: ConstraintPose,
+}
+
+impl Constraint {
+    /// A constraint in its setup pose, with fresh (reset) physics state.
+    pub fn new(data: &ConstraintData) -> Constraint {
+        let pose = match &data.kind {
+            ConstraintKind::Ik(d) => ConstraintPose::Ik(ik_setup(d)),
+            ConstraintKind::Transform(d) => {
+                ConstraintPose::Transform(TransformPose { mixes: d.mixes })
+            }
+            ConstraintKind::Path(d) => ConstraintPose::Path(PathPose {
+                position: d.position,
+                spacing: d.spacing,
+                mix_rotate: d.mix_rotate,
+                mix_x: d.mix_x,
+                mix_y: d.mix_y,
+                scratch: path::PathScratch::default(),
+            }),
+            ConstraintKind::Physics(d) => ConstraintPose::Physics(PhysicsPose {
+                inertia: d.inertia,
+                strength: d.strength,
+                damping: d.damping,
+                mass_inverse: d.mass_inverse,
+                wind: d.wind,
+                gravity: d.gravity,
+                mix: d.mix,
+                state: physics::PhysicsState::new(),
+            }),
+            ConstraintKind::Slider(d) => {
+                ConstraintPose::Slider(SliderPose { time: d.time, mix: d.mix })
+            }
+        };
+        Constraint { active: false, pose }
+    }
+
+    /// spine-cpp `*Constraint::setToSetupPose`: the timeline-driven values back to setup
+    /// (physics simulation state is kept).
+    pub fn set_to_setup_pose(&mut self, data: &ConstraintData) {
+        match (&mut self.pose, &data.kind) {
+            (ConstraintPose::Ik(p), ConstraintKind::Ik(d)) => *p = ik_setup(d),
+            (ConstraintPose::Transform(p), ConstraintKind::Transform(d)) => p.mixes = d.mixes,
+            (ConstraintPose::Path(p), ConstraintKind::Path(d)) => {
+                p.position = d.position;
+                p.spacing = d.spacing;
+                p.mix_rotate = d.mix_rotate;
+                p.mix_x = d.mix_x;
+                p.mix_y = d.mix_y;
+            }
+            (ConstraintPose::Physics(p), ConstraintKind::Physics(d)) => {
+                p.inertia = d.inertia;
+                p.strength = d.strength;
+                p.damping = d.damping;
+                p.mass_inverse = d.mass_inverse;
+                p.wind = d.wind;
+                p.gravity = d.gravity;
+                p.mix = d.mix;
+            }
+            (ConstraintPose::Slider(p), ConstraintKind::Slider(d)) => {
+                p.time = d.time;
+                p.mix = d.mix;
+            }
+            _ => {}
+        }
+    }
+}
+
+fn ik_setup(d: &IkData) -> IkPose {
+    IkPose {
+        mix: d.mix,
+        softness: d.softness,
+        bend_direction: d.bend_direction,
+        compress: d.compress,
+        stretch: d.stretch,
+    }
+}
+
+/// Runs the solver of one constraint (called by the update cache for active constraints).
+pub fn update(ctx: &mut SolverCtx<'_>, data: &ConstraintData, constraint: &mut Constraint) {
+    match (&data.kind, &mut constraint.pose) {
+        (ConstraintKind::Ik(d), ConstraintPose::Ik(p)) => ik::update(ctx, d, p),
+        (ConstraintKind::Transform(d), ConstraintPose::Transform(p)) => {
+            transform::update(ctx, d, p)
+        }
+        (ConstraintKind::Path(d), ConstraintPose::Path(p)) => path::update(ctx, d, p),
+        (ConstraintKind::Physics(d), ConstraintPose::Physics(p)) => physics::update(ctx, d, p),
+        (ConstraintKind::Slider(d), ConstraintPose::Slider(p)) => slider::update(ctx, d, p),
+        _ => {}
+    }
+}

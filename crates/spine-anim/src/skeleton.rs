@@ -1,0 +1,1003 @@
+//! Skeleton instances: bones, slots, draw order, skin, update cache, world transforms
+//! (spine-cpp 4.2 `Skeleton`, `Bone`, `Slot`).
+
+use std::sync::Arc;
+
+use spine_model::{
+    AttachmentId, AttachmentKind, BoneData, BoneId, Color, ConstraintId, ConstraintKind, Inherit,
+    SkeletonData, SkinId, SlotId, Vertices,
+};
+
+use crate::constraints::{self, Constraint, SolverCtx};
+use crate::math::{self, DEG_RAD};
+
+/// Physics mode of [`Skeleton::update_world_transform`] (spine-cpp `Physics`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Physics {
+    /// Physics not updated or applied.
+    #[default]
+    None,
+    /// Physics reset to the current pose.
+    Reset,
+    /// Physics updated and applied.
+    Update,
+    /// Physics not updated but the current pose applied.
+    Pose,
+}
+
+/// Skeleton position and scale as bones see them (y-down already folded into `scale_y`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WorldFrame {
+    /// Skeleton x.
+    pub x: f32,
+    /// Skeleton y.
+    pub y: f32,
+    /// Skeleton scale x.
+    pub scale_x: f32,
+    /// Skeleton scale y (negated when y-down).
+    pub scale_y: f32,
+}
+
+/// A parent's world transform (what a child needs to compute its own).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ParentWorld {
+    /// a.
+    pub a: f32,
+    /// b.
+    pub b: f32,
+    /// c.
+    pub c: f32,
+    /// d.
+    pub d: f32,
+    /// World x.
+    pub world_x: f32,
+    /// World y.
+    pub world_y: f32,
+}
+
+/// A bone instance: local pose, applied pose and world transform.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bone {
+    /// Parent bone (lower id).
+    pub parent: Option<BoneId>,
+    /// Child bones.
+    pub children: Vec<BoneId>,
+    /// Local x.
+    pub x: f32,
+    /// Local y.
+    pub y: f32,
+    /// Local rotation, degrees.
+    pub rotation: f32,
+    /// Local scale x.
+    pub scale_x: f32,
+    /// Local scale y.
+    pub scale_y: f32,
+    /// Local shear x, degrees.
+    pub shear_x: f32,
+    /// Local shear y, degrees.
+    pub shear_y: f32,
+    /// Applied x (what the world transform was computed from).
+    pub ax: f32,
+    /// Applied y.
+    pub ay: f32,
+    /// Applied rotation.
+    pub arotation: f32,
+    /// Applied scale x.
+    pub ascale_x: f32,
+    /// Applied scale y.
+    pub ascale_y: f32,
+    /// Applied shear x.
+    pub ashear_x: f32,
+    /// Applied shear y.
+    pub ashear_y: f32,
+    /// World matrix a.
+    pub a: f32,
+    /// World matrix b.
+    pub b: f32,
+    /// World matrix c.
+    pub c: f32,
+    /// World matrix d.
+    pub d: f32,
+    /// World x.
+    pub world_x: f32,
+    /// World y.
+    pub world_y: f32,
+    /// Inheritance (timelines may change it).
+    pub inherit: Inherit,
+    /// Updated by the update cache (skin-required bones need the skin).
+    pub active: bool,
+    /// Update-cache sort flag.
+    pub sorted: bool,
+}
+
+impl Bone {
+    /// A bone in the setup pose of `data` (world transform identity).
+    pub fn new(data: &BoneData) -> Bone {
+        let mut b = Bone {
+            parent: data.parent,
+            children: Vec::new(),
+            x: 0.0,
+            y: 0.0,
+            rotation: 0.0,
+            scale_x: 0.0,
+            scale_y: 0.0,
+            shear_x: 0.0,
+            shear_y: 0.0,
+            ax: 0.0,
+            ay: 0.0,
+            arotation: 0.0,
+            ascale_x: 0.0,
+            ascale_y: 0.0,
+            ashear_x: 0.0,
+            ashear_y: 0.0,
+            a: 1.0,
+            b: 0.0,
+            c: 0.0,
+            d: 1.0,
+            world_x: 0.0,
+            world_y: 0.0,
+            inherit: Inherit::Normal,
+            active: false,
+            sorted: false,
+        };
+        b.set_to_setup_pose(data);
+        b
+    }
+
+    /// Local pose and inherit back to setup.
+    pub fn set_to_setup_pose(&mut self, data: &BoneData) {
+        self.x = data.x;
+        self.y = data.y;
+        self.rotation = data.rotation;
+        self.scale_x = data.scale_x;
+        self.scale_y = data.scale_y;
+        self.shear_x = data.shear_x;
+        self.shear_y = data.shear_y;
+        self.inherit = data.inherit;
+    }
+
+    /// This bone's world transform, as a parent.
+    pub fn world(&self) -> ParentWorld {
+        ParentWorld {
+            a: self.a,
+            b: self.b,
+            c: self.c,
+            d: self.d,
+            world_x: self.world_x,
+            world_y: self.world_y,
+        }
+    }
+
+    /// spine-cpp `Bone::updateWorldTransform(x, y, rotation, scaleX, scaleY, shearX,
+    /// shearY)`: sets the applied pose to the arguments and computes the world transform
+    /// from the parent's (`None` for the root), for every [`Inherit`] mode.
+    #[allow(clippy::too_many_arguments)]
+    pub fn update_world_transform_with(
+        &mut self,
+        parent: Option<ParentWorld>,
+        frame: &WorldFrame,
+        x: f32,
+        y: f32,
+        rotation: f32,
+        scale_x: f32,
+        scale_y: f32,
+        shear_x: f32,
+        shear_y: f32,
+    ) {
+        self.ax = x;
+        self.ay = y;
+        self.arotation = rotation;
+        self.ascale_x = scale_x;
+        self.ascale_y = scale_y;
+        self.ashear_x = shear_x;
+        self.ashear_y = shear_y;
+        let (sx, sy) = (frame.scale_x, frame.scale_y);
+        let Some(p) = parent else {
+            let rx = (rotation + shear_x) * DEG_RAD;
+            let ry = (rotation + 90.0 + shear_y) * DEG_RAD;
+            self.a = math::cos(rx) * scale_x * sx;
+            self.b = math::cos(ry) * scale_y * sx;
+            self.c = math::sin(rx) * scale_x * sy;
+            self.d = math::sin(ry) * scale_y * sy;
+            self.world_x = x * sx + frame.x;
+            self.world_y = y * sy + frame.y;
+            return;
+        };
+        let (mut pa, mut pb, mut pc, mut pd) = (p.a, p.b, p.c, p.d);
+        self.world_x = pa * x + pb * y + p.world_x;
+        self.world_y = pc * x + pd * y + p.world_y;
+        match self.inherit {
+            Inherit::Normal => {
+                let rx = (rotation + shear_x) * DEG_RAD;
+                let ry = (rotation + 90.0 + shear_y) * DEG_RAD;
+                let la = math::cos(rx) * scale_x;
+                let lb = math::cos(ry) * scale_y;
+                let lc = math::sin(rx) * scale_x;
+                let ld = math::sin(ry) * scale_y;
+                self.a = pa * la + pb * lc;
+                self.b = pa * lb + pb * ld;
+                self.c = pc * la + pd * lc;
+                self.d = pc * lb + pd * ld;
+                return;
+            }
+            Inherit::OnlyTranslation => {
+                let rx = (rotation + shear_x) * DEG_RAD;
+                let ry = (rotation + 90.0 + shear_y) * DEG_RAD;
+                self.a = math::cos(rx) * scale_x;
+                self.b = math::cos(ry) * scale_y;
+                self.c = math::sin(rx) * scale_x;
+                self.d = math::sin(ry) * scale_y;
+            }
+            Inherit::NoRotationOrReflection => {
+                let mut s = pa * pa + pc * pc;
+                let prx;
+                if s > 0.0001 {
+                    s = math::abs(pa * pd - pb * pc) / s;
+                    pa /= sx;
+                    pc /= sy;
+                    pb = pc * s;
+                    pd = pa * s;
+                    prx = math::atan2_deg(pc, pa);
+                } else {
+                    pa = 0.0;
+                    pc = 0.0;
+                    prx = 90.0 - math::atan2_deg(pd, pb);
+                }
+                let rx = (rotation + shear_x - prx) * DEG_RAD;
+                let ry = (rotation + shear_y - prx + 90.0) * DEG_RAD;
+                let la = math::cos(rx) * scale_x;
+                let lb = math::cos(ry) * scale_y;
+                let lc = math::sin(rx) * scale_x;
+                let ld = math::sin(ry) * scale_y;
+                self.a = pa * la - pb * lc;
+                self.b = pa * lb - pb * ld;
+                self.c = pc * la + pd * lc;
+                self.d = pc * lb + pd * ld;
+            }
+            Inherit::NoScale | Inherit::NoScaleOrReflection => {
+                let r = rotation * DEG_RAD;
+                let cosine = math::cos(r);
+                let sine = math::sin(r);
+                let mut za = (pa * cosine + pb * sine) / sx;
+                let mut zc = (pc * cosine + pd * sine) / sy;
+                let mut s = math::sqrt(za * za + zc * zc);
+                if s > 0.00001 {
+                    s = 1.0 / s;
+                }
+                za *= s;
+                zc *= s;
+                s = math::sqrt(za * za + zc * zc);
+                if self.inherit == Inherit::NoScale
+                    && ((pa * pd - pb * pc < 0.0) != ((sx < 0.0) != (sy < 0.0)))
+                {
+                    s = -s;
+                }
+                let r = math::PI / 2.0 + math::atan2(zc, za);
+                let zb = math::cos(r) * s;
+                let zd = math::sin(r) * s;
+                let shx = shear_x * DEG_RAD;
+                let shy = (90.0 + shear_y) * DEG_RAD;
+                let la = math::cos(shx) * scale_x;
+                let lb = math::cos(shy) * scale_y;
+                let lc = math::sin(shx) * scale_x;
+                let ld = math::sin(shy) * scale_y;
+                self.a = za * la + zb * lc;
+                self.b = za * lb + zb * ld;
+                self.c = zc * la + zd * lc;
+                self.d = zc * lb + zd * ld;
+            }
+        }
+        self.a *= sx;
+        self.b *= sx;
+        self.c *= sy;
+        self.d *= sy;
+    }
+
+    /// spine-cpp `Bone::update`: world transform from the applied pose.
+    pub fn update_from_applied(&mut self, parent: Option<ParentWorld>, frame: &WorldFrame) {
+        let (x, y, r, sx, sy, hx, hy) = (
+            self.ax,
+            self.ay,
+            self.arotation,
+            self.ascale_x,
+            self.ascale_y,
+            self.ashear_x,
+            self.ashear_y,
+        );
+        self.update_world_transform_with(parent, frame, x, y, r, sx, sy, hx, hy);
+    }
+
+    /// spine-cpp `Bone::updateWorldTransform()`: world transform from the local pose.
+    pub fn update_from_local(&mut self, parent: Option<ParentWorld>, frame: &WorldFrame) {
+        let (x, y, r, sx, sy, hx, hy) =
+            (self.x, self.y, self.rotation, self.scale_x, self.scale_y, self.shear_x, self.shear_y);
+        self.update_world_transform_with(parent, frame, x, y, r, sx, sy, hx, hy);
+    }
+
+    /// spine-cpp `Bone::updateAppliedTransform`: the applied pose that gives the current
+    /// world transform (after a constraint changed it).
+    pub fn update_applied_transform(&mut self, parent: Option<ParentWorld>, frame: &WorldFrame) {
+        let Some(p) = parent else {
+            self.ax = self.world_x - frame.x;
+            self.ay = self.world_y - frame.y;
+            self.arotation = math::atan2_deg(self.c, self.a);
+            self.ascale_x = math::sqrt(self.a * self.a + self.c * self.c);
+            self.ascale_y = math::sqrt(self.b * self.b + self.d * self.d);
+            self.ashear_x = 0.0;
+            self.ashear_y = math::atan2_deg(
+                self.a * self.b + self.c * self.d,
+                self.a * self.d - self.b * self.c,
+            );
+            return;
+        };
+        let (mut pa, mut pb, mut pc, mut pd) = (p.a, p.b, p.c, p.d);
+        let mut pid = 1.0 / (pa * pd - pb * pc);
+        let (mut ia, mut ib, mut ic, mut id) = (pd * pid, pb * pid, pc * pid, pa * pid);
+        let dx = self.world_x - p.world_x;
+        let dy = self.world_y - p.world_y;
+        self.ax = dx * ia - dy * ib;
+        self.ay = dy * id - dx * ic;
+        let (ra, rb, rc, rd);
+        if self.inherit == Inherit::OnlyTranslation {
+            ra = self.a;
+            rb = self.b;
+            rc = self.c;
+            rd = self.d;
+        } else {
+            match self.inherit {
+                Inherit::NoRotationOrReflection => {
+                    let s = math::abs(pa * pd - pb * pc) / (pa * pa + pc * pc);
+                    let sa = pa / frame.scale_x;
+                    let sc = pc / frame.scale_y;
+                    pb = -sc * s * frame.scale_x;
+                    pd = sa * s * frame.scale_y;
+                    pid = 1.0 / (pa * pd - pb * pc);
+                    ia = pd * pid;
+                    ib = pb * pid;
+                }
+                Inherit::NoScale | Inherit::NoScaleOrReflection => {
+                    let r = self.rotation * DEG_RAD;
+                    let (cos, sin) = (math::cos(r), math::sin(r));
+                    pa = (pa * cos + pb * sin) / frame.scale_x;
+                    pc = (pc * cos + pd * sin) / frame.scale_y;
+                    let mut s = math::sqrt(pa * pa + pc * pc);
+                    if f64::from(s) > 0.00001 {
+                        s = 1.0 / s;
+                    }
+                    pa *= s;
+                    pc *= s;
+                    s = math::sqrt(pa * pa + pc * pc);
+                    if self.inherit == Inherit::NoScale
+                        && ((pid < 0.0) != ((frame.scale_x < 0.0) != (frame.scale_y < 0.0)))
+                    {
+                        s = -s;
+                    }
+                    let r = math::PI / 2.0 + math::atan2(pc, pa);
+                    pb = math::cos(r) * s;
+                    pd = math::sin(r) * s;
+                    pid = 1.0 / (pa * pd - pb * pc);
+                    ia = pd * pid;
+                    ib = pb * pid;
+                    ic = pc * pid;
+                    id = pa * pid;
+                }
+                Inherit::Normal | Inherit::OnlyTranslation => {}
+            }
+            ra = ia * self.a - ib * self.c;
+            rb = ia * self.b - ib * self.d;
+            rc = id * self.c - ic * self.a;
+            rd = id * self.d - ic * self.b;
+        }
+        self.ashear_x = 0.0;
+        self.ascale_x = math::sqrt(ra * ra + rc * rc);
+        if self.ascale_x > 0.0001 {
+            let det = ra * rd - rb * rc;
+            self.ascale_y = det / self.ascale_x;
+            self.ashear_y = -math::atan2_deg(ra * rb + rc * rd, det);
+            self.arotation = math::atan2_deg(rc, ra);
+        } else {
+            self.ascale_x = 0.0;
+            self.ascale_y = math::sqrt(rb * rb + rd * rd);
+            self.ashear_y = 0.0;
+            self.arotation = 90.0 - math::atan2_deg(rd, rb);
+        }
+    }
+
+    /// World point to this bone's local space.
+    pub fn world_to_local(&self, world_x: f32, world_y: f32) -> (f32, f32) {
+        let inv_det = 1.0 / (self.a * self.d - self.b * self.c);
+        let x = world_x - self.world_x;
+        let y = world_y - self.world_y;
+        (x * self.d * inv_det - y * self.b * inv_det, y * self.a * inv_det - x * self.c * inv_det)
+    }
+
+    /// Local point to world space.
+    pub fn local_to_world(&self, local_x: f32, local_y: f32) -> (f32, f32) {
+        (
+            local_x * self.a + local_y * self.b + self.world_x,
+            local_x * self.c + local_y * self.d + self.world_y,
+        )
+    }
+
+    /// World rotation (degrees) to local rotation.
+    pub fn world_to_local_rotation(&self, world_rotation: f32) -> f32 {
+        let r = world_rotation * DEG_RAD;
+        let (sine, cosine) = (math::sin(r), math::cos(r));
+        math::atan2_deg(self.a * sine - self.c * cosine, self.d * cosine - self.b * sine)
+            + self.rotation
+            - self.shear_x
+    }
+
+    /// Local rotation (degrees) to world rotation.
+    pub fn local_to_world_rotation(&self, local_rotation: f32) -> f32 {
+        let r = (local_rotation - self.rotation - self.shear_x) * DEG_RAD;
+        let (sine, cosine) = (math::sin(r), math::cos(r));
+        math::atan2_deg(cosine * self.c + sine * self.d, cosine * self.a + sine * self.b)
+    }
+
+    /// Rotates the world transform by `degrees`.
+    pub fn rotate_world(&mut self, degrees: f32) {
+        let r = degrees * DEG_RAD;
+        let (sine, cosine) = (math::sin(r), math::cos(r));
+        let (ra, rb) = (self.a, self.b);
+        self.a = cosine * ra - sine * self.c;
+        self.b = cosine * rb - sine * self.d;
+        self.c = sine * ra + cosine * self.c;
+        self.d = sine * rb + cosine * self.d;
+    }
+
+    /// World rotation of the x axis, degrees.
+    pub fn world_rotation_x(&self) -> f32 {
+        math::atan2_deg(self.c, self.a)
+    }
+
+    /// World rotation of the y axis, degrees.
+    pub fn world_rotation_y(&self) -> f32 {
+        math::atan2_deg(self.d, self.b)
+    }
+
+    /// World scale x.
+    pub fn world_scale_x(&self) -> f32 {
+        math::sqrt(self.a * self.a + self.c * self.c)
+    }
+
+    /// World scale y.
+    pub fn world_scale_y(&self) -> f32 {
+        math::sqrt(self.b * self.b + self.d * self.d)
+    }
+}
+
+/// The parent world transform of bone `id` in `bones` (`None` for the root).
+pub fn parent_world(bones: &[Bone], id: BoneId) -> Option<ParentWorld> {
+    let p = bones.get(id.index())?.parent?;
+    bones.get(p.index()).map(Bone::world)
+}
+
+/// spine-cpp `Bone::update`: world transform of bone `id` from its applied pose.
+pub fn update_bone(bones: &mut [Bone], id: BoneId, frame: &WorldFrame) {
+    let parent = parent_world(bones, id);
+    if let Some(b) = bones.get_mut(id.index()) {
+        b.update_from_applied(parent, frame);
+    }
+}
+
+/// A slot instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slot {
+    /// The bone.
+    pub bone: BoneId,
+    /// Color.
+    pub color: Color,
+    /// Dark color (alpha unused), meaningful when `has_dark_color`.
+    pub dark_color: Color,
+    /// The slot has a dark color (two-color tint).
+    pub has_dark_color: bool,
+    /// Current attachment.
+    pub attachment: Option<AttachmentId>,
+    /// AnimationState bookkeeping (`attachmentState`).
+    pub attachment_state: i32,
+    /// Deform offsets (empty = none).
+    pub deform: Vec<f32>,
+    /// Sequence frame, `-1` = the sequence's setup index.
+    pub sequence_index: i32,
+}
+
+/// One entry of the update cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UpdateEntry {
+    /// Compute a bone's world transform.
+    Bone(BoneId),
+    /// Run a constraint's solver.
+    Constraint(ConstraintId),
+}
+
+/// A posable instance of shared [`SkeletonData`]. `Send`; cheap to create.
+#[derive(Debug, Clone)]
+pub struct Skeleton {
+    /// The shared setup data.
+    pub data: Arc<SkeletonData>,
+    /// Bones (index = [`BoneId`]).
+    pub bones: Vec<Bone>,
+    /// Slots (index = [`SlotId`]).
+    pub slots: Vec<Slot>,
+    /// Slots in draw order.
+    pub draw_order: Vec<SlotId>,
+    /// Constraints (index = [`ConstraintId`], update order).
+    pub constraints: Vec<Constraint>,
+    /// Current skin.
+    pub skin: Option<SkinId>,
+    /// Update order of bones and constraints.
+    pub update_cache: Vec<UpdateEntry>,
+    /// Skeleton tint.
+    pub color: Color,
+    /// Position x.
+    pub x: f32,
+    /// Position y.
+    pub y: f32,
+    /// Scale x (negative flips).
+    pub scale_x: f32,
+    /// Scale y (negative flips).
+    pub scale_y: f32,
+    /// Y axis points down (spine-cpp's global `Bone::yDown`; default y-up).
+    pub y_down: bool,
+    /// Physics time, advanced by [`Skeleton::update`].
+    pub time: f32,
+}
+
+impl Skeleton {
+    /// A skeleton in the setup pose, no skin (world transforms not computed yet).
+    pub fn new(data: Arc<SkeletonData>) -> Skeleton {
+        let mut bones: Vec<Bone> = data.bones.iter().map(Bone::new).collect();
+        for (i, b) in data.bones.iter().enumerate() {
+            if let Some(p) = b.parent {
+                if let Some(pb) = bones.get_mut(p.index()) {
+                    pb.children.push(BoneId(i as u32));
+                }
+            }
+        }
+        let slots = data
+            .slots
+            .iter()
+            .map(|s| Slot {
+                bone: s.bone,
+                color: s.color,
+                dark_color: s.dark_color.unwrap_or(Color { r: 0.0, g: 0.0, b: 0.0, a: 0.0 }),
+                has_dark_color: s.dark_color.is_some(),
+                attachment: None,
+                attachment_state: 0,
+                deform: Vec::new(),
+                sequence_index: 0,
+            })
+            .collect();
+        let constraints = data.constraints.iter().map(Constraint::new).collect();
+        let draw_order = (0..data.slots.len() as u32).map(SlotId).collect();
+        let mut sk = Skeleton {
+            data,
+            bones,
+            slots,
+            draw_order,
+            constraints,
+            skin: None,
+            update_cache: Vec::new(),
+            color: Color::WHITE,
+            x: 0.0,
+            y: 0.0,
+            scale_x: 1.0,
+            scale_y: 1.0,
+            y_down: false,
+            time: 0.0,
+        };
+        for i in 0..sk.slots.len() {
+            sk.set_slot_to_setup_pose(SlotId(i as u32));
+        }
+        sk.update_cache();
+        sk
+    }
+
+    /// Position and scale as bones see them.
+    pub fn frame(&self) -> WorldFrame {
+        WorldFrame {
+            x: self.x,
+            y: self.y,
+            scale_x: self.scale_x,
+            scale_y: if self.y_down { -self.scale_y } else { self.scale_y },
+        }
+    }
+
+    /// Advances the physics time.
+    pub fn update(&mut self, delta: f32) {
+        self.time += delta;
+    }
+
+    /// Bones, constraints and slots back to setup (physics state kept).
+    pub fn set_to_setup_pose(&mut self) {
+        self.set_bones_to_setup_pose();
+        self.set_slots_to_setup_pose();
+    }
+
+    /// Bones and constraint poses back to setup.
+    pub fn set_bones_to_setup_pose(&mut self) {
+        let data = &*self.data;
+        for (b, d) in self.bones.iter_mut().zip(&data.bones) {
+            b.set_to_setup_pose(d);
+        }
+        for (c, d) in self.constraints.iter_mut().zip(&data.constraints) {
+            c.set_to_setup_pose(d);
+        }
+    }
+
+    /// Draw order and slots back to setup.
+    pub fn set_slots_to_setup_pose(&mut self) {
+        self.draw_order.clear();
+        self.draw_order.extend((0..self.slots.len() as u32).map(SlotId));
+        for i in 0..self.slots.len() {
+            self.set_slot_to_setup_pose(SlotId(i as u32));
+        }
+    }
+
+    /// One slot back to setup (spine-cpp `Slot::setToSetupPose`).
+    pub fn set_slot_to_setup_pose(&mut self, id: SlotId) {
+        let data = self.data.clone();
+        let sd = data.slot(id);
+        let Some(slot) = self.slots.get_mut(id.index()) else { return };
+        slot.color = sd.color;
+        if let Some(dc) = sd.dark_color {
+            slot.dark_color = dc;
+        }
+        match sd.attachment.as_deref() {
+            Some(name) if !name.is_empty() => {
+                slot.attachment = None;
+                let att = self.get_attachment(id, name);
+                self.set_attachment(id, att);
+            }
+            _ => self.set_attachment(id, None),
+        }
+    }
+
+    /// The attachment `name` of `slot` from the current skin, else the default skin.
+    pub fn get_attachment(&self, slot: SlotId, name: &str) -> Option<AttachmentId> {
+        if name.is_empty() {
+            return None;
+        }
+        if let Some(s) = self.skin {
+            if let Some(a) = self.data.skin(s).attachment(slot, name) {
+                return Some(a);
+            }
+        }
+        self.data.default_skin.and_then(|d| self.data.skin(d).attachment(slot, name))
+    }
+
+    /// spine-cpp `Slot::setAttachment`: deform cleared unless both are vertex attachments
+    /// sharing a timeline attachment; sequence index reset.
+    pub fn set_attachment(&mut self, slot: SlotId, attachment: Option<AttachmentId>) {
+        let Some(s) = self.slots.get(slot.index()) else { return };
+        if s.attachment == attachment {
+            return;
+        }
+        let keep = match (attachment, s.attachment) {
+            (Some(new), Some(old)) => {
+                match (timeline_attachment(&self.data, new), timeline_attachment(&self.data, old)) {
+                    (Some(a), Some(b)) => a == b,
+                    _ => false,
+                }
+            }
+            _ => false,
+        };
+        if let Some(s) = self.slots.get_mut(slot.index()) {
+            if !keep {
+                s.deform.clear();
+            }
+            s.attachment = attachment;
+            s.sequence_index = -1;
+        }
+    }
+
+    /// Sets the attachment of slot `slot` by placeholder name (`None` hides).
+    pub fn set_attachment_by_name(&mut self, slot: SlotId, name: Option<&str>) {
+        let att = name.and_then(|n| self.get_attachment(slot, n));
+        self.set_attachment(slot, att);
+    }
+
+    /// spine-cpp `Skeleton::setSkin`: attachments of the old skin that are shown are
+    /// replaced by the new skin's of the same name; without an old skin, slots get their
+    /// setup attachment from the new skin when it has one. Rebuilds the update cache.
+    pub fn set_skin(&mut self, skin: Option<SkinId>) {
+        if self.skin == skin {
+            return;
+        }
+        if let Some(new) = skin {
+            let data = self.data.clone();
+            let new_skin = data.skin(new);
+            if let Some(old) = self.skin {
+                for e in &data.skin(old).entries {
+                    let shown = self.slots.get(e.slot.index()).and_then(|s| s.attachment);
+                    if shown == Some(e.attachment) {
+                        if let Some(a) = new_skin.attachment(e.slot, &e.name) {
+                            self.set_attachment(e.slot, Some(a));
+                        }
+                    }
+                }
+            } else {
+                for (i, sd) in data.slots.iter().enumerate() {
+                    if let Some(name) = sd.attachment.as_deref().filter(|n| !n.is_empty()) {
+                        if let Some(a) = new_skin.attachment(SlotId(i as u32), name) {
+                            self.set_attachment(SlotId(i as u32), Some(a));
+                        }
+                    }
+                }
+            }
+        }
+        self.skin = skin;
+        self.update_cache();
+    }
+
+    /// Sets the skin by name (`None` / unknown name = no skin). Returns whether it exists.
+    pub fn set_skin_by_name(&mut self, name: Option<&str>) -> bool {
+        let id = name.and_then(|n| self.data.find_skin(n));
+        self.set_skin(id);
+        id.is_some() || name.is_none()
+    }
+
+    /// Rebuilds the update cache (spine-cpp `Skeleton::updateCache`): bone activity from
+    /// the skin, constraints in order with their bones sorted before them.
+    pub fn update_cache(&mut self) {
+        let data = self.data.clone();
+        self.update_cache.clear();
+        for (b, d) in self.bones.iter_mut().zip(&data.bones) {
+            b.sorted = d.skin_required;
+            b.active = !b.sorted;
+        }
+        if let Some(skin) = self.skin {
+            for &id in &data.skin(skin).bones {
+                let mut cur = Some(id);
+                while let Some(i) = cur {
+                    let Some(b) = self.bones.get_mut(i.index()) else { break };
+                    b.sorted = false;
+                    b.active = true;
+                    cur = b.parent;
+                }
+            }
+        }
+        for (ci, cd) in data.constraints.iter().enumerate() {
+            let cid = ConstraintId(ci as u32);
+            let skin_ok = !cd.skin_required
+                || self.skin.is_some_and(|s| data.skin(s).constraints.contains(&cid));
+            let active = skin_ok
+                && match &cd.kind {
+                    ConstraintKind::Ik(d) => self.bone_active(d.target),
+                    ConstraintKind::Transform(d) => self.bone_active(d.source),
+                    ConstraintKind::Path(d) => self.bone_active(data.slot(d.slot).bone),
+                    ConstraintKind::Physics(d) => self.bone_active(d.bone),
+                    ConstraintKind::Slider(d) => {
+                        d.bone.as_ref().is_none_or(|b| self.bone_active(b.bone))
+                    }
+                };
+            if let Some(c) = self.constraints.get_mut(ci) {
+                c.active = active;
+            }
+            if !active {
+                continue;
+            }
+            match &cd.kind {
+                ConstraintKind::Ik(d) => {
+                    self.sort_bone(d.target);
+                    let Some(&parent) = d.bones.first() else { continue };
+                    self.sort_bone(parent);
+                    if d.bones.len() == 1 {
+                        self.update_cache.push(UpdateEntry::Constraint(cid));
+                        self.sort_reset_children(parent);
+                    } else {
+                        let child = *d.bones.last().unwrap_or(&parent);
+                        self.sort_bone(child);
+                        self.update_cache.push(UpdateEntry::Constraint(cid));
+                        self.sort_reset_children(parent);
+                        self.set_sorted(child);
+                    }
+                }
+                ConstraintKind::Transform(d) => {
+                    self.sort_bone(d.source);
+                    if d.local_target {
+                        for &b in &d.bones {
+                            if let Some(p) = self.bones.get(b.index()).and_then(|x| x.parent) {
+                                self.sort_bone(p);
+                            }
+                            self.sort_bone(b);
+                        }
+                    } else {
+                        for &b in &d.bones {
+                            self.sort_bone(b);
+                        }
+                    }
+                    self.update_cache.push(UpdateEntry::Constraint(cid));
+                    for &b in &d.bones {
+                        self.sort_reset_children(b);
+                    }
+                    for &b in &d.bones {
+                        self.set_sorted(b);
+                    }
+                }
+                ConstraintKind::Path(d) => {
+                    let slot_bone = data.slot(d.slot).bone;
+                    if let Some(s) = self.skin {
+                        self.sort_path_skin(&data, s, d.slot, slot_bone);
+                    }
+                    if let Some(def) = data.default_skin.filter(|&def| Some(def) != self.skin) {
+                        self.sort_path_skin(&data, def, d.slot, slot_bone);
+                    }
+                    for s in 0..data.skins.len() {
+                        self.sort_path_skin(&data, SkinId(s as u32), d.slot, slot_bone);
+                    }
+                    if let Some(a) = self.slots.get(d.slot.index()).and_then(|s| s.attachment) {
+                        self.sort_path_attachment(&data, a, slot_bone);
+                    }
+                    for &b in &d.bones {
+                        self.sort_bone(b);
+                    }
+                    self.update_cache.push(UpdateEntry::Constraint(cid));
+                    for &b in &d.bones {
+                        self.sort_reset_children(b);
+                    }
+                    for &b in &d.bones {
+                        self.set_sorted(b);
+                    }
+                }
+                ConstraintKind::Physics(d) => {
+                    self.sort_bone(d.bone);
+                    self.update_cache.push(UpdateEntry::Constraint(cid));
+                    self.sort_reset_children(d.bone);
+                    self.set_sorted(d.bone);
+                }
+                ConstraintKind::Slider(d) => {
+                    if let Some(b) = &d.bone {
+                        self.sort_bone(b.bone);
+                    }
+                    self.update_cache.push(UpdateEntry::Constraint(cid));
+                }
+            }
+        }
+        for i in 0..self.bones.len() {
+            self.sort_bone(BoneId(i as u32));
+        }
+    }
+
+    fn bone_active(&self, id: BoneId) -> bool {
+        self.bones.get(id.index()).is_some_and(|b| b.active)
+    }
+
+    fn set_sorted(&mut self, id: BoneId) {
+        if let Some(b) = self.bones.get_mut(id.index()) {
+            b.sorted = true;
+        }
+    }
+
+    fn sort_path_skin(
+        &mut self,
+        data: &SkeletonData,
+        skin: SkinId,
+        slot: SlotId,
+        slot_bone: BoneId,
+    ) {
+        for e in data.skin(skin).slot_entries(slot) {
+            self.sort_path_attachment(data, e.attachment, slot_bone);
+        }
+    }
+
+    fn sort_path_attachment(&mut self, data: &SkeletonData, att: AttachmentId, slot_bone: BoneId) {
+        let AttachmentKind::Path(p) = &data.attachment(att).kind else { return };
+        match &p.vertices {
+            Vertices::Unweighted(_) => self.sort_bone(slot_bone),
+            Vertices::Weighted(w) => {
+                for &b in &w.bones {
+                    self.sort_bone(b);
+                }
+            }
+        }
+    }
+
+    fn sort_bone(&mut self, id: BoneId) {
+        let Some(b) = self.bones.get(id.index()) else { return };
+        if b.sorted {
+            return;
+        }
+        if let Some(p) = b.parent {
+            self.sort_bone(p);
+        }
+        if let Some(b) = self.bones.get_mut(id.index()) {
+            b.sorted = true;
+        }
+        self.update_cache.push(UpdateEntry::Bone(id));
+    }
+
+    /// spine-cpp `sortReset(bone->children)`.
+    fn sort_reset_children(&mut self, id: BoneId) {
+        let n = self.bones.get(id.index()).map_or(0, |b| b.children.len());
+        for i in 0..n {
+            let Some(child) = self.bones.get(id.index()).and_then(|b| b.children.get(i).copied())
+            else {
+                continue;
+            };
+            let Some(c) = self.bones.get(child.index()) else { continue };
+            if !c.active {
+                continue;
+            }
+            if c.sorted {
+                self.sort_reset_children(child);
+            }
+            if let Some(c) = self.bones.get_mut(child.index()) {
+                c.sorted = false;
+            }
+        }
+    }
+
+    /// Copies every bone's local pose to its applied pose, then runs the update cache:
+    /// bones compute their world transforms, constraints run their solvers.
+    pub fn update_world_transform(&mut self, physics: Physics) {
+        for b in &mut self.bones {
+            b.ax = b.x;
+            b.ay = b.y;
+            b.arotation = b.rotation;
+            b.ascale_x = b.scale_x;
+            b.ascale_y = b.scale_y;
+            b.ashear_x = b.shear_x;
+            b.ashear_y = b.shear_y;
+        }
+        let frame = self.frame();
+        for i in 0..self.update_cache.len() {
+            match self.update_cache[i] {
+                UpdateEntry::Bone(id) => update_bone(&mut self.bones, id, &frame),
+                UpdateEntry::Constraint(id) => {
+                    let data = &*self.data;
+                    let Some(cd) = data.constraints.get(id.index()) else { continue };
+                    let Some(c) = self.constraints.get_mut(id.index()) else { continue };
+                    let mut ctx = SolverCtx {
+                        data,
+                        bones: &mut self.bones,
+                        slots: &self.slots,
+                        frame,
+                        time: self.time,
+                        physics,
+                    };
+                    constraints::update(&mut ctx, cd, c);
+                }
+            }
+        }
+    }
+
+    /// A bone by name.
+    pub fn find_bone(&self, name: &str) -> Option<BoneId> {
+        self.data.find_bone(name)
+    }
+
+    /// A slot by name.
+    pub fn find_slot(&self, name: &str) -> Option<SlotId> {
+        self.data.find_slot(name)
+    }
+
+    /// The root bone.
+    pub fn root_bone(&self) -> Option<&Bone> {
+        self.bones.first()
+    }
+}
+
+/// The timeline attachment of a vertex attachment (`None` for region/point attachments).
+pub fn timeline_attachment(data: &SkeletonData, id: AttachmentId) -> Option<AttachmentId> {
+    match &data.attachments.get(id.index())?.kind {
+        AttachmentKind::Mesh(m) => Some(m.timeline_attachment),
+        AttachmentKind::BoundingBox(_) | AttachmentKind::Path(_) | AttachmentKind::Clipping(_) => {
+            Some(id)
+        }
+        AttachmentKind::Region(_) | AttachmentKind::Point(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send<T: Send>() {}
+
+    #[test]
+    fn skeleton_is_send() {
+        assert_send::<Skeleton>();
+    }
+}

@@ -1,0 +1,1260 @@
+//! `AnimationState` (spine-cpp 4.2 `AnimationState.cpp`): tracks of queued entries, mixing,
+//! hold-previous, additive tracks, event and listener queue.
+//!
+//! Listener callbacks are delivered as [`StateEvent`]s appended to a buffer
+//! ([`AnimationState::events`]) in the official order, each time the queue drains (end of
+//! `update`, `apply`, `set_animation`, …). Read them and call
+//! [`AnimationState::clear_events`]. Entries live in a pool and are reused after their
+//! `dispose`; buffers are reused so a warmed-up state does not allocate per frame.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use spine_model::{AnimationId, BoneProperty, SkeletonData, Timeline};
+
+use crate::math;
+use crate::skeleton::Skeleton;
+use crate::timeline::{
+    apply_timeline, property_ids, EventRef, MixBlend, MixDirection, PropertyIds,
+};
+
+/// Mix durations between animations (spine-cpp `AnimationStateData`), plus per-animation
+/// property ids precomputed for the state.
+#[derive(Debug, Clone)]
+pub struct AnimationStateData {
+    /// The skeleton data.
+    pub skeleton_data: Arc<SkeletonData>,
+    /// Mix duration when no pair is set.
+    pub default_mix: f32,
+    mixes: HashMap<(AnimationId, AnimationId), f32>,
+    timeline_ids: Vec<Vec<PropertyIds>>,
+    animation_ids: Vec<HashSet<i64>>,
+}
+
+impl AnimationStateData {
+    /// Mix data for `skeleton_data` (default mix 0).
+    pub fn new(skeleton_data: Arc<SkeletonData>) -> AnimationStateData {
+        let timeline_ids: Vec<Vec<PropertyIds>> = skeleton_data
+            .animations
+            .iter()
+            .map(|a| a.timelines.iter().map(|t| property_ids(&skeleton_data, t)).collect())
+            .collect();
+        let animation_ids = timeline_ids
+            .iter()
+            .map(|ids| ids.iter().flat_map(|p| p.as_slice().iter().copied()).collect())
+            .collect();
+        AnimationStateData {
+            skeleton_data,
+            default_mix: 0.0,
+            mixes: HashMap::new(),
+            timeline_ids,
+            animation_ids,
+        }
+    }
+
+    /// Sets the mix duration from `from` to `to`.
+    pub fn set_mix(&mut self, from: AnimationId, to: AnimationId, duration: f32) {
+        self.mixes.insert((from, to), duration);
+    }
+
+    /// Sets the mix duration by animation names; false when a name is unknown.
+    pub fn set_mix_by_name(&mut self, from: &str, to: &str, duration: f32) -> bool {
+        let d = &self.skeleton_data;
+        match (d.find_animation(from), d.find_animation(to)) {
+            (Some(a), Some(b)) => {
+                self.set_mix(a, b, duration);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The mix duration from `from` to `to` (the empty animation uses the default).
+    pub fn mix(&self, from: Option<AnimationId>, to: Option<AnimationId>) -> f32 {
+        match (from, to) {
+            (Some(a), Some(b)) => self.mixes.get(&(a, b)).copied().unwrap_or(self.default_mix),
+            _ => self.default_mix,
+        }
+    }
+
+    fn has_timeline(&self, anim: Option<AnimationId>, ids: &PropertyIds) -> bool {
+        let Some(a) = anim else { return false };
+        self.animation_ids
+            .get(a.index())
+            .is_some_and(|set| ids.as_slice().iter().any(|i| set.contains(i)))
+    }
+}
+
+/// A track entry handle (index in the state's pool; reused after `dispose`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EntryId(pub u32);
+
+const SUBSEQUENT: u8 = 0;
+const FIRST: u8 = 1;
+const HOLD_SUBSEQUENT: u8 = 2;
+const HOLD_FIRST: u8 = 3;
+const HOLD_MIX: u8 = 4;
+const SETUP: i32 = 1;
+const CURRENT: i32 = 2;
+
+/// One queued or playing animation on a track (spine-cpp `TrackEntry`).
+#[derive(Debug, Clone, Default)]
+pub struct TrackEntry {
+    /// The animation, `None` = the empty animation.
+    pub animation: Option<AnimationId>,
+    /// The entry this one was queued after.
+    pub previous: Option<EntryId>,
+    /// The entry queued after this one.
+    pub next: Option<EntryId>,
+    /// The entry being mixed out.
+    pub mixing_from: Option<EntryId>,
+    /// The entry mixing this one out.
+    pub mixing_to: Option<EntryId>,
+    /// Track index.
+    pub track_index: usize,
+    /// Loop.
+    pub looping: bool,
+    /// Hold the previous entry's timelines while mixing in.
+    pub hold_previous: bool,
+    /// Play backwards (no events).
+    pub reverse: bool,
+    /// Mix rotations the shortest way (no rotation direction memory).
+    pub shortest_rotation: bool,
+    /// Events fire while the mix is below this.
+    pub event_threshold: f32,
+    /// Attachment timelines apply while the mix is below this.
+    pub mix_attachment_threshold: f32,
+    /// Attachment timelines apply while alpha is at least this.
+    pub alpha_attachment_threshold: f32,
+    /// Draw order timelines apply while the mix is below this.
+    pub mix_draw_order_threshold: f32,
+    /// Animation start time.
+    pub animation_start: f32,
+    /// Animation end time.
+    pub animation_end: f32,
+    /// Last applied animation time (`-1` before the first apply).
+    pub animation_last: f32,
+    /// Animation time of the last apply, becomes `animation_last` on the next update.
+    pub next_animation_last: f32,
+    /// Seconds before this entry starts.
+    pub delay: f32,
+    /// Track time.
+    pub track_time: f32,
+    /// Track time of the previous update.
+    pub track_last: f32,
+    /// Track time of the last apply (`-1` = never applied).
+    pub next_track_last: f32,
+    /// Track time when the entry ends.
+    pub track_end: f32,
+    /// Time scale.
+    pub time_scale: f32,
+    /// Alpha.
+    pub alpha: f32,
+    /// Mix time so far.
+    pub mix_time: f32,
+    /// Mix duration.
+    pub mix_duration: f32,
+    /// Alpha of an interrupted mix.
+    pub interrupt_alpha: f32,
+    /// Sum of the alphas applied while mixing out.
+    pub total_alpha: f32,
+    /// Blend of a track above 0.
+    pub mix_blend: MixBlend,
+    timeline_mode: Vec<u8>,
+    timeline_hold_mix: Vec<Option<EntryId>>,
+    timelines_rotation: Vec<f32>,
+}
+
+impl TrackEntry {
+    /// spine-cpp `getAnimationTime`.
+    pub fn animation_time(&self) -> f32 {
+        if self.looping {
+            let duration = self.animation_end - self.animation_start;
+            if duration == 0.0 {
+                return self.animation_start;
+            }
+            return math::fmod(self.track_time, duration) + self.animation_start;
+        }
+        (self.track_time + self.animation_start).min(self.animation_end)
+    }
+
+    /// spine-cpp `getTrackComplete`.
+    pub fn track_complete(&self) -> f32 {
+        let duration = self.animation_end - self.animation_start;
+        if duration != 0.0 {
+            if self.looping {
+                return duration * (1 + (self.track_time / duration) as i32) as f32;
+            }
+            if self.track_time < duration {
+                return duration;
+            }
+        }
+        self.track_time
+    }
+
+    /// Whether the animation reached its end at least once.
+    pub fn is_complete(&self) -> bool {
+        self.track_time >= self.animation_end - self.animation_start
+    }
+
+    /// Whether the entry was applied at least once.
+    pub fn was_applied(&self) -> bool {
+        self.next_track_last != -1.0
+    }
+}
+
+/// Listener callback types (spine-cpp `EventType`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StateEventType {
+    /// The entry became current.
+    Start,
+    /// Another entry replaced it.
+    Interrupt,
+    /// It will never be applied again.
+    End,
+    /// It is being disposed (after `End`, or when a queued entry is cleared).
+    Dispose,
+    /// The animation completed a loop (or reached its end).
+    Complete,
+    /// A key of an event timeline fired.
+    Event(EventRef),
+}
+
+/// One listener callback, with what it is about copied out (the entry may be reused
+/// once disposed).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StateEvent {
+    /// Type.
+    pub kind: StateEventType,
+    /// The entry.
+    pub entry: EntryId,
+    /// Its track.
+    pub track: usize,
+    /// Its animation (`None` = empty animation).
+    pub animation: Option<AnimationId>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Queued {
+    Start,
+    Interrupt,
+    End,
+    Dispose,
+    Complete,
+    Event(EventRef),
+}
+
+/// Applies animations over time, queues them and mixes between them.
+#[derive(Debug)]
+pub struct AnimationState {
+    /// Mix durations.
+    pub data: Arc<AnimationStateData>,
+    /// Global time scale.
+    pub time_scale: f32,
+    tracks: Vec<Option<EntryId>>,
+    entries: Vec<TrackEntry>,
+    free: Vec<EntryId>,
+    events: Vec<EventRef>,
+    queue: Vec<(Queued, EntryId)>,
+    drain_disabled: bool,
+    fired: Vec<StateEvent>,
+    property_ids: HashSet<i64>,
+    animations_changed: bool,
+    unkeyed_state: i32,
+}
+
+impl AnimationState {
+    /// A state with no tracks.
+    pub fn new(data: Arc<AnimationStateData>) -> AnimationState {
+        AnimationState {
+            data,
+            time_scale: 1.0,
+            tracks: Vec::new(),
+            entries: Vec::new(),
+            free: Vec::new(),
+            events: Vec::new(),
+            queue: Vec::new(),
+            drain_disabled: false,
+            fired: Vec::new(),
+            property_ids: HashSet::new(),
+            animations_changed: false,
+            unkeyed_state: 0,
+        }
+    }
+
+    /// Listener callbacks delivered so far (in order).
+    pub fn events(&self) -> &[StateEvent] {
+        &self.fired
+    }
+
+    /// Forgets delivered callbacks (keeps the buffer).
+    pub fn clear_events(&mut self) {
+        self.fired.clear();
+    }
+
+    /// An entry.
+    pub fn entry(&self, id: EntryId) -> &TrackEntry {
+        &self.entries[id.0 as usize]
+    }
+
+    /// An entry, mutable (set loop, alpha, thresholds, mix blend, …).
+    pub fn entry_mut(&mut self, id: EntryId) -> &mut TrackEntry {
+        &mut self.entries[id.0 as usize]
+    }
+
+    /// The current entry of a track.
+    pub fn current(&self, track: usize) -> Option<EntryId> {
+        self.tracks.get(track).copied().flatten()
+    }
+
+    /// Number of track slots.
+    pub fn track_count(&self) -> usize {
+        self.tracks.len()
+    }
+
+    fn e(&self, id: EntryId) -> &TrackEntry {
+        &self.entries[id.0 as usize]
+    }
+
+    fn em(&mut self, id: EntryId) -> &mut TrackEntry {
+        &mut self.entries[id.0 as usize]
+    }
+
+    fn push(&mut self, q: Queued, id: EntryId) {
+        if matches!(q, Queued::Start | Queued::End) {
+            self.animations_changed = true;
+        }
+        self.queue.push((q, id));
+    }
+
+    fn drain(&mut self) {
+        if self.drain_disabled {
+            return;
+        }
+        self.drain_disabled = true;
+        let mut i = 0;
+        while i < self.queue.len() {
+            let (q, id) = self.queue[i];
+            let (track, animation) = {
+                let e = self.e(id);
+                (e.track_index, e.animation)
+            };
+            let ev = |kind| StateEvent { kind, entry: id, track, animation };
+            match q {
+                Queued::Start => self.fired.push(ev(StateEventType::Start)),
+                Queued::Interrupt => self.fired.push(ev(StateEventType::Interrupt)),
+                Queued::Complete => self.fired.push(ev(StateEventType::Complete)),
+                Queued::Event(r) => self.fired.push(ev(StateEventType::Event(r))),
+                Queued::End | Queued::Dispose => {
+                    if matches!(q, Queued::End) {
+                        self.fired.push(ev(StateEventType::End));
+                    }
+                    self.fired.push(ev(StateEventType::Dispose));
+                    self.dispose_entry(id);
+                }
+            }
+            i += 1;
+        }
+        self.queue.clear();
+        self.drain_disabled = false;
+    }
+
+    fn dispose_entry(&mut self, id: EntryId) {
+        let e = self.em(id);
+        e.animation = None;
+        e.previous = None;
+        e.next = None;
+        e.mixing_from = None;
+        e.mixing_to = None;
+        e.timeline_mode.clear();
+        e.timeline_hold_mix.clear();
+        e.timelines_rotation.clear();
+        self.free.push(id);
+    }
+
+    /// Advances every track by `delta` seconds (spine-cpp `AnimationState::update`).
+    pub fn update(&mut self, delta: f32) {
+        let delta = delta * self.time_scale;
+        for i in 0..self.tracks.len() {
+            let Some(cur) = self.tracks[i] else { continue };
+            {
+                let c = self.em(cur);
+                c.animation_last = c.next_animation_last;
+                c.track_last = c.next_track_last;
+            }
+            let mut current_delta = delta * self.e(cur).time_scale;
+            if self.e(cur).delay > 0.0 {
+                let c = self.em(cur);
+                c.delay -= current_delta;
+                if c.delay > 0.0 {
+                    continue;
+                }
+                current_delta = -c.delay;
+                c.delay = 0.0;
+            }
+            if let Some(next) = self.e(cur).next {
+                let next_time = self.e(cur).track_last - self.e(next).delay;
+                if next_time >= 0.0 {
+                    let cur_scale = self.e(cur).time_scale;
+                    let n = self.em(next);
+                    n.delay = 0.0;
+                    n.track_time += if cur_scale == 0.0 {
+                        0.0
+                    } else {
+                        (next_time / cur_scale + delta) * n.time_scale
+                    };
+                    self.em(cur).track_time += current_delta;
+                    self.set_current(i, next, true);
+                    let mut n = Some(next);
+                    while let Some(x) = n {
+                        let Some(from) = self.e(x).mixing_from else { break };
+                        self.em(x).mix_time += delta;
+                        n = Some(from);
+                    }
+                    continue;
+                }
+            } else if self.e(cur).track_last >= self.e(cur).track_end
+                && self.e(cur).mixing_from.is_none()
+            {
+                self.tracks[i] = None;
+                self.push(Queued::End, cur);
+                self.clear_next(cur);
+                continue;
+            }
+            if self.e(cur).mixing_from.is_some() && self.update_mixing_from(cur, delta) {
+                let mut from = self.e(cur).mixing_from;
+                self.em(cur).mixing_from = None;
+                if let Some(f) = from {
+                    self.em(f).mixing_to = None;
+                }
+                while let Some(f) = from {
+                    self.push(Queued::End, f);
+                    from = self.e(f).mixing_from;
+                }
+            }
+            self.em(cur).track_time += current_delta;
+        }
+        self.drain();
+    }
+
+    fn update_mixing_from(&mut self, to: EntryId, delta: f32) -> bool {
+        let Some(from) = self.e(to).mixing_from else { return true };
+        let finished = self.update_mixing_from(from, delta);
+        {
+            let f = self.em(from);
+            f.animation_last = f.next_animation_last;
+            f.track_last = f.next_track_last;
+        }
+        let (mix_time, mix_duration) = (self.e(to).mix_time, self.e(to).mix_duration);
+        if mix_time > 0.0 && mix_time >= mix_duration {
+            if self.e(from).total_alpha == 0.0 || mix_duration == 0.0 {
+                let ff = self.e(from).mixing_from;
+                self.em(to).mixing_from = ff;
+                if let Some(ff) = ff {
+                    self.em(ff).mixing_to = Some(to);
+                }
+                self.em(to).interrupt_alpha = self.e(from).interrupt_alpha;
+                self.push(Queued::End, from);
+            }
+            return finished;
+        }
+        let ts = self.e(from).time_scale;
+        self.em(from).track_time += delta * ts;
+        self.em(to).mix_time += delta;
+        false
+    }
+
+    /// Poses `skeleton` with every track (spine-cpp `AnimationState::apply`). Returns
+    /// whether any track was applied.
+    pub fn apply(&mut self, sk: &mut Skeleton) -> bool {
+        if self.animations_changed {
+            self.compute_animations_changed();
+        }
+        let data = self.data.clone();
+        let sd = data.skeleton_data.clone();
+        let mut events = std::mem::take(&mut self.events);
+        let mut applied = false;
+        for i in 0..self.tracks.len() {
+            let Some(cur) = self.tracks[i] else { continue };
+            if self.e(cur).delay > 0.0 {
+                continue;
+            }
+            applied = true;
+            let blend = if i == 0 { MixBlend::First } else { self.e(cur).mix_blend };
+            let mut alpha = self.e(cur).alpha;
+            if self.e(cur).mixing_from.is_some() {
+                alpha *= self.apply_mixing_from(cur, sk, blend, &mut events);
+            } else if self.e(cur).track_time >= self.e(cur).track_end && self.e(cur).next.is_none()
+            {
+                alpha = 0.0;
+            }
+            let mut attachments = alpha >= self.e(cur).alpha_attachment_threshold;
+            let c = self.e(cur);
+            let animation_last = c.animation_last;
+            let animation_time = c.animation_time();
+            let mut apply_time = animation_time;
+            let reverse = c.reverse;
+            let shortest = c.shortest_rotation;
+            let anim = c.animation;
+            let duration = anim.map_or(0.0, |a| sd.animation(a).duration);
+            if reverse {
+                apply_time = duration - apply_time;
+            }
+            let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
+            let n = timelines.len();
+            if (i == 0 && alpha == 1.0) || blend == MixBlend::Add {
+                if i == 0 {
+                    attachments = true;
+                }
+                for (ii, tl) in timelines.iter().enumerate() {
+                    if let Timeline::Attachment { .. } = tl {
+                        self.apply_attachment_timeline(sk, tl, apply_time, blend, attachments);
+                    } else {
+                        let ev = if reverse { None } else { Some(&mut events) };
+                        if let Some(a) = anim {
+                            apply_timeline(
+                                sk,
+                                a,
+                                ii,
+                                animation_last,
+                                apply_time,
+                                ev,
+                                alpha,
+                                blend,
+                                MixDirection::In,
+                            );
+                        }
+                    }
+                }
+            } else {
+                let first_frame = !shortest && self.e(cur).timelines_rotation.len() != n << 1;
+                if first_frame {
+                    self.em(cur).timelines_rotation.resize(n << 1, 0.0);
+                }
+                for (ii, tl) in timelines.iter().enumerate() {
+                    let mode = self.e(cur).timeline_mode.get(ii).copied().unwrap_or(FIRST);
+                    let tblend = if mode == SUBSEQUENT { blend } else { MixBlend::Setup };
+                    let is_rotate =
+                        matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
+                    if !shortest && is_rotate {
+                        let mut rot = std::mem::take(&mut self.em(cur).timelines_rotation);
+                        apply_rotate_timeline(
+                            sk,
+                            anim,
+                            ii,
+                            tl,
+                            apply_time,
+                            alpha,
+                            tblend,
+                            &mut rot,
+                            ii << 1,
+                            first_frame,
+                        );
+                        self.em(cur).timelines_rotation = rot;
+                    } else if let Timeline::Attachment { .. } = tl {
+                        self.apply_attachment_timeline(sk, tl, apply_time, blend, attachments);
+                    } else if let Some(a) = anim {
+                        let ev = if reverse { None } else { Some(&mut events) };
+                        apply_timeline(
+                            sk,
+                            a,
+                            ii,
+                            animation_last,
+                            apply_time,
+                            ev,
+                            alpha,
+                            tblend,
+                            MixDirection::In,
+                        );
+                    }
+                }
+            }
+            self.queue_events(cur, animation_time, &events, &sd);
+            events.clear();
+            let c = self.em(cur);
+            c.next_animation_last = animation_time;
+            c.next_track_last = c.track_time;
+        }
+        self.events = events;
+        let setup_state = self.unkeyed_state + SETUP;
+        for si in 0..sk.slots.len() {
+            if sk.slots[si].attachment_state == setup_state {
+                let sid = spine_model::SlotId(si as u32);
+                let name = sd.slot(sid).attachment.as_deref();
+                sk.set_attachment_by_name(sid, name);
+            }
+        }
+        self.unkeyed_state += 2;
+        self.drain();
+        applied
+    }
+
+    fn apply_mixing_from(
+        &mut self,
+        to: EntryId,
+        sk: &mut Skeleton,
+        mut blend: MixBlend,
+        events: &mut Vec<EventRef>,
+    ) -> f32 {
+        let Some(from) = self.e(to).mixing_from else { return 1.0 };
+        if self.e(from).mixing_from.is_some() {
+            self.apply_mixing_from(from, sk, blend, events);
+        }
+        let mix;
+        let to_mix_duration = self.e(to).mix_duration;
+        if to_mix_duration == 0.0 {
+            mix = 1.0;
+            if blend == MixBlend::First {
+                blend = MixBlend::Setup;
+            }
+        } else {
+            mix = (self.e(to).mix_time / to_mix_duration).min(1.0);
+            if blend != MixBlend::First {
+                blend = self.e(from).mix_blend;
+            }
+        }
+        let sd = self.data.skeleton_data.clone();
+        let f = self.e(from);
+        let attachments = mix < f.mix_attachment_threshold;
+        let draw_order = mix < f.mix_draw_order_threshold;
+        let anim = f.animation;
+        let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
+        let n = timelines.len();
+        let alpha_hold = f.alpha * self.e(to).interrupt_alpha;
+        let alpha_mix = alpha_hold * (1.0 - mix);
+        let animation_last = f.animation_last;
+        let animation_time = f.animation_time();
+        let mut apply_time = animation_time;
+        let reverse = f.reverse;
+        let fire = !reverse && mix < f.event_threshold;
+        if reverse {
+            apply_time = anim.map_or(0.0, |a| sd.animation(a).duration) - apply_time;
+        }
+        let alpha_attachment_threshold = f.alpha_attachment_threshold;
+        let shortest = f.shortest_rotation;
+        if blend == MixBlend::Add {
+            if let Some(a) = anim {
+                for ii in 0..n {
+                    let ev = if fire { Some(&mut *events) } else { None };
+                    apply_timeline(
+                        sk,
+                        a,
+                        ii,
+                        animation_last,
+                        apply_time,
+                        ev,
+                        alpha_mix,
+                        blend,
+                        MixDirection::Out,
+                    );
+                }
+            }
+        } else {
+            let first_frame = !shortest && self.e(from).timelines_rotation.len() != n << 1;
+            if first_frame {
+                self.em(from).timelines_rotation.resize(n << 1, 0.0);
+            }
+            self.em(from).total_alpha = 0.0;
+            for (ii, tl) in timelines.iter().enumerate() {
+                let mut direction = MixDirection::Out;
+                let mode = self.e(from).timeline_mode.get(ii).copied().unwrap_or(FIRST);
+                let (tblend, alpha) = match mode {
+                    SUBSEQUENT => {
+                        if !draw_order && matches!(tl, Timeline::DrawOrder { .. }) {
+                            continue;
+                        }
+                        (blend, alpha_mix)
+                    }
+                    FIRST => (MixBlend::Setup, alpha_mix),
+                    HOLD_SUBSEQUENT => (blend, alpha_hold),
+                    HOLD_FIRST => (MixBlend::Setup, alpha_hold),
+                    _ => {
+                        let hm = self.e(from).timeline_hold_mix.get(ii).copied().flatten();
+                        let a = hm.map_or(alpha_hold, |h| {
+                            let h = self.e(h);
+                            alpha_hold * (1.0 - h.mix_time / h.mix_duration).max(0.0)
+                        });
+                        (MixBlend::Setup, a)
+                    }
+                };
+                self.em(from).total_alpha += alpha;
+                let is_rotate = matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
+                if !shortest && is_rotate {
+                    let mut rot = std::mem::take(&mut self.em(from).timelines_rotation);
+                    apply_rotate_timeline(
+                        sk,
+                        anim,
+                        ii,
+                        tl,
+                        apply_time,
+                        alpha,
+                        tblend,
+                        &mut rot,
+                        ii << 1,
+                        first_frame,
+                    );
+                    self.em(from).timelines_rotation = rot;
+                } else if let Timeline::Attachment { .. } = tl {
+                    self.apply_attachment_timeline(
+                        sk,
+                        tl,
+                        apply_time,
+                        tblend,
+                        attachments && alpha >= alpha_attachment_threshold,
+                    );
+                } else if let Some(a) = anim {
+                    if draw_order
+                        && matches!(tl, Timeline::DrawOrder { .. })
+                        && tblend == MixBlend::Setup
+                    {
+                        direction = MixDirection::In;
+                    }
+                    let ev = if fire { Some(&mut *events) } else { None };
+                    apply_timeline(
+                        sk,
+                        a,
+                        ii,
+                        animation_last,
+                        apply_time,
+                        ev,
+                        alpha,
+                        tblend,
+                        direction,
+                    );
+                }
+            }
+        }
+        if to_mix_duration > 0.0 {
+            self.queue_events(from, animation_time, events, &sd);
+        }
+        events.clear();
+        let f = self.em(from);
+        f.next_animation_last = animation_time;
+        f.next_track_last = f.track_time;
+        mix
+    }
+
+    fn apply_attachment_timeline(
+        &mut self,
+        sk: &mut Skeleton,
+        tl: &Timeline,
+        time: f32,
+        blend: MixBlend,
+        attachments: bool,
+    ) {
+        let Timeline::Attachment { slot, times, names } = tl else { return };
+        let Some(s) = sk.slots.get(slot.index()) else { return };
+        if !sk.bones.get(s.bone.index()).is_some_and(|b| b.active) || times.is_empty() {
+            return;
+        }
+        let data = sk.data.clone();
+        if time < times[0] {
+            if matches!(blend, MixBlend::Setup | MixBlend::First) {
+                let name = data.slot(*slot).attachment.as_deref();
+                self.set_attachment(sk, *slot, name, attachments);
+            }
+        } else {
+            let mut k = times.len() - 1;
+            for (i, &t) in times.iter().enumerate().skip(1) {
+                if t > time {
+                    k = i - 1;
+                    break;
+                }
+            }
+            let name = names.get(k).and_then(|n| n.as_deref());
+            self.set_attachment(sk, *slot, name, attachments);
+        }
+        if let Some(s) = sk.slots.get_mut(slot.index()) {
+            if s.attachment_state <= self.unkeyed_state {
+                s.attachment_state = self.unkeyed_state + SETUP;
+            }
+        }
+    }
+
+    fn set_attachment(
+        &self,
+        sk: &mut Skeleton,
+        slot: spine_model::SlotId,
+        name: Option<&str>,
+        attachments: bool,
+    ) {
+        sk.set_attachment_by_name(slot, name.filter(|n| !n.is_empty()));
+        if attachments {
+            if let Some(s) = sk.slots.get_mut(slot.index()) {
+                s.attachment_state = self.unkeyed_state + CURRENT;
+            }
+        }
+    }
+
+    fn queue_events(
+        &mut self,
+        entry: EntryId,
+        animation_time: f32,
+        events: &[EventRef],
+        sd: &SkeletonData,
+    ) {
+        let e = self.e(entry);
+        let (start, end) = (e.animation_start, e.animation_end);
+        let duration = end - start;
+        let track_last_wrapped =
+            if duration != 0.0 { math::fmod(e.track_last, duration) } else { f32::NAN };
+        let time_of = |r: &EventRef| r.key(sd).map_or(0.0, |k| k.time);
+        let mut i = 0;
+        let n = events.len();
+        while i < n {
+            let t = time_of(&events[i]);
+            if t < track_last_wrapped {
+                break;
+            }
+            i += 1;
+            if t > end {
+                continue;
+            }
+            self.push(Queued::Event(events[i - 1]), entry);
+        }
+        let e = self.e(entry);
+        let complete = if e.looping {
+            if duration == 0.0 {
+                true
+            } else {
+                let cycles = (e.track_time / duration) as i32;
+                cycles > 0 && cycles > (e.track_last / duration) as i32
+            }
+        } else {
+            animation_time >= end && e.animation_last < end
+        };
+        if complete {
+            self.push(Queued::Complete, entry);
+        }
+        while i < n {
+            let t = time_of(&events[i]);
+            if t >= start {
+                self.push(Queued::Event(events[i]), entry);
+            }
+            i += 1;
+        }
+    }
+
+    /// Removes every track (spine-cpp `clearTracks`).
+    pub fn clear_tracks(&mut self) {
+        let old = self.drain_disabled;
+        self.drain_disabled = true;
+        for i in 0..self.tracks.len() {
+            self.clear_track(i);
+        }
+        self.tracks.clear();
+        self.drain_disabled = old;
+        self.drain();
+    }
+
+    /// Removes a track's entries (spine-cpp `clearTrack`).
+    pub fn clear_track(&mut self, track: usize) {
+        let Some(cur) = self.current(track) else { return };
+        self.push(Queued::End, cur);
+        self.clear_next(cur);
+        let mut entry = cur;
+        while let Some(from) = self.e(entry).mixing_from {
+            self.push(Queued::End, from);
+            self.em(entry).mixing_from = None;
+            self.em(entry).mixing_to = None;
+            entry = from;
+        }
+        let ti = self.e(cur).track_index;
+        if let Some(t) = self.tracks.get_mut(ti) {
+            *t = None;
+        }
+        self.drain();
+    }
+
+    /// Sets the current animation of a track, mixing from the previous one
+    /// (`None` = the empty animation).
+    pub fn set_animation(
+        &mut self,
+        track: usize,
+        animation: Option<AnimationId>,
+        looping: bool,
+    ) -> EntryId {
+        let mut interrupt = true;
+        let mut current = self.expand_to_index(track);
+        if let Some(c) = current {
+            if self.e(c).next_track_last == -1.0 {
+                let from = self.e(c).mixing_from;
+                self.tracks[track] = from;
+                self.push(Queued::Interrupt, c);
+                self.push(Queued::End, c);
+                self.clear_next(c);
+                current = from;
+                interrupt = false;
+            } else {
+                self.clear_next(c);
+            }
+        }
+        let entry = self.new_entry(track, animation, looping, current);
+        self.set_current(track, entry, interrupt);
+        self.drain();
+        entry
+    }
+
+    /// Sets the current animation by name; `None` when unknown.
+    pub fn set_animation_by_name(
+        &mut self,
+        track: usize,
+        name: &str,
+        looping: bool,
+    ) -> Option<EntryId> {
+        let a = self.data.skeleton_data.find_animation(name)?;
+        Some(self.set_animation(track, Some(a), looping))
+    }
+
+    /// Queues an animation after the track's last entry, `delay` seconds after it starts
+    /// (`<= 0`: relative to its completion minus the mix duration).
+    pub fn add_animation(
+        &mut self,
+        track: usize,
+        animation: Option<AnimationId>,
+        looping: bool,
+        mut delay: f32,
+    ) -> EntryId {
+        let mut last = self.expand_to_index(track);
+        if let Some(mut l) = last {
+            while let Some(n) = self.e(l).next {
+                l = n;
+            }
+            last = Some(l);
+        }
+        let entry = self.new_entry(track, animation, looping, last);
+        match last {
+            None => {
+                self.set_current(track, entry, true);
+                self.drain();
+            }
+            Some(l) => {
+                self.em(l).next = Some(entry);
+                self.em(entry).previous = Some(l);
+                if delay <= 0.0 {
+                    delay += self.e(l).track_complete() - self.e(entry).mix_duration;
+                }
+            }
+        }
+        self.em(entry).delay = delay;
+        entry
+    }
+
+    /// Queues an animation by name; `None` when unknown.
+    pub fn add_animation_by_name(
+        &mut self,
+        track: usize,
+        name: &str,
+        looping: bool,
+        delay: f32,
+    ) -> Option<EntryId> {
+        let a = self.data.skeleton_data.find_animation(name)?;
+        Some(self.add_animation(track, Some(a), looping, delay))
+    }
+
+    /// Mixes the track out to the setup pose over `mix_duration`.
+    pub fn set_empty_animation(&mut self, track: usize, mix_duration: f32) -> EntryId {
+        let e = self.set_animation(track, None, false);
+        let en = self.em(e);
+        en.mix_duration = mix_duration;
+        en.track_end = mix_duration;
+        e
+    }
+
+    /// Queues a mix to the setup pose.
+    pub fn add_empty_animation(&mut self, track: usize, mix_duration: f32, delay: f32) -> EntryId {
+        let e = self.add_animation(track, None, false, delay);
+        let en = self.em(e);
+        if delay <= 0.0 {
+            en.delay += en.mix_duration - mix_duration;
+        }
+        en.mix_duration = mix_duration;
+        en.track_end = mix_duration;
+        e
+    }
+
+    /// Mixes every track out to the setup pose.
+    pub fn set_empty_animations(&mut self, mix_duration: f32) {
+        let old = self.drain_disabled;
+        self.drain_disabled = true;
+        for i in 0..self.tracks.len() {
+            if self.tracks[i].is_some() {
+                self.set_empty_animation(i, mix_duration);
+            }
+        }
+        self.drain_disabled = old;
+        self.drain();
+    }
+
+    /// spine-cpp `TrackEntry::setMixDuration(mixDuration, delay)`.
+    pub fn set_mix_duration(&mut self, entry: EntryId, mix_duration: f32, mut delay: f32) {
+        self.em(entry).mix_duration = mix_duration;
+        if let Some(p) = self.e(entry).previous {
+            if delay <= 0.0 {
+                delay += self.e(p).track_complete() - mix_duration;
+            }
+        }
+        self.em(entry).delay = delay;
+    }
+
+    fn set_current(&mut self, index: usize, current: EntryId, interrupt: bool) {
+        let from = self.expand_to_index(index);
+        self.tracks[index] = Some(current);
+        self.em(current).previous = None;
+        if let Some(f) = from {
+            if interrupt {
+                self.push(Queued::Interrupt, f);
+            }
+            self.em(current).mixing_from = Some(f);
+            self.em(f).mixing_to = Some(current);
+            self.em(current).mix_time = 0.0;
+            if self.e(f).mixing_from.is_some() && self.e(f).mix_duration > 0.0 {
+                let r = (self.e(f).mix_time / self.e(f).mix_duration).min(1.0);
+                self.em(current).interrupt_alpha *= r;
+            }
+            self.em(f).timelines_rotation.clear();
+        }
+        self.push(Queued::Start, current);
+    }
+
+    fn expand_to_index(&mut self, index: usize) -> Option<EntryId> {
+        if index < self.tracks.len() {
+            return self.tracks[index];
+        }
+        self.tracks.resize(index + 1, None);
+        None
+    }
+
+    fn new_entry(
+        &mut self,
+        track: usize,
+        animation: Option<AnimationId>,
+        looping: bool,
+        last: Option<EntryId>,
+    ) -> EntryId {
+        let duration = animation.map_or(0.0, |a| self.data.skeleton_data.animation(a).duration);
+        let mix_duration = last.map_or(0.0, |l| self.data.mix(self.e(l).animation, animation));
+        let id = match self.free.pop() {
+            Some(id) => id,
+            None => {
+                self.entries.push(TrackEntry::default());
+                EntryId(self.entries.len() as u32 - 1)
+            }
+        };
+        let e = self.em(id);
+        e.animation = animation;
+        e.previous = None;
+        e.next = None;
+        e.mixing_from = None;
+        e.mixing_to = None;
+        e.track_index = track;
+        e.looping = looping;
+        e.hold_previous = false;
+        e.reverse = false;
+        e.shortest_rotation = false;
+        e.event_threshold = 0.0;
+        e.alpha_attachment_threshold = 0.0;
+        e.mix_attachment_threshold = 0.0;
+        e.mix_draw_order_threshold = 0.0;
+        e.animation_start = 0.0;
+        e.animation_end = duration;
+        e.animation_last = -1.0;
+        e.next_animation_last = -1.0;
+        e.delay = 0.0;
+        e.track_time = 0.0;
+        e.track_last = -1.0;
+        e.next_track_last = -1.0;
+        e.track_end = f32::MAX;
+        e.time_scale = 1.0;
+        e.alpha = 1.0;
+        e.mix_time = 0.0;
+        e.mix_duration = mix_duration;
+        e.interrupt_alpha = 1.0;
+        e.total_alpha = 0.0;
+        e.mix_blend = MixBlend::Replace;
+        e.timeline_mode.clear();
+        e.timeline_hold_mix.clear();
+        e.timelines_rotation.clear();
+        id
+    }
+
+    fn clear_next(&mut self, entry: EntryId) {
+        let mut next = self.e(entry).next;
+        while let Some(n) = next {
+            self.push(Queued::Dispose, n);
+            next = self.e(n).next;
+        }
+        self.em(entry).next = None;
+    }
+
+    fn compute_animations_changed(&mut self) {
+        self.animations_changed = false;
+        self.property_ids.clear();
+        for i in 0..self.tracks.len() {
+            let Some(mut entry) = self.tracks[i] else { continue };
+            while let Some(f) = self.e(entry).mixing_from {
+                entry = f;
+            }
+            let mut cur = Some(entry);
+            while let Some(e) = cur {
+                if self.e(e).mixing_to.is_none() || self.e(e).mix_blend != MixBlend::Add {
+                    self.compute_hold(e);
+                }
+                cur = self.e(e).mixing_to;
+            }
+        }
+    }
+
+    fn compute_hold(&mut self, entry: EntryId) {
+        let data = self.data.clone();
+        let to = self.e(entry).mixing_to;
+        let anim = self.e(entry).animation;
+        let ids: &[PropertyIds] = anim.map_or(&[], |a| &data.timeline_ids[a.index()]);
+        let timelines: &[Timeline] =
+            anim.map_or(&[], |a| &data.skeleton_data.animation(a).timelines);
+        let n = ids.len();
+        let mut mode = std::mem::take(&mut self.em(entry).timeline_mode);
+        let mut hold = std::mem::take(&mut self.em(entry).timeline_hold_mix);
+        mode.clear();
+        mode.resize(n, 0);
+        hold.clear();
+        hold.resize(n, None);
+        if to.is_some_and(|t| self.e(t).hold_previous) {
+            for (i, p) in ids.iter().enumerate() {
+                mode[i] = if self.add_all(p) { HOLD_FIRST } else { HOLD_SUBSEQUENT };
+            }
+        } else {
+            for i in 0..n {
+                let p = &ids[i];
+                if !self.add_all(p) {
+                    mode[i] = SUBSEQUENT;
+                    continue;
+                }
+                let tl = &timelines[i];
+                let plain = matches!(
+                    tl,
+                    Timeline::Attachment { .. }
+                        | Timeline::DrawOrder { .. }
+                        | Timeline::Event { .. }
+                );
+                let Some(t) = to else {
+                    mode[i] = FIRST;
+                    continue;
+                };
+                if plain || !data.has_timeline(self.e(t).animation, p) {
+                    mode[i] = FIRST;
+                    continue;
+                }
+                mode[i] = HOLD_FIRST;
+                let mut next = self.e(t).mixing_to;
+                while let Some(nx) = next {
+                    if data.has_timeline(self.e(nx).animation, p) {
+                        next = self.e(nx).mixing_to;
+                        continue;
+                    }
+                    if self.e(nx).mix_duration > 0.0 {
+                        mode[i] = HOLD_MIX;
+                        hold[i] = Some(nx);
+                    }
+                    break;
+                }
+            }
+        }
+        self.em(entry).timeline_mode = mode;
+        self.em(entry).timeline_hold_mix = hold;
+    }
+
+    fn add_all(&mut self, ids: &PropertyIds) -> bool {
+        let mut added = false;
+        for &i in ids.as_slice() {
+            added |= self.property_ids.insert(i);
+        }
+        added
+    }
+}
+
+/// spine-cpp `AnimationState::applyRotateTimeline`.
+#[allow(clippy::too_many_arguments)]
+fn apply_rotate_timeline(
+    sk: &mut Skeleton,
+    anim: Option<AnimationId>,
+    index: usize,
+    tl: &Timeline,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    rot: &mut [f32],
+    i: usize,
+    first_frame: bool,
+) {
+    if first_frame {
+        if let Some(r) = rot.get_mut(i) {
+            *r = 0.0;
+        }
+    }
+    let Some(anim) = anim else { return };
+    if alpha == 1.0 {
+        apply_timeline(sk, anim, index, 0.0, time, None, 1.0, blend, MixDirection::In);
+        return;
+    }
+    let Timeline::Bone { bone, curves, .. } = tl else { return };
+    let setup = sk.data.bone(*bone).rotation;
+    let Some(b) = sk.bones.get_mut(bone.index()) else { return };
+    if !b.active || curves.frame_count() == 0 {
+        return;
+    }
+    let (r1, r2);
+    if time < curves.time(0) {
+        match blend {
+            MixBlend::Setup => {
+                b.rotation = setup;
+                return;
+            }
+            MixBlend::First => {
+                r1 = b.rotation;
+                r2 = setup;
+            }
+            _ => return,
+        }
+    } else {
+        r1 = if blend == MixBlend::Setup { setup } else { b.rotation };
+        r2 = setup + crate::timeline::curve_value1(curves, time);
+    }
+    let total;
+    let mut diff = r2 - r1;
+    diff -= ((f64::from(diff / 360.0) - 0.5).ceil() as f32) * 360.0;
+    if diff == 0.0 {
+        total = rot.get(i).copied().unwrap_or(0.0);
+    } else {
+        let (last_total, last_diff) = if first_frame {
+            (0.0, diff)
+        } else {
+            (rot.get(i).copied().unwrap_or(0.0), rot.get(i + 1).copied().unwrap_or(0.0))
+        };
+        let loops = last_total - math::fmod(last_total, 360.0);
+        let mut t = diff + loops;
+        let current = diff >= 0.0;
+        let mut dir = last_total >= 0.0;
+        if math::abs(last_diff) <= 90.0 && math::sign(last_diff) != math::sign(diff) {
+            if math::abs(last_total - loops) > 180.0 {
+                t += 360.0 * math::sign(last_total);
+                dir = current;
+            } else if loops != 0.0 {
+                t -= 360.0 * math::sign(last_total);
+            } else {
+                dir = current;
+            }
+        }
+        if dir != current {
+            t += 360.0 * math::sign(last_total);
+        }
+        if let Some(r) = rot.get_mut(i) {
+            *r = t;
+        }
+        total = t;
+    }
+    if let Some(r) = rot.get_mut(i + 1) {
+        *r = diff;
+    }
+    b.rotation = r1 + total * alpha;
+}

@@ -1,0 +1,1418 @@
+//! Applying timelines to a skeleton (spine-cpp 4.2 `*Timeline::apply`, `CurveTimeline`).
+//!
+//! Every quirk of the reference is kept on purpose (they change the numbers the goldens
+//! hold): `ScaleYTimeline` mixes from the bone's current *scale x*, `RGB2Timeline` reads the
+//! dark channels' beziers at offsets 4–6, the last key of a curve timeline is always
+//! stepped, event windows are `(last, time]`.
+
+use spine_model::{
+    AnimationId, AttachmentKind, BoneProperty, ColorProperty, ConstraintKind, Curves, PathProperty,
+    PhysicsData, PhysicsProperty, SequenceMode, SkeletonData, SliderProperty, Timeline, Vertices,
+    BEZIER, BEZIER_SIZE, LINEAR, STEPPED,
+};
+
+use crate::constraints::{ConstraintPose, PhysicsPose};
+use crate::math;
+use crate::skeleton::{timeline_attachment, Skeleton};
+
+/// How a timeline's value combines with the current pose (spine-cpp `MixBlend`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MixBlend {
+    /// From the setup pose.
+    #[default]
+    Setup,
+    /// First on a property: like `Replace` but before the first key goes to setup.
+    First,
+    /// Replace the current value.
+    Replace,
+    /// Add to the current value.
+    Add,
+}
+
+/// Mixing in or out (spine-cpp `MixDirection`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MixDirection {
+    /// Mixing in.
+    #[default]
+    In,
+    /// Mixing out.
+    Out,
+}
+
+/// A fired event: which key of which event timeline. Resolve with [`EventRef::key`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventRef {
+    /// The animation.
+    pub animation: AnimationId,
+    /// Index of the event timeline in the animation.
+    pub timeline: u32,
+    /// Index of the key.
+    pub key: u32,
+}
+
+impl EventRef {
+    /// The event key (time, values) this refers to.
+    pub fn key<'a>(&self, data: &'a SkeletonData) -> Option<&'a spine_model::EventKey> {
+        match data.animations.get(self.animation.index())?.timelines.get(self.timeline as usize)? {
+            Timeline::Event { keys } => keys.get(self.key as usize),
+            _ => None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Curve evaluation.
+
+/// spine-cpp `Animation::search(frames, time, step)` over keys: the key at or before `time`.
+pub fn search(c: &Curves, time: f32) -> usize {
+    let n = c.frame_count();
+    for i in 1..n {
+        if c.time(i) > time {
+            return i - 1;
+        }
+    }
+    n.saturating_sub(1)
+}
+
+fn search_times(times: &[f32], time: f32) -> usize {
+    for (i, &t) in times.iter().enumerate().skip(1) {
+        if t > time {
+            return i - 1;
+        }
+    }
+    times.len().saturating_sub(1)
+}
+
+/// Curve type of key `k` (the last key is stepped, as spine-cpp's constructor sets it).
+fn curve_type(c: &Curves, k: usize) -> f32 {
+    if k + 1 >= c.frame_count() {
+        STEPPED
+    } else {
+        c.curves.get(k).copied().unwrap_or(LINEAR)
+    }
+}
+
+fn cv(c: &Curves, i: usize) -> f32 {
+    c.curves.get(i).copied().unwrap_or(0.0)
+}
+
+/// spine-cpp `CurveTimeline::getBezierValue` for key `k`, channel `ch`, bezier at `i`.
+fn bezier_value(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
+    if cv(c, i) > time {
+        let x = c.time(k);
+        let y = c.value(k, ch);
+        return y + (time - x) / (cv(c, i) - x) * (cv(c, i + 1) - y);
+    }
+    let n = i + BEZIER_SIZE;
+    let mut j = i + 2;
+    while j < n {
+        if cv(c, j) >= time {
+            let x = cv(c, j - 2);
+            let y = cv(c, j - 1);
+            return y + (time - x) / (cv(c, j) - x) * (cv(c, j + 1) - y);
+        }
+        j += 2;
+    }
+    let x = cv(c, n - 2);
+    let y = cv(c, n - 1);
+    let (nt, nv) =
+        if k + 1 < c.frame_count() { (c.time(k + 1), c.value(k + 1, ch)) } else { (x, y) };
+    y + (time - x) / (nt - x) * (nv - y)
+}
+
+/// Channel `ch` at `time` (key `k` found by [`search`]); `bezier_slot` is the bezier
+/// offset (in beziers) spine-cpp reads for this channel (normally `ch`).
+fn channel_value(c: &Curves, time: f32, k: usize, ch: usize, bezier_slot: usize) -> f32 {
+    let ty = curve_type(c, k);
+    if ty == LINEAR {
+        let before = c.time(k);
+        let v = c.value(k, ch);
+        let t = (time - before) / (c.time(k + 1) - before);
+        v + (c.value(k + 1, ch) - v) * t
+    } else if ty == STEPPED {
+        c.value(k, ch)
+    } else {
+        let base = (ty - BEZIER) as usize;
+        bezier_value(c, time, k, ch, base + bezier_slot * BEZIER_SIZE)
+    }
+}
+
+/// spine-cpp `CurveTimeline1::getCurveValue`.
+pub(crate) fn curve_value1(c: &Curves, time: f32) -> f32 {
+    let k = search(c, time);
+    channel_value(c, time, k, 0, 0)
+}
+
+/// All channels of a curve timeline at `time` into `out` (channel `i` read with bezier
+/// slot `slots[i]`).
+fn curve_values(c: &Curves, time: f32, out: &mut [f32], slots: &[usize]) {
+    let k = search(c, time);
+    for (ch, (o, &s)) in out.iter_mut().zip(slots).enumerate() {
+        *o = channel_value(c, time, k, ch, s);
+    }
+}
+
+const SLOTS: [usize; 7] = [0, 1, 2, 3, 4, 5, 6];
+
+fn relative(c: &Curves, time: f32, alpha: f32, blend: MixBlend, current: f32, setup: f32) -> f32 {
+    if time < c.time(0) {
+        return match blend {
+            MixBlend::Setup => setup,
+            MixBlend::First => current + (setup - current) * alpha,
+            _ => current,
+        };
+    }
+    let mut value = curve_value1(c, time);
+    match blend {
+        MixBlend::Setup => return setup + value * alpha,
+        MixBlend::First | MixBlend::Replace => value += setup - current,
+        MixBlend::Add => {}
+    }
+    current + value * alpha
+}
+
+fn absolute_with(
+    first: f32,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    current: f32,
+    setup: f32,
+    value: impl FnOnce() -> f32,
+) -> f32 {
+    if time < first {
+        return match blend {
+            MixBlend::Setup => setup,
+            MixBlend::First => current + (setup - current) * alpha,
+            _ => current,
+        };
+    }
+    let value = value();
+    if blend == MixBlend::Setup {
+        return setup + (value - setup) * alpha;
+    }
+    current + (value - current) * alpha
+}
+
+fn absolute(c: &Curves, time: f32, alpha: f32, blend: MixBlend, current: f32, setup: f32) -> f32 {
+    absolute_with(c.time(0), time, alpha, blend, current, setup, || curve_value1(c, time))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn scale_value(
+    c: &Curves,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    direction: MixDirection,
+    current: f32,
+    setup: f32,
+) -> f32 {
+    if time < c.time(0) {
+        return match blend {
+            MixBlend::Setup => setup,
+            MixBlend::First => current + (setup - current) * alpha,
+            _ => current,
+        };
+    }
+    let value = curve_value1(c, time) * setup;
+    if alpha == 1.0 {
+        if blend == MixBlend::Add {
+            return current + value - setup;
+        }
+        return value;
+    }
+    if direction == MixDirection::Out {
+        match blend {
+            MixBlend::Setup => {
+                return setup + (math::abs(value) * math::sign(setup) - setup) * alpha;
+            }
+            MixBlend::First | MixBlend::Replace => {
+                return current + (math::abs(value) * math::sign(current) - current) * alpha;
+            }
+            MixBlend::Add => {}
+        }
+    } else {
+        match blend {
+            MixBlend::Setup => {
+                let s = math::abs(setup) * math::sign(value);
+                return s + (value - s) * alpha;
+            }
+            MixBlend::First | MixBlend::Replace => {
+                let s = math::abs(current) * math::sign(value);
+                return s + (value - s) * alpha;
+            }
+            MixBlend::Add => {}
+        }
+    }
+    current + (value - setup) * alpha
+}
+
+// ---------------------------------------------------------------------------------------
+// Property ids (spine-cpp `Property` << 32 | index), used by AnimationState.
+
+const P_ROTATE: i64 = 1 << 0;
+const P_X: i64 = 1 << 1;
+const P_Y: i64 = 1 << 2;
+const P_SCALE_X: i64 = 1 << 3;
+const P_SCALE_Y: i64 = 1 << 4;
+const P_SHEAR_X: i64 = 1 << 5;
+const P_SHEAR_Y: i64 = 1 << 6;
+const P_INHERIT: i64 = 1 << 7;
+const P_RGB: i64 = 1 << 8;
+const P_ALPHA: i64 = 1 << 9;
+const P_RGB2: i64 = 1 << 10;
+const P_ATTACHMENT: i64 = 1 << 11;
+const P_DEFORM: i64 = 1 << 12;
+const P_EVENT: i64 = 1 << 13;
+const P_DRAW_ORDER: i64 = 1 << 14;
+const P_IK: i64 = 1 << 15;
+const P_TRANSFORM: i64 = 1 << 16;
+const P_PATH_POSITION: i64 = 1 << 17;
+const P_PATH_SPACING: i64 = 1 << 18;
+const P_PATH_MIX: i64 = 1 << 19;
+const P_PHYSICS_INERTIA: i64 = 1 << 20;
+const P_PHYSICS_RESET: i64 = 1 << 27;
+const P_SEQUENCE: i64 = 1 << 28;
+const P_SLIDER_TIME: i64 = 1 << 29;
+const P_SLIDER_MIX: i64 = 1 << 30;
+
+/// Property ids of a timeline (at most 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PropertyIds {
+    ids: [i64; 3],
+    len: u8,
+}
+
+impl PropertyIds {
+    fn of(ids: &[i64]) -> PropertyIds {
+        let mut p = PropertyIds::default();
+        for (d, s) in p.ids.iter_mut().zip(ids) {
+            *d = *s;
+        }
+        p.len = ids.len().min(3) as u8;
+        p
+    }
+
+    /// The ids.
+    pub fn as_slice(&self) -> &[i64] {
+        &self.ids[..self.len as usize]
+    }
+}
+
+fn id(p: i64, index: i64) -> i64 {
+    (p << 32) | index
+}
+
+/// Index of constraint `c` among the constraints of its type (spine-cpp's per-type lists).
+fn type_index(data: &SkeletonData, c: spine_model::ConstraintId) -> i64 {
+    let Some(ty) = data.constraints.get(c.index()).map(|x| x.kind.constraint_type()) else {
+        return 0;
+    };
+    data.constraints[..c.index()].iter().filter(|x| x.kind.constraint_type() == ty).count() as i64
+}
+
+/// spine-cpp 4.2 property ids of a timeline, quirks included (a shear-y timeline claims the
+/// shear-x id; every global physics timeline gets id `-1`).
+pub fn property_ids(data: &SkeletonData, tl: &Timeline) -> PropertyIds {
+    match tl {
+        Timeline::Bone { bone, property, .. } => {
+            let b = bone.0 as i64;
+            match property {
+                BoneProperty::Rotate => PropertyIds::of(&[id(P_ROTATE, b)]),
+                BoneProperty::Translate => PropertyIds::of(&[id(P_X, b), id(P_Y, b)]),
+                BoneProperty::TranslateX => PropertyIds::of(&[id(P_X, b)]),
+                BoneProperty::TranslateY => PropertyIds::of(&[id(P_Y, b)]),
+                BoneProperty::Scale => PropertyIds::of(&[id(P_SCALE_X, b), id(P_SCALE_Y, b)]),
+                BoneProperty::ScaleX => PropertyIds::of(&[id(P_SCALE_X, b)]),
+                BoneProperty::ScaleY => PropertyIds::of(&[id(P_SCALE_Y, b)]),
+                BoneProperty::Shear => PropertyIds::of(&[id(P_SHEAR_X, b), id(P_SHEAR_Y, b)]),
+                BoneProperty::ShearX | BoneProperty::ShearY => PropertyIds::of(&[id(P_SHEAR_X, b)]),
+            }
+        }
+        Timeline::Inherit { bone, .. } => PropertyIds::of(&[id(P_INHERIT, bone.0 as i64)]),
+        Timeline::Attachment { slot, .. } => PropertyIds::of(&[id(P_ATTACHMENT, slot.0 as i64)]),
+        Timeline::Color { slot, property, .. } => {
+            let s = slot.0 as i64;
+            match property {
+                ColorProperty::Rgba => PropertyIds::of(&[id(P_RGB, s), id(P_ALPHA, s)]),
+                ColorProperty::Rgb => PropertyIds::of(&[id(P_RGB, s)]),
+                ColorProperty::Rgba2 => {
+                    PropertyIds::of(&[id(P_RGB, s), id(P_ALPHA, s), id(P_RGB2, s)])
+                }
+                ColorProperty::Rgb2 => PropertyIds::of(&[id(P_RGB, s), id(P_RGB2, s)]),
+                ColorProperty::Alpha => PropertyIds::of(&[id(P_ALPHA, s)]),
+            }
+        }
+        Timeline::Deform { slot, attachment, .. } => PropertyIds::of(&[id(
+            P_DEFORM,
+            ((slot.0 as i64) << 16 | attachment.0 as i64) & 0xffff_ffff,
+        )]),
+        Timeline::Sequence { slot, attachment, .. } => PropertyIds::of(&[id(
+            P_SEQUENCE,
+            ((slot.0 as i64) << 16 | attachment.0 as i64) & 0xffff_ffff,
+        )]),
+        Timeline::Ik { constraint, .. } => {
+            PropertyIds::of(&[id(P_IK, type_index(data, *constraint))])
+        }
+        Timeline::Transform { constraint, .. } => {
+            PropertyIds::of(&[id(P_TRANSFORM, type_index(data, *constraint))])
+        }
+        Timeline::Path { constraint, property, .. } => {
+            let p = match property {
+                PathProperty::Position => P_PATH_POSITION,
+                PathProperty::Spacing => P_PATH_SPACING,
+                PathProperty::Mix => P_PATH_MIX,
+            };
+            PropertyIds::of(&[id(p, type_index(data, *constraint))])
+        }
+        Timeline::Physics { constraint, property, .. } => {
+            let p = P_PHYSICS_INERTIA << (*property as i64);
+            match constraint {
+                Some(c) => PropertyIds::of(&[id(p, type_index(data, *c))]),
+                None => PropertyIds::of(&[-1]),
+            }
+        }
+        Timeline::PhysicsReset { constraint, .. } => match constraint {
+            Some(c) => PropertyIds::of(&[id(P_PHYSICS_RESET, type_index(data, *c))]),
+            None => PropertyIds::of(&[-1]),
+        },
+        Timeline::Slider { constraint, property, .. } => {
+            let p = match property {
+                SliderProperty::Time => P_SLIDER_TIME,
+                SliderProperty::Mix => P_SLIDER_MIX,
+            };
+            PropertyIds::of(&[id(p, constraint.0 as i64)])
+        }
+        Timeline::DrawOrder { .. } | Timeline::DrawOrderFolder { .. } => {
+            PropertyIds::of(&[id(P_DRAW_ORDER, 0)])
+        }
+        Timeline::Event { .. } => PropertyIds::of(&[id(P_EVENT, 0)]),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Apply.
+
+/// spine-cpp `Animation::apply`: every timeline of `animation` at `time` (wrapped when
+/// looping); fired events are appended to `events`.
+#[allow(clippy::too_many_arguments)]
+pub fn apply_animation(
+    sk: &mut Skeleton,
+    animation: AnimationId,
+    mut last_time: f32,
+    mut time: f32,
+    looping: bool,
+    mut events: Option<&mut Vec<EventRef>>,
+    alpha: f32,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
+    let data = sk.data.clone();
+    let Some(anim) = data.animations.get(animation.index()) else { return };
+    if looping && anim.duration != 0.0 {
+        time = math::fmod(time, anim.duration);
+        if last_time > 0.0 {
+            last_time = math::fmod(last_time, anim.duration);
+        }
+    }
+    for i in 0..anim.timelines.len() {
+        apply_timeline(
+            sk,
+            animation,
+            i,
+            last_time,
+            time,
+            events.as_deref_mut(),
+            alpha,
+            blend,
+            direction,
+        );
+    }
+}
+
+/// Applies timeline `index` of `animation` (spine-cpp `Timeline::apply`).
+#[allow(clippy::too_many_arguments)]
+pub fn apply_timeline(
+    sk: &mut Skeleton,
+    animation: AnimationId,
+    index: usize,
+    last_time: f32,
+    time: f32,
+    events: Option<&mut Vec<EventRef>>,
+    alpha: f32,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
+    let data = sk.data.clone();
+    let Some(tl) = data.animations.get(animation.index()).and_then(|a| a.timelines.get(index))
+    else {
+        return;
+    };
+    match tl {
+        Timeline::Bone { bone, property, curves } => {
+            if curves.frame_count() == 0 {
+                return;
+            }
+            apply_bone(sk, &data, bone.index(), *property, curves, time, alpha, blend, direction)
+        }
+        Timeline::Inherit { bone, keys } => {
+            let Some(b) = sk.bones.get_mut(bone.index()) else { return };
+            if !b.active || keys.is_empty() {
+                return;
+            }
+            let setup = data.bone(*bone).inherit;
+            if direction == MixDirection::Out {
+                if blend == MixBlend::Setup {
+                    b.inherit = setup;
+                }
+                return;
+            }
+            if time < keys[0].0 {
+                if matches!(blend, MixBlend::Setup | MixBlend::First) {
+                    b.inherit = setup;
+                }
+                return;
+            }
+            let mut k = keys.len() - 1;
+            for (i, key) in keys.iter().enumerate().skip(1) {
+                if key.0 > time {
+                    k = i - 1;
+                    break;
+                }
+            }
+            b.inherit = keys[k].1;
+        }
+        Timeline::Attachment { slot, times, names } => {
+            if !slot_active(sk, slot.index()) || times.is_empty() {
+                return;
+            }
+            let setup = data.slot(*slot).attachment.as_deref();
+            if direction == MixDirection::Out {
+                if blend == MixBlend::Setup {
+                    sk.set_attachment_by_name(*slot, setup);
+                }
+                return;
+            }
+            if time < times[0] {
+                if matches!(blend, MixBlend::Setup | MixBlend::First) {
+                    sk.set_attachment_by_name(*slot, setup);
+                }
+                return;
+            }
+            let k = search_times(times, time);
+            let name = names.get(k).and_then(|n| n.as_deref());
+            sk.set_attachment_by_name(*slot, name);
+        }
+        Timeline::Color { slot, property, curves } => {
+            if !slot_active(sk, slot.index()) || curves.frame_count() == 0 {
+                return;
+            }
+            apply_color(sk, &data, slot.index(), *property, curves, time, alpha, blend);
+        }
+        Timeline::Deform { slot, attachment, curves, vertices } => {
+            apply_deform(sk, &data, slot.index(), *attachment, curves, vertices, time, alpha, blend)
+        }
+        Timeline::Sequence { slot, attachment, keys } => {
+            if !slot_active(sk, slot.index()) || keys.is_empty() {
+                return;
+            }
+            let Some(s) = sk.slots.get_mut(slot.index()) else { return };
+            let Some(current) = s.attachment else { return };
+            if current != *attachment && timeline_attachment(&data, current) != Some(*attachment) {
+                return;
+            }
+            if time < keys[0].time {
+                if matches!(blend, MixBlend::Setup | MixBlend::First) {
+                    s.sequence_index = -1;
+                }
+                return;
+            }
+            let mut k = keys.len() - 1;
+            for (i, key) in keys.iter().enumerate().skip(1) {
+                if key.time > time {
+                    k = i - 1;
+                    break;
+                }
+            }
+            let key = &keys[k];
+            let count = match &data.attachment(*attachment).kind {
+                AttachmentKind::Region(r) => r.sequence.paths.len() as i32,
+                AttachmentKind::Mesh(m) => m.sequence.paths.len() as i32,
+                _ => return,
+            };
+            let mut index = key.index;
+            if key.mode != SequenceMode::Hold {
+                index += (f64::from((time - key.time) / key.delay) + 0.0001) as i32;
+                index = match key.mode {
+                    SequenceMode::Hold => index,
+                    SequenceMode::Once => (count - 1).min(index),
+                    SequenceMode::Loop => index.checked_rem(count).unwrap_or(0),
+                    SequenceMode::PingPong => {
+                        let n = (count << 1) - 2;
+                        let i = if n == 0 { 0 } else { index % n };
+                        if i >= count {
+                            n - i
+                        } else {
+                            i
+                        }
+                    }
+                    SequenceMode::OnceReverse => (count - 1 - index).max(0),
+                    SequenceMode::LoopReverse => count - 1 - index.checked_rem(count).unwrap_or(0),
+                    SequenceMode::PingPongReverse => {
+                        let n = (count << 1) - 2;
+                        let i = if n == 0 { 0 } else { (index + count - 1) % n };
+                        if i >= count {
+                            n - i
+                        } else {
+                            i
+                        }
+                    }
+                };
+            }
+            s.sequence_index = index;
+        }
+        Timeline::Ik { constraint, curves, flags } => {
+            let Some(cd) = data.constraints.get(constraint.index()) else { return };
+            let ConstraintKind::Ik(d) = &cd.kind else { return };
+            let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
+            let ConstraintPose::Ik(p) = &mut c.pose else { return };
+            if !c.active || curves.frame_count() == 0 {
+                return;
+            }
+            if time < curves.time(0) {
+                match blend {
+                    MixBlend::Setup => {
+                        p.mix = d.mix;
+                        p.softness = d.softness;
+                    }
+                    MixBlend::First => {
+                        p.mix += (d.mix - p.mix) * alpha;
+                        p.softness += (d.softness - p.softness) * alpha;
+                    }
+                    _ => return,
+                }
+                p.bend_direction = d.bend_direction;
+                p.compress = d.compress;
+                p.stretch = d.stretch;
+                return;
+            }
+            let mut v = [0.0; 2];
+            curve_values(curves, time, &mut v, &SLOTS);
+            let k = search(curves, time);
+            let f = flags.get(k).copied();
+            if blend == MixBlend::Setup {
+                p.mix = d.mix + (v[0] - d.mix) * alpha;
+                p.softness = d.softness + (v[1] - d.softness) * alpha;
+                if direction == MixDirection::Out {
+                    p.bend_direction = d.bend_direction;
+                    p.compress = d.compress;
+                    p.stretch = d.stretch;
+                } else if let Some(f) = f {
+                    p.bend_direction = f.bend_direction;
+                    p.compress = f.compress;
+                    p.stretch = f.stretch;
+                }
+            } else {
+                p.mix += (v[0] - p.mix) * alpha;
+                p.softness += (v[1] - p.softness) * alpha;
+                if direction == MixDirection::In {
+                    if let Some(f) = f {
+                        p.bend_direction = f.bend_direction;
+                        p.compress = f.compress;
+                        p.stretch = f.stretch;
+                    }
+                }
+            }
+        }
+        Timeline::Transform { constraint, curves } => {
+            let Some(cd) = data.constraints.get(constraint.index()) else { return };
+            let ConstraintKind::Transform(d) = &cd.kind else { return };
+            let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
+            let ConstraintPose::Transform(p) = &mut c.pose else { return };
+            if !c.active || curves.frame_count() == 0 {
+                return;
+            }
+            if time < curves.time(0) {
+                match blend {
+                    MixBlend::Setup => p.mixes = d.mixes,
+                    MixBlend::First => {
+                        for (m, s) in p.mixes.iter_mut().zip(d.mixes) {
+                            *m += (s - *m) * alpha;
+                        }
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            let mut v = [0.0; 6];
+            curve_values(curves, time, &mut v, &SLOTS);
+            for ((m, s), v) in p.mixes.iter_mut().zip(d.mixes).zip(v) {
+                if blend == MixBlend::Setup {
+                    *m = s + (v - s) * alpha;
+                } else {
+                    *m += (v - *m) * alpha;
+                }
+            }
+        }
+        Timeline::Path { constraint, property, curves } => {
+            let Some(cd) = data.constraints.get(constraint.index()) else { return };
+            let ConstraintKind::Path(d) = &cd.kind else { return };
+            let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
+            let ConstraintPose::Path(p) = &mut c.pose else { return };
+            if !c.active || curves.frame_count() == 0 {
+                return;
+            }
+            match property {
+                PathProperty::Position => {
+                    p.position = absolute(curves, time, alpha, blend, p.position, d.position)
+                }
+                PathProperty::Spacing => {
+                    p.spacing = absolute(curves, time, alpha, blend, p.spacing, d.spacing)
+                }
+                PathProperty::Mix => {
+                    let setup = [d.mix_rotate, d.mix_x, d.mix_y];
+                    let mut cur = [p.mix_rotate, p.mix_x, p.mix_y];
+                    if time < curves.time(0) {
+                        match blend {
+                            MixBlend::Setup => cur = setup,
+                            MixBlend::First => {
+                                for (m, s) in cur.iter_mut().zip(setup) {
+                                    *m += (s - *m) * alpha;
+                                }
+                            }
+                            _ => {}
+                        }
+                    } else {
+                        let mut v = [0.0; 3];
+                        curve_values(curves, time, &mut v, &SLOTS);
+                        for ((m, s), v) in cur.iter_mut().zip(setup).zip(v) {
+                            if blend == MixBlend::Setup {
+                                *m = s + (v - s) * alpha;
+                            } else {
+                                *m += (v - *m) * alpha;
+                            }
+                        }
+                    }
+                    [p.mix_rotate, p.mix_x, p.mix_y] = cur;
+                }
+            }
+        }
+        Timeline::Physics { constraint, property, curves } => {
+            if curves.frame_count() == 0 {
+                return;
+            }
+            match constraint {
+                Some(ci) => {
+                    let Some(ConstraintKind::Physics(d)) =
+                        data.constraints.get(ci.index()).map(|c| &c.kind)
+                    else {
+                        return;
+                    };
+                    let Some(c) = sk.constraints.get_mut(ci.index()) else { return };
+                    let ConstraintPose::Physics(p) = &mut c.pose else { return };
+                    if !c.active {
+                        return;
+                    }
+                    let v = absolute(
+                        curves,
+                        time,
+                        alpha,
+                        blend,
+                        physics_get(p, *property),
+                        physics_setup(d, *property),
+                    );
+                    physics_set(p, *property, v);
+                }
+                None => {
+                    let value =
+                        if time >= curves.time(0) { curve_value1(curves, time) } else { 0.0 };
+                    for (c, cd) in sk.constraints.iter_mut().zip(&data.constraints) {
+                        let (ConstraintPose::Physics(p), ConstraintKind::Physics(d)) =
+                            (&mut c.pose, &cd.kind)
+                        else {
+                            continue;
+                        };
+                        if !c.active || !physics_global(d, *property) {
+                            continue;
+                        }
+                        let v = absolute_with(
+                            curves.time(0),
+                            time,
+                            alpha,
+                            blend,
+                            physics_get(p, *property),
+                            physics_setup(d, *property),
+                            || value,
+                        );
+                        physics_set(p, *property, v);
+                    }
+                }
+            }
+        }
+        Timeline::PhysicsReset { constraint, times } => {
+            apply_physics_reset(sk, *constraint, times, last_time, time);
+        }
+        Timeline::Slider { constraint, property, curves } => {
+            let Some(ConstraintKind::Slider(d)) =
+                data.constraints.get(constraint.index()).map(|c| &c.kind)
+            else {
+                return;
+            };
+            let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
+            let ConstraintPose::Slider(p) = &mut c.pose else { return };
+            if !c.active || curves.frame_count() == 0 {
+                return;
+            }
+            match property {
+                SliderProperty::Time => {
+                    p.time = absolute(curves, time, alpha, blend, p.time, d.time)
+                }
+                SliderProperty::Mix => p.mix = absolute(curves, time, alpha, blend, p.mix, d.mix),
+            }
+        }
+        Timeline::DrawOrder { times, orders } => {
+            if times.is_empty() {
+                return;
+            }
+            let to_setup = |sk: &mut Skeleton| {
+                let n = sk.slots.len() as u32;
+                sk.draw_order.clear();
+                sk.draw_order.extend((0..n).map(spine_model::SlotId));
+            };
+            if direction == MixDirection::Out {
+                if blend == MixBlend::Setup {
+                    to_setup(sk);
+                }
+                return;
+            }
+            if time < times[0] {
+                if matches!(blend, MixBlend::Setup | MixBlend::First) {
+                    to_setup(sk);
+                }
+                return;
+            }
+            match orders.get(search_times(times, time)) {
+                Some(Some(order)) if !order.is_empty() => {
+                    for (d, s) in sk.draw_order.iter_mut().zip(order) {
+                        *d = *s;
+                    }
+                }
+                _ => to_setup(sk),
+            }
+        }
+        Timeline::DrawOrderFolder { .. } => {
+            // 4.3 folders: not applied yet.
+        }
+        Timeline::Event { keys } => {
+            if let Some(events) = events {
+                fire_events(animation, index as u32, keys, last_time, time, events);
+            }
+        }
+    }
+}
+
+fn slot_active(sk: &Skeleton, slot: usize) -> bool {
+    sk.slots.get(slot).and_then(|s| sk.bones.get(s.bone.index())).is_some_and(|b| b.active)
+}
+
+fn fire_events(
+    animation: AnimationId,
+    timeline: u32,
+    keys: &[spine_model::EventKey],
+    mut last_time: f32,
+    time: f32,
+    events: &mut Vec<EventRef>,
+) {
+    let n = keys.len();
+    if n == 0 {
+        return;
+    }
+    if last_time > time {
+        fire_events(animation, timeline, keys, last_time, f32::MAX, events);
+        last_time = -1.0;
+    } else if last_time >= keys[n - 1].time {
+        return;
+    }
+    if time < keys[0].time {
+        return;
+    }
+    let mut i;
+    if last_time < keys[0].time {
+        i = 0;
+    } else {
+        let mut s = n - 1;
+        for (j, k) in keys.iter().enumerate().skip(1) {
+            if k.time > last_time {
+                s = j - 1;
+                break;
+            }
+        }
+        i = s + 1;
+        let frame_time = keys.get(i).map_or(f32::NAN, |k| k.time);
+        while i > 0 {
+            if keys[i - 1].time != frame_time {
+                break;
+            }
+            i -= 1;
+        }
+    }
+    while i < n && time >= keys[i].time {
+        events.push(EventRef { animation, timeline, key: i as u32 });
+        i += 1;
+    }
+}
+
+fn apply_physics_reset(
+    sk: &mut Skeleton,
+    constraint: Option<spine_model::ConstraintId>,
+    times: &[f32],
+    mut last_time: f32,
+    time: f32,
+) {
+    if times.is_empty() {
+        return;
+    }
+    if let Some(c) = constraint {
+        if !sk.constraints.get(c.index()).is_some_and(|c| c.active) {
+            return;
+        }
+    }
+    if last_time > time {
+        apply_physics_reset(sk, constraint, times, last_time, f32::MAX);
+        last_time = -1.0;
+    } else if last_time >= times[times.len() - 1] {
+        return;
+    }
+    if time < times[0] {
+        return;
+    }
+    let fire = last_time < times[0]
+        || times.get(search_times(times, last_time) + 1).is_some_and(|&t| time >= t);
+    if !fire {
+        return;
+    }
+    let now = sk.time;
+    for (i, c) in sk.constraints.iter_mut().enumerate() {
+        if constraint.is_some_and(|x| x.index() != i) || !c.active {
+            continue;
+        }
+        if let ConstraintPose::Physics(p) = &mut c.pose {
+            p.state.reset(now);
+        }
+    }
+}
+
+fn physics_get(p: &PhysicsPose, prop: PhysicsProperty) -> f32 {
+    match prop {
+        PhysicsProperty::Inertia => p.inertia,
+        PhysicsProperty::Strength => p.strength,
+        PhysicsProperty::Damping => p.damping,
+        PhysicsProperty::Mass => 1.0 / p.mass_inverse,
+        PhysicsProperty::Wind => p.wind,
+        PhysicsProperty::Gravity => p.gravity,
+        PhysicsProperty::Mix => p.mix,
+    }
+}
+
+fn physics_setup(d: &PhysicsData, prop: PhysicsProperty) -> f32 {
+    match prop {
+        PhysicsProperty::Inertia => d.inertia,
+        PhysicsProperty::Strength => d.strength,
+        PhysicsProperty::Damping => d.damping,
+        PhysicsProperty::Mass => 1.0 / d.mass_inverse,
+        PhysicsProperty::Wind => d.wind,
+        PhysicsProperty::Gravity => d.gravity,
+        PhysicsProperty::Mix => d.mix,
+    }
+}
+
+fn physics_set(p: &mut PhysicsPose, prop: PhysicsProperty, v: f32) {
+    match prop {
+        PhysicsProperty::Inertia => p.inertia = v,
+        PhysicsProperty::Strength => p.strength = v,
+        PhysicsProperty::Damping => p.damping = v,
+        PhysicsProperty::Mass => p.mass_inverse = 1.0 / v,
+        PhysicsProperty::Wind => p.wind = v,
+        PhysicsProperty::Gravity => p.gravity = v,
+        PhysicsProperty::Mix => p.mix = v,
+    }
+}
+
+fn physics_global(d: &PhysicsData, prop: PhysicsProperty) -> bool {
+    let g = &d.globals;
+    match prop {
+        PhysicsProperty::Inertia => g.inertia,
+        PhysicsProperty::Strength => g.strength,
+        PhysicsProperty::Damping => g.damping,
+        PhysicsProperty::Mass => g.mass,
+        PhysicsProperty::Wind => g.wind,
+        PhysicsProperty::Gravity => g.gravity,
+        PhysicsProperty::Mix => g.mix,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply_bone(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    bi: usize,
+    property: BoneProperty,
+    c: &Curves,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
+    let Some(bd) = data.bones.get(bi) else { return };
+    let Some(b) = sk.bones.get_mut(bi) else { return };
+    if !b.active {
+        return;
+    }
+    match property {
+        BoneProperty::Rotate => {
+            b.rotation = relative(c, time, alpha, blend, b.rotation, bd.rotation)
+        }
+        BoneProperty::TranslateX => b.x = relative(c, time, alpha, blend, b.x, bd.x),
+        BoneProperty::TranslateY => b.y = relative(c, time, alpha, blend, b.y, bd.y),
+        BoneProperty::ShearX => b.shear_x = relative(c, time, alpha, blend, b.shear_x, bd.shear_x),
+        BoneProperty::ShearY => b.shear_y = relative(c, time, alpha, blend, b.shear_y, bd.shear_y),
+        BoneProperty::ScaleX => {
+            b.scale_x = scale_value(c, time, alpha, blend, direction, b.scale_x, bd.scale_x)
+        }
+        // spine-cpp 4.2 quirk: the current value passed is scale *x*.
+        BoneProperty::ScaleY => {
+            b.scale_y = scale_value(c, time, alpha, blend, direction, b.scale_x, bd.scale_y)
+        }
+        BoneProperty::Translate | BoneProperty::Shear => {
+            let (cx, cy, sx, sy) = if property == BoneProperty::Translate {
+                (&mut b.x, &mut b.y, bd.x, bd.y)
+            } else {
+                (&mut b.shear_x, &mut b.shear_y, bd.shear_x, bd.shear_y)
+            };
+            if time < c.time(0) {
+                match blend {
+                    MixBlend::Setup => {
+                        *cx = sx;
+                        *cy = sy;
+                    }
+                    MixBlend::First => {
+                        *cx += (sx - *cx) * alpha;
+                        *cy += (sy - *cy) * alpha;
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            let mut v = [0.0; 2];
+            curve_values(c, time, &mut v, &SLOTS);
+            let [x, y] = v;
+            match blend {
+                MixBlend::Setup => {
+                    *cx = sx + x * alpha;
+                    *cy = sy + y * alpha;
+                }
+                MixBlend::First | MixBlend::Replace => {
+                    *cx += (sx + x - *cx) * alpha;
+                    *cy += (sy + y - *cy) * alpha;
+                }
+                MixBlend::Add => {
+                    *cx += x * alpha;
+                    *cy += y * alpha;
+                }
+            }
+        }
+        BoneProperty::Scale => {
+            if time < c.time(0) {
+                match blend {
+                    MixBlend::Setup => {
+                        b.scale_x = bd.scale_x;
+                        b.scale_y = bd.scale_y;
+                    }
+                    MixBlend::First => {
+                        b.scale_x += (bd.scale_x - b.scale_x) * alpha;
+                        b.scale_y += (bd.scale_y - b.scale_y) * alpha;
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            let mut v = [0.0; 2];
+            curve_values(c, time, &mut v, &SLOTS);
+            let x = v[0] * bd.scale_x;
+            let y = v[1] * bd.scale_y;
+            if alpha == 1.0 {
+                if blend == MixBlend::Add {
+                    b.scale_x += x - bd.scale_x;
+                    b.scale_y += y - bd.scale_y;
+                } else {
+                    b.scale_x = x;
+                    b.scale_y = y;
+                }
+            } else if direction == MixDirection::Out {
+                match blend {
+                    MixBlend::Setup => {
+                        let (bx, by) = (bd.scale_x, bd.scale_y);
+                        b.scale_x = bx + (math::abs(x) * math::sign(bx) - bx) * alpha;
+                        b.scale_y = by + (math::abs(y) * math::sign(by) - by) * alpha;
+                    }
+                    MixBlend::First | MixBlend::Replace => {
+                        let (bx, by) = (b.scale_x, b.scale_y);
+                        b.scale_x = bx + (math::abs(x) * math::sign(bx) - bx) * alpha;
+                        b.scale_y = by + (math::abs(y) * math::sign(by) - by) * alpha;
+                    }
+                    MixBlend::Add => {
+                        b.scale_x += (x - bd.scale_x) * alpha;
+                        b.scale_y += (y - bd.scale_y) * alpha;
+                    }
+                }
+            } else {
+                match blend {
+                    MixBlend::Setup => {
+                        let bx = math::abs(bd.scale_x) * math::sign(x);
+                        let by = math::abs(bd.scale_y) * math::sign(y);
+                        b.scale_x = bx + (x - bx) * alpha;
+                        b.scale_y = by + (y - by) * alpha;
+                    }
+                    MixBlend::First | MixBlend::Replace => {
+                        let bx = math::abs(b.scale_x) * math::sign(x);
+                        let by = math::abs(b.scale_y) * math::sign(y);
+                        b.scale_x = bx + (x - bx) * alpha;
+                        b.scale_y = by + (y - by) * alpha;
+                    }
+                    MixBlend::Add => {
+                        b.scale_x += (x - bd.scale_x) * alpha;
+                        b.scale_y += (y - bd.scale_y) * alpha;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply_color(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    si: usize,
+    property: ColorProperty,
+    c: &Curves,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+) {
+    let Some(sd) = data.slots.get(si) else { return };
+    let Some(slot) = sk.slots.get_mut(si) else { return };
+    let setup = sd.color;
+    let setup_dark = sd.dark_color.unwrap_or(spine_model::Color { r: 0.0, g: 0.0, b: 0.0, a: 0.0 });
+    let light = &mut slot.color;
+    let dark = &mut slot.dark_color;
+    let (has_rgb, has_a, has_dark) = match property {
+        ColorProperty::Rgba => (true, true, false),
+        ColorProperty::Rgb => (true, false, false),
+        ColorProperty::Rgba2 => (true, true, true),
+        ColorProperty::Rgb2 => (true, false, true),
+        ColorProperty::Alpha => (false, true, false),
+    };
+    if time < c.time(0) {
+        match blend {
+            MixBlend::Setup => {
+                if has_rgb {
+                    light.r = setup.r;
+                    light.g = setup.g;
+                    light.b = setup.b;
+                }
+                // RGBA sets alpha too; RGB2's before-first-key setup keeps alpha, RGB's
+                // `color.set(setup)` copies all four.
+                if has_a || property == ColorProperty::Rgb {
+                    light.a = setup.a;
+                }
+                if has_dark {
+                    dark.r = setup_dark.r;
+                    dark.g = setup_dark.g;
+                    dark.b = setup_dark.b;
+                }
+            }
+            MixBlend::First => {
+                if has_rgb {
+                    light.r += (setup.r - light.r) * alpha;
+                    light.g += (setup.g - light.g) * alpha;
+                    light.b += (setup.b - light.b) * alpha;
+                }
+                if has_a || property == ColorProperty::Rgb {
+                    light.a += (setup.a - light.a) * alpha;
+                }
+                if has_dark {
+                    dark.r += (setup_dark.r - dark.r) * alpha;
+                    dark.g += (setup_dark.g - dark.g) * alpha;
+                    dark.b += (setup_dark.b - dark.b) * alpha;
+                }
+            }
+            _ => {}
+        }
+        if property != ColorProperty::Alpha {
+            clamp_color(light);
+        }
+        return;
+    }
+    // Values in channel order; RGB2 reads its dark beziers at slots 4, 5, 6 (spine-cpp bug).
+    let mut v = [0.0f32; 7];
+    let slots: &[usize] = match property {
+        ColorProperty::Rgb2 => &[0, 1, 2, 4, 5, 6],
+        _ => &SLOTS[..c.channels.min(7)],
+    };
+    curve_values(c, time, &mut v[..slots.len()], slots);
+    let (r, g, b, a, r2, g2, b2) = match property {
+        ColorProperty::Rgba => (v[0], v[1], v[2], v[3], 0.0, 0.0, 0.0),
+        ColorProperty::Rgb => (v[0], v[1], v[2], 0.0, 0.0, 0.0, 0.0),
+        ColorProperty::Rgba2 => (v[0], v[1], v[2], v[3], v[4], v[5], v[6]),
+        ColorProperty::Rgb2 => (v[0], v[1], v[2], 0.0, v[3], v[4], v[5]),
+        ColorProperty::Alpha => (0.0, 0.0, 0.0, v[0], 0.0, 0.0, 0.0),
+    };
+    if alpha == 1.0 {
+        if has_rgb {
+            light.r = r;
+            light.g = g;
+            light.b = b;
+        }
+        if has_a {
+            light.a = a;
+        }
+        if has_dark {
+            dark.r = r2;
+            dark.g = g2;
+            dark.b = b2;
+            clamp_color(dark);
+        }
+    } else {
+        if blend == MixBlend::Setup {
+            if has_rgb {
+                light.r = setup.r;
+                light.g = setup.g;
+                light.b = setup.b;
+            }
+            if has_a || property == ColorProperty::Rgba {
+                light.a = setup.a;
+            }
+            if has_dark {
+                dark.r = setup_dark.r;
+                dark.g = setup_dark.g;
+                dark.b = setup_dark.b;
+            }
+        }
+        if has_rgb {
+            light.r += (r - light.r) * alpha;
+            light.g += (g - light.g) * alpha;
+            light.b += (b - light.b) * alpha;
+        }
+        if has_a {
+            light.a += (a - light.a) * alpha;
+        }
+        if has_dark {
+            dark.r += (r2 - dark.r) * alpha;
+            dark.g += (g2 - dark.g) * alpha;
+            dark.b += (b2 - dark.b) * alpha;
+        }
+    }
+    if property != ColorProperty::Alpha {
+        clamp_color(light);
+    }
+}
+
+/// spine-cpp `Color::set`/`add` clamp every channel to `0..=1`.
+fn clamp_color(c: &mut spine_model::Color) {
+    c.r = c.r.clamp(0.0, 1.0);
+    c.g = c.g.clamp(0.0, 1.0);
+    c.b = c.b.clamp(0.0, 1.0);
+    c.a = c.a.clamp(0.0, 1.0);
+}
+
+/// spine-cpp `DeformTimeline::getCurvePercent`.
+fn deform_percent(c: &Curves, time: f32, k: usize) -> f32 {
+    let ty = curve_type(c, k);
+    if ty == LINEAR {
+        let x = c.time(k);
+        return (time - x) / (c.time(k + 1) - x);
+    }
+    if ty == STEPPED {
+        return 0.0;
+    }
+    let mut i = (ty - BEZIER) as usize;
+    if cv(c, i) > time {
+        let x = c.time(k);
+        return cv(c, i + 1) * (time - x) / (cv(c, i) - x);
+    }
+    let n = i + BEZIER_SIZE;
+    i += 2;
+    while i < n {
+        if cv(c, i) >= time {
+            let x = cv(c, i - 2);
+            let y = cv(c, i - 1);
+            return y + (time - x) / (cv(c, i) - x) * (cv(c, i + 1) - y);
+        }
+        i += 2;
+    }
+    let x = cv(c, n - 2);
+    let y = cv(c, n - 1);
+    y + (1.0 - y) * (time - x) / (c.time(k + 1) - x)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply_deform(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    si: usize,
+    target: spine_model::AttachmentId,
+    c: &Curves,
+    vertices: &[Vec<f32>],
+    time: f32,
+    mut alpha: f32,
+    mut blend: MixBlend,
+) {
+    if !slot_active(sk, si) || c.frame_count() == 0 {
+        return;
+    }
+    let Some(slot) = sk.slots.get_mut(si) else { return };
+    let Some(current) = slot.attachment else { return };
+    if timeline_attachment(data, current) != Some(target) {
+        return;
+    }
+    let setup: Option<&[f32]> = match &data.attachment(current).kind {
+        AttachmentKind::Mesh(m) => vert_setup(&m.vertices),
+        AttachmentKind::BoundingBox(m) => vert_setup(&m.vertices),
+        AttachmentKind::Path(m) => vert_setup(&m.vertices),
+        AttachmentKind::Clipping(m) => vert_setup(&m.vertices),
+        _ => return,
+    };
+    let deform = &mut slot.deform;
+    if deform.is_empty() {
+        blend = MixBlend::Setup;
+    }
+    let Some(first) = vertices.first() else { return };
+    let count = first.len();
+    if time < c.time(0) {
+        match blend {
+            MixBlend::Setup => deform.clear(),
+            MixBlend::First => {
+                if alpha == 1.0 {
+                    deform.clear();
+                    return;
+                }
+                deform.resize(count, 0.0);
+                match setup {
+                    Some(sv) => {
+                        for (d, s) in deform.iter_mut().zip(sv) {
+                            *d += (s - *d) * alpha;
+                        }
+                    }
+                    None => {
+                        alpha = 1.0 - alpha;
+                        for d in deform.iter_mut() {
+                            *d *= alpha;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        return;
+    }
+    deform.resize(count, 0.0);
+    let n = c.frame_count();
+    let zero: &[f32] = &[];
+    let sv = setup.unwrap_or(zero);
+    let setup_at = |i: usize| sv.get(i).copied().unwrap_or(0.0);
+    if time >= c.time(n - 1) {
+        let last = &vertices[vertices.len().min(n) - 1];
+        let lv = |i: usize| last.get(i).copied().unwrap_or(0.0);
+        if alpha == 1.0 {
+            if blend == MixBlend::Add {
+                for (i, d) in deform.iter_mut().enumerate() {
+                    *d += if setup.is_some() { lv(i) - setup_at(i) } else { lv(i) };
+                }
+            } else {
+                for (i, d) in deform.iter_mut().enumerate() {
+                    *d = lv(i);
+                }
+            }
+        } else {
+            match blend {
+                MixBlend::Setup => {
+                    for (i, d) in deform.iter_mut().enumerate() {
+                        *d = if setup.is_some() {
+                            let s = setup_at(i);
+                            s + (lv(i) - s) * alpha
+                        } else {
+                            lv(i) * alpha
+                        };
+                    }
+                }
+                MixBlend::First | MixBlend::Replace => {
+                    for (i, d) in deform.iter_mut().enumerate() {
+                        *d += (lv(i) - *d) * alpha;
+                    }
+                }
+                MixBlend::Add => {
+                    for (i, d) in deform.iter_mut().enumerate() {
+                        *d += if setup.is_some() {
+                            (lv(i) - setup_at(i)) * alpha
+                        } else {
+                            lv(i) * alpha
+                        };
+                    }
+                }
+            }
+        }
+        return;
+    }
+    let k = search(c, time);
+    let percent = deform_percent(c, time, k);
+    let (Some(prev), Some(next)) = (vertices.get(k), vertices.get(k + 1)) else { return };
+    let pv = |i: usize| {
+        let p = prev.get(i).copied().unwrap_or(0.0);
+        p + (next.get(i).copied().unwrap_or(0.0) - p) * percent
+    };
+    if alpha == 1.0 {
+        if blend == MixBlend::Add {
+            for (i, d) in deform.iter_mut().enumerate() {
+                *d += if setup.is_some() { pv(i) - setup_at(i) } else { pv(i) };
+            }
+        } else {
+            for (i, d) in deform.iter_mut().enumerate() {
+                *d = pv(i);
+            }
+        }
+    } else {
+        match blend {
+            MixBlend::Setup => {
+                for (i, d) in deform.iter_mut().enumerate() {
+                    *d = if setup.is_some() {
+                        let s = setup_at(i);
+                        s + (pv(i) - s) * alpha
+                    } else {
+                        pv(i) * alpha
+                    };
+                }
+            }
+            MixBlend::First | MixBlend::Replace => {
+                for (i, d) in deform.iter_mut().enumerate() {
+                    *d += (pv(i) - *d) * alpha;
+                }
+            }
+            MixBlend::Add => {
+                for (i, d) in deform.iter_mut().enumerate() {
+                    *d +=
+                        if setup.is_some() { (pv(i) - setup_at(i)) * alpha } else { pv(i) * alpha };
+                }
+            }
+        }
+    }
+}
+
+/// Setup vertices of an unweighted attachment, `None` for weighted ones.
+fn vert_setup(v: &Vertices) -> Option<&[f32]> {
+    match v {
+        Vertices::Unweighted(v) => Some(v),
+        Vertices::Weighted(_) => None,
+    }
+}

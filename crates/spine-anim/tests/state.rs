@@ -1,0 +1,85 @@
+//! AnimationState behaviours the goldens do not exercise (spineboy-pro).
+
+use std::sync::Arc;
+
+use spine_anim::{AnimationState, AnimationStateData, MixBlend, Physics, Skeleton, StateEventType};
+
+fn setup() -> Option<(Skeleton, AnimationState)> {
+    let corpus = skel_testkit::spine_corpus()?;
+    let bytes = std::fs::read(corpus.join("4.2/spineboy/spineboy-pro.skel")).unwrap();
+    let data = Arc::new(spine_model::load_binary(&bytes, None).unwrap());
+    let mut asd = AnimationStateData::new(data.clone());
+    asd.default_mix = 0.2;
+    Some((Skeleton::new(data), AnimationState::new(Arc::new(asd))))
+}
+
+fn step(state: &mut AnimationState, sk: &mut Skeleton, frames: usize) {
+    for _ in 0..frames {
+        state.update(1.0 / 60.0);
+        state.apply(sk);
+        sk.update_world_transform(Physics::None);
+    }
+}
+
+#[test]
+fn empty_animation_mixes_back_to_setup_and_ends() {
+    let Some((mut sk, mut state)) = setup() else { return };
+    state.set_animation_by_name(0, "walk", true).unwrap();
+    step(&mut state, &mut sk, 20);
+    let hip = sk.find_bone("hip").unwrap().index();
+    let setup_y = sk.data.bones[hip].y;
+    assert_ne!(sk.bones[hip].y, setup_y, "walk moves the hip");
+    state.clear_events();
+    state.set_empty_animation(0, 0.25);
+    step(&mut state, &mut sk, 30);
+    assert_eq!(sk.bones[hip].y, setup_y, "mixed back to the setup pose");
+    let kinds: Vec<_> = state.events().iter().map(|e| (e.kind, e.animation.is_some())).collect();
+    assert!(kinds.contains(&(StateEventType::Interrupt, true)));
+    assert!(kinds.contains(&(StateEventType::End, true)));
+    assert!(kinds.contains(&(StateEventType::Dispose, true)));
+    // The empty entry ends too once its mix is done (track end = mix duration).
+    step(&mut state, &mut sk, 5);
+    assert_eq!(state.current(0), None);
+}
+
+#[test]
+fn time_scale_doubles_event_rate_and_reverse_fires_none() {
+    let Some((mut sk, mut state)) = setup() else { return };
+    let count = |state: &AnimationState| {
+        state.events().iter().filter(|e| matches!(e.kind, StateEventType::Event(_))).count()
+    };
+    state.set_animation_by_name(0, "walk", true).unwrap();
+    step(&mut state, &mut sk, 240);
+    let normal = count(&state);
+    let (mut sk, mut state) = setup().unwrap();
+    state.time_scale = 2.0;
+    state.set_animation_by_name(0, "walk", true).unwrap();
+    step(&mut state, &mut sk, 240);
+    let fast = count(&state);
+    assert!(normal >= 4 && fast >= 2 * normal - 1, "{normal} vs {fast}");
+    let (mut sk, mut state) = setup().unwrap();
+    let e = state.set_animation_by_name(0, "walk", true).unwrap();
+    state.entry_mut(e).reverse = true;
+    step(&mut state, &mut sk, 240);
+    assert_eq!(count(&state), 0);
+}
+
+#[test]
+fn additive_track_adds_to_track_zero() {
+    let Some((mut sk, mut state)) = setup() else { return };
+    state.set_animation_by_name(0, "walk", true).unwrap();
+    step(&mut state, &mut sk, 10);
+    let hip = sk.find_bone("hip").unwrap().index();
+    let base = sk.bones[hip].rotation;
+    let (mut sk2, mut state2) = setup().unwrap();
+    state2.set_animation_by_name(0, "walk", true).unwrap();
+    let e = state2.set_animation_by_name(1, "walk", true).unwrap();
+    state2.entry_mut(e).mix_blend = MixBlend::Add;
+    state2.entry_mut(e).alpha = 0.5;
+    step(&mut state2, &mut sk2, 10);
+    let setup_rot = sk2.data.bones[hip].rotation;
+    let added = sk2.bones[hip].rotation;
+    // Add blend: rotation = walk + 0.5 * (walk - setup) relative value.
+    let expected = base + 0.5 * (base - setup_rot);
+    assert!((added - expected).abs() < 1e-3, "{added} vs {expected}");
+}
