@@ -73,25 +73,29 @@ pub(crate) fn info(file: &Path, as_json: bool) -> Result<(), Failure> {
             // The parser fails unless it consumed every byte.
             "bytes_consumed": bytes.len(),
         });
-        println!("{v}");
+        outln!("{v}");
     } else {
         let c = s.constraints;
-        println!("file:        {}", file.display());
-        println!("format:      {format} {}", s.version);
-        println!("hash:        {}", s.hash);
-        println!("bones:       {}", s.bones);
-        println!("slots:       {}", s.slots);
-        println!("skins:       {}", s.skins.join(", "));
-        println!(
+        outln!("file:        {}", file.display());
+        outln!("format:      {format} {}", s.version);
+        outln!("hash:        {}", s.hash);
+        outln!("bones:       {}", s.bones);
+        outln!("slots:       {}", s.slots);
+        outln!("skins:       {}", s.skins.join(", "));
+        outln!(
             "constraints: ik {}, transform {}, path {}, physics {}, slider {}",
-            c.ik, c.transform, c.path, c.physics, c.slider
+            c.ik,
+            c.transform,
+            c.path,
+            c.physics,
+            c.slider
         );
-        println!("events:      {}", s.events.join(", "));
-        println!("animations:");
+        outln!("events:      {}", s.events.join(", "));
+        outln!("animations:");
         for a in &s.animations {
-            println!("  {:<24} {:.4} s", a.name, a.duration);
+            outln!("  {:<24} {:.4} s", a.name, a.duration);
         }
-        println!("bytes:       {} (all consumed)", bytes.len());
+        outln!("bytes:       {} (all consumed)", bytes.len());
     }
     Ok(())
 }
@@ -113,9 +117,9 @@ fn print_dump<T: serde::Serialize + std::fmt::Debug>(
 ) -> Result<(), Failure> {
     if as_json {
         let v = serde_json::to_string(doc).map_err(|e| Failure::new(file, e))?;
-        println!("{v}");
+        outln!("{v}");
     } else {
-        println!("{doc:#?}");
+        outln!("{doc:#?}");
     }
     Ok(())
 }

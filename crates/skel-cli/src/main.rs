@@ -3,7 +3,15 @@
 //! Thin by design: argument parsing, file I/O and output encoding. Every behaviour is a
 //! library function first.
 
+/// `println!` that never panics: a closed stdout (e.g. `skel … | head`) ends the output quietly.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::emit_line(format_args!($($arg)*))
+    };
+}
+
 mod info;
+mod pose;
 mod validate;
 
 use std::path::{Path, PathBuf};
@@ -41,6 +49,61 @@ enum Command {
         #[arg(long)]
         no_atlas: bool,
     },
+    /// Pose: setup pose, then one animation applied once at a time; world transforms.
+    Pose {
+        /// The skeleton file.
+        file: PathBuf,
+        /// Atlas (default: the one next to the skeleton).
+        #[arg(long)]
+        atlas: Option<PathBuf>,
+        /// Skin (default: the first non-default skin, if any).
+        #[arg(long)]
+        skin: Option<String>,
+        /// Animation name.
+        #[arg(long)]
+        anim: String,
+        /// Time in seconds, read as an f32 exactly as written.
+        #[arg(long)]
+        time: String,
+        /// Add world vertices of region and mesh attachments.
+        #[arg(long)]
+        vertices: bool,
+        /// Print JSON (the only output form).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run an AnimationState: A looping, B queued after a delay; samples every n-th frame.
+    Play {
+        /// The skeleton file.
+        file: PathBuf,
+        /// Atlas (default: the one next to the skeleton).
+        #[arg(long)]
+        atlas: Option<PathBuf>,
+        /// Skin (default: the first non-default skin, if any).
+        #[arg(long)]
+        skin: Option<String>,
+        /// `A` or `A,B`.
+        #[arg(long, value_delimiter = ',', required = true)]
+        anim: Vec<String>,
+        /// Default mix duration.
+        #[arg(long, default_value_t = 0.2)]
+        mix: f32,
+        /// Delay before B.
+        #[arg(long, default_value_t = 0.5)]
+        delay: f32,
+        /// Frames per second.
+        #[arg(long, default_value_t = 60.0)]
+        fps: f32,
+        /// Frames to run.
+        #[arg(long, default_value_t = 180)]
+        frames: usize,
+        /// Sample every n-th frame (and frame 1).
+        #[arg(long, default_value_t = 10)]
+        every: usize,
+        /// Print JSON (the only output form).
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the raw AST the format layer read.
     Dump {
         /// The skeleton file.
@@ -63,6 +126,15 @@ impl Failure {
     }
 }
 
+/// Writes one line to stdout; on a broken pipe, exits quietly with success.
+pub(crate) fn emit_line(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if out.write_fmt(args).and_then(|()| out.write_all(b"\n")).is_err() {
+        std::process::exit(0);
+    }
+}
+
 /// Refuses files over [`spine_format::Limits`]' size limit before reading them.
 pub(crate) fn check_size(file: &Path) -> Result<(), Failure> {
     let max = spine_format::Limits::default().max_file_bytes;
@@ -81,6 +153,28 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Info { file, json } => info::info(file, *json),
         Command::Dump { file, json } => info::dump(file, *json),
+        Command::Pose { file, atlas, skin, anim, time, vertices, json: _ } => {
+            pose::parse_time(time)
+                .and_then(|t| {
+                    pose::pose(file, atlas.as_deref(), skin.as_deref(), anim, t, *vertices)
+                })
+                .map(|v| outln!("{v}"))
+                .map_err(|e| Failure::new(file, e))
+        }
+        Command::Play { file, atlas, skin, anim, mix, delay, fps, frames, every, json: _ } => {
+            let o = pose::PlayOptions {
+                anims: anim.clone(),
+                mix: *mix,
+                delay: *delay,
+                fps: *fps,
+                frames: *frames,
+                every: *every,
+                ..pose::PlayOptions::default()
+            };
+            pose::play(file, atlas.as_deref(), skin.as_deref(), &o)
+                .map(|v| outln!("{v}"))
+                .map_err(|e| Failure::new(file, e))
+        }
         Command::Validate { files, atlas, no_atlas } => {
             return if validate::run(files, atlas.as_ref(), *no_atlas) {
                 ExitCode::SUCCESS

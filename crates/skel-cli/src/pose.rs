@@ -15,14 +15,28 @@ use spine_anim::{
 use spine_model::validate::{discover_atlas, load_atlas};
 use spine_model::{AnimationId, LoadOptions, SkeletonData, SlotId};
 
-/// Loads a binary skeleton with `atlas` (or the atlas found next to it).
+/// Loads a Spine skeleton (binary or JSON, detected from the content) with `atlas` (or the
+/// atlas found next to it).
 pub fn load_rig(file: &Path, atlas: Option<&Path>) -> Result<Arc<SkeletonData>, String> {
     let bytes = std::fs::read(file).map_err(|e| e.to_string())?;
     let atlas_path = atlas.map(Path::to_path_buf).or_else(|| discover_atlas(file));
-    let atlas = atlas_path.map(|p| load_atlas(&p)).transpose()?;
-    let parsed = spine_format::binary::parse(&bytes).map_err(|e| e.to_string())?;
-    let options = LoadOptions { scale: 1.0, atlas: atlas.as_ref(), atlas_name: "atlas" };
-    let data = SkeletonData::from_binary(&parsed, &options).map_err(|e| e.to_string())?;
+    let atlas = atlas_path.as_deref().map(load_atlas).transpose()?;
+    let atlas_name = atlas_path
+        .as_deref()
+        .and_then(Path::file_name)
+        .and_then(|n| n.to_str())
+        .unwrap_or("atlas")
+        .to_owned();
+    let options = LoadOptions { scale: 1.0, atlas: atlas.as_ref(), atlas_name: &atlas_name };
+    let is_json = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    let data = if is_json {
+        let text = std::str::from_utf8(&bytes).map_err(|e| format!("JSON is not UTF-8: {e}"))?;
+        let parsed = spine_format::json::parse(text).map_err(|e| e.to_string())?;
+        SkeletonData::from_json(&parsed, &options).map_err(|e| e.to_string())?
+    } else {
+        let parsed = spine_format::binary::parse(&bytes).map_err(|e| e.to_string())?;
+        SkeletonData::from_binary(&parsed, &options).map_err(|e| e.to_string())?
+    };
     Ok(Arc::new(data))
 }
 

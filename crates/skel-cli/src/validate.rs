@@ -22,8 +22,8 @@ pub(crate) fn run(files: &[PathBuf], atlas: Option<&PathBuf>, no_atlas: bool) ->
         let report = validate(file, &choice);
         if report.problems.is_empty() {
             match &report.atlas {
-                Some(a) => println!("{}: ok (atlas {})", file.display(), a.display()),
-                None => println!("{}: ok (geometry only)", file.display()),
+                Some(a) => outln!("{}: ok (atlas {})", file.display(), a.display()),
+                None => outln!("{}: ok (geometry only)", file.display()),
             }
         } else {
             all_ok = false;
