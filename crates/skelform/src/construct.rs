@@ -1,0 +1,402 @@
+//! `construct`: local pose → world transforms, IK, physics, mesh vertices (SEMANTICS §5).
+
+use crate::armature::{Armature, ConstructOrder};
+use crate::model::*;
+
+#[inline]
+fn rotate(p: Vec2, a: f32) -> Vec2 {
+    let (s, c) = (a.sin(), a.cos());
+    Vec2::new(p.x * c - p.y * s, p.x * s + p.y * c)
+}
+
+#[inline]
+fn magnitude(v: Vec2) -> f32 {
+    (v.x * v.x + v.y * v.y).sqrt()
+}
+
+#[inline]
+fn normalize(v: Vec2) -> Vec2 {
+    let m = magnitude(v);
+    if m == 0. {
+        return Vec2::ZERO;
+    }
+    Vec2::new(v.x / m, v.y / m)
+}
+
+#[inline]
+fn angle(v: Vec2) -> f32 {
+    v.y.atan2(v.x)
+}
+
+fn is_facing_left(s: Vec2) -> bool {
+    (s.x < 0.) != (s.y < 0.)
+}
+
+/// `to − from` wrapped into [−π, π] (the reference's loop, bounded for huge or non-finite
+/// inputs).
+pub(crate) fn shortest_angle_delta(from: f32, to: f32) -> f32 {
+    let pi: f32 = std::f32::consts::PI;
+    let tau = pi * 2.0;
+    let mut delta = to - from;
+    if !delta.is_finite() {
+        return 0.0;
+    }
+    if delta.abs() > 64.0 * tau {
+        delta %= tau;
+    }
+    while delta > pi {
+        delta -= tau;
+    }
+    while delta < -pi {
+        delta += tau;
+    }
+    delta
+}
+
+fn inherit_vert(q: Vec2, b: &Transform, v: &Visual) -> Vec2 {
+    let p = q * (b.scale * v.pivot_scale);
+    rotate(p, b.rot + v.pivot_rot) + b.pos
+}
+
+impl Armature {
+    /// Copies the local pose into the world buffer (pos, rot, scale, hidden).
+    fn reset_inheritance(&mut self) {
+        for (w, b) in self.world.iter_mut().zip(&self.bones) {
+            w.pos = b.pos;
+            w.rot = b.rot;
+            w.scale = b.scale;
+            w.hidden = b.hidden;
+        }
+    }
+
+    /// One inheritance pass in bone order (parents first).
+    fn inheritance(&mut self, use_ik: bool, use_physics: bool) {
+        let Armature { bones, world, physics, ik_rots, ik_set, .. } = self;
+        for i in 0..world.len() {
+            let (Some(bone), Some(&w)) = (bones.get(i), world.get(i)) else { break };
+            let phys =
+                if use_physics { bone.physics.and_then(|p| physics.get(p as usize)) } else { None };
+            let mut w = w;
+            if let Some(parent) = bone.parent.and_then(|p| world.get(p as usize)) {
+                let mut orbit = parent.rot;
+                if let Some(ph) = phys {
+                    if ph.sway > 0. {
+                        orbit -= ph.global_orbit_diff;
+                    }
+                }
+                if is_facing_left(parent.scale) {
+                    w.rot = -w.rot;
+                }
+                w.rot += orbit;
+                w.scale = w.scale * parent.scale;
+                w.pos = rotate(w.pos * parent.scale, orbit) + parent.pos;
+            }
+            if use_ik && ik_set.get(i).copied().unwrap_or(false) {
+                w.rot = ik_rots.get(i).copied().unwrap_or(w.rot);
+            }
+            if let Some(ph) = phys {
+                if ph.rot_damping > 0. {
+                    w.rot = ph.global_rot;
+                }
+                if ph.pos_damping > 0. {
+                    w.pos = ph.global_pos;
+                }
+                if ph.scale_damping > 0. {
+                    w.scale = ph.global_scale;
+                }
+            }
+            if let Some(slot) = world.get_mut(i) {
+                *slot = w;
+            }
+        }
+    }
+
+    /// Runs every IK family on the current world pose, moving chain bones in place and
+    /// recording absolute rotations in `ik_rots`.
+    fn solve_ik(&mut self) {
+        let Armature { world, iks, ik_rots, ik_set, .. } = self;
+        ik_set.iter_mut().for_each(|s| *s = false);
+        for fam in iks.iter() {
+            let Some(target_i) = fam.target else { continue };
+            let (Some(&first), Some(&last)) = (fam.bone_ids.first(), fam.bone_ids.last()) else {
+                continue;
+            };
+            let (Some(root), Some(target)) =
+                (world.get(first as usize), world.get(target_i as usize))
+            else {
+                continue;
+            };
+            let (root, target, target_rot) = (root.pos, target.pos, target.rot);
+            match fam.mode {
+                IkMode::Fabrik => {
+                    for _ in 0..10 {
+                        fabrik(world, &fam.sorted, root, target);
+                    }
+                }
+                IkMode::Arc => arc(world, &fam.sorted, root, target),
+            }
+            // point_bones: every bone but the last points at the next one's position.
+            let mut tip = world.get(last as usize).map_or(Vec2::ZERO, |w| w.pos);
+            for &b in fam.bone_ids.iter().rev().skip(1) {
+                if let Some(w) = world.get_mut(b as usize) {
+                    w.rot = angle(tip - w.pos);
+                    tip = w.pos;
+                }
+            }
+            // Constraints mirror the chain's rotations about the root → target line.
+            if let Some(&second) = fam.bone_ids.get(1) {
+                let joint = world.get(second as usize).map_or(Vec2::ZERO, |w| w.pos);
+                let joint_dir = normalize(joint - root);
+                let base_dir = normalize(target - root);
+                let cross = joint_dir.x * base_dir.y - base_dir.x * joint_dir.y;
+                let base_angle = angle(base_dir);
+                let flip = (fam.constraint == IkConstraint::Clockwise && cross > 0.)
+                    || (fam.constraint == IkConstraint::CounterClockwise && cross < 0.);
+                if flip {
+                    for &b in &fam.bone_ids {
+                        if let Some(w) = world.get_mut(b as usize) {
+                            w.rot = -w.rot + base_angle * 2.;
+                        }
+                    }
+                }
+            }
+            let n = fam.bone_ids.len();
+            for &b in &fam.bone_ids[..n - 1] {
+                if let (Some(r), Some(s), Some(w)) =
+                    (ik_rots.get_mut(b as usize), ik_set.get_mut(b as usize), world.get(b as usize))
+                {
+                    *r = w.rot;
+                    *s = true;
+                }
+            }
+            if fam.mimic_target {
+                if let (Some(r), Some(s)) =
+                    (ik_rots.get_mut(last as usize), ik_set.get_mut(last as usize))
+                {
+                    *r = target_rot;
+                    *s = true;
+                }
+            }
+        }
+    }
+
+    /// Advances the physics state one step on the current world pose.
+    fn simulate_physics(&mut self) {
+        let Armature { bones, world, physics, .. } = self;
+        let s = Vec2::new(0.3, 0.3);
+        let e = Vec2::new(0.6, 0.6);
+        for (i, bone) in bones.iter().enumerate() {
+            let Some(ph) = bone.physics.and_then(|p| physics.get_mut(p as usize)) else {
+                continue;
+            };
+            let Some(c) = world.get(i).copied() else { continue };
+            let prev = ph.global_pos;
+            if ph.pos_damping > 0. || ph.sway > 0. {
+                let mut d = Vec2::new(ph.pos_damping, ph.pos_damping);
+                if ph.pos_ratio < 0. {
+                    d.y *= 1. - ph.pos_ratio.abs();
+                } else if ph.pos_ratio > 0. {
+                    d.x *= 1. - ph.pos_ratio;
+                }
+                ph.global_pos.x =
+                    crate::anim::interpolate(2, d.x as u32, ph.global_pos.x, c.pos.x, s, e);
+                ph.global_pos.y =
+                    crate::anim::interpolate(2, d.y as u32, ph.global_pos.y, c.pos.y, s, e);
+            }
+            if ph.scale_damping > 0. {
+                let mut d = Vec2::new(ph.scale_damping, ph.scale_damping);
+                if ph.scale_ratio < 0. {
+                    d.y *= 1. - ph.scale_ratio.abs();
+                } else if ph.pos_ratio > 0. {
+                    // Reference quirk: the x branch tests pos_ratio.
+                    d.x *= 1. - ph.scale_ratio;
+                }
+                ph.global_scale.x =
+                    crate::anim::interpolate(2, d.x as u32, ph.global_scale.x, c.scale.x, s, e);
+                ph.global_scale.y =
+                    crate::anim::interpolate(2, d.y as u32, ph.global_scale.y, c.scale.y, s, e);
+            }
+            if ph.rot_damping > 0. {
+                ph.global_rot += shortest_angle_delta(ph.global_rot, c.rot) / ph.rot_damping;
+            }
+            let parent = bone.parent.and_then(|p| world.get(p as usize));
+            if let (true, Some(parent)) = (ph.sway > 0., parent) {
+                let diff_angle = angle(normalize(c.pos - parent.pos));
+                let mut orbit = shortest_angle_delta(ph.global_orbit, diff_angle);
+                if ph.rot_bounce > 0. && ph.rot_bounce <= 1. {
+                    orbit += ph.global_orbit_vel / (2. - ph.rot_bounce);
+                    ph.global_orbit_vel = orbit;
+                }
+                ph.global_orbit += orbit / 10.;
+                let vel = normalize(ph.global_pos - prev);
+                let a = (-vel.y).atan2(-vel.x);
+                let vel_rot = shortest_angle_delta(ph.global_orbit, a);
+                let strength = magnitude(ph.global_pos - prev) / 1000.;
+                ph.global_orbit += vel_rot * strength * ph.sway;
+                ph.global_orbit_diff = diff_angle - ph.global_orbit;
+            }
+        }
+    }
+
+    /// World mesh vertices of every visual.
+    fn construct_verts(&mut self) {
+        let Armature { bones, world, visuals, verts, .. } = self;
+        for (i, bone) in bones.iter().enumerate() {
+            let Some(vi) = bone.visual else { continue };
+            let (Some(v), Some(out), Some(b)) =
+                (visuals.get(vi as usize), verts.get_mut(vi as usize), world.get(i))
+            else {
+                continue;
+            };
+            for (o, vx) in out.iter_mut().zip(&v.vertices) {
+                *o = inherit_vert(vx.init_pos, b, v);
+            }
+            let nb = v.binds.len();
+            for (bi, bind) in v.binds.iter().enumerate() {
+                let Some(bb) = bind.bone.and_then(|b| world.get(b as usize)) else { continue };
+                if !bind.is_path {
+                    for bv in &bind.verts {
+                        let (Some(o), Some(vx)) =
+                            (out.get_mut(bv.id as usize), v.vertices.get(bv.id as usize))
+                        else {
+                            continue;
+                        };
+                        let end = inherit_vert(vx.init_pos, bb, v) - *o;
+                        *o = *o + end * bv.weight;
+                    }
+                    continue;
+                }
+                let bone_pos = |j: usize| {
+                    v.binds
+                        .get(j)
+                        .and_then(|b| b.bone)
+                        .and_then(|b| world.get(b as usize))
+                        .map(|w| w.pos)
+                };
+                let prev = bone_pos(bi.saturating_sub(1));
+                let next = bone_pos((bi + 1).min(nb - 1));
+                let (Some(prev), Some(next)) = (prev, next) else { continue };
+                let pd = bb.pos - prev;
+                let nd = next - bb.pos;
+                let avg = normalize(Vec2::new(-pd.y, pd.x)) + normalize(Vec2::new(-nd.y, nd.x));
+                let normal_angle = angle(avg);
+                for bv in &bind.verts {
+                    let (Some(o), Some(vx)) =
+                        (out.get_mut(bv.id as usize), v.vertices.get(bv.id as usize))
+                    else {
+                        continue;
+                    };
+                    let moved = vx.init_pos + bb.pos;
+                    let rotated = rotate(moved - bb.pos, normal_angle);
+                    *o = bb.pos + rotated * bv.weight;
+                }
+            }
+        }
+    }
+
+    /// Hidden flags: a bone is hidden when it or its parent (already resolved) is.
+    fn propagate_hidden(&mut self) {
+        for i in 0..self.world.len() {
+            let parent = self.bones.get(i).and_then(|b| b.parent);
+            let ph = parent.and_then(|p| self.world.get(p as usize)).is_some_and(|w| w.hidden);
+            if let Some(w) = self.world.get_mut(i) {
+                w.hidden |= ph;
+            }
+        }
+    }
+
+    /// World transforms, IK, one physics step and mesh vertices from the current local
+    /// pose, in the configured [`ConstructOrder`]. Allocation-free.
+    pub fn construct(&mut self) {
+        self.reset_inheritance();
+        self.inheritance(false, false);
+        let run_ik = !self.baked_ik && !self.iks.is_empty();
+        if run_ik {
+            self.solve_ik();
+        } else {
+            self.ik_set.iter_mut().for_each(|s| *s = false);
+        }
+        if run_ik && self.order == ConstructOrder::Docs {
+            self.reset_inheritance();
+            self.inheritance(true, false);
+        }
+        if !self.physics.is_empty() {
+            self.simulate_physics();
+            self.reset_inheritance();
+            self.inheritance(true, true);
+        }
+        self.construct_verts();
+        self.propagate_hidden();
+    }
+}
+
+/// FABRIK, one forward and one backward pass over the chain (bone-array order).
+fn fabrik(world: &mut [Transform], chain: &[u32], root: Vec2, target: Vec2) {
+    let pos = |world: &[Transform], j: usize| {
+        chain.get(j).and_then(|&b| world.get(b as usize)).map_or(Vec2::ZERO, |w| w.pos)
+    };
+    let n = chain.len();
+    let mut next_pos = target;
+    let mut next_len = 0.;
+    for j in (0..n).rev() {
+        let p = pos(world, j);
+        let d = normalize(next_pos - p) * next_len;
+        if j != 0 {
+            next_len = magnitude(p - pos(world, j - 1));
+        }
+        let np = next_pos - d;
+        if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
+            w.pos = np;
+        }
+        next_pos = np;
+    }
+    let mut prev_pos = root;
+    let mut prev_len = 0.;
+    for j in 0..n {
+        let p = pos(world, j);
+        let d = normalize(prev_pos - p) * prev_len;
+        if j != n - 1 {
+            prev_len = magnitude(p - pos(world, j + 1));
+        }
+        let np = prev_pos - d;
+        if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
+            w.pos = np;
+        }
+        prev_pos = np;
+    }
+}
+
+/// The reference's truncated π in the arc solver (kept to match it and the editor).
+#[allow(clippy::approx_constant)]
+const ARC_PI: f32 = 3.14;
+
+/// The arc solver (absolute x and 3.14, as the reference and the editor).
+#[allow(clippy::approx_constant)]
+fn arc(world: &mut [Transform], chain: &[u32], root: Vec2, target: Vec2) {
+    let pos = |world: &[Transform], j: usize| {
+        chain.get(j).and_then(|&b| world.get(b as usize)).map_or(Vec2::ZERO, |w| w.pos)
+    };
+    let n = chain.len();
+    if n == 0 {
+        return;
+    }
+    let max_len = magnitude(pos(world, n - 1) - root);
+    let base = target - root;
+    let base_angle = angle(base);
+    let base_mag = magnitude(base).min(max_len);
+    let peak = max_len / base_mag;
+    let valley = base_mag / max_len;
+    let mut prev_orig = pos(world, 0);
+    let mut cur_len = 0.;
+    for j in 1..n {
+        let orig = pos(world, j);
+        cur_len += magnitude(orig - prev_orig);
+        prev_orig = orig;
+        let dist = cur_len / max_len;
+        let p = Vec2::new(orig.x * valley, root.y + (1. - peak) * (dist * ARC_PI).sin() * base_mag);
+        let p = rotate(p - root, base_angle) + root;
+        if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
+            w.pos = p;
+        }
+    }
+}
