@@ -135,6 +135,39 @@ impl Armature {
         self.verts.get(visual).map_or(&[], Vec::as_slice)
     }
 
+    /// The draw order: indices of the bones that have a visual, sorted by the visual's
+    /// current z-index ascending (stable, so file order among equals); draw first to last.
+    /// Writes into `out` (cleared first) so a caller can reuse the buffer.
+    pub fn draw_order_into(&self, out: &mut Vec<u32>) {
+        out.clear();
+        out.extend(
+            self.bones
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.visual.is_some())
+                .map(|(i, _)| i as u32),
+        );
+        let z = |i: &u32| {
+            self.bones
+                .get(*i as usize)
+                .and_then(|b| b.visual)
+                .and_then(|v| self.visuals.get(v as usize))
+                .map_or(0, |v| v.zindex)
+        };
+        out.sort_by_key(z);
+    }
+
+    /// The texture a visual shows with the given active styles (indices into
+    /// [`Armature::styles`], highest priority first): the first texture named like the
+    /// visual's current texture.
+    pub fn texture_of(&self, visual: usize, styles: &[usize]) -> Option<&Texture> {
+        let name = self.visual_texture(visual);
+        styles
+            .iter()
+            .filter_map(|&s| self.styles.get(s))
+            .find_map(|s| s.textures.iter().find(|t| t.name == name))
+    }
+
     /// Frame from an integer frame counter: `frame % (last + 1)` when looping, then
     /// `last − frame` when reversed (saturating where the reference underflows).
     pub fn format_frame(&self, anim: usize, frame: u32, reverse: bool, looping: bool) -> u32 {
