@@ -147,14 +147,17 @@ impl Armature {
                 .filter(|(_, b)| b.visual.is_some())
                 .map(|(i, _)| i as u32),
         );
+        // (z, index) keys make the unstable (allocation-free) sort stable.
         let z = |i: &u32| {
-            self.bones
+            let z = self
+                .bones
                 .get(*i as usize)
                 .and_then(|b| b.visual)
                 .and_then(|v| self.visuals.get(v as usize))
-                .map_or(0, |v| v.zindex)
+                .map_or(0, |v| v.zindex);
+            (z, *i)
         };
-        out.sort_by_key(z);
+        out.sort_unstable_by_key(z);
     }
 
     /// The texture a visual shows with the given active styles (indices into
