@@ -41,6 +41,9 @@ pub struct Armature {
     pub(crate) ik_rots: Vec<f32>,
     pub(crate) ik_set: Vec<bool>,
     pub(crate) reset: Vec<u32>,
+    pub(crate) ik_ends: Vec<Option<(Vec2, Vec2)>>,
+    pub(crate) ik_independent: bool,
+    pub(crate) affected: Vec<u8>,
 }
 
 /// One animation to apply in [`Armature::animate`].

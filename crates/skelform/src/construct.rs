@@ -53,27 +53,37 @@ pub(crate) fn shortest_angle_delta(from: f32, to: f32) -> f32 {
     delta
 }
 
+/// (root, target) world positions of a family, or `None` when it is skipped.
+fn ends(world: &[Transform], fam: &IkFamily) -> Option<(Vec2, Vec2)> {
+    let root = world.get(*fam.bone_ids.first()? as usize)?.pos;
+    let target = world.get(fam.target? as usize)?.pos;
+    Some((root, target))
+}
+
+/// `Armature::affected` flag: the bone is in an IK chain or below one.
+pub(crate) const AFFECTED_IK: u8 = 1;
+/// `Armature::affected` flag: the bone has physics or is below a bone that has.
+pub(crate) const AFFECTED_PHYSICS: u8 = 2;
+
 fn inherit_vert(q: Vec2, b: &Transform, v: &Visual) -> Vec2 {
     let p = q * (b.scale * v.pivot_scale);
     rotate(p, b.rot + v.pivot_rot) + b.pos
 }
 
 impl Armature {
-    /// Copies the local pose into the world buffer (pos, rot, scale, hidden).
-    fn reset_inheritance(&mut self) {
-        for (w, b) in self.world.iter_mut().zip(&self.bones) {
-            w.pos = b.pos;
-            w.rot = b.rot;
-            w.scale = b.scale;
-            w.hidden = b.hidden;
-        }
-    }
-
-    /// One inheritance pass in bone order (parents first).
-    fn inheritance(&mut self, use_ik: bool, use_physics: bool) {
-        let Armature { bones, world, physics, ik_rots, ik_set, .. } = self;
+    /// One inheritance pass in bone order (parents first), starting each bone from its
+    /// local pose (pos, rot, scale, hidden). With `only != 0`, just the bones whose
+    /// `affected` flags intersect it are recomputed: the others would get bit-identical
+    /// values from identical inputs (see [`Armature::construct`]).
+    fn inheritance(&mut self, use_ik: bool, use_physics: bool, only: u8) {
+        let Armature { bones, world, physics, ik_rots, ik_set, affected, .. } = self;
         for i in 0..world.len() {
-            let (Some(bone), Some(&w)) = (bones.get(i), world.get(i)) else { break };
+            if only != 0 && affected.get(i).is_none_or(|a| a & only == 0) {
+                continue;
+            }
+            let Some(bone) = bones.get(i) else { break };
+            let w =
+                Transform { pos: bone.pos, rot: bone.rot, scale: bone.scale, hidden: bone.hidden };
             let phys =
                 if use_physics { bone.physics.and_then(|p| physics.get(p as usize)) } else { None };
             let mut w = w;
@@ -114,27 +124,40 @@ impl Armature {
     /// Runs every IK family on the current world pose, moving chain bones in place and
     /// recording absolute rotations in `ik_rots`.
     fn solve_ik(&mut self) {
-        let Armature { world, iks, ik_rots, ik_set, .. } = self;
+        let Armature { world, iks, ik_rots, ik_set, ik_ends, ik_independent, .. } = self;
         ik_set.iter_mut().for_each(|s| *s = false);
+        // FABRIK is latency-bound (sqrt, divisions in a serial chain). When the families
+        // cannot see each other's moves (checked at load), their iterations run interleaved
+        // (iteration-major) so the CPU overlaps independent chains; every family still gets
+        // exactly its ten iterations on exactly the inputs it would see sequentially.
+        if *ik_independent {
+            ik_ends.clear();
+            ik_ends.extend(iks.iter().map(|f| ends(world, f)));
+            for _ in 0..10 {
+                for (fam, e) in iks.iter().zip(ik_ends.iter()) {
+                    if let (IkMode::Fabrik, Some((root, target))) = (fam.mode, e) {
+                        fabrik(world, &fam.sorted, *root, *target);
+                    }
+                }
+            }
+        }
         for fam in iks.iter() {
-            let Some(target_i) = fam.target else { continue };
-            let (Some(&first), Some(&last)) = (fam.bone_ids.first(), fam.bone_ids.last()) else {
+            let Some((root, target)) = ends(world, fam) else { continue };
+            let (Some(target_i), Some(&last)) = (fam.target, fam.bone_ids.last()) else {
                 continue;
             };
-            let (Some(root), Some(target)) =
-                (world.get(first as usize), world.get(target_i as usize))
-            else {
-                continue;
-            };
-            let (root, target, target_rot) = (root.pos, target.pos, target.rot);
             match fam.mode {
-                IkMode::Fabrik => {
+                IkMode::Fabrik if !*ik_independent => {
                     for _ in 0..10 {
                         fabrik(world, &fam.sorted, root, target);
                     }
                 }
+                IkMode::Fabrik => {}
                 IkMode::Arc => arc(world, &fam.sorted, root, target),
             }
+            // The reference reads root and target again after the solve.
+            let Some((root, target)) = ends(world, fam) else { continue };
+            let target_rot = world.get(target_i as usize).map_or(0.0, |w| w.rot);
             // point_bones: every bone but the last points at the next one's position.
             let mut tip = world.get(last as usize).map_or(Vec2::ZERO, |w| w.pos);
             for &b in fam.bone_ids.iter().rev().skip(1) {
@@ -308,22 +331,25 @@ impl Armature {
     /// World transforms, IK, one physics step and mesh vertices from the current local
     /// pose, in the configured [`ConstructOrder`]. Allocation-free.
     pub fn construct(&mut self) {
-        self.reset_inheritance();
-        self.inheritance(false, false);
+        self.inheritance(false, false, 0);
         let run_ik = !self.baked_ik && !self.iks.is_empty();
         if run_ik {
             self.solve_ik();
         } else {
             self.ik_set.iter_mut().for_each(|s| *s = false);
         }
-        if run_ik && self.order == ConstructOrder::Docs {
-            self.reset_inheritance();
-            self.inheritance(true, false);
-        }
+        // `clean`: the world buffer holds exactly inheritance(ik rotations, no physics), so
+        // the physics pass only has to redo bones with physics and their descendants.
+        let clean = if run_ik && self.order == ConstructOrder::Docs {
+            // Only chain bones and their descendants differ from pass 1.
+            self.inheritance(true, false, AFFECTED_IK);
+            true
+        } else {
+            !run_ik
+        };
         if !self.physics.is_empty() {
             self.simulate_physics();
-            self.reset_inheritance();
-            self.inheritance(true, true);
+            self.inheritance(true, true, if clean { AFFECTED_PHYSICS } else { 0 });
         }
         self.construct_verts();
         self.propagate_hidden();

@@ -430,6 +430,24 @@ fn intern(names: &mut Vec<String>, s: &str) -> u32 {
     (names.len() - 1) as u32
 }
 
+/// Whether no IK family can observe another's position changes: chains pairwise disjoint
+/// and no target inside another family's chain. Then the FABRIK iterations of all families
+/// may be interleaved without changing any result.
+fn families_independent(iks: &[IkFamily], nb: usize) -> bool {
+    let mut owner = vec![usize::MAX; nb];
+    for (fi, f) in iks.iter().enumerate() {
+        for &b in &f.sorted {
+            match owner.get_mut(b as usize) {
+                Some(o) if *o == usize::MAX => *o = fi,
+                _ => return false,
+            }
+        }
+    }
+    iks.iter().enumerate().all(|(fi, f)| {
+        f.target.is_none_or(|t| owner.get(t as usize).is_some_and(|&o| o == usize::MAX || o == fi))
+    })
+}
+
 /// Resolves and validates a parsed document.
 fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, SkfError> {
     let nb = raw.bones.len();
@@ -627,6 +645,23 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
     }
 
     let world = vec![Transform::default(); nb];
+    let iks_len = iks.len();
+    let ik_independent = families_independent(&iks, nb);
+    let mut affected = vec![0u8; nb];
+    for f in &iks {
+        for &b in &f.sorted {
+            if let Some(a) = affected.get_mut(b as usize) {
+                *a |= crate::construct::AFFECTED_IK;
+            }
+        }
+    }
+    for (i, b) in bones.iter().enumerate() {
+        let inherited = b.parent.and_then(|p| affected.get(p as usize)).copied().unwrap_or(0);
+        let own = if b.physics.is_some() { crate::construct::AFFECTED_PHYSICS } else { 0 };
+        if let Some(a) = affected.get_mut(i) {
+            *a |= inherited | own;
+        }
+    }
     let verts = visuals.iter().map(|v| vec![Vec2::ZERO; v.vertices.len()]).collect();
     Ok(Armature {
         version: raw.version.unwrap_or_default(),
@@ -648,5 +683,8 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
         ik_rots: vec![0.0; nb],
         ik_set: vec![false; nb],
         reset: vec![0; nb],
+        ik_ends: Vec::with_capacity(iks_len),
+        ik_independent,
+        affected,
     })
 }
