@@ -1,7 +1,7 @@
 //! `animate`: keyframes → local pose (SEMANTICS §3).
 
 use crate::armature::{AnimLayer, Armature};
-use crate::model::{Element, Keyframe, Vec2};
+use crate::model::{Animation, Element, Keyframe, Vec2, NO_TABLE};
 
 /// Cubic bezier with P0 = 0, P3 = 1 (one axis).
 #[inline]
@@ -26,6 +26,12 @@ pub fn interpolate(current: u32, max: u32, a: f32, b: f32, sh: Vec2, eh: Vec2) -
     if max == 0 || current >= max {
         return b;
     }
+    a + (b - a) * progress(current, max, sh, eh)
+}
+
+/// The eased progress of [`interpolate`] for `0 <= current < max` (no snap): a pure
+/// function of its arguments, so it can be tabulated per keyframe segment at load.
+pub(crate) fn progress(current: u32, max: u32, sh: Vec2, eh: Vec2) -> f32 {
     let x0 = current as f32 / max as f32;
     let mut t = x0;
     for _ in 0..5 {
@@ -37,31 +43,94 @@ pub fn interpolate(current: u32, max: u32, a: f32, b: f32, sh: Vec2, eh: Vec2) -
         t -= (x - x0) / dx;
         t = t.clamp(0., 1.);
     }
-    a + (b - a) * bezier(t, sh.y, eh.y)
+    bezier(t, sh.y, eh.y)
+}
+
+/// Longest keyframe segment (frames) whose progress is tabulated.
+const TABLE_MAX_SEGMENT: u32 = 4096;
+/// Most table entries per animation.
+const TABLE_BUDGET: usize = 1 << 20;
+
+/// Fills `anim.progress` with the eased progress of every keyframe segment (keyframe →
+/// its `next`, destination handles) and points each keyframe at its slice.
+/// Segments with the same length and handles share one slice.
+pub(crate) fn tabulate(anim: &mut Animation) {
+    let mut table = Vec::new();
+    let mut seen: std::collections::HashMap<[u32; 5], u32> = std::collections::HashMap::new();
+    for k in 0..anim.keyframes.len() {
+        let Some(kf) = anim.keyframes.get(k) else { break };
+        let nk = kf.next.map_or(k, |n| n as usize);
+        let Some(next) = anim.keyframes.get(nk) else { continue };
+        let max = next.frame.saturating_sub(kf.frame);
+        let snap = next.start_handle.y == 999. && next.end_handle.y == 999.;
+        if max == 0 || snap || max > TABLE_MAX_SEGMENT || table.len() + max as usize > TABLE_BUDGET
+        {
+            continue;
+        }
+        let (sh, eh) = (next.start_handle, next.end_handle);
+        let key = [max, sh.x.to_bits(), sh.y.to_bits(), eh.x.to_bits(), eh.y.to_bits()];
+        let off = *seen.entry(key).or_insert_with(|| {
+            let off = table.len() as u32;
+            table.extend((0..max).map(|c| progress(c, max, sh, eh)));
+            off
+        });
+        if let Some(kf) = anim.keyframes.get_mut(k) {
+            kf.table = off;
+        }
+    }
+    anim.progress = table;
+    anim.tabulated = true;
 }
 
 #[inline]
-fn interpolate_kf(field: &mut f32, kf: &Keyframe, next: &Keyframe, frame: u32, smooth: u32) {
+fn interpolate_kf(
+    field: &mut f32,
+    kf: &Keyframe,
+    next: &Keyframe,
+    table: &[f32],
+    frame: u32,
+    smooth: u32,
+) {
     let total = next.frame.saturating_sub(kf.frame);
     let current = frame.saturating_sub(kf.frame);
-    let result =
-        interpolate(current, total, kf.value, next.value, next.start_handle, next.end_handle);
+    let (a, b) = (kf.value, next.value);
+    let result = match table.get((kf.table as usize).wrapping_add(current as usize)) {
+        // Same arithmetic as `interpolate` with the progress looked up.
+        Some(p) if kf.table != NO_TABLE && current < total => a + (b - a) * p,
+        _ => interpolate(current, total, a, b, next.start_handle, next.end_handle),
+    };
     *field = interpolate(current, smooth, *field, result, Vec2::ZERO, Vec2::ZERO);
 }
 
 impl Armature {
+    /// Builds every animation's easing table now (otherwise each animation builds its own
+    /// on first use: the only allocation `animate` ever makes).
+    pub fn prepare(&mut self) {
+        for a in &mut self.animations {
+            if !a.tabulated {
+                tabulate(a);
+            }
+        }
+    }
+
     /// Applies animations to the local pose, in order (a field animated by several takes
     /// the last one's value), then moves every field no passed animation keys toward its
     /// initial value (with `layers[0]`'s frame and smoothing). Out-of-range animation
-    /// indices are skipped. Allocation-free.
+    /// indices are skipped. Allocation-free once each animation's easing table exists
+    /// (built on its first use, or by [`Armature::prepare`]).
     pub fn animate(&mut self, layers: &[AnimLayer]) {
         let Armature { bones, visuals, iks, animations, reset, .. } = self;
         reset.iter_mut().for_each(|r| *r = 0);
         for layer in layers {
-            let Some(anim) = animations.get(layer.anim) else { continue };
+            let Some(anim) = animations.get_mut(layer.anim) else { continue };
+            if !anim.tabulated {
+                tabulate(anim);
+            }
+            let anim = &*anim;
             let f = layer.frame;
             let bf = layer.smooth;
             let kfs = &anim.keyframes;
+            let table = anim.progress.as_slice();
             for (k, kf) in kfs.iter().enumerate() {
                 let bi = kf.bone as usize;
                 // Validated at load: bone and next indices are in range.
@@ -77,11 +146,11 @@ impl Armature {
                 }
                 let Some(bone) = bones.get_mut(bi) else { continue };
                 match kf.element {
-                    Element::PositionX => interpolate_kf(&mut bone.pos.x, kf, next, f, bf),
-                    Element::PositionY => interpolate_kf(&mut bone.pos.y, kf, next, f, bf),
-                    Element::Rotation => interpolate_kf(&mut bone.rot, kf, next, f, bf),
-                    Element::ScaleX => interpolate_kf(&mut bone.scale.x, kf, next, f, bf),
-                    Element::ScaleY => interpolate_kf(&mut bone.scale.y, kf, next, f, bf),
+                    Element::PositionX => interpolate_kf(&mut bone.pos.x, kf, next, table, f, bf),
+                    Element::PositionY => interpolate_kf(&mut bone.pos.y, kf, next, table, f, bf),
+                    Element::Rotation => interpolate_kf(&mut bone.rot, kf, next, table, f, bf),
+                    Element::ScaleX => interpolate_kf(&mut bone.scale.x, kf, next, table, f, bf),
+                    Element::ScaleY => interpolate_kf(&mut bone.scale.y, kf, next, table, f, bf),
                     Element::Hidden => bone.hidden = kf.value == 1.,
                     Element::TintR
                     | Element::TintG
@@ -92,10 +161,10 @@ impl Armature {
                             continue;
                         };
                         match kf.element {
-                            Element::TintR => interpolate_kf(&mut v.tint.r, kf, next, f, bf),
-                            Element::TintG => interpolate_kf(&mut v.tint.g, kf, next, f, bf),
-                            Element::TintB => interpolate_kf(&mut v.tint.b, kf, next, f, bf),
-                            Element::TintA => interpolate_kf(&mut v.tint.a, kf, next, f, bf),
+                            Element::TintR => interpolate_kf(&mut v.tint.r, kf, next, table, f, bf),
+                            Element::TintG => interpolate_kf(&mut v.tint.g, kf, next, table, f, bf),
+                            Element::TintB => interpolate_kf(&mut v.tint.b, kf, next, table, f, bf),
+                            Element::TintA => interpolate_kf(&mut v.tint.a, kf, next, table, f, bf),
                             _ => v.tex = kf.tex,
                         }
                     }

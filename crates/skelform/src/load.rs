@@ -139,7 +139,14 @@ fn strip_bom(b: &[u8]) -> &[u8] {
 /// upgraded: 0.2–0.5).
 pub fn parse_armature_json(bytes: &[u8]) -> Result<Armature, SkfError> {
     let bytes = strip_bom(bytes);
-    match serde_json::from_slice::<RawArmature>(bytes) {
+    // Validating UTF-8 once up front lets serde_json skip it for every string and key.
+    let text = std::str::from_utf8(bytes).map_err(|e| SkfError::Json {
+        path: ".".into(),
+        line: 1 + bytes.iter().take(e.valid_up_to()).filter(|&&b| b == b'\n').count(),
+        column: 0,
+        message: format!("invalid UTF-8 at byte {}", e.valid_up_to()),
+    })?;
+    match serde_json::from_str::<RawArmature>(text) {
         Ok(raw) => {
             if legacy_kind(&raw).is_none() {
                 return build(raw, None);
@@ -616,9 +623,16 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
                 handle_preset: kf.handle_preset.map(|h| h.0),
                 tex,
                 constraint,
+                table: NO_TABLE,
             });
         }
-        animations.push(Animation { name: anim.name, fps: anim.fps, keyframes });
+        animations.push(Animation {
+            name: anim.name,
+            fps: anim.fps,
+            keyframes,
+            progress: Vec::new(),
+            tabulated: false,
+        });
     }
 
     let atlases: Vec<Atlas> =

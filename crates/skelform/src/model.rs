@@ -347,7 +347,13 @@ pub struct Keyframe {
     pub(crate) tex: u32,
     /// `value_str` resolved for `IkConstraint`.
     pub(crate) constraint: IkConstraint,
+    /// Offset of this segment's progress table in `Animation::progress`, or [`NO_TABLE`].
+    #[serde(skip)]
+    pub(crate) table: u32,
 }
+
+/// `Keyframe::table` when the segment is not tabulated.
+pub(crate) const NO_TABLE: u32 = u32::MAX;
 
 /// An animation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -358,6 +364,12 @@ pub struct Animation {
     pub fps: u32,
     /// Keyframes, in file order (sorted by frame in editor exports).
     pub keyframes: Vec<Keyframe>,
+    /// Eased progress per frame of every keyframe segment (see `anim::tabulate`).
+    #[serde(skip)]
+    pub(crate) progress: Vec<f32>,
+    /// Whether `progress` has been built (on first use, or by [`crate::Armature::prepare`]).
+    #[serde(skip)]
+    pub(crate) tabulated: bool,
 }
 
 impl Animation {

@@ -24,7 +24,9 @@ fn frames_do_not_allocate() {
         let mut arm = skelform::load(&bytes).expect("load");
         let mut order = Vec::new();
         let n = arm.animations().len();
-        // Warm-up: one frame (buffers are sized at load; this only proves it).
+        // Warm-up: easing tables (otherwise built on each animation's first use) and one
+        // frame (buffers are sized at load).
+        arm.prepare();
         arm.animate(&[AnimLayer { anim: 0, frame: 0, smooth: 0 }]);
         arm.construct();
         arm.draw_order_into(&mut order);
