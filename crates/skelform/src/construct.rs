@@ -124,7 +124,7 @@ impl Armature {
     /// Runs every IK family on the current world pose, moving chain bones in place and
     /// recording absolute rotations in `ik_rots`.
     fn solve_ik(&mut self) {
-        let Armature { world, iks, ik_rots, ik_set, ik_ends, ik_independent, .. } = self;
+        let Armature { world, iks, ik_rots, ik_set, ik_ends, ik_state, ik_independent, .. } = self;
         ik_set.iter_mut().for_each(|s| *s = false);
         // FABRIK is latency-bound (sqrt, divisions in a serial chain). When the families
         // cannot see each other's moves (checked at load), their iterations run interleaved
@@ -133,13 +133,7 @@ impl Armature {
         if *ik_independent {
             ik_ends.clear();
             ik_ends.extend(iks.iter().map(|f| ends(world, f)));
-            for _ in 0..10 {
-                for (fam, e) in iks.iter().zip(ik_ends.iter()) {
-                    if let (IkMode::Fabrik, Some((root, target))) = (fam.mode, e) {
-                        fabrik(world, &fam.sorted, *root, *target);
-                    }
-                }
-            }
+            fabrik_lockstep(world, iks, ik_ends, ik_state);
         }
         for fam in iks.iter() {
             let Some((root, target)) = ends(world, fam) else { continue };
@@ -354,6 +348,86 @@ impl Armature {
         self.construct_verts();
         self.propagate_hidden();
     }
+}
+
+/// Ten FABRIK iterations of every FABRIK family at once, interleaved step by step so
+/// the independent chains' sqrt/division latencies overlap. Per family the operations and
+/// their order are exactly those of [`fabrik`]; only valid when the families are
+/// independent (`Armature::ik_independent`).
+fn fabrik_lockstep(
+    world: &mut [Transform],
+    iks: &[IkFamily],
+    ends: &[Option<(Vec2, Vec2)>],
+    state: &mut Vec<Lane>,
+) {
+    state.clear();
+    for (k, (fam, e)) in iks.iter().zip(ends).enumerate() {
+        if let (IkMode::Fabrik, Some((root, target))) = (fam.mode, e) {
+            if !fam.sorted.is_empty() {
+                state.push(Lane {
+                    fam: k as u32,
+                    root: *root,
+                    target: *target,
+                    p: Vec2::ZERO,
+                    l: 0.0,
+                });
+            }
+        }
+    }
+    let steps = iks.iter().map(|f| f.sorted.len()).max().unwrap_or(0);
+    let pos = |world: &[Transform], b: Option<&u32>| {
+        b.and_then(|&b| world.get(b as usize)).map_or(Vec2::ZERO, |w| w.pos)
+    };
+    for _ in 0..10 {
+        // Forward: from the target back to the root.
+        state.iter_mut().for_each(|l| (l.p, l.l) = (l.target, 0.0));
+        for s in 0..steps {
+            for lane in state.iter_mut() {
+                let Some(fam) = iks.get(lane.fam as usize) else { continue };
+                let chain = fam.sorted.as_slice();
+                let Some(j) = chain.len().checked_sub(1 + s) else { continue };
+                let p = pos(world, chain.get(j));
+                let d = normalize(lane.p - p) * lane.l;
+                if j != 0 {
+                    lane.l = magnitude(p - pos(world, chain.get(j - 1)));
+                }
+                lane.p = lane.p - d;
+                if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
+                    w.pos = lane.p;
+                }
+            }
+        }
+        // Backward: from the root out to the tip.
+        state.iter_mut().for_each(|l| (l.p, l.l) = (l.root, 0.0));
+        for j in 0..steps {
+            for lane in state.iter_mut() {
+                let Some(fam) = iks.get(lane.fam as usize) else { continue };
+                let chain = fam.sorted.as_slice();
+                if j >= chain.len() {
+                    continue;
+                }
+                let p = pos(world, chain.get(j));
+                let d = normalize(lane.p - p) * lane.l;
+                if j + 1 != chain.len() {
+                    lane.l = magnitude(p - pos(world, chain.get(j + 1)));
+                }
+                lane.p = lane.p - d;
+                if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
+                    w.pos = lane.p;
+                }
+            }
+        }
+    }
+}
+
+/// One family's running state in [`fabrik_lockstep`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Lane {
+    fam: u32,
+    root: Vec2,
+    target: Vec2,
+    p: Vec2,
+    l: f32,
 }
 
 /// FABRIK, one forward and one backward pass over the chain (bone-array order).

@@ -698,6 +698,7 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
         ik_set: vec![false; nb],
         reset: vec![0; nb],
         ik_ends: Vec::with_capacity(iks_len),
+        ik_state: Vec::with_capacity(iks_len),
         ik_independent,
         affected,
     })
