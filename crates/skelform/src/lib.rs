@@ -30,6 +30,7 @@ mod anim;
 mod armature;
 mod construct;
 mod error;
+mod fast;
 mod load;
 mod model;
 mod raw;

@@ -146,6 +146,11 @@ pub fn parse_armature_json(bytes: &[u8]) -> Result<Armature, SkfError> {
         column: 0,
         message: format!("invalid UTF-8 at byte {}", e.valid_up_to()),
     })?;
+    if let Some(raw) = crate::fast::parse(text) {
+        if legacy_kind(&raw).is_none() {
+            return build(raw, None);
+        }
+    }
     match serde_json::from_str::<RawArmature>(text) {
         Ok(raw) => {
             if legacy_kind(&raw).is_none() {
@@ -453,6 +458,11 @@ fn families_independent(iks: &[IkFamily], nb: usize) -> bool {
     iks.iter().enumerate().all(|(fi, f)| {
         f.target.is_none_or(|t| owner.get(t as usize).is_some_and(|&o| o == usize::MAX || o == fi))
     })
+}
+
+#[cfg(test)]
+pub(crate) fn build_for_test(raw: RawArmature) -> Armature {
+    build(raw, None).expect("valid")
 }
 
 /// Resolves and validates a parsed document.

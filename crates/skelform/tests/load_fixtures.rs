@@ -102,6 +102,21 @@ fn bare_json_and_hostile_inputs() {
     for cut in (0..bytes.len()).step_by(bytes.len() / 97 + 1) {
         let _ = load(&bytes[..cut]);
     }
+    // Truncated or corrupted armature.json text never panics (fast path and serde path).
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(&bytes[..])).expect("zip");
+    let mut json = Vec::new();
+    std::io::Read::read_to_end(&mut zip.by_name("armature.json").expect("entry"), &mut json)
+        .expect("read");
+    let mut rejected = 0;
+    for cut in (0..json.len()).step_by(json.len() / 301 + 1) {
+        rejected += usize::from(skelform::parse_armature_json(&json[..cut]).is_err());
+        let mut bad = json.clone();
+        if let Some(b) = bad.get_mut(cut) {
+            *b = b"\"-0}]9e"[cut % 6];
+        }
+        let _ = skelform::parse_armature_json(&bad);
+    }
+    assert!(rejected > 290, "truncated documents must be rejected ({rejected})");
     // Bad ids name the JSON path.
     let e = load(br#"{"version":"0.7.0","bones":[{"id":0,"parent_id":3}]}"#).unwrap_err();
     assert!(e.to_string().contains("bones[0].parent_id"), "{e}");
