@@ -182,7 +182,7 @@ impl Armature {
         format_frame(frame, last, reverse, looping)
     }
 
-    /// Frame from elapsed seconds: `trunc(t · fps)` (negative or NaN → 0), then
+    /// Frame from elapsed seconds: [`frame_at`] (`trunc(t · fps)`), then
     /// [`Armature::format_frame`].
     pub fn time_frame(&self, anim: usize, seconds: f32, reverse: bool, looping: bool) -> u32 {
         let fps = self.animations.get(anim).map_or(0, |a| a.fps);
@@ -190,11 +190,12 @@ impl Armature {
     }
 }
 
-/// `trunc(seconds * fps)`, as the reference's `time_frame` (saturating; NaN → 0).
+/// `trunc(seconds * fps)` in f32 (saturating; negative or NaN → 0), the frame-from-time
+/// rule of the CLI contract. The reference's `time_frame` divides by the frame time
+/// instead (`seconds / (1 / fps)`), which can land one frame lower on exact multiples
+/// (0.5 s at 60 fps gives 29 there, 30 here).
 pub fn frame_at(seconds: f32, fps: u32) -> u32 {
-    // Reference: (elapsed / (1 / fps)) as u32.
-    let frametime = 1.0 / fps as f32;
-    (seconds / frametime) as u32
+    (seconds * fps as f32) as u32
 }
 
 /// The reference `format_frame` on a last-keyframe frame number.

@@ -88,3 +88,16 @@ fn easing_reproduces_the_reference_newton_quirk() {
     assert_eq!(interpolate(12, 12, 5.0, 9.0, z, z), 9.0);
     assert_eq!(interpolate(0, 0, 5.0, 9.0, z, z), 9.0);
 }
+
+#[test]
+fn frame_from_time_and_format_frame() {
+    assert_eq!(skelform::frame_at(0.5, 60), 30);
+    assert_eq!(skelform::frame_at(0.999, 60), 59);
+    assert_eq!(skelform::frame_at(-1.0, 60), 0);
+    assert_eq!(skelform::frame_at(f32::NAN, 60), 0);
+    // Looping period is last + 1 frames; reverse counts down from last.
+    assert_eq!(skelform::format_frame(50, 49, false, true), 0);
+    assert_eq!(skelform::format_frame(51, 49, true, true), 48);
+    assert_eq!(skelform::format_frame(70, 49, false, false), 70);
+    assert_eq!(skelform::format_frame(70, 49, true, false), 0);
+}
