@@ -5,8 +5,7 @@ use crate::model::*;
 
 #[inline]
 fn rotate(p: Vec2, a: f32) -> Vec2 {
-    let (s, c) = (a.sin(), a.cos());
-    Vec2::new(p.x * c - p.y * s, p.x * s + p.y * c)
+    rotate_sc(p, a.sin(), a.cos())
 }
 
 #[inline]
@@ -65,9 +64,31 @@ pub(crate) const AFFECTED_IK: u8 = 1;
 /// `Armature::affected` flag: the bone has physics or is below a bone that has.
 pub(crate) const AFFECTED_PHYSICS: u8 = 2;
 
-fn inherit_vert(q: Vec2, b: &Transform, v: &Visual) -> Vec2 {
-    let p = q * (b.scale * v.pivot_scale);
-    rotate(p, b.rot + v.pivot_rot) + b.pos
+/// A bone's transform for mesh vertices: scale × pivot scale, and the sine and cosine of
+/// rot + pivot rot computed once (the same values `rotate` would compute per vertex).
+#[derive(Clone, Copy)]
+struct VertXf {
+    scale: Vec2,
+    sin: f32,
+    cos: f32,
+    pos: Vec2,
+}
+
+impl VertXf {
+    fn new(b: &Transform, v: &Visual) -> Self {
+        let a = b.rot + v.pivot_rot;
+        VertXf { scale: b.scale * v.pivot_scale, sin: a.sin(), cos: a.cos(), pos: b.pos }
+    }
+    /// `inherit_vert(q, b, v) = b.pos + rotate(q * (b.scale * pivot_scale), b.rot + pivot_rot)`.
+    #[inline]
+    fn apply(&self, q: Vec2) -> Vec2 {
+        rotate_sc(q * self.scale, self.sin, self.cos) + self.pos
+    }
+}
+
+#[inline]
+fn rotate_sc(p: Vec2, s: f32, c: f32) -> Vec2 {
+    Vec2::new(p.x * c - p.y * s, p.x * s + p.y * c)
 }
 
 impl Armature {
@@ -265,20 +286,22 @@ impl Armature {
             else {
                 continue;
             };
+            let xf = VertXf::new(b, v);
             for (o, vx) in out.iter_mut().zip(&v.vertices) {
-                *o = inherit_vert(vx.init_pos, b, v);
+                *o = xf.apply(vx.init_pos);
             }
             let nb = v.binds.len();
             for (bi, bind) in v.binds.iter().enumerate() {
                 let Some(bb) = bind.bone.and_then(|b| world.get(b as usize)) else { continue };
                 if !bind.is_path {
+                    let bxf = VertXf::new(bb, v);
                     for bv in &bind.verts {
                         let (Some(o), Some(vx)) =
                             (out.get_mut(bv.id as usize), v.vertices.get(bv.id as usize))
                         else {
                             continue;
                         };
-                        let end = inherit_vert(vx.init_pos, bb, v) - *o;
+                        let end = bxf.apply(vx.init_pos) - *o;
                         *o = *o + end * bv.weight;
                     }
                     continue;
@@ -297,6 +320,7 @@ impl Armature {
                 let nd = next - bb.pos;
                 let avg = normalize(Vec2::new(-pd.y, pd.x)) + normalize(Vec2::new(-nd.y, nd.x));
                 let normal_angle = angle(avg);
+                let (ns, nc) = (normal_angle.sin(), normal_angle.cos());
                 for bv in &bind.verts {
                     let (Some(o), Some(vx)) =
                         (out.get_mut(bv.id as usize), v.vertices.get(bv.id as usize))
@@ -304,7 +328,7 @@ impl Armature {
                         continue;
                     };
                     let moved = vx.init_pos + bb.pos;
-                    let rotated = rotate(moved - bb.pos, normal_angle);
+                    let rotated = rotate_sc(moved - bb.pos, ns, nc);
                     *o = bb.pos + rotated * bv.weight;
                 }
             }
