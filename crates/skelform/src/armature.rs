@@ -45,6 +45,7 @@ pub struct Armature {
     pub(crate) ik_state: Vec<crate::construct::Lane>,
     pub(crate) ik_independent: bool,
     pub(crate) affected: Vec<u8>,
+    pub(crate) trig: Vec<(u32, f32, f32)>,
 }
 
 /// One animation to apply in [`Armature::animate`].

@@ -64,6 +64,10 @@ pub(crate) const AFFECTED_IK: u8 = 1;
 /// `Armature::affected` flag: the bone has physics or is below a bone that has.
 pub(crate) const AFFECTED_PHYSICS: u8 = 2;
 
+fn p_index(b: &Bone) -> usize {
+    b.parent.map_or(usize::MAX, |p| p as usize)
+}
+
 /// A bone's transform for mesh vertices: scale × pivot scale, and the sine and cosine of
 /// rot + pivot rot computed once (the same values `rotate` would compute per vertex).
 #[derive(Clone, Copy)]
@@ -97,7 +101,7 @@ impl Armature {
     /// `affected` flags intersect it are recomputed: the others would get bit-identical
     /// values from identical inputs (see [`Armature::construct`]).
     fn inheritance(&mut self, use_ik: bool, use_physics: bool, only: u8) {
-        let Armature { bones, world, physics, ik_rots, ik_set, affected, .. } = self;
+        let Armature { bones, world, physics, ik_rots, ik_set, affected, trig, .. } = self;
         for i in 0..world.len() {
             if only != 0 && affected.get(i).is_none_or(|a| a & only == 0) {
                 continue;
@@ -120,7 +124,17 @@ impl Armature {
                 }
                 w.rot += orbit;
                 w.scale = w.scale * parent.scale;
-                w.pos = rotate(w.pos * parent.scale, orbit) + parent.pos;
+                // Children of one parent share its orbit angle: sine and cosine are cached
+                // per parent, keyed by the angle's exact bits (so always the same values).
+                let (sn, cs) = match trig.get_mut(p_index(bone)) {
+                    Some(t) if t.0 == orbit.to_bits() => (t.1, t.2),
+                    Some(t) => {
+                        *t = (orbit.to_bits(), orbit.sin(), orbit.cos());
+                        (t.1, t.2)
+                    }
+                    None => (orbit.sin(), orbit.cos()),
+                };
+                w.pos = rotate_sc(w.pos * parent.scale, sn, cs) + parent.pos;
             }
             if use_ik && ik_set.get(i).copied().unwrap_or(false) {
                 w.rot = ik_rots.get(i).copied().unwrap_or(w.rot);

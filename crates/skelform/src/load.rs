@@ -711,5 +711,6 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
         ik_state: Vec::with_capacity(iks_len),
         ik_independent,
         affected,
+        trig: vec![(0f32.to_bits(), 0.0, 1.0); nb],
     })
 }
