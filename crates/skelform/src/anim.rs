@@ -1,0 +1,235 @@
+//! `animate`: keyframes → local pose (SEMANTICS §3).
+
+use crate::armature::{AnimLayer, Armature};
+use crate::model::{Animation, Element, Keyframe, Vec2, NO_TABLE};
+
+/// Cubic bezier with P0 = 0, P3 = 1 (one axis).
+#[inline]
+fn bezier(t: f32, p1: f32, p2: f32) -> f32 {
+    let u = 1. - t;
+    3. * u * u * t * p1 + 3. * u * t * t * p2 + t * t * t
+}
+
+#[inline]
+fn bezier_derivative(t: f32, p1: f32, p2: f32) -> f32 {
+    let u = 1. - t;
+    3. * u * u * p1 + 6. * u * t * (p2 - p1) + 3. * t * t * (1. - p2)
+}
+
+/// The reference interpolation: `a → b` at `current / max`, eased by the CSS-style cubic
+/// bezier (P1 = `sh`, P2 = `eh`) solved for t with 5 clamped Newton steps (f32, early
+/// exit when the slope is below 1e-5). Handles with y = 999 on both ends hold `a` (Snap).
+pub fn interpolate(current: u32, max: u32, a: f32, b: f32, sh: Vec2, eh: Vec2) -> f32 {
+    if sh.y == 999. && eh.y == 999. {
+        return a;
+    }
+    if max == 0 || current >= max {
+        return b;
+    }
+    a + (b - a) * progress(current, max, sh, eh)
+}
+
+/// The eased progress of [`interpolate`] for `0 <= current < max` (no snap): a pure
+/// function of its arguments, so it can be tabulated per keyframe segment at load.
+pub(crate) fn progress(current: u32, max: u32, sh: Vec2, eh: Vec2) -> f32 {
+    let x0 = current as f32 / max as f32;
+    let mut t = x0;
+    for _ in 0..5 {
+        let x = bezier(t, sh.x, eh.x);
+        let dx = bezier_derivative(t, sh.x, eh.x);
+        if dx.abs() < 1e-5 {
+            break;
+        }
+        t -= (x - x0) / dx;
+        t = t.clamp(0., 1.);
+    }
+    bezier(t, sh.y, eh.y)
+}
+
+/// Longest keyframe segment (frames) whose progress is tabulated.
+const TABLE_MAX_SEGMENT: u32 = 4096;
+/// Most table entries per animation.
+const TABLE_BUDGET: usize = 1 << 20;
+
+/// Fills `anim.progress` with the eased progress of every keyframe segment (keyframe →
+/// its `next`, destination handles) and points each keyframe at its slice.
+/// Segments with the same length and handles share one slice.
+pub(crate) fn tabulate(anim: &mut Animation) {
+    let mut table = Vec::new();
+    let mut seen: std::collections::HashMap<[u32; 5], u32> = std::collections::HashMap::new();
+    for k in 0..anim.keyframes.len() {
+        let Some(kf) = anim.keyframes.get(k) else { break };
+        let nk = kf.next.map_or(k, |n| n as usize);
+        let Some(next) = anim.keyframes.get(nk) else { continue };
+        let max = next.frame.saturating_sub(kf.frame);
+        let snap = next.start_handle.y == 999. && next.end_handle.y == 999.;
+        if max == 0 || snap || max > TABLE_MAX_SEGMENT || table.len() + max as usize > TABLE_BUDGET
+        {
+            continue;
+        }
+        let (sh, eh) = (next.start_handle, next.end_handle);
+        let key = [max, sh.x.to_bits(), sh.y.to_bits(), eh.x.to_bits(), eh.y.to_bits()];
+        let off = *seen.entry(key).or_insert_with(|| {
+            let off = table.len() as u32;
+            table.extend((0..max).map(|c| progress(c, max, sh, eh)));
+            off
+        });
+        if let Some(kf) = anim.keyframes.get_mut(k) {
+            kf.table = off;
+        }
+    }
+    anim.progress = table;
+    anim.tabulated = true;
+}
+
+#[inline]
+fn interpolate_kf(
+    field: &mut f32,
+    kf: &Keyframe,
+    next: &Keyframe,
+    table: &[f32],
+    frame: u32,
+    smooth: u32,
+) {
+    let total = next.frame.saturating_sub(kf.frame);
+    let current = frame.saturating_sub(kf.frame);
+    let (a, b) = (kf.value, next.value);
+    let result = match table.get((kf.table as usize).wrapping_add(current as usize)) {
+        // Same arithmetic as `interpolate` with the progress looked up.
+        Some(p) if kf.table != NO_TABLE && current < total => a + (b - a) * p,
+        _ => interpolate(current, total, a, b, next.start_handle, next.end_handle),
+    };
+    *field = interpolate(current, smooth, *field, result, Vec2::ZERO, Vec2::ZERO);
+}
+
+impl Armature {
+    /// Builds every animation's easing table now (otherwise each animation builds its own
+    /// on first use: the only allocation `animate` ever makes).
+    pub fn prepare(&mut self) {
+        for a in &mut self.animations {
+            if !a.tabulated {
+                tabulate(a);
+            }
+        }
+    }
+
+    /// Applies animations to the local pose, in order (a field animated by several takes
+    /// the last one's value), then moves every field no passed animation keys toward its
+    /// initial value (with `layers[0]`'s frame and smoothing). Out-of-range animation
+    /// indices are skipped. Allocation-free once each animation's easing table exists
+    /// (built on its first use, or by [`Armature::prepare`]).
+    pub fn animate(&mut self, layers: &[AnimLayer]) {
+        let Armature { bones, visuals, iks, animations, reset, .. } = self;
+        reset.iter_mut().for_each(|r| *r = 0);
+        for layer in layers {
+            let Some(anim) = animations.get_mut(layer.anim) else { continue };
+            if !anim.tabulated {
+                tabulate(anim);
+            }
+            let anim = &*anim;
+            let f = layer.frame;
+            let bf = layer.smooth;
+            let kfs = &anim.keyframes;
+            let table = anim.progress.as_slice();
+            for (k, kf) in kfs.iter().enumerate() {
+                let bi = kf.bone as usize;
+                // Validated at load: bone and next indices are in range.
+                let Some(mask) = reset.get_mut(bi) else { continue };
+                *mask |= kf.element.bit();
+                if kf.frame > f {
+                    break;
+                }
+                let nk = kf.next.map_or(k, |n| n as usize);
+                let Some(next) = kfs.get(nk) else { continue };
+                if next.frame < f && nk != k {
+                    continue;
+                }
+                let Some(bone) = bones.get_mut(bi) else { continue };
+                match kf.element {
+                    Element::PositionX => interpolate_kf(&mut bone.pos.x, kf, next, table, f, bf),
+                    Element::PositionY => interpolate_kf(&mut bone.pos.y, kf, next, table, f, bf),
+                    Element::Rotation => interpolate_kf(&mut bone.rot, kf, next, table, f, bf),
+                    Element::ScaleX => interpolate_kf(&mut bone.scale.x, kf, next, table, f, bf),
+                    Element::ScaleY => interpolate_kf(&mut bone.scale.y, kf, next, table, f, bf),
+                    Element::Hidden => bone.hidden = kf.value == 1.,
+                    Element::TintR
+                    | Element::TintG
+                    | Element::TintB
+                    | Element::TintA
+                    | Element::Texture => {
+                        let Some(v) = bone.visual.and_then(|v| visuals.get_mut(v as usize)) else {
+                            continue;
+                        };
+                        match kf.element {
+                            Element::TintR => interpolate_kf(&mut v.tint.r, kf, next, table, f, bf),
+                            Element::TintG => interpolate_kf(&mut v.tint.g, kf, next, table, f, bf),
+                            Element::TintB => interpolate_kf(&mut v.tint.b, kf, next, table, f, bf),
+                            Element::TintA => interpolate_kf(&mut v.tint.a, kf, next, table, f, bf),
+                            _ => v.tex = kf.tex,
+                        }
+                    }
+                    Element::IkConstraint | Element::MimicTarget => {
+                        let Some(ik) = bone.ik_family.and_then(|i| iks.get_mut(i as usize)) else {
+                            continue;
+                        };
+                        if kf.element == Element::IkConstraint {
+                            ik.constraint = kf.constraint;
+                        } else {
+                            ik.mimic_target = kf.value == 1.;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+
+        let (f, sf) = layers.first().map_or((0, 0), |l| (l.frame, l.smooth));
+        let z = Vec2::ZERO;
+        let has = |m: u32, e: Element| m & e.bit() != 0;
+        for (bone, &m) in bones.iter_mut().zip(reset.iter()) {
+            if !has(m, Element::PositionX) {
+                bone.pos.x = interpolate(f, sf, bone.pos.x, bone.init_pos.x, z, z);
+            }
+            if !has(m, Element::PositionY) {
+                bone.pos.y = interpolate(f, sf, bone.pos.y, bone.init_pos.y, z, z);
+            }
+            if !has(m, Element::Rotation) {
+                bone.rot = interpolate(f, sf, bone.rot, bone.init_rot, z, z);
+            }
+            if !has(m, Element::ScaleX) {
+                bone.scale.x = interpolate(f, sf, bone.scale.x, bone.init_scale.x, z, z);
+            }
+            if !has(m, Element::ScaleY) {
+                bone.scale.y = interpolate(f, sf, bone.scale.y, bone.init_scale.y, z, z);
+            }
+            if !has(m, Element::Hidden) {
+                bone.hidden = bone.init_hidden;
+            }
+            if let Some(v) = bone.visual.and_then(|v| visuals.get_mut(v as usize)) {
+                if !has(m, Element::Texture) {
+                    v.tex = v.init_tex;
+                }
+                if !has(m, Element::TintR) {
+                    v.tint.r = interpolate(f, sf, v.tint.r, v.init_tint.r, z, z);
+                }
+                if !has(m, Element::TintG) {
+                    v.tint.g = interpolate(f, sf, v.tint.g, v.init_tint.g, z, z);
+                }
+                if !has(m, Element::TintB) {
+                    v.tint.b = interpolate(f, sf, v.tint.b, v.init_tint.b, z, z);
+                }
+                if !has(m, Element::TintA) {
+                    v.tint.a = interpolate(f, sf, v.tint.a, v.init_tint.a, z, z);
+                }
+            }
+            if let Some(ik) = bone.ik_family.and_then(|i| iks.get_mut(i as usize)) {
+                if !has(m, Element::IkConstraint) {
+                    ik.constraint = ik.init_constraint;
+                }
+                if !has(m, Element::MimicTarget) {
+                    ik.mimic_target = ik.init_mimic_target;
+                }
+            }
+        }
+    }
+}

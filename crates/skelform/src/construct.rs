@@ -1,0 +1,540 @@
+//! `construct`: local pose → world transforms, IK, physics, mesh vertices (SEMANTICS §5).
+
+use crate::armature::{Armature, ConstructOrder};
+use crate::model::*;
+
+#[inline]
+fn rotate(p: Vec2, a: f32) -> Vec2 {
+    rotate_sc(p, a.sin(), a.cos())
+}
+
+#[inline]
+fn magnitude(v: Vec2) -> f32 {
+    (v.x * v.x + v.y * v.y).sqrt()
+}
+
+#[inline]
+fn normalize(v: Vec2) -> Vec2 {
+    let m = magnitude(v);
+    if m == 0. {
+        return Vec2::ZERO;
+    }
+    Vec2::new(v.x / m, v.y / m)
+}
+
+#[inline]
+fn angle(v: Vec2) -> f32 {
+    v.y.atan2(v.x)
+}
+
+fn is_facing_left(s: Vec2) -> bool {
+    (s.x < 0.) != (s.y < 0.)
+}
+
+/// `to − from` wrapped into [−π, π] (the reference's loop, bounded for huge or non-finite
+/// inputs).
+pub(crate) fn shortest_angle_delta(from: f32, to: f32) -> f32 {
+    let pi: f32 = std::f32::consts::PI;
+    let tau = pi * 2.0;
+    let mut delta = to - from;
+    if !delta.is_finite() {
+        return 0.0;
+    }
+    if delta.abs() > 64.0 * tau {
+        delta %= tau;
+    }
+    while delta > pi {
+        delta -= tau;
+    }
+    while delta < -pi {
+        delta += tau;
+    }
+    delta
+}
+
+/// (root, target) world positions of a family, or `None` when it is skipped.
+fn ends(world: &[Transform], fam: &IkFamily) -> Option<(Vec2, Vec2)> {
+    let root = world.get(*fam.bone_ids.first()? as usize)?.pos;
+    let target = world.get(fam.target? as usize)?.pos;
+    Some((root, target))
+}
+
+/// `Armature::affected` flag: the bone is in an IK chain or below one.
+pub(crate) const AFFECTED_IK: u8 = 1;
+/// `Armature::affected` flag: the bone has physics or is below a bone that has.
+pub(crate) const AFFECTED_PHYSICS: u8 = 2;
+
+fn p_index(b: &Bone) -> usize {
+    b.parent.map_or(usize::MAX, |p| p as usize)
+}
+
+/// A bone's transform for mesh vertices: scale × pivot scale, and the sine and cosine of
+/// rot + pivot rot computed once (the same values `rotate` would compute per vertex).
+#[derive(Clone, Copy)]
+struct VertXf {
+    scale: Vec2,
+    sin: f32,
+    cos: f32,
+    pos: Vec2,
+}
+
+impl VertXf {
+    fn new(b: &Transform, v: &Visual) -> Self {
+        let a = b.rot + v.pivot_rot;
+        VertXf { scale: b.scale * v.pivot_scale, sin: a.sin(), cos: a.cos(), pos: b.pos }
+    }
+    /// `inherit_vert(q, b, v) = b.pos + rotate(q * (b.scale * pivot_scale), b.rot + pivot_rot)`.
+    #[inline]
+    fn apply(&self, q: Vec2) -> Vec2 {
+        rotate_sc(q * self.scale, self.sin, self.cos) + self.pos
+    }
+}
+
+#[inline]
+fn rotate_sc(p: Vec2, s: f32, c: f32) -> Vec2 {
+    Vec2::new(p.x * c - p.y * s, p.x * s + p.y * c)
+}
+
+impl Armature {
+    /// One inheritance pass in bone order (parents first), starting each bone from its
+    /// local pose (pos, rot, scale, hidden). With `only != 0`, just the bones whose
+    /// `affected` flags intersect it are recomputed: the others would get bit-identical
+    /// values from identical inputs (see [`Armature::construct`]).
+    fn inheritance(&mut self, use_ik: bool, use_physics: bool, only: u8) {
+        let Armature { bones, world, physics, ik_rots, ik_set, affected, trig, .. } = self;
+        for i in 0..world.len() {
+            if only != 0 && affected.get(i).is_none_or(|a| a & only == 0) {
+                continue;
+            }
+            let Some(bone) = bones.get(i) else { break };
+            let w =
+                Transform { pos: bone.pos, rot: bone.rot, scale: bone.scale, hidden: bone.hidden };
+            let phys =
+                if use_physics { bone.physics.and_then(|p| physics.get(p as usize)) } else { None };
+            let mut w = w;
+            if let Some(parent) = bone.parent.and_then(|p| world.get(p as usize)) {
+                let mut orbit = parent.rot;
+                if let Some(ph) = phys {
+                    if ph.sway > 0. {
+                        orbit -= ph.global_orbit_diff;
+                    }
+                }
+                if is_facing_left(parent.scale) {
+                    w.rot = -w.rot;
+                }
+                w.rot += orbit;
+                w.scale = w.scale * parent.scale;
+                // Children of one parent share its orbit angle: sine and cosine are cached
+                // per parent, keyed by the angle's exact bits (so always the same values).
+                let (sn, cs) = match trig.get_mut(p_index(bone)) {
+                    Some(t) if t.0 == orbit.to_bits() => (t.1, t.2),
+                    Some(t) => {
+                        *t = (orbit.to_bits(), orbit.sin(), orbit.cos());
+                        (t.1, t.2)
+                    }
+                    None => (orbit.sin(), orbit.cos()),
+                };
+                w.pos = rotate_sc(w.pos * parent.scale, sn, cs) + parent.pos;
+            }
+            if use_ik && ik_set.get(i).copied().unwrap_or(false) {
+                w.rot = ik_rots.get(i).copied().unwrap_or(w.rot);
+            }
+            if let Some(ph) = phys {
+                if ph.rot_damping > 0. {
+                    w.rot = ph.global_rot;
+                }
+                if ph.pos_damping > 0. {
+                    w.pos = ph.global_pos;
+                }
+                if ph.scale_damping > 0. {
+                    w.scale = ph.global_scale;
+                }
+            }
+            if let Some(slot) = world.get_mut(i) {
+                *slot = w;
+            }
+        }
+    }
+
+    /// Runs every IK family on the current world pose, moving chain bones in place and
+    /// recording absolute rotations in `ik_rots`.
+    fn solve_ik(&mut self) {
+        let Armature { world, iks, ik_rots, ik_set, ik_ends, ik_state, ik_independent, .. } = self;
+        ik_set.iter_mut().for_each(|s| *s = false);
+        // FABRIK is latency-bound (sqrt, divisions in a serial chain). When the families
+        // cannot see each other's moves (checked at load), their iterations run interleaved
+        // (iteration-major) so the CPU overlaps independent chains; every family still gets
+        // exactly its ten iterations on exactly the inputs it would see sequentially.
+        if *ik_independent {
+            ik_ends.clear();
+            ik_ends.extend(iks.iter().map(|f| ends(world, f)));
+            fabrik_lockstep(world, iks, ik_ends, ik_state);
+        }
+        for fam in iks.iter() {
+            let Some((root, target)) = ends(world, fam) else { continue };
+            let (Some(target_i), Some(&last)) = (fam.target, fam.bone_ids.last()) else {
+                continue;
+            };
+            match fam.mode {
+                IkMode::Fabrik if !*ik_independent => {
+                    for _ in 0..10 {
+                        fabrik(world, &fam.sorted, root, target);
+                    }
+                }
+                IkMode::Fabrik => {}
+                IkMode::Arc => arc(world, &fam.sorted, root, target),
+            }
+            // The reference reads root and target again after the solve.
+            let Some((root, target)) = ends(world, fam) else { continue };
+            let target_rot = world.get(target_i as usize).map_or(0.0, |w| w.rot);
+            // point_bones: every bone but the last points at the next one's position.
+            let mut tip = world.get(last as usize).map_or(Vec2::ZERO, |w| w.pos);
+            for &b in fam.bone_ids.iter().rev().skip(1) {
+                if let Some(w) = world.get_mut(b as usize) {
+                    w.rot = angle(tip - w.pos);
+                    tip = w.pos;
+                }
+            }
+            // Constraints mirror the chain's rotations about the root → target line.
+            if let Some(&second) = fam.bone_ids.get(1) {
+                let joint = world.get(second as usize).map_or(Vec2::ZERO, |w| w.pos);
+                let joint_dir = normalize(joint - root);
+                let base_dir = normalize(target - root);
+                let cross = joint_dir.x * base_dir.y - base_dir.x * joint_dir.y;
+                let base_angle = angle(base_dir);
+                let flip = (fam.constraint == IkConstraint::Clockwise && cross > 0.)
+                    || (fam.constraint == IkConstraint::CounterClockwise && cross < 0.);
+                if flip {
+                    for &b in &fam.bone_ids {
+                        if let Some(w) = world.get_mut(b as usize) {
+                            w.rot = -w.rot + base_angle * 2.;
+                        }
+                    }
+                }
+            }
+            let n = fam.bone_ids.len();
+            for &b in &fam.bone_ids[..n - 1] {
+                if let (Some(r), Some(s), Some(w)) =
+                    (ik_rots.get_mut(b as usize), ik_set.get_mut(b as usize), world.get(b as usize))
+                {
+                    *r = w.rot;
+                    *s = true;
+                }
+            }
+            if fam.mimic_target {
+                if let (Some(r), Some(s)) =
+                    (ik_rots.get_mut(last as usize), ik_set.get_mut(last as usize))
+                {
+                    *r = target_rot;
+                    *s = true;
+                }
+            }
+        }
+    }
+
+    /// Advances the physics state one step on the current world pose.
+    fn simulate_physics(&mut self) {
+        let Armature { bones, world, physics, .. } = self;
+        let s = Vec2::new(0.3, 0.3);
+        let e = Vec2::new(0.6, 0.6);
+        for (i, bone) in bones.iter().enumerate() {
+            let Some(ph) = bone.physics.and_then(|p| physics.get_mut(p as usize)) else {
+                continue;
+            };
+            let Some(c) = world.get(i).copied() else { continue };
+            let prev = ph.global_pos;
+            if ph.pos_damping > 0. || ph.sway > 0. {
+                let mut d = Vec2::new(ph.pos_damping, ph.pos_damping);
+                if ph.pos_ratio < 0. {
+                    d.y *= 1. - ph.pos_ratio.abs();
+                } else if ph.pos_ratio > 0. {
+                    d.x *= 1. - ph.pos_ratio;
+                }
+                ph.global_pos.x =
+                    crate::anim::interpolate(2, d.x as u32, ph.global_pos.x, c.pos.x, s, e);
+                ph.global_pos.y =
+                    crate::anim::interpolate(2, d.y as u32, ph.global_pos.y, c.pos.y, s, e);
+            }
+            if ph.scale_damping > 0. {
+                let mut d = Vec2::new(ph.scale_damping, ph.scale_damping);
+                if ph.scale_ratio < 0. {
+                    d.y *= 1. - ph.scale_ratio.abs();
+                } else if ph.pos_ratio > 0. {
+                    // Reference quirk: the x branch tests pos_ratio.
+                    d.x *= 1. - ph.scale_ratio;
+                }
+                ph.global_scale.x =
+                    crate::anim::interpolate(2, d.x as u32, ph.global_scale.x, c.scale.x, s, e);
+                ph.global_scale.y =
+                    crate::anim::interpolate(2, d.y as u32, ph.global_scale.y, c.scale.y, s, e);
+            }
+            if ph.rot_damping > 0. {
+                ph.global_rot += shortest_angle_delta(ph.global_rot, c.rot) / ph.rot_damping;
+            }
+            let parent = bone.parent.and_then(|p| world.get(p as usize));
+            if let (true, Some(parent)) = (ph.sway > 0., parent) {
+                let diff_angle = angle(normalize(c.pos - parent.pos));
+                let mut orbit = shortest_angle_delta(ph.global_orbit, diff_angle);
+                if ph.rot_bounce > 0. && ph.rot_bounce <= 1. {
+                    orbit += ph.global_orbit_vel / (2. - ph.rot_bounce);
+                    ph.global_orbit_vel = orbit;
+                }
+                ph.global_orbit += orbit / 10.;
+                let vel = normalize(ph.global_pos - prev);
+                let a = (-vel.y).atan2(-vel.x);
+                let vel_rot = shortest_angle_delta(ph.global_orbit, a);
+                let strength = magnitude(ph.global_pos - prev) / 1000.;
+                ph.global_orbit += vel_rot * strength * ph.sway;
+                ph.global_orbit_diff = diff_angle - ph.global_orbit;
+            }
+        }
+    }
+
+    /// World mesh vertices of every visual.
+    fn construct_verts(&mut self) {
+        let Armature { bones, world, visuals, verts, .. } = self;
+        for (i, bone) in bones.iter().enumerate() {
+            let Some(vi) = bone.visual else { continue };
+            let (Some(v), Some(out), Some(b)) =
+                (visuals.get(vi as usize), verts.get_mut(vi as usize), world.get(i))
+            else {
+                continue;
+            };
+            let xf = VertXf::new(b, v);
+            for (o, vx) in out.iter_mut().zip(&v.vertices) {
+                *o = xf.apply(vx.init_pos);
+            }
+            let nb = v.binds.len();
+            for (bi, bind) in v.binds.iter().enumerate() {
+                let Some(bb) = bind.bone.and_then(|b| world.get(b as usize)) else { continue };
+                if !bind.is_path {
+                    let bxf = VertXf::new(bb, v);
+                    for bv in &bind.verts {
+                        let (Some(o), Some(vx)) =
+                            (out.get_mut(bv.id as usize), v.vertices.get(bv.id as usize))
+                        else {
+                            continue;
+                        };
+                        let end = bxf.apply(vx.init_pos) - *o;
+                        *o = *o + end * bv.weight;
+                    }
+                    continue;
+                }
+                let bone_pos = |j: usize| {
+                    v.binds
+                        .get(j)
+                        .and_then(|b| b.bone)
+                        .and_then(|b| world.get(b as usize))
+                        .map(|w| w.pos)
+                };
+                let prev = bone_pos(bi.saturating_sub(1));
+                let next = bone_pos((bi + 1).min(nb - 1));
+                let (Some(prev), Some(next)) = (prev, next) else { continue };
+                let pd = bb.pos - prev;
+                let nd = next - bb.pos;
+                let avg = normalize(Vec2::new(-pd.y, pd.x)) + normalize(Vec2::new(-nd.y, nd.x));
+                let normal_angle = angle(avg);
+                let (ns, nc) = (normal_angle.sin(), normal_angle.cos());
+                for bv in &bind.verts {
+                    let (Some(o), Some(vx)) =
+                        (out.get_mut(bv.id as usize), v.vertices.get(bv.id as usize))
+                    else {
+                        continue;
+                    };
+                    let moved = vx.init_pos + bb.pos;
+                    let rotated = rotate_sc(moved - bb.pos, ns, nc);
+                    *o = bb.pos + rotated * bv.weight;
+                }
+            }
+        }
+    }
+
+    /// Hidden flags: a bone is hidden when it or its parent (already resolved) is.
+    fn propagate_hidden(&mut self) {
+        for i in 0..self.world.len() {
+            let parent = self.bones.get(i).and_then(|b| b.parent);
+            let ph = parent.and_then(|p| self.world.get(p as usize)).is_some_and(|w| w.hidden);
+            if let Some(w) = self.world.get_mut(i) {
+                w.hidden |= ph;
+            }
+        }
+    }
+
+    /// World transforms, IK, one physics step and mesh vertices from the current local
+    /// pose, in the configured [`ConstructOrder`]. Allocation-free.
+    pub fn construct(&mut self) {
+        self.inheritance(false, false, 0);
+        let run_ik = !self.baked_ik && !self.iks.is_empty();
+        if run_ik {
+            self.solve_ik();
+        } else {
+            self.ik_set.iter_mut().for_each(|s| *s = false);
+        }
+        // `clean`: the world buffer holds exactly inheritance(ik rotations, no physics), so
+        // the physics pass only has to redo bones with physics and their descendants.
+        let clean = if run_ik && self.order == ConstructOrder::Docs {
+            // Only chain bones and their descendants differ from pass 1.
+            self.inheritance(true, false, AFFECTED_IK);
+            true
+        } else {
+            !run_ik
+        };
+        if !self.physics.is_empty() {
+            self.simulate_physics();
+            self.inheritance(true, true, if clean { AFFECTED_PHYSICS } else { 0 });
+        }
+        self.construct_verts();
+        self.propagate_hidden();
+    }
+}
+
+/// Ten FABRIK iterations of every FABRIK family at once, interleaved step by step so
+/// the independent chains' sqrt/division latencies overlap. Per family the operations and
+/// their order are exactly those of [`fabrik`]; only valid when the families are
+/// independent (`Armature::ik_independent`).
+fn fabrik_lockstep(
+    world: &mut [Transform],
+    iks: &[IkFamily],
+    ends: &[Option<(Vec2, Vec2)>],
+    state: &mut Vec<Lane>,
+) {
+    state.clear();
+    for (k, (fam, e)) in iks.iter().zip(ends).enumerate() {
+        if let (IkMode::Fabrik, Some((root, target))) = (fam.mode, e) {
+            if !fam.sorted.is_empty() {
+                state.push(Lane {
+                    fam: k as u32,
+                    root: *root,
+                    target: *target,
+                    p: Vec2::ZERO,
+                    l: 0.0,
+                });
+            }
+        }
+    }
+    let steps = iks.iter().map(|f| f.sorted.len()).max().unwrap_or(0);
+    let pos = |world: &[Transform], b: Option<&u32>| {
+        b.and_then(|&b| world.get(b as usize)).map_or(Vec2::ZERO, |w| w.pos)
+    };
+    for _ in 0..10 {
+        // Forward: from the target back to the root.
+        state.iter_mut().for_each(|l| (l.p, l.l) = (l.target, 0.0));
+        for s in 0..steps {
+            for lane in state.iter_mut() {
+                let Some(fam) = iks.get(lane.fam as usize) else { continue };
+                let chain = fam.sorted.as_slice();
+                let Some(j) = chain.len().checked_sub(1 + s) else { continue };
+                let p = pos(world, chain.get(j));
+                let d = normalize(lane.p - p) * lane.l;
+                if j != 0 {
+                    lane.l = magnitude(p - pos(world, chain.get(j - 1)));
+                }
+                lane.p = lane.p - d;
+                if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
+                    w.pos = lane.p;
+                }
+            }
+        }
+        // Backward: from the root out to the tip.
+        state.iter_mut().for_each(|l| (l.p, l.l) = (l.root, 0.0));
+        for j in 0..steps {
+            for lane in state.iter_mut() {
+                let Some(fam) = iks.get(lane.fam as usize) else { continue };
+                let chain = fam.sorted.as_slice();
+                if j >= chain.len() {
+                    continue;
+                }
+                let p = pos(world, chain.get(j));
+                let d = normalize(lane.p - p) * lane.l;
+                if j + 1 != chain.len() {
+                    lane.l = magnitude(p - pos(world, chain.get(j + 1)));
+                }
+                lane.p = lane.p - d;
+                if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
+                    w.pos = lane.p;
+                }
+            }
+        }
+    }
+}
+
+/// One family's running state in [`fabrik_lockstep`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Lane {
+    fam: u32,
+    root: Vec2,
+    target: Vec2,
+    p: Vec2,
+    l: f32,
+}
+
+/// FABRIK, one forward and one backward pass over the chain (bone-array order).
+fn fabrik(world: &mut [Transform], chain: &[u32], root: Vec2, target: Vec2) {
+    let pos = |world: &[Transform], j: usize| {
+        chain.get(j).and_then(|&b| world.get(b as usize)).map_or(Vec2::ZERO, |w| w.pos)
+    };
+    let n = chain.len();
+    let mut next_pos = target;
+    let mut next_len = 0.;
+    for j in (0..n).rev() {
+        let p = pos(world, j);
+        let d = normalize(next_pos - p) * next_len;
+        if j != 0 {
+            next_len = magnitude(p - pos(world, j - 1));
+        }
+        let np = next_pos - d;
+        if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
+            w.pos = np;
+        }
+        next_pos = np;
+    }
+    let mut prev_pos = root;
+    let mut prev_len = 0.;
+    for j in 0..n {
+        let p = pos(world, j);
+        let d = normalize(prev_pos - p) * prev_len;
+        if j != n - 1 {
+            prev_len = magnitude(p - pos(world, j + 1));
+        }
+        let np = prev_pos - d;
+        if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
+            w.pos = np;
+        }
+        prev_pos = np;
+    }
+}
+
+/// The reference's truncated π in the arc solver (kept to match it and the editor).
+#[allow(clippy::approx_constant)]
+const ARC_PI: f32 = 3.14;
+
+/// The arc solver (absolute x and 3.14, as the reference and the editor).
+#[allow(clippy::approx_constant)]
+fn arc(world: &mut [Transform], chain: &[u32], root: Vec2, target: Vec2) {
+    let pos = |world: &[Transform], j: usize| {
+        chain.get(j).and_then(|&b| world.get(b as usize)).map_or(Vec2::ZERO, |w| w.pos)
+    };
+    let n = chain.len();
+    if n == 0 {
+        return;
+    }
+    let max_len = magnitude(pos(world, n - 1) - root);
+    let base = target - root;
+    let base_angle = angle(base);
+    let base_mag = magnitude(base).min(max_len);
+    let peak = max_len / base_mag;
+    let valley = base_mag / max_len;
+    let mut prev_orig = pos(world, 0);
+    let mut cur_len = 0.;
+    for j in 1..n {
+        let orig = pos(world, j);
+        cur_len += magnitude(orig - prev_orig);
+        prev_orig = orig;
+        let dist = cur_len / max_len;
+        let p = Vec2::new(orig.x * valley, root.y + (1. - peak) * (dist * ARC_PI).sin() * base_mag);
+        let p = rotate(p - root, base_angle) + root;
+        if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
+            w.pos = p;
+        }
+    }
+}
