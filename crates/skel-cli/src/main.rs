@@ -12,6 +12,7 @@ macro_rules! outln {
 
 mod info;
 mod pose;
+mod skf;
 mod validate;
 
 use std::path::{Path, PathBuf};
@@ -63,8 +64,11 @@ enum Command {
         #[arg(long)]
         anim: String,
         /// Time in seconds, read as an f32 exactly as written.
-        #[arg(long)]
-        time: String,
+        #[arg(long, required_unless_present = "frame")]
+        time: Option<String>,
+        /// SkelForm only: the integer frame to pose (instead of `--time`).
+        #[arg(long, conflicts_with = "time")]
+        frame: Option<u32>,
         /// Add world vertices of region and mesh attachments.
         #[arg(long)]
         vertices: bool,
@@ -126,6 +130,28 @@ impl Failure {
     }
 }
 
+/// Reads `file` when it is a SkelForm document (a zip archive, or JSON without Spine's
+/// top-level `skeleton` key); `Ok(None)` for anything else (Spine binary or JSON).
+fn skelform_bytes(file: &Path) -> Result<Option<Vec<u8>>, Failure> {
+    check_size(file)?;
+    let bytes = std::fs::read(file).map_err(|e| Failure::new(file, e))?;
+    if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06") {
+        return Ok(Some(bytes));
+    }
+    if skf::is_skelform(&bytes) {
+        // A JSON object: Spine's exports always carry a top-level "skeleton" object.
+        let text = String::from_utf8_lossy(&bytes);
+        let text = text.trim_start_matches('\u{feff}');
+        if let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(text)
+        {
+            if !map.contains_key("skeleton") {
+                return Ok(Some(bytes));
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// Writes one line to stdout; on a broken pipe, exits quietly with success.
 pub(crate) fn emit_line(args: std::fmt::Arguments<'_>) {
     use std::io::Write;
@@ -151,17 +177,44 @@ pub(crate) fn check_size(file: &Path) -> Result<(), Failure> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
-        Command::Info { file, json } => info::info(file, *json),
+        Command::Info { file, json } => match skelform_bytes(file) {
+            Ok(Some(bytes)) => skf::info(file, &bytes, *json),
+            Ok(None) => info::info(file, *json),
+            Err(f) => Err(f),
+        },
         Command::Dump { file, json } => info::dump(file, *json),
-        Command::Pose { file, atlas, skin, anim, time, vertices, json: _ } => {
-            pose::parse_time(time)
-                .and_then(|t| {
+        Command::Pose { file, atlas, skin, anim, time, frame, vertices, json } => {
+            let time = time.as_deref().map(pose::parse_time).transpose();
+            match (skelform_bytes(file), time) {
+                (Err(f), _) => Err(f),
+                (_, Err(e)) => Err(Failure::new(file, e)),
+                (Ok(Some(bytes)), Ok(t)) => {
+                    let at = match (frame, t) {
+                        (Some(n), _) => skf::PoseAt::Frame(*n),
+                        (None, Some(t)) => skf::PoseAt::Time(t),
+                        (None, None) => skf::PoseAt::Frame(0),
+                    };
+                    skf::pose(file, &bytes, anim, at, *json)
+                }
+                (Ok(None), Ok(None)) => {
+                    Err(Failure::new(file, "--time is required for Spine skeletons"))
+                }
+                (Ok(None), Ok(Some(t))) => {
                     pose::pose(file, atlas.as_deref(), skin.as_deref(), anim, t, *vertices)
-                })
-                .map(|v| outln!("{v}"))
-                .map_err(|e| Failure::new(file, e))
+                        .map(|v| outln!("{v}"))
+                        .map_err(|e| Failure::new(file, e))
+                }
+            }
         }
-        Command::Play { file, atlas, skin, anim, mix, delay, fps, frames, every, json: _ } => {
+        Command::Play { file, atlas, skin, anim, mix, delay, fps, frames, every, json } => {
+            match skelform_bytes(file) {
+                Err(f) => return report(Err(f)),
+                Ok(Some(bytes)) => {
+                    let name = anim.first().map(String::as_str).unwrap_or_default();
+                    return report(skf::play(file, &bytes, name, *json));
+                }
+                Ok(None) => {}
+            }
             let o = pose::PlayOptions {
                 anims: anim.clone(),
                 mix: *mix,
@@ -183,6 +236,11 @@ fn main() -> ExitCode {
             };
         }
     };
+    report(result)
+}
+
+/// Prints a failure as `error: <file>: <message>` and maps the result to the exit code.
+fn report(result: Result<(), Failure>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {

@@ -90,23 +90,23 @@ pub(crate) fn info(file: &Path, bytes: &[u8], as_json: bool) -> Result<(), Failu
             "bytes_total": bytes.len(),
             "bytes_consumed": bytes.len(),
         });
-        println!("{v}");
+        outln!("{v}");
     } else {
-        println!("file:        {}", file.display());
-        println!("format:      skelform {version}");
-        println!("hash:        {}", fnv1a(bytes));
-        println!("bones:       {}", arm.bones().len());
-        println!("slots:       {} (visuals)", arm.visuals().len());
-        println!("skins:       {} (styles)", skins.join(", "));
-        println!(
+        outln!("file:        {}", file.display());
+        outln!("format:      skelform {version}");
+        outln!("hash:        {}", fnv1a(bytes));
+        outln!("bones:       {}", arm.bones().len());
+        outln!("slots:       {} (visuals)", arm.visuals().len());
+        outln!("skins:       {} (styles)", skins.join(", "));
+        outln!(
             "constraints: ik {}, transform 0, path 0, physics {}, slider 0",
             arm.ik_families().len(),
             arm.physics().len()
         );
-        println!("events:      ");
-        println!("animations:");
+        outln!("events:      ");
+        outln!("animations:");
         for a in arm.animations() {
-            println!(
+            outln!(
                 "  {:<24} {:.4} s ({} fps, last frame {})",
                 format!("{:?}", a.name),
                 duration(a),
@@ -114,7 +114,7 @@ pub(crate) fn info(file: &Path, bytes: &[u8], as_json: bool) -> Result<(), Failu
                 a.last_frame()
             );
         }
-        println!("bytes:       {}", bytes.len());
+        outln!("bytes:       {}", bytes.len());
     }
     Ok(())
 }
@@ -143,7 +143,7 @@ fn verts_json(arm: &Armature) -> Value {
 
 fn print_world_text(arm: &Armature) {
     for (i, (b, w)) in arm.bones().iter().zip(arm.world()).enumerate() {
-        println!(
+        outln!(
             "  [{i:>3}] {:<28} x {:>11.4} y {:>11.4} rot {:>9.5} scale {:>7.4} {:>7.4}{}",
             format!("{:?}", b.name),
             w.pos.x,
@@ -183,9 +183,9 @@ pub(crate) fn pose(
             "world": world_json(&arm),
             "verts": verts_json(&arm),
         });
-        println!("{v}");
+        outln!("{v}");
     } else {
-        println!("{anim:?} frame {frame}:");
+        outln!("{anim:?} frame {frame}:");
         print_world_text(&arm);
     }
     Ok(())
@@ -203,14 +203,16 @@ pub(crate) fn play(file: &Path, bytes: &[u8], anim: &str, as_json: bool) -> Resu
         arm.animate(&[AnimLayer { anim: a, frame, smooth: 0 }]);
         arm.construct();
         if as_json {
-            frames.push(json!({"frame": frame, "world": world_json(&arm), "verts": verts_json(&arm)}));
+            frames.push(
+                json!({"frame": frame, "world": world_json(&arm), "verts": verts_json(&arm)}),
+            );
         } else {
-            println!("{anim:?} frame {frame}:");
+            outln!("{anim:?} frame {frame}:");
             print_world_text(&arm);
         }
     }
     if as_json {
-        println!("{}", json!({ "frames": frames }));
+        outln!("{}", json!({ "frames": frames }));
     }
     Ok(())
 }

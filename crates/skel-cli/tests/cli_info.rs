@@ -129,3 +129,21 @@ fn wrong_usage_exits_2() {
     let (code, _, err) = skel(&["info"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn skelform_archives_are_detected_from_the_content() {
+    let Some(fixtures) = skel_testkit::fixtures_dir() else { return };
+    for name in ["skellina_v0.7.0.skf", "skellington_v0.6.0.skf"] {
+        let v = info_json(&fixtures.join("skelform").join(name));
+        assert_eq!(v["format"], "skelform", "{v}");
+        assert!(v["bones"].as_u64().is_some_and(|n| n > 10), "{v}");
+        assert!(v["animations"].as_array().is_some_and(|a| !a.is_empty()), "{v}");
+    }
+    let path = fixtures.join("skelform/skellina_v0.7.0.skf");
+    let (code, out, err) =
+        skel(&["pose", path.to_str().unwrap(), "--anim", "Walk", "--frame", "5", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["frame"], 5);
+    assert_eq!(v["world"].as_array().map(Vec::len), v["bone_names"].as_array().map(Vec::len));
+}
