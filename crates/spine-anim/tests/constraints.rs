@@ -199,3 +199,27 @@ fn path_places_a_chain_along_a_straight_path() {
     let b = bone(&sk, "b");
     assert!(near(b.world_x, 0.0) && near(b.world_y, 105.0), "{b:?}");
 }
+
+#[test]
+fn ik_stretch_scale_y_modes() {
+    let c = r#""ik": [{"name": "ik", "bones": ["upper"], "target": "target", "stretch": true}]"#;
+    let mut sy = Vec::new();
+    for mode in [
+        spine_model::ScaleYMode::None,
+        spine_model::ScaleYMode::Uniform,
+        spine_model::ScaleYMode::Volume,
+    ] {
+        let mut data = arm(0.0, 20.0, c);
+        for k in &mut data.constraints {
+            if let ConstraintKind::Ik(ik) = &mut k.kind {
+                ik.scale_y_mode = mode;
+            }
+        }
+        let sk = posed(data);
+        let upper = bone(&sk, "upper");
+        assert!(near(upper.world_scale_x(), 2.0));
+        sy.push(upper.world_scale_y());
+    }
+    // None keeps y, Uniform doubles it, Volume (4.3) halves it (stretch 2 >= 0.7).
+    assert!(near(sy[0], 1.0) && near(sy[1], 2.0) && near(sy[2], 0.5), "{sy:?}");
+}

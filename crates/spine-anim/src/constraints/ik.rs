@@ -62,19 +62,14 @@ fn bone_length(ctx: &SolverCtx<'_>, id: BoneId) -> f32 {
     ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length)
 }
 
-/// Scales `sy` for a stretch factor `s` applied to `sx` (4.x `uniform`; 4.3 `ScaleYMode`).
+/// Scales `sy` for a stretch factor `s` applied to `sx` (4.x `uniform`; 4.3 `ScaleYMode`,
+/// `Volume` as spine-cpp 4.3 `IkConstraint::apply`).
 fn scale_y(mode: ScaleYMode, sy: f32, s: f32) -> f32 {
     match mode {
         ScaleYMode::None => sy,
         ScaleYMode::Uniform => sy * s,
-        // Area-preserving. Not checked against a 4.3 runtime (no 4.3 oracle here).
-        ScaleYMode::Volume => {
-            if s != 0.0 {
-                sy / s
-            } else {
-                sy
-            }
-        }
+        // spine-cpp 4.3: y shrinks as x stretches, damped below 0.7.
+        ScaleYMode::Volume => sy / if s < 0.7 { 0.25 + 0.642857 * s } else { s },
     }
 }
 
