@@ -7,14 +7,14 @@
 //!
 //! * [`Skeleton`]: bones ([`Bone`]: local, applied and world pose), slots, draw order, skin,
 //!   update cache ([`UpdateEntry`]), [`Skeleton::update_world_transform`].
-//! * [`constraints`]: constraint runtime state and the solver entry points (the solvers
-//!   are stubs that do nothing yet).
+//! * [`constraints`]: constraint runtime state and the solvers (IK, transform, path done;
+//!   physics and slider pending).
 //! * [`timeline`]: every timeline type's `apply` ([`apply_animation`], [`apply_timeline`]).
 //! * [`state`]: [`AnimationState`] (tracks, queueing, mixing, listener events).
 //! * World vertices of regions and vertex attachments ([`Skeleton::world_vertices`]).
 //!
 //! Checked against the spine-cpp 4.2 goldens in `tests/oracle_42.rs` (POSE and STATE): every
-//! sample matches except where constraint-driven bones are involved (solvers pending).
+//! sample matches except where physics-driven bones are involved (physics solver pending).
 
 pub mod constraints;
 pub mod math;

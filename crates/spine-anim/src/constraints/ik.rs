@@ -1,12 +1,447 @@
-//! IK constraint solver (spine-cpp 4.2 `IkConstraint::update`, `apply` one/two bones).
+//! IK constraint solver (spine-cpp 4.2 `IkConstraint::update`, `apply` for one and two
+//! bones), float for float.
+//!
+//! One bone: rotates the bone so its x axis points at the target; with `compress` /
+//! `stretch` scales x (and y per [`ScaleYMode`]) so its tip reaches the target. Two bones:
+//! law-of-cosines solve (uniform parent scale) or the ellipse solve (non-uniform), bend
+//! direction, softness, stretch of the parent. Both blend by `mix`.
 
-use spine_model::IkData;
+use spine_model::{BoneId, IkData, Inherit, ScaleYMode};
 
 use super::{IkPose, SolverCtx};
+use crate::math::{self, PI, RAD_DEG};
+use crate::skeleton::{parent_world, Bone, ParentWorld, WorldFrame};
 
 /// Solves one IK constraint: rotates (and with stretch/compress scales) `data.bones` toward
 /// `data.target`, blending by `pose.mix`, writing the bones' world transforms in
-/// `ctx.bones`. **Stub: does nothing yet.**
+/// `ctx.bones`.
 pub fn update(ctx: &mut SolverCtx<'_>, data: &IkData, pose: &mut IkPose) {
-    let _ = (ctx, data, pose);
+    if pose.mix == 0.0 {
+        return;
+    }
+    let Some(target) = ctx.bones.get(data.target.index()) else { return };
+    let (tx, ty) = (target.world_x, target.world_y);
+    let mode = data.scale_y_mode;
+    match *data.bones.as_slice() {
+        [bone] => {
+            let length = bone_length(ctx, bone);
+            apply_one(
+                ctx.bones,
+                &ctx.frame,
+                bone,
+                length,
+                tx,
+                ty,
+                pose.compress,
+                pose.stretch,
+                mode,
+                pose.mix,
+            );
+        }
+        [parent, child] => {
+            let lengths = (bone_length(ctx, parent), bone_length(ctx, child));
+            apply_two(
+                ctx.bones,
+                &ctx.frame,
+                (parent, child),
+                lengths,
+                tx,
+                ty,
+                pose.bend_direction,
+                pose.stretch,
+                mode,
+                pose.softness,
+                pose.mix,
+            );
+        }
+        _ => {}
+    }
+}
+
+fn bone_length(ctx: &SolverCtx<'_>, id: BoneId) -> f32 {
+    ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length)
+}
+
+/// Scales `sy` for a stretch factor `s` applied to `sx` (4.x `uniform`; 4.3 `ScaleYMode`,
+/// `Volume` as spine-cpp 4.3 `IkConstraint::apply`).
+fn scale_y(mode: ScaleYMode, sy: f32, s: f32) -> f32 {
+    match mode {
+        ScaleYMode::None => sy,
+        ScaleYMode::Uniform => sy * s,
+        // spine-cpp 4.3: y shrinks as x stretches, damped below 0.7.
+        ScaleYMode::Volume => sy / if s < 0.7 { 0.25 + 0.642857 * s } else { s },
+    }
+}
+
+/// spine-cpp 4.2 `IkConstraint::apply(Bone &bone, targetX, targetY, compress, stretch,
+/// uniform, alpha)`. A root bone (no parent) is posed as if its parent were the skeleton
+/// frame (spine-cpp dereferences a null parent there).
+#[allow(clippy::too_many_arguments)]
+pub fn apply_one(
+    bones: &mut [Bone],
+    frame: &WorldFrame,
+    id: BoneId,
+    length: f32,
+    target_x: f32,
+    target_y: f32,
+    compress: bool,
+    stretch: bool,
+    mode: ScaleYMode,
+    alpha: f32,
+) {
+    let parent = parent_world(bones, id);
+    let Some(bone) = bones.get_mut(id.index()) else { return };
+    let p = parent.unwrap_or(ParentWorld {
+        a: frame.scale_x,
+        b: 0.0,
+        c: 0.0,
+        d: frame.scale_y,
+        world_x: frame.x,
+        world_y: frame.y,
+    });
+    let (pa, mut pb, pc, mut pd) = (p.a, p.b, p.c, p.d);
+    let mut rotation_ik = -bone.ashear_x - bone.arotation;
+    let (mut tx, mut ty);
+    if bone.inherit == Inherit::OnlyTranslation {
+        tx = (target_x - bone.world_x) * math::sign(frame.scale_x);
+        ty = (target_y - bone.world_y) * math::sign(frame.scale_y);
+    } else {
+        if bone.inherit == Inherit::NoRotationOrReflection {
+            let s = math::abs(pa * pd - pb * pc) / max_f(0.0001, pa * pa + pc * pc);
+            let sa = pa / frame.scale_x;
+            let sc = pc / frame.scale_y;
+            pb = -sc * s * frame.scale_x;
+            pd = sa * s * frame.scale_y;
+            rotation_ik += math::atan2_deg(sc, sa);
+        }
+        let x = target_x - p.world_x;
+        let y = target_y - p.world_y;
+        let d = pa * pd - pb * pc;
+        if math::abs(d) <= 0.0001 {
+            tx = 0.0;
+            ty = 0.0;
+        } else {
+            tx = (x * pd - y * pb) / d - bone.ax;
+            ty = (y * pa - x * pc) / d - bone.ay;
+        }
+    }
+    rotation_ik += math::atan2_deg(ty, tx);
+    if bone.ascale_x < 0.0 {
+        rotation_ik += 180.0;
+    }
+    if rotation_ik > 180.0 {
+        rotation_ik -= 360.0;
+    } else if rotation_ik < -180.0 {
+        rotation_ik += 360.0;
+    }
+    let mut sx = bone.ascale_x;
+    let mut sy = bone.ascale_y;
+    if compress || stretch {
+        if matches!(bone.inherit, Inherit::NoScale | Inherit::NoScaleOrReflection) {
+            tx = target_x - bone.world_x;
+            ty = target_y - bone.world_y;
+        }
+        let b = length * sx;
+        if f64::from(b) > 0.0001 {
+            let dd = tx * tx + ty * ty;
+            if (compress && dd < b * b) || (stretch && dd > b * b) {
+                let s = (math::sqrt(dd) / b - 1.0) * alpha + 1.0;
+                sx *= s;
+                sy = scale_y(mode, sy, s);
+            }
+        }
+    }
+    let (ax, ay, ar, hx, hy) = (bone.ax, bone.ay, bone.arotation, bone.ashear_x, bone.ashear_y);
+    bone.update_world_transform_with(
+        parent,
+        frame,
+        ax,
+        ay,
+        ar + rotation_ik * alpha,
+        sx,
+        sy,
+        hx,
+        hy,
+    );
+}
+
+/// `MathUtil::max(a, b)` (`a > b ? a : b`).
+fn max_f(a: f32, b: f32) -> f32 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// `MathUtil::min(a, b)` (`a < b ? a : b`).
+fn min_f(a: f32, b: f32) -> f32 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// spine-cpp 4.2 `IkConstraint::apply(Bone &parent, Bone &child, targetX, targetY,
+/// bendDir, stretch, uniform, softness, alpha)`. Does nothing unless both bones inherit
+/// [`Inherit::Normal`] and the parent has a parent.
+#[allow(clippy::too_many_arguments)]
+pub fn apply_two(
+    bones: &mut [Bone],
+    frame: &WorldFrame,
+    (parent_id, child_id): (BoneId, BoneId),
+    (parent_length, child_length): (f32, f32),
+    target_x: f32,
+    target_y: f32,
+    bend_dir: i32,
+    stretch: bool,
+    mode: ScaleYMode,
+    mut softness: f32,
+    alpha: f32,
+) {
+    let (Some(parent), Some(child)) = (bones.get(parent_id.index()), bones.get(child_id.index()))
+    else {
+        return;
+    };
+    if parent.inherit != Inherit::Normal || child.inherit != Inherit::Normal {
+        return;
+    }
+    let Some(pp) = parent_world(bones, parent_id) else { return };
+    let parent = parent.clone_pose();
+    let child = child.clone_pose();
+    let bend = bend_dir as f32;
+    let px = parent.ax;
+    let py = parent.ay;
+    let mut psx = parent.ascale_x;
+    let mut psy = parent.ascale_y;
+    let mut sx = psx;
+    let mut sy = psy;
+    let mut csx = child.ascale_x;
+    let (o1, mut s2): (f32, f32) = if psx < 0.0 {
+        psx = -psx;
+        (180.0, -1.0)
+    } else {
+        (0.0, 1.0)
+    };
+    if psy < 0.0 {
+        psy = -psy;
+        s2 = -s2;
+    }
+    let o2: f32 = if csx < 0.0 {
+        csx = -csx;
+        180.0
+    } else {
+        0.0
+    };
+    let r = psx - psy;
+    let cx = child.ax;
+    let u = (if r < 0.0 { -r } else { r }) <= 0.0001;
+    let (cy, cwx, cwy);
+    if !u || stretch {
+        cy = 0.0;
+        cwx = parent.a * cx + parent.world_x;
+        cwy = parent.c * cx + parent.world_y;
+    } else {
+        cy = child.ay;
+        cwx = parent.a * cx + parent.b * cy + parent.world_x;
+        cwy = parent.c * cx + parent.d * cy + parent.world_y;
+    }
+    let (mut a, mut b, c, mut d) = (pp.a, pp.b, pp.c, pp.d);
+    let mut id = a * d - b * c;
+    id = if math::abs(id) <= 0.0001 { 0.0 } else { 1.0 / id };
+    let mut x = cwx - pp.world_x;
+    let mut y = cwy - pp.world_y;
+    let dx = (x * d - y * b) * id - px;
+    let dy = (y * a - x * c) * id - py;
+    let l1 = math::sqrt(dx * dx + dy * dy);
+    let mut l2 = child_length * csx;
+    if f64::from(l1) < 0.0001 {
+        apply_one(
+            bones,
+            frame,
+            parent_id,
+            parent_length,
+            target_x,
+            target_y,
+            false,
+            stretch,
+            ScaleYMode::None,
+            alpha,
+        );
+        let pw = parent_world(bones, child_id);
+        if let Some(ch) = bones.get_mut(child_id.index()) {
+            let (csx, csy, hx, hy) = (ch.ascale_x, ch.ascale_y, ch.ashear_x, ch.ashear_y);
+            ch.update_world_transform_with(pw, frame, cx, cy, 0.0, csx, csy, hx, hy);
+        }
+        return;
+    }
+    x = target_x - pp.world_x;
+    y = target_y - pp.world_y;
+    let mut tx = (x * d - y * b) * id - px;
+    let mut ty = (y * a - x * c) * id - py;
+    let mut dd = tx * tx + ty * ty;
+    if softness != 0.0 {
+        softness *= psx * (csx + 1.0) * 0.5;
+        let td = math::sqrt(dd);
+        let sd = td - l1 - l2 * psx + softness;
+        if sd > 0.0 {
+            let mut p = min_f(1.0, sd / (softness * 2.0)) - 1.0;
+            p = (sd - softness * (1.0 - p * p)) / td;
+            tx -= p * tx;
+            ty -= p * ty;
+            dd = tx * tx + ty * ty;
+        }
+    }
+    let (a1, a2);
+    'outer: {
+        if u {
+            l2 *= psx;
+            let mut cosine = (dd - l1 * l1 - l2 * l2) / (2.0 * l1 * l2);
+            let a2v;
+            if cosine < -1.0 {
+                cosine = -1.0;
+                a2v = PI * bend;
+            } else if cosine > 1.0 {
+                cosine = 1.0;
+                a2v = 0.0;
+                if stretch {
+                    a = (math::sqrt(dd) / (l1 + l2) - 1.0) * alpha + 1.0;
+                    sx *= a;
+                    sy = scale_y(mode, sy, a);
+                }
+            } else {
+                a2v = acos(cosine) * bend;
+            }
+            a = l1 + l2 * cosine;
+            b = l2 * math::sin(a2v);
+            a1 = math::atan2(ty * a - tx * b, tx * a + ty * b);
+            a2 = a2v;
+        } else {
+            a = psx * l2;
+            b = psy * l2;
+            let (aa, bb, ll, ta) = (a * a, b * b, l1 * l1, math::atan2(ty, tx));
+            let mut c0 = bb * ll + aa * dd - aa * bb;
+            let c1 = -2.0 * bb * l1;
+            let c2 = bb - aa;
+            d = c1 * c1 - 4.0 * c2 * c0;
+            if d >= 0.0 {
+                let mut q = math::sqrt(d);
+                if c1 < 0.0 {
+                    q = -q;
+                }
+                q = -(c1 + q) * 0.5;
+                let r0 = q / c2;
+                let r1 = c0 / q;
+                let r = if math::abs(r0) < math::abs(r1) { r0 } else { r1 };
+                if dd - r * r >= 0.0 {
+                    y = math::sqrt(dd - r * r) * bend;
+                    a1 = ta - math::atan2(y, r);
+                    a2 = math::atan2(y / psy, (r - l1) / psx);
+                    break 'outer;
+                }
+            }
+            let (mut min_angle, mut min_x, mut min_y) = (PI, l1 - a, 0.0f32);
+            let mut min_dist = min_x * min_x;
+            let (mut max_angle, mut max_x, mut max_y) = (0.0f32, l1 + a, 0.0f32);
+            let mut max_dist = max_x * max_x;
+            c0 = -a * l1 / (aa - bb);
+            if (-1.0..=1.0).contains(&c0) {
+                c0 = acos(c0);
+                x = a * math::cos(c0) + l1;
+                y = b * math::sin(c0);
+                d = x * x + y * y;
+                if d < min_dist {
+                    min_angle = c0;
+                    min_dist = d;
+                    min_x = x;
+                    min_y = y;
+                }
+                if d > max_dist {
+                    max_angle = c0;
+                    max_dist = d;
+                    max_x = x;
+                    max_y = y;
+                }
+            }
+            if dd <= (min_dist + max_dist) * 0.5 {
+                a1 = ta - math::atan2(min_y * bend, min_x);
+                a2 = min_angle * bend;
+            } else {
+                a1 = ta - math::atan2(max_y * bend, max_x);
+                a2 = max_angle * bend;
+            }
+        }
+    }
+    let os = math::atan2(cy, cx) * s2;
+    let mut a1 = (a1 - os) * RAD_DEG + o1 - parent.arotation;
+    if a1 > 180.0 {
+        a1 -= 360.0;
+    } else if a1 < -180.0 {
+        a1 += 360.0;
+    }
+    if let Some(pb) = bones.get_mut(parent_id.index()) {
+        let rot = parent.arotation + a1 * alpha;
+        pb.update_world_transform_with(Some(pp), frame, px, py, rot, sx, sy, 0.0, 0.0);
+    }
+    let mut a2 = ((a2 + os) * RAD_DEG - child.ashear_x) * s2 + o2 - child.arotation;
+    if a2 > 180.0 {
+        a2 -= 360.0;
+    } else if a2 < -180.0 {
+        a2 += 360.0;
+    }
+    let pw = parent_world(bones, child_id);
+    if let Some(ch) = bones.get_mut(child_id.index()) {
+        let rot = child.arotation + a2 * alpha;
+        let (csx, csy, hx, hy) = (child.ascale_x, child.ascale_y, child.ashear_x, child.ashear_y);
+        ch.update_world_transform_with(pw, frame, cx, cy, rot, csx, csy, hx, hy);
+    }
+}
+
+/// `MathUtil::acos` (`acos` of the float).
+fn acos(v: f32) -> f32 {
+    (v as f64).acos() as f32
+}
+
+/// The pose and world fields of a bone the two-bone solve reads (a copy, so the bones can
+/// be written while it runs).
+#[derive(Clone, Copy)]
+struct PoseCopy {
+    ax: f32,
+    ay: f32,
+    arotation: f32,
+    ascale_x: f32,
+    ascale_y: f32,
+    ashear_x: f32,
+    ashear_y: f32,
+    a: f32,
+    b: f32,
+    c: f32,
+    d: f32,
+    world_x: f32,
+    world_y: f32,
+}
+
+trait ClonePose {
+    fn clone_pose(&self) -> PoseCopy;
+}
+
+impl ClonePose for Bone {
+    fn clone_pose(&self) -> PoseCopy {
+        PoseCopy {
+            ax: self.ax,
+            ay: self.ay,
+            arotation: self.arotation,
+            ascale_x: self.ascale_x,
+            ascale_y: self.ascale_y,
+            ashear_x: self.ashear_x,
+            ashear_y: self.ashear_y,
+            a: self.a,
+            b: self.b,
+            c: self.c,
+            d: self.d,
+            world_x: self.world_x,
+            world_y: self.world_y,
+        }
+    }
 }

@@ -6,8 +6,8 @@
 //! constraint through [`update`], which hands it a [`SolverCtx`] (mutable bones, read-only
 //! slots, the skeleton's world frame, time and physics mode).
 //!
-//! Solvers: [`ik`], [`transform`], [`path`], [`physics`], [`slider`]. Until they are
-//! implemented they do nothing (bones keep the pose the update cache gave them).
+//! Solvers: [`ik`], [`transform`] (4.2 / 3.8 / 4.3 from-to), [`path`] (spine-cpp 4.2),
+//! [`physics`], [`slider`].
 
 use spine_model::{ConstraintData, ConstraintKind, IkData, SkeletonData};
 
@@ -18,6 +18,7 @@ pub mod path;
 pub mod physics;
 pub mod slider;
 pub mod transform;
+mod transform43;
 
 /// Everything a solver may read or write while the update cache runs.
 pub struct SolverCtx<'a> {

@@ -1,8 +1,24 @@
-//! Path constraint solver (spine-cpp 4.2 `PathConstraint::update`).
+//! Path constraint solver (spine-cpp 4.2 `PathConstraint::update`,
+//! `computeWorldPositions`, `addBeforePosition` / `addAfterPosition` /
+//! `addCurvePosition`), float for float.
+//!
+//! Positions along the path: the stored curve lengths of the attachment, or (constant
+//! speed) lengths measured on the current world vertices by forward differencing (4
+//! steps per curve for the curve lengths, 10 per curve for the segments). Before the start
+//! and after the end of an open path, positions continue on the tangent line.
 
-use spine_model::PathData;
+use spine_model::{
+    AttachmentKind, PathAttachment, PathData, PositionMode, RotateMode, SpacingMode, Vertices,
+};
 
 use super::{PathPose, SolverCtx};
+use crate::math::{self, DEG_RAD, PI};
+use crate::skeleton::{parent_world, Bone, Slot};
+
+const EPSILON: f32 = 0.00001;
+const NONE: i32 = -1;
+const BEFORE: i32 = -2;
+const AFTER: i32 = -3;
 
 /// Buffers reused by the path solver between frames (no allocation after warm-up).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -22,7 +38,523 @@ pub struct PathScratch {
 }
 
 /// Solves one path constraint: places `data.bones` along the path attachment of
-/// `data.slot` (`ctx.slots`, deform included). **Stub: does nothing yet.**
+/// `data.slot` (`ctx.slots`, deform included).
 pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
-    let _ = (ctx, data, pose);
+    let Some(slot) = ctx.slots.get(data.slot.index()) else { return };
+    let Some(att) = slot.attachment else { return };
+    let Some(AttachmentKind::Path(path)) = ctx.data.attachments.get(att.index()).map(|a| &a.kind)
+    else {
+        return;
+    };
+    let (mix_rotate, mix_x, mix_y) = (pose.mix_rotate, pose.mix_x, pose.mix_y);
+    if mix_rotate == 0.0 && mix_x == 0.0 && mix_y == 0.0 {
+        return;
+    }
+    let tangents = data.rotate_mode == RotateMode::Tangent;
+    let scale = data.rotate_mode == RotateMode::ChainScale;
+    let bone_count = data.bones.len();
+    let spaces_count = if tangents { bone_count } else { bone_count + 1 };
+    let sc = &mut pose.scratch;
+    // spine-cpp `Vector::setSize`: existing values are kept, new ones are 0.
+    sc.spaces.resize(spaces_count, 0.0);
+    if scale {
+        sc.lengths.resize(bone_count, 0.0);
+    }
+    let spacing = pose.spacing;
+    let bone_len = |i: usize| -> (f32, f32, f32) {
+        let id = data.bones[i];
+        let setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
+        let (a, c) = ctx.bones.get(id.index()).map_or((0.0, 0.0), |b| (b.a, b.c));
+        (setup, setup * a, setup * c)
+    };
+    match data.spacing_mode {
+        SpacingMode::Percent => {
+            if scale {
+                for i in 0..spaces_count - 1 {
+                    let (_, x, y) = bone_len(i);
+                    sc.lengths[i] = math::sqrt(x * x + y * y);
+                }
+            }
+            for s in sc.spaces.iter_mut().skip(1) {
+                *s = spacing;
+            }
+        }
+        SpacingMode::Proportional => {
+            let mut sum = 0.0f32;
+            for i in 0..spaces_count - 1 {
+                let (setup, x, y) = bone_len(i);
+                if setup < EPSILON {
+                    if scale {
+                        sc.lengths[i] = 0.0;
+                    }
+                    sc.spaces[i + 1] = spacing;
+                } else {
+                    let length = math::sqrt(x * x + y * y);
+                    if scale {
+                        sc.lengths[i] = length;
+                    }
+                    sc.spaces[i + 1] = length;
+                    sum += length;
+                }
+            }
+            if sum > 0.0 {
+                sum = spaces_count as f32 / sum * spacing;
+                for s in sc.spaces.iter_mut().skip(1) {
+                    *s *= sum;
+                }
+            }
+        }
+        SpacingMode::Length | SpacingMode::Fixed => {
+            let length_spacing = data.spacing_mode == SpacingMode::Length;
+            for i in 0..spaces_count - 1 {
+                let (setup, x, y) = bone_len(i);
+                if setup < EPSILON {
+                    if scale {
+                        sc.lengths[i] = 0.0;
+                    }
+                    sc.spaces[i + 1] = spacing;
+                } else {
+                    let length = math::sqrt(x * x + y * y);
+                    if scale {
+                        sc.lengths[i] = length;
+                    }
+                    let s = if length_spacing { setup + spacing } else { spacing };
+                    sc.spaces[i + 1] = s * length / setup;
+                }
+            }
+        }
+    }
+
+    let slot_bone_id = slot.bone;
+    compute_world_positions(path, slot, ctx.bones, data, pose.position, sc, spaces_count, tangents);
+    let positions = &sc.positions;
+    let (mut bone_x, mut bone_y) = (positions[0], positions[1]);
+    let mut offset_rotation = data.offset_rotation;
+    let tip;
+    if offset_rotation == 0.0 {
+        tip = data.rotate_mode == RotateMode::Chain;
+    } else {
+        tip = false;
+        let p = ctx.bones.get(slot_bone_id.index());
+        let det = p.map_or(1.0, |p| p.a * p.d - p.b * p.c);
+        offset_rotation *= if det > 0.0 { DEG_RAD } else { -DEG_RAD };
+    }
+    for (i, &id) in data.bones.iter().enumerate() {
+        let p = 3 + i * 3;
+        let length_setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
+        let parent = parent_world(ctx.bones, id);
+        let Some(bone) = ctx.bones.get_mut(id.index()) else { continue };
+        bone.world_x += (bone_x - bone.world_x) * mix_x;
+        bone.world_y += (bone_y - bone.world_y) * mix_y;
+        let (x, y) = (positions[p], positions[p + 1]);
+        let (dx, dy) = (x - bone_x, y - bone_y);
+        if scale {
+            let length = sc.lengths[i];
+            if length >= EPSILON {
+                let s = (math::sqrt(dx * dx + dy * dy) / length - 1.0) * mix_rotate + 1.0;
+                bone.a *= s;
+                bone.c *= s;
+            }
+        }
+        bone_x = x;
+        bone_y = y;
+        if mix_rotate > 0.0 {
+            let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
+            let mut r = if tangents {
+                positions[p - 1]
+            } else if sc.spaces[i + 1] < EPSILON {
+                positions[p + 2]
+            } else {
+                math::atan2(dy, dx)
+            };
+            r -= math::atan2(c, a);
+            if tip {
+                let (cos, sin) = (math::cos(r), math::sin(r));
+                bone_x += (length_setup * (cos * a - sin * c) - dx) * mix_rotate;
+                bone_y += (length_setup * (sin * a + cos * c) - dy) * mix_rotate;
+            } else {
+                r += offset_rotation;
+            }
+            if r > PI {
+                r -= PI * 2.0;
+            } else if r < -PI {
+                r += PI * 2.0;
+            }
+            r *= mix_rotate;
+            let (cos, sin) = (math::cos(r), math::sin(r));
+            bone.a = cos * a - sin * c;
+            bone.b = cos * b - sin * d;
+            bone.c = sin * a + cos * c;
+            bone.d = sin * b + cos * d;
+        }
+        bone.update_applied_transform(parent, &ctx.frame);
+    }
+}
+
+/// spine-cpp `VertexAttachment::computeWorldVertices(slot, start, count, out, offset, 2)`:
+/// `count` floats of world positions of the vertices starting at float `start`, written at
+/// `out[offset..]`.
+#[allow(clippy::too_many_arguments)]
+fn world_vertices(
+    vertices: &Vertices,
+    slot: &Slot,
+    bones: &[Bone],
+    start: usize,
+    count: usize,
+    out: &mut [f32],
+    offset: usize,
+) {
+    let end = (offset + (count >> 1) * 2).min(out.len() & !1);
+    let deform = &slot.deform;
+    match vertices {
+        Vertices::Unweighted(setup) => {
+            let verts: &[f32] = if deform.is_empty() { setup } else { deform };
+            let Some(bone) = bones.get(slot.bone.index()) else { return };
+            let (x, y, a, b, c, d) = (bone.world_x, bone.world_y, bone.a, bone.b, bone.c, bone.d);
+            let (mut vv, mut w) = (start, offset);
+            while w < end {
+                let vx = verts.get(vv).copied().unwrap_or(0.0);
+                let vy = verts.get(vv + 1).copied().unwrap_or(0.0);
+                out[w] = vx * a + vy * b + x;
+                out[w + 1] = vx * c + vy * d + y;
+                vv += 2;
+                w += 2;
+            }
+        }
+        Vertices::Weighted(wv) => {
+            let first = start / 2;
+            let mut inf: usize = wv.counts.iter().take(first).map(|&n| n as usize).sum::<usize>();
+            let mut k = first;
+            let mut w = offset;
+            while w < end {
+                let n = wv.counts.get(k).copied().unwrap_or(0) as usize;
+                let (mut wx, mut wy) = (0.0f32, 0.0f32);
+                for _ in 0..n {
+                    let bone = wv.bones.get(inf).and_then(|id| bones.get(id.index()));
+                    let vals = wv.values.get(inf * 3..inf * 3 + 3);
+                    if let (Some(bone), Some(vals)) = (bone, vals) {
+                        let (mut vx, mut vy) = (vals[0], vals[1]);
+                        if !deform.is_empty() {
+                            vx += deform.get(inf * 2).copied().unwrap_or(0.0);
+                            vy += deform.get(inf * 2 + 1).copied().unwrap_or(0.0);
+                        }
+                        let weight = vals[2];
+                        wx += (vx * bone.a + vy * bone.b + bone.world_x) * weight;
+                        wy += (vx * bone.c + vy * bone.d + bone.world_y) * weight;
+                    }
+                    inf += 1;
+                }
+                out[w] = wx;
+                out[w + 1] = wy;
+                k += 1;
+                w += 2;
+            }
+        }
+    }
+}
+
+/// Index of the curve containing `p` and `p` normalised within it (spine-cpp's "Determine
+/// curve containing position" loop, starting at `curve`).
+fn locate(lengths: &[f32], mut curve: usize, mut p: f32) -> (usize, f32) {
+    loop {
+        let Some(&length) = lengths.get(curve) else {
+            // Not reached for valid data (p <= the path length); stay on the last curve.
+            return (lengths.len().saturating_sub(1), 1.0);
+        };
+        if p > length {
+            curve += 1;
+            continue;
+        }
+        if curve == 0 {
+            p /= length;
+        } else {
+            let prev = lengths[curve - 1];
+            p = (p - prev) / (length - prev);
+        }
+        return (curve, p);
+    }
+}
+
+/// spine-cpp 4.2 `PathConstraint::computeWorldPositions`: fills `sc.positions` with
+/// `x, y, rotation` for each of the `spaces_count` spaces (plus two scratch floats).
+#[allow(clippy::too_many_arguments)]
+fn compute_world_positions(
+    path: &PathAttachment,
+    slot: &Slot,
+    bones: &[Bone],
+    data: &PathData,
+    mut position: f32,
+    sc: &mut PathScratch,
+    spaces_count: usize,
+    tangents: bool,
+) {
+    sc.positions.resize(spaces_count * 3 + 2, 0.0);
+    let out = &mut sc.positions;
+    let world = &mut sc.world;
+    let closed = path.closed;
+    let mut vertices_length = path.vertices.vertex_count() * 2;
+    let mut curve_count = vertices_length / 6;
+    let mut prev_curve = NONE;
+    let percent = data.position_mode == PositionMode::Percent;
+    let multiplier_for = |path_length: f32| match data.spacing_mode {
+        SpacingMode::Percent => path_length,
+        SpacingMode::Proportional => path_length / spaces_count as f32,
+        SpacingMode::Length | SpacingMode::Fixed => 1.0,
+    };
+    let vw = |start: usize, count: usize, world: &mut [f32], offset: usize| {
+        world_vertices(&path.vertices, slot, bones, start, count, world, offset)
+    };
+
+    if !path.constant_speed {
+        let lengths = &path.lengths;
+        curve_count = curve_count.saturating_sub(if closed { 1 } else { 2 });
+        let Some(&path_length) = lengths.get(curve_count) else { return };
+        if percent {
+            position *= path_length;
+        }
+        let multiplier = multiplier_for(path_length);
+        world.resize(8, 0.0);
+        let mut curve = 0usize;
+        for i in 0..spaces_count {
+            let o = i * 3;
+            let space = sc.spaces[i] * multiplier;
+            position += space;
+            let mut p = position;
+            if closed {
+                p = math::fmod(p, path_length);
+                if p < 0.0 {
+                    p += path_length;
+                }
+                curve = 0;
+            } else if p < 0.0 {
+                if prev_curve != BEFORE {
+                    prev_curve = BEFORE;
+                    vw(2, 4, world, 0);
+                }
+                add_before_position(p, world, 0, out, o);
+                continue;
+            } else if p > path_length {
+                if prev_curve != AFTER {
+                    prev_curve = AFTER;
+                    vw(vertices_length.saturating_sub(6), 4, world, 0);
+                }
+                add_after_position(p - path_length, world, 0, out, o);
+                continue;
+            }
+            (curve, p) = locate(lengths, curve, p);
+            if curve as i32 != prev_curve {
+                prev_curve = curve as i32;
+                if closed && curve == curve_count {
+                    vw(vertices_length - 4, 4, world, 0);
+                    vw(0, 4, world, 4);
+                } else {
+                    vw(curve * 6 + 2, 8, world, 0);
+                }
+            }
+            let w =
+                [world[0], world[1], world[2], world[3], world[4], world[5], world[6], world[7]];
+            add_curve_position(p, w, out, o, tangents || (i > 0 && space < EPSILON));
+        }
+        return;
+    }
+
+    // World vertices.
+    if closed {
+        vertices_length += 2;
+        world.resize(vertices_length, 0.0);
+        vw(2, vertices_length - 4, world, 0);
+        vw(0, 2, world, vertices_length - 4);
+        world[vertices_length - 2] = world[0];
+        world[vertices_length - 1] = world[1];
+    } else {
+        curve_count = curve_count.saturating_sub(1);
+        vertices_length = vertices_length.saturating_sub(4);
+        world.resize(vertices_length, 0.0);
+        vw(2, vertices_length, world, 0);
+    }
+    if world.len() < 2 {
+        return;
+    }
+
+    // Curve lengths.
+    sc.curves.resize(curve_count, 0.0);
+    let mut path_length = 0.0f32;
+    let (mut x1, mut y1) = (world[0], world[1]);
+    let (mut cx1, mut cy1, mut cx2, mut cy2, mut x2, mut y2) = (0.0f32, 0.0, 0.0, 0.0, 0.0, 0.0);
+    let mut w = 2usize;
+    for i in 0..curve_count {
+        if w + 5 >= world.len() {
+            break;
+        }
+        cx1 = world[w];
+        cy1 = world[w + 1];
+        cx2 = world[w + 2];
+        cy2 = world[w + 3];
+        x2 = world[w + 4];
+        y2 = world[w + 5];
+        let tmpx = (x1 - cx1 * 2.0 + cx2) * 0.1875;
+        let tmpy = (y1 - cy1 * 2.0 + cy2) * 0.1875;
+        let dddfx = ((cx1 - cx2) * 3.0 - x1 + x2) * 0.09375;
+        let dddfy = ((cy1 - cy2) * 3.0 - y1 + y2) * 0.09375;
+        let mut ddfx = tmpx * 2.0 + dddfx;
+        let mut ddfy = tmpy * 2.0 + dddfy;
+        let mut dfx = (cx1 - x1) * 0.75 + tmpx + dddfx * 0.16666667;
+        let mut dfy = (cy1 - y1) * 0.75 + tmpy + dddfy * 0.16666667;
+        path_length += math::sqrt(dfx * dfx + dfy * dfy);
+        dfx += ddfx;
+        dfy += ddfy;
+        ddfx += dddfx;
+        ddfy += dddfy;
+        path_length += math::sqrt(dfx * dfx + dfy * dfy);
+        dfx += ddfx;
+        dfy += ddfy;
+        path_length += math::sqrt(dfx * dfx + dfy * dfy);
+        dfx += ddfx + dddfx;
+        dfy += ddfy + dddfy;
+        path_length += math::sqrt(dfx * dfx + dfy * dfy);
+        sc.curves[i] = path_length;
+        x1 = x2;
+        y1 = y2;
+        w += 6;
+    }
+    if percent {
+        position *= path_length;
+    }
+    let multiplier = multiplier_for(path_length);
+    sc.segments.resize(10, 0.0);
+    let segments = &mut sc.segments;
+    let mut curve_length = 0.0f32;
+    let (mut curve, mut segment) = (0usize, 0usize);
+    for i in 0..spaces_count {
+        let o = i * 3;
+        let space = sc.spaces[i] * multiplier;
+        position += space;
+        let mut p = position;
+        if closed {
+            p = math::fmod(p, path_length);
+            if p < 0.0 {
+                p += path_length;
+            }
+            curve = 0;
+        } else if p < 0.0 {
+            add_before_position(p, world, 0, out, o);
+            continue;
+        } else if p > path_length {
+            add_after_position(p - path_length, world, vertices_length - 4, out, o);
+            continue;
+        }
+        (curve, p) = locate(&sc.curves, curve, p);
+        // Curve segment lengths.
+        if curve as i32 != prev_curve {
+            prev_curve = curve as i32;
+            let ii = curve * 6;
+            let Some(wv) = world.get(ii..ii + 8) else { continue };
+            (x1, y1, cx1, cy1, cx2, cy2, x2, y2) =
+                (wv[0], wv[1], wv[2], wv[3], wv[4], wv[5], wv[6], wv[7]);
+            let tmpx = (x1 - cx1 * 2.0 + cx2) * 0.03;
+            let tmpy = (y1 - cy1 * 2.0 + cy2) * 0.03;
+            let dddfx = ((cx1 - cx2) * 3.0 - x1 + x2) * 0.006;
+            let dddfy = ((cy1 - cy2) * 3.0 - y1 + y2) * 0.006;
+            let mut ddfx = tmpx * 2.0 + dddfx;
+            let mut ddfy = tmpy * 2.0 + dddfy;
+            let mut dfx = (cx1 - x1) * 0.3 + tmpx + dddfx * 0.16666667;
+            let mut dfy = (cy1 - y1) * 0.3 + tmpy + dddfy * 0.16666667;
+            curve_length = math::sqrt(dfx * dfx + dfy * dfy);
+            segments[0] = curve_length;
+            for s in segments.iter_mut().take(8).skip(1) {
+                dfx += ddfx;
+                dfy += ddfy;
+                ddfx += dddfx;
+                ddfy += dddfy;
+                curve_length += math::sqrt(dfx * dfx + dfy * dfy);
+                *s = curve_length;
+            }
+            dfx += ddfx;
+            dfy += ddfy;
+            curve_length += math::sqrt(dfx * dfx + dfy * dfy);
+            segments[8] = curve_length;
+            dfx += ddfx + dddfx;
+            dfy += ddfy + dddfy;
+            curve_length += math::sqrt(dfx * dfx + dfy * dfy);
+            segments[9] = curve_length;
+            segment = 0;
+        }
+        // Weight by segment length.
+        p *= curve_length;
+        loop {
+            let Some(&length) = segments.get(segment) else {
+                segment = 9;
+                p = 10.0;
+                break;
+            };
+            if p > length {
+                segment += 1;
+                continue;
+            }
+            if segment == 0 {
+                p /= length;
+            } else {
+                let prev = segments[segment - 1];
+                p = segment as f32 + (p - prev) / (length - prev);
+            }
+            break;
+        }
+        add_curve_position(
+            p * 0.1,
+            [x1, y1, cx1, cy1, cx2, cy2, x2, y2],
+            out,
+            o,
+            tangents || (i > 0 && space < EPSILON),
+        );
+    }
+}
+
+fn add_before_position(p: f32, temp: &[f32], i: usize, out: &mut [f32], o: usize) {
+    let Some(t) = temp.get(i..i + 4) else { return };
+    let (x1, y1) = (t[0], t[1]);
+    let r = math::atan2(t[3] - y1, t[2] - x1);
+    out[o] = x1 + p * math::cos(r);
+    out[o + 1] = y1 + p * math::sin(r);
+    out[o + 2] = r;
+}
+
+fn add_after_position(p: f32, temp: &[f32], i: usize, out: &mut [f32], o: usize) {
+    let Some(t) = temp.get(i..i + 4) else { return };
+    let (x1, y1) = (t[2], t[3]);
+    let r = math::atan2(y1 - t[1], x1 - t[0]);
+    out[o] = x1 + p * math::cos(r);
+    out[o + 1] = y1 + p * math::sin(r);
+    out[o + 2] = r;
+}
+
+/// spine-cpp `addCurvePosition`: the point at `p` in `[0, 1]` of the cubic bezier `w`
+/// (`x1, y1, cx1, cy1, cx2, cy2, x2, y2`) and, with `tangents`, its tangent angle.
+fn add_curve_position(p: f32, w: [f32; 8], out: &mut [f32], o: usize, tangents: bool) {
+    let [x1, y1, cx1, cy1, cx2, cy2, x2, y2] = w;
+    if p < EPSILON || p.is_nan() {
+        out[o] = x1;
+        out[o + 1] = y1;
+        out[o + 2] = math::atan2(cy1 - y1, cx1 - x1);
+        return;
+    }
+    let (tt, u) = (p * p, 1.0 - p);
+    let (ttt, uu) = (tt * p, u * u);
+    let uuu = uu * u;
+    let ut = u * p;
+    let ut3 = ut * 3.0;
+    let (uut3, utt3) = (u * ut3, ut3 * p);
+    let x = x1 * uuu + cx1 * uut3 + cx2 * utt3 + x2 * ttt;
+    let y = y1 * uuu + cy1 * uut3 + cy2 * utt3 + y2 * ttt;
+    out[o] = x;
+    out[o + 1] = y;
+    if tangents {
+        out[o + 2] = if f64::from(p) < 0.001 {
+            math::atan2(cy1 - y1, cx1 - x1)
+        } else {
+            math::atan2(
+                y - (y1 * uu + cy1 * ut * 2.0 + cy2 * tt),
+                x - (x1 * uu + cx1 * ut * 2.0 + cx2 * tt),
+            )
+        };
+    }
 }

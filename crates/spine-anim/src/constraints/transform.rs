@@ -1,11 +1,248 @@
-//! Transform constraint solver (spine-cpp 4.2 `TransformConstraint::update`; 4.3 from/to).
+//! Transform constraint solver: spine-cpp 4.2 `TransformConstraint::update`
+//! ([`TransformSolver::Legacy4x`]), spine-cpp 3.8 ([`TransformSolver::Legacy3x`]) and the 4.3
+//! from/to property model ([`TransformSolver::FromTo`]).
+//!
+//! The 4.2 maths is reproduced with its quirks: the absolute-local variant turns the
+//! scales into ratios (`(s + (t - s + offset) * mix) / s`) and writes its shear-y delta to
+//! the bone's *local* shear y (the applied shear y is used unchanged).
 
-use spine_model::TransformData;
+use spine_model::{transform_slot as ts, BoneId, TransformData, TransformSolver};
 
 use super::{SolverCtx, TransformPose};
+use crate::math::{self, DEG_RAD, PI};
+use crate::skeleton::{parent_world, Bone};
+
+const PI_2: f32 = PI * 2.0;
 
 /// Solves one transform constraint on `ctx.bones` from `data.source` with `pose.mixes`
-/// (honour [`TransformData::solver`]). **Stub: does nothing yet.**
+/// (honouring [`TransformData::solver`]).
 pub fn update(ctx: &mut SolverCtx<'_>, data: &TransformData, pose: &mut TransformPose) {
-    let _ = (ctx, data, pose);
+    let m = pose.mixes;
+    if m.iter().all(|&v| v == 0.0) {
+        return;
+    }
+    if data.solver == TransformSolver::FromTo {
+        super::transform43::update(ctx, data, m);
+        return;
+    }
+    let legacy3 = data.solver == TransformSolver::Legacy3x;
+    match (data.local_target, data.additive) {
+        (true, true) => relative_local(ctx, data, &m, legacy3),
+        (true, false) => absolute_local(ctx, data, &m, legacy3),
+        (false, true) => world(ctx, data, &m, legacy3, true),
+        (false, false) => world(ctx, data, &m, legacy3, false),
+    }
+}
+
+/// Copy of the source bone's world matrix.
+fn target_matrix(bones: &[Bone], id: BoneId) -> Option<(f32, f32, f32, f32)> {
+    bones.get(id.index()).map(|t| (t.a, t.b, t.c, t.d))
+}
+
+fn wrap_pi(mut r: f32) -> f32 {
+    if r > PI {
+        r -= PI_2;
+    } else if r < -PI {
+        r += PI_2;
+    }
+    r
+}
+
+/// `applyAbsoluteWorld` / `applyRelativeWorld`.
+fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: bool, rel: bool) {
+    let bones = &mut *ctx.bones;
+    let Some((ta, tb, tc, td)) = target_matrix(bones, data.source) else { return };
+    let o = &data.offsets;
+    let (mix_rotate, mix_x, mix_y) = (m[ts::ROTATE], m[ts::X], m[ts::Y]);
+    let (mix_scale_x, mix_scale_y, mix_shear_y) = (m[ts::SCALE_X], m[ts::SCALE_Y], m[ts::SHEAR_Y]);
+    let translate = mix_x != 0.0 || mix_y != 0.0;
+    let deg_rad_reflect = if ta * td - tb * tc > 0.0 { DEG_RAD } else { -DEG_RAD };
+    let offset_rotation = o[ts::ROTATE] * deg_rad_reflect;
+    let offset_shear_y = o[ts::SHEAR_Y] * deg_rad_reflect;
+    // 4.2 scales when the mix is != 0 (relative) / > 0 (absolute); 3.8 when > 0.
+    let scale_x_on = if rel && !legacy3 { mix_scale_x != 0.0 } else { mix_scale_x > 0.0 };
+    let scale_y_on = if rel && !legacy3 { mix_scale_y != 0.0 } else { mix_scale_y > 0.0 };
+    for &id in &data.bones {
+        let (tx, ty) = match bones.get(data.source.index()) {
+            Some(t) if translate => t.local_to_world(o[ts::X], o[ts::Y]),
+            _ => (0.0, 0.0),
+        };
+        let parent = parent_world(bones, id);
+        let Some(bone) = bones.get_mut(id.index()) else { continue };
+        if mix_rotate != 0.0 {
+            let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
+            let mut r = if rel {
+                math::atan2(tc, ta) + offset_rotation
+            } else {
+                math::atan2(tc, ta) - math::atan2(c, a) + offset_rotation
+            };
+            r = wrap_pi(r) * mix_rotate;
+            let (cos, sin) = (math::cos(r), math::sin(r));
+            bone.a = cos * a - sin * c;
+            bone.b = cos * b - sin * d;
+            bone.c = sin * a + cos * c;
+            bone.d = sin * b + cos * d;
+        }
+        if translate {
+            if rel {
+                bone.world_x += tx * mix_x;
+                bone.world_y += ty * mix_y;
+            } else {
+                bone.world_x += (tx - bone.world_x) * mix_x;
+                bone.world_y += (ty - bone.world_y) * mix_y;
+            }
+        }
+        if scale_x_on {
+            let s = if rel {
+                (math::sqrt(ta * ta + tc * tc) - 1.0 + o[ts::SCALE_X]) * mix_scale_x + 1.0
+            } else {
+                let mut s = math::sqrt(bone.a * bone.a + bone.c * bone.c);
+                let ok = if legacy3 { s > 0.00001 } else { s != 0.0 };
+                if ok {
+                    s = (s + (math::sqrt(ta * ta + tc * tc) - s + o[ts::SCALE_X]) * mix_scale_x)
+                        / s;
+                }
+                s
+            };
+            bone.a *= s;
+            bone.c *= s;
+        }
+        if scale_y_on {
+            let s = if rel {
+                (math::sqrt(tb * tb + td * td) - 1.0 + o[ts::SCALE_Y]) * mix_scale_y + 1.0
+            } else {
+                let mut s = math::sqrt(bone.b * bone.b + bone.d * bone.d);
+                let ok = if legacy3 { s > 0.00001 } else { s != 0.0 };
+                if ok {
+                    s = (s + (math::sqrt(tb * tb + td * td) - s + o[ts::SCALE_Y]) * mix_scale_y)
+                        / s;
+                }
+                s
+            };
+            bone.b *= s;
+            bone.d *= s;
+        }
+        if mix_shear_y > 0.0 {
+            let (b, d) = (bone.b, bone.d);
+            let r = if rel {
+                let r = wrap_pi(math::atan2(td, tb) - math::atan2(tc, ta));
+                math::atan2(d, b) + (r - PI / 2.0 + offset_shear_y) * mix_shear_y
+            } else {
+                let by = math::atan2(d, b);
+                let r =
+                    math::atan2(td, tb) - math::atan2(tc, ta) - (by - math::atan2(bone.c, bone.a));
+                by + (wrap_pi(r) + offset_shear_y) * mix_shear_y
+            };
+            let s = math::sqrt(b * b + d * d);
+            bone.b = math::cos(r) * s;
+            bone.d = math::sin(r) * s;
+        }
+        bone.update_applied_transform(parent, &ctx.frame);
+    }
+}
+
+/// 4.2: `r -= ceil(r / 360 - 0.5) * 360`; 3.8: `r -= (16384 - (int)(16384.499999999996 -
+/// r / 360)) * 360`.
+fn wrap_deg(r: f32, legacy3: bool) -> f32 {
+    if legacy3 {
+        let k = 16384 - (16384.499999999996f64 - f64::from(r / 360.0)) as i32;
+        r - (k * 360) as f32
+    } else {
+        r - ((f64::from(r / 360.0) - 0.5) as f32).ceil() * 360.0
+    }
+}
+
+/// `applyAbsoluteLocal`.
+fn absolute_local(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: bool) {
+    let o = &data.offsets;
+    for &id in &data.bones {
+        let bones = &mut *ctx.bones;
+        let Some(t) = bones.get(data.source.index()) else { return };
+        let (t_rot, t_x, t_y, t_sx, t_sy, t_shy) =
+            (t.arotation, t.ax, t.ay, t.ascale_x, t.ascale_y, t.ashear_y);
+        let parent = parent_world(bones, id);
+        let Some(bone) = bones.get_mut(id.index()) else { continue };
+        let mut rotation = bone.arotation;
+        if m[ts::ROTATE] != 0.0 {
+            let r = wrap_deg(t_rot - rotation + o[ts::ROTATE], legacy3);
+            rotation += r * m[ts::ROTATE];
+        }
+        let (mut x, mut y) = (bone.ax, bone.ay);
+        if !legacy3 || m[ts::X] != 0.0 || m[ts::Y] != 0.0 {
+            x += (t_x - x + o[ts::X]) * m[ts::X];
+            y += (t_y - y + o[ts::Y]) * m[ts::Y];
+        }
+        let (mut scale_x, mut scale_y) = (bone.ascale_x, bone.ascale_y);
+        let (ok_x, ok_y) = if legacy3 {
+            (m[ts::SCALE_X] != 0.0 && scale_x > 0.00001, m[ts::SCALE_Y] != 0.0 && scale_y > 0.00001)
+        } else {
+            (m[ts::SCALE_X] != 0.0 && scale_x != 0.0, m[ts::SCALE_Y] != 0.0 && scale_y != 0.0)
+        };
+        if ok_x {
+            scale_x = (scale_x + (t_sx - scale_x + o[ts::SCALE_X]) * m[ts::SCALE_X]) / scale_x;
+        }
+        if ok_y {
+            scale_y = (scale_y + (t_sy - scale_y + o[ts::SCALE_Y]) * m[ts::SCALE_Y]) / scale_y;
+        }
+        let shear_y = bone.ashear_y;
+        if m[ts::SHEAR_Y] != 0.0 {
+            let r = wrap_deg(t_shy - shear_y + o[ts::SHEAR_Y], legacy3);
+            bone.shear_y += r * m[ts::SHEAR_Y];
+        }
+        let shear_x = bone.ashear_x;
+        bone.update_world_transform_with(
+            parent, &ctx.frame, x, y, rotation, scale_x, scale_y, shear_x, shear_y,
+        );
+    }
+}
+
+/// `applyRelativeLocal`.
+fn relative_local(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: bool) {
+    let o = &data.offsets;
+    for &id in &data.bones {
+        let bones = &mut *ctx.bones;
+        let Some(t) = bones.get(data.source.index()) else { return };
+        let (t_rot, t_x, t_y, t_sx, t_sy, t_shy) =
+            (t.arotation, t.ax, t.ay, t.ascale_x, t.ascale_y, t.ashear_y);
+        let parent = parent_world(bones, id);
+        let Some(bone) = bones.get_mut(id.index()) else { continue };
+        let (rotation, x, y, scale_x, scale_y, shear_y);
+        if legacy3 {
+            let mut r = bone.arotation;
+            if m[ts::ROTATE] != 0.0 {
+                r += (t_rot + o[ts::ROTATE]) * m[ts::ROTATE];
+            }
+            rotation = r;
+            let (mut px, mut py) = (bone.ax, bone.ay);
+            if m[ts::X] != 0.0 || m[ts::Y] != 0.0 {
+                px += (t_x + o[ts::X]) * m[ts::X];
+                py += (t_y + o[ts::Y]) * m[ts::Y];
+            }
+            (x, y) = (px, py);
+            let (mut sx, mut sy) = (bone.ascale_x, bone.ascale_y);
+            if m[ts::SCALE_X] != 0.0 && sx > 0.00001 {
+                sx *= ((t_sx - 1.0 + o[ts::SCALE_X]) * m[ts::SCALE_X]) + 1.0;
+            }
+            if m[ts::SCALE_Y] != 0.0 && sy > 0.00001 {
+                sy *= ((t_sy - 1.0 + o[ts::SCALE_Y]) * m[ts::SCALE_Y]) + 1.0;
+            }
+            (scale_x, scale_y) = (sx, sy);
+            let mut shy = bone.ashear_y;
+            if m[ts::SHEAR_Y] != 0.0 {
+                shy += (t_shy + o[ts::SHEAR_Y]) * m[ts::SHEAR_Y];
+            }
+            shear_y = shy;
+        } else {
+            rotation = bone.arotation + (t_rot + o[ts::ROTATE]) * m[ts::ROTATE];
+            x = bone.ax + (t_x + o[ts::X]) * m[ts::X];
+            y = bone.ay + (t_y + o[ts::Y]) * m[ts::Y];
+            scale_x = bone.ascale_x * (((t_sx - 1.0 + o[ts::SCALE_X]) * m[ts::SCALE_X]) + 1.0);
+            scale_y = bone.ascale_y * (((t_sy - 1.0 + o[ts::SCALE_Y]) * m[ts::SCALE_Y]) + 1.0);
+            shear_y = bone.ashear_y + (t_shy + o[ts::SHEAR_Y]) * m[ts::SHEAR_Y];
+        }
+        let shear_x = bone.ashear_x;
+        bone.update_world_transform_with(
+            parent, &ctx.frame, x, y, rotation, scale_x, scale_y, shear_x, shear_y,
+        );
+    }
 }

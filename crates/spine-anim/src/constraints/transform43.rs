@@ -1,0 +1,294 @@
+//! The 4.3 transform constraint ([`TransformSolver::FromTo`](spine_model::TransformSolver)):
+//! every [`FromProperty`] of the source bone is read (local or world, minus its offset), mapped
+//! to each [`ToProperty`] (`offset + value * scale`, clamped to `max` with `clamp`) and
+//! applied to the constrained bones (local or world, additive or mixed toward the value),
+//! following spine-cpp 4.3 `TransformConstraint::update` and the `From*::value` /
+//! `To*::apply` functions of `TransformConstraintData.cpp`.
+//!
+//! 4.3 validates bone poses lazily; here (4.2-style update cache) a local-target bone gets its
+//! world transform recomputed right after, and a world-target bone its applied pose.
+
+use spine_model::{
+    transform_slot as ts, FromProperty, ToProperty, TransformData, TransformProperty as P,
+};
+
+use super::SolverCtx;
+use crate::math::{self, DEG_RAD, PI, RAD_DEG};
+use crate::skeleton::{parent_world, Bone};
+
+/// The source bone's values the "from" properties read.
+#[derive(Clone, Copy)]
+struct Source {
+    rotation: f32,
+    x: f32,
+    y: f32,
+    scale_x: f32,
+    scale_y: f32,
+    shear_y: f32,
+    a: f32,
+    b: f32,
+    c: f32,
+    d: f32,
+    world_x: f32,
+    world_y: f32,
+}
+
+fn from_value(p: &FromProperty, s: &Source, local: bool, o: &[f32; 6], sx: f32, sy: f32) -> f32 {
+    let v = match p.property {
+        P::Rotate => {
+            if local {
+                s.rotation + o[ts::ROTATE]
+            } else {
+                let off = if (s.a * s.d - s.b * s.c) * sx * sy > 0.0 {
+                    o[ts::ROTATE]
+                } else {
+                    -o[ts::ROTATE]
+                };
+                let mut v = math::atan2(s.c / sy, s.a / sx) * RAD_DEG + off;
+                if v < 0.0 {
+                    v += 360.0;
+                }
+                v
+            }
+        }
+        P::X => {
+            if local {
+                s.x + o[ts::X]
+            } else {
+                (o[ts::X] * s.a + o[ts::Y] * s.b + s.world_x) / sx
+            }
+        }
+        P::Y => {
+            if local {
+                s.y + o[ts::Y]
+            } else {
+                (o[ts::X] * s.c + o[ts::Y] * s.d + s.world_y) / sy
+            }
+        }
+        P::ScaleX => {
+            if local {
+                s.scale_x + o[ts::SCALE_X]
+            } else {
+                let (a, c) = (s.a / sx, s.c / sy);
+                math::sqrt(a * a + c * c) + o[ts::SCALE_X]
+            }
+        }
+        P::ScaleY => {
+            if local {
+                s.scale_y + o[ts::SCALE_Y]
+            } else {
+                let (b, d) = (s.b / sx, s.d / sy);
+                math::sqrt(b * b + d * d) + o[ts::SCALE_Y]
+            }
+        }
+        P::ShearY => {
+            if local {
+                s.shear_y + o[ts::SHEAR_Y]
+            } else {
+                let (ix, iy) = (1.0 / sx, 1.0 / sy);
+                (math::atan2(s.d * iy, s.b * ix) - math::atan2(s.c * iy, s.a * ix)) * RAD_DEG - 90.0
+                    + o[ts::SHEAR_Y]
+            }
+        }
+    };
+    v - p.offset
+}
+
+fn mix_of(p: P, m: &[f32; 6]) -> f32 {
+    m[match p {
+        P::Rotate => ts::ROTATE,
+        P::X => ts::X,
+        P::Y => ts::Y,
+        P::ScaleX => ts::SCALE_X,
+        P::ScaleY => ts::SCALE_Y,
+        P::ShearY => ts::SHEAR_Y,
+    }]
+}
+
+fn wrap_pi(mut v: f32) -> f32 {
+    if v > PI {
+        v -= PI * 2.0;
+    } else if v < -PI {
+        v += PI * 2.0;
+    }
+    v
+}
+
+/// `To*::apply` on the bone's applied (local) pose or world matrix.
+#[allow(clippy::too_many_arguments)]
+fn apply_to(
+    p: P,
+    mix: f32,
+    bone: &mut Bone,
+    mut value: f32,
+    local: bool,
+    additive: bool,
+    sx: f32,
+    sy: f32,
+) {
+    match p {
+        P::Rotate => {
+            if local {
+                bone.arotation += (if additive { value } else { value - bone.arotation }) * mix;
+            } else {
+                let (ix, iy) = (1.0 / sx, 1.0 / sy);
+                let (a, b, c, d) = (bone.a * ix, bone.b * ix, bone.c * iy, bone.d * iy);
+                value *= DEG_RAD;
+                if !additive {
+                    value -= math::atan2(c, a);
+                }
+                value = wrap_pi(value) * mix;
+                let (cos, sin) = (math::cos(value), math::sin(value));
+                bone.a = (cos * a - sin * c) * sx;
+                bone.b = (cos * b - sin * d) * sx;
+                bone.c = (sin * a + cos * c) * sy;
+                bone.d = (sin * b + cos * d) * sy;
+            }
+        }
+        P::X => {
+            if local {
+                bone.ax += (if additive { value } else { value - bone.ax }) * mix;
+            } else {
+                if !additive {
+                    value -= bone.world_x / sx;
+                }
+                bone.world_x += value * mix * sx;
+            }
+        }
+        P::Y => {
+            if local {
+                bone.ay += (if additive { value } else { value - bone.ay }) * mix;
+            } else {
+                if !additive {
+                    value -= bone.world_y / sy;
+                }
+                bone.world_y += value * mix * sy;
+            }
+        }
+        P::ScaleX => {
+            if local {
+                if additive {
+                    bone.ascale_x *= 1.0 + (value - 1.0) * mix;
+                } else if bone.ascale_x != 0.0 {
+                    bone.ascale_x += (value - bone.ascale_x) * mix;
+                }
+            } else if additive {
+                let s = 1.0 + (value - 1.0) * mix;
+                bone.a *= s;
+                bone.c *= s;
+            } else {
+                let (a, c) = (bone.a / sx, bone.c / sy);
+                let mut s = math::sqrt(a * a + c * c);
+                if s != 0.0 {
+                    s = 1.0 + (value - s) * mix / s;
+                    bone.a *= s;
+                    bone.c *= s;
+                }
+            }
+        }
+        P::ScaleY => {
+            if local {
+                if additive {
+                    bone.ascale_y *= 1.0 + (value - 1.0) * mix;
+                } else if bone.ascale_y != 0.0 {
+                    bone.ascale_y += (value - bone.ascale_y) * mix;
+                }
+            } else if additive {
+                let s = 1.0 + (value - 1.0) * mix;
+                bone.b *= s;
+                bone.d *= s;
+            } else {
+                let (b, d) = (bone.b / sx, bone.d / sy);
+                let mut s = math::sqrt(b * b + d * d);
+                if s != 0.0 {
+                    s = 1.0 + (value - s) * mix / s;
+                    bone.b *= s;
+                    bone.d *= s;
+                }
+            }
+        }
+        P::ShearY => {
+            if local {
+                if !additive {
+                    value -= bone.ashear_y;
+                }
+                bone.ashear_y += value * mix;
+            } else {
+                let (b, d) = (bone.b / sx, bone.d / sy);
+                let by = math::atan2(d, b);
+                value = (value + 90.0) * DEG_RAD;
+                if additive {
+                    value -= PI / 2.0;
+                } else {
+                    value = wrap_pi(value - (by - math::atan2(bone.c / sy, bone.a / sx)));
+                }
+                value = by + value * mix;
+                let s = math::sqrt(b * b + d * d);
+                bone.b = math::cos(value) * s * sx;
+                bone.d = math::sin(value) * s * sy;
+            }
+        }
+    }
+}
+
+fn clamp(v: f32, min: f32, max: f32) -> f32 {
+    if v < min {
+        min
+    } else if v > max {
+        max
+    } else {
+        v
+    }
+}
+
+fn mapped(to: &ToProperty, value: f32, clamp_on: bool) -> f32 {
+    let v = to.offset + value * to.scale;
+    if !clamp_on {
+        v
+    } else if to.offset < to.max {
+        clamp(v, to.offset, to.max)
+    } else {
+        clamp(v, to.max, to.offset)
+    }
+}
+
+/// Solves one 4.3 transform constraint with mixes `m` (already known not to be all zero).
+pub(super) fn update(ctx: &mut SolverCtx<'_>, data: &TransformData, m: [f32; 6]) {
+    let frame = ctx.frame;
+    let (sx, sy) = (frame.scale_x, frame.scale_y);
+    for &id in &data.bones {
+        let bones = &mut *ctx.bones;
+        let Some(t) = bones.get(data.source.index()) else { return };
+        let src = Source {
+            rotation: t.arotation,
+            x: t.ax,
+            y: t.ay,
+            scale_x: t.ascale_x,
+            scale_y: t.ascale_y,
+            shear_y: t.ashear_y,
+            a: t.a,
+            b: t.b,
+            c: t.c,
+            d: t.d,
+            world_x: t.world_x,
+            world_y: t.world_y,
+        };
+        let parent = parent_world(bones, id);
+        let Some(bone) = bones.get_mut(id.index()) else { continue };
+        for from in &data.properties {
+            let value = from_value(from, &src, data.local_source, &data.offsets, sx, sy);
+            for to in &from.to {
+                let mix = mix_of(to.property, &m);
+                if mix != 0.0 {
+                    let v = mapped(to, value, data.clamp);
+                    apply_to(to.property, mix, bone, v, data.local_target, data.additive, sx, sy);
+                }
+            }
+        }
+        if data.local_target {
+            bone.update_from_applied(parent, &frame);
+        } else {
+            bone.update_applied_transform(parent, &frame);
+        }
+    }
+}

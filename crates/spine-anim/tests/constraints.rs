@@ -1,0 +1,225 @@
+//! IK, transform and path solvers on small crafted rigs (facts that hold by construction:
+//! a reached target, a copied rotation, bones placed along a straight path). The spine-cpp
+//! 4.2 float-for-float behaviour is checked by `oracle_42.rs` on the real rigs.
+
+use std::sync::Arc;
+
+use spine_anim::{Physics, Skeleton};
+use spine_model::{ConstraintKind, SkeletonData, TransformSolver};
+
+fn rig(body: &str) -> SkeletonData {
+    let text = format!(r#"{{"skeleton": {{"spine": "4.2.22"}}, {body}}}"#);
+    spine_model::load_json(&text, None).unwrap()
+}
+
+fn posed(data: SkeletonData) -> Skeleton {
+    let mut sk = Skeleton::new(Arc::new(data));
+    sk.set_to_setup_pose();
+    sk.update_world_transform(Physics::None);
+    sk
+}
+
+fn bone<'a>(sk: &'a Skeleton, name: &str) -> &'a spine_anim::Bone {
+    &sk.bones[sk.find_bone(name).unwrap().index()]
+}
+
+fn near(a: f32, b: f32) -> bool {
+    (a - b).abs() <= 1e-3 * b.abs().max(1.0)
+}
+
+const ARM: &str = r#""bones": [
+    {"name": "root"},
+    {"name": "upper", "parent": "root", "length": 10},
+    {"name": "lower", "parent": "upper", "x": 10, "length": 10},
+    {"name": "target", "parent": "root", "x": TX, "y": TY}
+]"#;
+
+fn arm(tx: f32, ty: f32, constraints: &str) -> SkeletonData {
+    let bones = ARM.replace("TX", &tx.to_string()).replace("TY", &ty.to_string());
+    rig(&format!("{bones}, {constraints}"))
+}
+
+#[test]
+fn ik_one_bone_points_at_the_target_and_stretches() {
+    let sk =
+        posed(arm(0.0, 20.0, r#""ik": [{"name": "ik", "bones": ["upper"], "target": "target"}]"#));
+    let upper = bone(&sk, "upper");
+    assert!(near(upper.world_rotation_x(), 90.0), "{}", upper.world_rotation_x());
+    assert!(near(upper.world_scale_x(), 1.0));
+    // The child follows its rotated parent: its origin is 10 up.
+    let lower = bone(&sk, "lower");
+    assert!(near(lower.world_x, 0.0) && near(lower.world_y, 10.0), "{lower:?}");
+
+    let c = r#""ik": [{"name": "ik", "bones": ["upper"], "target": "target", "stretch": true}]"#;
+    let sk = posed(arm(0.0, 20.0, c));
+    assert!(near(bone(&sk, "upper").world_scale_x(), 2.0), "stretched to reach the target");
+    let c = r#""ik": [{"name": "ik", "bones": ["upper"], "target": "target", "mix": 0.5}]"#;
+    let sk = posed(arm(0.0, 20.0, c));
+    assert!(near(bone(&sk, "upper").world_rotation_x(), 45.0), "half mix, half rotation");
+    let c = r#""ik": [{"name": "ik", "bones": ["upper"], "target": "target", "mix": 0}]"#;
+    let sk = posed(arm(0.0, 20.0, c));
+    assert!(near(bone(&sk, "upper").world_rotation_x(), 0.0), "mix 0 leaves the bone");
+}
+
+#[test]
+fn ik_two_bones_reach_the_target_on_the_bend_side() {
+    let mut elbows = Vec::new();
+    for bend in [true, false] {
+        let c = format!(
+            r#""ik": [{{"name": "ik", "bones": ["upper", "lower"], "target": "target",
+                "bendPositive": {bend}}}]"#
+        );
+        let sk = posed(arm(12.0, 9.0, &c));
+        let lower = bone(&sk, "lower");
+        let (tip_x, tip_y) = lower.local_to_world(10.0, 0.0);
+        assert!(near(tip_x, 12.0) && near(tip_y, 9.0), "bend {bend}: tip at ({tip_x}, {tip_y})");
+        elbows.push((lower.world_x, lower.world_y));
+    }
+    // The two bend directions mirror the elbow across the root-target line.
+    let ((x0, y0), (x1, y1)) = (elbows[0], elbows[1]);
+    let side = |x: f32, y: f32| 12.0 * y - 9.0 * x;
+    // bendPositive turns the child counter-clockwise, so the elbow sits clockwise of the line.
+    assert!(side(x0, y0) < -1.0 && side(x1, y1) > 1.0, "{elbows:?}");
+
+    // Out of reach: the chain points straight at the target; with stretch the parent
+    // scales so the tip gets there.
+    let c = r#""ik": [{"name": "ik", "bones": ["upper", "lower"], "target": "target"}]"#;
+    let sk = posed(arm(30.0, 40.0, c));
+    let (tip_x, tip_y) = bone(&sk, "lower").local_to_world(10.0, 0.0);
+    assert!(near(tip_x, 12.0) && near(tip_y, 16.0), "({tip_x}, {tip_y})");
+    let c = r#""ik": [{"name": "ik", "bones": ["upper", "lower"], "target": "target",
+        "stretch": true}]"#;
+    let sk = posed(arm(30.0, 40.0, c));
+    let (tip_x, tip_y) = bone(&sk, "lower").local_to_world(10.0, 0.0);
+    assert!(near(tip_x, 30.0) && near(tip_y, 40.0), "({tip_x}, {tip_y})");
+}
+
+#[test]
+fn transform_copies_world_and_local_values() {
+    let bones = r#""bones": [
+        {"name": "root"},
+        {"name": "src", "parent": "root", "x": 5, "y": 7, "rotation": 30, "scaleX": 2},
+        {"name": "b", "parent": "root", "x": -4, "rotation": -20}
+    ]"#;
+    let sk = posed(rig(&format!(
+        r#"{bones}, "transform": [{{"name": "t", "bones": ["b"], "target": "src", "x": 1}}]"#
+    )));
+    let (b, src) = (bone(&sk, "b"), bone(&sk, "src"));
+    assert!(near(b.world_rotation_x(), 30.0), "{}", b.world_rotation_x());
+    assert!(near(b.world_scale_x(), 2.0));
+    let (ox, oy) = src.local_to_world(1.0, 0.0);
+    assert!(near(b.world_x, ox) && near(b.world_y, oy), "offset x in the source's space");
+    // Applied pose re-derived from the world transform.
+    assert!(near(b.arotation, 30.0) && near(b.ascale_x, 2.0));
+
+    // Relative + local: adds the source's local values.
+    let sk = posed(rig(&format!(
+        r#"{bones}, "transform": [{{"name": "t", "bones": ["b"], "target": "src",
+            "local": true, "relative": true, "mixX": 0, "mixY": 0, "mixScaleX": 0,
+            "mixScaleY": 0, "mixShearY": 0}}]"#
+    )));
+    assert!(near(bone(&sk, "b").world_rotation_x(), 10.0), "-20 + 30");
+}
+
+#[test]
+fn transform_local_rotation_wraps_like_each_runtime() {
+    // Delta exactly 180 degrees: 4.x keeps +180 (ceil(0.5 - 0.5) = 0), 3.x wraps to -180.
+    let text = r#""bones": [
+        {"name": "root"},
+        {"name": "src", "parent": "root", "rotation": 180},
+        {"name": "b", "parent": "root"}
+    ], "transform": [{"name": "t", "bones": ["b"], "target": "src", "local": true,
+        "mixRotate": 0.5, "mixX": 0, "mixY": 0, "mixScaleX": 0, "mixScaleY": 0,
+        "mixShearY": 0}]"#;
+    let data = rig(text);
+    let sk = posed(data.clone());
+    assert!(near(bone(&sk, "b").arotation, 90.0), "{}", bone(&sk, "b").arotation);
+    let mut d3 = data;
+    for c in &mut d3.constraints {
+        if let ConstraintKind::Transform(t) = &mut c.kind {
+            t.solver = TransformSolver::Legacy3x;
+        }
+    }
+    let sk = posed(d3);
+    assert!(near(bone(&sk, "b").arotation, -90.0), "{}", bone(&sk, "b").arotation);
+}
+
+/// A straight vertical path from (0, 0) to (0, 100), evenly spaced control points.
+fn path_rig(
+    constant_speed: bool,
+    position_mode: &str,
+    position: f32,
+    spacing: f32,
+    rotate: &str,
+) -> SkeletonData {
+    rig(&format!(
+        r#""bones": [
+            {{"name": "root"}},
+            {{"name": "a", "parent": "root", "x": 50, "y": 50, "length": 10}},
+            {{"name": "b", "parent": "a", "x": 10, "length": 10}}
+        ],
+        "slots": [{{"name": "path", "bone": "root", "attachment": "path"}}],
+        "skins": [{{"name": "default", "attachments": {{"path": {{"path": {{
+            "type": "path", "closed": false, "constantSpeed": {constant_speed},
+            "lengths": [100], "vertexCount": 6,
+            "vertices": [0, -10, 0, 0, 0, 33.333333, 0, 66.666667, 0, 100, 0, 110]
+        }}}}}}}}],
+        "path": [{{"name": "p", "bones": ["a", "b"], "target": "path",
+            "positionMode": "{position_mode}", "spacingMode": "length", "rotateMode": "{rotate}",
+            "position": {position}, "spacing": {spacing}}}]"#
+    ))
+}
+
+#[test]
+fn path_places_a_chain_along_a_straight_path() {
+    for constant_speed in [true, false] {
+        let sk = posed(path_rig(constant_speed, "fixed", 20.0, 0.0, "chain"));
+        let (a, b) = (bone(&sk, "a"), bone(&sk, "b"));
+        assert!(near(a.world_x, 0.0) && near(a.world_y, 20.0), "{constant_speed}: {a:?}");
+        assert!(near(a.world_rotation_x(), 90.0), "{}", a.world_rotation_x());
+        assert!(near(b.world_x, 0.0) && near(b.world_y, 30.0), "{constant_speed}: {b:?}");
+        assert!(near(b.world_rotation_x(), 90.0));
+    }
+    // Percent position, spacing added to the bone length. Chain: the next bone starts at the
+    // previous one's tip; chain-scale stretches the previous bone to the next position.
+    let sk = posed(path_rig(true, "percent", 0.5, 5.0, "chain"));
+    let (a, b) = (bone(&sk, "a"), bone(&sk, "b"));
+    assert!(near(a.world_y, 50.0) && near(b.world_y, 60.0), "{} {}", a.world_y, b.world_y);
+    let sk = posed(path_rig(true, "percent", 0.5, 5.0, "chainScale"));
+    let (a, b) = (bone(&sk, "a"), bone(&sk, "b"));
+    assert!(near(a.world_y, 50.0) && near(b.world_y, 65.0), "{} {}", a.world_y, b.world_y);
+    assert!(near(a.world_scale_x(), 1.5), "{}", a.world_scale_x());
+    // Tangent: every bone sits on its own position, rotated along the path.
+    let sk = posed(path_rig(false, "fixed", 10.0, 5.0, "tangent"));
+    let (a, b) = (bone(&sk, "a"), bone(&sk, "b"));
+    assert!(near(a.world_y, 10.0) && near(b.world_y, 25.0), "{} {}", a.world_y, b.world_y);
+    assert!(near(b.world_rotation_x(), 90.0));
+    // Past the end of an open path the chain continues on the end tangent.
+    let sk = posed(path_rig(true, "fixed", 95.0, 0.0, "chain"));
+    let b = bone(&sk, "b");
+    assert!(near(b.world_x, 0.0) && near(b.world_y, 105.0), "{b:?}");
+}
+
+#[test]
+fn ik_stretch_scale_y_modes() {
+    let c = r#""ik": [{"name": "ik", "bones": ["upper"], "target": "target", "stretch": true}]"#;
+    let mut sy = Vec::new();
+    for mode in [
+        spine_model::ScaleYMode::None,
+        spine_model::ScaleYMode::Uniform,
+        spine_model::ScaleYMode::Volume,
+    ] {
+        let mut data = arm(0.0, 20.0, c);
+        for k in &mut data.constraints {
+            if let ConstraintKind::Ik(ik) = &mut k.kind {
+                ik.scale_y_mode = mode;
+            }
+        }
+        let sk = posed(data);
+        let upper = bone(&sk, "upper");
+        assert!(near(upper.world_scale_x(), 2.0));
+        sy.push(upper.world_scale_y());
+    }
+    // None keeps y, Uniform doubles it, Volume (4.3) halves it (stretch 2 >= 0.7).
+    assert!(near(sy[0], 1.0) && near(sy[1], 2.0) && near(sy[2], 0.5), "{sy:?}");
+}
