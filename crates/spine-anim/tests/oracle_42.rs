@@ -60,10 +60,19 @@ fn rigs() -> Option<Vec<Rig>> {
     Some(out)
 }
 
-/// Bones a constraint writes, and their descendants.
+/// Whether bones written by a constraint of this kind are still exempt (solver pending).
+/// Physics is implemented: its bones must match.
+fn exempt_kind(kind: &ConstraintKind) -> bool {
+    match kind {
+        ConstraintKind::Ik(_) | ConstraintKind::Transform(_) | ConstraintKind::Path(_) => true,
+        ConstraintKind::Physics(_) | ConstraintKind::Slider(_) => false,
+    }
+}
+
+/// Bones an exempt constraint (see [`exempt_kind`]) writes, and their descendants.
 fn constraint_driven(d: &SkeletonData) -> Vec<bool> {
     let mut driven = vec![false; d.bones.len()];
-    for c in &d.constraints {
+    for c in d.constraints.iter().filter(|c| exempt_kind(&c.kind)) {
         let bones: Vec<_> = match &c.kind {
             ConstraintKind::Ik(k) => k.bones.clone(),
             ConstraintKind::Transform(k) => k.bones.clone(),
@@ -451,4 +460,133 @@ fn state_matches_spine_cpp_4_2() {
     }
     assert!(failures.is_empty(), "event or track event lists differ");
     assert_eq!(tally.failed, 0, "STATE samples failing outside the constraint exemption");
+}
+
+/// Physics bones and their descendants (whatever else drives them).
+fn physics_driven(d: &SkeletonData) -> Vec<bool> {
+    let mut driven = vec![false; d.bones.len()];
+    for c in &d.constraints {
+        if let ConstraintKind::Physics(k) = &c.kind {
+            driven[k.bone.index()] = true;
+        }
+    }
+    for (i, b) in d.bones.iter().enumerate() {
+        if let Some(p) = b.parent {
+            if driven[p.index()] {
+                driven[i] = true;
+            }
+        }
+    }
+    driven
+}
+
+/// Physics-driven bone transforms of `sk` vs golden sample `s`: (compared, matching,
+/// matching among those no exempt constraint drives, compared among those).
+fn physics_bones(rig: &Rig, phys: &[bool], sk: &Skeleton, s: &Value) -> [usize; 4] {
+    let mut n = [0; 4];
+    for (i, gb) in s["bones"].as_array().unwrap().iter().enumerate() {
+        let Some(v) = gb.as_array() else { continue };
+        if !phys[i] {
+            continue;
+        }
+        let b = &sk.bones[i];
+        let ours = [b.a, b.b, b.c, b.d, b.world_x, b.world_y];
+        let ok = ours.iter().zip(v).all(|(o, t)| close(*o, t.as_f64().unwrap()));
+        n[0] += 1;
+        n[1] += ok as usize;
+        if !rig.driven[i] {
+            n[3] += 1;
+            n[2] += ok as usize;
+        }
+    }
+    n
+}
+
+/// The physics rigs bone by bone: physics bones (and descendants) must match in POSE
+/// (`Physics::None`) and in STATE (`Physics::Update`, 180 frames at 1/60 s) wherever no
+/// still-exempt constraint (IK, transform, path) also drives them.
+#[test]
+fn physics_rigs_match_spine_cpp_4_2() {
+    use spine_anim::{AnimationState, AnimationStateData};
+    let Some(rigs) = rigs() else { return };
+    let mut checked = 0;
+    for rig in &rigs {
+        let phys = physics_driven(&rig.data);
+        if !phys.iter().any(|&p| p) {
+            continue;
+        }
+        checked += 1;
+        let mut pose = [0; 4];
+        let mut sk = new_skeleton(rig);
+        for (name, p) in rig.golden["pose"].as_object().unwrap() {
+            let anim = rig.data.find_animation(name).unwrap();
+            for s in p["samples"].as_array().unwrap() {
+                let t = s["t"].as_f64().unwrap() as f32;
+                sk.set_to_setup_pose();
+                apply_animation(
+                    &mut sk,
+                    anim,
+                    t,
+                    t,
+                    false,
+                    None,
+                    1.0,
+                    MixBlend::Setup,
+                    MixDirection::In,
+                );
+                sk.update_world_transform(Physics::None);
+                let n = physics_bones(rig, &phys, &sk, s);
+                for k in 0..4 {
+                    pose[k] += n[k];
+                }
+            }
+        }
+        let st = &rig.golden["state"];
+        let mut sk = new_skeleton(rig);
+        let mut asd = AnimationStateData::new(rig.data.clone());
+        asd.default_mix = st["defaultMix"].as_f64().unwrap() as f32;
+        let mut state = AnimationState::new(Arc::new(asd));
+        state.set_animation_by_name(0, st["A"].as_str().unwrap(), true).unwrap();
+        if let Some(b) = st["B"].as_str() {
+            state
+                .add_animation_by_name(0, b, true, st["addDelay"].as_f64().unwrap() as f32)
+                .unwrap();
+        }
+        let mut samples = st["samples"].as_array().unwrap().iter().peekable();
+        let mut state_n = [0; 4];
+        let mut first_bad = None;
+        for frame in 1..=st["frames"].as_u64().unwrap() {
+            state.update(1.0 / 60.0);
+            state.apply(&mut sk);
+            state.clear_events();
+            sk.update(1.0 / 60.0);
+            sk.update_world_transform(Physics::Update);
+            if let Some(s) = samples.next_if(|s| s["frame"].as_u64() == Some(frame)) {
+                let n = physics_bones(rig, &phys, &sk, s);
+                if n[2] < n[3] && first_bad.is_none() {
+                    first_bad = Some(frame);
+                }
+                for k in 0..4 {
+                    state_n[k] += n[k];
+                }
+            }
+        }
+        println!(
+            "{}: {} physics-driven bones; POSE {}/{} match ({}/{} not IK/transform/path-driven); \
+             STATE {}/{} match ({}/{}), first failing frame {first_bad:?}",
+            rig.name,
+            phys.iter().filter(|&&p| p).count(),
+            pose[1],
+            pose[0],
+            pose[2],
+            pose[3],
+            state_n[1],
+            state_n[0],
+            state_n[2],
+            state_n[3],
+        );
+        assert_eq!(pose[2], pose[3], "{}: POSE physics bones", rig.name);
+        assert_eq!(state_n[2], state_n[3], "{}: STATE physics bones", rig.name);
+    }
+    assert!(checked >= 4, "{checked} physics rigs");
 }

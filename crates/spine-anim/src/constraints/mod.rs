@@ -6,8 +6,9 @@
 //! constraint through [`update`], which hands it a [`SolverCtx`] (mutable bones, read-only
 //! slots, the skeleton's world frame, time and physics mode).
 //!
-//! Solvers: [`ik`], [`transform`], [`path`], [`physics`], [`slider`]. Until they are
-//! implemented they do nothing (bones keep the pose the update cache gave them).
+//! Solvers: [`ik`], [`transform`], [`path`], [`physics`], [`slider`]. [`physics`] is
+//! implemented; a solver that is still a stub does nothing (bones keep the pose the update
+//! cache gave them).
 
 use spine_model::{ConstraintData, ConstraintKind, IkData, SkeletonData};
 
@@ -35,6 +36,8 @@ pub struct SolverCtx<'a> {
     pub time: f32,
     /// Physics mode of this `update_world_transform` call.
     pub physics: Physics,
+    /// The y axis points down (spine-cpp `Bone::yDown`; flips physics gravity).
+    pub y_down: bool,
 }
 
 /// IK pose (what IK timelines write; spine-cpp `IkConstraint` fields).
