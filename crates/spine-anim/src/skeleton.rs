@@ -880,10 +880,18 @@ impl Skeleton {
                     self.set_sorted(d.bone);
                 }
                 ConstraintKind::Slider(d) => {
-                    if let Some(b) = &d.bone {
+                    if let Some(b) = d.bone.as_ref().filter(|_| !d.local) {
                         self.sort_bone(b.bone);
                     }
                     self.update_cache.push(UpdateEntry::Constraint(cid));
+                    // The animation's bones (and children) are recomputed after it.
+                    for b in constraints::slider::animation_bones(&data, d) {
+                        let Some(bone) = self.bones.get_mut(b.index()) else { continue };
+                        if bone.active {
+                            bone.sorted = false;
+                            self.sort_reset_children(b);
+                        }
+                    }
                 }
             }
         }
@@ -980,6 +988,10 @@ impl Skeleton {
                 UpdateEntry::Constraint(id) => {
                     let data = &*self.data;
                     let Some(cd) = data.constraints.get(id.index()) else { continue };
+                    if let ConstraintKind::Slider(_) = cd.kind {
+                        constraints::slider::update(self, id);
+                        continue;
+                    }
                     let Some(c) = self.constraints.get_mut(id.index()) else { continue };
                     let mut ctx = SolverCtx {
                         data,

@@ -208,7 +208,8 @@ fn ik_setup(d: &IkData) -> IkPose {
     }
 }
 
-/// Runs the solver of one constraint (called by the update cache for active constraints).
+/// Runs the solver of one constraint (called by the update cache for active constraints;
+/// sliders excepted, see [`slider::update`]).
 pub fn update(ctx: &mut SolverCtx<'_>, data: &ConstraintData, constraint: &mut Constraint) {
     match (&data.kind, &mut constraint.pose) {
         (ConstraintKind::Ik(d), ConstraintPose::Ik(p)) => ik::update(ctx, d, p),
@@ -217,7 +218,8 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &ConstraintData, constraint: &mut C
         }
         (ConstraintKind::Path(d), ConstraintPose::Path(p)) => path::update(ctx, d, p),
         (ConstraintKind::Physics(d), ConstraintPose::Physics(p)) => physics::update(ctx, d, p),
-        (ConstraintKind::Slider(d), ConstraintPose::Slider(p)) => slider::update(ctx, d, p),
+        // Sliders apply an animation, which needs the whole skeleton:
+        // `Skeleton::update_world_transform` calls `slider::update` itself.
         _ => {}
     }
 }
