@@ -6,9 +6,9 @@
 //! constraint through [`update`], which hands it a [`SolverCtx`] (mutable bones, read-only
 //! slots, the skeleton's world frame, time and physics mode).
 //!
-//! Solvers: [`ik`], [`transform`], [`path`], [`physics`], [`slider`]. [`physics`] and [`slider`] are
-//! implemented; a solver that is still a stub does nothing (bones keep the pose the update
-//! cache gave them).
+//! Solvers: [`ik`], [`transform`], [`path`], [`physics`], [`slider`]. [`physics`] and
+//! [`slider`] are implemented; a solver that is still a stub does nothing (bones keep the
+//! pose the update cache gave them).
 
 use spine_model::{ConstraintData, ConstraintKind, IkData, SkeletonData};
 
