@@ -609,6 +609,38 @@ impl Skeleton {
         self.time += delta;
     }
 
+    /// spine-cpp `Skeleton::physicsTranslate`: the next [`Physics::Update`] applies forces
+    /// as if every physics bone had moved an additional `(x, y)` in world space (so
+    /// `physics_translate(-dx, -dy)` after moving the skeleton by `(dx, dy)` hides the move).
+    pub fn physics_translate(&mut self, x: f32, y: f32) {
+        for c in &mut self.constraints {
+            if let constraints::ConstraintPose::Physics(p) = &mut c.pose {
+                p.state.translate(x, y);
+            }
+        }
+    }
+
+    /// spine-cpp `Skeleton::physicsRotate`: the next [`Physics::Update`] applies forces as
+    /// if every physics bone had additionally rotated `degrees` around world `(x, y)`.
+    pub fn physics_rotate(&mut self, x: f32, y: f32, degrees: f32) {
+        for c in &mut self.constraints {
+            if let constraints::ConstraintPose::Physics(p) = &mut c.pose {
+                p.state.rotate(x, y, degrees);
+            }
+        }
+    }
+
+    /// spine-cpp `PhysicsConstraint::reset()` on every physics constraint (at the current
+    /// skeleton time): offsets and velocities cleared, the next update only records.
+    pub fn reset_physics(&mut self) {
+        let now = self.time;
+        for c in &mut self.constraints {
+            if let constraints::ConstraintPose::Physics(p) = &mut c.pose {
+                p.state.reset(now);
+            }
+        }
+    }
+
     /// Bones, constraints and slots back to setup (physics state kept).
     pub fn set_to_setup_pose(&mut self) {
         self.set_bones_to_setup_pose();
@@ -848,10 +880,18 @@ impl Skeleton {
                     self.set_sorted(d.bone);
                 }
                 ConstraintKind::Slider(d) => {
-                    if let Some(b) = &d.bone {
+                    if let Some(b) = d.bone.as_ref().filter(|_| !d.local) {
                         self.sort_bone(b.bone);
                     }
                     self.update_cache.push(UpdateEntry::Constraint(cid));
+                    // The animation's bones (and children) are recomputed after it.
+                    for b in constraints::slider::animation_bones(&data, d) {
+                        let Some(bone) = self.bones.get_mut(b.index()) else { continue };
+                        if bone.active {
+                            bone.sorted = false;
+                            self.sort_reset_children(b);
+                        }
+                    }
                 }
             }
         }
@@ -948,6 +988,10 @@ impl Skeleton {
                 UpdateEntry::Constraint(id) => {
                     let data = &*self.data;
                     let Some(cd) = data.constraints.get(id.index()) else { continue };
+                    if let ConstraintKind::Slider(_) = cd.kind {
+                        constraints::slider::update(self, id);
+                        continue;
+                    }
                     let Some(c) = self.constraints.get_mut(id.index()) else { continue };
                     let mut ctx = SolverCtx {
                         data,
@@ -956,6 +1000,7 @@ impl Skeleton {
                         frame,
                         time: self.time,
                         physics,
+                        y_down: self.y_down,
                     };
                     constraints::update(&mut ctx, cd, c);
                 }

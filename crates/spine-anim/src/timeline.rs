@@ -543,7 +543,9 @@ pub fn apply_timeline(
             };
             let mut index = key.index;
             if key.mode != SequenceMode::Hold {
-                index += (f64::from((time - key.time) / key.delay) + 0.0001) as i32;
+                // `delay == 0` gives +inf, saturated by `as`: saturate the sum too.
+                index = index
+                    .saturating_add((f64::from((time - key.time) / key.delay) + 0.0001) as i32);
                 index = match key.mode {
                     SequenceMode::Hold => index,
                     SequenceMode::Once => (count - 1).min(index),

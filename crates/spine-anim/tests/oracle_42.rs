@@ -7,10 +7,10 @@
 //! Tolerance: `|ours - theirs| <= 1e-3 * max(1, |theirs|)`.
 //!
 //! **Constraint exemption** (per constraint type, see [`EXEMPT`]): a bone is
-//! *constraint-driven* when a constraint of an exempt type writes it (the physics bone) or
-//! when it descends from such a bone. A sample whose only mismatches are on
-//! constraint-driven bones is counted as *exempt*, not failed. Everything else must match;
-//! IK, transform and path constraints are solved, so their bones are not exempt.
+//! *constraint-driven* when a constraint of an exempt type writes it or when it descends from
+//! such a bone. A sample whose only mismatches are on constraint-driven bones is counted as
+//! *exempt*, not failed. Every 4.2 solver (IK, transform, path, physics) is implemented, so
+//! only the 4.3 slider type remains listed, and no 4.2 rig has one: nothing is exempt.
 
 use std::sync::Arc;
 
@@ -21,7 +21,7 @@ use spine_model::{ConstraintKind, ConstraintType, LoadOptions, SkeletonData};
 
 /// Constraint types whose solvers are not checked yet: their bones (and descendants) are
 /// exempt. Remove a type once its solver lands.
-const EXEMPT: &[ConstraintType] = &[ConstraintType::Physics, ConstraintType::Slider];
+const EXEMPT: &[ConstraintType] = &[ConstraintType::Slider];
 
 fn close(ours: f32, theirs: f64) -> bool {
     let d = (ours as f64 - theirs).abs();
@@ -475,4 +475,149 @@ fn state_matches_spine_cpp_4_2() {
     }
     assert!(failures.is_empty(), "event or track event lists differ");
     assert_eq!(tally.failed, 0, "STATE samples failing outside the constraint exemption");
+}
+
+/// Physics bones and their descendants (whatever else drives them).
+fn physics_driven(d: &SkeletonData) -> Vec<bool> {
+    let mut driven = vec![false; d.bones.len()];
+    for c in &d.constraints {
+        if let ConstraintKind::Physics(k) = &c.kind {
+            driven[k.bone.index()] = true;
+        }
+    }
+    for (i, b) in d.bones.iter().enumerate() {
+        if let Some(p) = b.parent {
+            if driven[p.index()] {
+                driven[i] = true;
+            }
+        }
+    }
+    driven
+}
+
+thread_local! {
+    /// Worst relative difference seen by [`physics_bones`] on bones no exempt constraint
+    /// drives.
+    static WORST: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+}
+
+/// Physics-driven bone transforms of `sk` vs golden sample `s`: (compared, matching,
+/// matching among those no exempt constraint drives, compared among those).
+fn physics_bones(rig: &Rig, phys: &[bool], sk: &Skeleton, s: &Value) -> [usize; 4] {
+    let mut n = [0; 4];
+    for (i, gb) in s["bones"].as_array().unwrap().iter().enumerate() {
+        let Some(v) = gb.as_array() else { continue };
+        if !phys[i] {
+            continue;
+        }
+        let b = &sk.bones[i];
+        let ours = [b.a, b.b, b.c, b.d, b.world_x, b.world_y];
+        let ok = ours.iter().zip(v).all(|(o, t)| close(*o, t.as_f64().unwrap()));
+        if !rig.driven[i] {
+            for (o, t) in ours.iter().zip(v) {
+                let t = t.as_f64().unwrap();
+                let rel = (*o as f64 - t).abs() / t.abs().max(1.0);
+                WORST.with(|w| w.set(w.get().max(rel)));
+            }
+        }
+        n[0] += 1;
+        n[1] += ok as usize;
+        if !rig.driven[i] {
+            n[3] += 1;
+            n[2] += ok as usize;
+        }
+    }
+    n
+}
+
+/// The physics rigs bone by bone: physics bones (and descendants) must match in POSE
+/// (`Physics::None`) and in STATE (`Physics::Update`, 180 frames at 1/60 s) wherever no
+/// still-exempt constraint (IK, transform, path) also drives them.
+#[test]
+fn physics_rigs_match_spine_cpp_4_2() {
+    use spine_anim::{AnimationState, AnimationStateData};
+    let Some(rigs) = rigs() else { return };
+    let mut checked = 0;
+    for rig in &rigs {
+        let phys = physics_driven(&rig.data);
+        if !phys.iter().any(|&p| p) {
+            continue;
+        }
+        checked += 1;
+        let mut pose = [0; 4];
+        let mut sk = new_skeleton(rig);
+        for (name, p) in rig.golden["pose"].as_object().unwrap() {
+            let anim = rig.data.find_animation(name).unwrap();
+            for s in p["samples"].as_array().unwrap() {
+                let t = s["t"].as_f64().unwrap() as f32;
+                sk.set_to_setup_pose();
+                apply_animation(
+                    &mut sk,
+                    anim,
+                    t,
+                    t,
+                    false,
+                    None,
+                    1.0,
+                    MixBlend::Setup,
+                    MixDirection::In,
+                );
+                sk.update_world_transform(Physics::None);
+                let n = physics_bones(rig, &phys, &sk, s);
+                for k in 0..4 {
+                    pose[k] += n[k];
+                }
+            }
+        }
+        let pose_worst = WORST.with(|w| w.replace(0.0));
+        let st = &rig.golden["state"];
+        let mut sk = new_skeleton(rig);
+        let mut asd = AnimationStateData::new(rig.data.clone());
+        asd.default_mix = st["defaultMix"].as_f64().unwrap() as f32;
+        let mut state = AnimationState::new(Arc::new(asd));
+        state.set_animation_by_name(0, st["A"].as_str().unwrap(), true).unwrap();
+        if let Some(b) = st["B"].as_str() {
+            state
+                .add_animation_by_name(0, b, true, st["addDelay"].as_f64().unwrap() as f32)
+                .unwrap();
+        }
+        let mut samples = st["samples"].as_array().unwrap().iter().peekable();
+        let mut state_n = [0; 4];
+        let mut first_bad = None;
+        for frame in 1..=st["frames"].as_u64().unwrap() {
+            state.update(1.0 / 60.0);
+            state.apply(&mut sk);
+            state.clear_events();
+            sk.update(1.0 / 60.0);
+            sk.update_world_transform(Physics::Update);
+            if let Some(s) = samples.next_if(|s| s["frame"].as_u64() == Some(frame)) {
+                let n = physics_bones(rig, &phys, &sk, s);
+                if n[2] < n[3] && first_bad.is_none() {
+                    first_bad = Some(frame);
+                }
+                for k in 0..4 {
+                    state_n[k] += n[k];
+                }
+            }
+        }
+        println!(
+            "{}: {} physics-driven bones; POSE {}/{} match ({}/{} not IK/transform/path-driven); \
+             STATE {}/{} match ({}/{}), first failing frame {first_bad:?}; worst relative \
+             difference POSE {pose_worst:.2e}, STATE {:.2e}",
+            rig.name,
+            phys.iter().filter(|&&p| p).count(),
+            pose[1],
+            pose[0],
+            pose[2],
+            pose[3],
+            state_n[1],
+            state_n[0],
+            state_n[2],
+            state_n[3],
+            WORST.with(|w| w.replace(0.0)),
+        );
+        assert_eq!(pose[2], pose[3], "{}: POSE physics bones", rig.name);
+        assert_eq!(state_n[2], state_n[3], "{}: STATE physics bones", rig.name);
+    }
+    assert!(checked >= 4, "{checked} physics rigs");
 }

@@ -7,7 +7,7 @@
 //! slots, the skeleton's world frame, time and physics mode).
 //!
 //! Solvers: [`ik`], [`transform`] (4.2 / 3.8 / 4.3 from-to), [`path`] (spine-cpp 4.2),
-//! [`physics`], [`slider`].
+//! [`physics`] (spine-cpp 4.2), [`slider`] (4.3).
 
 use spine_model::{ConstraintData, ConstraintKind, IkData, SkeletonData};
 
@@ -36,6 +36,8 @@ pub struct SolverCtx<'a> {
     pub time: f32,
     /// Physics mode of this `update_world_transform` call.
     pub physics: Physics,
+    /// The y axis points down (spine-cpp `Bone::yDown`; flips physics gravity).
+    pub y_down: bool,
 }
 
 /// IK pose (what IK timelines write; spine-cpp `IkConstraint` fields).
@@ -206,7 +208,8 @@ fn ik_setup(d: &IkData) -> IkPose {
     }
 }
 
-/// Runs the solver of one constraint (called by the update cache for active constraints).
+/// Runs the solver of one constraint (called by the update cache for active constraints;
+/// sliders excepted, see [`slider::update`]).
 pub fn update(ctx: &mut SolverCtx<'_>, data: &ConstraintData, constraint: &mut Constraint) {
     match (&data.kind, &mut constraint.pose) {
         (ConstraintKind::Ik(d), ConstraintPose::Ik(p)) => ik::update(ctx, d, p),
@@ -215,7 +218,8 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &ConstraintData, constraint: &mut C
         }
         (ConstraintKind::Path(d), ConstraintPose::Path(p)) => path::update(ctx, d, p),
         (ConstraintKind::Physics(d), ConstraintPose::Physics(p)) => physics::update(ctx, d, p),
-        (ConstraintKind::Slider(d), ConstraintPose::Slider(p)) => slider::update(ctx, d, p),
+        // Sliders apply an animation, which needs the whole skeleton:
+        // `Skeleton::update_world_transform` calls `slider::update` itself.
         _ => {}
     }
 }

@@ -1,8 +1,31 @@
 //! Physics constraint solver (spine-cpp 4.2 `PhysicsConstraint::update`).
+//!
+//! A fixed-step spring simulation: the bone's world position feeds translation offsets
+//! (`x`, `y`), the tip of the bone feeds rotation/shear-x and scale-x offsets. Time comes
+//! from the skeleton ([`SolverCtx::time`], advanced only by
+//! [`Skeleton::update`](crate::Skeleton::update)); the elapsed time is accumulated in
+//! [`PhysicsState::remaining`] and consumed in steps of [`PhysicsData::step`] seconds, so
+//! the same sequence of deltas always gives bit-identical results.
+//!
+//! Quirks of the reference kept on purpose (the goldens depend on them):
+//! * `mix == 0` returns before anything else (no state update, no applied-pose refresh);
+//! * [`Physics::None`] returns early: no offsets are applied at all;
+//! * the first [`Physics::Update`] after a reset only records the bone position (the delta
+//!   still goes to `remaining` and is simulated on the next update);
+//! * the velocity limit uses `|scale_y|` for x and `|scale_x|` for y (axes swapped);
+//! * wind and gravity are multiplied by the data's reference scale in the translation part
+//!   only, not in the rotation/scale part.
 
 use spine_model::PhysicsData;
 
 use super::{PhysicsPose, SolverCtx};
+use crate::math;
+use crate::skeleton::{parent_world, Physics};
+
+/// `MathUtil::Pi_2`.
+const PI_2: f32 = math::PI * 2.0;
+/// `MathUtil::InvPi_2`.
+const INV_PI_2: f32 = 1.0 / PI_2;
 
 /// Simulation state of a physics constraint (spine-cpp 4.2 fields of the same names).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -49,14 +72,259 @@ impl PhysicsState {
         PhysicsState { reset: true, ..PhysicsState::default() }
     }
 
-    /// spine-cpp `PhysicsConstraint::reset()` at skeleton time `time`.
+    /// spine-cpp `PhysicsConstraint::reset()` at skeleton time `time`: offsets, velocities
+    /// and the unsimulated time cleared, the next update only records the bone position.
+    /// (`ux`/`uy`, `cx`/`cy` and `tx`/`ty` are kept, as in the reference.)
     pub fn reset(&mut self, time: f32) {
-        *self = PhysicsState { reset: true, last_time: time, ..PhysicsState::default() };
+        self.remaining = 0.0;
+        self.last_time = time;
+        self.reset = true;
+        self.x_offset = 0.0;
+        self.x_velocity = 0.0;
+        self.y_offset = 0.0;
+        self.y_velocity = 0.0;
+        self.rotate_offset = 0.0;
+        self.rotate_velocity = 0.0;
+        self.scale_offset = 0.0;
+        self.scale_velocity = 0.0;
+    }
+
+    /// spine-cpp `PhysicsConstraint::translate`: the next update applies forces as if the
+    /// bone had moved an additional `(x, y)` in world space (the remembered positions move
+    /// by `(-x, -y)`).
+    pub fn translate(&mut self, x: f32, y: f32) {
+        self.ux -= x;
+        self.uy -= y;
+        self.cx -= x;
+        self.cy -= y;
+    }
+
+    /// spine-cpp `PhysicsConstraint::rotate`: as [`PhysicsState::translate`] for a rotation
+    /// of the remembered center by `degrees` around world `(x, y)`.
+    pub fn rotate(&mut self, x: f32, y: f32, degrees: f32) {
+        let r = degrees * math::DEG_RAD;
+        let (cos, sin) = (math::cos(r), math::sin(r));
+        let dx = self.cx - x;
+        let dy = self.cy - y;
+        self.translate(dx * cos - dy * sin - dx, dx * sin + dy * cos - dy);
+    }
+}
+
+/// `(float)pow((double)a, (double)b)`.
+fn pow(a: f32, b: f32) -> f32 {
+    (a as f64).powf(b as f64) as f32
+}
+
+/// Clamps `v` to `[-q, q]` the way the reference does (`v > q ? q : v < -q ? -q : v`).
+fn clamp(v: f32, q: f32) -> f32 {
+    if v > q {
+        q
+    } else if v < -q {
+        -q
+    } else {
+        v
     }
 }
 
 /// Steps one physics constraint and applies its offsets to `data.bone` (nothing when
-/// `ctx.physics` is [`Physics::None`](crate::Physics::None)). **Stub: does nothing yet.**
+/// `ctx.physics` is [`Physics::None`] or the mix is 0). Never allocates.
 pub fn update(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPose) {
-    let _ = (ctx, data, pose);
+    let mix = pose.mix;
+    if mix == 0.0 {
+        return;
+    }
+    let x = data.x > 0.0;
+    let y = data.y > 0.0;
+    let rotate_or_shear_x = data.rotate > 0.0 || data.shear_x > 0.0;
+    let scale_x = data.scale_x > 0.0;
+    let bi = data.bone.index();
+    let l = ctx.data.bones.get(bi).map_or(0.0, |b| b.length);
+    let frame = ctx.frame;
+    let y_sign = if ctx.y_down { -1.0 } else { 1.0 };
+    let parent = parent_world(ctx.bones, data.bone);
+    let Some(bone) = ctx.bones.get_mut(bi) else { return };
+    let st = &mut pose.state;
+
+    match ctx.physics {
+        Physics::None => return,
+        Physics::Reset | Physics::Update => {
+            if ctx.physics == Physics::Reset {
+                st.reset(ctx.time);
+            }
+            let delta = (ctx.time - st.last_time).max(0.0);
+            st.remaining += delta;
+            st.last_time = ctx.time;
+
+            let (bx, by) = (bone.world_x, bone.world_y);
+            if st.reset {
+                st.reset = false;
+                st.ux = bx;
+                st.uy = by;
+            } else {
+                let mut a = st.remaining;
+                let i = pose.inertia;
+                let t = data.step;
+                let f = ctx.data.reference_scale;
+                let mut qx = data.limit * delta;
+                let qy = qx * math::abs(frame.scale_x);
+                qx *= math::abs(frame.scale_y);
+                if x || y {
+                    if x {
+                        let u = (st.ux - bx) * i;
+                        st.x_offset += clamp(u, qx);
+                        st.ux = bx;
+                    }
+                    if y {
+                        let u = (st.uy - by) * i;
+                        st.y_offset += clamp(u, qy);
+                        st.uy = by;
+                    }
+                    if a >= t {
+                        let d = pow(pose.damping, 60.0 * t);
+                        let m = pose.mass_inverse * t;
+                        let e = pose.strength;
+                        let w = pose.wind * f;
+                        let g = pose.gravity * f * y_sign;
+                        loop {
+                            if x {
+                                st.x_velocity += (w - st.x_offset * e) * m;
+                                st.x_offset += st.x_velocity * t;
+                                st.x_velocity *= d;
+                            }
+                            if y {
+                                st.y_velocity -= (g + st.y_offset * e) * m;
+                                st.y_offset += st.y_velocity * t;
+                                st.y_velocity *= d;
+                            }
+                            a -= t;
+                            if a < t {
+                                break;
+                            }
+                        }
+                    }
+                    if x {
+                        bone.world_x += st.x_offset * mix * data.x;
+                    }
+                    if y {
+                        bone.world_y += st.y_offset * mix * data.y;
+                    }
+                }
+
+                if rotate_or_shear_x || scale_x {
+                    let ca = math::atan2(bone.c, bone.a);
+                    let (mut c, mut s);
+                    let mut mr = 0.0;
+                    let dx = clamp(st.cx - bone.world_x, qx);
+                    let dy = clamp(st.cy - bone.world_y, qy);
+                    if rotate_or_shear_x {
+                        mr = (data.rotate + data.shear_x) * mix;
+                        let mut r =
+                            math::atan2(dy + st.ty, dx + st.tx) - ca - st.rotate_offset * mr;
+                        st.rotate_offset += (r - ceil(r * INV_PI_2 - 0.5) * PI_2) * i;
+                        r = st.rotate_offset * mr + ca;
+                        c = math::cos(r);
+                        s = math::sin(r);
+                        if scale_x {
+                            let r = l * bone.world_scale_x();
+                            if r > 0.0 {
+                                st.scale_offset += (dx * c + dy * s) * i / r;
+                            }
+                        }
+                    } else {
+                        c = math::cos(ca);
+                        s = math::sin(ca);
+                        let r = l * bone.world_scale_x();
+                        if r > 0.0 {
+                            st.scale_offset += (dx * c + dy * s) * i / r;
+                        }
+                    }
+                    a = st.remaining;
+                    if a >= t {
+                        let m = pose.mass_inverse * t;
+                        let e = pose.strength;
+                        let w = pose.wind;
+                        let g = pose.gravity * y_sign;
+                        let h = l / f;
+                        let d = pow(pose.damping, 60.0 * t);
+                        loop {
+                            a -= t;
+                            if scale_x {
+                                st.scale_velocity += (w * c - g * s - st.scale_offset * e) * m;
+                                st.scale_offset += st.scale_velocity * t;
+                                st.scale_velocity *= d;
+                            }
+                            if rotate_or_shear_x {
+                                st.rotate_velocity -=
+                                    ((w * s + g * c) * h + st.rotate_offset * e) * m;
+                                st.rotate_offset += st.rotate_velocity * t;
+                                st.rotate_velocity *= d;
+                                if a < t {
+                                    break;
+                                }
+                                let r = st.rotate_offset * mr + ca;
+                                c = math::cos(r);
+                                s = math::sin(r);
+                            } else if a < t {
+                                break;
+                            }
+                        }
+                    }
+                }
+                st.remaining = a;
+            }
+            st.cx = bone.world_x;
+            st.cy = bone.world_y;
+        }
+        Physics::Pose => {
+            if x {
+                bone.world_x += st.x_offset * mix * data.x;
+            }
+            if y {
+                bone.world_y += st.y_offset * mix * data.y;
+            }
+        }
+    }
+
+    if rotate_or_shear_x {
+        let mut o = st.rotate_offset * mix;
+        if data.shear_x > 0.0 {
+            let mut r = 0.0;
+            if data.rotate > 0.0 {
+                r = o * data.rotate;
+                let (s, c) = (math::sin(r), math::cos(r));
+                let a = bone.b;
+                bone.b = c * a - s * bone.d;
+                bone.d = s * a + c * bone.d;
+            }
+            r += o * data.shear_x;
+            let (s, c) = (math::sin(r), math::cos(r));
+            let a = bone.a;
+            bone.a = c * a - s * bone.c;
+            bone.c = s * a + c * bone.c;
+        } else {
+            o *= data.rotate;
+            let (s, c) = (math::sin(o), math::cos(o));
+            let a = bone.a;
+            bone.a = c * a - s * bone.c;
+            bone.c = s * a + c * bone.c;
+            let a = bone.b;
+            bone.b = c * a - s * bone.d;
+            bone.d = s * a + c * bone.d;
+        }
+    }
+    if scale_x {
+        let s = 1.0 + st.scale_offset * mix * data.scale_x;
+        bone.a *= s;
+        bone.c *= s;
+    }
+    if ctx.physics != Physics::Pose {
+        st.tx = l * bone.a;
+        st.ty = l * bone.c;
+    }
+    bone.update_applied_transform(parent, &frame);
+}
+
+/// `MathUtil::ceil` (`::ceil` of a float).
+fn ceil(v: f32) -> f32 {
+    v.ceil()
 }

@@ -1,11 +1,135 @@
-//! Slider constraint solver (4.3).
+//! Slider constraint (4.3 `Slider::update`): poses an animation at a time that comes from
+//! the constraint's pose (slider timelines) or, when the slider has a bone, from a
+//! property of that bone.
+//!
+//! The animation is applied to the *applied* pose of its bones (what the update cache
+//! computes world transforms from), with alpha = the slider's mix, additive sliders
+//! adding ([`MixBlend::Add`]) and the others replacing ([`MixBlend::Replace`]), no events.
+//! The update cache recomputes the animation's bones (and their children) after the
+//! slider (see [`animation_bones`]).
+//!
+//! Bone-driven time: `offset + (property - property_offset) * scale`, where the property is
+//! read from the bone's applied local pose (`local`) or from its world transform (divided
+//! by the skeleton scale; rotation in `[0, 360)`). Looping sliders then wrap the time
+//! into the animation (`duration + fmod(time, duration)`), the others clamp it at 0.
 
-use spine_model::SliderData;
+use spine_model::{ConstraintId, ConstraintKind, SliderData, Timeline, TransformProperty};
 
-use super::{SliderPose, SolverCtx};
+use super::ConstraintPose;
+use crate::math;
+use crate::skeleton::{Bone, Skeleton, WorldFrame};
+use crate::timeline::{apply_animation, MixBlend, MixDirection};
 
-/// Applies a slider constraint. **Stub: does nothing yet** (4.3 only; it poses an
-/// animation, which needs the timeline machinery on bones only).
-pub fn update(ctx: &mut SolverCtx<'_>, data: &SliderData, pose: &mut SliderPose) {
-    let _ = (ctx, data, pose);
+/// The bones the animation of `data` has bone timelines for (rotate/translate/scale/
+/// shear/inherit), possibly repeated. The update cache marks them (and their children) to
+/// be recomputed after the slider.
+pub fn animation_bones<'a>(
+    skeleton: &'a spine_model::SkeletonData,
+    data: &SliderData,
+) -> impl Iterator<Item = spine_model::BoneId> + 'a {
+    let timelines = skeleton.animations.get(data.animation.index()).map(|a| a.timelines.as_slice());
+    timelines.unwrap_or(&[]).iter().filter_map(|t| match t {
+        Timeline::Bone { bone, .. } | Timeline::Inherit { bone, .. } => Some(*bone),
+        _ => None,
+    })
+}
+
+/// The value of `property` of `bone` a slider reads (4.3 `FromProperty::value` with zero
+/// offsets): from the applied local pose when `local`, else from the world transform
+/// divided by the skeleton scale.
+pub fn property_value(
+    bone: &Bone,
+    property: TransformProperty,
+    local: bool,
+    frame: &WorldFrame,
+) -> f32 {
+    let (sx, sy) = (frame.scale_x, frame.scale_y);
+    if local {
+        return match property {
+            TransformProperty::Rotate => bone.arotation,
+            TransformProperty::X => bone.ax,
+            TransformProperty::Y => bone.ay,
+            TransformProperty::ScaleX => bone.ascale_x,
+            TransformProperty::ScaleY => bone.ascale_y,
+            TransformProperty::ShearY => bone.ashear_y,
+        };
+    }
+    match property {
+        TransformProperty::Rotate => {
+            let v = math::atan2(bone.c / sy, bone.a / sx) * math::RAD_DEG;
+            if v < 0.0 {
+                v + 360.0
+            } else {
+                v
+            }
+        }
+        TransformProperty::X => bone.world_x / sx,
+        TransformProperty::Y => bone.world_y / sy,
+        TransformProperty::ScaleX => {
+            let (a, c) = (bone.a / sx, bone.c / sy);
+            math::sqrt(a * a + c * c)
+        }
+        TransformProperty::ScaleY => {
+            let (b, d) = (bone.b / sx, bone.d / sy);
+            math::sqrt(b * b + d * d)
+        }
+        TransformProperty::ShearY => {
+            let (ix, iy) = (1.0 / sx, 1.0 / sy);
+            (math::atan2(bone.d * iy, bone.b * ix) - math::atan2(bone.c * iy, bone.a * ix))
+                * math::RAD_DEG
+                - 90.0
+        }
+    }
+}
+
+/// Exchanges a bone's local and applied pose (so that timelines, which write the local
+/// pose, write the applied one).
+fn swap_local_applied(b: &mut Bone) {
+    std::mem::swap(&mut b.x, &mut b.ax);
+    std::mem::swap(&mut b.y, &mut b.ay);
+    std::mem::swap(&mut b.rotation, &mut b.arotation);
+    std::mem::swap(&mut b.scale_x, &mut b.ascale_x);
+    std::mem::swap(&mut b.scale_y, &mut b.ascale_y);
+    std::mem::swap(&mut b.shear_x, &mut b.ashear_x);
+    std::mem::swap(&mut b.shear_y, &mut b.ashear_y);
+}
+
+/// Runs slider constraint `id` of `sk` (called by the update cache; needs the whole
+/// skeleton because it applies an animation). Does nothing when the mix is 0, the
+/// constraint is not a slider, or its bone is inactive. Never allocates.
+pub fn update(sk: &mut Skeleton, id: ConstraintId) {
+    let data = sk.data.clone();
+    let Some(ConstraintKind::Slider(d)) = data.constraints.get(id.index()).map(|c| &c.kind) else {
+        return;
+    };
+    let Some(anim) = data.animations.get(d.animation.index()) else { return };
+    let frame = sk.frame();
+    let Some(c) = sk.constraints.get_mut(id.index()) else { return };
+    let ConstraintPose::Slider(p) = &mut c.pose else { return };
+    if p.mix == 0.0 {
+        return;
+    }
+    if let Some(b) = &d.bone {
+        let Some(bone) = sk.bones.get(b.bone.index()) else { return };
+        if !bone.active {
+            return;
+        }
+        let value = property_value(bone, b.property, d.local, &frame);
+        let mut time = b.offset + (value - b.property_offset) * b.scale;
+        if d.looping {
+            time = anim.duration + math::fmod(time, anim.duration);
+        } else {
+            time = time.max(0.0);
+        }
+        p.time = time;
+    }
+    let (time, mix) = (p.time, p.mix);
+    let blend = if d.additive { MixBlend::Add } else { MixBlend::Replace };
+    for b in &mut sk.bones {
+        swap_local_applied(b);
+    }
+    apply_animation(sk, d.animation, time, time, d.looping, None, mix, blend, MixDirection::In);
+    for b in &mut sk.bones {
+        swap_local_applied(b);
+    }
 }
