@@ -94,11 +94,12 @@ impl Behaviour {
 }
 
 /// How a curve table is encoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CurveModel {
     /// 4.x: per-frame `LINEAR`/`STEPPED`/`BEZIER + i` and 9 precomputed `(x, y)` points per
     /// bezier (spine-cpp 4.2 `CurveTimeline::setBezier`, `BEZIER_SIZE = 18`); sampled with
     /// `CurveTimeline::getBezierValue`.
+    #[default]
     Bezier4x,
     /// 3.x: per frame `LINEAR`/`STEPPED`/`BEZIER` then 10 sampled segments
     /// (`CurveTimeline::setCurve` / `getCurvePercent` of the 3.x runtimes), percent-based.
