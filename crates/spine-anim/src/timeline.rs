@@ -1286,7 +1286,7 @@ fn clamp_color(c: &mut spine_model::Color) {
 
 /// 3.x segment percent (`CurveModel::Sampled3x`): with `frame` the key after `time`,
 /// `getCurvePercent(frame - 1, 1 - (time - frameTime) / (prevTime - frameTime))`.
-fn percent_3x(c: &Curves, time: f32, k: usize) -> f32 {
+pub(crate) fn percent_3x(c: &Curves, time: f32, k: usize) -> f32 {
     let frame_time = c.time(k + 1);
     let linear = 1.0 - (time - frame_time) / (c.time(k) - frame_time);
     c.curve_percent_3x(k, linear)
