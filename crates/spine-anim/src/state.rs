@@ -815,7 +815,7 @@ impl AnimationState {
         let e = self.e(entry);
         let complete = if e.looping {
             if duration == 0.0 {
-                true
+                self.data.skeleton_data.behaviour.empty_loop_completes
             } else {
                 let cycles = (e.track_time / duration) as i32;
                 cycles > 0 && cycles > (e.track_last / duration) as i32

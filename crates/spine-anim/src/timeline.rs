@@ -6,10 +6,9 @@
 //! stepped, event windows are `(last, time]`.
 
 use spine_model::{
-    CurveModel, RotationMix,
-    AnimationId, AttachmentKind, BoneProperty, ColorProperty, ConstraintKind, Curves, PathProperty,
-    PhysicsData, PhysicsProperty, SequenceMode, SkeletonData, SliderProperty, Timeline, Vertices,
-    BEZIER, BEZIER_SIZE, LINEAR, STEPPED,
+    AnimationId, AttachmentKind, BoneProperty, ColorProperty, ConstraintKind, CurveModel, Curves,
+    PathProperty, PhysicsData, PhysicsProperty, RotationMix, SequenceMode, SkeletonData,
+    SliderProperty, Timeline, Vertices, BEZIER, BEZIER_SIZE, LINEAR, STEPPED,
 };
 
 use crate::constraints::{ConstraintPose, PhysicsPose};

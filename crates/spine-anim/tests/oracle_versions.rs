@@ -182,7 +182,12 @@ fn compare_sample(rig: &Rig, sk: &Skeleton, s: &Value, what: &str) -> Cmp {
                 if vertices_driven(rig, sk, id) {
                     cmp.exempt += 1;
                 } else {
-                    cmp.hard.push((worst, format!("{what} vertices of {slot_name}")));
+                    let detail = if std::env::var_os("ORACLE_VERBOSE").is_some() {
+                        format!(": {buf:?} vs {gv:?}")
+                    } else {
+                        String::new()
+                    };
+                    cmp.hard.push((worst, format!("{what} vertices of {slot_name}{detail}")));
                 }
             }
             cmp.vertices += 1;
@@ -245,12 +250,15 @@ impl Tally {
             100.0 * self.bones.1 as f64 / self.bones.0.max(1) as f64
         );
         self.worst.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap());
-        for (d, m) in self.worst.iter().take(15) {
+        for (d, m) in self
+            .worst
+            .iter()
+            .take(std::env::var("ORACLE_WORST").ok().and_then(|v| v.parse().ok()).unwrap_or(15))
+        {
             println!("  worst |diff| {d:.3e}: {m}");
         }
     }
 }
-
 
 /// Loads every golden of `version` whose name ends with `suffix` (`.skel.json` or
 /// `.json.json`) together with the rig it was produced from.
@@ -471,7 +479,6 @@ fn run_state(rig: &Rig, tally: &mut Tally, failures: &mut Vec<String>) -> (usize
     }
     (events.len(), track_events.len())
 }
-
 
 #[test]
 fn pose_3_5_skel() {
