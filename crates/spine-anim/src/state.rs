@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use spine_model::{AnimationId, BoneProperty, SkeletonData, Timeline};
+use spine_model::{AnimationId, BoneProperty, RotationMix, SkeletonData, Timeline};
 
 use crate::math;
 use crate::skeleton::Skeleton;
@@ -815,7 +815,7 @@ impl AnimationState {
         let e = self.e(entry);
         let complete = if e.looping {
             if duration == 0.0 {
-                true
+                self.data.skeleton_data.behaviour.empty_loop_completes
             } else {
                 let cycles = (e.track_time / duration) as i32;
                 cycles > 0 && cycles > (e.track_last / duration) as i32
@@ -1203,6 +1203,10 @@ fn apply_rotate_timeline(
     if !b.active || curves.frame_count() == 0 {
         return;
     }
+    if sk.data.behaviour.rotation_mix == RotationMix::Spine3 {
+        rotate_mix_3x(b, curves, setup, time, alpha, blend, rot, i, first_frame);
+        return;
+    }
     let (r1, r2);
     if time < curves.time(0) {
         match blend {
@@ -1257,4 +1261,79 @@ fn apply_rotate_timeline(
         *r = diff;
     }
     b.rotation = r1 + total * alpha;
+}
+
+/// 3.x `AnimationState::applyRotateTimeline` (spine-c 3.5/3.6, spine-cpp 3.7/3.8,
+/// [`RotationMix::Spine3`]): the target rotation is built from wrapped key deltas, the
+/// shortest-route direction is kept across frames, and the result is wrapped.
+#[allow(clippy::too_many_arguments)]
+fn rotate_mix_3x(
+    b: &mut crate::skeleton::Bone,
+    curves: &spine_model::Curves,
+    setup: f32,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    rot: &mut [f32],
+    i: usize,
+    first_frame: bool,
+) {
+    use crate::timeline::{percent_3x, search, wrap_3x};
+    let n = curves.frame_count();
+    let (r1, r2);
+    if time < curves.time(0) {
+        match blend {
+            MixBlend::Setup => {
+                b.rotation = setup;
+                return;
+            }
+            MixBlend::First => {
+                r1 = b.rotation;
+                r2 = setup;
+            }
+            _ => return,
+        }
+    } else {
+        r1 = if blend == MixBlend::Setup { setup } else { b.rotation };
+        if time >= curves.time(n - 1) {
+            r2 = setup + curves.value(n - 1, 0);
+        } else {
+            let k = search(curves, time);
+            let prev = curves.value(k, 0);
+            let percent = percent_3x(curves, time, k);
+            let d = wrap_3x(curves.value(k + 1, 0) - prev);
+            r2 = wrap_3x(prev + d * percent + setup);
+        }
+    }
+    let total;
+    let diff = wrap_3x(r2 - r1);
+    if diff == 0.0 {
+        total = rot.get(i).copied().unwrap_or(0.0);
+    } else {
+        let (mut last_total, last_diff) = if first_frame {
+            (0.0, diff)
+        } else {
+            (rot.get(i).copied().unwrap_or(0.0), rot.get(i + 1).copied().unwrap_or(0.0))
+        };
+        let current = diff > 0.0;
+        let mut dir = last_total >= 0.0;
+        if math::sign(last_diff) != math::sign(diff) && math::abs(last_diff) <= 90.0 {
+            if math::abs(last_total) > 180.0 {
+                last_total += 360.0 * math::sign(last_total);
+            }
+            dir = current;
+        }
+        let mut t = diff + last_total - math::fmod(last_total, 360.0);
+        if dir != current {
+            t += 360.0 * math::sign(last_total);
+        }
+        if let Some(r) = rot.get_mut(i) {
+            *r = t;
+        }
+        total = t;
+    }
+    if let Some(r) = rot.get_mut(i + 1) {
+        *r = diff;
+    }
+    b.rotation = wrap_3x(r1 + total * alpha);
 }

@@ -6,9 +6,9 @@
 //! stepped, event windows are `(last, time]`.
 
 use spine_model::{
-    AnimationId, AttachmentKind, BoneProperty, ColorProperty, ConstraintKind, Curves, PathProperty,
-    PhysicsData, PhysicsProperty, SequenceMode, SkeletonData, SliderProperty, Timeline, Vertices,
-    BEZIER, BEZIER_SIZE, LINEAR, STEPPED,
+    AnimationId, AttachmentKind, BoneProperty, ColorProperty, ConstraintKind, CurveModel, Curves,
+    PathProperty, PhysicsData, PhysicsProperty, RotationMix, SequenceMode, SkeletonData,
+    SliderProperty, Timeline, Vertices, BEZIER, BEZIER_SIZE, LINEAR, STEPPED,
 };
 
 use crate::constraints::{ConstraintPose, PhysicsPose};
@@ -123,6 +123,14 @@ fn bezier_value(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
 /// Channel `ch` at `time` (key `k` found by [`search`]); `bezier_slot` is the bezier
 /// offset (in beziers) spine-cpp reads for this channel (normally `ch`).
 fn channel_value(c: &Curves, time: f32, k: usize, ch: usize, bezier_slot: usize) -> f32 {
+    if c.model == CurveModel::Sampled3x {
+        if k + 1 >= c.frame_count() {
+            return c.value(k, ch);
+        }
+        let p = percent_3x(c, time, k);
+        let prev = c.value(k, ch);
+        return prev + (c.value(k + 1, ch) - prev) * p;
+    }
     let ty = curve_type(c, k);
     if ty == LINEAR {
         let before = c.time(k);
@@ -954,6 +962,51 @@ fn physics_global(d: &PhysicsData, prop: PhysicsProperty) -> bool {
     }
 }
 
+/// 3.x rotation wrap: `r - (16384 - (int)(16384.499999999996 - r / 360)) * 360`.
+pub(crate) fn wrap_3x(r: f32) -> f32 {
+    let n = (16384.499999999996f64 - f64::from(r / 360.0)) as i32;
+    r - (16384 - n) as f32 * 360.0
+}
+
+/// 3.x `RotateTimeline::apply` ([`RotationMix::Spine3`]): the key delta is wrapped into
+/// `[-180, 180]` before interpolating, and the animated offset is wrapped again.
+fn rotate_3x(c: &Curves, time: f32, alpha: f32, blend: MixBlend, current: f32, setup: f32) -> f32 {
+    let n = c.frame_count();
+    if n == 0 {
+        return current;
+    }
+    if time < c.time(0) {
+        return match blend {
+            MixBlend::Setup => setup,
+            MixBlend::First => current + wrap_3x(setup - current) * alpha,
+            _ => current,
+        };
+    }
+    if time >= c.time(n - 1) {
+        let mut r = c.value(n - 1, 0);
+        return match blend {
+            MixBlend::Setup => setup + r * alpha,
+            MixBlend::First | MixBlend::Replace => {
+                r += setup - current;
+                current + wrap_3x(r) * alpha
+            }
+            MixBlend::Add => current + r * alpha,
+        };
+    }
+    let k = search(c, time);
+    let prev = c.value(k, 0);
+    let percent = percent_3x(c, time, k);
+    let mut r = prev + wrap_3x(c.value(k + 1, 0) - prev) * percent;
+    match blend {
+        MixBlend::Setup => setup + wrap_3x(r) * alpha,
+        MixBlend::First | MixBlend::Replace => {
+            r += setup - current;
+            current + wrap_3x(r) * alpha
+        }
+        MixBlend::Add => current + wrap_3x(r) * alpha,
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn apply_bone(
     sk: &mut Skeleton,
@@ -972,6 +1025,9 @@ fn apply_bone(
         return;
     }
     match property {
+        BoneProperty::Rotate if data.behaviour.rotation_mix == RotationMix::Spine3 => {
+            b.rotation = rotate_3x(c, time, alpha, blend, b.rotation, bd.rotation)
+        }
         BoneProperty::Rotate => {
             b.rotation = relative(c, time, alpha, blend, b.rotation, bd.rotation)
         }
@@ -1229,8 +1285,19 @@ fn clamp_color(c: &mut spine_model::Color) {
     c.a = c.a.clamp(0.0, 1.0);
 }
 
+/// 3.x segment percent (`CurveModel::Sampled3x`): with `frame` the key after `time`,
+/// `getCurvePercent(frame - 1, 1 - (time - frameTime) / (prevTime - frameTime))`.
+pub(crate) fn percent_3x(c: &Curves, time: f32, k: usize) -> f32 {
+    let frame_time = c.time(k + 1);
+    let linear = 1.0 - (time - frame_time) / (c.time(k) - frame_time);
+    c.curve_percent_3x(k, linear)
+}
+
 /// spine-cpp `DeformTimeline::getCurvePercent`.
 fn deform_percent(c: &Curves, time: f32, k: usize) -> f32 {
+    if c.model == CurveModel::Sampled3x {
+        return if k + 1 >= c.frame_count() { 0.0 } else { percent_3x(c, time, k) };
+    }
     let ty = curve_type(c, k);
     if ty == LINEAR {
         let x = c.time(k);

@@ -7,8 +7,9 @@ use crate::skeleton::{Bone, Skeleton, Slot};
 
 impl Skeleton {
     /// Appends the world vertices (`x, y` pairs) of the attachment shown by `slot` to
-    /// `out`: 4 corners `br, bl, ul, ur` for a region (the current sequence frame's
-    /// geometry), every vertex (deform applied) for meshes, bounding boxes, paths and
+    /// `out`: 4 corners `br, bl, ul, ur` for a region (`bl, ul, ur, br` when
+    /// [`Behaviour::region_vertices_bl_first`](spine_model::Behaviour::region_vertices_bl_first);
+    /// the current sequence frame's geometry), every vertex (deform applied) for meshes, bounding boxes, paths and
     /// clipping polygons. Returns false (appending nothing) for no attachment, a point
     /// attachment, or a region without atlas geometry.
     pub fn world_vertices(&self, slot: SlotId, out: &mut Vec<f32>) -> bool {
@@ -20,7 +21,12 @@ impl Skeleton {
                 let Some(o) = region_geometry(r, s) else { return false };
                 let (x, y, a, b, c, d) =
                     (bone.world_x, bone.world_y, bone.a, bone.b, bone.c, bone.d);
-                for k in [6usize, 0, 2, 4] {
+                let order = if self.data.behaviour.region_vertices_bl_first {
+                    [0usize, 2, 4, 6]
+                } else {
+                    [6, 0, 2, 4]
+                };
+                for k in order {
                     let (ox, oy) = (o[k], o[k + 1]);
                     out.push(ox * a + oy * b + x);
                     out.push(ox * c + oy * d + y);

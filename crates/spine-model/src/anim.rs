@@ -31,6 +31,11 @@ pub struct Curves {
     pub curves: Vec<f32>,
     /// Index in `curves` where the bezier points start (the key count).
     pub bezier_base: usize,
+    /// How the bezier entries were built and must be sampled: the SkeletonData's
+    /// [`Behaviour::curve_model`](crate::Behaviour::curve_model), recorded per table so
+    /// evaluators need not look it up ([`CurveModel::Sampled3x`](crate::CurveModel::Sampled3x)
+    /// tables are built by the 3.x converters).
+    pub model: crate::CurveModel,
 }
 
 impl Curves {
@@ -41,6 +46,7 @@ impl Curves {
             frames: Vec::with_capacity(frame_count * (1 + channels)),
             curves: vec![LINEAR; frame_count + bezier_count * BEZIER_SIZE],
             bezier_base: frame_count,
+            model: crate::CurveModel::Bezier4x,
         }
     }
 

@@ -100,6 +100,7 @@ pub(crate) fn sampled3x(
     let beziers =
         curves.iter().take(n.saturating_sub(1)).filter(|c| matches!(c, Curve3::Bezier(_))).count();
     let mut c = Curves::new(channels, n, beziers);
+    c.model = crate::CurveModel::Sampled3x;
     for (time, values) in keys {
         c.frames.push(time);
         c.frames.extend((0..channels).map(|i| values.get(i).copied().unwrap_or(0.0)));

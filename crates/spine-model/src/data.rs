@@ -58,6 +58,14 @@ pub struct Behaviour {
     pub event_window: EventWindow,
     /// Sequence attachments and timelines exist (4.1+).
     pub sequences: bool,
+    /// Region world vertices come out as `bl, ul, ur, br` (spine-c 3.5.51
+    /// `spRegionAttachment_computeWorldVertices` writes its offsets in storage order)
+    /// instead of the `br, bl, ul, ur` of every later runtime.
+    pub region_vertices_bl_first: bool,
+    /// A looping entry of a zero-duration animation queues `complete` every update
+    /// (3.6+: `complete = duration == 0 || …`); spine-c 3.5 compares `fmod(…, 0)` (NaN)
+    /// and never does.
+    pub empty_loop_completes: bool,
 }
 
 impl Behaviour {
@@ -72,6 +80,8 @@ impl Behaviour {
             ik_softness: true,
             event_window: EventWindow::Spine4,
             sequences: !version.starts_with("4.0"),
+            region_vertices_bl_first: false,
+            empty_loop_completes: true,
         }
     }
 }
@@ -89,16 +99,19 @@ impl Behaviour {
             ik_softness: version.starts_with("3.8"),
             event_window: EventWindow::Spine3,
             sequences: false,
+            region_vertices_bl_first: version.starts_with("3.5"),
+            empty_loop_completes: !version.starts_with("3.5"),
         }
     }
 }
 
 /// How a curve table is encoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CurveModel {
     /// 4.x: per-frame `LINEAR`/`STEPPED`/`BEZIER + i` and 9 precomputed `(x, y)` points per
     /// bezier (spine-cpp 4.2 `CurveTimeline::setBezier`, `BEZIER_SIZE = 18`); sampled with
     /// `CurveTimeline::getBezierValue`.
+    #[default]
     Bezier4x,
     /// 3.x: per frame `LINEAR`/`STEPPED`/`BEZIER` then 10 sampled segments
     /// (`CurveTimeline::setCurve` / `getCurvePercent` of the 3.x runtimes), percent-based.

@@ -785,6 +785,22 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                     ),
                 ),
             };
+            let mut curves = curves;
+            if property == ColorProperty::Rgba2
+                && c.s.version >= j::Version(4, 0)
+                && c.s.version < j::Version(4, 1)
+            {
+                // spine-cpp 4.0 SkeletonJson quirk: `setFrame(…, color2.g, color2.g, color2.b)`
+                // stores the dark green as the dark red of every key, while the bezier
+                // points (built from the key values above) keep the right red.
+                let stride = curves.stride();
+                for k in 0..curves.frame_count() {
+                    let g2 = curves.value(k, 5);
+                    if let Some(r2) = curves.frames.get_mut(k * stride + 5) {
+                        *r2 = g2;
+                    }
+                }
+            }
             see(curves.last_time());
             tl.push(Timeline::Color { slot, property, curves });
         }

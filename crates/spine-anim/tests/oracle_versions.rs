@@ -1,0 +1,710 @@
+//! spine-anim against the goldens of the older official runtimes
+//! (`../shared/oracle/spine-3.5` … `spine-4.1`: spine-c 3.5/3.6, spine-cpp 3.7–4.1) and the
+//! JSON-load goldens of 4.2 (`spine-4.2/*/*.json.json`).
+//!
+//! Same procedure, tolerance and constraint exemption as `oracle_42.rs`: POSE (every
+//! animation, every sample: bone world transforms, slot attachments and colors, draw order,
+//! world vertices) and STATE (the 180-frame AnimationState run, events and track events).
+//! Each golden is compared with a load of its own file (`X.skel.json` with `X.skel`,
+//! `X.json.json` with `X.json`) from `fixtures/spine/<version>/`.
+//!
+//! **Named exemption** (the only one besides constraint-driven bones): the `alien-pro`
+//! `death` samples of JSON loads of 4.0–4.2. spine-cpp's `SkeletonJson` never assigns
+//! `mixShearY = mixShearY2` in the transform-constraint key loop, so those goldens carry the
+//! first key's `mixShearY` on every key; our JSON loader reads the file correctly.
+
+/// Mismatches still open (ratcheted: the tests fail if they grow):
+/// - 3.7/3.8 `alien-pro`: two-color dark channels (slot `eyeball`, `burst-bg`, `eye-stalk`) of the
+///   `.skel` load and 3.7's TwoColor `MixBlend_First` sign bug (`color += (color - setup) * alpha`,
+///   which makes `tank-pro` smoke colors leave `[0, 1]` in STATE). 33 POSE / 21 STATE samples.
+/// - 3.5 STATE: 6 samples in the walk → run mix (frame 40) of spine-c 3.5.51's mixing.
+#[allow(dead_code)]
+const KNOWN_OPEN: () = ();
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::Value;
+use spine_anim::{apply_animation, MixBlend, MixDirection, Physics, Skeleton};
+use spine_model::validate::{discover_atlas, load_atlas};
+use spine_model::{ConstraintKind, LoadOptions, SkeletonData};
+
+fn close(ours: f32, theirs: f64) -> bool {
+    let d = (ours as f64 - theirs).abs();
+    d <= 1e-3 * theirs.abs().max(1.0)
+}
+
+struct Rig {
+    name: String,
+    golden: Value,
+    data: Arc<SkeletonData>,
+    driven: Vec<bool>,
+}
+
+/// Bones a constraint writes, and their descendants.
+fn constraint_driven(d: &SkeletonData) -> Vec<bool> {
+    let mut driven = vec![false; d.bones.len()];
+    for c in &d.constraints {
+        let bones: Vec<_> = match &c.kind {
+            ConstraintKind::Ik(k) => k.bones.clone(),
+            ConstraintKind::Transform(k) => k.bones.clone(),
+            ConstraintKind::Path(k) => k.bones.clone(),
+            ConstraintKind::Physics(k) => vec![k.bone],
+            ConstraintKind::Slider(_) => vec![],
+        };
+        for b in bones {
+            driven[b.index()] = true;
+        }
+    }
+    for (i, b) in d.bones.iter().enumerate() {
+        if let Some(p) = b.parent {
+            if driven[p.index()] {
+                driven[i] = true;
+            }
+        }
+    }
+    driven
+}
+
+fn new_skeleton(rig: &Rig) -> Skeleton {
+    let mut sk = Skeleton::new(rig.data.clone());
+    if let Some(skin) = rig.golden["skin"].as_str() {
+        assert!(sk.set_skin_by_name(Some(skin)), "{}: skin {skin}", rig.name);
+    }
+    sk.set_to_setup_pose();
+    sk
+}
+
+/// Result of comparing one sample.
+#[derive(Default)]
+struct Cmp {
+    /// Mismatches on bones no constraint drives, on slots or on the draw order.
+    hard: Vec<(f64, String)>,
+    /// Mismatches on constraint-driven bones.
+    exempt: usize,
+    /// Vertex lists compared.
+    vertices: usize,
+    /// Active bone transforms compared / matching.
+    bones: (usize, usize),
+}
+
+/// Whether the world vertices of `slot` depend on a constraint-driven bone.
+fn vertices_driven(rig: &Rig, sk: &Skeleton, slot: spine_model::SlotId) -> bool {
+    let s = &sk.slots[slot.index()];
+    if rig.driven[s.bone.index()] {
+        return true;
+    }
+    let Some(a) = s.attachment else { return false };
+    let v = match &rig.data.attachment(a).kind {
+        spine_model::AttachmentKind::Mesh(m) => &m.vertices,
+        _ => return false,
+    };
+    match v {
+        spine_model::Vertices::Weighted(w) => w.bones.iter().any(|b| rig.driven[b.index()]),
+        spine_model::Vertices::Unweighted(_) => false,
+    }
+}
+
+fn compare_sample(rig: &Rig, sk: &Skeleton, s: &Value, what: &str) -> Cmp {
+    let mut cmp = Cmp::default();
+    for (i, gb) in s["bones"].as_array().unwrap().iter().enumerate() {
+        let b = &sk.bones[i];
+        let bone_name = &rig.data.bones[i].name;
+        match gb.as_array() {
+            None => {
+                if b.active {
+                    cmp.hard.push((
+                        f64::INFINITY,
+                        format!("{what} bone {bone_name}: active, golden null"),
+                    ));
+                }
+            }
+            Some(v) => {
+                if !b.active {
+                    cmp.hard.push((f64::INFINITY, format!("{what} bone {bone_name}: inactive")));
+                    continue;
+                }
+                let ours = [b.a, b.b, b.c, b.d, b.world_x, b.world_y];
+                cmp.bones.0 += 1;
+                let mut worst = 0.0f64;
+                for (o, t) in ours.iter().zip(v) {
+                    let t = t.as_f64().unwrap();
+                    if !close(*o, t) {
+                        worst = worst.max((*o as f64 - t).abs());
+                    }
+                }
+                if worst == 0.0 {
+                    cmp.bones.1 += 1;
+                }
+                if worst > 0.0 {
+                    if rig.driven[i] {
+                        cmp.exempt += 1;
+                    } else {
+                        cmp.hard
+                            .push((worst, format!("{what} bone {bone_name}: {ours:?} vs {v:?}")));
+                    }
+                }
+            }
+        }
+    }
+    for (i, gs) in s["slots"].as_array().unwrap().iter().enumerate() {
+        let slot = &sk.slots[i];
+        let slot_name = &rig.data.slots[i].name;
+        let gs = gs.as_array().unwrap();
+        let name = slot.attachment.map(|a| rig.data.attachment(a).name.as_str());
+        if name != gs[0].as_str() {
+            cmp.hard
+                .push((f64::INFINITY, format!("{what} slot {slot_name}: {name:?} vs {}", gs[0])));
+        }
+        let c = slot.color;
+        let mut ours = vec![c.r, c.g, c.b, c.a];
+        if slot.has_dark_color {
+            ours.extend([slot.dark_color.r, slot.dark_color.g, slot.dark_color.b]);
+        }
+        let mut theirs: Vec<f64> =
+            gs[1].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        if let Some(d) = gs.get(2) {
+            theirs.extend(d.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()));
+        }
+        if ours.len() != theirs.len() || ours.iter().zip(&theirs).any(|(o, t)| !close(*o, *t)) {
+            cmp.hard.push((1.0, format!("{what} slot {slot_name} color: {ours:?} vs {theirs:?}")));
+        }
+    }
+    if let Some(verts) = s.get("vertices").and_then(|v| v.as_object()) {
+        let mut buf = Vec::new();
+        for (slot_name, gv) in verts {
+            let id = rig.data.find_slot(slot_name).unwrap();
+            buf.clear();
+            let ok = sk.world_vertices(id, &mut buf);
+            let gv: Vec<f64> = gv.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+            let worst = if !ok || buf.len() != gv.len() {
+                f64::INFINITY
+            } else {
+                buf.iter()
+                    .zip(&gv)
+                    .filter(|(o, t)| !close(**o, **t))
+                    .map(|(o, t)| (*o as f64 - t).abs())
+                    .fold(0.0, f64::max)
+            };
+            if worst > 0.0 {
+                if vertices_driven(rig, sk, id) {
+                    cmp.exempt += 1;
+                } else {
+                    let detail = if std::env::var_os("ORACLE_VERBOSE").is_some() {
+                        format!(": {buf:?} vs {gv:?}")
+                    } else {
+                        String::new()
+                    };
+                    cmp.hard.push((worst, format!("{what} vertices of {slot_name}{detail}")));
+                }
+            }
+            cmp.vertices += 1;
+        }
+    }
+    let order: Vec<u64> = sk.draw_order.iter().map(|s| s.0 as u64).collect();
+    let golden: Vec<u64> =
+        s["drawOrder"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    if order != golden {
+        cmp.hard.push((f64::INFINITY, format!("{what} draw order differs")));
+    }
+    cmp
+}
+
+#[derive(Default)]
+struct Tally {
+    samples: usize,
+    matched: usize,
+    exempt: usize,
+    failed: usize,
+    vertices: usize,
+    bones: (usize, usize),
+    worst: Vec<(f64, String)>,
+    /// Samples excused by the named loader-bug exemption.
+    named: usize,
+}
+
+impl Tally {
+    fn add(&mut self, cmp: Cmp) {
+        self.samples += 1;
+        self.vertices += cmp.vertices;
+        self.bones.0 += cmp.bones.0;
+        self.bones.1 += cmp.bones.1;
+        if !cmp.hard.is_empty() {
+            self.failed += 1;
+            self.worst.extend(cmp.hard);
+        } else if cmp.exempt > 0 {
+            self.exempt += 1;
+        } else {
+            self.matched += 1;
+        }
+    }
+
+    fn report(&mut self, what: &str) {
+        println!(
+            "{what}: {} samples: {} match (within tolerance), {} exempt (mismatches only on \
+             constraint-driven bones: constraint solvers not implemented yet), {} fail; match rate \
+             {:.2}% of all, {:.2}% of non-exempt",
+            self.samples,
+            self.matched,
+            self.exempt,
+            self.failed,
+            100.0 * self.matched as f64 / self.samples.max(1) as f64,
+            100.0 * self.matched as f64 / (self.samples - self.exempt).max(1) as f64,
+        );
+        println!(
+            "{what}: {} of {} active bone world transforms match ({:.2}%)",
+            self.bones.1,
+            self.bones.0,
+            100.0 * self.bones.1 as f64 / self.bones.0.max(1) as f64
+        );
+        self.worst.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap());
+        for (d, m) in self
+            .worst
+            .iter()
+            .take(std::env::var("ORACLE_WORST").ok().and_then(|v| v.parse().ok()).unwrap_or(15))
+        {
+            println!("  worst |diff| {d:.3e}: {m}");
+        }
+    }
+}
+
+/// Loads every golden of `version` whose name ends with `suffix` (`.skel.json` or
+/// `.json.json`) together with the rig it was produced from.
+fn rigs(version: &str, suffix: &str) -> Option<Vec<Rig>> {
+    let corpus = skel_testkit::spine_corpus()?;
+    let oracle = skel_testkit::oracle_dir()?;
+    let goldens = skel_testkit::files_with_suffix(&oracle.join(format!("spine-{version}")), suffix);
+    assert!(goldens.len() >= 10, "{version}: {} goldens", goldens.len());
+    let mut out = Vec::new();
+    for g in goldens {
+        let golden: Value = serde_json::from_str(&std::fs::read_to_string(&g).unwrap()).unwrap();
+        let example = g.parent().unwrap().file_name().unwrap();
+        let file = golden["file"].as_str().unwrap().to_owned();
+        let path = corpus.join(version).join(example).join(&file);
+        let atlas_path = match golden["atlas"].as_str().unwrap().strip_prefix("synthetic:") {
+            Some(f) => Some(g.parent().unwrap().join(f)),
+            None => {
+                let named = path.with_file_name(golden["atlas"].as_str().unwrap());
+                if named.exists() {
+                    Some(named)
+                } else {
+                    discover_atlas(&path)
+                }
+            }
+        };
+        let atlas = atlas_path.map(|p| load_atlas(&p).unwrap());
+        let options = LoadOptions { scale: 1.0, atlas: atlas.as_ref(), atlas_name: "atlas" };
+        let data = load(&path, &options).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let driven = constraint_driven(&data);
+        out.push(Rig { name: format!("{version} {file}"), golden, data: Arc::new(data), driven });
+    }
+    Some(out)
+}
+
+fn load(path: &Path, options: &LoadOptions<'_>) -> Result<SkeletonData, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    if path.extension().is_some_and(|e| e == "json") {
+        let text = std::str::from_utf8(&bytes).map_err(|e| e.to_string())?;
+        let parsed = spine_format::json::parse(text).map_err(|e| e.to_string())?;
+        SkeletonData::from_json(&parsed, options).map_err(|e| e.to_string())
+    } else {
+        let file = spine_format::binary::parse(&bytes).map_err(|e| e.to_string())?;
+        SkeletonData::from_binary(&file, options).map_err(|e| e.to_string())
+    }
+}
+
+/// The named exemption: alien-pro `death` of a JSON load of 4.0+ (spine-cpp JSON
+/// `mixShearY` bug, see the module docs).
+fn known_loader_bug(rig: &Rig, anim: &str) -> bool {
+    rig.name.ends_with("alien-pro.json") && anim == "death" && !rig.name.starts_with('3')
+}
+
+/// POSE over every rig of `version` loaded from `suffix` goldens.
+fn pose(version: &str, suffix: &str) -> Option<Tally> {
+    let rigs = rigs(version, suffix)?;
+    let mut tally = Tally::default();
+    let mut events = Vec::new();
+    for rig in &rigs {
+        let mut sk = new_skeleton(rig);
+        for (name, pose) in rig.golden["pose"].as_object().unwrap() {
+            let anim = rig.data.find_animation(name).unwrap();
+            for s in pose["samples"].as_array().unwrap() {
+                let t = s["t"].as_f64().unwrap() as f32;
+                sk.set_to_setup_pose();
+                events.clear();
+                apply_animation(
+                    &mut sk,
+                    anim,
+                    t,
+                    t,
+                    false,
+                    Some(&mut events),
+                    1.0,
+                    MixBlend::Setup,
+                    MixDirection::In,
+                );
+                sk.update_world_transform(Physics::None);
+                assert!(events.is_empty(), "apply(t, t) fires no events");
+                let what = format!("{} {name} t={t}", rig.name);
+                let mut cmp = compare_sample(rig, &sk, s, &what);
+                if known_loader_bug(rig, name) && !cmp.hard.is_empty() {
+                    tally.named += 1;
+                    cmp.hard.clear();
+                    cmp.exempt += 1;
+                }
+                tally.add(cmp);
+            }
+        }
+    }
+    tally.report(&format!("POSE {version} {suffix}"));
+    println!("POSE {version} {suffix}: {} world-vertex lists compared", tally.vertices);
+    Some(tally)
+}
+
+/// STATE over every rig of `version` loaded from `suffix` goldens.
+fn state(version: &str, suffix: &str) -> Option<(Tally, Vec<String>)> {
+    let rigs = rigs(version, suffix)?;
+    let mut tally = Tally::default();
+    let mut failures = Vec::new();
+    let (mut events, mut track_events) = (0, 0);
+    for rig in &rigs {
+        let (e, t) = run_state(rig, &mut tally, &mut failures);
+        events += e;
+        track_events += t;
+    }
+    tally.report(&format!("STATE {version} {suffix}"));
+    println!(
+        "STATE {version} {suffix}: {events} events and {track_events} track events compared; {} \
+         lists differ",
+        failures.len()
+    );
+    for f in &failures {
+        println!("{f}");
+    }
+    Some((tally, failures))
+}
+
+fn anim_name(d: &SkeletonData, a: Option<spine_model::AnimationId>) -> String {
+    a.map_or("<empty>".to_owned(), |a| d.animation(a).name.clone())
+}
+
+/// Runs the golden's STATE procedure; returns (samples by frame, events, track events)
+/// as JSON values in the golden's shapes.
+fn run_state(rig: &Rig, tally: &mut Tally, failures: &mut Vec<String>) -> (usize, usize) {
+    use spine_anim::{AnimationState, AnimationStateData, StateEventType};
+    let st = &rig.golden["state"];
+    let d = &rig.data;
+    let mut sk = new_skeleton(rig);
+    let mut asd = AnimationStateData::new(d.clone());
+    asd.default_mix = st["defaultMix"].as_f64().unwrap() as f32;
+    let mut state = AnimationState::new(Arc::new(asd));
+    let a = st["A"].as_str().unwrap();
+    state.set_animation_by_name(0, a, true).unwrap();
+    if let Some(b) = st["B"].as_str() {
+        state.add_animation_by_name(0, b, true, st["addDelay"].as_f64().unwrap() as f32).unwrap();
+    }
+    let dt = 1.0f32 / 60.0;
+    assert_eq!(dt, st["dt"].as_f64().unwrap() as f32);
+    let frames = st["frames"].as_u64().unwrap() as usize;
+    let mut events: Vec<Value> = Vec::new();
+    let mut track_events: Vec<Value> = Vec::new();
+    let mut record = |state: &mut AnimationState, frame: usize| {
+        for e in state.events() {
+            let anim = anim_name(d, e.animation);
+            let ty = match e.kind {
+                StateEventType::Start => "start",
+                StateEventType::Interrupt => "interrupt",
+                StateEventType::End => "end",
+                StateEventType::Dispose => "dispose",
+                StateEventType::Complete => "complete",
+                StateEventType::Event(r) => {
+                    let k = r.key(d).unwrap();
+                    let name = &d.event(k.event).name;
+                    events.push(serde_json::json!([
+                        frame,
+                        name,
+                        k.int_value,
+                        k.float_value,
+                        k.string_value,
+                        k.time,
+                        k.volume,
+                        k.balance,
+                        anim
+                    ]));
+                    continue;
+                }
+            };
+            track_events.push(serde_json::json!([frame, ty, anim, e.track]));
+        }
+        state.clear_events();
+    };
+    record(&mut state, 0);
+    let samples = st["samples"].as_array().unwrap();
+    let mut next_sample = samples.iter().peekable();
+    for frame in 1..=frames {
+        state.update(dt);
+        record(&mut state, frame);
+        state.apply(&mut sk);
+        record(&mut state, frame);
+        sk.update(dt);
+        sk.update_world_transform(Physics::Update);
+        if let Some(s) = next_sample.peek() {
+            if s["frame"].as_u64().unwrap() as usize == frame {
+                let what = format!("{} state frame {frame}", rig.name);
+                tally.add(compare_sample(rig, &sk, s, &what));
+                next_sample.next();
+            }
+        }
+    }
+    let same = |ours: &[Value], theirs: &Value| -> bool {
+        let theirs = theirs.as_array().unwrap();
+        ours.len() == theirs.len()
+            && ours.iter().zip(theirs).all(|(o, t)| {
+                let (o, t) = (o.as_array().unwrap(), t.as_array().unwrap());
+                o.len() == t.len()
+                    && o.iter().zip(t).all(|(a, b)| match (a.as_f64(), b.as_f64()) {
+                        (Some(x), Some(y)) => close(x as f32, y),
+                        // 3.5/3.6 events have no volume/balance: the golden writes null.
+                        _ => b.is_null() || a == b,
+                    })
+            })
+    };
+    if !same(&events, &st["events"]) {
+        failures.push(format!(
+            "{}: events\n  ours   {}\n  theirs {}",
+            rig.name,
+            serde_json::to_string(&events).unwrap(),
+            st["events"]
+        ));
+    }
+    if !same(&track_events, &st["trackEvents"]) {
+        failures.push(format!(
+            "{}: trackEvents\n  ours   {}\n  theirs {}",
+            rig.name,
+            serde_json::to_string(&track_events).unwrap(),
+            st["trackEvents"]
+        ));
+    }
+    (events.len(), track_events.len())
+}
+
+#[test]
+fn pose_3_5_skel() {
+    let Some(t) = pose("3.5", ".skel.json") else { return };
+    assert!(t.samples > 300);
+    assert_eq!(t.failed, 0, "POSE 3.5 skel: samples failing outside the exemptions");
+}
+
+#[test]
+fn state_3_5_skel() {
+    let Some((t, failures)) = state("3.5", ".skel.json") else { return };
+    assert!(failures.is_empty(), "STATE 3.5 skel: event lists differ");
+    assert!(
+        t.failed <= 6,
+        "STATE 3.5 skel: {} samples failing (known open: 6, see KNOWN_OPEN)",
+        t.failed
+    );
+}
+
+#[test]
+fn pose_3_5_json() {
+    let Some(t) = pose("3.5", ".json.json") else { return };
+    assert!(t.samples > 300);
+    assert_eq!(t.failed, 0, "POSE 3.5 json: samples failing outside the exemptions");
+}
+
+#[test]
+fn state_3_5_json() {
+    let Some((t, failures)) = state("3.5", ".json.json") else { return };
+    assert!(failures.is_empty(), "STATE 3.5 json: event lists differ");
+    assert!(
+        t.failed <= 6,
+        "STATE 3.5 json: {} samples failing (known open: 6, see KNOWN_OPEN)",
+        t.failed
+    );
+}
+
+#[test]
+fn pose_3_6_skel() {
+    let Some(t) = pose("3.6", ".skel.json") else { return };
+    assert!(t.samples > 300);
+    assert_eq!(t.failed, 0, "POSE 3.6 skel: samples failing outside the exemptions");
+}
+
+#[test]
+fn state_3_6_skel() {
+    let Some((t, failures)) = state("3.6", ".skel.json") else { return };
+    assert!(failures.is_empty(), "STATE 3.6 skel: event lists differ");
+    assert_eq!(t.failed, 0, "STATE 3.6 skel: samples failing outside the exemptions");
+}
+
+#[test]
+fn pose_3_6_json() {
+    let Some(t) = pose("3.6", ".json.json") else { return };
+    assert!(t.samples > 300);
+    assert_eq!(t.failed, 0, "POSE 3.6 json: samples failing outside the exemptions");
+}
+
+#[test]
+fn state_3_6_json() {
+    let Some((t, failures)) = state("3.6", ".json.json") else { return };
+    assert!(failures.is_empty(), "STATE 3.6 json: event lists differ");
+    assert_eq!(t.failed, 0, "STATE 3.6 json: samples failing outside the exemptions");
+}
+
+#[test]
+fn pose_3_7_skel() {
+    let Some(t) = pose("3.7", ".skel.json") else { return };
+    assert!(t.samples > 300);
+    assert!(
+        t.failed <= 33,
+        "POSE 3.7 skel: {} samples failing (known open: 33, see KNOWN_OPEN)",
+        t.failed
+    );
+}
+
+#[test]
+fn state_3_7_skel() {
+    let Some((t, failures)) = state("3.7", ".skel.json") else { return };
+    assert!(failures.is_empty(), "STATE 3.7 skel: event lists differ");
+    assert!(
+        t.failed <= 21,
+        "STATE 3.7 skel: {} samples failing (known open: 21, see KNOWN_OPEN)",
+        t.failed
+    );
+}
+
+#[test]
+fn pose_3_7_json() {
+    let Some(t) = pose("3.7", ".json.json") else { return };
+    assert!(t.samples > 300);
+    assert!(
+        t.failed <= 33,
+        "POSE 3.7 json: {} samples failing (known open: 33, see KNOWN_OPEN)",
+        t.failed
+    );
+}
+
+#[test]
+fn state_3_7_json() {
+    let Some((t, failures)) = state("3.7", ".json.json") else { return };
+    assert!(failures.is_empty(), "STATE 3.7 json: event lists differ");
+    assert!(
+        t.failed <= 6,
+        "STATE 3.7 json: {} samples failing (known open: 6, see KNOWN_OPEN)",
+        t.failed
+    );
+}
+
+#[test]
+fn pose_3_8_skel() {
+    let Some(t) = pose("3.8", ".skel.json") else { return };
+    assert!(t.samples > 300);
+    assert!(
+        t.failed <= 33,
+        "POSE 3.8 skel: {} samples failing (known open: 33, see KNOWN_OPEN)",
+        t.failed
+    );
+}
+
+#[test]
+fn state_3_8_skel() {
+    let Some((t, failures)) = state("3.8", ".skel.json") else { return };
+    assert!(failures.is_empty(), "STATE 3.8 skel: event lists differ");
+    assert!(
+        t.failed <= 21,
+        "STATE 3.8 skel: {} samples failing (known open: 21, see KNOWN_OPEN)",
+        t.failed
+    );
+}
+
+#[test]
+fn pose_3_8_json() {
+    let Some(t) = pose("3.8", ".json.json") else { return };
+    assert!(t.samples > 300);
+    assert_eq!(t.failed, 0, "POSE 3.8 json: samples failing outside the exemptions");
+}
+
+#[test]
+fn state_3_8_json() {
+    let Some((t, failures)) = state("3.8", ".json.json") else { return };
+    assert!(failures.is_empty(), "STATE 3.8 json: event lists differ");
+    assert!(
+        t.failed <= 6,
+        "STATE 3.8 json: {} samples failing (known open: 6, see KNOWN_OPEN)",
+        t.failed
+    );
+}
+
+#[test]
+fn pose_4_0_skel() {
+    let Some(t) = pose("4.0", ".skel.json") else { return };
+    assert!(t.samples > 300);
+    assert_eq!(t.failed, 0, "POSE 4.0 skel: samples failing outside the exemptions");
+}
+
+#[test]
+fn state_4_0_skel() {
+    let Some((t, failures)) = state("4.0", ".skel.json") else { return };
+    assert!(failures.is_empty(), "STATE 4.0 skel: event lists differ");
+    assert_eq!(t.failed, 0, "STATE 4.0 skel: samples failing outside the exemptions");
+}
+
+#[test]
+fn pose_4_0_json() {
+    let Some(t) = pose("4.0", ".json.json") else { return };
+    assert!(t.samples > 300);
+    assert_eq!(t.failed, 0, "POSE 4.0 json: samples failing outside the exemptions");
+}
+
+#[test]
+fn state_4_0_json() {
+    let Some((t, failures)) = state("4.0", ".json.json") else { return };
+    assert!(failures.is_empty(), "STATE 4.0 json: event lists differ");
+    assert_eq!(t.failed, 0, "STATE 4.0 json: samples failing outside the exemptions");
+}
+
+#[test]
+fn pose_4_1_skel() {
+    let Some(t) = pose("4.1", ".skel.json") else { return };
+    assert!(t.samples > 300);
+    assert_eq!(t.failed, 0, "POSE 4.1 skel: samples failing outside the exemptions");
+}
+
+#[test]
+fn state_4_1_skel() {
+    let Some((t, failures)) = state("4.1", ".skel.json") else { return };
+    assert!(failures.is_empty(), "STATE 4.1 skel: event lists differ");
+    assert_eq!(t.failed, 0, "STATE 4.1 skel: samples failing outside the exemptions");
+}
+
+#[test]
+fn pose_4_1_json() {
+    let Some(t) = pose("4.1", ".json.json") else { return };
+    assert!(t.samples > 300);
+    assert_eq!(t.failed, 0, "POSE 4.1 json: samples failing outside the exemptions");
+}
+
+#[test]
+fn state_4_1_json() {
+    let Some((t, failures)) = state("4.1", ".json.json") else { return };
+    assert!(failures.is_empty(), "STATE 4.1 json: event lists differ");
+    assert_eq!(t.failed, 0, "STATE 4.1 json: samples failing outside the exemptions");
+}
+
+#[test]
+fn pose_4_2_json() {
+    let Some(t) = pose("4.2", ".json.json") else { return };
+    assert!(t.samples > 1000);
+    // The alien-pro death mismatches sit on constraint-driven bones while the transform
+    // solver is a stub, so `t.named` is 0 until it lands.
+    println!("POSE 4.2 json: {} samples under the named loader-bug exemption", t.named);
+    assert_eq!(t.failed, 0, "POSE 4.2 json: samples failing outside the exemptions");
+}
+
+#[test]
+fn state_4_2_json() {
+    let Some((t, failures)) = state("4.2", ".json.json") else { return };
+    assert!(failures.is_empty(), "STATE 4.2 json: event lists differ");
+    assert_eq!(t.failed, 0, "STATE 4.2 json: samples failing outside the exemptions");
+}
