@@ -277,7 +277,7 @@ impl Tally {
     fn report(&mut self, what: &str) {
         println!(
             "{what}: {} samples: {} match (within tolerance), {} exempt (mismatches only on \
-             constraint-driven bones: constraint solvers not implemented yet), {} fail; match rate \
+             bones driven by exempt constraint types), {} fail; match rate \
              {:.2}% of all, {:.2}% of non-exempt",
             self.samples,
             self.matched,
