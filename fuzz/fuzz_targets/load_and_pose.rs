@@ -1,0 +1,23 @@
+//! Bytes → binary skeleton → resolved model → every animation posed with physics on.
+#![no_main]
+
+use std::sync::Arc;
+
+use libfuzzer_sys::fuzz_target;
+use spine_anim::{apply_animation, MixBlend, MixDirection, Physics, Skeleton};
+use spine_model::{AnimationId, LoadOptions, SkeletonData};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(file) = spine_format::binary::parse(data) else { return };
+    let Ok(skeleton) = SkeletonData::from_binary(&file, &LoadOptions::default()) else { return };
+    let skeleton = Arc::new(skeleton);
+    let mut sk = Skeleton::new(skeleton.clone());
+    for i in 0..skeleton.animations.len().min(8) {
+        let t = skeleton.animations[i].duration * 0.5;
+        sk.set_to_setup_pose();
+        let id = AnimationId(i as u32);
+        apply_animation(&mut sk, id, t, t, false, None, 1.0, MixBlend::Setup, MixDirection::In);
+        sk.update(1.0 / 60.0);
+        sk.update_world_transform(Physics::Update);
+    }
+});
