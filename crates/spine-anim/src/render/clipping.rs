@@ -198,7 +198,13 @@ fn clip(tri: [f32; 6], area: &[f32], output: &mut Vec<f32>, scratch: &mut Vec<f3
     let mut clipped = false;
     let mut input = std::mem::take(scratch);
     let mut out = std::mem::take(output);
+    // Both buffers get room for the largest possible result (a triangle clipped by a convex
+    // polygon of m edges has at most 3 + m vertices, plus the closing one): the two are
+    // swapped below, so both must be big enough for a warm clipper not to allocate.
+    let room = 2 * (4 + area.len() / 2);
     input.clear();
+    input.reserve(room);
+    out.reserve(room);
     input.extend_from_slice(&tri);
     input.push(tri[0]);
     input.push(tri[1]);

@@ -219,13 +219,22 @@ impl Triangulator {
         }
 
         // Drop the polygons emptied by the merge, keeping order.
+        // Contents are copied (not the vectors swapped) so every slot keeps its capacity
+        // and a warm triangulator does not allocate.
         let mut w = 0;
         for r in 0..self.count {
-            if !self.polygons[r].is_empty() {
-                self.polygons.swap(w, r);
-                self.polygon_indices.swap(w, r);
-                w += 1;
+            if self.polygons[r].is_empty() {
+                continue;
             }
+            if w != r {
+                let (lo, hi) = self.polygons.split_at_mut(r);
+                lo[w].clear();
+                lo[w].extend_from_slice(&hi[0]);
+                let (lo, hi) = self.polygon_indices.split_at_mut(r);
+                lo[w].clear();
+                lo[w].extend_from_slice(&hi[0]);
+            }
+            w += 1;
         }
         self.count = w;
     }
