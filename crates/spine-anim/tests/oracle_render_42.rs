@@ -217,3 +217,41 @@ fn render_matches_spine_cpp_4_2() {
     assert!(matched.len() + constraint_dependent.len() + failed.len() >= 54);
     assert!(failed.is_empty(), "{} renders differ outside the constraint exemption", failed.len());
 }
+
+#[test]
+fn bounds_cover_the_commands_and_bounding_boxes_hit() {
+    let Some(rigs) = rigs() else { return };
+    let mut renderer = SkeletonRenderer::new();
+    for rig in rigs.iter().filter(|r| r.name.ends_with(".skel")) {
+        let g = &rig.golden["render"];
+        let sk = posed(rig, g["animation"].as_str().unwrap(), g["t"].as_f64().unwrap() as f32);
+        let mut out = SkeletonRenderer::commands(&rig.data);
+        renderer.render(&sk, &mut out);
+        let drawn = out.bounds().unwrap();
+        let b = renderer.bounds(&sk, true).unwrap();
+        // Bounds ignore alpha, so they may be larger than what is drawn, never smaller.
+        for k in 0..2 {
+            assert!(b[k] <= drawn[k] + 1e-3 && b[k + 2] >= drawn[k + 2] - 1e-3, "{}", rig.name);
+        }
+        let unclipped = renderer.bounds(&sk, false).unwrap();
+        assert!(unclipped[0] <= b[0] && unclipped[2] >= b[2], "{}", rig.name);
+    }
+
+    let rig = rigs.iter().find(|r| r.name == "spineboy-ess.skel").unwrap();
+    let mut sk = posed(rig, "idle", 0.0);
+    let slot = sk.find_slot("head-bb").unwrap();
+    sk.set_attachment_by_name(slot, Some("head"));
+    let mut bounds = spine_anim::render::SkeletonBounds::new();
+    bounds.update(&sk, true);
+    assert_eq!(bounds.bounding_boxes().len(), 1);
+    let poly = &bounds.polygons()[0];
+    let n = (poly.len() / 2) as f32;
+    let cx = poly.iter().step_by(2).sum::<f32>() / n;
+    let cy = poly.iter().skip(1).step_by(2).sum::<f32>() / n;
+    assert_eq!(bounds.contains_point(cx, cy).map(|h| h.0), Some(slot));
+    assert!(bounds.aabb_contains_point(cx, cy));
+    assert_eq!(bounds.contains_point(cx + 10_000.0, cy), None);
+    assert_eq!(bounds.intersects_segment(cx, cy, cx + 10_000.0, cy).map(|h| h.0), Some(slot));
+    // The head is above the feet.
+    assert!(cy > sk.bones[0].world_y + 200.0, "head center y {cy}");
+}

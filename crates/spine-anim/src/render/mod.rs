@@ -13,11 +13,16 @@
 //!   the dark color `0xff000000 | rgb` of the slot's dark color, or `0xff000000`;
 //! * fully clipped draws are dropped.
 //!
+//! [`SkeletonRenderer::bounds`] is spine-cpp's `Skeleton::getBounds`; [`SkeletonBounds`] the
+//! bounding-box hit tests.
+//!
 //! Every buffer is kept between frames: once warm, rendering allocates nothing.
 
+mod bounds;
 mod clipping;
 mod triangulator;
 
+pub use bounds::{polygon_contains_point, polygon_intersects_segment, SkeletonBounds};
 pub use clipping::{make_clockwise, SkeletonClipping};
 pub use triangulator::Triangulator;
 
