@@ -4,6 +4,7 @@
 //!   workspace. Without a flag, mismatches fail and new snapshots are left as `.snap.new`
 //!   files; `--accept` rewrites the snapshots; `--review` opens `cargo insta review`
 //!   (needs `cargo install cargo-insta`).
+//! * `cargo xtask gen-demo` — regenerate the demo rig in `fixtures/demo/`
 //! * `cargo xtask gen-fixtures` — regenerate the Spine 4.3 fixtures
 //!   (`fixtures/spine-4.3/*.skel`) from `spine-gen`; the tests check the committed files
 //!   match the generator byte for byte.
@@ -79,13 +80,43 @@ fn gen_fixtures() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+fn gen_demo() -> ExitCode {
+    let dir = workspace_root().join("fixtures").join("demo");
+    let rig = spine_gen::demo::demo_rig();
+    let result = std::fs::create_dir_all(&dir)
+        .map_err(|e| e.to_string())
+        .and_then(|()| {
+            std::fs::write(dir.join("demo.json"), &rig.skeleton_json).map_err(|e| e.to_string())
+        })
+        .and_then(|()| {
+            std::fs::write(dir.join("demo.atlas"), &rig.atlas).map_err(|e| e.to_string())
+        })
+        .and_then(|()| {
+            skel_render::encode::save_png(&dir.join("demo.png"), rig.width, rig.height, &rig.rgba)
+                .map_err(|e| e.to_string())
+        });
+    match result {
+        Ok(()) => {
+            println!("wrote demo.json, demo.atlas, demo.png to {}", dir.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("xtask: gen-demo: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("snapshot") => snapshot(&args[1..]),
         Some("gen-fixtures") => gen_fixtures(),
+        Some("gen-demo") => gen_demo(),
         _ => {
-            eprintln!("usage: cargo xtask snapshot [--review | --accept] | gen-fixtures");
+            eprintln!(
+                "usage: cargo xtask snapshot [--review | --accept] | gen-fixtures | gen-demo"
+            );
             ExitCode::from(2)
         }
     }

@@ -12,6 +12,7 @@ macro_rules! outln {
 
 mod info;
 mod pose;
+mod render;
 mod skf;
 mod validate;
 
@@ -107,6 +108,61 @@ enum Command {
         /// Print JSON (the only output form).
         #[arg(long)]
         json: bool,
+    },
+    /// The render commands of one pose (clipping and spine-cpp batching applied), as JSON.
+    Commands {
+        /// The skeleton file.
+        file: PathBuf,
+        /// Atlas (default: the one next to the skeleton).
+        #[arg(long)]
+        atlas: Option<PathBuf>,
+        /// Skin (default: the first non-default skin, if any).
+        #[arg(long)]
+        skin: Option<String>,
+        /// Animation name.
+        #[arg(long)]
+        anim: String,
+        /// Time in seconds, read as an f32 exactly as written.
+        #[arg(long, default_value = "0")]
+        time: String,
+        /// Print JSON (the only output form).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Draw with the software renderer: PNG, PNG sequence (folder ending `/`), GIF, APNG, WebP.
+    Render {
+        /// The skeleton file (default: the project's demo rig).
+        file: Option<PathBuf>,
+        /// Atlas (default: the one next to the skeleton); page images are read next to it.
+        #[arg(long)]
+        atlas: Option<PathBuf>,
+        /// Skin (default: the first non-default skin, if any).
+        #[arg(long)]
+        skin: Option<String>,
+        /// Animation (default: the first one).
+        #[arg(long, conflicts_with = "all")]
+        anim: Option<String>,
+        /// One output per animation (`-<anim>` is added before the extension).
+        #[arg(long)]
+        all: bool,
+        /// Time of a single .png frame, seconds.
+        #[arg(long, default_value = "0")]
+        time: String,
+        /// Frames per second of animated outputs.
+        #[arg(long, default_value_t = 30.0)]
+        fps: f32,
+        /// Image size WxH (default: the animation's bounds at --scale, at most 2048).
+        #[arg(long)]
+        size: Option<String>,
+        /// Pixels per world unit (default: fit the animation's bounds).
+        #[arg(long)]
+        scale: Option<f32>,
+        /// Background RRGGBBAA (default transparent).
+        #[arg(long, default_value = "00000000")]
+        background: String,
+        /// Output: .png, .gif, .apng, .webp, or a folder ending in `/`.
+        #[arg(long)]
+        out: String,
     },
     /// Print the raw AST the format layer read.
     Dump {
@@ -227,6 +283,50 @@ fn main() -> ExitCode {
             pose::play(file, atlas.as_deref(), skin.as_deref(), &o)
                 .map(|v| outln!("{v}"))
                 .map_err(|e| Failure::new(file, e))
+        }
+        Command::Commands { file, atlas, skin, anim, time, json: _ } => pose::parse_time(time)
+            .and_then(|t| render::commands(file, atlas.as_deref(), skin.as_deref(), anim, t))
+            .map(|v| outln!("{v}"))
+            .map_err(|e| Failure::new(file, e)),
+        Command::Render {
+            file,
+            atlas,
+            skin,
+            anim,
+            all,
+            time,
+            fps,
+            size,
+            scale,
+            background,
+            out,
+        } => {
+            let shown = file.clone().unwrap_or_else(render::demo_rig_path);
+            let args = (|| {
+                use std::io::IsTerminal;
+                Ok::<_, String>(render::RenderArgs {
+                    file: file.clone(),
+                    atlas: atlas.clone(),
+                    skin: skin.clone(),
+                    anim: anim.clone(),
+                    all: *all,
+                    time: pose::parse_time(time)?,
+                    fps: *fps,
+                    size: size.as_deref().map(render::parse_size).transpose()?,
+                    scale: *scale,
+                    background: skel_render::parse_rgba_hex(background)
+                        .ok_or_else(|| format!("--background must be RRGGBBAA: {background:?}"))?,
+                    out: out.clone(),
+                    progress: std::io::stderr().is_terminal(),
+                })
+            })();
+            args.and_then(|a| render::render(&a))
+                .map(|paths| {
+                    for p in paths {
+                        outln!("{}", p.display());
+                    }
+                })
+                .map_err(|e| Failure::new(&shown, e))
         }
         Command::Validate { files, atlas, no_atlas } => {
             return if validate::run(files, atlas.as_ref(), *no_atlas) {

@@ -21,9 +21,11 @@
 
 pub mod constraints;
 pub mod math;
+pub mod render;
 mod skeleton;
 mod vertices;
 
+pub use render::SkeletonRenderer;
 pub use skeleton::{
     parent_world, timeline_attachment, update_bone, Bone, ParentWorld, Physics, Skeleton, Slot,
     UpdateEntry, WorldFrame,

@@ -12,6 +12,8 @@
 //! fields present exactly when their flag bit is set), so `parse(write(ast)) == ast`.
 //! Randomness comes from a private SplitMix64; the same seed always gives the same bytes.
 
+pub mod demo;
+
 use spine_format::binary::shared::{CurveTimeline, CurveType, DrawOrderChange, Keyframe};
 use spine_format::binary::v43::*;
 use spine_format::binary::StrRef;

@@ -1,0 +1,238 @@
+//! Skeleton → render commands, as spine-cpp 4.2 `SkeletonRenderer` (with `SkeletonClipping`
+//! and `Triangulator`).
+//!
+//! [`SkeletonRenderer::render`] walks the draw order and appends one draw per visible region
+//! or mesh attachment to a [`RenderCommands`] buffer (clipped by the active clipping
+//! attachment, if any). With [`Batching::SpineCpp`] (what [`SkeletonRenderer::commands`]
+//! sets up) the command list is the one spine-cpp 4.2 produces:
+//!
+//! * a slot is skipped when it shows nothing, when its alpha is 0 or its bone is inactive
+//!   (clipping attachments excepted), or when the attachment's alpha is 0; a skipped slot
+//!   still ends clipping when it is the clip's end slot;
+//! * the light color is `(u8)(skeleton * slot * attachment * 255)` per channel (truncated),
+//!   the dark color `0xff000000 | rgb` of the slot's dark color, or `0xff000000`;
+//! * fully clipped draws are dropped.
+//!
+//! [`SkeletonRenderer::bounds`] is spine-cpp's `Skeleton::getBounds`; [`SkeletonBounds`] the
+//! bounding-box hit tests.
+//!
+//! Every buffer is kept between frames: once warm, rendering allocates nothing.
+
+mod bounds;
+mod clipping;
+mod triangulator;
+
+pub use bounds::{polygon_contains_point, polygon_intersects_segment, SkeletonBounds};
+pub use clipping::{make_clockwise, SkeletonClipping};
+pub use triangulator::Triangulator;
+
+use std::collections::HashMap;
+
+use spine_model::{
+    mesh_uvs, region_uvs, AttachmentKind, SequenceData, SkeletonData, TextureRegion,
+};
+use spine_render_traits::{Argb, Batching, BlendMode, PageId, RenderCommands};
+
+use crate::skeleton::{Skeleton, Slot};
+
+const QUAD: [u16; 6] = [0, 1, 2, 2, 3, 0];
+
+/// Turns posed skeletons into render commands. Reuse one renderer across frames.
+#[derive(Debug, Default, Clone)]
+pub struct SkeletonRenderer {
+    world: Vec<f32>,
+    triangles: Vec<u16>,
+    clipper: SkeletonClipping,
+    /// Page-space UVs of mesh sequence frames other than the setup frame, by
+    /// (attachment, frame).
+    mesh_uv_cache: HashMap<(u32, u32), Vec<f32>>,
+}
+
+/// The current sequence frame's region (spine-cpp `Sequence::apply`).
+fn sequence_region<'a>(
+    seq: &'a SequenceData,
+    has_sequence: bool,
+    slot: &Slot,
+) -> Option<(usize, &'a TextureRegion)> {
+    let n = seq.regions.len();
+    if n == 0 {
+        return None;
+    }
+    let mut index = if has_sequence {
+        if slot.sequence_index == -1 {
+            seq.setup_index as i64
+        } else {
+            i64::from(slot.sequence_index)
+        }
+    } else {
+        0
+    };
+    if index >= n as i64 {
+        index = n as i64 - 1;
+    }
+    let index = index.max(0) as usize;
+    seq.regions.get(index)?.as_ref().map(|r| (index, r))
+}
+
+fn to_blend(b: spine_model::BlendMode) -> BlendMode {
+    match b {
+        spine_model::BlendMode::Normal => BlendMode::Normal,
+        spine_model::BlendMode::Additive => BlendMode::Additive,
+        spine_model::BlendMode::Multiply => BlendMode::Multiply,
+        spine_model::BlendMode::Screen => BlendMode::Screen,
+    }
+}
+
+fn channel(v: f32) -> u32 {
+    // `static_cast<uint8_t>(v)`: truncation; `as` saturates out-of-range values and NaN.
+    u32::from(v as u8)
+}
+
+impl SkeletonRenderer {
+    /// A renderer with empty buffers.
+    pub fn new() -> SkeletonRenderer {
+        SkeletonRenderer::default()
+    }
+
+    /// An empty command buffer for `data`: its atlas pages registered in order (so a model
+    /// page id is the command page id) and spine-cpp batching.
+    pub fn commands(data: &SkeletonData) -> RenderCommands {
+        let mut out = RenderCommands::with_batching(Batching::SpineCpp);
+        for p in &data.pages {
+            out.add_page(&p.name, p.pma);
+        }
+        out
+    }
+
+    /// Clears `out` and fills it with the commands drawing `skeleton` in its current pose
+    /// (world transforms must be up to date). If `out` has fewer pages registered than the
+    /// skeleton data has, its pages are replaced by the data's.
+    pub fn render(&mut self, skeleton: &Skeleton, out: &mut RenderCommands) {
+        let data = &*skeleton.data;
+        if out.pages().len() < data.pages.len() {
+            out.reset();
+            for p in &data.pages {
+                out.add_page(&p.name, p.pma);
+            }
+        }
+        out.clear();
+        let sk_color = skeleton.color;
+        for &slot_id in &skeleton.draw_order {
+            let Some(slot) = skeleton.slots.get(slot_id.index()) else { continue };
+            let Some(att_id) = slot.attachment else {
+                self.clipper.clip_end_slot(slot_id);
+                continue;
+            };
+            let att = data.attachment(att_id);
+            let bone_active = skeleton.bones.get(slot.bone.index()).is_some_and(|b| b.active);
+            let is_clip = matches!(att.kind, AttachmentKind::Clipping(_));
+            if (slot.color.a == 0.0 || !bone_active) && !is_clip {
+                self.clipper.clip_end_slot(slot_id);
+                continue;
+            }
+            self.world.clear();
+            let (att_color, region, uvs, is_region): (_, _, &[f32], bool) = match &att.kind {
+                AttachmentKind::Region(r) => {
+                    if r.color.a == 0.0 {
+                        self.clipper.clip_end_slot(slot_id);
+                        continue;
+                    }
+                    let Some((_, region)) = sequence_region(&r.sequence, r.has_sequence, slot)
+                    else {
+                        continue;
+                    };
+                    if !skeleton.world_vertices(slot_id, &mut self.world) {
+                        continue;
+                    }
+                    self.triangles.clear();
+                    self.triangles.extend_from_slice(&QUAD);
+                    // Region UVs are few: stash them after the positions.
+                    let uv = region_uvs(region);
+                    self.world.extend_from_slice(&uv);
+                    (r.color, region, &[], true)
+                }
+                AttachmentKind::Mesh(m) => {
+                    if m.color.a == 0.0 {
+                        self.clipper.clip_end_slot(slot_id);
+                        continue;
+                    }
+                    let Some((frame, region)) = sequence_region(&m.sequence, m.has_sequence, slot)
+                    else {
+                        continue;
+                    };
+                    if !skeleton.world_vertices(slot_id, &mut self.world) {
+                        continue;
+                    }
+                    self.triangles.clear();
+                    self.triangles.extend(m.triangles.iter().map(|&t| t as u16));
+                    let uvs: &[f32] = if m.has_sequence
+                        && (frame != m.sequence.setup_index as usize || m.uvs.is_none())
+                    {
+                        self.mesh_uv_cache
+                            .entry((att_id.0, frame as u32))
+                            .or_insert_with(|| mesh_uvs(&m.region_uvs, region))
+                    } else {
+                        match &m.uvs {
+                            Some(u) => u,
+                            None => continue,
+                        }
+                    };
+                    (m.color, region, uvs, false)
+                }
+                AttachmentKind::Clipping(c) => {
+                    if skeleton.world_vertices(slot_id, &mut self.world) {
+                        self.clipper.clip_start(att_id, c.end_slot, &self.world);
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            let (positions, uvs): (&[f32], &[f32]) =
+                if is_region { self.world.split_at(8) } else { (&self.world, uvs) };
+            let nv = positions.len() / 2;
+            if uvs.len() < 2 * nv || self.triangles.iter().any(|&t| usize::from(t) >= nv) {
+                self.clipper.clip_end_slot(slot_id);
+                continue;
+            }
+
+            let r = channel(sk_color.r * slot.color.r * att_color.r * 255.0);
+            let g = channel(sk_color.g * slot.color.g * att_color.g * 255.0);
+            let b = channel(sk_color.b * slot.color.b * att_color.b * 255.0);
+            let a = channel(sk_color.a * slot.color.a * att_color.a * 255.0);
+            let light = Argb((a << 24) | (r << 16) | (g << 8) | b);
+            let dark = if slot.has_dark_color {
+                let d = slot.dark_color;
+                Argb(
+                    0xff00_0000
+                        | (channel(d.r * 255.0) << 16)
+                        | (channel(d.g * 255.0) << 8)
+                        | channel(d.b * 255.0),
+                )
+            } else {
+                Argb::BLACK
+            };
+            let page = PageId(region.page.0);
+            let blend = to_blend(data.slot(slot_id).blend);
+            let (positions, uvs, triangles): (&[f32], &[f32], &[u16]) =
+                if self.clipper.is_clipping() {
+                    self.clipper.clip_triangles(positions, &self.triangles, uvs);
+                    (
+                        self.clipper.clipped_vertices(),
+                        self.clipper.clipped_uvs(),
+                        self.clipper.clipped_triangles(),
+                    )
+                } else {
+                    (positions, &uvs[..2 * nv], &self.triangles)
+                };
+            let nv = positions.len() / 2;
+            // Draws are validated by construction; a failure (unknown page) drops the draw.
+            let _ = out.push_with(page, blend, light, dark, nv, triangles.len(), |d| {
+                d.positions.copy_from_slice(positions);
+                d.uvs.copy_from_slice(uvs);
+                d.indices.copy_from_slice(triangles);
+            });
+            self.clipper.clip_end_slot(slot_id);
+        }
+        self.clipper.clip_end();
+    }
+}
