@@ -1,11 +1,11 @@
 //! `SkeletonRenderer` against the spine-cpp 4.2 goldens' `render` objects (and spineboy's
-//! `renderClipping`), for the `.skel` and the `.json` loads: same commands (blend mode, page, vertex and index counts, indices,
-//! packed light and dark colors exactly; positions and UVs within
-//! `1e-3 * max(1, |theirs|)`).
+//! `renderClipping`), for the `.skel` and the `.json` loads: same commands (blend mode, page,
+//! vertex and index counts, indices, packed light and dark colors exactly; positions and UVs
+//! within `1e-3 * max(1, |theirs|)`).
 //!
-//! The constraint solvers are stubs for now: a rig whose render differs is counted as
-//! *constraint-dependent* (not failed) when its data has constraints that drive a bone any
-//! drawn attachment depends on. Everything else must match exactly.
+//! A render that differs only in geometry driven by constraints is reported separately as
+//! *constraint-dependent*; now that every solver has landed that class must be empty too, so
+//! every render must match.
 
 use std::sync::Arc;
 
@@ -216,6 +216,12 @@ fn render_matches_spine_cpp_4_2() {
     println!("RENDER: {commands_checked} golden commands");
     assert!(matched.len() + constraint_dependent.len() + failed.len() >= 54);
     assert!(failed.is_empty(), "{} renders differ outside the constraint exemption", failed.len());
+    // Every constraint solver has landed: the exemption must stay empty.
+    assert!(
+        constraint_dependent.is_empty(),
+        "{} renders differ on constraint-driven geometry",
+        constraint_dependent.len()
+    );
 }
 
 #[test]
