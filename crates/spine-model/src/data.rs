@@ -66,6 +66,10 @@ pub struct Behaviour {
     /// (3.6+: `complete = duration == 0 || …`); spine-c 3.5 compares `fmod(…, 0)` (NaN)
     /// and never does.
     pub empty_loop_completes: bool,
+    /// `Slot::setToSetupPose` restores the setup dark color, and a new slot starts with it.
+    /// spine-cpp 3.7 does neither: a slot's dark color starts at `(0, 0, 0, 0)` and only
+    /// two-color timelines change it (their setup blend reads the setup dark color).
+    pub setup_pose_sets_dark: bool,
 }
 
 impl Behaviour {
@@ -82,6 +86,7 @@ impl Behaviour {
             sequences: !version.starts_with("4.0"),
             region_vertices_bl_first: false,
             empty_loop_completes: true,
+            setup_pose_sets_dark: true,
         }
     }
 }
@@ -101,6 +106,7 @@ impl Behaviour {
             sequences: false,
             region_vertices_bl_first: version.starts_with("3.5"),
             empty_loop_completes: !version.starts_with("3.5"),
+            setup_pose_sets_dark: !version.starts_with("3.7"),
         }
     }
 }
