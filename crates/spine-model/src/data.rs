@@ -70,6 +70,10 @@ pub struct Behaviour {
     /// spine-cpp 3.7 does neither: a slot's dark color starts at `(0, 0, 0, 0)` and only
     /// two-color timelines change it (their setup blend reads the setup dark color).
     pub setup_pose_sets_dark: bool,
+    /// IK follows the 3.5–3.7 runtimes (`ik::apply_one_3x` / `apply_two_3x` in spine-anim):
+    /// no inherit-mode handling, no softness, the two-bone parent posed from its local
+    /// rotation.
+    pub ik_pre38: bool,
 }
 
 impl Behaviour {
@@ -87,6 +91,7 @@ impl Behaviour {
             region_vertices_bl_first: false,
             empty_loop_completes: true,
             setup_pose_sets_dark: true,
+            ik_pre38: false,
         }
     }
 }
@@ -107,6 +112,7 @@ impl Behaviour {
             region_vertices_bl_first: version.starts_with("3.5"),
             empty_loop_completes: !version.starts_with("3.5"),
             setup_pose_sets_dark: !version.starts_with("3.7"),
+            ik_pre38: !version.starts_with("3.8"),
         }
     }
 }
