@@ -74,6 +74,12 @@ pub struct Behaviour {
     /// no inherit-mode handling, no softness, the two-bone parent posed from its local
     /// rotation.
     pub ik_pre38: bool,
+    /// Path constraints follow spine-c 3.6 `spPathConstraint_apply`: bone-length
+    /// scaled spaces for every spacing mode when the rotate mode is chain-scale (percent
+    /// included), zero-length bones get zero space, exact-zero tests instead of `EPSILON`,
+    /// and the offset rotation subtracted once more in degrees-to-radians. (spine-c 3.5
+    /// shares the spacing code but its `stretchyman` goldens fit the 4.x path better; open.)
+    pub path_spine_c: bool,
 }
 
 impl Behaviour {
@@ -92,6 +98,7 @@ impl Behaviour {
             empty_loop_completes: true,
             setup_pose_sets_dark: true,
             ik_pre38: false,
+            path_spine_c: false,
         }
     }
 }
@@ -113,6 +120,7 @@ impl Behaviour {
             empty_loop_completes: !version.starts_with("3.5"),
             setup_pose_sets_dark: !version.starts_with("3.7"),
             ik_pre38: !version.starts_with("3.8"),
+            path_spine_c: version.starts_with("3.6"),
         }
     }
 }
