@@ -561,7 +561,10 @@ impl Skeleton {
             .map(|s| Slot {
                 bone: s.bone,
                 color: s.color,
-                dark_color: s.dark_color.unwrap_or(Color { r: 0.0, g: 0.0, b: 0.0, a: 0.0 }),
+                dark_color: s
+                    .dark_color
+                    .filter(|_| data.behaviour.setup_pose_sets_dark)
+                    .unwrap_or(Color { r: 0.0, g: 0.0, b: 0.0, a: 0.0 }),
                 has_dark_color: s.dark_color.is_some(),
                 attachment: None,
                 attachment_state: 0,
@@ -673,7 +676,7 @@ impl Skeleton {
         let sd = data.slot(id);
         let Some(slot) = self.slots.get_mut(id.index()) else { return };
         slot.color = sd.color;
-        if let Some(dc) = sd.dark_color {
+        if let Some(dc) = sd.dark_color.filter(|_| data.behaviour.setup_pose_sets_dark) {
             slot.dark_color = dc;
         }
         match sd.attachment.as_deref() {

@@ -66,6 +66,20 @@ pub struct Behaviour {
     /// (3.6+: `complete = duration == 0 || …`); spine-c 3.5 compares `fmod(…, 0)` (NaN)
     /// and never does.
     pub empty_loop_completes: bool,
+    /// `Slot::setToSetupPose` restores the setup dark color, and a new slot starts with it.
+    /// spine-cpp 3.7 does neither: a slot's dark color starts at `(0, 0, 0, 0)` and only
+    /// two-color timelines change it (their setup blend reads the setup dark color).
+    pub setup_pose_sets_dark: bool,
+    /// IK follows the 3.5–3.7 runtimes (`ik::apply_one_3x` / `apply_two_3x` in spine-anim):
+    /// no inherit-mode handling, no softness, the two-bone parent posed from its local
+    /// rotation.
+    pub ik_pre38: bool,
+    /// Path constraints follow spine-c 3.6 `spPathConstraint_apply`: bone-length
+    /// scaled spaces for every spacing mode when the rotate mode is chain-scale (percent
+    /// included), zero-length bones get zero space, exact-zero tests instead of `EPSILON`,
+    /// and the offset rotation subtracted once more in degrees-to-radians. (spine-c 3.5
+    /// shares the spacing code but its `stretchyman` goldens fit the 4.x path better; open.)
+    pub path_spine_c: bool,
 }
 
 impl Behaviour {
@@ -82,6 +96,9 @@ impl Behaviour {
             sequences: !version.starts_with("4.0"),
             region_vertices_bl_first: false,
             empty_loop_completes: true,
+            setup_pose_sets_dark: true,
+            ik_pre38: false,
+            path_spine_c: false,
         }
     }
 }
@@ -101,6 +118,9 @@ impl Behaviour {
             sequences: false,
             region_vertices_bl_first: version.starts_with("3.5"),
             empty_loop_completes: !version.starts_with("3.5"),
+            setup_pose_sets_dark: !version.starts_with("3.7"),
+            ik_pre38: !version.starts_with("3.8"),
+            path_spine_c: version.starts_with("3.6"),
         }
     }
 }

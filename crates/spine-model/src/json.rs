@@ -21,6 +21,7 @@
 //! * 3.x transform/path mixes expand to the 4.x six/three mixes as in `v3x.rs`; 3.x
 //!   transform constraints use [`TransformSolver::Legacy3x`], 4.x ones `Legacy4x`.
 //! * 3.5–3.7 `scale` keys default to 0 (the loaders' default), 3.8+ to 1.
+//! * 3.8 `skin` flags read as `false` (spine-cpp 3.8 `Json::getBoolean`, see `skin_flag`).
 
 use std::collections::HashMap;
 
@@ -54,6 +55,15 @@ struct Conv<'a, 'o> {
     events: HashMap<String, u32>,
     /// Per type (IK, transform, path, physics): name → constraint id.
     cons: [HashMap<String, ConstraintId>; 4],
+}
+
+/// The `skin` (skin-required) flag of a bone or constraint. spine-cpp 3.8 reads it with
+/// `Json::getBoolean`, which returns the default (`false`) for the literals `true` and
+/// `false` (3.7 and 4.0 handle them), so 3.8 JSON loads have no skin-required bones or
+/// constraints in the official runtime; the binary loader reads the flag.
+fn skin_flag(s: &j::Skeleton, flag: Option<bool>) -> bool {
+    let cpp38 = s.version >= j::Version(3, 8) && s.version < j::Version(4, 0);
+    !cpp38 && flag.unwrap_or(false)
 }
 
 impl Conv<'_, '_> {
@@ -169,7 +179,7 @@ fn convert(s: &j::Skeleton, options: &LoadOptions<'_>) -> Result<SkeletonData, L
             shear_x: c.b.f("shear x", bone.shear_x.unwrap_or(0.0)),
             shear_y: c.b.f("shear y", bone.shear_y.unwrap_or(0.0)),
             inherit: inherit(bone.inherit),
-            skin_required: bone.skin.unwrap_or(false),
+            skin_required: skin_flag(c.s, bone.skin),
             color: bone.color.map(Color::from_bytes),
         };
         if parent.is_none() && bone.parent.is_some() {
@@ -240,7 +250,7 @@ fn constraints(c: &mut Conv<'_, '_>) {
             stretch: k.stretch.unwrap_or(false),
             uniform: k.uniform.unwrap_or(false),
         };
-        let skin = k.head.skin.unwrap_or(false);
+        let skin = skin_flag(s, k.head.skin);
         cons.push(Con3::Ik { name: &k.head.name, order: order(&k.head), skin, data });
     }
     for t in &s.transform {
@@ -283,7 +293,7 @@ fn constraints(c: &mut Conv<'_, '_>) {
             mixes,
             solver,
         };
-        let skin = t.head.skin.unwrap_or(false);
+        let skin = skin_flag(s, t.head.skin);
         cons.push(Con3::Transform { name: &t.head.name, order: order(&t.head), skin, data });
     }
     for p in &s.path {
@@ -320,7 +330,7 @@ fn constraints(c: &mut Conv<'_, '_>) {
             mix_x: x,
             mix_y: y,
         };
-        let skin = p.head.skin.unwrap_or(false);
+        let skin = skin_flag(s, p.head.skin);
         cons.push(Con3::Path { name: &p.head.name, order: order(&p.head), skin, data });
     }
     for p in &s.physics {
@@ -359,7 +369,7 @@ fn constraints(c: &mut Conv<'_, '_>) {
             },
         };
         c.b.pop();
-        let skin = p.head.skin.unwrap_or(false);
+        let skin = skin_flag(s, p.head.skin);
         cons.push(Con3::Physics { name: &p.head.name, order: order(&p.head), skin, data });
     }
     let ids = constraints3(&mut c.b, cons);

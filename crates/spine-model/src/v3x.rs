@@ -29,7 +29,8 @@
 //! * **IK**: 3.5/3.6 have no `compress`/`stretch`/`uniform` (false); before 3.8 no softness
 //!   (0); `uniform: true` → [`ScaleYMode::Uniform`]. IK timelines get 2 channels (mix,
 //!   softness × scale).
-//! * **Colors / two-color tint**: slot dark colors (3.6+) from the `_ R G B` int bytes;
+//! * **Colors / two-color tint**: slot dark colors (3.6+) from the `_ R G B` int bytes
+//!   (3.6, spine-c); 3.7/3.8 as spine-cpp reads them, `R G B _` (see `dark_rgb_cpp`);
 //!   two-color timelines become [`ColorProperty::Rgba2`] (light RGBA then dark RGB).
 //! * **Deform (3.x FFD)**: keys become full deform arrays exactly like 4.x (setup vertices
 //!   added for unweighted attachments); a deform keyed on a linked mesh's parent applies to
@@ -354,6 +355,15 @@ struct Skin3<'a, S> {
     slots: &'a [w::SkinSlot<S>],
 }
 
+/// A slot's setup dark color as spine-cpp 3.7/3.8 `SkeletonBinary` reads it: four bytes
+/// taken as `R G B A` (libgdx and spine-c read the same `int` as `_ R G B`), none when all
+/// four are `FF`. The official C++ runtime of those versions therefore shifts every setup
+/// dark color by one byte (`00 c5 7c 1e` gives `(0, c5, 7c)`, not `(c5, 7c, 1e)`).
+fn dark_rgb_cpp(bytes: [u8; 4]) -> Option<[u8; 3]> {
+    let [r, g, b, _] = bytes;
+    (bytes != [0xff; 4]).then_some([r, g, b])
+}
+
 /// Converts a parsed 3.5–3.7 skeleton.
 pub(crate) fn from_v35(
     s: &v35::Skeleton,
@@ -379,8 +389,9 @@ pub(crate) fn from_v35(
         );
     }
     let t = Inline;
+    let cpp37 = s.header.version.starts_with("3.7");
     for slot in &s.slots {
-        let dark = slot.dark_rgb();
+        let dark = if cpp37 { dark_rgb_cpp(slot.dark_color) } else { slot.dark_rgb() };
         slot3(
             &mut b,
             &slot.name,
@@ -482,7 +493,7 @@ pub(crate) fn from_v38(
     }
     let t = Table(&s.strings);
     for slot in &s.slots {
-        let dark = slot.dark_rgb();
+        let dark = dark_rgb_cpp(slot.dark_color);
         slot3(
             &mut b,
             &slot.name,

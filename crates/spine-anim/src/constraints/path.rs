@@ -67,7 +67,33 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         let (a, c) = ctx.bones.get(id.index()).map_or((0.0, 0.0), |b| (b.a, b.c));
         (setup, setup * a, setup * c)
     };
+    let spine_c = ctx.data.behaviour.path_spine_c;
+    let length_spacing = data.spacing_mode == SpacingMode::Length;
     match data.spacing_mode {
+        _ if spine_c => {
+            if scale || length_spacing {
+                for i in 0..spaces_count - 1 {
+                    let (setup, x, y) = bone_len(i);
+                    if setup < EPSILON {
+                        if scale {
+                            sc.lengths[i] = 0.0;
+                        }
+                        sc.spaces[i + 1] = 0.0;
+                    } else {
+                        let length = math::sqrt(x * x + y * y);
+                        if scale {
+                            sc.lengths[i] = length;
+                        }
+                        let s = if length_spacing { setup + spacing } else { spacing };
+                        sc.spaces[i + 1] = s * length / setup;
+                    }
+                }
+            } else {
+                for s in sc.spaces.iter_mut().skip(1) {
+                    *s = spacing;
+                }
+            }
+        }
         SpacingMode::Percent => {
             if scale {
                 for i in 0..spaces_count - 1 {
@@ -105,7 +131,6 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
             }
         }
         SpacingMode::Length | SpacingMode::Fixed => {
-            let length_spacing = data.spacing_mode == SpacingMode::Length;
             for i in 0..spaces_count - 1 {
                 let (setup, x, y) = bone_len(i);
                 if setup < EPSILON {
@@ -150,7 +175,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         let (dx, dy) = (x - bone_x, y - bone_y);
         if scale {
             let length = sc.lengths[i];
-            if length >= EPSILON {
+            if (spine_c && length != 0.0) || (!spine_c && length >= EPSILON) {
                 let s = (math::sqrt(dx * dx + dy * dy) / length - 1.0) * mix_rotate + 1.0;
                 bone.a *= s;
                 bone.c *= s;
@@ -162,12 +187,18 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
             let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
             let mut r = if tangents {
                 positions[p - 1]
-            } else if sc.spaces[i + 1] < EPSILON {
+            } else if (spine_c && sc.spaces[i + 1] == 0.0)
+                || (!spine_c && sc.spaces[i + 1] < EPSILON)
+            {
                 positions[p + 2]
             } else {
                 math::atan2(dy, dx)
             };
-            r -= math::atan2(c, a);
+            if spine_c {
+                r -= math::atan2(c, a) - offset_rotation * DEG_RAD;
+            } else {
+                r -= math::atan2(c, a);
+            }
             if tip {
                 let (cos, sin) = (math::cos(r), math::sin(r));
                 bone_x += (length_setup * (cos * a - sin * c) - dx) * mix_rotate;
