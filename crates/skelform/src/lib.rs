@@ -34,9 +34,11 @@ mod fast;
 mod load;
 mod model;
 mod raw;
+mod render;
 
 pub use anim::interpolate;
 pub use armature::{format_frame, frame_at, AnimLayer, Armature, ConstructOrder};
 pub use error::SkfError;
 pub use load::{load, load_skf, parse_armature_json, Limits, SkfArchive};
 pub use model::*;
+pub use render::{default_styles, DrawStats, SkfDrawer};

@@ -15,6 +15,46 @@ use skelform::AnimLayer;
 fn main() {
     frames_do_not_allocate();
     println!("test frames_do_not_allocate ... ok");
+    drawing_does_not_allocate();
+    println!("test drawing_does_not_allocate ... ok");
+}
+
+/// animate + construct + draw into reused `RenderCommands` (cleared per frame), every
+/// animation of both fixtures, after one warm-up pass over the same frames.
+fn drawing_does_not_allocate() {
+    let Some(dir) = skel_testkit::fixtures_dir() else { return };
+    for name in ["skellina_v0.7.0.skf", "skellington_v0.7.0.skf"] {
+        let bytes = std::fs::read(dir.join("skelform").join(name)).expect("fixture");
+        let mut arm = skelform::load(&bytes).expect("load");
+        let mut cmds = spine_render_traits::RenderCommands::new();
+        let mut drawer = skelform::SkfDrawer::new(&arm, &mut cmds);
+        arm.prepare();
+        let mut run = |arm: &mut skelform::Armature| {
+            let mut drawn = 0u64;
+            for a in 0..arm.animations().len() {
+                for counter in 0..120u32 {
+                    let frame = arm.format_frame(a, counter, false, true);
+                    arm.animate(&[AnimLayer { anim: a, frame, smooth: 0 }]);
+                    arm.construct();
+                    cmds.clear();
+                    let stats = drawer.draw(arm, &mut cmds).expect("draw");
+                    drawn += u64::from(stats.sprites + stats.meshes);
+                }
+            }
+            drawn
+        };
+        run(&mut arm); // warm-up: buffers reach their steady-state capacity
+        let region = Region::new(GLOBAL);
+        let drawn = run(&mut arm);
+        let change = region.change();
+        println!(
+            "{name}: {} allocations, {} reallocations over {drawn} bone draws",
+            change.allocations, change.reallocations
+        );
+        assert_eq!(change.allocations, 0, "{name}: allocations while drawing");
+        assert_eq!(change.reallocations, 0, "{name}: reallocations while drawing");
+        assert!(drawn > 0);
+    }
 }
 
 fn frames_do_not_allocate() {
