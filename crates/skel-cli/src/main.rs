@@ -163,6 +163,10 @@ enum Command {
         /// Output: .png, .gif, .apng, .webp, or a folder ending in `/`.
         #[arg(long)]
         out: String,
+        /// SkelForm only: an active style by name (repeatable, highest priority first;
+        /// default "Default", else all).
+        #[arg(long = "style")]
+        styles: Vec<String>,
     },
     /// Print the raw AST the format layer read.
     Dump {
@@ -300,8 +304,39 @@ fn main() -> ExitCode {
             scale,
             background,
             out,
+            styles,
         } => {
             let shown = file.clone().unwrap_or_else(render::demo_rig_path);
+            let skf_bytes = match file.as_deref().map(skelform_bytes).transpose() {
+                Ok(b) => b.flatten(),
+                Err(f) => return report(Err(f)),
+            };
+            if let Some(bytes) = skf_bytes {
+                let args = (|| {
+                    Ok::<_, String>(skf::SkfRenderArgs {
+                        anim: anim.clone(),
+                        all: *all,
+                        time: pose::parse_time(time)?,
+                        fps: *fps,
+                        size: size.as_deref().map(render::parse_size).transpose()?,
+                        scale: *scale,
+                        background: skel_render::parse_rgba_hex(background).ok_or_else(|| {
+                            format!("--background must be RRGGBBAA: {background:?}")
+                        })?,
+                        styles: styles.clone(),
+                        out: out.clone(),
+                    })
+                })();
+                let result = match args {
+                    Ok(a) => skf::render(&shown, &bytes, &a),
+                    Err(e) => Err(Failure::new(&shown, e)),
+                };
+                return report(result.map(|paths| {
+                    for p in paths {
+                        outln!("{}", p.display());
+                    }
+                }));
+            }
             let args = (|| {
                 use std::io::IsTerminal;
                 Ok::<_, String>(render::RenderArgs {

@@ -219,7 +219,6 @@ pub(crate) fn play(file: &Path, bytes: &[u8], anim: &str, as_json: bool) -> Resu
 
 /// What `skel render` draws for a `.skf` archive and where.
 #[derive(Debug, Clone)]
-#[allow(dead_code)] // Constructed by main.rs's `skel render` wiring (the lead's).
 pub(crate) struct SkfRenderArgs {
     /// Animation (default: the first one; the bind pose when there is none).
     pub anim: Option<String>,
@@ -252,7 +251,6 @@ const MARGIN: f32 = 8.0;
 /// animated outputs advance one armature through `0 ..= duration` at `fps` (looping frame
 /// numbers, physics carried over). The view fits the union of all frames' bounds. Returns
 /// the written paths.
-#[allow(dead_code)] // Called by main.rs's `skel render` wiring (the lead's).
 pub(crate) fn render(
     file: &Path,
     bytes: &[u8],
