@@ -37,7 +37,10 @@ pub(crate) struct Builder<'o> {
     options: LoadOptions<'o>,
     /// Problems found so far.
     pub problems: Vec<Problem>,
-    path: Vec<String>,
+    /// The object path (`bone "hip" > …`) as one buffer, so entering an object does not
+    /// allocate; `path_ends[i]` is its length before segment `i` was entered.
+    path: String,
+    path_ends: Vec<usize>,
     /// The data under construction.
     pub data: SkeletonData,
     /// Object path of each attachment, for problems.
@@ -52,7 +55,8 @@ impl<'o> Builder<'o> {
             scale: options.scale,
             options: *options,
             problems: Vec::new(),
-            path: Vec::new(),
+            path: String::new(),
+            path_ends: Vec::new(),
             data: SkeletonData {
                 hash: String::new(),
                 behaviour,
@@ -78,18 +82,37 @@ impl<'o> Builder<'o> {
     }
 
     /// Enters an object (`bone "hip"`, `animation "run"`, …).
-    pub fn push(&mut self, seg: impl Into<String>) {
-        self.path.push(seg.into());
+    pub fn push(&mut self, seg: impl AsRef<str>) {
+        self.begin_segment();
+        self.path.push_str(seg.as_ref());
+    }
+
+    /// Enters a named object: `kind "name"` (`bone "hip"`), without formatting.
+    pub fn enter(&mut self, kind: &str, name: &str) {
+        self.begin_segment();
+        self.path.push_str(kind);
+        self.path.push_str(" \"");
+        self.path.push_str(name);
+        self.path.push('"');
+    }
+
+    fn begin_segment(&mut self) {
+        self.path_ends.push(self.path.len());
+        if !self.path.is_empty() {
+            self.path.push_str(" > ");
+        }
     }
 
     /// Leaves the current object.
     pub fn pop(&mut self) {
-        self.path.pop();
+        if let Some(end) = self.path_ends.pop() {
+            self.path.truncate(end);
+        }
     }
 
     /// The current object path.
     pub fn at(&self) -> String {
-        self.path.join(" > ")
+        self.path.clone()
     }
 
     /// Records a problem at the current path.
