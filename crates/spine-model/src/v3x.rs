@@ -216,7 +216,7 @@ pub(crate) fn constraints3(b: &mut Builder<'_>, cons: Vec<Con3<'_>>) -> [Vec<Con
         ids[kind(&cons[p])][within[p]] = id;
         let data = match &cons[p] {
             Con3::Ik { name, skin, data, .. } => {
-                b.enter("IK constraint", &name);
+                b.enter("IK constraint", name);
                 let d = IkData {
                     bones: b.bones(&data.bones),
                     target: b.bone(data.target),
@@ -240,7 +240,7 @@ pub(crate) fn constraints3(b: &mut Builder<'_>, cons: Vec<Con3<'_>>) -> [Vec<Con
                 }
             }
             Con3::Transform { name, skin, data, .. } => {
-                b.enter("transform constraint", &name);
+                b.enter("transform constraint", name);
                 let o = data.offsets;
                 let m = data.mixes;
                 let offsets = [
@@ -271,7 +271,7 @@ pub(crate) fn constraints3(b: &mut Builder<'_>, cons: Vec<Con3<'_>>) -> [Vec<Con
                 }
             }
             Con3::Path { name, skin, data, .. } => {
-                b.enter("path constraint", &name);
+                b.enter("path constraint", name);
                 let position = if data.position_mode == PositionMode::Fixed {
                     b.fs("position", data.position)
                 } else {
@@ -303,7 +303,7 @@ pub(crate) fn constraints3(b: &mut Builder<'_>, cons: Vec<Con3<'_>>) -> [Vec<Con
                 }
             }
             Con3::Physics { name, skin, data, .. } => {
-                b.enter("physics constraint", &name);
+                b.enter("physics constraint", name);
                 ConstraintData {
                     name: (*name).to_owned(),
                     skin_required: *skin,
@@ -608,7 +608,7 @@ fn bone3(
     skin_required: bool,
     color: Option<[u8; 4]>,
 ) {
-    b.enter("bone", &name);
+    b.enter("bone", name);
     let data = BoneData {
         name: name.to_owned(),
         parent: None,
@@ -637,7 +637,7 @@ fn slot3(
     attachment: Option<&str>,
     mode: w::BlendMode,
 ) {
-    b.enter("slot", &name);
+    b.enter("slot", name);
     let bone = b.bone(bone);
     b.data.slots.push(SlotData {
         name: name.to_owned(),

@@ -195,7 +195,7 @@ fn constraints(c: &mut Conv<'_, '_>) {
                 Ty::Path => &s.path_constraints[index].name,
                 Ty::Physics => &s.physics_constraints[index].name,
             };
-            c.b.enter("constraint", &name);
+            c.b.enter("constraint", name);
             c.b.report(ProblemKind::Invalid(format!(
                 "update order {order} is never reached by the runtime's update cache"
             )));
