@@ -239,6 +239,12 @@ impl<'o> Builder<'o> {
         V: IntoIterator<Item = (u32, f32, f32, f32)>,
     {
         let mut w = WeightedVertices::default();
+        let vertices = vertices.into_iter();
+        // Reserve for the usual one to three influences per vertex (no regrowth per push).
+        let n = vertices.size_hint().0;
+        w.counts.reserve(n);
+        w.bones.reserve(n * 2);
+        w.values.reserve(n * 6);
         for v in vertices {
             let mut n = 0;
             for (bone, x, y, weight) in v {

@@ -77,7 +77,7 @@ impl Conv<'_, '_> {
         match v {
             w::Vertices::Plain(xy) => self.b.unweighted(xy),
             w::Vertices::Weighted(vs) => {
-                self.b.weighted(vs.iter().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight))))
+                self.b.weighted(vs.groups().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight))))
             }
         }
     }
