@@ -44,7 +44,9 @@ pub(crate) struct Builder<'o> {
     /// The data under construction.
     pub data: SkeletonData,
     /// Object path of each attachment, for problems.
-    attachment_at: Vec<String>,
+    /// (kept as ranges of one buffer: one allocation per load, not per attachment).
+    attachment_at: Vec<(usize, usize)>,
+    attachment_paths: String,
     links: Vec<PendingLink>,
 }
 
@@ -77,6 +79,7 @@ impl<'o> Builder<'o> {
                 animations: Vec::new(),
             },
             attachment_at: Vec::new(),
+            attachment_paths: String::new(),
             links: Vec::new(),
         }
     }
@@ -214,7 +217,9 @@ impl<'o> Builder<'o> {
     pub fn add_attachment(&mut self, attachment: AttachmentData) -> AttachmentId {
         let id = AttachmentId(self.data.attachments.len() as u32);
         self.data.attachments.push(attachment);
-        self.attachment_at.push(self.at());
+        let start = self.attachment_paths.len();
+        self.attachment_paths.push_str(&self.path);
+        self.attachment_at.push((start, self.attachment_paths.len()));
         id
     }
 
@@ -422,7 +427,12 @@ impl<'o> Builder<'o> {
                 _ => {}
             }
             for region in missing {
-                let at = self.attachment_at[i].clone();
+                let at = match self.attachment_at.get(i) {
+                    Some(&(start, end)) => {
+                        self.attachment_paths.get(start..end).unwrap_or_default().to_owned()
+                    }
+                    None => String::new(),
+                };
                 let kind = ProblemKind::RegionNotInAtlas { region, atlas: atlas_name.clone() };
                 self.problems.push(Problem { at, kind });
             }

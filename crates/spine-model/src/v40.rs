@@ -483,12 +483,10 @@ fn skin_entries(
         for e in &sa.attachments {
             let key = c.text(e.key).map(str::to_owned);
             let key = c.b.name("attachment", key.as_deref());
-            let name = match c.text(e.attachment.name) {
-                Some(n) => n.to_owned(),
-                None => key.clone(),
-            };
+            let strings = &c.s.strings;
+            let name = e.attachment.name.resolve(strings).unwrap_or(&key);
             c.b.enter("attachment", &key);
-            let id = attachment(c, &name, &e.attachment.kind, sa.slot, links);
+            let id = attachment(c, name, &e.attachment.kind, sa.slot, links);
             c.b.pop();
             entries.push(SkinEntry { slot, name: key, attachment: id });
         }
