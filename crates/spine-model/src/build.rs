@@ -37,11 +37,16 @@ pub(crate) struct Builder<'o> {
     options: LoadOptions<'o>,
     /// Problems found so far.
     pub problems: Vec<Problem>,
-    path: Vec<String>,
+    /// The object path (`bone "hip" > …`) as one buffer, so entering an object does not
+    /// allocate; `path_ends[i]` is its length before segment `i` was entered.
+    path: String,
+    path_ends: Vec<usize>,
     /// The data under construction.
     pub data: SkeletonData,
     /// Object path of each attachment, for problems.
-    attachment_at: Vec<String>,
+    /// (kept as ranges of one buffer: one allocation per load, not per attachment).
+    attachment_at: Vec<(usize, usize)>,
+    attachment_paths: String,
     links: Vec<PendingLink>,
 }
 
@@ -52,7 +57,8 @@ impl<'o> Builder<'o> {
             scale: options.scale,
             options: *options,
             problems: Vec::new(),
-            path: Vec::new(),
+            path: String::new(),
+            path_ends: Vec::new(),
             data: SkeletonData {
                 hash: String::new(),
                 behaviour,
@@ -73,23 +79,43 @@ impl<'o> Builder<'o> {
                 animations: Vec::new(),
             },
             attachment_at: Vec::new(),
+            attachment_paths: String::new(),
             links: Vec::new(),
         }
     }
 
     /// Enters an object (`bone "hip"`, `animation "run"`, …).
-    pub fn push(&mut self, seg: impl Into<String>) {
-        self.path.push(seg.into());
+    pub fn push(&mut self, seg: impl AsRef<str>) {
+        self.begin_segment();
+        self.path.push_str(seg.as_ref());
+    }
+
+    /// Enters a named object: `kind "name"` (`bone "hip"`), without formatting.
+    pub fn enter(&mut self, kind: &str, name: &str) {
+        self.begin_segment();
+        self.path.push_str(kind);
+        self.path.push_str(" \"");
+        self.path.push_str(name);
+        self.path.push('"');
+    }
+
+    fn begin_segment(&mut self) {
+        self.path_ends.push(self.path.len());
+        if !self.path.is_empty() {
+            self.path.push_str(" > ");
+        }
     }
 
     /// Leaves the current object.
     pub fn pop(&mut self) {
-        self.path.pop();
+        if let Some(end) = self.path_ends.pop() {
+            self.path.truncate(end);
+        }
     }
 
     /// The current object path.
     pub fn at(&self) -> String {
-        self.path.join(" > ")
+        self.path.clone()
     }
 
     /// Records a problem at the current path.
@@ -191,7 +217,9 @@ impl<'o> Builder<'o> {
     pub fn add_attachment(&mut self, attachment: AttachmentData) -> AttachmentId {
         let id = AttachmentId(self.data.attachments.len() as u32);
         self.data.attachments.push(attachment);
-        self.attachment_at.push(self.at());
+        let start = self.attachment_paths.len();
+        self.attachment_paths.push_str(&self.path);
+        self.attachment_at.push((start, self.attachment_paths.len()));
         id
     }
 
@@ -216,6 +244,12 @@ impl<'o> Builder<'o> {
         V: IntoIterator<Item = (u32, f32, f32, f32)>,
     {
         let mut w = WeightedVertices::default();
+        let vertices = vertices.into_iter();
+        // Reserve for the usual one to three influences per vertex (no regrowth per push).
+        let n = vertices.size_hint().0;
+        w.counts.reserve(n);
+        w.bones.reserve(n * 2);
+        w.values.reserve(n * 6);
         for v in vertices {
             let mut n = 0;
             for (bone, x, y, weight) in v {
@@ -393,7 +427,12 @@ impl<'o> Builder<'o> {
                 _ => {}
             }
             for region in missing {
-                let at = self.attachment_at[i].clone();
+                let at = match self.attachment_at.get(i) {
+                    Some(&(start, end)) => {
+                        self.attachment_paths.get(start..end).unwrap_or_default().to_owned()
+                    }
+                    None => String::new(),
+                };
                 let kind = ProblemKind::RegionNotInAtlas { region, atlas: atlas_name.clone() };
                 self.problems.push(Problem { at, kind });
             }

@@ -156,7 +156,7 @@ fn convert(s: &j::Skeleton, options: &LoadOptions<'_>) -> Result<SkeletonData, L
     c.b.data.fps = i.fps.unwrap_or(30.0);
     c.b.data.reference_scale = i.reference_scale.unwrap_or(100.0) * scale;
     for (index, bone) in s.bones.iter().enumerate() {
-        c.b.push(format!("bone \"{}\"", bone.name));
+        c.b.enter("bone", &bone.name);
         let parent = match &bone.parent {
             None => None,
             Some(p) => {
@@ -192,7 +192,7 @@ fn convert(s: &j::Skeleton, options: &LoadOptions<'_>) -> Result<SkeletonData, L
         c.b.pop();
     }
     for slot in &s.slots {
-        c.b.push(format!("slot \"{}\"", slot.name));
+        c.b.enter("slot", &slot.name);
         let bone = c.bone(&slot.bone);
         let blend = match slot.blend.unwrap_or(j::BlendMode::Normal) {
             j::BlendMode::Normal => BlendMode::Normal,
@@ -334,7 +334,7 @@ fn constraints(c: &mut Conv<'_, '_>) {
         cons.push(Con3::Path { name: &p.head.name, order: order(&p.head), skin, data });
     }
     for p in &s.physics {
-        c.b.push(format!("physics constraint \"{}\"", p.head.name));
+        c.b.enter("physics constraint", &p.head.name);
         let bone = c.bone(&p.bone);
         let g = |i: usize| p.global[i].unwrap_or(false);
         let fps = p.fps.unwrap_or(60);
@@ -402,7 +402,7 @@ fn skins(c: &mut Conv<'_, '_>) {
     order.extend(s.skins.iter().filter(|k| k.name == "default"));
     order.extend(s.skins.iter().filter(|k| k.name != "default"));
     for skin in order {
-        c.b.push(format!("skin \"{}\"", skin.name));
+        c.b.enter("skin", &skin.name);
         let bones = skin.bones.iter().map(|n| c.bone(n)).collect();
         let mut constraints = Vec::new();
         for (ty, list) in [&skin.ik, &skin.transform, &skin.path, &skin.physics].iter().enumerate()
@@ -417,9 +417,9 @@ fn skins(c: &mut Conv<'_, '_>) {
         for sa in &skin.slots {
             let slot_index = c.lookup("slot", &sa.slot);
             let slot = SlotId(slot_index.unwrap_or(0));
-            c.b.push(format!("slot \"{}\"", sa.slot));
+            c.b.enter("slot", &sa.slot);
             for a in &sa.attachments {
-                c.b.push(format!("attachment \"{}\"", a.key));
+                c.b.enter("attachment", &a.key);
                 let name = a.name.clone().unwrap_or_else(|| a.key.clone());
                 let id = attachment(c, &name, &a.kind, slot.0, &mut links);
                 c.b.pop();
@@ -737,14 +737,14 @@ fn rgb(c: [u8; 4], n: usize) -> Vec<f32> {
 }
 
 fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
-    c.b.push(format!("animation \"{}\"", a.name));
+    c.b.enter("animation", &a.name);
     let scale = c.b.scale;
     let v3 = c.v3;
     let mut tl = Vec::new();
     let mut duration = 0.0f32;
     let mut see = |t: f32| duration = duration.max(t);
     for st in &a.slots {
-        c.b.push(format!("slot \"{}\"", st.name));
+        c.b.enter("slot", &st.name);
         let slot = c.slot(&st.name);
         for t in &st.timelines {
             let (property, curves) = match t {
@@ -818,7 +818,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
     }
     let scale_default = if c.s.version >= j::Version(3, 8) { 1.0 } else { 0.0 };
     for bt in &a.bones {
-        c.b.push(format!("bone \"{}\"", bt.name));
+        c.b.enter("bone", &bt.name);
         let bone = c.bone(&bt.name);
         for t in &bt.timelines {
             use j::BoneTimeline as B;
@@ -850,7 +850,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
         c.b.pop();
     }
     for t in &a.ik {
-        c.b.push(format!("IK constraint \"{}\"", t.name));
+        c.b.enter("IK constraint", &t.name);
         if let Some(constraint) = c.constraint(0, &t.name) {
             let constraint = c.b.constraint(constraint, ConstraintType::Ik);
             let curves = table(
@@ -875,7 +875,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
         c.b.pop();
     }
     for t in &a.transform {
-        c.b.push(format!("transform constraint \"{}\"", t.name));
+        c.b.enter("transform constraint", &t.name);
         if let Some(constraint) = c.constraint(1, &t.name) {
             let constraint = c.b.constraint(constraint, ConstraintType::Transform);
             let curves = table(
@@ -908,7 +908,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
         c.b.pop();
     }
     for pt in &a.path {
-        c.b.push(format!("path constraint \"{}\"", pt.name));
+        c.b.enter("path constraint", &pt.name);
         if let Some(constraint) = c.constraint(2, &pt.name) {
             let constraint = c.b.constraint(constraint, ConstraintType::Path);
             let modes = match c.b.data.constraints.get(constraint.index()).map(|d| &d.kind) {
@@ -967,7 +967,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
         c.b.pop();
     }
     for pt in &a.physics {
-        c.b.push(format!("physics constraint \"{}\"", pt.name));
+        c.b.enter("physics constraint", &pt.name);
         let constraint = if pt.name.is_empty() {
             None
         } else {
@@ -1025,7 +1025,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                     let verts = vertices_of(&c.b.data.attachments[att.index()].kind);
                     let curves = table(c, keys, 0, |_| Vec::new(), &[]);
                     see(curves.last_time());
-                    c.b.push(format!("deform \"{}\"", at.attachment));
+                    c.b.enter("deform", &at.attachment);
                     let mut out = Vec::with_capacity(keys.len());
                     for (i, k) in keys.iter().enumerate() {
                         let start = u32::try_from(k.value.offset.unwrap_or(0)).unwrap_or(u32::MAX);

@@ -217,7 +217,7 @@ pub(crate) fn constraints3(b: &mut Builder<'_>, cons: Vec<Con3<'_>>) -> [Vec<Con
         ids[kind(&cons[p])][within[p]] = id;
         let data = match &cons[p] {
             Con3::Ik { name, skin, data, .. } => {
-                b.push(format!("IK constraint \"{name}\""));
+                b.enter("IK constraint", name);
                 let d = IkData {
                     bones: b.bones(&data.bones),
                     target: b.bone(data.target),
@@ -241,7 +241,7 @@ pub(crate) fn constraints3(b: &mut Builder<'_>, cons: Vec<Con3<'_>>) -> [Vec<Con
                 }
             }
             Con3::Transform { name, skin, data, .. } => {
-                b.push(format!("transform constraint \"{name}\""));
+                b.enter("transform constraint", name);
                 let o = data.offsets;
                 let m = data.mixes;
                 let offsets = [
@@ -272,7 +272,7 @@ pub(crate) fn constraints3(b: &mut Builder<'_>, cons: Vec<Con3<'_>>) -> [Vec<Con
                 }
             }
             Con3::Path { name, skin, data, .. } => {
-                b.push(format!("path constraint \"{name}\""));
+                b.enter("path constraint", name);
                 let position = if data.position_mode == PositionMode::Fixed {
                     b.fs("position", data.position)
                 } else {
@@ -304,7 +304,7 @@ pub(crate) fn constraints3(b: &mut Builder<'_>, cons: Vec<Con3<'_>>) -> [Vec<Con
                 }
             }
             Con3::Physics { name, skin, data, .. } => {
-                b.push(format!("physics constraint \"{name}\""));
+                b.enter("physics constraint", name);
                 ConstraintData {
                     name: (*name).to_owned(),
                     skin_required: *skin,
@@ -619,7 +619,7 @@ fn bone3(
     skin_required: bool,
     color: Option<[u8; 4]>,
 ) {
-    b.push(format!("bone \"{name}\""));
+    b.enter("bone", name);
     let data = BoneData {
         name: name.to_owned(),
         parent: None,
@@ -648,7 +648,7 @@ fn slot3(
     attachment: Option<&str>,
     mode: w::BlendMode,
 ) {
-    b.push(format!("slot \"{name}\""));
+    b.enter("slot", name);
     let bone = b.bone(bone);
     b.data.slots.push(SlotData {
         name: name.to_owned(),
@@ -709,7 +709,7 @@ fn skins3<S, T: Text<S>>(
         });
     }
     for skin in skins {
-        c.b.push(format!("skin \"{}\"", skin.name));
+        c.b.enter("skin", &skin.name);
         let bones = c.b.bones(skin.bones);
         let mut constraints = Vec::new();
         for (k, list) in skin.cons.iter().enumerate() {
@@ -760,12 +760,12 @@ fn skin_entries<S, T: Text<S>>(
         let slot = c.b.slot(sa.slot);
         let slot_name =
             c.b.data.slots.get(slot.index()).map(|s| s.name.clone()).unwrap_or_default();
-        c.b.push(format!("slot \"{slot_name}\""));
+        c.b.enter("slot", &slot_name);
         for e in &sa.entries {
             let key = c.t.text(&e.key).map(str::to_owned);
             let key = c.b.name("attachment", key.as_deref());
             let name = c.t.text(&e.name).map_or_else(|| key.clone(), str::to_owned);
-            c.b.push(format!("attachment \"{key}\""));
+            c.b.enter("attachment", &key);
             let id = attachment(c, &name, &e.attachment, sa.slot, links);
             c.b.pop();
             entries.push(SkinEntry { slot, name: key, attachment: id });
@@ -936,7 +936,7 @@ fn constraint_ref<T>(
 }
 
 fn animation<S, T: Text<S>>(c: &mut Conv<'_, '_, T>, a: &w::Animation<S>) {
-    c.b.push(format!("animation \"{}\"", a.name));
+    c.b.enter("animation", &a.name);
     let scale = c.b.scale;
     let byte = |v: u8| f32::from(v) / 255.0;
     let mut tl = Vec::new();
@@ -1043,7 +1043,7 @@ fn animation<S, T: Text<S>>(c: &mut Conv<'_, '_, T>, a: &w::Animation<S>) {
                 };
                 let verts = vertices_of(&c.b.data.attachments[att.index()].kind);
                 let curves = table(&d.timeline, 0, |_| Vec::new());
-                c.b.push(format!("deform \"{key}\""));
+                c.b.enter("deform", &key);
                 let mut keys = Vec::with_capacity(d.timeline.frames.len());
                 for (i, f) in d.timeline.frames.iter().enumerate() {
                     let vals = (!f.value.offsets.is_empty())

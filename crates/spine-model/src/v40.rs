@@ -77,7 +77,7 @@ impl Conv<'_, '_> {
         match v {
             w::Vertices::Plain(xy) => self.b.unweighted(xy),
             w::Vertices::Weighted(vs) => {
-                self.b.weighted(vs.iter().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight))))
+                self.b.weighted(vs.groups().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight))))
             }
         }
     }
@@ -126,7 +126,7 @@ fn header(c: &mut Conv<'_, '_>) {
 
 fn bones_and_slots(c: &mut Conv<'_, '_>) {
     for (i, bone) in c.s.bones.iter().enumerate() {
-        c.b.push(format!("bone \"{}\"", bone.name));
+        c.b.enter("bone", &bone.name);
         let data = BoneData {
             name: bone.name.clone(),
             parent: None,
@@ -146,7 +146,7 @@ fn bones_and_slots(c: &mut Conv<'_, '_>) {
         c.b.pop();
     }
     for slot in &c.s.slots {
-        c.b.push(format!("slot \"{}\"", slot.name));
+        c.b.enter("slot", &slot.name);
         let bone = c.b.bone(slot.bone);
         let attachment = c.text(slot.attachment).map(str::to_owned);
         c.b.data.slots.push(SlotData {
@@ -195,7 +195,7 @@ fn constraints(c: &mut Conv<'_, '_>) {
                 Ty::Path => &s.path_constraints[index].name,
                 Ty::Physics => &s.physics_constraints[index].name,
             };
-            c.b.push(format!("constraint \"{name}\""));
+            c.b.enter("constraint", name);
             c.b.report(ProblemKind::Invalid(format!(
                 "update order {order} is never reached by the runtime's update cache"
             )));
@@ -233,7 +233,7 @@ fn constraints(c: &mut Conv<'_, '_>) {
 }
 
 fn ik(c: &mut Conv<'_, '_>, k: &w::IkConstraint) -> ConstraintData {
-    c.b.push(format!("IK constraint \"{}\"", k.name));
+    c.b.enter("IK constraint", &k.name);
     let mix = match k.flags {
         Some(f) if f & 32 == 0 => 0.0,
         _ => k.mix.unwrap_or(1.0),
@@ -262,7 +262,7 @@ fn ik(c: &mut Conv<'_, '_>, k: &w::IkConstraint) -> ConstraintData {
 }
 
 fn transform(c: &mut Conv<'_, '_>, t: &w::TransformConstraint) -> ConstraintData {
-    c.b.push(format!("transform constraint \"{}\"", t.name));
+    c.b.enter("transform constraint", &t.name);
     let mut offsets = [0.0; 6];
     let mut mixes = [0.0; 6];
     for i in 0..6 {
@@ -290,7 +290,7 @@ fn transform(c: &mut Conv<'_, '_>, t: &w::TransformConstraint) -> ConstraintData
 }
 
 fn path(c: &mut Conv<'_, '_>, p: &w::PathConstraint) -> ConstraintData {
-    c.b.push(format!("path constraint \"{}\"", p.name));
+    c.b.enter("path constraint", &p.name);
     let position_mode = match p.position_mode {
         w::PositionMode::Fixed => PositionMode::Fixed,
         w::PositionMode::Percent => PositionMode::Percent,
@@ -337,7 +337,7 @@ fn path(c: &mut Conv<'_, '_>, p: &w::PathConstraint) -> ConstraintData {
 }
 
 fn physics(c: &mut Conv<'_, '_>, p: &w::PhysicsConstraint) -> ConstraintData {
-    c.b.push(format!("physics constraint \"{}\"", p.name));
+    c.b.enter("physics constraint", &p.name);
     let g = p.flags2;
     let data = PhysicsData {
         bone: c.b.bone(p.bone),
@@ -418,7 +418,7 @@ fn skins(c: &mut Conv<'_, '_>) {
     for skin in &s.skins {
         let name = skin.name.resolve(&s.strings).map(str::to_owned);
         let name = c.b.name("skin", name.as_deref());
-        c.b.push(format!("skin \"{name}\""));
+        c.b.enter("skin", &name);
         let bones = c.b.bones(&skin.bones);
         let mut constraints = Vec::new();
         for (list, ids) in [
@@ -479,16 +479,14 @@ fn skin_entries(
         let slot = c.b.slot(sa.slot);
         let slot_name =
             c.b.data.slots.get(slot.index()).map(|s| s.name.clone()).unwrap_or_default();
-        c.b.push(format!("slot \"{slot_name}\""));
+        c.b.enter("slot", &slot_name);
         for e in &sa.attachments {
             let key = c.text(e.key).map(str::to_owned);
             let key = c.b.name("attachment", key.as_deref());
-            let name = match c.text(e.attachment.name) {
-                Some(n) => n.to_owned(),
-                None => key.clone(),
-            };
-            c.b.push(format!("attachment \"{key}\""));
-            let id = attachment(c, &name, &e.attachment.kind, sa.slot, links);
+            let strings = &c.s.strings;
+            let name = e.attachment.name.resolve(strings).unwrap_or(&key);
+            c.b.enter("attachment", &key);
+            let id = attachment(c, name, &e.attachment.kind, sa.slot, links);
             c.b.pop();
             entries.push(SkinEntry { slot, name: key, attachment: id });
         }
@@ -654,7 +652,7 @@ fn check_mesh(
 }
 
 fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
-    c.b.push(format!("animation \"{}\"", a.name));
+    c.b.enter("animation", &a.name);
     let scale = c.b.scale;
     let mut tl = Vec::new();
     for st in &a.slots {
@@ -814,7 +812,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
                             d.keys.iter().filter(|k| k.curve == CurveType::Bezier).count();
                         let mut curves = Curves::new(0, n, beziers);
                         let mut keys = Vec::with_capacity(n);
-                        c.b.push(format!("deform \"{key}\""));
+                        c.b.enter("deform", &key);
                         for (i, k) in d.keys.iter().enumerate() {
                             curves.frames.push(k.time);
                             let vals =
@@ -969,7 +967,7 @@ pub(crate) fn timeline_attachment(
     let Some(id) = sk.attachment(slot, key) else {
         let skin = sk.name.clone();
         let slot_name = b.data.slots.get(slot.index()).map(|s| s.name.clone()).unwrap_or_default();
-        b.push(format!("slot \"{slot_name}\""));
+        b.enter("slot", &slot_name);
         b.report(ProblemKind::TimelineAttachmentMissing { name: key.to_owned(), skin });
         b.pop();
         return None;

@@ -121,7 +121,7 @@ pub(crate) fn convert(
 
 fn bones_and_slots(c: &mut Conv<'_, '_>) {
     for (i, bone) in c.s.bones.iter().enumerate() {
-        c.b.push(format!("bone \"{}\"", bone.name));
+        c.b.enter("bone", &bone.name);
         let data = BoneData {
             name: bone.name.clone(),
             parent: None,
@@ -141,7 +141,7 @@ fn bones_and_slots(c: &mut Conv<'_, '_>) {
         c.b.pop();
     }
     for slot in &c.s.slots {
-        c.b.push(format!("slot \"{}\"", slot.name));
+        c.b.enter("slot", &slot.name);
         let bone = c.b.bone(slot.bone);
         let attachment = c.text(slot.attachment).map(str::to_owned);
         let blend = match slot.blend {
@@ -165,7 +165,7 @@ fn bones_and_slots(c: &mut Conv<'_, '_>) {
 fn constraint(c: &mut Conv<'_, '_>, con: &w::Constraint) -> ConstraintData {
     let (kind, skin_required) = match &con.kind {
         w::ConstraintKind::Ik(k) => {
-            c.b.push(format!("IK constraint \"{}\"", con.name));
+            c.b.enter("IK constraint", &con.name);
             let data = IkData {
                 bones: c.b.bones(&k.bones),
                 target: c.b.bone(k.target),
@@ -183,7 +183,7 @@ fn constraint(c: &mut Conv<'_, '_>, con: &w::Constraint) -> ConstraintData {
             (ConstraintKind::Ik(data), k.skin_required())
         }
         w::ConstraintKind::Transform(t) => {
-            c.b.push(format!("transform constraint \"{}\"", con.name));
+            c.b.enter("transform constraint", &con.name);
             let mut properties = Vec::with_capacity(t.properties.len());
             for from in &t.properties {
                 let fs = c.property_scale(from.property);
@@ -226,7 +226,7 @@ fn constraint(c: &mut Conv<'_, '_>, con: &w::Constraint) -> ConstraintData {
             (ConstraintKind::Transform(data), t.skin_required())
         }
         w::ConstraintKind::Path(p) => {
-            c.b.push(format!("path constraint \"{}\"", con.name));
+            c.b.enter("path constraint", &con.name);
             let position_mode = match p.position_mode() {
                 w::PositionMode::Fixed => PositionMode::Fixed,
                 w::PositionMode::Percent => PositionMode::Percent,
@@ -264,7 +264,7 @@ fn constraint(c: &mut Conv<'_, '_>, con: &w::Constraint) -> ConstraintData {
             (ConstraintKind::Path(data), p.skin_required())
         }
         w::ConstraintKind::Physics(p) => {
-            c.b.push(format!("physics constraint \"{}\"", con.name));
+            c.b.enter("physics constraint", &con.name);
             let (scale_x, mode) = p.scale_x_and_mode();
             let g = p.global_flags;
             let data = PhysicsData {
@@ -300,7 +300,7 @@ fn constraint(c: &mut Conv<'_, '_>, con: &w::Constraint) -> ConstraintData {
             (ConstraintKind::Physics(data), p.skin_required())
         }
         w::ConstraintKind::Slider(sl) => {
-            c.b.push(format!("slider \"{}\"", con.name));
+            c.b.enter("slider", &con.name);
             let n = c.s.animations.len();
             let animation = AnimationId(c.b.check_index("animation", sl.animation, n));
             let bone = sl.bone.as_ref().map(|sb| {
@@ -343,7 +343,7 @@ fn skins(c: &mut Conv<'_, '_>) {
         });
     }
     for skin in &s.skins {
-        c.b.push(format!("skin \"{}\"", skin.name));
+        c.b.enter("skin", &skin.name);
         let bones = c.b.bones(&skin.bones);
         let n = s.constraints.len();
         let constraints = skin
@@ -369,7 +369,7 @@ fn skin_entries(c: &mut Conv<'_, '_>, slots: &[w::SkinSlot]) -> Vec<SkinEntry> {
         let slot = c.b.slot(sa.slot);
         let slot_name =
             c.b.data.slots.get(slot.index()).map(|s| s.name.clone()).unwrap_or_default();
-        c.b.push(format!("slot \"{slot_name}\""));
+        c.b.enter("slot", &slot_name);
         for e in &sa.attachments {
             let key = c.text(e.placeholder).map(str::to_owned);
             let key = c.b.name("attachment", key.as_deref());
@@ -377,7 +377,7 @@ fn skin_entries(c: &mut Conv<'_, '_>, slots: &[w::SkinSlot]) -> Vec<SkinEntry> {
                 Some(n) => n.to_owned(),
                 None => key.clone(),
             };
-            c.b.push(format!("attachment \"{key}\""));
+            c.b.enter("attachment", &key);
             let id = attachment(c, &name, &e.attachment);
             c.b.pop();
             entries.push(SkinEntry { slot, name: key, attachment: id });
@@ -541,7 +541,7 @@ fn orders(
 }
 
 fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
-    c.b.push(format!("animation \"{}\"", a.name));
+    c.b.enter("animation", &a.name);
     let scale = c.b.scale;
     let mut tl = Vec::new();
     for st in &a.slots {
@@ -703,7 +703,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
                         let beziers = d.curves.iter().filter(|k| **k == CurveType::Bezier).count();
                         let mut curves = Curves::new(0, n, beziers);
                         let mut keys = Vec::with_capacity(n);
-                        c.b.push(format!("deform \"{key}\""));
+                        c.b.enter("deform", &key);
                         for (i, k) in d.keys.iter().enumerate() {
                             curves.frames.push(k.time);
                             let vals = k.values.as_ref().map(|v| (v.start, v.values.as_slice()));

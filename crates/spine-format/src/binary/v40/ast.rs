@@ -650,8 +650,33 @@ pub struct BoneWeight {
 pub enum Vertices {
     /// Unweighted: `x, y` per vertex (scaled).
     Plain(Vec<f32>),
-    /// Weighted: the influences of each vertex.
-    Weighted(Vec<Vec<BoneWeight>>),
+    /// Weighted: the influences of each vertex, flat (two allocations per attachment
+    /// instead of one per vertex).
+    Weighted(WeightedVertices),
+}
+
+/// Weighted vertices: vertex `i` has `counts[i]` influences, stored consecutively in
+/// `weights` (in vertex order).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct WeightedVertices {
+    /// Number of influences of each vertex.
+    pub counts: Vec<u32>,
+    /// Every influence, vertex after vertex.
+    pub weights: Vec<BoneWeight>,
+}
+
+impl WeightedVertices {
+    /// The influences of each vertex, in order (an empty slice for a count that overruns
+    /// `weights`, which the parser never produces).
+    pub fn groups(&self) -> impl Iterator<Item = &[BoneWeight]> + '_ {
+        let mut start = 0usize;
+        self.counts.iter().map(move |&n| {
+            let end = start.saturating_add(n as usize);
+            let group = self.weights.get(start..end).unwrap_or(&[]);
+            start = end;
+            group
+        })
+    }
 }
 
 impl Vertices {
@@ -659,7 +684,7 @@ impl Vertices {
     pub fn count(&self) -> usize {
         match self {
             Vertices::Plain(v) => v.len() / 2,
-            Vertices::Weighted(v) => v.len(),
+            Vertices::Weighted(v) => v.counts.len(),
         }
     }
 

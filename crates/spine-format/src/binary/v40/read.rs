@@ -590,20 +590,23 @@ fn read_vertices(
         return Ok(Vertices::Plain(v));
     }
     r.check_count(r.pos(), "vertex", count as u64, 1)?;
-    let mut v = Vec::with_capacity(count);
+    let mut counts = Vec::with_capacity(count);
+    // Most meshes have one to three influences per vertex; bounded by the remaining input.
+    let mut weights = Vec::with_capacity((count * 2).min(r.remaining() / 13));
     for _ in 0..count {
         let n = r.count("vertex bone", 13)?;
-        let mut w = Vec::with_capacity(n);
+        counts.push(n as u32);
+        weights.reserve(n);
         for _ in 0..n {
-            w.push(BoneWeight {
+            weights.push(BoneWeight {
                 bone: r.index("vertex bone", c.bones)?,
                 x: r.f32()?,
                 y: r.f32()?,
                 weight: r.f32()?,
             });
         }
-        v.push(w);
     }
+    let v = WeightedVertices { counts, weights };
     Ok(Vertices::Weighted(v))
 }
 

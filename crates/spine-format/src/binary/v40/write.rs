@@ -321,7 +321,7 @@ fn write_vertices(o: &mut Out, v: &Vertices) {
             }
         }
         Vertices::Weighted(vs) => {
-            for v in vs {
+            for v in vs.groups() {
                 o.w.len(v.len());
                 for b in v {
                     o.w.varint(b.bone);
