@@ -223,3 +223,100 @@ fn ik_stretch_scale_y_modes() {
     // None keeps y, Uniform doubles it, Volume (4.3) halves it (stretch 2 >= 0.7).
     assert!(near(sy[0], 1.0) && near(sy[1], 2.0) && near(sy[2], 0.5), "{sy:?}");
 }
+
+/// `data` following the 4.3 IK rules (`ik_spine43`) or the 4.2 ones.
+fn with_ik43(mut data: SkeletonData, ik43: bool) -> SkeletonData {
+    data.behaviour.ik_spine43 = ik43;
+    data
+}
+
+#[test]
+fn ik_spine43_flag_is_set_for_4_3_data_only() {
+    use spine_model::Behaviour;
+    assert!(Behaviour::spine4("4.3.39-beta").ik_spine43);
+    assert!(!Behaviour::spine4("4.2.43").ik_spine43);
+    assert!(!Behaviour::spine4("4.1.24").ik_spine43);
+    assert!(!Behaviour::spine3("3.8.99").ik_spine43);
+    // The 4.3 binary converter picks it up from the export's version.
+    let p = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/spine-4.3/constraints.skel");
+    let data = spine_model::load_binary(&std::fs::read(p).unwrap(), None).unwrap();
+    assert!(data.behaviour.version.starts_with("4.3"), "{}", data.behaviour.version);
+    assert!(data.behaviour.ik_spine43);
+    // And a 4.2 JSON export keeps the 4.2 maths.
+    assert!(!rig(r#""bones": [{"name": "root"}]"#).behaviour.ik_spine43);
+}
+
+#[test]
+fn ik_two_bones_4_3_keeps_the_parent_shear() {
+    let bones = r#""bones": [
+        {"name": "root"},
+        {"name": "upper", "parent": "root", "length": 10, "shearX": 10, "shearY": 5},
+        {"name": "lower", "parent": "upper", "x": 10, "length": 10},
+        {"name": "target", "parent": "root", "x": 12, "y": 9}
+    ]"#;
+    let c = r#""ik": [{"name": "ik", "bones": ["upper", "lower"], "target": "target"}]"#;
+    let data = rig(&format!("{bones}, {c}"));
+    let sk42 = posed(with_ik43(data.clone(), false));
+    let sk43 = posed(with_ik43(data, true));
+    let (u42, u43) = (bone(&sk42, "upper"), bone(&sk43, "upper"));
+    // 4.2 poses the parent with shear 0; 4.3 leaves the parent's shear alone.
+    assert_eq!((u42.ashear_x, u42.ashear_y), (0.0, 0.0));
+    assert_eq!((u43.ashear_x, u43.ashear_y), (10.0, 5.0));
+    // The solved rotation is the same (shear does not enter the solve), so the parent's
+    // world x axis differs by exactly the kept shear x.
+    assert!(near(u42.arotation, u43.arotation), "{} {}", u42.arotation, u43.arotation);
+    let diff = u43.world_rotation_x() - u42.world_rotation_x();
+    assert!(near(diff, 10.0), "{diff}");
+    // Without shear, the 4.2 solve reaches the target: the lower tip is on it.
+    let (tip_x, tip_y) = bone(&sk42, "lower").local_to_world(10.0, 0.0);
+    assert!(near(tip_x, 12.0) && near(tip_y, 9.0), "({tip_x}, {tip_y})");
+}
+
+#[test]
+fn ik_one_bone_4_3_wraps_minus_180_to_180() {
+    // The bone points left (rotation 180), the target is straight right: the IK delta is
+    // exactly -180. 4.2 keeps -180 (`< -180` wraps), 4.3 turns it into 180 (`<= -180`),
+    // so with half mix the bone ends up pointing down (4.2) or up (4.3).
+    let body = r#""bones": [
+        {"name": "root"},
+        {"name": "b", "parent": "root", "rotation": 180, "length": 10},
+        {"name": "target", "parent": "root", "x": 20}
+    ], "ik": [{"name": "ik", "bones": ["b"], "target": "target", "mix": 0.5}]"#;
+    let data = rig(body);
+    let sk42 = posed(with_ik43(data.clone(), false));
+    let sk43 = posed(with_ik43(data, true));
+    let (b42, b43) = (bone(&sk42, "b"), bone(&sk43, "b"));
+    assert_eq!(b42.arotation, 90.0);
+    assert_eq!(b43.arotation, 270.0);
+    assert!(b42.c > 0.99 && b43.c < -0.99, "x axis up (4.2) / down (4.3): {} {}", b42.c, b43.c);
+}
+
+#[test]
+fn ik_two_bones_4_3_near_zero_parent_uses_epsilon() {
+    // The child sits 0.00005 from the parent: below 4.2's 0.0001 (fallback: the parent
+    // alone points at the target, the child's rotation is set to 0), above 4.3's Epsilon
+    // 0.00001 (the two-bone solve runs, the child bends).
+    let arm = |child_x: f32| {
+        let body = format!(
+            r#""bones": [
+                {{"name": "root"}},
+                {{"name": "upper", "parent": "root", "length": 10}},
+                {{"name": "lower", "parent": "upper", "x": {child_x}, "rotation": 30,
+                  "length": 10}},
+                {{"name": "target", "parent": "root", "x": 0, "y": 5}}
+            ], "ik": [{{"name": "ik", "bones": ["upper", "lower"], "target": "target"}}]"#
+        );
+        rig(&body)
+    };
+    let sk42 = posed(with_ik43(arm(0.00005), false));
+    let sk43 = posed(with_ik43(arm(0.00005), true));
+    let (l42, l43) = (bone(&sk42, "lower"), bone(&sk43, "lower"));
+    assert_eq!(l42.arotation, 0.0, "4.2 fallback zeroes the child rotation");
+    assert!(near(bone(&sk42, "upper").world_rotation_x(), 90.0), "4.2: parent aims at target");
+    assert!(l43.arotation.abs() > 1.0, "4.3 solves both bones: {}", l43.arotation);
+    // Below 4.3's Epsilon, 4.3 falls back too: parent aims, child rotation 0.
+    let sk43 = posed(with_ik43(arm(0.000005), true));
+    assert_eq!(bone(&sk43, "lower").arotation, 0.0);
+    assert!(near(bone(&sk43, "upper").world_rotation_x(), 90.0));
+}

@@ -80,6 +80,11 @@ pub struct Behaviour {
     /// and the offset rotation subtracted once more in degrees-to-radians. (spine-c 3.5
     /// shares the spacing code but its `stretchyman` goldens fit the 4.x path better; open.)
     pub path_spine_c: bool,
+    /// IK follows spine-cpp 4.3 `IkConstraint::apply` where it differs from 4.2: the
+    /// thresholds are `MathUtil::Epsilon` (`0.00001f`, compared in float) instead of
+    /// `0.0001`, the rotation deltas wrap at `<= -180` (so exactly -180 becomes 180), and the
+    /// two-bone solve keeps the parent's shear (4.2 poses the parent with shear 0).
+    pub ik_spine43: bool,
 }
 
 impl Behaviour {
@@ -99,6 +104,7 @@ impl Behaviour {
             setup_pose_sets_dark: true,
             ik_pre38: false,
             path_spine_c: false,
+            ik_spine43: version.starts_with("4.3"),
         }
     }
 }
@@ -121,6 +127,7 @@ impl Behaviour {
             setup_pose_sets_dark: !version.starts_with("3.7"),
             ik_pre38: !version.starts_with("3.8"),
             path_spine_c: version.starts_with("3.6"),
+            ik_spine43: false,
         }
     }
 }

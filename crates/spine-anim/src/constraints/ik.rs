@@ -5,6 +5,10 @@
 //! `stretch` scales x (and y per [`ScaleYMode`]) so its tip reaches the target. Two bones:
 //! law-of-cosines solve (uniform parent scale) or the ellipse solve (non-uniform), bend
 //! direction, softness, stretch of the parent. Both blend by `mix`.
+//!
+//! 4.3 data ([`Behaviour::ik_spine43`](spine_model::Behaviour::ik_spine43)) follows
+//! spine-cpp 4.3 where it differs ([`IkRules::SPINE43`]); everything older keeps the 4.2
+//! maths unchanged ([`IkRules::SPINE42`]).
 
 use spine_model::{BoneId, IkData, Inherit, ScaleYMode};
 
@@ -39,10 +43,12 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &IkData, pose: &mut IkPose) {
         }
         return;
     }
+    let rules = if ctx.data.behaviour.ik_spine43 { IkRules::SPINE43 } else { IkRules::SPINE42 };
     match *data.bones.as_slice() {
         [bone] => {
             let length = bone_length(ctx, bone);
-            apply_one(
+            apply_one_with(
+                rules,
                 ctx.bones,
                 &ctx.frame,
                 bone,
@@ -57,7 +63,8 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &IkData, pose: &mut IkPose) {
         }
         [parent, child] => {
             let lengths = (bone_length(ctx, parent), bone_length(ctx, child));
-            apply_two(
+            apply_two_with(
+                rules,
                 ctx.bones,
                 &ctx.frame,
                 (parent, child),
@@ -90,11 +97,88 @@ fn scale_y(mode: ScaleYMode, sy: f32, s: f32) -> f32 {
     }
 }
 
+/// Where the 4.2 and 4.3 IK solvers differ (spine-cpp `IkConstraint::apply`, both
+/// overloads).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IkRules {
+    /// spine-cpp 4.3: thresholds are `MathUtil::Epsilon` (`0.00001f`, float compares)
+    /// instead of 4.2's `0.0001`; rotation deltas wrap at `<= -180` instead of `< -180`;
+    /// the two-bone solve keeps the parent's shear instead of posing it with shear 0.
+    pub spine43: bool,
+}
+
+impl IkRules {
+    /// spine-cpp 4.2 (also used for 3.8–4.1 data).
+    pub const SPINE42: IkRules = IkRules { spine43: false };
+    /// spine-cpp 4.3.
+    pub const SPINE43: IkRules = IkRules { spine43: true };
+
+    /// `|v| <= 0.0001f` (4.2) / `|v| <= Epsilon` (4.3).
+    fn near_zero(self, v: f32) -> bool {
+        math::abs(v) <= if self.spine43 { 0.00001 } else { 0.0001 }
+    }
+
+    /// `max(0.0001f, v)` (4.2) / `max(Epsilon, v)` (4.3).
+    fn at_least_epsilon(self, v: f32) -> f32 {
+        max_f(if self.spine43 { 0.00001 } else { 0.0001 }, v)
+    }
+
+    /// A length above the threshold: 4.2 `b > 0.0001` (a double compare), 4.3
+    /// `b > Epsilon`.
+    fn length_above(self, v: f32) -> bool {
+        if self.spine43 {
+            v > 0.00001
+        } else {
+            f64::from(v) > 0.0001
+        }
+    }
+
+    /// A near-zero length: 4.2 `l1 < 0.0001` (a double compare), 4.3 `l1 < Epsilon`.
+    fn length_below(self, v: f32) -> bool {
+        if self.spine43 {
+            v < 0.00001
+        } else {
+            f64::from(v) < 0.0001
+        }
+    }
+
+    /// Wraps a rotation delta into (-180, 180] (4.3) or [-180, 180] (4.2) with one step.
+    fn wrap(self, mut deg: f32) -> f32 {
+        if deg > 180.0 {
+            deg -= 360.0;
+        } else if deg < -180.0 || (self.spine43 && deg == -180.0) {
+            deg += 360.0;
+        }
+        deg
+    }
+}
+
 /// spine-cpp 4.2 `IkConstraint::apply(Bone &bone, targetX, targetY, compress, stretch,
-/// uniform, alpha)`. A root bone (no parent) is posed as if its parent were the skeleton
-/// frame (spine-cpp dereferences a null parent there).
+/// uniform, alpha)`: [`apply_one_with`] with [`IkRules::SPINE42`].
 #[allow(clippy::too_many_arguments)]
 pub fn apply_one(
+    bones: &mut [Bone],
+    frame: &WorldFrame,
+    id: BoneId,
+    length: f32,
+    target_x: f32,
+    target_y: f32,
+    compress: bool,
+    stretch: bool,
+    mode: ScaleYMode,
+    alpha: f32,
+) {
+    let (tx, ty) = (target_x, target_y);
+    let rules = IkRules::SPINE42;
+    apply_one_with(rules, bones, frame, id, length, tx, ty, compress, stretch, mode, alpha);
+}
+
+/// spine-cpp 4.2 / 4.3 (per `rules`) `IkConstraint::apply(bone, targetX, targetY, compress,
+/// stretch, uniform / scaleYMode, alpha)`. A root bone (no parent) is posed as if its
+/// parent were the skeleton frame (spine-cpp dereferences a null parent there).
+#[allow(clippy::too_many_arguments)]
+pub fn apply_one_with(
+    rules: IkRules,
     bones: &mut [Bone],
     frame: &WorldFrame,
     id: BoneId,
@@ -124,7 +208,7 @@ pub fn apply_one(
         ty = (target_y - bone.world_y) * math::sign(frame.scale_y);
     } else {
         if bone.inherit == Inherit::NoRotationOrReflection {
-            let s = math::abs(pa * pd - pb * pc) / max_f(0.0001, pa * pa + pc * pc);
+            let s = math::abs(pa * pd - pb * pc) / rules.at_least_epsilon(pa * pa + pc * pc);
             let sa = pa / frame.scale_x;
             let sc = pc / frame.scale_y;
             pb = -sc * s * frame.scale_x;
@@ -134,7 +218,7 @@ pub fn apply_one(
         let x = target_x - p.world_x;
         let y = target_y - p.world_y;
         let d = pa * pd - pb * pc;
-        if math::abs(d) <= 0.0001 {
+        if rules.near_zero(d) {
             tx = 0.0;
             ty = 0.0;
         } else {
@@ -146,11 +230,7 @@ pub fn apply_one(
     if bone.ascale_x < 0.0 {
         rotation_ik += 180.0;
     }
-    if rotation_ik > 180.0 {
-        rotation_ik -= 360.0;
-    } else if rotation_ik < -180.0 {
-        rotation_ik += 360.0;
-    }
+    rotation_ik = rules.wrap(rotation_ik);
     let mut sx = bone.ascale_x;
     let mut sy = bone.ascale_y;
     if compress || stretch {
@@ -159,7 +239,7 @@ pub fn apply_one(
             ty = target_y - bone.world_y;
         }
         let b = length * sx;
-        if f64::from(b) > 0.0001 {
+        if rules.length_above(b) {
             let dd = tx * tx + ty * ty;
             if (compress && dd < b * b) || (stretch && dd > b * b) {
                 let s = (math::sqrt(dd) / b - 1.0) * alpha + 1.0;
@@ -201,10 +281,37 @@ fn min_f(a: f32, b: f32) -> f32 {
 }
 
 /// spine-cpp 4.2 `IkConstraint::apply(Bone &parent, Bone &child, targetX, targetY,
-/// bendDir, stretch, uniform, softness, alpha)`. Does nothing unless both bones inherit
-/// [`Inherit::Normal`] and the parent has a parent.
+/// bendDir, stretch, uniform, softness, alpha)`: [`apply_two_with`] with
+/// [`IkRules::SPINE42`].
 #[allow(clippy::too_many_arguments)]
 pub fn apply_two(
+    bones: &mut [Bone],
+    frame: &WorldFrame,
+    ids: (BoneId, BoneId),
+    lengths: (f32, f32),
+    target_x: f32,
+    target_y: f32,
+    bend_dir: i32,
+    stretch: bool,
+    mode: ScaleYMode,
+    softness: f32,
+    alpha: f32,
+) {
+    let (tx, ty, s) = (target_x, target_y, stretch);
+    let rules = IkRules::SPINE42;
+    apply_two_with(rules, bones, frame, ids, lengths, tx, ty, bend_dir, s, mode, softness, alpha);
+}
+
+/// spine-cpp 4.2 / 4.3 (per `rules`) `IkConstraint::apply(parent, child, targetX, targetY,
+/// bendDir, stretch, uniform / scaleYMode, softness, alpha)`. Does nothing unless both
+/// bones inherit [`Inherit::Normal`] and the parent has a parent.
+///
+/// 4.3 writes `child._y = 0` into the child's pose when the parent scale is non-uniform or
+/// with stretch; here the child is posed with that `y` (its applied `ay`), as in 4.2. The
+/// near-zero parent fallback sets the child's rotation to 0 in both versions.
+#[allow(clippy::too_many_arguments)]
+pub fn apply_two_with(
+    rules: IkRules,
     bones: &mut [Bone],
     frame: &WorldFrame,
     (parent_id, child_id): (BoneId, BoneId),
@@ -253,7 +360,7 @@ pub fn apply_two(
     };
     let r = psx - psy;
     let cx = child.ax;
-    let u = (if r < 0.0 { -r } else { r }) <= 0.0001;
+    let u = rules.near_zero(r);
     let (cy, cwx, cwy);
     if !u || stretch {
         cy = 0.0;
@@ -266,15 +373,16 @@ pub fn apply_two(
     }
     let (mut a, mut b, c, mut d) = (pp.a, pp.b, pp.c, pp.d);
     let mut id = a * d - b * c;
-    id = if math::abs(id) <= 0.0001 { 0.0 } else { 1.0 / id };
+    id = if rules.near_zero(id) { 0.0 } else { 1.0 / id };
     let mut x = cwx - pp.world_x;
     let mut y = cwy - pp.world_y;
     let dx = (x * d - y * b) * id - px;
     let dy = (y * a - x * c) * id - py;
     let l1 = math::sqrt(dx * dx + dy * dy);
     let mut l2 = child_length * csx;
-    if f64::from(l1) < 0.0001 {
-        apply_one(
+    if rules.length_below(l1) {
+        apply_one_with(
+            rules,
             bones,
             frame,
             parent_id,
@@ -391,22 +499,13 @@ pub fn apply_two(
         }
     }
     let os = math::atan2(cy, cx) * s2;
-    let mut a1 = (a1 - os) * RAD_DEG + o1 - parent.arotation;
-    if a1 > 180.0 {
-        a1 -= 360.0;
-    } else if a1 < -180.0 {
-        a1 += 360.0;
-    }
+    let a1 = rules.wrap((a1 - os) * RAD_DEG + o1 - parent.arotation);
     if let Some(pb) = bones.get_mut(parent_id.index()) {
         let rot = parent.arotation + a1 * alpha;
-        pb.update_world_transform_with(Some(pp), frame, px, py, rot, sx, sy, 0.0, 0.0);
+        let (hx, hy) = if rules.spine43 { (parent.ashear_x, parent.ashear_y) } else { (0.0, 0.0) };
+        pb.update_world_transform_with(Some(pp), frame, px, py, rot, sx, sy, hx, hy);
     }
-    let mut a2 = ((a2 + os) * RAD_DEG - child.ashear_x) * s2 + o2 - child.arotation;
-    if a2 > 180.0 {
-        a2 -= 360.0;
-    } else if a2 < -180.0 {
-        a2 += 360.0;
-    }
+    let a2 = rules.wrap(((a2 + os) * RAD_DEG - child.ashear_x) * s2 + o2 - child.arotation);
     let pw = parent_world(bones, child_id);
     if let Some(ch) = bones.get_mut(child_id.index()) {
         let rot = child.arotation + a2 * alpha;
