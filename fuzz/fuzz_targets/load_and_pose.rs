@@ -1,10 +1,13 @@
-//! Bytes → binary skeleton → resolved model → every animation posed with physics on.
+//! Bytes → binary skeleton → resolved model → every animation posed with physics on, and the
+//! render commands (clipping included) of each pose.
 #![no_main]
 
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use spine_anim::{apply_animation, MixBlend, MixDirection, Physics, Skeleton};
+use spine_anim::{
+    apply_animation, MixBlend, MixDirection, Physics, Skeleton, SkeletonRenderer,
+};
 use spine_model::{AnimationId, LoadOptions, SkeletonData};
 
 fuzz_target!(|data: &[u8]| {
@@ -12,6 +15,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(skeleton) = SkeletonData::from_binary(&file, &LoadOptions::default()) else { return };
     let skeleton = Arc::new(skeleton);
     let mut sk = Skeleton::new(skeleton.clone());
+    let mut renderer = SkeletonRenderer::new();
+    let mut commands = SkeletonRenderer::commands(&skeleton);
     for i in 0..skeleton.animations.len().min(8) {
         let t = skeleton.animations[i].duration * 0.5;
         sk.set_to_setup_pose();
@@ -19,5 +24,6 @@ fuzz_target!(|data: &[u8]| {
         apply_animation(&mut sk, id, t, t, false, None, 1.0, MixBlend::Setup, MixDirection::In);
         sk.update(1.0 / 60.0);
         sk.update_world_transform(Physics::Update);
+        renderer.render(&sk, &mut commands);
     }
 });
