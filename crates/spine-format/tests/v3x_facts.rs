@@ -535,3 +535,24 @@ fn v3x_throughput() {
     );
     assert!(parse > 0.0 && write > 0.0);
 }
+
+/// The writer serialises the AST (not a byte copy): an edited value survives a write and
+/// re-parse, everything else stays equal.
+#[test]
+fn edited_asts_write_and_reparse() {
+    let Some(p) = corpus_file("3.7/stretchyman/stretchyman-stretchy-ik-pro.skel") else { return };
+    let SkeletonFile::V35(mut s) = parse_file(&p) else { panic!("3.7 is v35") };
+    s.bones[1].x += 10.0;
+    s.ik[0].stretch = !s.ik[0].stretch;
+    let reparsed = v35::parse(&v35::write(&s)).expect("edited 3.7 file parses");
+    assert_eq!(reparsed, s);
+
+    let p = corpus_file("3.8/spineboy/spineboy-pro.skel").expect("corpus");
+    let SkeletonFile::V38(mut s) = parse_file(&p) else { panic!("3.8 is v38") };
+    s.strings.push("added".into());
+    s.slots[0].attachment = StrRef(s.strings.len() as u32);
+    s.animations.truncate(1);
+    let reparsed = v38::parse(&v38::write(&s)).expect("edited 3.8 file parses");
+    assert_eq!(reparsed.str(reparsed.slots[0].attachment), Some("added"));
+    assert_eq!(reparsed, s);
+}
