@@ -8,7 +8,8 @@ use crate::binary::Generation;
 
 /// Writes a 3.5–3.7 skeleton with the fields of `s.generation`.
 pub(super) fn write(s: &Skeleton) -> Vec<u8> {
-    let gen = s.generation;
+    // Only 3.5–3.7 fields exist in this generation.
+    let gen = s.generation.clamp(Generation::V35, Generation::V37);
     let mut w = Writer::with_capacity(64 * 1024);
     let w = &mut w;
     let h = &s.header;
