@@ -10,6 +10,7 @@ macro_rules! outln {
     };
 }
 
+mod bench;
 mod info;
 mod pose;
 mod render;
@@ -168,6 +169,23 @@ enum Command {
         #[arg(long = "style")]
         styles: Vec<String>,
     },
+    /// Time loading, one frame and render-command generation (medians, in-process).
+    Bench {
+        /// The skeleton file (.skel, .json or .skf).
+        file: PathBuf,
+        /// Atlas (default: the one next to the skeleton).
+        #[arg(long)]
+        atlas: Option<PathBuf>,
+        /// Animation (default: the first one).
+        #[arg(long)]
+        anim: Option<String>,
+        /// Milliseconds spent measuring each figure, after its warm-up.
+        #[arg(long, default_value_t = 1000)]
+        budget_ms: u64,
+        /// Print one JSON document instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the raw AST the format layer read.
     Dump {
         /// The skeleton file.
@@ -243,6 +261,27 @@ fn main() -> ExitCode {
             Err(f) => Err(f),
         },
         Command::Dump { file, json } => info::dump(file, *json),
+        Command::Bench { file, atlas, anim, budget_ms, json } => {
+            let args = bench::BenchArgs {
+                atlas: atlas.clone(),
+                anim: anim.clone(),
+                budget: std::time::Duration::from_millis(*budget_ms),
+            };
+            let report = match skelform_bytes(file) {
+                Err(f) => return report(Err(f)),
+                Ok(Some(bytes)) => bench::skelform(&bytes, &args),
+                Ok(None) => bench::spine(file, &args),
+            };
+            report
+                .map(|r| {
+                    if *json {
+                        outln!("{}", r.to_json(file));
+                    } else {
+                        bench::print_text(file, &r);
+                    }
+                })
+                .map_err(|e| Failure::new(file, e))
+        }
         Command::Pose { file, atlas, skin, anim, time, frame, vertices, json } => {
             let time = time.as_deref().map(pose::parse_time).transpose();
             match (skelform_bytes(file), time) {
