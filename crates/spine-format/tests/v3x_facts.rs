@@ -496,46 +496,6 @@ fn prefixes_and_corruptions_never_panic_and_accepted_inputs_round_trip() {
     }
 }
 
-/// Parse + write throughput over every 3.x `.skel` (run with `--ignored`, in release).
-#[test]
-#[ignore = "timing; run explicitly with --release -- --ignored"]
-fn v3x_throughput() {
-    let Some(corpus) = skel_testkit::spine_corpus() else { return };
-    let files: Vec<Vec<u8>> = skel_testkit::files_with_suffix(&corpus, ".skel")
-        .into_iter()
-        .filter(|p| {
-            let rel = p.strip_prefix(&corpus).unwrap_or(p).display().to_string();
-            ["3.5/", "3.6/", "3.7/", "3.8/"].iter().any(|v| rel.starts_with(v))
-        })
-        .map(|p| std::fs::read(p).expect("corpus"))
-        .collect();
-    let total: usize = files.iter().map(Vec::len).sum();
-    let rounds = 20;
-    let t = std::time::Instant::now();
-    for _ in 0..rounds {
-        for b in &files {
-            std::hint::black_box(binary::parse(b).expect("parses"));
-        }
-    }
-    let parse = t.elapsed().as_secs_f64();
-    let asts: Vec<SkeletonFile> = files.iter().map(|b| binary::parse(b).expect("ok")).collect();
-    let t = std::time::Instant::now();
-    for _ in 0..rounds {
-        for a in &asts {
-            std::hint::black_box(binary::write(a));
-        }
-    }
-    let write = t.elapsed().as_secs_f64();
-    let mb = (total * rounds) as f64 / 1e6;
-    eprintln!(
-        "{} files, {total} bytes: parse {:.0} MB/s, write {:.0} MB/s",
-        files.len(),
-        mb / parse,
-        mb / write
-    );
-    assert!(parse > 0.0 && write > 0.0);
-}
-
 /// The writer serialises the AST (not a byte copy): an edited value survives a write and
 /// re-parse, everything else stays equal.
 #[test]

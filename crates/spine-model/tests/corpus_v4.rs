@@ -55,36 +55,3 @@ fn generated_4_3_fixtures_resolve_geometry_only() {
         assert_eq!(report.problems, Vec::<String>::new(), "{}", f.display());
     }
 }
-
-/// Load throughput (parse + resolve + atlas binding) over the 4.x corpus; run with
-/// `cargo test --release -p spine-model --test corpus_v4 -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn load_throughput() {
-    let mut inputs = Vec::new();
-    for v in ["4.0", "4.1", "4.2"] {
-        for f in skels(v) {
-            let atlas = discover_atlas(&f).map(|p| spine_model::validate::load_atlas(&p).unwrap());
-            inputs.push((std::fs::read(&f).unwrap(), atlas));
-        }
-    }
-    let bytes: usize = inputs.iter().map(|i| i.0.len()).sum();
-    let rounds = 5;
-    let start = std::time::Instant::now();
-    for _ in 0..rounds {
-        for (b, atlas) in &inputs {
-            let file = spine_format::binary::parse(b).unwrap();
-            let options =
-                spine_model::LoadOptions { scale: 1.0, atlas: atlas.as_ref(), atlas_name: "a" };
-            std::hint::black_box(spine_model::SkeletonData::from_binary(&file, &options).unwrap());
-        }
-    }
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "{} files, {} bytes x {rounds}: {:.1} ms per corpus pass, {:.1} MB/s",
-        inputs.len(),
-        bytes,
-        secs * 1000.0 / rounds as f64,
-        (bytes * rounds) as f64 / secs / 1e6
-    );
-}

@@ -1,9 +1,22 @@
-//! `skel pose` / `skel play` library functions (`src/pose.rs`, compiled here until the
-//! lead wires them into `main.rs`) against the spine-cpp 4.2 goldens.
+//! `skel pose` / `skel play` through the command line, against the spine-cpp 4.2 goldens.
 
-#[allow(dead_code)]
-#[path = "../src/pose.rs"]
-mod pose;
+use std::path::Path;
+use std::process::Command;
+
+/// Runs `skel ARGS`; `Ok(stdout as JSON)` on success, `Err(stderr)` on exit 1.
+fn skel_json(args: &[&str]) -> Result<serde_json::Value, String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_skel")).args(args).output().expect("skel runs");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    match out.status.code() {
+        Some(0) => Ok(serde_json::from_slice(&out.stdout).expect("one JSON document")),
+        Some(1) => Err(err),
+        other => panic!("skel {args:?}: exit {other:?}: {err}"),
+    }
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
 
 fn spineboy() -> Option<(std::path::PathBuf, serde_json::Value)> {
     let corpus = skel_testkit::spine_corpus()?;
@@ -27,8 +40,10 @@ fn close(a: &serde_json::Value, b: &serde_json::Value) -> bool {
 fn pose_json_has_the_golden_shape_and_values() {
     let Some((skel, golden)) = spineboy() else { return };
     let s = &golden["pose"]["walk"]["samples"][5];
-    let t = s["t"].as_f64().unwrap() as f32;
-    let out = pose::pose(&skel, None, None, "walk", t, true).unwrap();
+    let t = format!("{}", s["t"].as_f64().unwrap() as f32);
+    let out =
+        skel_json(&["pose", path(&skel), "--anim", "walk", "--time", &t, "--vertices", "--json"])
+            .unwrap();
     assert_eq!(out["bone_names"], golden["bones"]);
     assert_eq!(out["slot_names"], golden["slots"]);
     assert_eq!(out["drawOrder"], s["drawOrder"]);
@@ -36,14 +51,15 @@ fn pose_json_has_the_golden_shape_and_values() {
     // The hip is not constraint-driven: its world transform matches.
     assert!(close(&out["bones"][1], &s["bones"][1]), "{} vs {}", out["bones"][1], s["bones"][1]);
     assert!(out["vertices"]["head"].as_array().unwrap().len() >= 8);
-    assert!(pose::pose(&skel, None, None, "no-such-animation", 0.0, false).is_err());
+    let err = skel_json(&["pose", path(&skel), "--anim", "no-such-animation", "--time", "0"])
+        .unwrap_err();
+    assert!(err.starts_with("error: ") && err.contains("no-such-animation"), "{err}");
 }
 
 #[test]
 fn play_json_has_the_golden_events() {
     let Some((skel, golden)) = spineboy() else { return };
-    let o = pose::PlayOptions { anims: vec!["walk".into(), "run".into()], ..Default::default() };
-    let out = pose::play(&skel, None, None, &o).unwrap();
+    let out = skel_json(&["play", path(&skel), "--anim", "walk,run", "--json"]).unwrap();
     let st = &golden["state"];
     assert!(close(&out["trackEvents"], &st["trackEvents"]), "{}", out["trackEvents"]);
     assert!(close(&out["events"], &st["events"]), "{}", out["events"]);
@@ -52,6 +68,22 @@ fn play_json_has_the_golden_events() {
     let golden_frames: Vec<u64> =
         st["samples"].as_array().unwrap().iter().map(|s| s["frame"].as_u64().unwrap()).collect();
     assert_eq!(frames, golden_frames);
-    // The f32 just above 0.8 (a key time of spineboy-pro hoverboard).
-    assert_eq!(pose::parse_time("0.800000072").unwrap().to_bits(), 0.8f32.to_bits() + 1);
+}
+
+#[test]
+fn pose_time_is_read_as_an_f32_exactly_as_written() {
+    let Some((skel, _)) = spineboy() else { return };
+    // The f32 just above 0.8 (a key time of spineboy-pro `hoverboard`).
+    let out = skel_json(&[
+        "pose",
+        path(&skel),
+        "--anim",
+        "hoverboard",
+        "--time",
+        "0.800000072",
+        "--json",
+    ])
+    .unwrap();
+    let t = out["t"].as_f64().expect("t") as f32;
+    assert_eq!(t.to_bits(), 0.8f32.to_bits() + 1, "{}", out["t"]);
 }
