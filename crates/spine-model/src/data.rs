@@ -79,7 +79,9 @@ pub struct Behaviour {
     /// included), zero-length bones get zero space, exact-zero tests instead of `EPSILON`
     /// (a space of exactly 0 takes the curve tangent, `addCurvePosition` moves a position of
     /// exactly 0 to `0.0001` and always takes the tangent from the curve's derivative), and
-    /// the offset rotation subtracted once more in degrees-to-radians.
+    /// the offset rotation subtracted once more in degrees-to-radians. The constrained
+    /// bones' applied pose is left as it was (`appliedValid = -1`, i.e. true), not
+    /// recomputed from the new world transform.
     pub path_spine_c: bool,
     /// With [`path_spine_c`](Self::path_spine_c): the spacing of spine-c 3.5.51, which
     /// predates the 3.6 rules: length spacing is `max(0, world bone length + spacing)`

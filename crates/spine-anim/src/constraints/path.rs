@@ -256,7 +256,11 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
             bone.c = sin * a + cos * c;
             bone.d = sin * b + cos * d;
         }
-        bone.update_applied_transform(parent, &ctx.frame);
+        // spine-c 3.5/3.6 end with `bone->appliedValid = -1` (true): the applied pose is not
+        // recomputed and keeps the values the bone was last posed with.
+        if !spine_c {
+            bone.update_applied_transform(parent, &ctx.frame);
+        }
     }
 }
 
