@@ -144,3 +144,25 @@ fn spine_c_leaves_the_applied_pose_of_path_bones_alone() {
         );
     }
 }
+
+#[test]
+fn spine_c_ignores_a_path_constraint_without_a_positive_mix() {
+    // Translate mix -1, rotate mix 0: 4.x moves `a` away from the path point (0, 30) by the
+    // same distance, spine-c returns before doing anything.
+    let path = r#""bones": ["a"], "positionMode": "fixed", "position": 30,
+        "rotateMode": "tangent", "mixRotate": 0, "mixX": -1, "mixY": -1"#;
+    for (rules, expected) in [
+        (Rules::Spine4, (100.0, 70.0)),
+        (Rules::SpineC36, (50.0, 50.0)),
+        (Rules::SpineC35, (50.0, 50.0)),
+    ] {
+        let sk = rig(rules, false, 1.0, path);
+        let a = bone(&sk, "a");
+        assert!(
+            near(a.world_x, expected.0, 1e-3) && near(a.world_y, expected.1, 1e-3),
+            "{rules:?}: a at ({}, {})",
+            a.world_x,
+            a.world_y
+        );
+    }
+}

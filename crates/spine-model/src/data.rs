@@ -81,7 +81,8 @@ pub struct Behaviour {
     /// exactly 0 to `0.0001` and always takes the tangent from the curve's derivative), and
     /// the offset rotation subtracted once more in degrees-to-radians. The constrained
     /// bones' applied pose is left as it was (`appliedValid = -1`, i.e. true), not
-    /// recomputed from the new world transform.
+    /// recomputed from the new world transform. Nothing is done unless the translate or
+    /// the rotate mix is `> 0`.
     pub path_spine_c: bool,
     /// With [`path_spine_c`](Self::path_spine_c): the spacing of spine-c 3.5.51, which
     /// predates the 3.6 rules: length spacing is `max(0, world bone length + spacing)`

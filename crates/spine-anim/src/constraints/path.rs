@@ -50,6 +50,11 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     if mix_rotate == 0.0 && mix_x == 0.0 && mix_y == 0.0 {
         return;
     }
+    // spine-c 3.5/3.6: `if (!(translateMix > 0) && !(rotateMix > 0)) return;` (one
+    // translate mix, so `mix_x == mix_y`): negative mixes do nothing.
+    if ctx.data.behaviour.path_spine_c && !(mix_x > 0.0 || mix_rotate > 0.0) {
+        return;
+    }
     let tangents = data.rotate_mode == RotateMode::Tangent;
     let scale = data.rotate_mode == RotateMode::ChainScale;
     let bone_count = data.bones.len();
