@@ -74,12 +74,22 @@ pub struct Behaviour {
     /// no inherit-mode handling, no softness, the two-bone parent posed from its local
     /// rotation.
     pub ik_pre38: bool,
-    /// Path constraints follow spine-c 3.6 `spPathConstraint_apply`: bone-length
+    /// Path constraints follow spine-c 3.5/3.6 `spPathConstraint_apply`: bone-length
     /// scaled spaces for every spacing mode when the rotate mode is chain-scale (percent
-    /// included), zero-length bones get zero space, exact-zero tests instead of `EPSILON`,
-    /// and the offset rotation subtracted once more in degrees-to-radians. (spine-c 3.5
-    /// shares the spacing code but its `stretchyman` goldens fit the 4.x path better; open.)
+    /// included), zero-length bones get zero space, exact-zero tests instead of `EPSILON`
+    /// (a space of exactly 0 takes the curve tangent, `addCurvePosition` moves a position of
+    /// exactly 0 to `0.0001` and always takes the tangent from the curve's derivative), and
+    /// the offset rotation subtracted once more in degrees-to-radians. The constrained
+    /// bones' applied pose is left as it was (`appliedValid = -1`, i.e. true), not
+    /// recomputed from the new world transform. Nothing is done unless the translate or
+    /// the rotate mix is `> 0`.
     pub path_spine_c: bool,
+    /// With [`path_spine_c`](Self::path_spine_c): the spacing of spine-c 3.5.51, which
+    /// predates the 3.6 rules: length spacing is `max(0, world bone length + spacing)`
+    /// (not scaled by world/setup length), every other mode uses the plain spacing (also
+    /// with chain-scale), a zero-length bone gets no special case, and a NaN curve position
+    /// stays NaN in `addCurvePosition` (3.6 replaces it by `0.0001`).
+    pub path_spine_c35: bool,
     /// IK follows spine-cpp 4.3 `IkConstraint::apply` where it differs from 4.2: the
     /// thresholds are `MathUtil::Epsilon` (`0.00001f`, compared in float) instead of
     /// `0.0001`, the rotation deltas wrap at `<= -180` (so exactly -180 becomes 180), and the
@@ -104,6 +114,7 @@ impl Behaviour {
             setup_pose_sets_dark: true,
             ik_pre38: false,
             path_spine_c: false,
+            path_spine_c35: false,
             ik_spine43: version.starts_with("4.3"),
         }
     }
@@ -126,7 +137,8 @@ impl Behaviour {
             empty_loop_completes: !version.starts_with("3.5"),
             setup_pose_sets_dark: !version.starts_with("3.7"),
             ik_pre38: !version.starts_with("3.8"),
-            path_spine_c: version.starts_with("3.6"),
+            path_spine_c: version.starts_with("3.5") || version.starts_with("3.6"),
+            path_spine_c35: version.starts_with("3.5"),
             ik_spine43: false,
         }
     }

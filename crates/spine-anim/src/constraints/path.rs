@@ -50,6 +50,11 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     if mix_rotate == 0.0 && mix_x == 0.0 && mix_y == 0.0 {
         return;
     }
+    // spine-c 3.5/3.6: `if (!(translateMix > 0) && !(rotateMix > 0)) return;` (one
+    // translate mix, so `mix_x == mix_y`): negative mixes do nothing.
+    if ctx.data.behaviour.path_spine_c && !(mix_x > 0.0 || mix_rotate > 0.0) {
+        return;
+    }
     let tangents = data.rotate_mode == RotateMode::Tangent;
     let scale = data.rotate_mode == RotateMode::ChainScale;
     let bone_count = data.bones.len();
@@ -68,8 +73,31 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         (setup, setup * a, setup * c)
     };
     let spine_c = ctx.data.behaviour.path_spine_c;
+    let spine_c35 = spine_c && ctx.data.behaviour.path_spine_c35;
     let length_spacing = data.spacing_mode == SpacingMode::Length;
     match data.spacing_mode {
+        _ if spine_c35 => {
+            // spine-c 3.5.51: world length + spacing (clamped at 0 as `MAX(0, x)`, which
+            // keeps a NaN), plain spacing otherwise; no zero-length case.
+            for i in 0..spaces_count - 1 {
+                if scale || length_spacing {
+                    let (_, x, y) = bone_len(i);
+                    let length = math::sqrt(x * x + y * y);
+                    if scale {
+                        sc.lengths[i] = length;
+                    }
+                    sc.spaces[i + 1] = if !length_spacing {
+                        spacing
+                    } else if 0.0 > length + spacing {
+                        0.0
+                    } else {
+                        length + spacing
+                    };
+                } else {
+                    sc.spaces[i + 1] = spacing;
+                }
+            }
+        }
         _ if spine_c => {
             if scale || length_spacing {
                 for i in 0..spaces_count - 1 {
@@ -151,7 +179,22 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     }
 
     let slot_bone_id = slot.bone;
-    compute_world_positions(path, slot, ctx.bones, data, pose.position, sc, spaces_count, tangents);
+    let rule = match (spine_c, spine_c35) {
+        (false, _) => CurveRule::Spine4,
+        (true, false) => CurveRule::SpineC36,
+        (true, true) => CurveRule::SpineC35,
+    };
+    compute_world_positions(
+        path,
+        slot,
+        ctx.bones,
+        data,
+        pose.position,
+        sc,
+        spaces_count,
+        tangents,
+        rule,
+    );
     let positions = &sc.positions;
     let (mut bone_x, mut bone_y) = (positions[0], positions[1]);
     let mut offset_rotation = data.offset_rotation;
@@ -218,7 +261,11 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
             bone.c = sin * a + cos * c;
             bone.d = sin * b + cos * d;
         }
-        bone.update_applied_transform(parent, &ctx.frame);
+        // spine-c 3.5/3.6 end with `bone->appliedValid = -1` (true): the applied pose is not
+        // recomputed and keeps the values the bone was last posed with.
+        if !spine_c {
+            bone.update_applied_transform(parent, &ctx.frame);
+        }
     }
 }
 
@@ -306,8 +353,31 @@ fn locate(lengths: &[f32], mut curve: usize, mut p: f32) -> (usize, f32) {
     }
 }
 
-/// spine-cpp 4.2 `PathConstraint::computeWorldPositions`: fills `sc.positions` with
-/// `x, y, rotation` for each of the `spaces_count` spaces (plus two scratch floats).
+/// Which runtime's `addCurvePosition` rules apply (see `Behaviour::path_spine_c`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CurveRule {
+    /// spine-cpp 4.x: `p < EPSILON` (or NaN) gives the start point and the control tangent,
+    /// `p < 0.001` the control tangent; a space below `EPSILON` takes the tangent.
+    Spine4,
+    /// spine-c 3.6: `p == 0` or NaN becomes `0.0001`; a space of exactly 0 takes the tangent.
+    SpineC36,
+    /// spine-c 3.5.51: as 3.6, but a NaN `p` stays NaN.
+    SpineC35,
+}
+
+impl CurveRule {
+    /// Whether the space before a position is "zero" (the position takes the curve tangent).
+    fn zero_space(self, space: f32) -> bool {
+        match self {
+            CurveRule::Spine4 => space < EPSILON,
+            CurveRule::SpineC36 | CurveRule::SpineC35 => space == 0.0,
+        }
+    }
+}
+
+/// spine-cpp 4.2 `PathConstraint::computeWorldPositions` (spine-c 3.5/3.6 with `rule`):
+/// fills `sc.positions` with `x, y, rotation` for each of the `spaces_count` spaces (plus
+/// two scratch floats).
 #[allow(clippy::too_many_arguments)]
 fn compute_world_positions(
     path: &PathAttachment,
@@ -318,6 +388,7 @@ fn compute_world_positions(
     sc: &mut PathScratch,
     spaces_count: usize,
     tangents: bool,
+    rule: CurveRule,
 ) {
     sc.positions.resize(spaces_count * 3 + 2, 0.0);
     let out = &mut sc.positions;
@@ -384,7 +455,7 @@ fn compute_world_positions(
             }
             let w =
                 [world[0], world[1], world[2], world[3], world[4], world[5], world[6], world[7]];
-            add_curve_position(p, w, out, o, tangents || (i > 0 && space < EPSILON));
+            add_curve_position(p, w, out, o, tangents || (i > 0 && rule.zero_space(space)), rule);
         }
         return;
     }
@@ -535,7 +606,8 @@ fn compute_world_positions(
             [x1, y1, cx1, cy1, cx2, cy2, x2, y2],
             out,
             o,
-            tangents || (i > 0 && space < EPSILON),
+            tangents || (i > 0 && rule.zero_space(space)),
+            rule,
         );
     }
 }
@@ -559,14 +631,29 @@ fn add_after_position(p: f32, temp: &[f32], i: usize, out: &mut [f32], o: usize)
 }
 
 /// spine-cpp `addCurvePosition`: the point at `p` in `[0, 1]` of the cubic bezier `w`
-/// (`x1, y1, cx1, cy1, cx2, cy2, x2, y2`) and, with `tangents`, its tangent angle.
-fn add_curve_position(p: f32, w: [f32; 8], out: &mut [f32], o: usize, tangents: bool) {
+/// (`x1, y1, cx1, cy1, cx2, cy2, x2, y2`) and, with `tangents`, its tangent angle
+/// (spine-c 3.5/3.6 `_addCurvePosition` with `rule`).
+fn add_curve_position(
+    mut p: f32,
+    w: [f32; 8],
+    out: &mut [f32],
+    o: usize,
+    tangents: bool,
+    rule: CurveRule,
+) {
     let [x1, y1, cx1, cy1, cx2, cy2, x2, y2] = w;
-    if p < EPSILON || p.is_nan() {
-        out[o] = x1;
-        out[o + 1] = y1;
-        out[o + 2] = math::atan2(cy1 - y1, cx1 - x1);
-        return;
+    match rule {
+        CurveRule::Spine4 => {
+            if p < EPSILON || p.is_nan() {
+                out[o] = x1;
+                out[o + 1] = y1;
+                out[o + 2] = math::atan2(cy1 - y1, cx1 - x1);
+                return;
+            }
+        }
+        CurveRule::SpineC36 if p == 0.0 || p.is_nan() => p = 0.0001,
+        CurveRule::SpineC35 if p == 0.0 => p = 0.0001,
+        CurveRule::SpineC36 | CurveRule::SpineC35 => {}
     }
     let (tt, u) = (p * p, 1.0 - p);
     let (ttt, uu) = (tt * p, u * u);
@@ -579,7 +666,7 @@ fn add_curve_position(p: f32, w: [f32; 8], out: &mut [f32], o: usize, tangents: 
     out[o] = x;
     out[o + 1] = y;
     if tangents {
-        out[o + 2] = if f64::from(p) < 0.001 {
+        out[o + 2] = if rule == CurveRule::Spine4 && f64::from(p) < 0.001 {
             math::atan2(cy1 - y1, cx1 - x1)
         } else {
             math::atan2(
