@@ -1191,6 +1191,17 @@ fn apply_color(
                     dark.b = setup_dark.b;
                 }
             }
+            MixBlend::First if has_dark && data.behaviour.two_color_first_away => {
+                // spine-cpp 3.7/3.8: away from setup, unclamped.
+                light.r += (light.r - setup.r) * alpha;
+                light.g += (light.g - setup.g) * alpha;
+                light.b += (light.b - setup.b) * alpha;
+                light.a += (light.a - setup.a) * alpha;
+                dark.r += (dark.r - setup_dark.r) * alpha;
+                dark.g += (dark.g - setup_dark.g) * alpha;
+                dark.b += (dark.b - setup_dark.b) * alpha;
+                return;
+            }
             MixBlend::First => {
                 if has_rgb {
                     light.r += (setup.r - light.r) * alpha;

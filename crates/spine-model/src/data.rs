@@ -85,6 +85,12 @@ pub struct Behaviour {
     /// `0.0001`, the rotation deltas wrap at `<= -180` (so exactly -180 becomes 180), and the
     /// two-bone solve keeps the parent's shear (4.2 poses the parent with shear 0).
     pub ik_spine43: bool,
+    /// spine-cpp 3.7/3.8 `TwoColorTimeline::apply` before the first key with
+    /// `MixBlend_First` moves the colors *away* from the setup colors
+    /// (`color.r += (color.r - setup.r) * alpha`, light RGBA and dark RGB) and writes the
+    /// fields directly, so nothing is clamped to `0..=1`. Every other runtime moves them
+    /// towards the setup colors.
+    pub two_color_first_away: bool,
 }
 
 impl Behaviour {
@@ -105,6 +111,7 @@ impl Behaviour {
             ik_pre38: false,
             path_spine_c: false,
             ik_spine43: version.starts_with("4.3"),
+            two_color_first_away: false,
         }
     }
 }
@@ -128,6 +135,7 @@ impl Behaviour {
             ik_pre38: !version.starts_with("3.8"),
             path_spine_c: version.starts_with("3.6"),
             ik_spine43: false,
+            two_color_first_away: version.starts_with("3.7") || version.starts_with("3.8"),
         }
     }
 }
