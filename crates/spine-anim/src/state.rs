@@ -480,6 +480,10 @@ impl AnimationState {
                 continue;
             }
             applied = true;
+            if sd.behaviour.state_mix_spine35 {
+                self.apply_current_35(cur, sk, &mut events);
+                continue;
+            }
             let blend = if i == 0 { MixBlend::First } else { self.e(cur).mix_blend };
             let mut alpha = self.e(cur).alpha;
             if self.e(cur).mixing_from.is_some() {
@@ -722,6 +726,161 @@ impl AnimationState {
                         direction,
                     );
                 }
+            }
+        }
+        if to_mix_duration > 0.0 {
+            self.queue_events(from, animation_time, events, &sd);
+        }
+        events.clear();
+        let f = self.em(from);
+        f.next_animation_last = animation_time;
+        f.next_track_last = f.track_time;
+        mix
+    }
+
+    /// spine-c 3.5 `spAnimationState_apply` for one track's current entry.
+    fn apply_current_35(&mut self, cur: EntryId, sk: &mut Skeleton, events: &mut Vec<EventRef>) {
+        let sd = self.data.skeleton_data.clone();
+        let mut mix = self.e(cur).alpha;
+        if self.e(cur).mixing_from.is_some() {
+            mix *= self.apply_mixing_from_35(cur, sk, events);
+        } else if self.e(cur).track_time >= self.e(cur).track_end {
+            mix = 0.0;
+        }
+        let c = self.e(cur);
+        let animation_last = c.animation_last;
+        let animation_time = c.animation_time();
+        let anim = c.animation;
+        let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
+        let n = timelines.len();
+        let first_frame = mix != 1.0 && self.e(cur).timelines_rotation.len() != n << 1;
+        if first_frame {
+            self.em(cur).timelines_rotation.resize(n << 1, 0.0);
+        }
+        for (ii, tl) in timelines.iter().enumerate() {
+            let first =
+                mix == 1.0 || self.e(cur).timeline_mode.get(ii).copied() != Some(SUBSEQUENT);
+            let tblend = if first { MixBlend::Setup } else { MixBlend::Replace };
+            let is_rotate = matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
+            if mix != 1.0 && is_rotate {
+                let mut rot = std::mem::take(&mut self.em(cur).timelines_rotation);
+                apply_rotate_timeline(
+                    sk,
+                    anim,
+                    ii,
+                    tl,
+                    animation_time,
+                    mix,
+                    tblend,
+                    &mut rot,
+                    ii << 1,
+                    first_frame,
+                );
+                self.em(cur).timelines_rotation = rot;
+            } else if let Timeline::Attachment { .. } = tl {
+                self.apply_attachment_timeline(sk, tl, animation_time, tblend, true);
+            } else if let Some(a) = anim {
+                apply_timeline(
+                    sk,
+                    a,
+                    ii,
+                    animation_last,
+                    animation_time,
+                    Some(&mut *events),
+                    mix,
+                    tblend,
+                    MixDirection::In,
+                );
+            }
+        }
+        self.queue_events(cur, animation_time, events, &sd);
+        events.clear();
+        let c = self.em(cur);
+        c.next_animation_last = animation_time;
+        c.next_track_last = c.track_time;
+    }
+
+    /// spine-c 3.5 `_spAnimationState_applyMixingFrom`: every timeline of the entry mixed
+    /// out fades with `alpha * mixAlpha * (1 - mix)`, no hold.
+    fn apply_mixing_from_35(
+        &mut self,
+        to: EntryId,
+        sk: &mut Skeleton,
+        events: &mut Vec<EventRef>,
+    ) -> f32 {
+        let Some(from) = self.e(to).mixing_from else { return 1.0 };
+        if self.e(from).mixing_from.is_some() {
+            self.apply_mixing_from_35(from, sk, events);
+        }
+        let to_mix_duration = self.e(to).mix_duration;
+        let mix = if to_mix_duration == 0.0 {
+            1.0
+        } else {
+            (self.e(to).mix_time / to_mix_duration).min(1.0)
+        };
+        let sd = self.data.skeleton_data.clone();
+        let f = self.e(from);
+        let fire = mix < f.event_threshold;
+        let attachments = mix < f.mix_attachment_threshold;
+        let draw_order = mix < f.mix_draw_order_threshold;
+        let animation_last = f.animation_last;
+        let animation_time = f.animation_time();
+        let anim = f.animation;
+        let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
+        let n = timelines.len();
+        let alpha = f.alpha * self.e(to).interrupt_alpha * (1.0 - mix);
+        let first_frame = self.e(from).timelines_rotation.len() != n << 1;
+        if first_frame {
+            self.em(from).timelines_rotation.resize(n << 1, 0.0);
+        }
+        for (ii, tl) in timelines.iter().enumerate() {
+            let setup = self.e(from).timeline_mode.get(ii).copied() != Some(SUBSEQUENT);
+            let tblend = if setup { MixBlend::Setup } else { MixBlend::Replace };
+            let is_rotate = matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
+            if is_rotate {
+                let mut rot = std::mem::take(&mut self.em(from).timelines_rotation);
+                apply_rotate_timeline(
+                    sk,
+                    anim,
+                    ii,
+                    tl,
+                    animation_time,
+                    alpha,
+                    tblend,
+                    &mut rot,
+                    ii << 1,
+                    first_frame,
+                );
+                self.em(from).timelines_rotation = rot;
+                continue;
+            }
+            if !setup
+                && ((!attachments && matches!(tl, Timeline::Attachment { .. }))
+                    || (!draw_order && matches!(tl, Timeline::DrawOrder { .. })))
+            {
+                continue;
+            }
+            if let Timeline::Attachment { slot, .. } = tl {
+                if setup {
+                    // Mixing out from the setup pose restores the setup attachment.
+                    let name = sd.slot(*slot).attachment.as_deref();
+                    self.set_attachment(sk, *slot, name, false);
+                } else {
+                    self.apply_attachment_timeline(sk, tl, animation_time, tblend, false);
+                }
+            } else if let Some(a) = anim {
+                let ev = if fire { Some(&mut *events) } else { None };
+                apply_timeline(
+                    sk,
+                    a,
+                    ii,
+                    animation_last,
+                    animation_time,
+                    ev,
+                    alpha,
+                    tblend,
+                    MixDirection::Out,
+                );
             }
         }
         if to_mix_duration > 0.0 {
@@ -1119,7 +1278,12 @@ impl AnimationState {
         mode.resize(n, 0);
         hold.clear();
         hold.resize(n, None);
-        if to.is_some_and(|t| self.e(t).hold_previous) {
+        if data.skeleton_data.behaviour.state_mix_spine35 {
+            // spine-c 3.5 `timelinesFirst`: first to key the property or not, no hold.
+            for (i, p) in ids.iter().enumerate() {
+                mode[i] = if self.add_all(p) { FIRST } else { SUBSEQUENT };
+            }
+        } else if to.is_some_and(|t| self.e(t).hold_previous) {
             for (i, p) in ids.iter().enumerate() {
                 mode[i] = if self.add_all(p) { HOLD_FIRST } else { HOLD_SUBSEQUENT };
             }

@@ -91,6 +91,13 @@ pub struct Behaviour {
     /// fields directly, so nothing is clamped to `0..=1`. Every other runtime moves them
     /// towards the setup colors.
     pub two_color_first_away: bool,
+    /// `AnimationState` mixes as spine-c 3.5 does: no hold (the entry mixed out applies
+    /// every timeline with `alpha * mixAlpha * (1 - mix)`, from the setup pose where it is
+    /// the first to key the property, otherwise over the current pose), the current entry
+    /// applies every timeline from the setup pose while it is not mixing, and a timeline not
+    /// first to key its property leaves the pose alone before its first key (3.5 has no
+    /// `MixBlend::First`). 3.6 introduced the dip/hold scheme later runtimes use.
+    pub state_mix_spine35: bool,
 }
 
 impl Behaviour {
@@ -112,6 +119,7 @@ impl Behaviour {
             path_spine_c: false,
             ik_spine43: version.starts_with("4.3"),
             two_color_first_away: false,
+            state_mix_spine35: false,
         }
     }
 }
@@ -136,6 +144,7 @@ impl Behaviour {
             path_spine_c: version.starts_with("3.6"),
             ik_spine43: false,
             two_color_first_away: version.starts_with("3.7") || version.starts_with("3.8"),
+            state_mix_spine35: version.starts_with("3.5"),
         }
     }
 }
