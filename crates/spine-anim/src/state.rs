@@ -396,19 +396,25 @@ impl AnimationState {
                 let next_time = self.e(cur).track_last - self.e(next).delay;
                 if next_time >= 0.0 {
                     let cur_scale = self.e(cur).time_scale;
+                    let spine_c = self.data.skeleton_data.behaviour.state_time_scale_spine_c;
                     let n = self.em(next);
                     n.delay = 0.0;
-                    n.track_time += if cur_scale == 0.0 {
-                        0.0
+                    if spine_c {
+                        n.track_time = next_time + delta * n.time_scale;
                     } else {
-                        (next_time / cur_scale + delta) * n.time_scale
-                    };
+                        n.track_time += if cur_scale == 0.0 {
+                            0.0
+                        } else {
+                            (next_time / cur_scale + delta) * n.time_scale
+                        };
+                    }
                     self.em(cur).track_time += current_delta;
                     self.set_current(i, next, true);
+                    let mix_delta = if spine_c { current_delta } else { delta };
                     let mut n = Some(next);
                     while let Some(x) = n {
                         let Some(from) = self.e(x).mixing_from else { break };
-                        self.em(x).mix_time += delta;
+                        self.em(x).mix_time += mix_delta;
                         n = Some(from);
                     }
                     continue;
@@ -421,7 +427,9 @@ impl AnimationState {
                 self.clear_next(cur);
                 continue;
             }
-            if self.e(cur).mixing_from.is_some() && self.update_mixing_from(cur, delta) {
+            if self.data.skeleton_data.behaviour.state_mix_spine35 {
+                self.update_mixing_from_35(cur, delta);
+            } else if self.e(cur).mixing_from.is_some() && self.update_mixing_from(cur, delta) {
                 let mut from = self.e(cur).mixing_from;
                 self.em(cur).mixing_from = None;
                 if let Some(f) = from {
@@ -437,6 +445,26 @@ impl AnimationState {
         self.drain();
     }
 
+    /// spine-c 3.5 `_spAnimationState_updateMixingFrom`: the deepest entry first; an entry
+    /// mixed out ends once the mix is done and it is not mixing itself.
+    fn update_mixing_from_35(&mut self, entry: EntryId, delta: f32) {
+        let Some(from) = self.e(entry).mixing_from else { return };
+        self.update_mixing_from_35(from, delta);
+        let (mix_time, mix_duration) = (self.e(entry).mix_time, self.e(entry).mix_duration);
+        if mix_time >= mix_duration && self.e(from).mixing_from.is_none() && mix_time > 0.0 {
+            self.em(entry).mixing_from = None;
+            self.em(from).mixing_to = None;
+            self.push(Queued::End, from);
+            return;
+        }
+        let f = self.em(from);
+        f.animation_last = f.next_animation_last;
+        f.track_last = f.next_track_last;
+        f.track_time += delta * f.time_scale;
+        let e = self.em(entry);
+        e.mix_time += delta * e.time_scale;
+    }
+
     fn update_mixing_from(&mut self, to: EntryId, delta: f32) -> bool {
         let Some(from) = self.e(to).mixing_from else { return true };
         let finished = self.update_mixing_from(from, delta);
@@ -446,7 +474,9 @@ impl AnimationState {
             f.track_last = f.next_track_last;
         }
         let (mix_time, mix_duration) = (self.e(to).mix_time, self.e(to).mix_duration);
-        if mix_time > 0.0 && mix_time >= mix_duration {
+        let spine_c = self.data.skeleton_data.behaviour.state_time_scale_spine_c;
+        if mix_time > 0.0 && (mix_time >= mix_duration || (spine_c && self.e(to).time_scale == 0.0))
+        {
             if self.e(from).total_alpha == 0.0 || mix_duration == 0.0 {
                 let ff = self.e(from).mixing_from;
                 self.em(to).mixing_from = ff;
@@ -460,7 +490,8 @@ impl AnimationState {
         }
         let ts = self.e(from).time_scale;
         self.em(from).track_time += delta * ts;
-        self.em(to).mix_time += delta;
+        let to_scale = if spine_c { self.e(to).time_scale } else { 1.0 };
+        self.em(to).mix_time += delta * to_scale;
         false
     }
 
@@ -1368,7 +1399,8 @@ fn apply_rotate_timeline(
         return;
     }
     if sk.data.behaviour.rotation_mix == RotationMix::Spine3 {
-        rotate_mix_3x(b, curves, setup, time, alpha, blend, rot, i, first_frame);
+        let zero_unwrapped = sk.data.behaviour.rotate_mix_zero_unwrapped;
+        rotate_mix_3x(b, curves, setup, time, alpha, blend, rot, i, first_frame, zero_unwrapped);
         return;
     }
     let (r1, r2);
@@ -1441,6 +1473,7 @@ fn rotate_mix_3x(
     rot: &mut [f32],
     i: usize,
     first_frame: bool,
+    zero_unwrapped: bool,
 ) {
     use crate::timeline::{percent_3x, search, wrap_3x};
     let n = curves.frame_count();
@@ -1470,8 +1503,9 @@ fn rotate_mix_3x(
         }
     }
     let total;
-    let diff = wrap_3x(r2 - r1);
-    if diff == 0.0 {
+    let raw = r2 - r1;
+    let diff = wrap_3x(raw);
+    if (if zero_unwrapped { raw } else { diff }) == 0.0 {
         total = rot.get(i).copied().unwrap_or(0.0);
     } else {
         let (mut last_total, last_diff) = if first_frame {

@@ -96,8 +96,21 @@ pub struct Behaviour {
     /// the first to key the property, otherwise over the current pose), the current entry
     /// applies every timeline from the setup pose while it is not mixing, and a timeline not
     /// first to key its property leaves the pose alone before its first key (3.5 has no
-    /// `MixBlend::First`). 3.6 introduced the dip/hold scheme later runtimes use.
+    /// `MixBlend::First`). 3.6 introduced the dip/hold scheme later runtimes use. Mixing
+    /// ends (`end` of the entry mixed out) as soon as the mix time reaches the mix duration
+    /// and the entry mixed out is not itself mixing, without the later `totalAlpha` test.
     pub state_mix_spine35: bool,
+    /// spine-c 3.5/3.6 `AnimationState` time scaling: an entry being mixed in advances its
+    /// mix time by `delta * timeScale` of that entry (later: `delta`), a queued entry that
+    /// becomes current starts at `nextTime + delta * timeScale` (later: `nextTime` divided by
+    /// the previous entry's time scale first) and the mix times of its mixing-from chain
+    /// advance by the previous entry's scaled delta; 3.6 also ends a mix whose entry has
+    /// time scale 0.
+    pub state_time_scale_spine_c: bool,
+    /// spine-c 3.5/3.6 `_spAnimationState_applyRotateTimeline` tests the rotation difference
+    /// for exactly zero *before* wrapping it into `[-180, 180]` (a difference of a whole
+    /// turn still updates the stored mix direction); spine-cpp 3.7+ wraps first.
+    pub rotate_mix_zero_unwrapped: bool,
 }
 
 impl Behaviour {
@@ -120,6 +133,8 @@ impl Behaviour {
             ik_spine43: version.starts_with("4.3"),
             two_color_first_away: false,
             state_mix_spine35: false,
+            state_time_scale_spine_c: false,
+            rotate_mix_zero_unwrapped: false,
         }
     }
 }
@@ -145,6 +160,8 @@ impl Behaviour {
             ik_spine43: false,
             two_color_first_away: version.starts_with("3.7") || version.starts_with("3.8"),
             state_mix_spine35: version.starts_with("3.5"),
+            state_time_scale_spine_c: version.starts_with("3.5") || version.starts_with("3.6"),
+            rotate_mix_zero_unwrapped: version.starts_with("3.5") || version.starts_with("3.6"),
         }
     }
 }

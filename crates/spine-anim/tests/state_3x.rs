@@ -1,0 +1,149 @@
+//! AnimationState and timeline rules of the 3.x runtimes on small crafted rigs: the
+//! expected values follow by hand from the formulas of spine-c 3.5/3.6 and spine-cpp
+//! 3.7/3.8 (the goldens in `oracle_versions.rs` cover the walk → run run of the real rigs).
+
+use std::sync::Arc;
+
+use spine_anim::{
+    apply_animation, AnimationState, AnimationStateData, MixBlend, MixDirection, Skeleton,
+};
+use spine_model::{Behaviour, SkeletonData};
+
+fn rig(version: &str, body: &str) -> Arc<SkeletonData> {
+    let text = format!(r#"{{"skeleton": {{"spine": "{version}"}}, {body}}}"#);
+    Arc::new(spine_model::load_json(&text, None).unwrap())
+}
+
+const MIX_RIG: &str = r#""bones": [{"name": "root"}, {"name": "b", "parent": "root"}],
+"animations": {
+    "a": {"bones": {"b": {"translate": [{"time": 0, "x": 10, "y": 0}]}}},
+    "b": {"bones": {"b": {"translate": [{"time": 0, "x": 20, "y": 0}]}}}
+}"#;
+
+/// `b`'s x after mixing from `a` to `b` (mix duration 1 s) for half the mix.
+fn half_mix_x(version: &str) -> f32 {
+    let data = rig(version, MIX_RIG);
+    let mut asd = AnimationStateData::new(data.clone());
+    asd.set_mix_by_name("a", "b", 1.0);
+    let mut state = AnimationState::new(Arc::new(asd));
+    let mut sk = Skeleton::new(data);
+    sk.set_to_setup_pose();
+    state.set_animation_by_name(0, "a", true).unwrap();
+    state.update(0.0);
+    state.apply(&mut sk);
+    state.set_animation_by_name(0, "b", true).unwrap();
+    state.update(0.5);
+    state.apply(&mut sk);
+    sk.bones[sk.find_bone("b").unwrap().index()].x
+}
+
+#[test]
+fn spine35_mix_fades_the_entry_mixed_out_without_hold() {
+    // spine-c 3.5: `a` from setup with alpha 1 - mix, then `b` over it with alpha mix:
+    // x = 10 * (1 - m) + (20 - 10 * (1 - m)) * m = 12.5 at m = 0.5.
+    let x35 = half_mix_x("3.5.51");
+    assert!((x35 - 12.5).abs() < 1e-5, "{x35}");
+    // 3.6+ hold `a` (the property is keyed by `b` too): x = 10 + (20 - 10) * m = 15.
+    for v in ["3.6.52", "3.8.99", "4.2.22"] {
+        let x = half_mix_x(v);
+        assert!((x - 15.0).abs() < 1e-5, "{v}: {x}");
+    }
+}
+
+#[test]
+fn spine35_mix_ends_once_the_mix_time_reaches_the_duration() {
+    let data = rig("3.5.51", MIX_RIG);
+    let mut asd = AnimationStateData::new(data.clone());
+    asd.set_mix_by_name("a", "b", 0.25);
+    let mut state = AnimationState::new(Arc::new(asd));
+    let mut sk = Skeleton::new(data);
+    sk.set_to_setup_pose();
+    state.set_animation_by_name(0, "a", true).unwrap();
+    state.update(0.0);
+    state.apply(&mut sk);
+    let b = state.set_animation_by_name(0, "b", true).unwrap();
+    for _ in 0..3 {
+        state.update(0.1);
+        state.apply(&mut sk);
+    }
+    // mix time 0.3 >= 0.25: the next update ends `a`.
+    assert!(state.entry(b).mixing_from.is_some());
+    state.update(0.1);
+    assert!(state.entry(b).mixing_from.is_none());
+    state.apply(&mut sk);
+    assert_eq!(sk.bones[sk.find_bone("b").unwrap().index()].x, 20.0);
+}
+
+#[test]
+fn spine_c_mix_time_follows_the_entry_time_scale() {
+    for (version, expected) in [("3.5.51", 0.2), ("3.6.52", 0.2), ("3.7.94", 0.1), ("4.2.22", 0.1)]
+    {
+        let data = rig(version, MIX_RIG);
+        let mut asd = AnimationStateData::new(data.clone());
+        asd.set_mix_by_name("a", "b", 1.0);
+        let mut state = AnimationState::new(Arc::new(asd));
+        let mut sk = Skeleton::new(data);
+        sk.set_to_setup_pose();
+        state.set_animation_by_name(0, "a", true).unwrap();
+        state.update(0.0);
+        state.apply(&mut sk);
+        let b = state.set_animation_by_name(0, "b", true).unwrap();
+        state.entry_mut(b).time_scale = 2.0;
+        state.update(0.1);
+        let t = state.entry(b).mix_time;
+        assert!((t - expected).abs() < 1e-6, "{version}: mix time {t}");
+    }
+}
+
+const TWO_COLOR_RIG: &str = r#""bones": [{"name": "root"}],
+"slots": [{"name": "s", "bone": "root", "color": "ffffffff", "dark": "000000"}],
+"animations": {
+    "tint": {"slots": {"s": {"twoColor": [{"time": 1, "light": "ffffffff", "dark": "ffffff"}]}}}
+}"#;
+
+/// Slot colors (light r, light a, dark r) after applying `tint` before its first key with
+/// `MixBlend::First`, alpha 0.5, from light (0.5, 0.5, 0.5, 0), dark (0.5, 0.5, 0.5).
+fn before_first_key(version: &str) -> (f32, f32, f32) {
+    let data = rig(version, TWO_COLOR_RIG);
+    let anim = data.find_animation("tint").unwrap();
+    let mut sk = Skeleton::new(data);
+    sk.set_to_setup_pose();
+    let s = &mut sk.slots[0];
+    assert!(s.has_dark_color);
+    s.color = spine_model::Color { r: 0.5, g: 0.5, b: 0.5, a: 0.0 };
+    s.dark_color = spine_model::Color { r: 0.5, g: 0.5, b: 0.5, a: 1.0 };
+    apply_animation(&mut sk, anim, 0.0, 0.0, false, None, 0.5, MixBlend::First, MixDirection::In);
+    let s = &sk.slots[0];
+    (s.color.r, s.color.a, s.dark_color.r)
+}
+
+#[test]
+fn spine_cpp_3_7_two_color_first_blend_moves_away_from_setup_unclamped() {
+    // spine-cpp 3.7/3.8: color += (color - setup) * alpha, written without clamping.
+    for v in ["3.7.94", "3.8.99"] {
+        let (r, a, dr) = before_first_key(v);
+        assert_eq!((r, a, dr), (0.25, -0.5, 0.75), "{v}");
+    }
+    // spine-c 3.6 (`SP_MIX_POSE_CURRENT`): towards the setup colors.
+    let (r, a, dr) = before_first_key("3.6.52");
+    assert_eq!((r, a, dr), (0.75, 0.5, 0.25));
+}
+
+#[test]
+fn state_flags_follow_the_runtime_of_each_version() {
+    for (v, mix35, time_scale_c, away) in [
+        ("3.5.51", true, true, false),
+        ("3.6.52", false, true, false),
+        ("3.7.94", false, false, true),
+        ("3.8.99", false, false, true),
+    ] {
+        let b = Behaviour::spine3(v);
+        assert_eq!(b.state_mix_spine35, mix35, "{v}");
+        assert_eq!(b.state_time_scale_spine_c, time_scale_c, "{v}");
+        assert_eq!(b.rotate_mix_zero_unwrapped, time_scale_c, "{v}");
+        assert_eq!(b.two_color_first_away, away, "{v}");
+    }
+    let b = Behaviour::spine4("4.2.22");
+    assert!(!b.state_mix_spine35 && !b.state_time_scale_spine_c);
+    assert!(!b.rotate_mix_zero_unwrapped && !b.two_color_first_away);
+}
