@@ -537,10 +537,12 @@ impl AnimationState {
             }
             let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
             let n = timelines.len();
-            if (i == 0 && alpha == 1.0) || blend == MixBlend::Add {
+            let mixed_in_setup = sd.behaviour.state_mixed_in_from_setup && alpha == 1.0;
+            if mixed_in_setup || (i == 0 && alpha == 1.0) || blend == MixBlend::Add {
                 if i == 0 {
                     attachments = true;
                 }
+                let blend = if mixed_in_setup { MixBlend::Setup } else { blend };
                 for (ii, tl) in timelines.iter().enumerate() {
                     if let Timeline::Attachment { .. } = tl {
                         self.apply_attachment_timeline(sk, tl, apply_time, blend, attachments);

@@ -141,9 +141,34 @@ fn state_flags_follow_the_runtime_of_each_version() {
         assert_eq!(b.state_mix_spine35, mix35, "{v}");
         assert_eq!(b.state_time_scale_spine_c, time_scale_c, "{v}");
         assert_eq!(b.rotate_mix_zero_unwrapped, time_scale_c, "{v}");
+        assert_eq!(b.state_mixed_in_from_setup, time_scale_c, "{v}");
         assert_eq!(b.two_color_first_away, away, "{v}");
     }
     let b = Behaviour::spine4("4.2.22");
     assert!(!b.state_mix_spine35 && !b.state_time_scale_spine_c);
     assert!(!b.rotate_mix_zero_unwrapped && !b.two_color_first_away);
+    assert!(!b.state_mixed_in_from_setup);
+}
+
+#[test]
+fn spine_c_higher_track_resets_to_setup_before_its_first_key() {
+    let body = r#""bones": [{"name": "root"}, {"name": "b", "parent": "root"}],
+"animations": {
+    "a": {"bones": {"b": {"translate": [{"time": 0, "x": 10, "y": 0}]}}},
+    "late": {"bones": {"b": {"translate": [{"time": 1, "x": 30, "y": 0}]}}}
+}"#;
+    for (version, expected) in
+        [("3.5.51", 0.0), ("3.6.52", 0.0), ("3.7.94", 10.0), ("3.8.99", 10.0)]
+    {
+        let data = rig(version, body);
+        let mut state = AnimationState::new(Arc::new(AnimationStateData::new(data.clone())));
+        let mut sk = Skeleton::new(data);
+        sk.set_to_setup_pose();
+        state.set_animation_by_name(0, "a", true).unwrap();
+        state.set_animation_by_name(1, "late", false).unwrap();
+        state.update(0.5);
+        state.apply(&mut sk);
+        let x = sk.bones[sk.find_bone("b").unwrap().index()].x;
+        assert_eq!(x, expected, "{version}");
+    }
 }

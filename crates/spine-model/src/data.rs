@@ -111,6 +111,12 @@ pub struct Behaviour {
     /// for exactly zero *before* wrapping it into `[-180, 180]` (a difference of a whole
     /// turn still updates the stored mix direction); spine-cpp 3.7+ wraps first.
     pub rotate_mix_zero_unwrapped: bool,
+    /// An entry fully mixed in (mix 1) applies every timeline from the setup pose on
+    /// *every* track (spine-c 3.5/3.6 `SP_MIX_POSE_SETUP` / `setupPose = 1`), so a higher
+    /// track resets a property it keys to the setup value before its first key. spine-cpp
+    /// 3.7+ do this on track 0 only (`MixBlend_First`) and blend higher tracks with their
+    /// `mixBlend`.
+    pub state_mixed_in_from_setup: bool,
 }
 
 impl Behaviour {
@@ -135,6 +141,7 @@ impl Behaviour {
             state_mix_spine35: false,
             state_time_scale_spine_c: false,
             rotate_mix_zero_unwrapped: false,
+            state_mixed_in_from_setup: false,
         }
     }
 }
@@ -162,6 +169,7 @@ impl Behaviour {
             state_mix_spine35: version.starts_with("3.5"),
             state_time_scale_spine_c: version.starts_with("3.5") || version.starts_with("3.6"),
             rotate_mix_zero_unwrapped: version.starts_with("3.5") || version.starts_with("3.6"),
+            state_mixed_in_from_setup: version.starts_with("3.5") || version.starts_with("3.6"),
         }
     }
 }
