@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use spine_model::{AnimationId, BoneProperty, RotationMix, SkeletonData, Timeline};
+use spine_model::{AnimationId, BoneProperty, HoldRules, RotationMix, SkeletonData, Timeline};
 
 use crate::math;
 use crate::skeleton::Skeleton;
@@ -1311,12 +1311,19 @@ impl AnimationState {
         mode.resize(n, 0);
         hold.clear();
         hold.resize(n, None);
+        let rules = data.skeleton_data.behaviour.hold_rules;
         if data.skeleton_data.behaviour.state_mix_spine35 {
             // spine-c 3.5 `timelinesFirst`: first to key the property or not, no hold.
             for (i, p) in ids.iter().enumerate() {
                 mode[i] = if self.add_all(p) { FIRST } else { SUBSEQUENT };
             }
-        } else if to.is_some_and(|t| self.e(t).hold_previous) {
+        } else if rules == HoldRules::Spine37 && to.is_some_and(|t| self.e(t).hold_previous) {
+            // spine-cpp 3.7: every timeline held from the setup pose.
+            for (i, p) in ids.iter().enumerate() {
+                self.add_all(p);
+                mode[i] = HOLD_FIRST;
+            }
+        } else if rules == HoldRules::Spine38 && to.is_some_and(|t| self.e(t).hold_previous) {
             for (i, p) in ids.iter().enumerate() {
                 mode[i] = if self.add_all(p) { HOLD_FIRST } else { HOLD_SUBSEQUENT };
             }
@@ -1328,12 +1335,13 @@ impl AnimationState {
                     continue;
                 }
                 let tl = &timelines[i];
-                let plain = matches!(
-                    tl,
-                    Timeline::Attachment { .. }
-                        | Timeline::DrawOrder { .. }
-                        | Timeline::Event { .. }
-                );
+                let plain = rules == HoldRules::Spine38
+                    && matches!(
+                        tl,
+                        Timeline::Attachment { .. }
+                            | Timeline::DrawOrder { .. }
+                            | Timeline::Event { .. }
+                    );
                 let Some(t) = to else {
                     mode[i] = FIRST;
                     continue;
@@ -1345,13 +1353,18 @@ impl AnimationState {
                 mode[i] = HOLD_FIRST;
                 let mut next = self.e(t).mixing_to;
                 while let Some(nx) = next {
-                    if data.has_timeline(self.e(nx).animation, p) {
+                    if rules != HoldRules::Spine36 && data.has_timeline(self.e(nx).animation, p) {
                         next = self.e(nx).mixing_to;
                         continue;
                     }
-                    if self.e(nx).mix_duration > 0.0 {
+                    if rules == HoldRules::Spine36 && data.has_timeline(self.e(nx).animation, p) {
+                        break;
+                    }
+                    // spine-cpp 3.7 fades with the entry mixed out itself.
+                    let fade = if rules == HoldRules::Spine37 { entry } else { nx };
+                    if self.e(fade).mix_duration > 0.0 {
                         mode[i] = HOLD_MIX;
-                        hold[i] = Some(nx);
+                        hold[i] = Some(fade);
                     }
                     break;
                 }

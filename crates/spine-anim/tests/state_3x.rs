@@ -7,7 +7,7 @@ use std::sync::Arc;
 use spine_anim::{
     apply_animation, AnimationState, AnimationStateData, MixBlend, MixDirection, Skeleton,
 };
-use spine_model::{Behaviour, SkeletonData};
+use spine_model::{Behaviour, HoldRules, SkeletonData};
 
 fn rig(version: &str, body: &str) -> Arc<SkeletonData> {
     let text = format!(r#"{{"skeleton": {{"spine": "{version}"}}, {body}}}"#);
@@ -143,11 +143,20 @@ fn state_flags_follow_the_runtime_of_each_version() {
         assert_eq!(b.rotate_mix_zero_unwrapped, time_scale_c, "{v}");
         assert_eq!(b.state_mixed_in_from_setup, time_scale_c, "{v}");
         assert_eq!(b.two_color_first_away, away, "{v}");
+        let hold = if v.starts_with("3.8") {
+            HoldRules::Spine38
+        } else if v.starts_with("3.7") {
+            HoldRules::Spine37
+        } else {
+            HoldRules::Spine36
+        };
+        assert_eq!(b.hold_rules, hold, "{v}");
     }
     let b = Behaviour::spine4("4.2.22");
     assert!(!b.state_mix_spine35 && !b.state_time_scale_spine_c);
     assert!(!b.rotate_mix_zero_unwrapped && !b.two_color_first_away);
     assert!(!b.state_mixed_in_from_setup);
+    assert_eq!(b.hold_rules, HoldRules::Spine38);
 }
 
 #[test]
@@ -170,5 +179,46 @@ fn spine_c_higher_track_resets_to_setup_before_its_first_key() {
         state.apply(&mut sk);
         let x = sk.bones[sk.find_bone("b").unwrap().index()].x;
         assert_eq!(x, expected, "{version}");
+    }
+}
+
+#[test]
+fn hold_mix_of_an_interrupted_mix_follows_each_runtime() {
+    // a (x 10) -> b (x 20, mix 1) interrupted at half by c (keys another bone, mix 1),
+    // then 0.25 s: b's mix is 0.75, c's 0.25, c's interrupt alpha 0.5.
+    let body = r#""bones": [{"name": "root"}, {"name": "b", "parent": "root"},
+    {"name": "c", "parent": "root"}],
+"animations": {
+    "a": {"bones": {"b": {"translate": [{"time": 0, "x": 10, "y": 0}]}}},
+    "b": {"bones": {"b": {"translate": [{"time": 0, "x": 20, "y": 0}]}}},
+    "c": {"bones": {"c": {"translate": [{"time": 0, "x": 5, "y": 0}]}}}
+}"#;
+    for (version, expected) in [
+        // No hold: a from setup with alpha 1 - 0.75, b over it with 0.5 * (1 - 0.25).
+        ("3.5.51", 2.5 + 17.5 * 0.375),
+        // a is held and fades with c (c lacks the property): 10 * 0.75, then b over it.
+        ("3.6.52", 7.5 + 12.5 * 0.375),
+        // 3.7 fades with a itself, whose mix duration is 0: a is held at full alpha.
+        ("3.7.94", 10.0 + 10.0 * 0.375),
+        ("3.8.99", 7.5 + 12.5 * 0.375),
+        ("4.2.22", 7.5 + 12.5 * 0.375),
+    ] {
+        let data = rig(version, body);
+        let mut asd = AnimationStateData::new(data.clone());
+        asd.default_mix = 1.0;
+        let mut state = AnimationState::new(Arc::new(asd));
+        let mut sk = Skeleton::new(data);
+        sk.set_to_setup_pose();
+        state.set_animation_by_name(0, "a", true).unwrap();
+        state.update(0.0);
+        state.apply(&mut sk);
+        state.set_animation_by_name(0, "b", true).unwrap();
+        state.update(0.5);
+        state.apply(&mut sk);
+        state.set_animation_by_name(0, "c", true).unwrap();
+        state.update(0.25);
+        state.apply(&mut sk);
+        let x = sk.bones[sk.find_bone("b").unwrap().index()].x;
+        assert!((x - expected).abs() < 1e-4, "{version}: {x} vs {expected}");
     }
 }

@@ -117,6 +117,28 @@ pub struct Behaviour {
     /// 3.7+ do this on track 0 only (`MixBlend_First`) and blend higher tracks with their
     /// `mixBlend`.
     pub state_mixed_in_from_setup: bool,
+    /// Which runtime's rules assign the `AnimationState` timeline modes (first, subsequent,
+    /// hold, hold-mix) of an entry mixed out. Ignored under
+    /// [`state_mix_spine35`](Self::state_mix_spine35), which has no hold.
+    pub hold_rules: HoldRules,
+}
+
+/// The rules `AnimationState` uses to decide which timelines of an entry mixed out are
+/// held (applied at full alpha because the entry mixed in keys them too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HoldRules {
+    /// spine-c 3.6 `_spTrackEntry_setTimelineData`: attachment, draw order and event
+    /// timelines can be held too; a held timeline fades with the entry above the one mixed
+    /// in (`DIP_MIX`) only when that entry lacks the property and has a mix duration, no
+    /// further entry is looked at; `holdPrevious` does not exist.
+    Spine36,
+    /// spine-cpp 3.7 `setTimelineModes`: attachment, draw order and event timelines can be
+    /// held too; `holdPrevious` holds every timeline from the setup pose; a held timeline
+    /// whose property some entry above the one mixed in lacks fades with the *entry mixed
+    /// out itself* (`timelineHoldMix[i] = entry`, tested on its own mix duration).
+    Spine37,
+    /// spine-cpp 3.8+ `computeHold`.
+    Spine38,
 }
 
 impl Behaviour {
@@ -142,6 +164,7 @@ impl Behaviour {
             state_time_scale_spine_c: false,
             rotate_mix_zero_unwrapped: false,
             state_mixed_in_from_setup: false,
+            hold_rules: HoldRules::Spine38,
         }
     }
 }
@@ -170,6 +193,13 @@ impl Behaviour {
             state_time_scale_spine_c: version.starts_with("3.5") || version.starts_with("3.6"),
             rotate_mix_zero_unwrapped: version.starts_with("3.5") || version.starts_with("3.6"),
             state_mixed_in_from_setup: version.starts_with("3.5") || version.starts_with("3.6"),
+            hold_rules: if version.starts_with("3.8") {
+                HoldRules::Spine38
+            } else if version.starts_with("3.7") {
+                HoldRules::Spine37
+            } else {
+                HoldRules::Spine36
+            },
         }
     }
 }
