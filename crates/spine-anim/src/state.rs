@@ -1414,8 +1414,8 @@ fn apply_rotate_timeline(
         return;
     }
     if sk.data.behaviour.rotation_mix == RotationMix::Spine3 {
-        let zero_unwrapped = sk.data.behaviour.rotate_mix_zero_unwrapped;
-        rotate_mix_3x(b, curves, setup, time, alpha, blend, rot, i, first_frame, zero_unwrapped);
+        let spine_c = sk.data.behaviour.rotate_mix_spine_c;
+        rotate_mix_3x(b, curves, setup, time, alpha, blend, rot, i, first_frame, spine_c);
         return;
     }
     let (r1, r2);
@@ -1488,7 +1488,7 @@ fn rotate_mix_3x(
     rot: &mut [f32],
     i: usize,
     first_frame: bool,
-    zero_unwrapped: bool,
+    spine_c: bool,
 ) {
     use crate::timeline::{percent_3x, search, wrap_3x};
     let n = curves.frame_count();
@@ -1499,7 +1499,7 @@ fn rotate_mix_3x(
                 b.rotation = setup;
                 return;
             }
-            MixBlend::First => {
+            MixBlend::First if !spine_c => {
                 r1 = b.rotation;
                 r2 = setup;
             }
@@ -1520,7 +1520,7 @@ fn rotate_mix_3x(
     let total;
     let raw = r2 - r1;
     let diff = wrap_3x(raw);
-    if (if zero_unwrapped { raw } else { diff }) == 0.0 {
+    if (if spine_c { raw } else { diff }) == 0.0 {
         total = rot.get(i).copied().unwrap_or(0.0);
     } else {
         let (mut last_total, last_diff) = if first_frame {

@@ -140,7 +140,7 @@ fn state_flags_follow_the_runtime_of_each_version() {
         let b = Behaviour::spine3(v);
         assert_eq!(b.state_mix_spine35, mix35, "{v}");
         assert_eq!(b.state_time_scale_spine_c, time_scale_c, "{v}");
-        assert_eq!(b.rotate_mix_zero_unwrapped, time_scale_c, "{v}");
+        assert_eq!(b.rotate_mix_spine_c, time_scale_c, "{v}");
         assert_eq!(b.state_mixed_in_from_setup, time_scale_c, "{v}");
         assert_eq!(b.two_color_first_away, away, "{v}");
         let hold = if v.starts_with("3.8") {
@@ -154,7 +154,7 @@ fn state_flags_follow_the_runtime_of_each_version() {
     }
     let b = Behaviour::spine4("4.2.22");
     assert!(!b.state_mix_spine35 && !b.state_time_scale_spine_c);
-    assert!(!b.rotate_mix_zero_unwrapped && !b.two_color_first_away);
+    assert!(!b.rotate_mix_spine_c && !b.two_color_first_away);
     assert!(!b.state_mixed_in_from_setup);
     assert_eq!(b.hold_rules, HoldRules::Spine38);
 }
@@ -220,5 +220,39 @@ fn hold_mix_of_an_interrupted_mix_follows_each_runtime() {
         state.apply(&mut sk);
         let x = sk.bones[sk.find_bone("b").unwrap().index()].x;
         assert!((x - expected).abs() < 1e-4, "{version}: {x} vs {expected}");
+    }
+}
+
+#[test]
+fn spine_c_rotation_mix_leaves_the_pose_before_the_first_key() {
+    // a (rotation 90) -> b (first key at 1 s), half way through a 1 s mix at b's time 0.5.
+    let body = r#""bones": [{"name": "root"}, {"name": "b", "parent": "root"}],
+"animations": {
+    "a": {"bones": {"b": {"rotate": [{"time": 0, "angle": 90}]}}},
+    "b": {"bones": {"b": {"rotate": [{"time": 1, "angle": 30}]}}}
+}"#;
+    for (version, expected) in [
+        // a fades from setup with alpha 0.5; b (not first) leaves the pose: 45.
+        ("3.5.51", 45.0),
+        // a is held at 90; spine-c 3.6 leaves the current pose before b's first key.
+        ("3.6.52", 90.0),
+        // 3.7+ mix the held 90 towards the setup 0 with alpha 0.5.
+        ("3.7.94", 45.0),
+        ("3.8.99", 45.0),
+    ] {
+        let data = rig(version, body);
+        let mut asd = AnimationStateData::new(data.clone());
+        asd.default_mix = 1.0;
+        let mut state = AnimationState::new(Arc::new(asd));
+        let mut sk = Skeleton::new(data);
+        sk.set_to_setup_pose();
+        state.set_animation_by_name(0, "a", true).unwrap();
+        state.update(0.0);
+        state.apply(&mut sk);
+        state.set_animation_by_name(0, "b", true).unwrap();
+        state.update(0.5);
+        state.apply(&mut sk);
+        let r = sk.bones[sk.find_bone("b").unwrap().index()].rotation;
+        assert!((r - expected).abs() < 1e-4, "{version}: {r} vs {expected}");
     }
 }

@@ -107,10 +107,12 @@ pub struct Behaviour {
     /// advance by the previous entry's scaled delta; 3.6 also ends a mix whose entry has
     /// time scale 0.
     pub state_time_scale_spine_c: bool,
-    /// spine-c 3.5/3.6 `_spAnimationState_applyRotateTimeline` tests the rotation difference
-    /// for exactly zero *before* wrapping it into `[-180, 180]` (a difference of a whole
-    /// turn still updates the stored mix direction); spine-cpp 3.7+ wraps first.
-    pub rotate_mix_zero_unwrapped: bool,
+    /// spine-c 3.5/3.6 `_spAnimationState_applyRotateTimeline`: before the first key only
+    /// the setup pose resets the rotation (spine-cpp 3.7+ mix the current rotation towards
+    /// the setup rotation under `MixBlend_First`), and the rotation difference is tested for
+    /// exactly zero *before* it is wrapped into `[-180, 180]` (a difference of a whole turn
+    /// still updates the stored mix direction; 3.7+ wrap first).
+    pub rotate_mix_spine_c: bool,
     /// An entry fully mixed in (mix 1) applies every timeline from the setup pose on
     /// *every* track (spine-c 3.5/3.6 `SP_MIX_POSE_SETUP` / `setupPose = 1`), so a higher
     /// track resets a property it keys to the setup value before its first key. spine-cpp
@@ -162,7 +164,7 @@ impl Behaviour {
             two_color_first_away: false,
             state_mix_spine35: false,
             state_time_scale_spine_c: false,
-            rotate_mix_zero_unwrapped: false,
+            rotate_mix_spine_c: false,
             state_mixed_in_from_setup: false,
             hold_rules: HoldRules::Spine38,
         }
@@ -191,7 +193,7 @@ impl Behaviour {
             two_color_first_away: version.starts_with("3.7") || version.starts_with("3.8"),
             state_mix_spine35: version.starts_with("3.5"),
             state_time_scale_spine_c: version.starts_with("3.5") || version.starts_with("3.6"),
-            rotate_mix_zero_unwrapped: version.starts_with("3.5") || version.starts_with("3.6"),
+            rotate_mix_spine_c: version.starts_with("3.5") || version.starts_with("3.6"),
             state_mixed_in_from_setup: version.starts_with("3.5") || version.starts_with("3.6"),
             hold_rules: if version.starts_with("3.8") {
                 HoldRules::Spine38
