@@ -941,7 +941,8 @@ impl AnimationState {
         }
         let data = sk.data.clone();
         if time < times[0] {
-            if matches!(blend, MixBlend::Setup | MixBlend::First) {
+            let first = blend == MixBlend::First && data.behaviour.first_blend_resets_slots;
+            if blend == MixBlend::Setup || first {
                 let name = data.slot(*slot).attachment.as_deref();
                 self.set_attachment(sk, *slot, name, attachments);
             }

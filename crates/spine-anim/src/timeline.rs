@@ -499,11 +499,15 @@ pub fn apply_timeline(
             if direction == MixDirection::Out {
                 if blend == MixBlend::Setup {
                     sk.set_attachment_by_name(*slot, setup);
+                    return;
                 }
-                return;
+                if !data.behaviour.slot_out_applies_keys {
+                    return;
+                }
             }
             if time < times[0] {
-                if matches!(blend, MixBlend::Setup | MixBlend::First) {
+                let first = blend == MixBlend::First && data.behaviour.first_blend_resets_slots;
+                if blend == MixBlend::Setup || first {
                     sk.set_attachment_by_name(*slot, setup);
                 }
                 return;
@@ -793,11 +797,15 @@ pub fn apply_timeline(
             if direction == MixDirection::Out {
                 if blend == MixBlend::Setup {
                     to_setup(sk);
+                    return;
                 }
-                return;
+                if !data.behaviour.slot_out_applies_keys {
+                    return;
+                }
             }
             if time < times[0] {
-                if matches!(blend, MixBlend::Setup | MixBlend::First) {
+                let first = blend == MixBlend::First && data.behaviour.first_blend_resets_slots;
+                if blend == MixBlend::Setup || first {
                     to_setup(sk);
                 }
                 return;

@@ -151,12 +151,15 @@ fn state_flags_follow_the_runtime_of_each_version() {
             HoldRules::Spine36
         };
         assert_eq!(b.hold_rules, hold, "{v}");
+        assert_eq!(b.first_blend_resets_slots, !time_scale_c, "{v}");
+        assert_eq!(b.slot_out_applies_keys, !v.starts_with("3.8"), "{v}");
     }
     let b = Behaviour::spine4("4.2.22");
     assert!(!b.state_mix_spine35 && !b.state_time_scale_spine_c);
     assert!(!b.rotate_mix_spine_c && !b.two_color_first_away);
     assert!(!b.state_mixed_in_from_setup);
     assert_eq!(b.hold_rules, HoldRules::Spine38);
+    assert!(b.first_blend_resets_slots && !b.slot_out_applies_keys);
 }
 
 #[test]
@@ -254,5 +257,68 @@ fn spine_c_rotation_mix_leaves_the_pose_before_the_first_key() {
         state.apply(&mut sk);
         let r = sk.bones[sk.find_bone("b").unwrap().index()].rotation;
         assert!((r - expected).abs() < 1e-4, "{version}: {r} vs {expected}");
+    }
+}
+
+const SLOT_RIG: &str = r#""bones": [{"name": "root"}],
+"slots": [{"name": "s", "bone": "root", "attachment": "x"}, {"name": "t", "bone": "root"}],
+"skins": {"default": {"s": {
+    "x": {"type": "point"}, "y": {"type": "point"}, "z": {"type": "point"}
+}}},
+"animations": {
+    "late": {
+        "slots": {"s": {"attachment": [{"time": 1, "name": "z"}]}},
+        "drawOrder": [{"time": 1, "offsets": [{"slot": "t", "offset": -1}]}]
+    },
+    "early": {
+        "slots": {"s": {"attachment": [{"time": 0, "name": "z"}]}},
+        "drawOrder": [{"time": 0, "offsets": [{"slot": "t", "offset": -1}]}]
+    }
+}"#;
+
+/// (attachment of `s`, draw order) after applying `anim` at 0.5 s with `blend` and
+/// `direction`, from attachment `y` and the reversed draw order.
+fn slot_state(
+    version: &str,
+    anim: &str,
+    blend: MixBlend,
+    direction: MixDirection,
+) -> (Option<String>, Vec<u32>) {
+    let data = rig(version, SLOT_RIG);
+    let anim = data.find_animation(anim).unwrap();
+    let mut sk = Skeleton::new(data.clone());
+    sk.set_to_setup_pose();
+    let s = data.find_slot("s").unwrap();
+    sk.set_attachment_by_name(s, Some("y"));
+    sk.draw_order.reverse();
+    apply_animation(&mut sk, anim, 0.5, 0.5, false, None, 0.5, blend, direction);
+    let name = sk.slots[s.index()].attachment.map(|a| data.attachment(a).name.clone());
+    (name, sk.draw_order.iter().map(|d| d.0).collect())
+}
+
+#[test]
+fn spine_c_first_blend_leaves_slots_before_the_first_key() {
+    let keep = (Some("y".to_owned()), vec![1, 0]);
+    let setup = (Some("x".to_owned()), vec![0, 1]);
+    for v in ["3.5.51", "3.6.52"] {
+        assert_eq!(slot_state(v, "late", MixBlend::First, MixDirection::In), keep, "{v}");
+    }
+    for v in ["3.7.94", "3.8.99"] {
+        assert_eq!(slot_state(v, "late", MixBlend::First, MixDirection::In), setup, "{v}");
+    }
+}
+
+#[test]
+fn slot_timelines_mixing_out_apply_keys_before_3_8() {
+    let keyed = (Some("z".to_owned()), vec![1, 0]);
+    let keep = (Some("y".to_owned()), vec![1, 0]);
+    for v in ["3.5.51", "3.6.52", "3.7.94"] {
+        let got = slot_state(v, "early", MixBlend::Replace, MixDirection::Out);
+        assert_eq!(got.0, keyed.0, "{v}");
+    }
+    assert_eq!(slot_state("3.8.99", "early", MixBlend::Replace, MixDirection::Out), keep);
+    let setup = (Some("x".to_owned()), vec![0, 1]);
+    for v in ["3.5.51", "3.7.94", "3.8.99"] {
+        assert_eq!(slot_state(v, "early", MixBlend::Setup, MixDirection::Out), setup, "{v}");
     }
 }

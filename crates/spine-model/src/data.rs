@@ -123,6 +123,14 @@ pub struct Behaviour {
     /// hold, hold-mix) of an entry mixed out. Ignored under
     /// [`state_mix_spine35`](Self::state_mix_spine35), which has no hold.
     pub hold_rules: HoldRules,
+    /// Before their first key, attachment and draw order timelines restore the setup
+    /// attachment / draw order under `MixBlend::First` as well as `Setup` (spine-cpp 3.7+).
+    /// spine-c 3.5/3.6 (`setupPose = 0`, `SP_MIX_POSE_CURRENT`) leave them as they are.
+    pub first_blend_resets_slots: bool,
+    /// Attachment and draw order timelines applied with `MixDirection::Out` under a blend
+    /// other than `Setup` still apply their keys (spine-c 3.5/3.6, spine-cpp 3.7: only
+    /// `Out` + `Setup` is special-cased); from spine-cpp 3.8 on they leave the slot alone.
+    pub slot_out_applies_keys: bool,
 }
 
 /// The rules `AnimationState` uses to decide which timelines of an entry mixed out are
@@ -167,6 +175,8 @@ impl Behaviour {
             rotate_mix_spine_c: false,
             state_mixed_in_from_setup: false,
             hold_rules: HoldRules::Spine38,
+            first_blend_resets_slots: true,
+            slot_out_applies_keys: false,
         }
     }
 }
@@ -202,6 +212,8 @@ impl Behaviour {
             } else {
                 HoldRules::Spine36
             },
+            first_blend_resets_slots: !(version.starts_with("3.5") || version.starts_with("3.6")),
+            slot_out_applies_keys: !version.starts_with("3.8"),
         }
     }
 }
