@@ -184,7 +184,9 @@ impl Behaviour {
 impl Behaviour {
     /// The 3.x behaviour for an export of `version` (3.5–3.8): sampled 3.x curves
     /// (`CurveTimeline.setCurve`), 3.x `RotateTimeline` mixing (wrapped key deltas), the 3.x
-    /// event window, no physics, no sequences; IK softness only from 3.8.
+    /// event window, no physics, no sequences; IK softness only from 3.8. `AnimationState`
+    /// follows the runtime the 3.x goldens come from: spine-c 3.5 (no hold), spine-c 3.6
+    /// (dip), spine-cpp 3.7 (hold, its `TwoColorTimeline` sign bug) and spine-cpp 3.8.
     pub fn spine3(version: &str) -> Behaviour {
         Behaviour {
             version: version.to_owned(),
