@@ -1009,6 +1009,8 @@ impl AnimationState {
         let complete = if e.looping {
             if duration == 0.0 {
                 self.data.skeleton_data.behaviour.empty_loop_completes
+            } else if self.data.skeleton_data.behaviour.loop_complete_wrapped {
+                track_last_wrapped > math::fmod(e.track_time, duration)
             } else {
                 let cycles = (e.track_time / duration) as i32;
                 cycles > 0 && cycles > (e.track_last / duration) as i32

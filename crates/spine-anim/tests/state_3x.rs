@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use spine_anim::{
     apply_animation, AnimationState, AnimationStateData, MixBlend, MixDirection, Skeleton,
+    StateEventType,
 };
 use spine_model::{Behaviour, HoldRules, SkeletonData};
 
@@ -153,6 +154,7 @@ fn state_flags_follow_the_runtime_of_each_version() {
         assert_eq!(b.hold_rules, hold, "{v}");
         assert_eq!(b.first_blend_resets_slots, !time_scale_c, "{v}");
         assert_eq!(b.slot_out_applies_keys, !v.starts_with("3.8"), "{v}");
+        assert!(b.loop_complete_wrapped, "{v}");
     }
     let b = Behaviour::spine4("4.2.22");
     assert!(!b.state_mix_spine35 && !b.state_time_scale_spine_c);
@@ -160,6 +162,8 @@ fn state_flags_follow_the_runtime_of_each_version() {
     assert!(!b.state_mixed_in_from_setup);
     assert_eq!(b.hold_rules, HoldRules::Spine38);
     assert!(b.first_blend_resets_slots && !b.slot_out_applies_keys);
+    assert!(!b.loop_complete_wrapped);
+    assert!(Behaviour::spine4("4.1.24").loop_complete_wrapped);
 }
 
 #[test]
@@ -320,5 +324,32 @@ fn slot_timelines_mixing_out_apply_keys_before_3_8() {
     let setup = (Some("x".to_owned()), vec![0, 1]);
     for v in ["3.5.51", "3.7.94", "3.8.99"] {
         assert_eq!(slot_state(v, "early", MixBlend::Setup, MixDirection::Out), setup, "{v}");
+    }
+}
+
+#[test]
+fn loop_complete_compares_wrapped_times_before_4_2() {
+    let body = r#""bones": [{"name": "root"}, {"name": "b", "parent": "root"}],
+"animations": {"a": {"bones": {"b": {"translate": [{"time": 0, "x": 0}, {"time": 1, "x": 10}]}}}}"#;
+    // Track time 0 -> 1.5: fmod(0, 1) > fmod(1.5, 1) is false, one whole cycle is done.
+    for (version, completes) in [("3.5.51", 0), ("3.8.99", 0), ("4.1.24", 0), ("4.2.22", 1)] {
+        let data = rig(version, body);
+        let mut state = AnimationState::new(Arc::new(AnimationStateData::new(data.clone())));
+        let mut sk = Skeleton::new(data);
+        sk.set_to_setup_pose();
+        state.set_animation_by_name(0, "a", true).unwrap();
+        state.update(0.0);
+        state.apply(&mut sk);
+        state.clear_events();
+        state.update(1.5);
+        state.apply(&mut sk);
+        let n = state.events().iter().filter(|e| e.kind == StateEventType::Complete).count();
+        assert_eq!(n, completes, "{version}");
+        // 1.5 -> 2.25: fmod(1.5) = 0.5 > fmod(2.25) = 0.25 completes everywhere.
+        state.clear_events();
+        state.update(0.75);
+        state.apply(&mut sk);
+        let n = state.events().iter().filter(|e| e.kind == StateEventType::Complete).count();
+        assert_eq!(n, 1, "{version}");
     }
 }

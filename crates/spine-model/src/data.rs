@@ -131,6 +131,12 @@ pub struct Behaviour {
     /// other than `Setup` still apply their keys (spine-c 3.5/3.6, spine-cpp 3.7: only
     /// `Out` + `Setup` is special-cased); from spine-cpp 3.8 on they leave the slot alone.
     pub slot_out_applies_keys: bool,
+    /// A looping entry completes a loop when `fmod(trackLast, duration) >
+    /// fmod(trackTime, duration)` (every runtime up to 4.1), so an update that moves the
+    /// track time over a loop boundary and further into the next loop than it was in the
+    /// last one fires no `complete`. spine-cpp 4.2 compares whole cycles
+    /// (`trackTime / duration` against `trackLast / duration`).
+    pub loop_complete_wrapped: bool,
 }
 
 /// The rules `AnimationState` uses to decide which timelines of an entry mixed out are
@@ -177,6 +183,7 @@ impl Behaviour {
             hold_rules: HoldRules::Spine38,
             first_blend_resets_slots: true,
             slot_out_applies_keys: false,
+            loop_complete_wrapped: version.starts_with("4.0") || version.starts_with("4.1"),
         }
     }
 }
@@ -216,6 +223,7 @@ impl Behaviour {
             },
             first_blend_resets_slots: !(version.starts_with("3.5") || version.starts_with("3.6")),
             slot_out_applies_keys: !version.starts_with("3.8"),
+            loop_complete_wrapped: true,
         }
     }
 }
