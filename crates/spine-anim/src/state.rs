@@ -1030,6 +1030,35 @@ impl AnimationState {
         }
     }
 
+    /// The delay of `entry` queued after `last` for a requested `delay <= 0`
+    /// ([`AddDelay`](spine_model::AddDelay) rules of the data's runtime).
+    fn queued_delay(&self, last: EntryId, entry: EntryId, mut delay: f32) -> f32 {
+        use spine_model::AddDelay;
+        let l = self.e(last);
+        let mix = self.e(entry).mix_duration;
+        let rules = self.data.skeleton_data.behaviour.add_delay;
+        if rules == AddDelay::Spine4 {
+            return delay + l.track_complete() - mix;
+        }
+        let (d, t) = (l.animation_end - l.animation_start, l.track_time);
+        if d == 0.0 {
+            return if rules == AddDelay::Spine37 { t } else { 0.0 };
+        }
+        let next_loop = d * (1 + (t / d) as i32) as f32;
+        match rules {
+            AddDelay::Spine35 => delay += next_loop - mix,
+            _ => {
+                delay += match (l.looping, rules) {
+                    (true, _) => next_loop,
+                    (false, AddDelay::Spine36) => d,
+                    (false, _) => d.max(t),
+                };
+                delay -= mix;
+            }
+        }
+        delay
+    }
+
     /// Removes every track (spine-cpp `clearTracks`).
     pub fn clear_tracks(&mut self) {
         let old = self.drain_disabled;
@@ -1127,7 +1156,7 @@ impl AnimationState {
                 self.em(l).next = Some(entry);
                 self.em(entry).previous = Some(l);
                 if delay <= 0.0 {
-                    delay += self.e(l).track_complete() - self.e(entry).mix_duration;
+                    delay = self.queued_delay(l, entry, delay);
                 }
             }
         }

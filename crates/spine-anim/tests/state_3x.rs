@@ -8,7 +8,7 @@ use spine_anim::{
     apply_animation, AnimationState, AnimationStateData, MixBlend, MixDirection, Skeleton,
     StateEventType,
 };
-use spine_model::{Behaviour, HoldRules, SkeletonData};
+use spine_model::{AddDelay, Behaviour, HoldRules, SkeletonData};
 
 fn rig(version: &str, body: &str) -> Arc<SkeletonData> {
     let text = format!(r#"{{"skeleton": {{"spine": "{version}"}}, {body}}}"#);
@@ -164,6 +164,7 @@ fn state_flags_follow_the_runtime_of_each_version() {
     assert!(b.first_blend_resets_slots && !b.slot_out_applies_keys);
     assert!(!b.loop_complete_wrapped);
     assert!(Behaviour::spine4("4.1.24").loop_complete_wrapped);
+    assert_eq!(b.add_delay, AddDelay::Spine4);
 }
 
 #[test]
@@ -351,5 +352,40 @@ fn loop_complete_compares_wrapped_times_before_4_2() {
         state.apply(&mut sk);
         let n = state.events().iter().filter(|e| e.kind == StateEventType::Complete).count();
         assert_eq!(n, 1, "{version}");
+    }
+}
+
+#[test]
+fn add_animation_delay_follows_each_runtime() {
+    let body = r#""bones": [{"name": "root"}, {"name": "b", "parent": "root"}],
+"animations": {
+    "a": {"bones": {"b": {"translate": [{"time": 0, "x": 0}, {"time": 1, "x": 10}]}}},
+    "still": {"bones": {"b": {"translate": [{"time": 0, "x": 5}]}}}
+}"#;
+    // Non-looping `a` (duration 1) at track time 1.5, mix 0.25; then after `still`
+    // (duration 0) at track time 0.5.
+    for (version, after_a, after_still) in [
+        ("3.5.51", 2.0 - 0.25, 0.0),
+        ("3.6.52", 1.0 - 0.25, 0.0),
+        ("3.7.94", 1.5 - 0.25, 0.5),
+        ("3.8.99", 1.5 - 0.25, 0.5),
+        ("4.2.22", 1.5 - 0.25, 0.5 - 0.25),
+    ] {
+        let data = rig(version, body);
+        let mut asd = AnimationStateData::new(data.clone());
+        asd.default_mix = 0.25;
+        let asd = Arc::new(asd);
+        let mut state = AnimationState::new(asd.clone());
+        state.set_animation_by_name(0, "a", false).unwrap();
+        state.update(1.5);
+        let e = state.add_animation_by_name(0, "a", false, 0.0).unwrap();
+        let d = state.entry(e).delay;
+        assert!((d - after_a).abs() < 1e-6, "{version}: {d} vs {after_a}");
+        let mut state = AnimationState::new(asd);
+        state.set_animation_by_name(0, "still", false).unwrap();
+        state.update(0.5);
+        let e = state.add_animation_by_name(0, "a", false, 0.0).unwrap();
+        let d = state.entry(e).delay;
+        assert!((d - after_still).abs() < 1e-6, "{version}: {d} vs {after_still}");
     }
 }

@@ -137,6 +137,26 @@ pub struct Behaviour {
     /// last one fires no `complete`. spine-cpp 4.2 compares whole cycles
     /// (`trackTime / duration` against `trackLast / duration`).
     pub loop_complete_wrapped: bool,
+    /// How `AnimationState::addAnimation` turns a delay `<= 0` into a start time after the
+    /// last queued entry.
+    pub add_delay: AddDelay,
+}
+
+/// `addAnimation` delay rules (delay `<= 0` = relative to the end of the last entry; `d`
+/// its duration, `t` its track time, `mix` the mix duration of the new entry).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AddDelay {
+    /// spine-c 3.5: `d * (1 + (int)(t / d)) - mix` for looping and non-looping entries;
+    /// `0` when `d == 0`.
+    Spine35,
+    /// spine-c 3.6: looping `d * (1 + (int)(t / d))`, else `d`, minus `mix`; `0` when
+    /// `d == 0`.
+    Spine36,
+    /// spine-cpp 3.7/3.8: looping `d * (1 + (int)(t / d))`, else `max(d, t)`, minus `mix`;
+    /// `t` (no mix subtracted) when `d == 0`.
+    Spine37,
+    /// spine-cpp 4.x: `getTrackComplete() - mix` (`t - mix` when `d == 0`).
+    Spine4,
 }
 
 /// The rules `AnimationState` uses to decide which timelines of an entry mixed out are
@@ -184,6 +204,7 @@ impl Behaviour {
             first_blend_resets_slots: true,
             slot_out_applies_keys: false,
             loop_complete_wrapped: version.starts_with("4.0") || version.starts_with("4.1"),
+            add_delay: AddDelay::Spine4,
         }
     }
 }
@@ -224,6 +245,13 @@ impl Behaviour {
             first_blend_resets_slots: !(version.starts_with("3.5") || version.starts_with("3.6")),
             slot_out_applies_keys: !version.starts_with("3.8"),
             loop_complete_wrapped: true,
+            add_delay: if version.starts_with("3.5") {
+                AddDelay::Spine35
+            } else if version.starts_with("3.6") {
+                AddDelay::Spine36
+            } else {
+                AddDelay::Spine37
+            },
         }
     }
 }
