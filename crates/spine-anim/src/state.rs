@@ -1187,6 +1187,15 @@ impl AnimationState {
 
     /// Queues a mix to the setup pose.
     pub fn add_empty_animation(&mut self, track: usize, mix_duration: f32, delay: f32) -> EntryId {
+        if self.data.skeleton_data.behaviour.add_delay != spine_model::AddDelay::Spine4 {
+            // 3.x: the mix duration comes off the requested delay first.
+            let d = if delay <= 0.0 { delay - mix_duration } else { delay };
+            let e = self.add_animation(track, None, false, d);
+            let en = self.em(e);
+            en.mix_duration = mix_duration;
+            en.track_end = mix_duration;
+            return e;
+        }
         let e = self.add_animation(track, None, false, delay);
         let en = self.em(e);
         if delay <= 0.0 {

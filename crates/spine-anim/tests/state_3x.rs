@@ -389,3 +389,28 @@ fn add_animation_delay_follows_each_runtime() {
         assert!((d - after_still).abs() < 1e-6, "{version}: {d} vs {after_still}");
     }
 }
+
+#[test]
+fn add_empty_animation_delay_follows_each_runtime() {
+    let body = r#""bones": [{"name": "root"}, {"name": "b", "parent": "root"}],
+"animations": {"a": {"bones": {"b": {"translate": [{"time": 0, "x": 0}, {"time": 1, "x": 10}]}}}}"#;
+    // Non-looping `a` (duration 1) at track time 0.5, default mix 0.25, empty mix 0.5.
+    for (version, expected) in [
+        ("3.5.51", -0.5 + 1.0 - 0.25),
+        ("3.6.52", -0.5 + 1.0 - 0.25),
+        ("3.8.99", -0.5 + 1.0 - 0.25),
+        ("4.2.22", 1.0 - 0.5),
+    ] {
+        let data = rig(version, body);
+        let mut asd = AnimationStateData::new(data.clone());
+        asd.default_mix = 0.25;
+        let mut state = AnimationState::new(Arc::new(asd));
+        state.set_animation_by_name(0, "a", false).unwrap();
+        state.update(0.5);
+        let e = state.add_empty_animation(0, 0.5, 0.0);
+        let d = state.entry(e).delay;
+        assert!((d - expected).abs() < 1e-6, "{version}: {d} vs {expected}");
+        assert_eq!(state.entry(e).mix_duration, 0.5);
+        assert_eq!(state.entry(e).track_end, 0.5);
+    }
+}

@@ -144,6 +144,10 @@ pub struct Behaviour {
 
 /// `addAnimation` delay rules (delay `<= 0` = relative to the end of the last entry; `d`
 /// its duration, `t` its track time, `mix` the mix duration of the new entry).
+///
+/// `addEmptyAnimation` with a delay `<= 0` passes `delay - mixDuration` to `addAnimation`
+/// in every 3.x runtime (so the default mix into the empty animation is subtracted too);
+/// 4.x adds the default mix back afterwards (`delay += defaultMix - mixDuration`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AddDelay {
     /// spine-c 3.5: `d * (1 + (int)(t / d)) - mix` for looping and non-looping entries;
