@@ -771,7 +771,9 @@ impl AnimationState {
         mix
     }
 
-    /// spine-c 3.5 `spAnimationState_apply` for one track's current entry.
+    /// spine-c 3.5 `spAnimationState_apply` for one track's current entry. The entry fields
+    /// 3.5 does not have (`reverse`, `hold_previous`, `shortest_rotation`, `mix_blend`,
+    /// `alpha_attachment_threshold`) are ignored.
     fn apply_current_35(&mut self, cur: EntryId, sk: &mut Skeleton, events: &mut Vec<EventRef>) {
         let sd = self.data.skeleton_data.clone();
         let mut mix = self.e(cur).alpha;
