@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use spine_model::{AnimationId, BoneProperty, RotationMix, SkeletonData, Timeline};
+use spine_model::{AnimationId, BoneProperty, HoldRules, RotationMix, SkeletonData, Timeline};
 
 use crate::math;
 use crate::skeleton::Skeleton;
@@ -396,19 +396,25 @@ impl AnimationState {
                 let next_time = self.e(cur).track_last - self.e(next).delay;
                 if next_time >= 0.0 {
                     let cur_scale = self.e(cur).time_scale;
+                    let spine_c = self.data.skeleton_data.behaviour.state_time_scale_spine_c;
                     let n = self.em(next);
                     n.delay = 0.0;
-                    n.track_time += if cur_scale == 0.0 {
-                        0.0
+                    if spine_c {
+                        n.track_time = next_time + delta * n.time_scale;
                     } else {
-                        (next_time / cur_scale + delta) * n.time_scale
-                    };
+                        n.track_time += if cur_scale == 0.0 {
+                            0.0
+                        } else {
+                            (next_time / cur_scale + delta) * n.time_scale
+                        };
+                    }
                     self.em(cur).track_time += current_delta;
                     self.set_current(i, next, true);
+                    let mix_delta = if spine_c { current_delta } else { delta };
                     let mut n = Some(next);
                     while let Some(x) = n {
                         let Some(from) = self.e(x).mixing_from else { break };
-                        self.em(x).mix_time += delta;
+                        self.em(x).mix_time += mix_delta;
                         n = Some(from);
                     }
                     continue;
@@ -421,7 +427,9 @@ impl AnimationState {
                 self.clear_next(cur);
                 continue;
             }
-            if self.e(cur).mixing_from.is_some() && self.update_mixing_from(cur, delta) {
+            if self.data.skeleton_data.behaviour.state_mix_spine35 {
+                self.update_mixing_from_35(cur, delta);
+            } else if self.e(cur).mixing_from.is_some() && self.update_mixing_from(cur, delta) {
                 let mut from = self.e(cur).mixing_from;
                 self.em(cur).mixing_from = None;
                 if let Some(f) = from {
@@ -437,6 +445,26 @@ impl AnimationState {
         self.drain();
     }
 
+    /// spine-c 3.5 `_spAnimationState_updateMixingFrom`: the deepest entry first; an entry
+    /// mixed out ends once the mix is done and it is not mixing itself.
+    fn update_mixing_from_35(&mut self, entry: EntryId, delta: f32) {
+        let Some(from) = self.e(entry).mixing_from else { return };
+        self.update_mixing_from_35(from, delta);
+        let (mix_time, mix_duration) = (self.e(entry).mix_time, self.e(entry).mix_duration);
+        if mix_time >= mix_duration && self.e(from).mixing_from.is_none() && mix_time > 0.0 {
+            self.em(entry).mixing_from = None;
+            self.em(from).mixing_to = None;
+            self.push(Queued::End, from);
+            return;
+        }
+        let f = self.em(from);
+        f.animation_last = f.next_animation_last;
+        f.track_last = f.next_track_last;
+        f.track_time += delta * f.time_scale;
+        let e = self.em(entry);
+        e.mix_time += delta * e.time_scale;
+    }
+
     fn update_mixing_from(&mut self, to: EntryId, delta: f32) -> bool {
         let Some(from) = self.e(to).mixing_from else { return true };
         let finished = self.update_mixing_from(from, delta);
@@ -446,7 +474,9 @@ impl AnimationState {
             f.track_last = f.next_track_last;
         }
         let (mix_time, mix_duration) = (self.e(to).mix_time, self.e(to).mix_duration);
-        if mix_time > 0.0 && mix_time >= mix_duration {
+        let spine_c = self.data.skeleton_data.behaviour.state_time_scale_spine_c;
+        if mix_time > 0.0 && (mix_time >= mix_duration || (spine_c && self.e(to).time_scale == 0.0))
+        {
             if self.e(from).total_alpha == 0.0 || mix_duration == 0.0 {
                 let ff = self.e(from).mixing_from;
                 self.em(to).mixing_from = ff;
@@ -460,7 +490,8 @@ impl AnimationState {
         }
         let ts = self.e(from).time_scale;
         self.em(from).track_time += delta * ts;
-        self.em(to).mix_time += delta;
+        let to_scale = if spine_c { self.e(to).time_scale } else { 1.0 };
+        self.em(to).mix_time += delta * to_scale;
         false
     }
 
@@ -480,6 +511,10 @@ impl AnimationState {
                 continue;
             }
             applied = true;
+            if sd.behaviour.state_mix_spine35 {
+                self.apply_current_35(cur, sk, &mut events);
+                continue;
+            }
             let blend = if i == 0 { MixBlend::First } else { self.e(cur).mix_blend };
             let mut alpha = self.e(cur).alpha;
             if self.e(cur).mixing_from.is_some() {
@@ -502,10 +537,12 @@ impl AnimationState {
             }
             let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
             let n = timelines.len();
-            if (i == 0 && alpha == 1.0) || blend == MixBlend::Add {
+            let mixed_in_setup = sd.behaviour.state_mixed_in_from_setup && alpha == 1.0;
+            if mixed_in_setup || (i == 0 && alpha == 1.0) || blend == MixBlend::Add {
                 if i == 0 {
                     attachments = true;
                 }
+                let blend = if mixed_in_setup { MixBlend::Setup } else { blend };
                 for (ii, tl) in timelines.iter().enumerate() {
                     if let Timeline::Attachment { .. } = tl {
                         self.apply_attachment_timeline(sk, tl, apply_time, blend, attachments);
@@ -734,6 +771,163 @@ impl AnimationState {
         mix
     }
 
+    /// spine-c 3.5 `spAnimationState_apply` for one track's current entry. The entry fields
+    /// 3.5 does not have (`reverse`, `hold_previous`, `shortest_rotation`, `mix_blend`,
+    /// `alpha_attachment_threshold`) are ignored.
+    fn apply_current_35(&mut self, cur: EntryId, sk: &mut Skeleton, events: &mut Vec<EventRef>) {
+        let sd = self.data.skeleton_data.clone();
+        let mut mix = self.e(cur).alpha;
+        if self.e(cur).mixing_from.is_some() {
+            mix *= self.apply_mixing_from_35(cur, sk, events);
+        } else if self.e(cur).track_time >= self.e(cur).track_end {
+            mix = 0.0;
+        }
+        let c = self.e(cur);
+        let animation_last = c.animation_last;
+        let animation_time = c.animation_time();
+        let anim = c.animation;
+        let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
+        let n = timelines.len();
+        let first_frame = mix != 1.0 && self.e(cur).timelines_rotation.len() != n << 1;
+        if first_frame {
+            self.em(cur).timelines_rotation.resize(n << 1, 0.0);
+        }
+        for (ii, tl) in timelines.iter().enumerate() {
+            let first =
+                mix == 1.0 || self.e(cur).timeline_mode.get(ii).copied() != Some(SUBSEQUENT);
+            let tblend = if first { MixBlend::Setup } else { MixBlend::Replace };
+            let is_rotate = matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
+            if mix != 1.0 && is_rotate {
+                let mut rot = std::mem::take(&mut self.em(cur).timelines_rotation);
+                apply_rotate_timeline(
+                    sk,
+                    anim,
+                    ii,
+                    tl,
+                    animation_time,
+                    mix,
+                    tblend,
+                    &mut rot,
+                    ii << 1,
+                    first_frame,
+                );
+                self.em(cur).timelines_rotation = rot;
+            } else if let Timeline::Attachment { .. } = tl {
+                self.apply_attachment_timeline(sk, tl, animation_time, tblend, true);
+            } else if let Some(a) = anim {
+                apply_timeline(
+                    sk,
+                    a,
+                    ii,
+                    animation_last,
+                    animation_time,
+                    Some(&mut *events),
+                    mix,
+                    tblend,
+                    MixDirection::In,
+                );
+            }
+        }
+        self.queue_events(cur, animation_time, events, &sd);
+        events.clear();
+        let c = self.em(cur);
+        c.next_animation_last = animation_time;
+        c.next_track_last = c.track_time;
+    }
+
+    /// spine-c 3.5 `_spAnimationState_applyMixingFrom`: every timeline of the entry mixed
+    /// out fades with `alpha * mixAlpha * (1 - mix)`, no hold.
+    fn apply_mixing_from_35(
+        &mut self,
+        to: EntryId,
+        sk: &mut Skeleton,
+        events: &mut Vec<EventRef>,
+    ) -> f32 {
+        let Some(from) = self.e(to).mixing_from else { return 1.0 };
+        if self.e(from).mixing_from.is_some() {
+            self.apply_mixing_from_35(from, sk, events);
+        }
+        let to_mix_duration = self.e(to).mix_duration;
+        let mix = if to_mix_duration == 0.0 {
+            1.0
+        } else {
+            (self.e(to).mix_time / to_mix_duration).min(1.0)
+        };
+        let sd = self.data.skeleton_data.clone();
+        let f = self.e(from);
+        let fire = mix < f.event_threshold;
+        let attachments = mix < f.mix_attachment_threshold;
+        let draw_order = mix < f.mix_draw_order_threshold;
+        let animation_last = f.animation_last;
+        let animation_time = f.animation_time();
+        let anim = f.animation;
+        let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
+        let n = timelines.len();
+        let alpha = f.alpha * self.e(to).interrupt_alpha * (1.0 - mix);
+        let first_frame = self.e(from).timelines_rotation.len() != n << 1;
+        if first_frame {
+            self.em(from).timelines_rotation.resize(n << 1, 0.0);
+        }
+        for (ii, tl) in timelines.iter().enumerate() {
+            let setup = self.e(from).timeline_mode.get(ii).copied() != Some(SUBSEQUENT);
+            let tblend = if setup { MixBlend::Setup } else { MixBlend::Replace };
+            let is_rotate = matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
+            if is_rotate {
+                let mut rot = std::mem::take(&mut self.em(from).timelines_rotation);
+                apply_rotate_timeline(
+                    sk,
+                    anim,
+                    ii,
+                    tl,
+                    animation_time,
+                    alpha,
+                    tblend,
+                    &mut rot,
+                    ii << 1,
+                    first_frame,
+                );
+                self.em(from).timelines_rotation = rot;
+                continue;
+            }
+            if !setup
+                && ((!attachments && matches!(tl, Timeline::Attachment { .. }))
+                    || (!draw_order && matches!(tl, Timeline::DrawOrder { .. })))
+            {
+                continue;
+            }
+            if let Timeline::Attachment { slot, .. } = tl {
+                if setup {
+                    // Mixing out from the setup pose restores the setup attachment.
+                    let name = sd.slot(*slot).attachment.as_deref();
+                    self.set_attachment(sk, *slot, name, false);
+                } else {
+                    self.apply_attachment_timeline(sk, tl, animation_time, tblend, false);
+                }
+            } else if let Some(a) = anim {
+                let ev = if fire { Some(&mut *events) } else { None };
+                apply_timeline(
+                    sk,
+                    a,
+                    ii,
+                    animation_last,
+                    animation_time,
+                    ev,
+                    alpha,
+                    tblend,
+                    MixDirection::Out,
+                );
+            }
+        }
+        if to_mix_duration > 0.0 {
+            self.queue_events(from, animation_time, events, &sd);
+        }
+        events.clear();
+        let f = self.em(from);
+        f.next_animation_last = animation_time;
+        f.next_track_last = f.track_time;
+        mix
+    }
+
     fn apply_attachment_timeline(
         &mut self,
         sk: &mut Skeleton,
@@ -749,7 +943,8 @@ impl AnimationState {
         }
         let data = sk.data.clone();
         if time < times[0] {
-            if matches!(blend, MixBlend::Setup | MixBlend::First) {
+            let first = blend == MixBlend::First && data.behaviour.first_blend_resets_slots;
+            if blend == MixBlend::Setup || first {
                 let name = data.slot(*slot).attachment.as_deref();
                 self.set_attachment(sk, *slot, name, attachments);
             }
@@ -816,6 +1011,8 @@ impl AnimationState {
         let complete = if e.looping {
             if duration == 0.0 {
                 self.data.skeleton_data.behaviour.empty_loop_completes
+            } else if self.data.skeleton_data.behaviour.loop_complete_wrapped {
+                track_last_wrapped > math::fmod(e.track_time, duration)
             } else {
                 let cycles = (e.track_time / duration) as i32;
                 cycles > 0 && cycles > (e.track_last / duration) as i32
@@ -833,6 +1030,35 @@ impl AnimationState {
             }
             i += 1;
         }
+    }
+
+    /// The delay of `entry` queued after `last` for a requested `delay <= 0`
+    /// ([`AddDelay`](spine_model::AddDelay) rules of the data's runtime).
+    fn queued_delay(&self, last: EntryId, entry: EntryId, mut delay: f32) -> f32 {
+        use spine_model::AddDelay;
+        let l = self.e(last);
+        let mix = self.e(entry).mix_duration;
+        let rules = self.data.skeleton_data.behaviour.add_delay;
+        if rules == AddDelay::Spine4 {
+            return delay + l.track_complete() - mix;
+        }
+        let (d, t) = (l.animation_end - l.animation_start, l.track_time);
+        if d == 0.0 {
+            return if rules == AddDelay::Spine37 { t } else { 0.0 };
+        }
+        let next_loop = d * (1 + (t / d) as i32) as f32;
+        match rules {
+            AddDelay::Spine35 => delay += next_loop - mix,
+            _ => {
+                delay += match (l.looping, rules) {
+                    (true, _) => next_loop,
+                    (false, AddDelay::Spine36) => d,
+                    (false, _) => d.max(t),
+                };
+                delay -= mix;
+            }
+        }
+        delay
     }
 
     /// Removes every track (spine-cpp `clearTracks`).
@@ -932,7 +1158,7 @@ impl AnimationState {
                 self.em(l).next = Some(entry);
                 self.em(entry).previous = Some(l);
                 if delay <= 0.0 {
-                    delay += self.e(l).track_complete() - self.e(entry).mix_duration;
+                    delay = self.queued_delay(l, entry, delay);
                 }
             }
         }
@@ -963,6 +1189,15 @@ impl AnimationState {
 
     /// Queues a mix to the setup pose.
     pub fn add_empty_animation(&mut self, track: usize, mix_duration: f32, delay: f32) -> EntryId {
+        if self.data.skeleton_data.behaviour.add_delay != spine_model::AddDelay::Spine4 {
+            // 3.x: the mix duration comes off the requested delay first.
+            let d = if delay <= 0.0 { delay - mix_duration } else { delay };
+            let e = self.add_animation(track, None, false, d);
+            let en = self.em(e);
+            en.mix_duration = mix_duration;
+            en.track_end = mix_duration;
+            return e;
+        }
         let e = self.add_animation(track, None, false, delay);
         let en = self.em(e);
         if delay <= 0.0 {
@@ -1119,7 +1354,19 @@ impl AnimationState {
         mode.resize(n, 0);
         hold.clear();
         hold.resize(n, None);
-        if to.is_some_and(|t| self.e(t).hold_previous) {
+        let rules = data.skeleton_data.behaviour.hold_rules;
+        if data.skeleton_data.behaviour.state_mix_spine35 {
+            // spine-c 3.5 `timelinesFirst`: first to key the property or not, no hold.
+            for (i, p) in ids.iter().enumerate() {
+                mode[i] = if self.add_all(p) { FIRST } else { SUBSEQUENT };
+            }
+        } else if rules == HoldRules::Spine37 && to.is_some_and(|t| self.e(t).hold_previous) {
+            // spine-cpp 3.7: every timeline held from the setup pose.
+            for (i, p) in ids.iter().enumerate() {
+                self.add_all(p);
+                mode[i] = HOLD_FIRST;
+            }
+        } else if rules == HoldRules::Spine38 && to.is_some_and(|t| self.e(t).hold_previous) {
             for (i, p) in ids.iter().enumerate() {
                 mode[i] = if self.add_all(p) { HOLD_FIRST } else { HOLD_SUBSEQUENT };
             }
@@ -1131,12 +1378,13 @@ impl AnimationState {
                     continue;
                 }
                 let tl = &timelines[i];
-                let plain = matches!(
-                    tl,
-                    Timeline::Attachment { .. }
-                        | Timeline::DrawOrder { .. }
-                        | Timeline::Event { .. }
-                );
+                let plain = rules == HoldRules::Spine38
+                    && matches!(
+                        tl,
+                        Timeline::Attachment { .. }
+                            | Timeline::DrawOrder { .. }
+                            | Timeline::Event { .. }
+                    );
                 let Some(t) = to else {
                     mode[i] = FIRST;
                     continue;
@@ -1148,13 +1396,18 @@ impl AnimationState {
                 mode[i] = HOLD_FIRST;
                 let mut next = self.e(t).mixing_to;
                 while let Some(nx) = next {
-                    if data.has_timeline(self.e(nx).animation, p) {
+                    if rules != HoldRules::Spine36 && data.has_timeline(self.e(nx).animation, p) {
                         next = self.e(nx).mixing_to;
                         continue;
                     }
-                    if self.e(nx).mix_duration > 0.0 {
+                    if rules == HoldRules::Spine36 && data.has_timeline(self.e(nx).animation, p) {
+                        break;
+                    }
+                    // spine-cpp 3.7 fades with the entry mixed out itself.
+                    let fade = if rules == HoldRules::Spine37 { entry } else { nx };
+                    if self.e(fade).mix_duration > 0.0 {
                         mode[i] = HOLD_MIX;
-                        hold[i] = Some(nx);
+                        hold[i] = Some(fade);
                     }
                     break;
                 }
@@ -1204,7 +1457,8 @@ fn apply_rotate_timeline(
         return;
     }
     if sk.data.behaviour.rotation_mix == RotationMix::Spine3 {
-        rotate_mix_3x(b, curves, setup, time, alpha, blend, rot, i, first_frame);
+        let spine_c = sk.data.behaviour.rotate_mix_spine_c;
+        rotate_mix_3x(b, curves, setup, time, alpha, blend, rot, i, first_frame, spine_c);
         return;
     }
     let (r1, r2);
@@ -1277,6 +1531,7 @@ fn rotate_mix_3x(
     rot: &mut [f32],
     i: usize,
     first_frame: bool,
+    spine_c: bool,
 ) {
     use crate::timeline::{percent_3x, search, wrap_3x};
     let n = curves.frame_count();
@@ -1287,7 +1542,7 @@ fn rotate_mix_3x(
                 b.rotation = setup;
                 return;
             }
-            MixBlend::First => {
+            MixBlend::First if !spine_c => {
                 r1 = b.rotation;
                 r2 = setup;
             }
@@ -1306,8 +1561,9 @@ fn rotate_mix_3x(
         }
     }
     let total;
-    let diff = wrap_3x(r2 - r1);
-    if diff == 0.0 {
+    let raw = r2 - r1;
+    let diff = wrap_3x(raw);
+    if (if spine_c { raw } else { diff }) == 0.0 {
         total = rot.get(i).copied().unwrap_or(0.0);
     } else {
         let (mut last_total, last_diff) = if first_frame {

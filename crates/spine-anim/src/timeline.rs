@@ -499,11 +499,15 @@ pub fn apply_timeline(
             if direction == MixDirection::Out {
                 if blend == MixBlend::Setup {
                     sk.set_attachment_by_name(*slot, setup);
+                    return;
                 }
-                return;
+                if !data.behaviour.slot_out_applies_keys {
+                    return;
+                }
             }
             if time < times[0] {
-                if matches!(blend, MixBlend::Setup | MixBlend::First) {
+                let first = blend == MixBlend::First && data.behaviour.first_blend_resets_slots;
+                if blend == MixBlend::Setup || first {
                     sk.set_attachment_by_name(*slot, setup);
                 }
                 return;
@@ -793,11 +797,15 @@ pub fn apply_timeline(
             if direction == MixDirection::Out {
                 if blend == MixBlend::Setup {
                     to_setup(sk);
+                    return;
                 }
-                return;
+                if !data.behaviour.slot_out_applies_keys {
+                    return;
+                }
             }
             if time < times[0] {
-                if matches!(blend, MixBlend::Setup | MixBlend::First) {
+                let first = blend == MixBlend::First && data.behaviour.first_blend_resets_slots;
+                if blend == MixBlend::Setup || first {
                     to_setup(sk);
                 }
                 return;
@@ -1190,6 +1198,17 @@ fn apply_color(
                     dark.g = setup_dark.g;
                     dark.b = setup_dark.b;
                 }
+            }
+            MixBlend::First if has_dark && data.behaviour.two_color_first_away => {
+                // spine-cpp 3.7/3.8: away from setup, unclamped.
+                light.r += (light.r - setup.r) * alpha;
+                light.g += (light.g - setup.g) * alpha;
+                light.b += (light.b - setup.b) * alpha;
+                light.a += (light.a - setup.a) * alpha;
+                dark.r += (dark.r - setup_dark.r) * alpha;
+                dark.g += (dark.g - setup_dark.g) * alpha;
+                dark.b += (dark.b - setup_dark.b) * alpha;
+                return;
             }
             MixBlend::First => {
                 if has_rgb {
