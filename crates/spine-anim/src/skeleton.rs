@@ -204,6 +204,25 @@ impl Bone {
         self.ascale_y = scale_y;
         self.ashear_x = shear_x;
         self.ashear_y = shear_y;
+        self.world_from(parent, frame, x, y, rotation, scale_x, scale_y, shear_x, shear_y);
+    }
+
+    /// The world transform from the parent's and a local pose (the applied pose is not
+    /// touched): the body of [`Bone::update_world_transform_with`].
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn world_from(
+        &mut self,
+        parent: Option<ParentWorld>,
+        frame: &WorldFrame,
+        x: f32,
+        y: f32,
+        rotation: f32,
+        scale_x: f32,
+        scale_y: f32,
+        shear_x: f32,
+        shear_y: f32,
+    ) {
         let (sx, sy) = (frame.scale_x, frame.scale_y);
         let Some(p) = parent else {
             let (sin_x, cos_x, sin_y, cos_y) = local_axes(rotation, shear_x, shear_y);
@@ -313,7 +332,7 @@ impl Bone {
             self.ashear_x,
             self.ashear_y,
         );
-        self.update_world_transform_with(parent, frame, x, y, r, sx, sy, hx, hy);
+        self.world_from(parent, frame, x, y, r, sx, sy, hx, hy);
     }
 
     /// spine-cpp `Bone::updateWorldTransform()`: world transform from the local pose.

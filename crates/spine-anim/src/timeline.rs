@@ -63,15 +63,18 @@ impl EventRef {
 // ---------------------------------------------------------------------------------------
 // Curve evaluation.
 
-/// spine-cpp `Animation::search(frames, time, step)` over keys: the key at or before `time`.
+/// spine-cpp `Animation::search(frames, time, step)` over keys: the key at or before `time`
+/// (the same linear scan, over whole keys of the flat `time, values…` table).
+#[inline]
 pub fn search(c: &Curves, time: f32) -> usize {
-    let n = c.frame_count();
-    for i in 1..n {
-        if c.time(i) > time {
+    let mut last = 0;
+    for (i, key) in c.frames.chunks_exact(c.stride()).enumerate().skip(1) {
+        if key[0] > time {
             return i - 1;
         }
+        last = i;
     }
-    n.saturating_sub(1)
+    last
 }
 
 fn search_times(times: &[f32], time: f32) -> usize {
@@ -97,7 +100,34 @@ fn cv(c: &Curves, i: usize) -> f32 {
 }
 
 /// spine-cpp `CurveTimeline::getBezierValue` for key `k`, channel `ch`, bezier at `i`.
+#[inline]
 fn bezier_value(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
+    let Some(p) = c.curves.get(i..i + BEZIER_SIZE) else {
+        return bezier_value_clamped(c, time, k, ch, i);
+    };
+    if p[0] > time {
+        let x = c.time(k);
+        let y = c.value(k, ch);
+        return y + (time - x) / (p[0] - x) * (p[1] - y);
+    }
+    for j in (2..BEZIER_SIZE).step_by(2) {
+        if p[j] >= time {
+            let x = p[j - 2];
+            let y = p[j - 1];
+            return y + (time - x) / (p[j] - x) * (p[j + 1] - y);
+        }
+    }
+    let x = p[BEZIER_SIZE - 2];
+    let y = p[BEZIER_SIZE - 1];
+    let (nt, nv) =
+        if k + 1 < c.frame_count() { (c.time(k + 1), c.value(k + 1, ch)) } else { (x, y) };
+    y + (time - x) / (nt - x) * (nv - y)
+}
+
+/// [`bezier_value`] for a bezier that runs past the end of the table (malformed data):
+/// missing points read as 0.
+#[cold]
+fn bezier_value_clamped(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
     if cv(c, i) > time {
         let x = c.time(k);
         let y = c.value(k, ch);
@@ -122,6 +152,7 @@ fn bezier_value(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
 
 /// Channel `ch` at `time` (key `k` found by [`search`]); `bezier_slot` is the bezier
 /// offset (in beziers) spine-cpp reads for this channel (normally `ch`).
+#[inline]
 fn channel_value(c: &Curves, time: f32, k: usize, ch: usize, bezier_slot: usize) -> f32 {
     if c.model == CurveModel::Sampled3x {
         if k + 1 >= c.frame_count() {
@@ -131,18 +162,40 @@ fn channel_value(c: &Curves, time: f32, k: usize, ch: usize, bezier_slot: usize)
         let prev = c.value(k, ch);
         return prev + (c.value(k + 1, ch) - prev) * p;
     }
-    let ty = curve_type(c, k);
+    let stride = c.stride();
+    let at = k * stride;
+    // Key `k` and the next one; the last key is stepped.
+    let (Some(key), Some(next)) =
+        (c.frames.get(at..at + stride), c.frames.get(at + stride..at + 2 * stride))
+    else {
+        return c.value(k, ch);
+    };
+    let ty = c.curves.get(k).copied().unwrap_or(LINEAR);
     if ty == LINEAR {
-        let before = c.time(k);
-        let v = c.value(k, ch);
-        let t = (time - before) / (c.time(k + 1) - before);
-        v + (c.value(k + 1, ch) - v) * t
+        let (Some(&v), Some(&nv)) = (key.get(1 + ch), next.get(1 + ch)) else {
+            return linear_value_unchecked(c, time, k, ch);
+        };
+        let before = key[0];
+        let t = (time - before) / (next[0] - before);
+        v + (nv - v) * t
     } else if ty == STEPPED {
         c.value(k, ch)
     } else {
-        let base = (ty - BEZIER) as usize;
+        // Through `i32`: a cheaper conversion than to `usize`, the same for every index a
+        // table can hold (larger ones miss the table either way).
+        let base = ((ty - BEZIER) as i32).max(0) as usize;
         bezier_value(c, time, k, ch, base + bezier_slot * BEZIER_SIZE)
     }
+}
+
+/// The linear segment for a channel beyond the table's channel count (reads like spine-cpp's
+/// flat array would).
+#[cold]
+fn linear_value_unchecked(c: &Curves, time: f32, k: usize, ch: usize) -> f32 {
+    let before = c.time(k);
+    let v = c.value(k, ch);
+    let t = (time - before) / (c.time(k + 1) - before);
+    v + (c.value(k + 1, ch) - v) * t
 }
 
 /// spine-cpp `CurveTimeline1::getCurveValue`.
@@ -425,8 +478,9 @@ pub fn apply_animation(
         }
     }
     for i in 0..anim.timelines.len() {
-        apply_timeline(
+        apply_timeline_in(
             sk,
+            &data,
             animation,
             i,
             last_time,
@@ -453,6 +507,26 @@ pub fn apply_timeline(
     direction: MixDirection,
 ) {
     let data = sk.data.clone();
+    apply_timeline_in(
+        sk, &data, animation, index, last_time, time, events, alpha, blend, direction,
+    );
+}
+
+/// [`apply_timeline`] with the skeleton's data passed in (`data` must be `sk.data`; taking
+/// it once per animation saves a reference-count round trip per timeline).
+#[allow(clippy::too_many_arguments)]
+pub fn apply_timeline_in(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    animation: AnimationId,
+    index: usize,
+    last_time: f32,
+    time: f32,
+    events: Option<&mut Vec<EventRef>>,
+    alpha: f32,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
     let Some(tl) = data.animations.get(animation.index()).and_then(|a| a.timelines.get(index))
     else {
         return;
@@ -462,7 +536,7 @@ pub fn apply_timeline(
             if curves.frame_count() == 0 {
                 return;
             }
-            apply_bone(sk, &data, bone.index(), *property, curves, time, alpha, blend, direction)
+            apply_bone(sk, data, bone.index(), *property, curves, time, alpha, blend, direction)
         }
         Timeline::Inherit { bone, keys } => {
             let Some(b) = sk.bones.get_mut(bone.index()) else { return };
@@ -516,10 +590,10 @@ pub fn apply_timeline(
             if !slot_active(sk, slot.index()) || curves.frame_count() == 0 {
                 return;
             }
-            apply_color(sk, &data, slot.index(), *property, curves, time, alpha, blend);
+            apply_color(sk, data, slot.index(), *property, curves, time, alpha, blend);
         }
         Timeline::Deform { slot, attachment, curves, vertices } => {
-            apply_deform(sk, &data, slot.index(), *attachment, curves, vertices, time, alpha, blend)
+            apply_deform(sk, data, slot.index(), *attachment, curves, vertices, time, alpha, blend)
         }
         Timeline::Sequence { slot, attachment, keys } => {
             if !slot_active(sk, slot.index()) || keys.is_empty() {
@@ -527,7 +601,7 @@ pub fn apply_timeline(
             }
             let Some(s) = sk.slots.get_mut(slot.index()) else { return };
             let Some(current) = s.attachment else { return };
-            if current != *attachment && timeline_attachment(&data, current) != Some(*attachment) {
+            if current != *attachment && timeline_attachment(data, current) != Some(*attachment) {
                 return;
             }
             if time < keys[0].time {
