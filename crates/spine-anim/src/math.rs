@@ -109,41 +109,34 @@ const SQRT3: f64 = 1.732_050_807_568_877_2;
 pub fn atan2(y: f32, x: f32) -> f32 {
     let (yd, xd) = (y as f64, x as f64);
     let (ax, ay) = (xd.abs(), yd.abs());
-    let sum = ax + ay;
-    // Zeros (signed results), infinities and NaN: libm.
-    let finite_nonzero = sum > 0.0 && sum < f64::INFINITY;
-    if !finite_nonzero {
-        return yd.atan2(xd) as f32;
-    }
     let swap = ay > ax;
-    let mut t = if swap { ax / ay } else { ay / ax };
-    let mut base = 0.0;
-    if t > TAN_PI_12 {
-        // atan t = π/6 + atan((t√3 − 1) / (t + √3)), the new argument in (0, tan π/12].
-        t = (t * SQRT3 - 1.0) / (t + SQRT3);
-        base = std::f64::consts::FRAC_PI_6;
-    }
+    let (n, m) = if swap { (ax, ay) } else { (ay, ax) };
+    // atan(n/m) for n ≤ m; above tan(π/12) through atan t = π/6 + atan((t√3 − 1) / (t + √3)),
+    // whose argument is in (0, tan π/12]: one division either way.
+    let far = n > m * TAN_PI_12;
+    let (num, den, base) =
+        if far { (n * SQRT3 - m, n + m * SQRT3, std::f64::consts::FRAC_PI_6) } else { (n, m, 0.0) };
+    let t = num / den;
     let z = t * t;
-    // Taylor series to t¹⁷ (truncation < 1e-11 for |t| ≤ tan π/12).
+    // Taylor series to t¹³ (truncation < 7e-10 relative for |t| ≤ tan π/12).
     let p = t + t
         * z
         * (-1.0 / 3.0
             + z * (1.0 / 5.0
-                + z * (-1.0 / 7.0
-                    + z * (1.0 / 9.0
-                        + z * (-1.0 / 11.0
-                            + z * (1.0 / 13.0 + z * (-1.0 / 15.0 + z * (1.0 / 17.0))))))));
+                + z * (-1.0 / 7.0 + z * (1.0 / 9.0 + z * (-1.0 / 11.0 + z * (1.0 / 13.0))))));
     let mut a = base + p;
     if swap {
         a = std::f64::consts::FRAC_PI_2 - a;
     }
-    if xd < 0.0 {
+    if xd.is_sign_negative() {
         a = std::f64::consts::PI - a;
     }
-    if yd.is_sign_negative() {
-        a = -a;
+    // Both zero (0/0), both infinite (∞/∞) or a NaN: libm's conventions.
+    if a.is_nan() {
+        return yd.atan2(xd) as f32;
     }
-    a as f32
+    // `a` is in [0, π]: the sign of `y` (also of a zero `y`) gives the half plane.
+    a.copysign(yd) as f32
 }
 
 /// `atan2(y, x) * RAD_DEG`.

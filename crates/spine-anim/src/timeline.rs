@@ -67,14 +67,24 @@ impl EventRef {
 /// (the same linear scan, over whole keys of the flat `time, values…` table).
 #[inline]
 pub fn search(c: &Curves, time: f32) -> usize {
-    let mut last = 0;
-    for (i, key) in c.frames.chunks_exact(c.stride()).enumerate().skip(1) {
+    let stride = c.stride();
+    let frames = &c.frames[..];
+    // Key `k` starts at `at = k * stride`; only whole keys count (`at + stride <= len`).
+    let (mut k, mut at) = (1, stride);
+    while let Some(key) = frames.get(at..at + stride) {
         if key[0] > time {
-            return i - 1;
+            return k - 1;
         }
-        last = i;
+        k += 1;
+        at += stride;
     }
-    last
+    k - 1
+}
+
+/// The table has no key (`frame_count() == 0`, without the division).
+#[inline]
+fn no_keys(c: &Curves) -> bool {
+    c.frames.len() < c.stride()
 }
 
 fn search_times(times: &[f32], time: f32) -> usize {
@@ -533,7 +543,7 @@ pub fn apply_timeline_in(
     };
     match tl {
         Timeline::Bone { bone, property, curves } => {
-            if curves.frame_count() == 0 {
+            if no_keys(curves) {
                 return;
             }
             apply_bone(sk, data, bone.index(), *property, curves, time, alpha, blend, direction)
@@ -587,7 +597,7 @@ pub fn apply_timeline_in(
             sk.set_attachment_by_name(*slot, name);
         }
         Timeline::Color { slot, property, curves } => {
-            if !slot_active(sk, slot.index()) || curves.frame_count() == 0 {
+            if !slot_active(sk, slot.index()) || no_keys(curves) {
                 return;
             }
             apply_color(sk, data, slot.index(), *property, curves, time, alpha, blend);
@@ -661,7 +671,7 @@ pub fn apply_timeline_in(
             let ConstraintKind::Ik(d) = &cd.kind else { return };
             let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
             let ConstraintPose::Ik(p) = &mut c.pose else { return };
-            if !c.active || curves.frame_count() == 0 {
+            if !c.active || no_keys(curves) {
                 return;
             }
             if time < curves.time(0) {
@@ -714,7 +724,7 @@ pub fn apply_timeline_in(
             let ConstraintKind::Transform(d) = &cd.kind else { return };
             let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
             let ConstraintPose::Transform(p) = &mut c.pose else { return };
-            if !c.active || curves.frame_count() == 0 {
+            if !c.active || no_keys(curves) {
                 return;
             }
             if time < curves.time(0) {
@@ -744,7 +754,7 @@ pub fn apply_timeline_in(
             let ConstraintKind::Path(d) = &cd.kind else { return };
             let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
             let ConstraintPose::Path(p) = &mut c.pose else { return };
-            if !c.active || curves.frame_count() == 0 {
+            if !c.active || no_keys(curves) {
                 return;
             }
             match property {
@@ -783,7 +793,7 @@ pub fn apply_timeline_in(
             }
         }
         Timeline::Physics { constraint, property, curves } => {
-            if curves.frame_count() == 0 {
+            if no_keys(curves) {
                 return;
             }
             match constraint {
@@ -845,7 +855,7 @@ pub fn apply_timeline_in(
             };
             let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
             let ConstraintPose::Slider(p) = &mut c.pose else { return };
-            if !c.active || curves.frame_count() == 0 {
+            if !c.active || no_keys(curves) {
                 return;
             }
             match property {
@@ -1412,7 +1422,7 @@ fn apply_deform(
     mut alpha: f32,
     mut blend: MixBlend,
 ) {
-    if !slot_active(sk, si) || c.frame_count() == 0 {
+    if !slot_active(sk, si) || no_keys(c) {
         return;
     }
     let Some(slot) = sk.slots.get_mut(si) else { return };
