@@ -210,7 +210,7 @@ impl Bone {
     /// The world transform from the parent's and a local pose (the applied pose is not
     /// touched): the body of [`Bone::update_world_transform_with`].
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn world_from(
         &mut self,
         parent: Option<ParentWorld>,
@@ -503,6 +503,7 @@ pub fn parent_world(bones: &[Bone], id: BoneId) -> Option<ParentWorld> {
 }
 
 /// spine-cpp `Bone::update`: world transform of bone `id` from its applied pose.
+#[inline]
 pub fn update_bone(bones: &mut [Bone], id: BoneId, frame: &WorldFrame) {
     let parent = parent_world(bones, id);
     if let Some(b) = bones.get_mut(id.index()) {
