@@ -55,6 +55,19 @@ pub struct ParentWorld {
     pub world_y: f32,
 }
 
+/// `(sin, cos)` of `rotation + shear_x` and of `rotation + 90 + shear_y` (degrees): the
+/// directions of a bone's local x and y axes. With equal shears (the common case) the y axis
+/// is the x axis turned by 90°, so one evaluation serves both.
+#[inline(always)]
+fn local_axes(rotation: f32, shear_x: f32, shear_y: f32) -> (f32, f32, f32, f32) {
+    let (sin_x, cos_x) = math::sin_cos_deg(rotation + shear_x);
+    if shear_x == shear_y {
+        return (sin_x, cos_x, cos_x, -sin_x);
+    }
+    let (sin_y, cos_y) = math::sin_cos_deg(rotation + 90.0 + shear_y);
+    (sin_x, cos_x, sin_y, cos_y)
+}
+
 /// A bone instance: local pose, applied pose and world transform.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bone {
@@ -191,14 +204,32 @@ impl Bone {
         self.ascale_y = scale_y;
         self.ashear_x = shear_x;
         self.ashear_y = shear_y;
+        self.world_from(parent, frame, x, y, rotation, scale_x, scale_y, shear_x, shear_y);
+    }
+
+    /// The world transform from the parent's and a local pose (the applied pose is not
+    /// touched): the body of [`Bone::update_world_transform_with`].
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn world_from(
+        &mut self,
+        parent: Option<ParentWorld>,
+        frame: &WorldFrame,
+        x: f32,
+        y: f32,
+        rotation: f32,
+        scale_x: f32,
+        scale_y: f32,
+        shear_x: f32,
+        shear_y: f32,
+    ) {
         let (sx, sy) = (frame.scale_x, frame.scale_y);
         let Some(p) = parent else {
-            let rx = (rotation + shear_x) * DEG_RAD;
-            let ry = (rotation + 90.0 + shear_y) * DEG_RAD;
-            self.a = math::cos(rx) * scale_x * sx;
-            self.b = math::cos(ry) * scale_y * sx;
-            self.c = math::sin(rx) * scale_x * sy;
-            self.d = math::sin(ry) * scale_y * sy;
+            let (sin_x, cos_x, sin_y, cos_y) = local_axes(rotation, shear_x, shear_y);
+            self.a = cos_x * scale_x * sx;
+            self.b = cos_y * scale_y * sx;
+            self.c = sin_x * scale_x * sy;
+            self.d = sin_y * scale_y * sy;
             self.world_x = x * sx + frame.x;
             self.world_y = y * sy + frame.y;
             return;
@@ -208,12 +239,11 @@ impl Bone {
         self.world_y = pc * x + pd * y + p.world_y;
         match self.inherit {
             Inherit::Normal => {
-                let rx = (rotation + shear_x) * DEG_RAD;
-                let ry = (rotation + 90.0 + shear_y) * DEG_RAD;
-                let la = math::cos(rx) * scale_x;
-                let lb = math::cos(ry) * scale_y;
-                let lc = math::sin(rx) * scale_x;
-                let ld = math::sin(ry) * scale_y;
+                let (sin_x, cos_x, sin_y, cos_y) = local_axes(rotation, shear_x, shear_y);
+                let la = cos_x * scale_x;
+                let lb = cos_y * scale_y;
+                let lc = sin_x * scale_x;
+                let ld = sin_y * scale_y;
                 self.a = pa * la + pb * lc;
                 self.b = pa * lb + pb * ld;
                 self.c = pc * la + pd * lc;
@@ -221,12 +251,11 @@ impl Bone {
                 return;
             }
             Inherit::OnlyTranslation => {
-                let rx = (rotation + shear_x) * DEG_RAD;
-                let ry = (rotation + 90.0 + shear_y) * DEG_RAD;
-                self.a = math::cos(rx) * scale_x;
-                self.b = math::cos(ry) * scale_y;
-                self.c = math::sin(rx) * scale_x;
-                self.d = math::sin(ry) * scale_y;
+                let (sin_x, cos_x, sin_y, cos_y) = local_axes(rotation, shear_x, shear_y);
+                self.a = cos_x * scale_x;
+                self.b = cos_y * scale_y;
+                self.c = sin_x * scale_x;
+                self.d = sin_y * scale_y;
             }
             Inherit::NoRotationOrReflection => {
                 let mut s = pa * pa + pc * pc;
@@ -243,21 +272,19 @@ impl Bone {
                     pc = 0.0;
                     prx = 90.0 - math::atan2_deg(pd, pb);
                 }
-                let rx = (rotation + shear_x - prx) * DEG_RAD;
-                let ry = (rotation + shear_y - prx + 90.0) * DEG_RAD;
-                let la = math::cos(rx) * scale_x;
-                let lb = math::cos(ry) * scale_y;
-                let lc = math::sin(rx) * scale_x;
-                let ld = math::sin(ry) * scale_y;
+                let (sin_x, cos_x) = math::sin_cos_deg(rotation + shear_x - prx);
+                let (sin_y, cos_y) = math::sin_cos_deg(rotation + shear_y - prx + 90.0);
+                let la = cos_x * scale_x;
+                let lb = cos_y * scale_y;
+                let lc = sin_x * scale_x;
+                let ld = sin_y * scale_y;
                 self.a = pa * la - pb * lc;
                 self.b = pa * lb - pb * ld;
                 self.c = pc * la + pd * lc;
                 self.d = pc * lb + pd * ld;
             }
             Inherit::NoScale | Inherit::NoScaleOrReflection => {
-                let r = rotation * DEG_RAD;
-                let cosine = math::cos(r);
-                let sine = math::sin(r);
+                let (sine, cosine) = math::sin_cos_deg(rotation);
                 let mut za = (pa * cosine + pb * sine) / sx;
                 let mut zc = (pc * cosine + pd * sine) / sy;
                 let mut s = math::sqrt(za * za + zc * zc);
@@ -273,14 +300,15 @@ impl Bone {
                     s = -s;
                 }
                 let r = math::PI / 2.0 + math::atan2(zc, za);
-                let zb = math::cos(r) * s;
-                let zd = math::sin(r) * s;
-                let shx = shear_x * DEG_RAD;
-                let shy = (90.0 + shear_y) * DEG_RAD;
-                let la = math::cos(shx) * scale_x;
-                let lb = math::cos(shy) * scale_y;
-                let lc = math::sin(shx) * scale_x;
-                let ld = math::sin(shy) * scale_y;
+                let (sin_r, cos_r) = math::sin_cos(r);
+                let zb = cos_r * s;
+                let zd = sin_r * s;
+                let (sin_x, cos_x) = math::sin_cos_deg(shear_x);
+                let (sin_y, cos_y) = math::sin_cos_deg(90.0 + shear_y);
+                let la = cos_x * scale_x;
+                let lb = cos_y * scale_y;
+                let lc = sin_x * scale_x;
+                let ld = sin_y * scale_y;
                 self.a = za * la + zb * lc;
                 self.b = za * lb + zb * ld;
                 self.c = zc * la + zd * lc;
@@ -304,7 +332,7 @@ impl Bone {
             self.ashear_x,
             self.ashear_y,
         );
-        self.update_world_transform_with(parent, frame, x, y, r, sx, sy, hx, hy);
+        self.world_from(parent, frame, x, y, r, sx, sy, hx, hy);
     }
 
     /// spine-cpp `Bone::updateWorldTransform()`: world transform from the local pose.
@@ -357,7 +385,7 @@ impl Bone {
                 }
                 Inherit::NoScale | Inherit::NoScaleOrReflection => {
                     let r = self.rotation * DEG_RAD;
-                    let (cos, sin) = (math::cos(r), math::sin(r));
+                    let (sin, cos) = math::sin_cos(r);
                     pa = (pa * cos + pb * sin) / frame.scale_x;
                     pc = (pc * cos + pd * sin) / frame.scale_y;
                     let mut s = math::sqrt(pa * pa + pc * pc);
@@ -373,8 +401,9 @@ impl Bone {
                         s = -s;
                     }
                     let r = math::PI / 2.0 + math::atan2(pc, pa);
-                    pb = math::cos(r) * s;
-                    pd = math::sin(r) * s;
+                    let (sin_r, cos_r) = math::sin_cos(r);
+                    pb = cos_r * s;
+                    pd = sin_r * s;
                     pid = 1.0 / (pa * pd - pb * pc);
                     ia = pd * pid;
                     ib = pb * pid;
@@ -422,7 +451,7 @@ impl Bone {
     /// World rotation (degrees) to local rotation.
     pub fn world_to_local_rotation(&self, world_rotation: f32) -> f32 {
         let r = world_rotation * DEG_RAD;
-        let (sine, cosine) = (math::sin(r), math::cos(r));
+        let (sine, cosine) = math::sin_cos(r);
         math::atan2_deg(self.a * sine - self.c * cosine, self.d * cosine - self.b * sine)
             + self.rotation
             - self.shear_x
@@ -431,14 +460,14 @@ impl Bone {
     /// Local rotation (degrees) to world rotation.
     pub fn local_to_world_rotation(&self, local_rotation: f32) -> f32 {
         let r = (local_rotation - self.rotation - self.shear_x) * DEG_RAD;
-        let (sine, cosine) = (math::sin(r), math::cos(r));
+        let (sine, cosine) = math::sin_cos(r);
         math::atan2_deg(cosine * self.c + sine * self.d, cosine * self.a + sine * self.b)
     }
 
     /// Rotates the world transform by `degrees`.
     pub fn rotate_world(&mut self, degrees: f32) {
         let r = degrees * DEG_RAD;
-        let (sine, cosine) = (math::sin(r), math::cos(r));
+        let (sine, cosine) = math::sin_cos(r);
         let (ra, rb) = (self.a, self.b);
         self.a = cosine * ra - sine * self.c;
         self.b = cosine * rb - sine * self.d;
@@ -474,6 +503,7 @@ pub fn parent_world(bones: &[Bone], id: BoneId) -> Option<ParentWorld> {
 }
 
 /// spine-cpp `Bone::update`: world transform of bone `id` from its applied pose.
+#[inline]
 pub fn update_bone(bones: &mut [Bone], id: BoneId, frame: &WorldFrame) {
     let parent = parent_world(bones, id);
     if let Some(b) = bones.get_mut(id.index()) {

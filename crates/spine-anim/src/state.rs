@@ -15,7 +15,7 @@ use spine_model::{AnimationId, BoneProperty, HoldRules, RotationMix, SkeletonDat
 use crate::math;
 use crate::skeleton::Skeleton;
 use crate::timeline::{
-    apply_timeline, property_ids, EventRef, MixBlend, MixDirection, PropertyIds,
+    apply_timeline, apply_timeline_in, property_ids, EventRef, MixBlend, MixDirection, PropertyIds,
 };
 
 /// Mix durations between animations (spine-cpp `AnimationStateData`), plus per-animation
@@ -503,6 +503,7 @@ impl AnimationState {
         }
         let data = self.data.clone();
         let sd = data.skeleton_data.clone();
+        let skd = sk.data.clone();
         let mut events = std::mem::take(&mut self.events);
         let mut applied = false;
         for i in 0..self.tracks.len() {
@@ -549,8 +550,9 @@ impl AnimationState {
                     } else {
                         let ev = if reverse { None } else { Some(&mut events) };
                         if let Some(a) = anim {
-                            apply_timeline(
+                            apply_timeline_in(
                                 sk,
+                                &skd,
                                 a,
                                 ii,
                                 animation_last,
@@ -592,8 +594,9 @@ impl AnimationState {
                         self.apply_attachment_timeline(sk, tl, apply_time, blend, attachments);
                     } else if let Some(a) = anim {
                         let ev = if reverse { None } else { Some(&mut events) };
-                        apply_timeline(
+                        apply_timeline_in(
                             sk,
+                            &skd,
                             a,
                             ii,
                             animation_last,
@@ -651,6 +654,7 @@ impl AnimationState {
             }
         }
         let sd = self.data.skeleton_data.clone();
+        let skd = sk.data.clone();
         let f = self.e(from);
         let attachments = mix < f.mix_attachment_threshold;
         let draw_order = mix < f.mix_draw_order_threshold;
@@ -673,8 +677,9 @@ impl AnimationState {
             if let Some(a) = anim {
                 for ii in 0..n {
                     let ev = if fire { Some(&mut *events) } else { None };
-                    apply_timeline(
+                    apply_timeline_in(
                         sk,
+                        &skd,
                         a,
                         ii,
                         animation_last,
@@ -747,8 +752,9 @@ impl AnimationState {
                         direction = MixDirection::In;
                     }
                     let ev = if fire { Some(&mut *events) } else { None };
-                    apply_timeline(
+                    apply_timeline_in(
                         sk,
+                        &skd,
                         a,
                         ii,
                         animation_last,

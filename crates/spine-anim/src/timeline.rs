@@ -63,15 +63,28 @@ impl EventRef {
 // ---------------------------------------------------------------------------------------
 // Curve evaluation.
 
-/// spine-cpp `Animation::search(frames, time, step)` over keys: the key at or before `time`.
+/// spine-cpp `Animation::search(frames, time, step)` over keys: the key at or before `time`
+/// (the same linear scan, over whole keys of the flat `time, values…` table).
+#[inline]
 pub fn search(c: &Curves, time: f32) -> usize {
-    let n = c.frame_count();
-    for i in 1..n {
-        if c.time(i) > time {
-            return i - 1;
+    let stride = c.stride();
+    let frames = &c.frames[..];
+    // Key `k` starts at `at = k * stride`; only whole keys count (`at + stride <= len`).
+    let (mut k, mut at) = (1, stride);
+    while let Some(key) = frames.get(at..at + stride) {
+        if key[0] > time {
+            return k - 1;
         }
+        k += 1;
+        at += stride;
     }
-    n.saturating_sub(1)
+    k - 1
+}
+
+/// The table has no key (`frame_count() == 0`, without the division).
+#[inline]
+fn no_keys(c: &Curves) -> bool {
+    c.frames.len() < c.stride()
 }
 
 fn search_times(times: &[f32], time: f32) -> usize {
@@ -97,7 +110,34 @@ fn cv(c: &Curves, i: usize) -> f32 {
 }
 
 /// spine-cpp `CurveTimeline::getBezierValue` for key `k`, channel `ch`, bezier at `i`.
+#[inline]
 fn bezier_value(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
+    let Some(p) = c.curves.get(i..i + BEZIER_SIZE) else {
+        return bezier_value_clamped(c, time, k, ch, i);
+    };
+    if p[0] > time {
+        let x = c.time(k);
+        let y = c.value(k, ch);
+        return y + (time - x) / (p[0] - x) * (p[1] - y);
+    }
+    for j in (2..BEZIER_SIZE).step_by(2) {
+        if p[j] >= time {
+            let x = p[j - 2];
+            let y = p[j - 1];
+            return y + (time - x) / (p[j] - x) * (p[j + 1] - y);
+        }
+    }
+    let x = p[BEZIER_SIZE - 2];
+    let y = p[BEZIER_SIZE - 1];
+    let (nt, nv) =
+        if k + 1 < c.frame_count() { (c.time(k + 1), c.value(k + 1, ch)) } else { (x, y) };
+    y + (time - x) / (nt - x) * (nv - y)
+}
+
+/// [`bezier_value`] for a bezier that runs past the end of the table (malformed data):
+/// missing points read as 0.
+#[cold]
+fn bezier_value_clamped(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
     if cv(c, i) > time {
         let x = c.time(k);
         let y = c.value(k, ch);
@@ -122,6 +162,7 @@ fn bezier_value(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
 
 /// Channel `ch` at `time` (key `k` found by [`search`]); `bezier_slot` is the bezier
 /// offset (in beziers) spine-cpp reads for this channel (normally `ch`).
+#[inline]
 fn channel_value(c: &Curves, time: f32, k: usize, ch: usize, bezier_slot: usize) -> f32 {
     if c.model == CurveModel::Sampled3x {
         if k + 1 >= c.frame_count() {
@@ -131,18 +172,40 @@ fn channel_value(c: &Curves, time: f32, k: usize, ch: usize, bezier_slot: usize)
         let prev = c.value(k, ch);
         return prev + (c.value(k + 1, ch) - prev) * p;
     }
-    let ty = curve_type(c, k);
+    let stride = c.stride();
+    let at = k * stride;
+    // Key `k` and the next one; the last key is stepped.
+    let (Some(key), Some(next)) =
+        (c.frames.get(at..at + stride), c.frames.get(at + stride..at + 2 * stride))
+    else {
+        return c.value(k, ch);
+    };
+    let ty = c.curves.get(k).copied().unwrap_or(LINEAR);
     if ty == LINEAR {
-        let before = c.time(k);
-        let v = c.value(k, ch);
-        let t = (time - before) / (c.time(k + 1) - before);
-        v + (c.value(k + 1, ch) - v) * t
+        let (Some(&v), Some(&nv)) = (key.get(1 + ch), next.get(1 + ch)) else {
+            return linear_value_unchecked(c, time, k, ch);
+        };
+        let before = key[0];
+        let t = (time - before) / (next[0] - before);
+        v + (nv - v) * t
     } else if ty == STEPPED {
         c.value(k, ch)
     } else {
-        let base = (ty - BEZIER) as usize;
+        // Through `i32`: a cheaper conversion than to `usize`, the same for every index a
+        // table can hold (larger ones miss the table either way).
+        let base = ((ty - BEZIER) as i32).max(0) as usize;
         bezier_value(c, time, k, ch, base + bezier_slot * BEZIER_SIZE)
     }
+}
+
+/// The linear segment for a channel beyond the table's channel count (reads like spine-cpp's
+/// flat array would).
+#[cold]
+fn linear_value_unchecked(c: &Curves, time: f32, k: usize, ch: usize) -> f32 {
+    let before = c.time(k);
+    let v = c.value(k, ch);
+    let t = (time - before) / (c.time(k + 1) - before);
+    v + (c.value(k + 1, ch) - v) * t
 }
 
 /// spine-cpp `CurveTimeline1::getCurveValue`.
@@ -425,8 +488,9 @@ pub fn apply_animation(
         }
     }
     for i in 0..anim.timelines.len() {
-        apply_timeline(
+        apply_timeline_in(
             sk,
+            &data,
             animation,
             i,
             last_time,
@@ -453,16 +517,36 @@ pub fn apply_timeline(
     direction: MixDirection,
 ) {
     let data = sk.data.clone();
+    apply_timeline_in(
+        sk, &data, animation, index, last_time, time, events, alpha, blend, direction,
+    );
+}
+
+/// [`apply_timeline`] with the skeleton's data passed in (`data` must be `sk.data`; taking
+/// it once per animation saves a reference-count round trip per timeline).
+#[allow(clippy::too_many_arguments)]
+pub fn apply_timeline_in(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    animation: AnimationId,
+    index: usize,
+    last_time: f32,
+    time: f32,
+    events: Option<&mut Vec<EventRef>>,
+    alpha: f32,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
     let Some(tl) = data.animations.get(animation.index()).and_then(|a| a.timelines.get(index))
     else {
         return;
     };
     match tl {
         Timeline::Bone { bone, property, curves } => {
-            if curves.frame_count() == 0 {
+            if no_keys(curves) {
                 return;
             }
-            apply_bone(sk, &data, bone.index(), *property, curves, time, alpha, blend, direction)
+            apply_bone(sk, data, bone.index(), *property, curves, time, alpha, blend, direction)
         }
         Timeline::Inherit { bone, keys } => {
             let Some(b) = sk.bones.get_mut(bone.index()) else { return };
@@ -517,13 +601,13 @@ pub fn apply_timeline(
             sk.set_attachment_by_name(*slot, name);
         }
         Timeline::Color { slot, property, curves } => {
-            if !slot_active(sk, slot.index()) || curves.frame_count() == 0 {
+            if !slot_active(sk, slot.index()) || no_keys(curves) {
                 return;
             }
-            apply_color(sk, &data, slot.index(), *property, curves, time, alpha, blend);
+            apply_color(sk, data, slot.index(), *property, curves, time, alpha, blend);
         }
         Timeline::Deform { slot, attachment, curves, vertices } => {
-            apply_deform(sk, &data, slot.index(), *attachment, curves, vertices, time, alpha, blend)
+            apply_deform(sk, data, slot.index(), *attachment, curves, vertices, time, alpha, blend)
         }
         Timeline::Sequence { slot, attachment, keys } => {
             if !slot_active(sk, slot.index()) || keys.is_empty() {
@@ -531,7 +615,7 @@ pub fn apply_timeline(
             }
             let Some(s) = sk.slots.get_mut(slot.index()) else { return };
             let Some(current) = s.attachment else { return };
-            if current != *attachment && timeline_attachment(&data, current) != Some(*attachment) {
+            if current != *attachment && timeline_attachment(data, current) != Some(*attachment) {
                 return;
             }
             if time < keys[0].time {
@@ -591,7 +675,7 @@ pub fn apply_timeline(
             let ConstraintKind::Ik(d) = &cd.kind else { return };
             let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
             let ConstraintPose::Ik(p) = &mut c.pose else { return };
-            if !c.active || curves.frame_count() == 0 {
+            if !c.active || no_keys(curves) {
                 return;
             }
             if time < curves.time(0) {
@@ -644,7 +728,7 @@ pub fn apply_timeline(
             let ConstraintKind::Transform(d) = &cd.kind else { return };
             let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
             let ConstraintPose::Transform(p) = &mut c.pose else { return };
-            if !c.active || curves.frame_count() == 0 {
+            if !c.active || no_keys(curves) {
                 return;
             }
             if time < curves.time(0) {
@@ -674,7 +758,7 @@ pub fn apply_timeline(
             let ConstraintKind::Path(d) = &cd.kind else { return };
             let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
             let ConstraintPose::Path(p) = &mut c.pose else { return };
-            if !c.active || curves.frame_count() == 0 {
+            if !c.active || no_keys(curves) {
                 return;
             }
             match property {
@@ -713,7 +797,7 @@ pub fn apply_timeline(
             }
         }
         Timeline::Physics { constraint, property, curves } => {
-            if curves.frame_count() == 0 {
+            if no_keys(curves) {
                 return;
             }
             match constraint {
@@ -775,7 +859,7 @@ pub fn apply_timeline(
             };
             let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
             let ConstraintPose::Slider(p) = &mut c.pose else { return };
-            if !c.active || curves.frame_count() == 0 {
+            if !c.active || no_keys(curves) {
                 return;
             }
             match property {
@@ -1357,7 +1441,7 @@ fn apply_deform(
     mut alpha: f32,
     mut blend: MixBlend,
 ) {
-    if !slot_active(sk, si) || c.frame_count() == 0 {
+    if !slot_active(sk, si) || no_keys(c) {
         return;
     }
     let Some(slot) = sk.slots.get_mut(si) else { return };

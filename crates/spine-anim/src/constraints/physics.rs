@@ -110,9 +110,10 @@ impl PhysicsState {
     }
 }
 
-/// `(float)pow((double)a, (double)b)`.
+/// spine-cpp's `(float)pow((double)a, (double)b)`, evaluated as the `f32` `powf` (within
+/// an ulp of it, and several times cheaper than the `f64` `pow`).
 fn pow(a: f32, b: f32) -> f32 {
-    (a as f64).powf(b as f64) as f32
+    a.powf(b)
 }
 
 /// Clamps `v` to `[-q, q]` the way the reference does (`v > q ? q : v < -q ? -q : v`).
