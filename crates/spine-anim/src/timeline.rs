@@ -811,13 +811,48 @@ pub fn apply_timeline(
                 _ => to_setup(sk),
             }
         }
-        Timeline::DrawOrderFolder { .. } => {
-            // 4.3 folders: not applied yet.
+        Timeline::DrawOrderFolder { slots, times, orders } => {
+            // spine-cpp 4.3 `DrawOrderFolderTimeline::apply`: only the draw-order positions
+            // holding a folder slot change; "from current" (replace/add) leaves the order
+            // alone when mixing out or before the first key, else the folder goes back to
+            // its setup order.
+            if times.is_empty() {
+                return;
+            }
+            if direction == MixDirection::Out || time < times[0] {
+                if matches!(blend, MixBlend::Setup | MixBlend::First) {
+                    place_folder(&mut sk.draw_order, slots, slots);
+                }
+                return;
+            }
+            match orders.get(search_times(times, time)) {
+                Some(Some(order)) if order.len() == slots.len() => {
+                    place_folder(&mut sk.draw_order, slots, order)
+                }
+                _ => place_folder(&mut sk.draw_order, slots, slots),
+            }
         }
         Timeline::Event { keys } => {
             if let Some(events) = events {
                 fire_events(animation, index as u32, keys, last_time, time, events);
             }
+        }
+    }
+}
+
+/// Writes `order` (a permutation of the folder's `slots`) into the positions of
+/// `draw_order` that hold a folder slot, first to last (spine-cpp 4.3
+/// `DrawOrderFolderTimeline::setup` / `apply`). Never allocates.
+fn place_folder(
+    draw_order: &mut [spine_model::SlotId],
+    slots: &[spine_model::SlotId],
+    order: &[spine_model::SlotId],
+) {
+    let mut next = order.iter();
+    for d in draw_order.iter_mut() {
+        if slots.contains(d) {
+            let Some(s) = next.next() else { return };
+            *d = *s;
         }
     }
 }

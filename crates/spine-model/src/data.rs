@@ -85,6 +85,13 @@ pub struct Behaviour {
     /// `0.0001`, the rotation deltas wrap at `<= -180` (so exactly -180 becomes 180), and the
     /// two-bone solve keeps the parent's shear (4.2 poses the parent with shear 0).
     pub ik_spine43: bool,
+    /// Physics follows spine-cpp 4.3 `PhysicsConstraint::update`: per-step lag
+    /// interpolation of the offsets (`xLag`, `yLag`, `rotateLag`, `scaleLag` scaled by the
+    /// unsimulated fraction of a step), the velocity limit uses `|scaleX|` for x and
+    /// `|scaleY|` for y (4.2 swaps them), translation wind/gravity scale by the skeleton
+    /// scale, rotation/scale gravity is not flipped for y-down, and scale-x drives y per
+    /// the constraint's [`ScaleYMode`].
+    pub physics_spine43: bool,
 }
 
 impl Behaviour {
@@ -105,6 +112,7 @@ impl Behaviour {
             ik_pre38: false,
             path_spine_c: false,
             ik_spine43: version.starts_with("4.3"),
+            physics_spine43: version.starts_with("4.3"),
         }
     }
 }
@@ -128,6 +136,7 @@ impl Behaviour {
             ik_pre38: !version.starts_with("3.8"),
             path_spine_c: version.starts_with("3.6"),
             ik_spine43: false,
+            physics_spine43: false,
         }
     }
 }

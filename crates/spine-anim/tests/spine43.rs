@@ -1,0 +1,211 @@
+//! Spine 4.3 semantics on crafted rigs: the expected numbers are worked out by hand from
+//! the spine-cpp 4.3 formulas (quoted next to each assertion), never by this runtime.
+//! Each rig is written as 4.2 JSON and switched to the 4.3 rules through its
+//! [`Behaviour`](spine_model::Behaviour) flags, so the same rig also shows the 4.2 result.
+
+use std::sync::Arc;
+
+use spine_anim::{Physics, Skeleton};
+use spine_model::{ConstraintKind, ScaleYMode, SkeletonData};
+
+fn rig(body: &str) -> SkeletonData {
+    let text = format!(r#"{{"skeleton": {{"spine": "4.2.22"}}, {body}}}"#);
+    spine_model::load_json(&text, None).unwrap()
+}
+
+fn bone<'a>(sk: &'a Skeleton, name: &str) -> &'a spine_anim::Bone {
+    &sk.bones[sk.find_bone(name).unwrap().index()]
+}
+
+fn near(a: f32, b: f32) -> bool {
+    (a - b).abs() <= 1e-4 * b.abs().max(1.0)
+}
+
+// ---------------------------------------------------------------------------------------
+// Physics (spine-cpp 4.3 `PhysicsConstraint::update`).
+
+/// One bone `b` (length 10) under the root with a physics constraint `physics` (JSON
+/// fields), following the 4.3 solver or the 4.2 one.
+fn physics_rig(physics: &str, spine43: bool, mode: ScaleYMode) -> Arc<SkeletonData> {
+    let mut data = rig(&format!(
+        r#""bones": [{{"name": "root"}}, {{"name": "b", "parent": "root", "length": 10}}],
+           "physics": [{{"name": "p", "bone": "b", {physics}}}]"#
+    ));
+    data.behaviour.physics_spine43 = spine43;
+    for c in &mut data.constraints {
+        if let ConstraintKind::Physics(p) = &mut c.kind {
+            p.scale_y_mode = mode;
+        }
+    }
+    Arc::new(data)
+}
+
+/// Frame 0 at skeleton x 0 (the reset update only records the position), then the
+/// skeleton moves to `(x, 0)` and the clock advances `dt`.
+fn physics_two_frames(data: &Arc<SkeletonData>, x: f32, dt: f32) -> Skeleton {
+    let mut sk = Skeleton::new(data.clone());
+    sk.set_to_setup_pose();
+    sk.update_world_transform(Physics::Update);
+    sk.x = x;
+    sk.update(dt);
+    sk.update_world_transform(Physics::Update);
+    sk
+}
+
+#[test]
+fn physics_spine43_flag_is_set_for_4_3_data_only() {
+    use spine_model::Behaviour;
+    assert!(Behaviour::spine4("4.3.39-beta").physics_spine43);
+    assert!(!Behaviour::spine4("4.2.43").physics_spine43);
+    assert!(!Behaviour::spine3("3.8.99").physics_spine43);
+    assert!(!rig(r#""bones": [{"name": "root"}]"#).behaviour.physics_spine43);
+}
+
+#[test]
+fn physics_4_3_interpolates_the_translation_lag() {
+    // step t = 1/60, inertia 1, strength 100, damping 1 (d = 1^(60t) = 1), mass 1, no wind
+    // or gravity. Frame 1: the bone moved +10 over dt = 0.025 (1.5 steps):
+    //   xOffset = (ux - bx) * i = -10 (limit 5000 * 0.025 does not clamp)
+    //   one step: xVelocity = (0 - (-10) * 100) * t = 1000/60 = 16.666667
+    //             xOffset = -10 + 16.666667 / 60 = -9.7222222, xLag = 0.2777778
+    //   remaining a = 0.025 - 1/60 = 1/120, z = 1 - a/t = 0.5
+    //   4.3: world x = 10 + (xOffset - xLag * z) = 10 - 9.8611111 = 0.1388889
+    //   4.2: world x = 10 + xOffset = 0.2777778
+    let body = r#""x": 1, "inertia": 1, "strength": 100, "damping": 1, "fps": 60"#;
+    let sk43 = physics_two_frames(&physics_rig(body, true, ScaleYMode::None), 10.0, 0.025);
+    let sk42 = physics_two_frames(&physics_rig(body, false, ScaleYMode::None), 10.0, 0.025);
+    let (x43, x42) = (bone(&sk43, "b").world_x, bone(&sk42, "b").world_x);
+    assert!(near(x43, 0.1388889), "4.3 {x43}");
+    assert!(near(x42, 0.2777778), "4.2 {x42}");
+    // Physics::Pose re-applies the same interpolated offset (z from the stored remaining).
+    let mut sk = sk43;
+    sk.update_world_transform(Physics::Pose);
+    let x = bone(&sk, "b").world_x;
+    assert!(near(x, 0.1388889), "pose {x}");
+}
+
+#[test]
+fn physics_4_3_limits_x_by_scale_x() {
+    // limit 100, dt 0.025: q = 2.5. 4.3: qx = q * |scaleX| = 5, 4.2: qx = q * |scaleY| =
+    // 2.5. Strength 0, so the clamped inertia offset is all that moves the bone; the
+    // skeleton moved +10, the offset is clamp(-10) = -5 (4.3) / -2.5 (4.2).
+    let body = r#""x": 1, "inertia": 1, "strength": 0, "limit": 100, "fps": 60"#;
+    let run = |spine43: bool| {
+        let data = physics_rig(body, spine43, ScaleYMode::None);
+        let mut sk = Skeleton::new(data);
+        sk.set_to_setup_pose();
+        sk.scale_x = 2.0;
+        sk.update_world_transform(Physics::Update);
+        sk.x = 10.0;
+        sk.update(0.025);
+        sk.update_world_transform(Physics::Update);
+        bone(&sk, "b").world_x
+    };
+    let (x43, x42) = (run(true), run(false));
+    assert!(near(x43, 5.0), "4.3 {x43}");
+    assert!(near(x42, 7.5), "4.2 {x42}");
+}
+
+#[test]
+fn physics_4_3_scale_y_modes() {
+    // scaleX influence 1, inertia 1, strength 0, no rotation. Bone of length 10 along +x;
+    // the skeleton moves +dx, so the remembered center is dx behind:
+    //   scaleOffset += (dx' * cos 0 + 0) * i / (l * worldScaleX) = -dx / 10
+    //   s = 1 + scaleOffset; a *= s; then y per ScaleYMode:
+    //   None: d = 1, Uniform: d = s, Volume: d = 1/|s| (|s| >= 0.7) else 4 - 3.67347 |s|.
+    let body = r#""scaleX": 1, "inertia": 1, "strength": 0, "fps": 60"#;
+    let case = |dx: f32, mode: ScaleYMode, spine43: bool| {
+        let sk = physics_two_frames(&physics_rig(body, spine43, mode), dx, 0.025);
+        let b = bone(&sk, "b");
+        (b.a, b.d)
+    };
+    for (mode, d) in
+        [(ScaleYMode::None, 1.0), (ScaleYMode::Uniform, 0.8), (ScaleYMode::Volume, 1.25)]
+    {
+        let (a, dd) = case(2.0, mode, true);
+        assert!(near(a, 0.8) && near(dd, d), "{mode:?}: a {a} d {dd}");
+        // 4.2 ignores the mode.
+        let (a, dd) = case(2.0, mode, false);
+        assert!(near(a, 0.8) && near(dd, 1.0), "4.2 {mode:?}: a {a} d {dd}");
+    }
+    // s = 0.6 < 0.7: Volume uses the linear part, 4 - 3.67347 * 0.6 = 1.795918.
+    let (a, d) = case(4.0, ScaleYMode::Volume, true);
+    assert!(near(a, 0.6) && near(d, 1.795918), "a {a} d {d}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Draw-order folder timelines (spine-cpp 4.3 `DrawOrderFolderTimeline`).
+
+use spine_anim::{apply_animation, MixBlend, MixDirection};
+use spine_model::{AnimationId, SlotId, Timeline};
+
+/// Five slots `s0..s4` and one animation holding a folder timeline over `s1, s3, s4`:
+/// key 0.25 = `s4, s1, s3`, key 1.0 = setup order (no changes).
+fn folder_rig() -> Skeleton {
+    let slots: Vec<String> =
+        (0..5).map(|i| format!(r#"{{"name": "s{i}", "bone": "root"}}"#)).collect();
+    let mut data = rig(&format!(
+        r#""bones": [{{"name": "root"}}], "slots": [{}], "animations": {{"a": {{}}}}"#,
+        slots.join(",")
+    ));
+    let folder = vec![SlotId(1), SlotId(3), SlotId(4)];
+    let anim = &mut data.animations[0];
+    anim.timelines.push(Timeline::DrawOrderFolder {
+        slots: folder,
+        times: vec![0.25, 1.0],
+        orders: vec![Some(vec![SlotId(4), SlotId(1), SlotId(3)]), None],
+    });
+    anim.duration = 1.0;
+    let mut sk = Skeleton::new(Arc::new(data));
+    sk.set_to_setup_pose();
+    sk
+}
+
+fn order(sk: &Skeleton) -> Vec<u32> {
+    sk.draw_order.iter().map(|s| s.0).collect()
+}
+
+fn set_order(sk: &mut Skeleton, o: &[u32]) {
+    sk.draw_order = o.iter().map(|&s| SlotId(s)).collect();
+}
+
+fn apply_at(sk: &mut Skeleton, time: f32, blend: MixBlend, dir: MixDirection) {
+    apply_animation(sk, AnimationId(0), time, time, false, None, 1.0, blend, dir);
+}
+
+#[test]
+fn draw_order_folder_reorders_only_the_folder_positions() {
+    let mut sk = folder_rig();
+    assert_eq!(order(&sk), [0, 1, 2, 3, 4]);
+    // Setup order: folder slots sit at positions 1, 3, 4 and receive s4, s1, s3.
+    apply_at(&mut sk, 0.5, MixBlend::Replace, MixDirection::In);
+    assert_eq!(order(&sk), [0, 4, 2, 1, 3]);
+    // After a full draw-order change (3, 0, 1, 2, 4) the folder slots are at positions
+    // 0 (s3), 2 (s1), 4 (s4): they receive s4, s1, s3 in that order, the rest stays.
+    set_order(&mut sk, &[3, 0, 1, 2, 4]);
+    apply_at(&mut sk, 0.5, MixBlend::Replace, MixDirection::In);
+    assert_eq!(order(&sk), [4, 0, 1, 2, 3]);
+    // The key without changes puts the folder back in setup order (s1, s3, s4) in the
+    // same positions 0, 2, 4.
+    apply_at(&mut sk, 1.5, MixBlend::Replace, MixDirection::In);
+    assert_eq!(order(&sk), [1, 0, 3, 2, 4]);
+}
+
+#[test]
+fn draw_order_folder_before_the_first_key_and_mixing_out() {
+    // `if (out || time < frames[0]) { if (from != MixFrom_Current) setup(...) }`.
+    let start = [0, 4, 2, 1, 3];
+    for (time, dir) in [(0.1, MixDirection::In), (0.5, MixDirection::Out)] {
+        for (blend, want) in [
+            (MixBlend::Replace, start),
+            (MixBlend::Add, start),
+            (MixBlend::Setup, [0, 1, 2, 3, 4]),
+            (MixBlend::First, [0, 1, 2, 3, 4]),
+        ] {
+            let mut sk = folder_rig();
+            set_order(&mut sk, &start);
+            apply_at(&mut sk, time, blend, dir);
+            assert_eq!(order(&sk), want, "time {time} {dir:?} {blend:?}");
+        }
+    }
+}
