@@ -179,11 +179,17 @@ fn relative(c: &Curves, time: f32, alpha: f32, blend: MixBlend, current: f32, se
     current + value * alpha
 }
 
+/// spine-cpp `CurveTimeline1::getAbsoluteValue`. 4.2 treats [`MixBlend::Add`] like
+/// `Replace`; with `add43` (4.3 data under `Add`, see
+/// [`Behaviour::timelines_spine43`](spine_model::Behaviour::timelines_spine43)) the key
+/// value is added to the current one (4.3 `current + value * alpha`).
+#[allow(clippy::too_many_arguments)]
 fn absolute_with(
     first: f32,
     time: f32,
     alpha: f32,
     blend: MixBlend,
+    add43: bool,
     current: f32,
     setup: f32,
     value: impl FnOnce() -> f32,
@@ -199,11 +205,23 @@ fn absolute_with(
     if blend == MixBlend::Setup {
         return setup + (value - setup) * alpha;
     }
+    if add43 {
+        return current + value * alpha;
+    }
     current + (value - current) * alpha
 }
 
-fn absolute(c: &Curves, time: f32, alpha: f32, blend: MixBlend, current: f32, setup: f32) -> f32 {
-    absolute_with(c.time(0), time, alpha, blend, current, setup, || curve_value1(c, time))
+#[allow(clippy::too_many_arguments)]
+fn absolute(
+    c: &Curves,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    add43: bool,
+    current: f32,
+    setup: f32,
+) -> f32 {
+    absolute_with(c.time(0), time, alpha, blend, add43, current, setup, || curve_value1(c, time))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -457,6 +475,8 @@ pub fn apply_timeline(
     else {
         return;
     };
+    // 4.3 `getAbsoluteValue(…, add = true, …)` adds the key value.
+    let add43 = blend == MixBlend::Add && data.behaviour.timelines_spine43;
     match tl {
         Timeline::Bone { bone, property, curves } => {
             if curves.frame_count() == 0 {
@@ -675,10 +695,10 @@ pub fn apply_timeline(
             }
             match property {
                 PathProperty::Position => {
-                    p.position = absolute(curves, time, alpha, blend, p.position, d.position)
+                    p.position = absolute(curves, time, alpha, blend, add43, p.position, d.position)
                 }
                 PathProperty::Spacing => {
-                    p.spacing = absolute(curves, time, alpha, blend, p.spacing, d.spacing)
+                    p.spacing = absolute(curves, time, alpha, blend, add43, p.spacing, d.spacing)
                 }
                 PathProperty::Mix => {
                     let setup = [d.mix_rotate, d.mix_x, d.mix_y];
@@ -729,6 +749,7 @@ pub fn apply_timeline(
                         time,
                         alpha,
                         blend,
+                        add43,
                         physics_get(p, *property),
                         physics_setup(d, *property),
                     );
@@ -751,6 +772,7 @@ pub fn apply_timeline(
                             time,
                             alpha,
                             blend,
+                            add43,
                             physics_get(p, *property),
                             physics_setup(d, *property),
                             || value,
@@ -776,9 +798,11 @@ pub fn apply_timeline(
             }
             match property {
                 SliderProperty::Time => {
-                    p.time = absolute(curves, time, alpha, blend, p.time, d.time)
+                    p.time = absolute(curves, time, alpha, blend, add43, p.time, d.time)
                 }
-                SliderProperty::Mix => p.mix = absolute(curves, time, alpha, blend, p.mix, d.mix),
+                SliderProperty::Mix => {
+                    p.mix = absolute(curves, time, alpha, blend, add43, p.mix, d.mix)
+                }
             }
         }
         Timeline::DrawOrder { times, orders } => {
@@ -1073,9 +1097,10 @@ fn apply_bone(
         BoneProperty::ScaleX => {
             b.scale_x = scale_value(c, time, alpha, blend, direction, b.scale_x, bd.scale_x)
         }
-        // spine-cpp 4.2 quirk: the current value passed is scale *x*.
+        // spine-cpp 4.2 quirk: the current value passed is scale *x* (4.3 passes scale y).
         BoneProperty::ScaleY => {
-            b.scale_y = scale_value(c, time, alpha, blend, direction, b.scale_x, bd.scale_y)
+            let current = if data.behaviour.timelines_spine43 { b.scale_y } else { b.scale_x };
+            b.scale_y = scale_value(c, time, alpha, blend, direction, current, bd.scale_y)
         }
         BoneProperty::Translate | BoneProperty::Shear => {
             let (cx, cy, sx, sy) = if property == BoneProperty::Translate {

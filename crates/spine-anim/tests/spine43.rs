@@ -209,3 +209,97 @@ fn draw_order_folder_before_the_first_key_and_mixing_out() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Timelines under the 4.3 `MixFrom` / `add` model (what sliders apply with: `MixFrom_Current`,
+// `add = additive`).
+
+use spine_model::{ConstraintData, SliderData};
+
+/// Bone `b` (scale 3 x 1) with physics constraint `p` (inertia 1); animation 0 keys b's
+/// scale y to 2 (a factor of the setup 1) and p's inertia to 0.5; constraint 1 is a slider
+/// (time 0, `mix`, `additive`) posing animation 0.
+fn mixfrom_rig(spine43: bool, mix: f32, additive: bool) -> Skeleton {
+    let mut data =
+        rig(r#""bones": [{"name": "root"}, {"name": "b", "parent": "root", "scaleX": 3}],
+           "physics": [{"name": "p", "bone": "b", "x": 1, "inertia": 1}],
+           "animations": {"drive": {
+               "bones": {"b": {"scaley": [{"value": 2}]}},
+               "physics": {"p": {"inertia": [{"value": 0.5}]}}
+           }}"#);
+    data.behaviour.timelines_spine43 = spine43;
+    data.constraints.push(ConstraintData {
+        name: "slider".into(),
+        skin_required: false,
+        kind: ConstraintKind::Slider(SliderData {
+            animation: AnimationId(0),
+            time: 0.0,
+            mix,
+            looping: false,
+            additive,
+            local: false,
+            bone: None,
+        }),
+    });
+    let mut sk = Skeleton::new(Arc::new(data));
+    sk.set_to_setup_pose();
+    sk
+}
+
+fn inertia(sk: &Skeleton) -> f32 {
+    match &sk.constraints[0].pose {
+        spine_anim::constraints::ConstraintPose::Physics(p) => p.inertia,
+        _ => f32::NAN,
+    }
+}
+
+#[test]
+fn timelines_spine43_flag_is_set_for_4_3_data_only() {
+    use spine_model::Behaviour;
+    assert!(Behaviour::spine4("4.3.39-beta").timelines_spine43);
+    assert!(!Behaviour::spine4("4.2.43").timelines_spine43);
+    assert!(!Behaviour::spine3("3.8.99").timelines_spine43);
+}
+
+#[test]
+fn slider_scale_y_mixes_from_the_current_scale_y_in_4_3() {
+    // Slider mix 0.5, not additive (`MixFrom_Current`, add false), ScaleYTimeline value
+    // 2 * setup 1 = 2, direction in: `base = |current| * sign(2)`, `base + (2 - base) / 2`.
+    // 4.3 passes current = scale y = 1 -> 1.5; 4.2 passes current = scale x = 3 -> 2.5.
+    for (spine43, want) in [(true, 1.5), (false, 2.5)] {
+        let mut sk = mixfrom_rig(spine43, 0.5, false);
+        sk.update_world_transform(Physics::None);
+        let b = bone(&sk, "b");
+        assert!(near(b.ascale_y, want), "4.3 {spine43}: {}", b.ascale_y);
+        // The slider writes the applied pose only.
+        assert_eq!(b.scale_y, 1.0);
+    }
+}
+
+#[test]
+fn additive_absolute_timelines_add_the_key_value_in_4_3() {
+    // Physics inertia (an absolute-valued timeline) at key value 0.5, current 1, alpha
+    // 0.5, MixBlend::Add: 4.3 `current + value * alpha` = 1.25, 4.2 (add = replace)
+    // `current + (value - current) * alpha` = 0.75.
+    for (spine43, want) in [(true, 1.25), (false, 0.75)] {
+        let mut sk = mixfrom_rig(spine43, 0.0, false);
+        apply_animation(
+            &mut sk,
+            AnimationId(0),
+            0.0,
+            0.0,
+            false,
+            None,
+            0.5,
+            MixBlend::Add,
+            MixDirection::In,
+        );
+        assert!(near(inertia(&sk), want), "4.3 {spine43}: {}", inertia(&sk));
+    }
+    // An additive slider (mix 0.5) applies the same rule in its first frame.
+    for (spine43, want) in [(true, 1.25), (false, 0.75)] {
+        let mut sk = mixfrom_rig(spine43, 0.5, true);
+        sk.update_world_transform(Physics::None);
+        assert!(near(inertia(&sk), want), "slider 4.3 {spine43}: {}", inertia(&sk));
+    }
+}

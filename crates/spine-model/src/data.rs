@@ -92,6 +92,12 @@ pub struct Behaviour {
     /// scale, rotation/scale gravity is not flipped for y-down, and scale-x drives y per
     /// the constraint's [`ScaleYMode`].
     pub physics_spine43: bool,
+    /// Timelines follow spine-cpp 4.3 where its `MixFrom`/`add` model differs from the 4.2
+    /// `MixBlend`: absolute-valued timelines (path position/spacing, physics values, slider
+    /// time/mix) *add* the key value under `MixBlend::Add` (`current + value * alpha`;
+    /// 4.2 replaces), and `ScaleYTimeline` mixes from the current scale y (4.2 passes the
+    /// current scale x). Additive sliders and additive tracks see the difference.
+    pub timelines_spine43: bool,
 }
 
 impl Behaviour {
@@ -113,6 +119,7 @@ impl Behaviour {
             path_spine_c: false,
             ik_spine43: version.starts_with("4.3"),
             physics_spine43: version.starts_with("4.3"),
+            timelines_spine43: version.starts_with("4.3"),
         }
     }
 }
@@ -137,6 +144,7 @@ impl Behaviour {
             path_spine_c: version.starts_with("3.6"),
             ik_spine43: false,
             physics_spine43: false,
+            timelines_spine43: false,
         }
     }
 }
