@@ -591,7 +591,12 @@ pub fn apply_timeline(
                     SequenceMode::LoopReverse => count - 1 - index.checked_rem(count).unwrap_or(0),
                     SequenceMode::PingPongReverse => {
                         let n = (count << 1) - 2;
-                        let i = if n == 0 { 0 } else { (index + count - 1) % n };
+                        // In i64: `index` may be saturated at i32::MAX (delay 0).
+                        let i = if n == 0 {
+                            0
+                        } else {
+                            ((i64::from(index) + i64::from(count) - 1) % i64::from(n)) as i32
+                        };
                         if i >= count {
                             n - i
                         } else {

@@ -8,6 +8,16 @@
 //! The update cache recomputes the animation's bones (and their children) after the
 //! slider (see [`animation_bones`]).
 //!
+//! spine-cpp 4.3 applies the animation with `MixFrom_Current` and `add = additive`. For
+//! every timeline kind that maps exactly onto `Replace` / `Add` of the 4.2 timelines, except
+//! where 4.3 changed the timeline itself; those changes are behind
+//! [`Behaviour::timelines_spine43`](spine_model::Behaviour::timelines_spine43)
+//! (absolute-valued timelines add the key value under `Add`, `ScaleY` mixes from scale y).
+//! Known gap: 4.3 writes slot and constraint timelines of the slider's animation into their
+//! *applied* poses, which are reset from the unconstrained poses every frame; this runtime
+//! has one pose per slot / constraint, so those values persist into the next frame (equal
+//! results when something keys them every frame or the slider's mix is 1 and not additive).
+//!
 //! Bone-driven time: `offset + (property - property_offset) * scale`, where the property is
 //! read from the bone's applied local pose (`local`) or from its world transform (divided
 //! by the skeleton scale; rotation in `[0, 360)`). Looping sliders then wrap the time

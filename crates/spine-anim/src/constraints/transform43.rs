@@ -7,6 +7,17 @@
 //!
 //! 4.3 validates bone poses lazily; here (4.2-style update cache) a local-target bone gets its
 //! world transform recomputed right after, and a world-target bone its applied pose.
+//!
+//! Compared with spine-cpp 4.3 (`TransformConstraint::sort`, `BonePose::modifyLocal` /
+//! `modifyWorld` / `resetWorld`, `Skeleton::updateCache`): 4.3 sorts the source only for a
+//! world source and the constrained bones before the constraint only for a world target
+//! (local targets are sorted after it); the eager recomputation here gives the same numbers
+//! for those orders (a local source reads the same applied local values, a local target's
+//! world is computed from the same parent world). Not reproduced: 4.3's `resetWorld` drops
+//! the "world modified" state of already-updated children when a later constraint modifies
+//! their parent, so a world-space edit of a child (transform world target, path, physics)
+//! made *before* a later constraint edits its parent is lost in 4.3 and kept (as local
+//! values) here.
 
 use spine_model::{
     transform_slot as ts, FromProperty, ToProperty, TransformData, TransformProperty as P,
