@@ -296,11 +296,85 @@ fn additive_absolute_timelines_add_the_key_value_in_4_3() {
         );
         assert!(near(inertia(&sk), want), "4.3 {spine43}: {}", inertia(&sk));
     }
-    // An additive slider (mix 0.5) applies the same rule in its first frame.
-    for (spine43, want) in [(true, 1.25), (false, 0.75)] {
-        let mut sk = mixfrom_rig(spine43, 0.5, true);
+    // A slider after the physics constraint (list order = update order) changes only the
+    // applied pose of a constraint that already ran: the pose is untouched.
+    let mut sk = mixfrom_rig(true, 0.5, true);
+    sk.update_world_transform(Physics::None);
+    assert_eq!(inertia(&sk), 1.0);
+}
+
+/// Slider `a` (additive, mix 1) keys the time of slider `b` (setup time 0.2) with the value
+/// 0.5; `b` poses an animation rotating bone `r` by 100 degrees per second (0..1 s,
+/// clamped). `a_first`: `a` comes before `b` in the constraint list.
+fn slider_chain(a_first: bool) -> Skeleton {
+    let mut data = rig(r#""bones": [{"name": "root"}, {"name": "r", "parent": "root"}],
+           "animations": {
+               "src": {"bones": {"r": {"rotate": [{"value": 0.5}]}}},
+               "drv": {"bones": {"r": {"rotate": [{"value": 0}, {"time": 1, "value": 100}]}}}
+           }"#);
+    data.behaviour.timelines_spine43 = true;
+    let find = |d: &SkeletonData, n: &str| d.animations.iter().position(|a| a.name == n).unwrap();
+    let (src, drv) = (find(&data, "src"), find(&data, "drv"));
+    let (ia, ib) = if a_first { (0, 1) } else { (1, 0) };
+    // The 0.5 key of `src` becomes a slider-time key for `b`.
+    let Timeline::Bone { curves, .. } = data.animations[src].timelines[0].clone() else {
+        panic!("src keys a rotation")
+    };
+    assert_eq!(curves.value(0, 0), 0.5);
+    data.animations[src].timelines = vec![Timeline::Slider {
+        constraint: spine_model::ConstraintId(ib as u32),
+        property: spine_model::SliderProperty::Time,
+        curves,
+    }];
+    let slider = |animation: usize, time: f32, additive: bool| ConstraintData {
+        name: format!("slider{animation}"),
+        skin_required: false,
+        kind: ConstraintKind::Slider(SliderData {
+            animation: AnimationId(animation as u32),
+            time,
+            mix: 1.0,
+            looping: false,
+            additive,
+            local: false,
+            bone: None,
+        }),
+    };
+    let mut list = vec![slider(src, 0.0, true), slider(drv, 0.2, false)];
+    if !a_first {
+        list.reverse();
+    }
+    assert!(matches!(&list[ia].kind, ConstraintKind::Slider(d) if d.additive));
+    data.constraints = list;
+    let mut sk = Skeleton::new(Arc::new(data));
+    sk.set_to_setup_pose();
+    sk
+}
+
+fn slider_time(sk: &Skeleton, i: usize) -> f32 {
+    match &sk.constraints[i].pose {
+        spine_anim::constraints::ConstraintPose::Slider(p) => p.time,
+        _ => f32::NAN,
+    }
+}
+
+#[test]
+fn slider_values_applied_to_a_later_slider_hold_for_one_update() {
+    // 4.3: `a` adds 0.5 * mix 1 to `b`'s applied time, reset from b's pose (0.2) every
+    // update: b poses at 0.7 -> rotation 70 in every frame; b's pose keeps 0.2.
+    let mut sk = slider_chain(true);
+    for frame in 0..3 {
         sk.update_world_transform(Physics::None);
-        assert!(near(inertia(&sk), want), "slider 4.3 {spine43}: {}", inertia(&sk));
+        let r = bone(&sk, "r").arotation;
+        assert!(near(r, 70.0), "frame {frame}: {r}");
+        assert_eq!(slider_time(&sk, 1), 0.2, "frame {frame}");
+    }
+    // `a` after `b`: b already ran when a applies, so b poses at its own 0.2 -> 20.
+    let mut sk = slider_chain(false);
+    for frame in 0..3 {
+        sk.update_world_transform(Physics::None);
+        let r = bone(&sk, "r").arotation;
+        assert!(near(r, 20.0), "a after b, frame {frame}: {r}");
+        assert_eq!(slider_time(&sk, 0), 0.2);
     }
 }
 
