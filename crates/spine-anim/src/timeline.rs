@@ -820,7 +820,10 @@ pub fn apply_timeline(
                 sk.draw_order.extend((0..n).map(spine_model::SlotId));
             };
             if direction == MixDirection::Out {
-                if blend == MixBlend::Setup {
+                // 4.3: `out` goes to setup unless mixing from the current pose.
+                if blend == MixBlend::Setup
+                    || (blend == MixBlend::First && data.behaviour.timelines_spine43)
+                {
                     to_setup(sk);
                 }
                 return;

@@ -210,6 +210,25 @@ fn draw_order_folder_before_the_first_key_and_mixing_out() {
     }
 }
 
+#[test]
+fn draw_order_mixing_out_from_first_restores_setup_in_4_3() {
+    // 4.3 `DrawOrderTimeline::apply`: `if (out || time < frames[0]) { if (from !=
+    // MixFrom_Current) setup }`; 4.2 restores the setup order when mixing out only for
+    // MixBlend_Setup.
+    for (spine43, want) in [(true, [0, 1, 2, 3, 4]), (false, [4, 3, 2, 1, 0])] {
+        let mut data = (*folder_rig().data).clone();
+        data.behaviour.timelines_spine43 = spine43;
+        let reversed: Vec<SlotId> = (0..5).rev().map(SlotId).collect();
+        data.animations[0].timelines =
+            vec![Timeline::DrawOrder { times: vec![0.0], orders: vec![Some(reversed)] }];
+        let mut sk = Skeleton::new(Arc::new(data));
+        sk.set_to_setup_pose();
+        set_order(&mut sk, &[4, 3, 2, 1, 0]);
+        apply_at(&mut sk, 0.5, MixBlend::First, MixDirection::Out);
+        assert_eq!(order(&sk), want, "4.3 {spine43}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Timelines under the 4.3 `MixFrom` / `add` model (what sliders apply with: `MixFrom_Current`,
 // `add = additive`).

@@ -96,7 +96,9 @@ pub struct Behaviour {
     /// `MixBlend`: absolute-valued timelines (path position/spacing, physics values, slider
     /// time/mix) *add* the key value under `MixBlend::Add` (`current + value * alpha`;
     /// 4.2 replaces), and `ScaleYTimeline` mixes from the current scale y (4.2 passes the
-    /// current scale x). Additive sliders and additive tracks see the difference.
+    /// current scale x). Additive sliders and additive tracks see the difference. A draw
+    /// order timeline mixing out with `MixBlend::First` restores the setup order (4.2 only
+    /// does with `Setup`).
     pub timelines_spine43: bool,
 }
 
