@@ -542,6 +542,9 @@ pub struct Skeleton {
     pub y_down: bool,
     /// Physics time, advanced by [`Skeleton::update`].
     pub time: f32,
+    /// 4.3 lazy-pose state per bone (empty unless
+    /// [`Behaviour::lazy_pose_spine43`](spine_model::Behaviour::lazy_pose_spine43)).
+    pub lazy43: Vec<constraints::lazy43::LazyBone>,
 }
 
 impl Skeleton {
@@ -589,7 +592,11 @@ impl Skeleton {
             scale_y: 1.0,
             y_down: false,
             time: 0.0,
+            lazy43: Vec::new(),
         };
+        if sk.data.behaviour.lazy_pose_spine43 {
+            sk.lazy43 = vec![constraints::lazy43::LazyBone::default(); sk.bones.len()];
+        }
         for i in 0..sk.slots.len() {
             sk.set_slot_to_setup_pose(SlotId(i as u32));
         }
@@ -985,9 +992,16 @@ impl Skeleton {
             b.ashear_y = b.shear_y;
         }
         let frame = self.frame();
+        // 4.3 lazy poses (see `constraints::lazy43`); empty otherwise.
+        let lazy = !self.lazy43.is_empty();
+        constraints::lazy43::begin(&mut self.lazy43);
         for i in 0..self.update_cache.len() {
             match self.update_cache[i] {
-                UpdateEntry::Bone(id) => update_bone(&mut self.bones, id, &frame),
+                UpdateEntry::Bone(id) => {
+                    if !lazy || constraints::lazy43::bone_entry(&mut self.lazy43, id) {
+                        update_bone(&mut self.bones, id, &frame)
+                    }
+                }
                 UpdateEntry::Constraint(id) => {
                     let data = &*self.data;
                     let Some(cd) = data.constraints.get(id.index()) else { continue };
@@ -996,6 +1010,19 @@ impl Skeleton {
                         continue;
                     }
                     let Some(c) = self.constraints.get_mut(id.index()) else { continue };
+                    let changed = if lazy {
+                        constraints::lazy43::before(
+                            &mut self.lazy43,
+                            &mut self.bones,
+                            &self.slots,
+                            data,
+                            cd,
+                            c,
+                            physics,
+                        )
+                    } else {
+                        &[]
+                    };
                     let mut ctx = SolverCtx {
                         data,
                         bones: &mut self.bones,
@@ -1006,6 +1033,9 @@ impl Skeleton {
                         y_down: self.y_down,
                     };
                     constraints::update(&mut ctx, cd, c);
+                    if lazy {
+                        constraints::lazy43::after(&mut self.lazy43, changed);
+                    }
                 }
             }
         }

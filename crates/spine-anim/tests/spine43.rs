@@ -440,3 +440,114 @@ fn generated_4_3_fixtures_play_with_the_4_3_rules() {
     }
     assert!(folders > 0, "the fixtures hold draw-order folder timelines");
 }
+
+// ---------------------------------------------------------------------------------------
+// 4.3 lazy bone poses (`BonePose::modifyWorld` / `modifyLocal` / `resetWorld`).
+
+use spine_model::{
+    transform_slot as ts, FromProperty, ToProperty, TransformData, TransformProperty,
+    TransformSolver,
+};
+
+/// A 4.3 from/to transform constraint: `from` of `source` to `to` (scale `scale`) of `bone`,
+/// additive, mix 1 on the `to` property.
+fn transform43(
+    source: u32,
+    bone: u32,
+    from: TransformProperty,
+    to: TransformProperty,
+    scale: f32,
+    local_target: bool,
+) -> ConstraintData {
+    let slot = match to {
+        TransformProperty::Rotate => ts::ROTATE,
+        TransformProperty::X => ts::X,
+        TransformProperty::Y => ts::Y,
+        TransformProperty::ScaleX => ts::SCALE_X,
+        TransformProperty::ScaleY => ts::SCALE_Y,
+        TransformProperty::ShearY => ts::SHEAR_Y,
+    };
+    let mut mixes = [0.0; 6];
+    mixes[slot] = 1.0;
+    ConstraintData {
+        name: format!("t{bone}"),
+        skin_required: false,
+        kind: ConstraintKind::Transform(TransformData {
+            bones: vec![spine_model::BoneId(bone)],
+            source: spine_model::BoneId(source),
+            local_source: false,
+            local_target,
+            additive: true,
+            clamp: false,
+            properties: vec![FromProperty {
+                property: from,
+                offset: 0.0,
+                to: vec![ToProperty { property: to, offset: 0.0, max: 0.0, scale }],
+            }],
+            offsets: [0.0; 6],
+            mixes,
+            solver: TransformSolver::FromTo,
+        }),
+    }
+}
+
+#[test]
+fn lazy_pose_4_3_drops_a_child_world_change_when_a_later_constraint_changes_the_parent() {
+    // Bones: root, s (source, x 5), p (parent, at the origin), c (child of p, x 10).
+    // t0 (world target c): c.worldX += s.worldX = 5 -> c at (15, 0); `modifyWorld(c)`.
+    // t1 (local target p): p.rotation += 18 * s.worldX = 90; `modifyLocal(p)` resets the
+    // world of p's children, dropping c's stale local flag: 4.3 recomputes c from its local
+    // x 10 under the rotated p -> (0, 10). 4.2 keeps t0's change in c's local (x 15) ->
+    // (0, 15).
+    for (lazy, want_y) in [(true, 10.0), (false, 15.0)] {
+        let mut data = rig(r#""bones": [{"name": "root"}, {"name": "s", "parent": "root", "x": 5},
+                {"name": "p", "parent": "root"}, {"name": "c", "parent": "p", "x": 10}]"#);
+        data.behaviour.lazy_pose_spine43 = lazy;
+        let id = |n: &str| data.find_bone(n).unwrap().0;
+        let (s, p, c) = (id("s"), id("p"), id("c"));
+        data.constraints = vec![
+            transform43(s, c, TransformProperty::X, TransformProperty::X, 1.0, false),
+            transform43(s, p, TransformProperty::X, TransformProperty::Rotate, 18.0, true),
+        ];
+        let mut sk = Skeleton::new(Arc::new(data));
+        sk.set_to_setup_pose();
+        for frame in 0..2 {
+            sk.update_world_transform(Physics::None);
+            let (bp, bc) = (bone(&sk, "p"), bone(&sk, "c"));
+            assert!(near(bp.arotation, 90.0), "lazy {lazy} frame {frame}: p {}", bp.arotation);
+            assert!(
+                near(bc.world_x, 0.0) && near(bc.world_y, want_y),
+                "lazy {lazy} frame {frame}: c ({}, {})",
+                bc.world_x,
+                bc.world_y
+            );
+        }
+    }
+}
+
+#[test]
+fn lazy_pose_4_3_keeps_a_child_world_change_made_after_the_parent_changed() {
+    // Same rig, constraints swapped: t1 (p rotates 90) runs first, then t0 moves c by 5 in
+    // world x. Nothing resets c afterwards, so both runtimes keep it: c = (0, 10) + (5, 0).
+    for lazy in [true, false] {
+        let mut data = rig(r#""bones": [{"name": "root"}, {"name": "s", "parent": "root", "x": 5},
+                {"name": "p", "parent": "root"}, {"name": "c", "parent": "p", "x": 10}]"#);
+        data.behaviour.lazy_pose_spine43 = lazy;
+        let id = |n: &str| data.find_bone(n).unwrap().0;
+        let (s, p, c) = (id("s"), id("p"), id("c"));
+        data.constraints = vec![
+            transform43(s, p, TransformProperty::X, TransformProperty::Rotate, 18.0, true),
+            transform43(s, c, TransformProperty::X, TransformProperty::X, 1.0, false),
+        ];
+        let mut sk = Skeleton::new(Arc::new(data));
+        sk.set_to_setup_pose();
+        sk.update_world_transform(Physics::None);
+        let bc = bone(&sk, "c");
+        assert!(
+            near(bc.world_x, 5.0) && near(bc.world_y, 10.0),
+            "lazy {lazy}: ({}, {})",
+            bc.world_x,
+            bc.world_y
+        );
+    }
+}

@@ -100,6 +100,12 @@ pub struct Behaviour {
     /// order timeline mixing out with `MixBlend::First` restores the setup order (4.2 only
     /// does with `Setup`).
     pub timelines_spine43: bool,
+    /// Bone poses follow the effect of spine-cpp 4.3's lazy `BonePose` validation: a bone
+    /// whose world transform is still valid is not recomputed by the update cache, and a
+    /// world-space change a constraint made to a bone is dropped (the bone goes back to its
+    /// previous local pose) when a later constraint changes one of its ancestors before the
+    /// bone is recomputed (`resetWorld`).
+    pub lazy_pose_spine43: bool,
 }
 
 impl Behaviour {
@@ -122,6 +128,7 @@ impl Behaviour {
             ik_spine43: version.starts_with("4.3"),
             physics_spine43: version.starts_with("4.3"),
             timelines_spine43: version.starts_with("4.3"),
+            lazy_pose_spine43: version.starts_with("4.3"),
         }
     }
 }
@@ -147,6 +154,7 @@ impl Behaviour {
             ik_spine43: false,
             physics_spine43: false,
             timelines_spine43: false,
+            lazy_pose_spine43: false,
         }
     }
 }

@@ -15,6 +15,7 @@ use spine_model::{ConstraintData, ConstraintKind, IkData, SkeletonData};
 use crate::skeleton::{Bone, Physics, Slot, WorldFrame};
 
 pub mod ik;
+pub mod lazy43;
 pub mod path;
 pub mod physics;
 pub mod slider;

@@ -177,6 +177,12 @@ fn update_inner(sk: &mut Skeleton, id: ConstraintId) {
     }
     let (time, mix) = (p.time, p.mix);
     let blend = if d.additive { MixBlend::Add } else { MixBlend::Replace };
+    // 4.3: `modifyLocal` on the animation's bones.
+    if !sk.lazy43.is_empty() {
+        for b in animation_bones(&data, d) {
+            super::lazy43::modify_local(&mut sk.lazy43, &mut sk.bones, b);
+        }
+    }
     let n = sk.constraints.len();
     for t in &anim.timelines {
         keyed_constraints(t, n, &data, |ci| {
