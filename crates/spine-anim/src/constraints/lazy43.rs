@@ -114,6 +114,7 @@ pub fn modify_world(lazy: &mut [LazyBone], bones: &mut [Bone], id: BoneId) {
 /// `None`). Sliders are handled by [`slider`](super::slider).
 fn changed<'a>(
     data: &SkeletonData,
+    bones: &[Bone],
     slots: &[Slot],
     cd: &'a ConstraintData,
     c: &Constraint,
@@ -121,7 +122,12 @@ fn changed<'a>(
 ) -> Option<(&'a [BoneId], bool)> {
     match (&cd.kind, &c.pose) {
         (ConstraintKind::Ik(d), ConstraintPose::Ik(p)) => {
-            (p.mix != 0.0).then_some((&d.bones[..], false))
+            // Two bones: 4.3 returns before `modifyLocal` unless both inherit everything.
+            let normal = |id: &BoneId| {
+                bones.get(id.index()).is_some_and(|b| b.inherit == spine_model::Inherit::Normal)
+            };
+            let solves = p.mix != 0.0 && (d.bones.len() != 2 || d.bones.iter().all(normal));
+            solves.then_some((&d.bones[..], false))
         }
         (ConstraintKind::Transform(d), ConstraintPose::Transform(p)) => {
             p.mixes.iter().any(|&m| m != 0.0).then_some((&d.bones[..], !d.local_target))
@@ -154,7 +160,7 @@ pub fn before<'a>(
     c: &Constraint,
     physics: Physics,
 ) -> &'a [BoneId] {
-    let Some((ids, world)) = changed(data, slots, cd, c, physics) else { return &[] };
+    let Some((ids, world)) = changed(data, bones, slots, cd, c, physics) else { return &[] };
     for &id in ids {
         if world {
             modify_world(lazy, bones, id);

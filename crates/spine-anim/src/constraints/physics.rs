@@ -373,7 +373,7 @@ fn lag_fraction(a: f32, t: f32) -> f32 {
 /// * translation forces are `(wind * windDir + gravity * gravityDir) * referenceScale`
 ///   times the skeleton scale (y-down included via the scale), rotation/scale forces the
 ///   same without reference or skeleton scale (no y-down flip);
-/// * scale x also scales y per [`ScaleYMode`](spine_model::ScaleYMode): `Uniform` by the
+/// * scale x also scales y per [`ScaleYMode`]: `Uniform` by the
 ///   same factor, `Volume` by `1 / |s|` (`4 - 3.67347 |s|` below 0.7).
 pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPose) {
     let mix = pose.mix;

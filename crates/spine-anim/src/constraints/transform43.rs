@@ -13,11 +13,10 @@
 //! world source and the constrained bones before the constraint only for a world target
 //! (local targets are sorted after it); the eager recomputation here gives the same numbers
 //! for those orders (a local source reads the same applied local values, a local target's
-//! world is computed from the same parent world). Not reproduced: 4.3's `resetWorld` drops
-//! the "world modified" state of already-updated children when a later constraint modifies
-//! their parent, so a world-space edit of a child (transform world target, path, physics)
-//! made *before* a later constraint edits its parent is lost in 4.3 and kept (as local
-//! values) here.
+//! world is computed from the same parent world). 4.3's `resetWorld` (a later change of
+//! an ancestor drops an earlier world-space change of a child) and the skipping of bones
+//! whose world is still valid are reproduced by [`lazy43`](super::lazy43) for data with
+//! [`Behaviour::lazy_pose_spine43`](spine_model::Behaviour::lazy_pose_spine43).
 
 use spine_model::{
     transform_slot as ts, FromProperty, ToProperty, TransformData, TransformProperty as P,
