@@ -992,16 +992,14 @@ impl Skeleton {
             b.ashear_y = b.shear_y;
         }
         let frame = self.frame();
-        // 4.3 lazy poses (see `constraints::lazy43`); empty otherwise.
-        let lazy = !self.lazy43.is_empty();
-        constraints::lazy43::begin(&mut self.lazy43);
+        if !self.lazy43.is_empty() {
+            // 4.3 lazy poses: the same loop with the flags of `constraints::lazy43`.
+            constraints::lazy43::run_update_cache(self, physics, &frame);
+            return;
+        }
         for i in 0..self.update_cache.len() {
             match self.update_cache[i] {
-                UpdateEntry::Bone(id) => {
-                    if !lazy || constraints::lazy43::bone_entry(&mut self.lazy43, id) {
-                        update_bone(&mut self.bones, id, &frame)
-                    }
-                }
+                UpdateEntry::Bone(id) => update_bone(&mut self.bones, id, &frame),
                 UpdateEntry::Constraint(id) => {
                     let data = &*self.data;
                     let Some(cd) = data.constraints.get(id.index()) else { continue };
@@ -1010,19 +1008,6 @@ impl Skeleton {
                         continue;
                     }
                     let Some(c) = self.constraints.get_mut(id.index()) else { continue };
-                    let changed = if lazy {
-                        constraints::lazy43::before(
-                            &mut self.lazy43,
-                            &mut self.bones,
-                            &self.slots,
-                            data,
-                            cd,
-                            c,
-                            physics,
-                        )
-                    } else {
-                        &[]
-                    };
                     let mut ctx = SolverCtx {
                         data,
                         bones: &mut self.bones,
@@ -1033,9 +1018,6 @@ impl Skeleton {
                         y_down: self.y_down,
                     };
                     constraints::update(&mut ctx, cd, c);
-                    if lazy {
-                        constraints::lazy43::after(&mut self.lazy43, changed);
-                    }
                 }
             }
         }

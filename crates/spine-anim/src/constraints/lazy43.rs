@@ -16,8 +16,8 @@
 
 use spine_model::{AttachmentKind, BoneId, ConstraintData, ConstraintKind, SkeletonData};
 
-use super::{Constraint, ConstraintPose};
-use crate::skeleton::{Bone, Physics, Slot};
+use super::{Constraint, ConstraintPose, SolverCtx};
+use crate::skeleton::{update_bone, Bone, Physics, Skeleton, Slot, UpdateEntry, WorldFrame};
 
 /// 4.3 lazy-pose state of one bone for the current update.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -178,6 +178,44 @@ pub fn after(lazy: &mut [LazyBone], ids: &[BoneId]) {
     for &id in ids {
         if let Some(l) = lazy.get_mut(id.index()) {
             l.world_valid = true;
+        }
+    }
+}
+
+/// `Skeleton::update_world_transform`'s update-cache loop for 4.3 data (after the applied
+/// poses were reset): bone entries whose world is still valid are skipped, every constraint
+/// is bracketed by [`before`] / [`after`].
+pub fn run_update_cache(sk: &mut Skeleton, physics: Physics, frame: &WorldFrame) {
+    begin(&mut sk.lazy43);
+    for i in 0..sk.update_cache.len() {
+        match sk.update_cache[i] {
+            UpdateEntry::Bone(id) => {
+                if bone_entry(&mut sk.lazy43, id) {
+                    update_bone(&mut sk.bones, id, frame)
+                }
+            }
+            UpdateEntry::Constraint(id) => {
+                let data = &*sk.data;
+                let Some(cd) = data.constraints.get(id.index()) else { continue };
+                if let ConstraintKind::Slider(_) = cd.kind {
+                    super::slider::update(sk, id);
+                    continue;
+                }
+                let Some(c) = sk.constraints.get_mut(id.index()) else { continue };
+                let changed =
+                    before(&mut sk.lazy43, &mut sk.bones, &sk.slots, data, cd, c, physics);
+                let mut ctx = SolverCtx {
+                    data,
+                    bones: &mut sk.bones,
+                    slots: &sk.slots,
+                    frame: *frame,
+                    time: sk.time,
+                    physics,
+                    y_down: sk.y_down,
+                };
+                super::update(&mut ctx, cd, c);
+                after(&mut sk.lazy43, changed);
+            }
         }
     }
 }

@@ -227,6 +227,7 @@ impl Constraint {
     }
 
     /// Puts back the pose values a slider saved in [`Constraint::slider_base`], if any.
+    #[cold]
     pub fn restore_slider_base(&mut self) {
         if let Some(v) = self.slider_base.take() {
             self.set_pose_values(v);
@@ -290,5 +291,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &ConstraintData, constraint: &mut C
         _ => {}
     }
     // What a slider applied to this constraint held for this update only.
-    constraint.restore_slider_base();
+    if constraint.slider_base.is_some() {
+        constraint.restore_slider_base();
+    }
 }
