@@ -572,6 +572,9 @@ pub struct Skeleton {
     pub y_down: bool,
     /// Physics time, advanced by [`Skeleton::update`].
     pub time: f32,
+    /// 4.3 lazy-pose state per bone (empty unless
+    /// [`Behaviour::lazy_pose_spine43`](spine_model::Behaviour::lazy_pose_spine43)).
+    pub lazy43: Vec<constraints::lazy43::LazyBone>,
 }
 
 impl Skeleton {
@@ -619,7 +622,11 @@ impl Skeleton {
             scale_y: 1.0,
             y_down: false,
             time: 0.0,
+            lazy43: Vec::new(),
         };
+        if sk.data.behaviour.lazy_pose_spine43 {
+            sk.lazy43 = vec![constraints::lazy43::LazyBone::default(); sk.bones.len()];
+        }
         for i in 0..sk.slots.len() {
             sk.set_slot_to_setup_pose(SlotId(i as u32));
         }
@@ -1015,6 +1022,11 @@ impl Skeleton {
             b.ashear_y = b.shear_y;
         }
         let frame = self.frame();
+        if !self.lazy43.is_empty() {
+            // 4.3 lazy poses: the same loop with the flags of `constraints::lazy43`.
+            constraints::lazy43::run_update_cache(self, physics, &frame);
+            return;
+        }
         for i in 0..self.update_cache.len() {
             match self.update_cache[i] {
                 UpdateEntry::Bone(id) => update_bone(&mut self.bones, id, &frame),

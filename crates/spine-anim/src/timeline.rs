@@ -242,11 +242,17 @@ fn relative(c: &Curves, time: f32, alpha: f32, blend: MixBlend, current: f32, se
     current + value * alpha
 }
 
+/// spine-cpp `CurveTimeline1::getAbsoluteValue`. 4.2 treats [`MixBlend::Add`] like
+/// `Replace`; with `add43` (4.3 data under `Add`, see
+/// [`Behaviour::timelines_spine43`](spine_model::Behaviour::timelines_spine43)) the key
+/// value is added to the current one (4.3 `current + value * alpha`).
+#[allow(clippy::too_many_arguments)]
 fn absolute_with(
     first: f32,
     time: f32,
     alpha: f32,
     blend: MixBlend,
+    add43: bool,
     current: f32,
     setup: f32,
     value: impl FnOnce() -> f32,
@@ -262,11 +268,23 @@ fn absolute_with(
     if blend == MixBlend::Setup {
         return setup + (value - setup) * alpha;
     }
+    if add43 {
+        return current + value * alpha;
+    }
     current + (value - current) * alpha
 }
 
-fn absolute(c: &Curves, time: f32, alpha: f32, blend: MixBlend, current: f32, setup: f32) -> f32 {
-    absolute_with(c.time(0), time, alpha, blend, current, setup, || curve_value1(c, time))
+#[allow(clippy::too_many_arguments)]
+fn absolute(
+    c: &Curves,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    add43: bool,
+    current: f32,
+    setup: f32,
+) -> f32 {
+    absolute_with(c.time(0), time, alpha, blend, add43, current, setup, || curve_value1(c, time))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -541,6 +559,8 @@ pub fn apply_timeline_in(
     else {
         return;
     };
+    // 4.3 `getAbsoluteValue(…, add = true, …)` adds the key value.
+    let add43 = blend == MixBlend::Add && data.behaviour.timelines_spine43;
     match tl {
         Timeline::Bone { bone, property, curves } => {
             if no_keys(curves) {
@@ -659,7 +679,12 @@ pub fn apply_timeline_in(
                     SequenceMode::LoopReverse => count - 1 - index.checked_rem(count).unwrap_or(0),
                     SequenceMode::PingPongReverse => {
                         let n = (count << 1) - 2;
-                        let i = if n == 0 { 0 } else { (index + count - 1) % n };
+                        // In i64: `index` may be saturated at i32::MAX (delay 0).
+                        let i = if n == 0 {
+                            0
+                        } else {
+                            ((i64::from(index) + i64::from(count) - 1) % i64::from(n)) as i32
+                        };
                         if i >= count {
                             n - i
                         } else {
@@ -763,10 +788,10 @@ pub fn apply_timeline_in(
             }
             match property {
                 PathProperty::Position => {
-                    p.position = absolute(curves, time, alpha, blend, p.position, d.position)
+                    p.position = absolute(curves, time, alpha, blend, add43, p.position, d.position)
                 }
                 PathProperty::Spacing => {
-                    p.spacing = absolute(curves, time, alpha, blend, p.spacing, d.spacing)
+                    p.spacing = absolute(curves, time, alpha, blend, add43, p.spacing, d.spacing)
                 }
                 PathProperty::Mix => {
                     let setup = [d.mix_rotate, d.mix_x, d.mix_y];
@@ -817,6 +842,7 @@ pub fn apply_timeline_in(
                         time,
                         alpha,
                         blend,
+                        add43,
                         physics_get(p, *property),
                         physics_setup(d, *property),
                     );
@@ -839,6 +865,7 @@ pub fn apply_timeline_in(
                             time,
                             alpha,
                             blend,
+                            add43,
                             physics_get(p, *property),
                             physics_setup(d, *property),
                             || value,
@@ -864,9 +891,11 @@ pub fn apply_timeline_in(
             }
             match property {
                 SliderProperty::Time => {
-                    p.time = absolute(curves, time, alpha, blend, p.time, d.time)
+                    p.time = absolute(curves, time, alpha, blend, add43, p.time, d.time)
                 }
-                SliderProperty::Mix => p.mix = absolute(curves, time, alpha, blend, p.mix, d.mix),
+                SliderProperty::Mix => {
+                    p.mix = absolute(curves, time, alpha, blend, add43, p.mix, d.mix)
+                }
             }
         }
         Timeline::DrawOrder { times, orders } => {
@@ -879,7 +908,10 @@ pub fn apply_timeline_in(
                 sk.draw_order.extend((0..n).map(spine_model::SlotId));
             };
             if direction == MixDirection::Out {
-                if blend == MixBlend::Setup {
+                // 4.3: `out` goes to setup unless mixing from the current pose.
+                if blend == MixBlend::Setup
+                    || (blend == MixBlend::First && data.behaviour.timelines_spine43)
+                {
                     to_setup(sk);
                     return;
                 }
@@ -903,13 +935,48 @@ pub fn apply_timeline_in(
                 _ => to_setup(sk),
             }
         }
-        Timeline::DrawOrderFolder { .. } => {
-            // 4.3 folders: not applied yet.
+        Timeline::DrawOrderFolder { slots, times, orders } => {
+            // spine-cpp 4.3 `DrawOrderFolderTimeline::apply`: only the draw-order positions
+            // holding a folder slot change; "from current" (replace/add) leaves the order
+            // alone when mixing out or before the first key, else the folder goes back to
+            // its setup order.
+            if times.is_empty() {
+                return;
+            }
+            if direction == MixDirection::Out || time < times[0] {
+                if matches!(blend, MixBlend::Setup | MixBlend::First) {
+                    place_folder(&mut sk.draw_order, slots, slots);
+                }
+                return;
+            }
+            match orders.get(search_times(times, time)) {
+                Some(Some(order)) if order.len() == slots.len() => {
+                    place_folder(&mut sk.draw_order, slots, order)
+                }
+                _ => place_folder(&mut sk.draw_order, slots, slots),
+            }
         }
         Timeline::Event { keys } => {
             if let Some(events) = events {
                 fire_events(animation, index as u32, keys, last_time, time, events);
             }
+        }
+    }
+}
+
+/// Writes `order` (a permutation of the folder's `slots`) into the positions of
+/// `draw_order` that hold a folder slot, first to last (spine-cpp 4.3
+/// `DrawOrderFolderTimeline::setup` / `apply`). Never allocates.
+fn place_folder(
+    draw_order: &mut [spine_model::SlotId],
+    slots: &[spine_model::SlotId],
+    order: &[spine_model::SlotId],
+) {
+    let mut next = order.iter();
+    for d in draw_order.iter_mut() {
+        if slots.contains(d) {
+            let Some(s) = next.next() else { return };
+            *d = *s;
         }
     }
 }
@@ -1130,9 +1197,10 @@ fn apply_bone(
         BoneProperty::ScaleX => {
             b.scale_x = scale_value(c, time, alpha, blend, direction, b.scale_x, bd.scale_x)
         }
-        // spine-cpp 4.2 quirk: the current value passed is scale *x*.
+        // spine-cpp 4.2 quirk: the current value passed is scale *x* (4.3 passes scale y).
         BoneProperty::ScaleY => {
-            b.scale_y = scale_value(c, time, alpha, blend, direction, b.scale_x, bd.scale_y)
+            let current = if data.behaviour.timelines_spine43 { b.scale_y } else { b.scale_x };
+            b.scale_y = scale_value(c, time, alpha, blend, direction, current, bd.scale_y)
         }
         BoneProperty::Translate | BoneProperty::Shear => {
             let (cx, cy, sx, sy) = if property == BoneProperty::Translate {

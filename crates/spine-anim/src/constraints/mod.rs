@@ -7,13 +7,15 @@
 //! slots, the skeleton's world frame, time and physics mode).
 //!
 //! Solvers: [`ik`], [`transform`] (4.2 / 3.8 / 4.3 from-to), [`path`] (spine-cpp 4.2),
-//! [`physics`] (spine-cpp 4.2), [`slider`] (4.3).
+//! [`physics`] (spine-cpp 4.2, and 4.3 behind
+//! [`Behaviour::physics_spine43`](spine_model::Behaviour::physics_spine43)), [`slider`] (4.3).
 
 use spine_model::{ConstraintData, ConstraintKind, IkData, SkeletonData};
 
 use crate::skeleton::{Bone, Physics, Slot, WorldFrame};
 
 pub mod ik;
+pub mod lazy43;
 pub mod path;
 pub mod physics;
 pub mod slider;
@@ -125,6 +127,22 @@ pub enum ConstraintPose {
     Slider(SliderPose),
 }
 
+/// The timeline-driven values of a constraint pose (no solver state or scratch buffers):
+/// what a slider's animation may change for one frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PoseValues {
+    /// IK.
+    Ik(IkPose),
+    /// Transform.
+    Transform(TransformPose),
+    /// Path: position, spacing, mix rotate, mix x, mix y.
+    Path([f32; 5]),
+    /// Physics: inertia, strength, damping, inverse mass, wind, gravity, mix.
+    Physics([f32; 7]),
+    /// Slider.
+    Slider(SliderPose),
+}
+
 /// One constraint instance.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Constraint {
@@ -132,6 +150,10 @@ pub struct Constraint {
     pub active: bool,
     /// Pose and state.
     pub pose: ConstraintPose,
+    /// The pose values before a slider's animation changed them this frame (spine-cpp 4.3
+    /// writes those into the constraint's *applied* pose, which every frame starts from the
+    /// pose again): restored right after the constraint ran, see [`slider`].
+    pub slider_base: Option<PoseValues>,
 }
 
 impl Constraint {
@@ -164,12 +186,58 @@ impl Constraint {
                 ConstraintPose::Slider(SliderPose { time: d.time, mix: d.mix })
             }
         };
-        Constraint { active: false, pose }
+        Constraint { active: false, pose, slider_base: None }
+    }
+
+    /// The timeline-driven values of the pose.
+    pub fn pose_values(&self) -> PoseValues {
+        match &self.pose {
+            ConstraintPose::Ik(p) => PoseValues::Ik(*p),
+            ConstraintPose::Transform(p) => PoseValues::Transform(*p),
+            ConstraintPose::Path(p) => {
+                PoseValues::Path([p.position, p.spacing, p.mix_rotate, p.mix_x, p.mix_y])
+            }
+            ConstraintPose::Physics(p) => PoseValues::Physics([
+                p.inertia,
+                p.strength,
+                p.damping,
+                p.mass_inverse,
+                p.wind,
+                p.gravity,
+                p.mix,
+            ]),
+            ConstraintPose::Slider(p) => PoseValues::Slider(*p),
+        }
+    }
+
+    /// Sets the timeline-driven values of the pose (values of another type are ignored).
+    pub fn set_pose_values(&mut self, v: PoseValues) {
+        match (&mut self.pose, v) {
+            (ConstraintPose::Ik(p), PoseValues::Ik(v)) => *p = v,
+            (ConstraintPose::Transform(p), PoseValues::Transform(v)) => *p = v,
+            (ConstraintPose::Path(p), PoseValues::Path(v)) => {
+                [p.position, p.spacing, p.mix_rotate, p.mix_x, p.mix_y] = v;
+            }
+            (ConstraintPose::Physics(p), PoseValues::Physics(v)) => {
+                [p.inertia, p.strength, p.damping, p.mass_inverse, p.wind, p.gravity, p.mix] = v;
+            }
+            (ConstraintPose::Slider(p), PoseValues::Slider(v)) => *p = v,
+            _ => {}
+        }
+    }
+
+    /// Puts back the pose values a slider saved in [`Constraint::slider_base`], if any.
+    #[cold]
+    pub fn restore_slider_base(&mut self) {
+        if let Some(v) = self.slider_base.take() {
+            self.set_pose_values(v);
+        }
     }
 
     /// spine-cpp `*Constraint::setToSetupPose`: the timeline-driven values back to setup
     /// (physics simulation state is kept).
     pub fn set_to_setup_pose(&mut self, data: &ConstraintData) {
+        self.slider_base = None;
         match (&mut self.pose, &data.kind) {
             (ConstraintPose::Ik(p), ConstraintKind::Ik(d)) => *p = ik_setup(d),
             (ConstraintPose::Transform(p), ConstraintKind::Transform(d)) => p.mixes = d.mixes,
@@ -221,5 +289,9 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &ConstraintData, constraint: &mut C
         // Sliders apply an animation, which needs the whole skeleton:
         // `Skeleton::update_world_transform` calls `slider::update` itself.
         _ => {}
+    }
+    // What a slider applied to this constraint held for this update only.
+    if constraint.slider_base.is_some() {
+        constraint.restore_slider_base();
     }
 }

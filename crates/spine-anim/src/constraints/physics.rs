@@ -1,4 +1,6 @@
-//! Physics constraint solver (spine-cpp 4.2 `PhysicsConstraint::update`).
+//! Physics constraint solver (spine-cpp 4.2 `PhysicsConstraint::update`; 4.3 data with
+//! [`Behaviour::physics_spine43`](spine_model::Behaviour::physics_spine43) goes to the
+//! 4.3 solver, see [`update`]).
 //!
 //! A fixed-step spring simulation: the bone's world position feeds translation offsets
 //! (`x`, `y`), the tip of the bone feeds rotation/shear-x and scale-x offsets. Time comes
@@ -16,7 +18,7 @@
 //! * wind and gravity are multiplied by the data's reference scale in the translation part
 //!   only, not in the rotation/scale part.
 
-use spine_model::PhysicsData;
+use spine_model::{PhysicsData, ScaleYMode};
 
 use super::{PhysicsPose, SolverCtx};
 use crate::math;
@@ -60,6 +62,14 @@ pub struct PhysicsState {
     pub scale_offset: f32,
     /// Scale velocity.
     pub scale_velocity: f32,
+    /// 4.3: what the last batch of steps added to the x offset (`_xLag`).
+    pub x_lag: f32,
+    /// 4.3: what the last batch of steps added to the y offset (`_yLag`).
+    pub y_lag: f32,
+    /// 4.3: what the last batch of steps added to the rotate offset (`_rotateLag`).
+    pub rotate_lag: f32,
+    /// 4.3: what the last batch of steps added to the scale offset (`_scaleLag`).
+    pub scale_lag: f32,
     /// Unsimulated time.
     pub remaining: f32,
     /// Skeleton time of the last update.
@@ -87,6 +97,10 @@ impl PhysicsState {
         self.rotate_velocity = 0.0;
         self.scale_offset = 0.0;
         self.scale_velocity = 0.0;
+        self.x_lag = 0.0;
+        self.y_lag = 0.0;
+        self.rotate_lag = 0.0;
+        self.scale_lag = 0.0;
     }
 
     /// spine-cpp `PhysicsConstraint::translate`: the next update applies forces as if the
@@ -129,7 +143,14 @@ fn clamp(v: f32, q: f32) -> f32 {
 
 /// Steps one physics constraint and applies its offsets to `data.bone` (nothing when
 /// `ctx.physics` is [`Physics::None`] or the mix is 0). Never allocates.
+///
+/// Data with [`Behaviour::physics_spine43`](spine_model::Behaviour::physics_spine43)
+/// follows spine-cpp 4.3 (see [`update_43`]); everything else spine-cpp 4.2.
 pub fn update(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPose) {
+    if ctx.data.behaviour.physics_spine43 {
+        update_43(ctx, data, pose);
+        return;
+    }
     let mix = pose.mix;
     if mix == 0.0 {
         return;
@@ -328,4 +349,255 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPos
 /// `MathUtil::ceil` (`::ceil` of a float).
 fn ceil(v: f32) -> f32 {
     v.ceil()
+}
+
+/// The skeleton's wind direction (spine-cpp 4.3 `Skeleton::_windX/_windY` defaults; this
+/// runtime has no setter for them).
+const WIND: (f32, f32) = (1.0, 0.0);
+/// The skeleton's gravity direction (spine-cpp 4.3 `Skeleton::_gravityX/_gravityY`
+/// defaults).
+const GRAVITY: (f32, f32) = (0.0, 1.0);
+
+/// `MathUtil::max(0.0f, 1 - a / t)`: the part of a step not yet simulated.
+fn lag_fraction(a: f32, t: f32) -> f32 {
+    (1.0 - a / t).max(0.0)
+}
+
+/// spine-cpp 4.3 `PhysicsConstraint::update`. Differences from the 4.2 solver:
+/// * every batch of steps remembers what it added to each offset (`*_lag`); the offsets are
+///   applied minus `lag * z`, `z` = the unsimulated fraction of a step (`1 - remaining /
+///   step`, at least 0), which interpolates between the last two simulated states
+///   ([`Physics::Pose`] included);
+/// * the rotation target and the scale length subtract the previous rotate / scale lag
+///   scaled by the fraction left before this update's delta;
+/// * the velocity limit is `limit * delta * |scaleX|` for x and `|scaleY|` for y;
+/// * translation forces are `(wind * windDir + gravity * gravityDir) * referenceScale`
+///   times the skeleton scale (y-down included via the scale), rotation/scale forces the
+///   same without reference or skeleton scale (no y-down flip);
+/// * scale x also scales y per [`ScaleYMode`]: `Uniform` by the
+///   same factor, `Volume` by `1 / |s|` (`4 - 3.67347 |s|` below 0.7).
+pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPose) {
+    let mix = pose.mix;
+    if mix == 0.0 {
+        return;
+    }
+    let x = data.x > 0.0;
+    let y = data.y > 0.0;
+    let rotate_or_shear_x = data.rotate > 0.0 || data.shear_x > 0.0;
+    let scale_x = data.scale_x > 0.0;
+    let bi = data.bone.index();
+    let l = ctx.data.bones.get(bi).map_or(0.0, |b| b.length);
+    let t = data.step;
+    let frame = ctx.frame;
+    let parent = parent_world(ctx.bones, data.bone);
+    let Some(bone) = ctx.bones.get_mut(bi) else { return };
+    let st = &mut pose.state;
+    let mut z = 0.0;
+
+    match ctx.physics {
+        Physics::None => return,
+        Physics::Reset | Physics::Update => {
+            if ctx.physics == Physics::Reset {
+                st.reset(ctx.time);
+            }
+            let delta = (ctx.time - st.last_time).max(0.0);
+            let aa = st.remaining;
+            st.remaining += delta;
+            st.last_time = ctx.time;
+
+            let (bx, by) = (bone.world_x, bone.world_y);
+            if st.reset {
+                st.reset = false;
+                st.ux = bx;
+                st.uy = by;
+            } else {
+                let mut a = st.remaining;
+                let i = pose.inertia;
+                let f = ctx.data.reference_scale;
+                // (damping factor, mass * step, strength), computed once when needed.
+                let mut dme: Option<(f32, f32, f32)> = None;
+                let mut qx = data.limit * delta;
+                let qy = qx * math::abs(frame.scale_y);
+                qx *= math::abs(frame.scale_x);
+                if x || y {
+                    if x {
+                        let u = (st.ux - bx) * i;
+                        st.x_offset += clamp(u, qx);
+                        st.ux = bx;
+                    }
+                    if y {
+                        let u = (st.uy - by) * i;
+                        st.y_offset += clamp(u, qy);
+                        st.uy = by;
+                    }
+                    if a >= t {
+                        let (xs, ys) = (st.x_offset, st.y_offset);
+                        let (d, m, e) = *dme.insert((
+                            pow(pose.damping, 60.0 * t),
+                            t * pose.mass_inverse,
+                            pose.strength,
+                        ));
+                        let w = f * pose.wind;
+                        let g = f * pose.gravity;
+                        let ax = (w * WIND.0 + g * GRAVITY.0) * frame.scale_x;
+                        let ay = (w * WIND.1 + g * GRAVITY.1) * frame.scale_y;
+                        loop {
+                            if x {
+                                st.x_velocity += (ax - st.x_offset * e) * m;
+                                st.x_offset += st.x_velocity * t;
+                                st.x_velocity *= d;
+                            }
+                            if y {
+                                st.y_velocity -= (ay + st.y_offset * e) * m;
+                                st.y_offset += st.y_velocity * t;
+                                st.y_velocity *= d;
+                            }
+                            a -= t;
+                            if a < t {
+                                break;
+                            }
+                        }
+                        st.x_lag = st.x_offset - xs;
+                        st.y_lag = st.y_offset - ys;
+                    }
+                    z = lag_fraction(a, t);
+                    if x {
+                        bone.world_x += (st.x_offset - st.x_lag * z) * mix * data.x;
+                    }
+                    if y {
+                        bone.world_y += (st.y_offset - st.y_lag * z) * mix * data.y;
+                    }
+                }
+
+                if rotate_or_shear_x || scale_x {
+                    let ca = math::atan2(bone.c, bone.a);
+                    let (mut c, mut s);
+                    let mut mr = 0.0;
+                    let dx = clamp(st.cx - bone.world_x, qx);
+                    let dy = clamp(st.cy - bone.world_y, qy);
+                    if rotate_or_shear_x {
+                        mr = (data.rotate + data.shear_x) * mix;
+                        let zr = st.rotate_lag * lag_fraction(aa, t);
+                        let mut r =
+                            math::atan2(dy + st.ty, dx + st.tx) - ca - (st.rotate_offset - zr) * mr;
+                        st.rotate_offset += (r - ceil(r * INV_PI_2 - 0.5) * PI_2) * i;
+                        r = (st.rotate_offset - zr) * mr + ca;
+                        c = math::cos(r);
+                        s = math::sin(r);
+                        if scale_x {
+                            let r = l * bone.world_scale_x();
+                            if r > 0.0 {
+                                st.scale_offset += (dx * c + dy * s) * i / r;
+                            }
+                        }
+                    } else {
+                        c = math::cos(ca);
+                        s = math::sin(ca);
+                        let r = l * bone.world_scale_x() - st.scale_lag * lag_fraction(aa, t);
+                        if r > 0.0 {
+                            st.scale_offset += (dx * c + dy * s) * i / r;
+                        }
+                    }
+                    a = st.remaining;
+                    if a >= t {
+                        let (d, m, e) = *dme.get_or_insert_with(|| {
+                            (pow(pose.damping, 60.0 * t), t * pose.mass_inverse, pose.strength)
+                        });
+                        let ax = pose.wind * WIND.0 + pose.gravity * GRAVITY.0;
+                        let ay = pose.wind * WIND.1 + pose.gravity * GRAVITY.1;
+                        let (rs, ss) = (st.rotate_offset, st.scale_offset);
+                        let h = l / f;
+                        loop {
+                            a -= t;
+                            if scale_x {
+                                st.scale_velocity += (ax * c - ay * s - st.scale_offset * e) * m;
+                                st.scale_offset += st.scale_velocity * t;
+                                st.scale_velocity *= d;
+                            }
+                            if rotate_or_shear_x {
+                                st.rotate_velocity -=
+                                    ((ax * s + ay * c) * h + st.rotate_offset * e) * m;
+                                st.rotate_offset += st.rotate_velocity * t;
+                                st.rotate_velocity *= d;
+                                if a < t {
+                                    break;
+                                }
+                                let r = st.rotate_offset * mr + ca;
+                                c = math::cos(r);
+                                s = math::sin(r);
+                            } else if a < t {
+                                break;
+                            }
+                        }
+                        st.rotate_lag = st.rotate_offset - rs;
+                        st.scale_lag = st.scale_offset - ss;
+                    }
+                    z = lag_fraction(a, t);
+                }
+                st.remaining = a;
+            }
+            st.cx = bone.world_x;
+            st.cy = bone.world_y;
+        }
+        Physics::Pose => {
+            z = lag_fraction(st.remaining, t);
+            if x {
+                bone.world_x += (st.x_offset - st.x_lag * z) * mix * data.x;
+            }
+            if y {
+                bone.world_y += (st.y_offset - st.y_lag * z) * mix * data.y;
+            }
+        }
+    }
+
+    if rotate_or_shear_x {
+        let mut o = (st.rotate_offset - st.rotate_lag * z) * mix;
+        if data.shear_x > 0.0 {
+            let mut r = 0.0;
+            if data.rotate > 0.0 {
+                r = o * data.rotate;
+                let (s, c) = (math::sin(r), math::cos(r));
+                let a = bone.b;
+                bone.b = c * a - s * bone.d;
+                bone.d = s * a + c * bone.d;
+            }
+            r += o * data.shear_x;
+            let (s, c) = (math::sin(r), math::cos(r));
+            let a = bone.a;
+            bone.a = c * a - s * bone.c;
+            bone.c = s * a + c * bone.c;
+        } else {
+            o *= data.rotate;
+            let (s, c) = (math::sin(o), math::cos(o));
+            let a = bone.a;
+            bone.a = c * a - s * bone.c;
+            bone.c = s * a + c * bone.c;
+            let a = bone.b;
+            bone.b = c * a - s * bone.d;
+            bone.d = s * a + c * bone.d;
+        }
+    }
+    if scale_x {
+        let mut s = 1.0 + (st.scale_offset - st.scale_lag * z) * mix * data.scale_x;
+        bone.a *= s;
+        bone.c *= s;
+        match data.scale_y_mode {
+            ScaleYMode::Uniform => {
+                bone.b *= s;
+                bone.d *= s;
+            }
+            ScaleYMode::Volume => {
+                s = math::abs(s);
+                s = if s >= 0.7 { 1.0 / s } else { 4.0 - 3.67347 * s };
+                bone.b *= s;
+                bone.d *= s;
+            }
+            ScaleYMode::None => {}
+        }
+    }
+    if ctx.physics != Physics::Pose {
+        st.tx = l * bone.a;
+        st.ty = l * bone.c;
+    }
+    bone.update_applied_transform(parent, &frame);
 }

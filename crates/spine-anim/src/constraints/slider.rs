@@ -8,6 +8,20 @@
 //! The update cache recomputes the animation's bones (and their children) after the
 //! slider (see [`animation_bones`]).
 //!
+//! spine-cpp 4.3 applies the animation with `MixFrom_Current` and `add = additive`. For
+//! every timeline kind that maps exactly onto `Replace` / `Add` of the 4.2 timelines, except
+//! where 4.3 changed the timeline itself; those changes are behind
+//! [`Behaviour::timelines_spine43`](spine_model::Behaviour::timelines_spine43)
+//! (absolute-valued timelines add the key value under `Add`, `ScaleY` mixes from scale y).
+//! 4.3 writes the slider's animation into *applied* poses, which start every update from
+//! the poses again. Bones: the animation is applied to the applied local pose (reset from
+//! the local pose by `update_world_transform`). Constraints: the values are saved in
+//! [`Constraint::slider_base`](super::Constraint::slider_base) and restored once the
+//! constraint ran (see [`update`]). Known gap: slots and the draw order have a single pose
+//! here, so slot timelines (color, attachment, deform, sequence) and draw-order timelines of
+//! a slider's animation persist into the next frame (equal results when something keys
+//! them every frame, or the slider's mix is 1 and it is not additive).
+//!
 //! Bone-driven time: `offset + (property - property_offset) * scale`, where the property is
 //! read from the bone's applied local pose (`local`) or from its world transform (divided
 //! by the skeleton scale; rotation in `[0, 360)`). Looping sliders then wrap the time
@@ -94,10 +108,48 @@ fn swap_local_applied(b: &mut Bone) {
     std::mem::swap(&mut b.shear_y, &mut b.ashear_y);
 }
 
+/// The constraints timeline `t` writes (`f` may see one several times).
+fn keyed_constraints(
+    t: &Timeline,
+    count: usize,
+    data: &spine_model::SkeletonData,
+    mut f: impl FnMut(usize),
+) {
+    match t {
+        Timeline::Ik { constraint, .. }
+        | Timeline::Transform { constraint, .. }
+        | Timeline::Path { constraint, .. }
+        | Timeline::Slider { constraint, .. }
+        | Timeline::Physics { constraint: Some(constraint), .. } => f(constraint.index()),
+        Timeline::Physics { constraint: None, .. } => {
+            for (i, c) in data.constraints.iter().enumerate().take(count) {
+                if matches!(c.kind, ConstraintKind::Physics(_)) {
+                    f(i);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Runs slider constraint `id` of `sk` (called by the update cache; needs the whole
 /// skeleton because it applies an animation). Does nothing when the mix is 0, the
 /// constraint is not a slider, or its bone is inactive. Never allocates.
+///
+/// Constraint values the animation changes hold for this update only (spine-cpp 4.3
+/// applies them to the constraints' applied poses): the previous values are saved in
+/// [`Constraint::slider_base`](super::Constraint::slider_base) and put back right after
+/// the constraint ran, or right away for constraints that ran before this slider
+/// (constraint list order = update order in 4.3).
 pub fn update(sk: &mut Skeleton, id: ConstraintId) {
+    update_inner(sk, id);
+    // Values another slider applied to this one.
+    if let Some(c) = sk.constraints.get_mut(id.index()) {
+        c.restore_slider_base();
+    }
+}
+
+fn update_inner(sk: &mut Skeleton, id: ConstraintId) {
     let data = sk.data.clone();
     let Some(ConstraintKind::Slider(d)) = data.constraints.get(id.index()).map(|c| &c.kind) else {
         return;
@@ -125,11 +177,38 @@ pub fn update(sk: &mut Skeleton, id: ConstraintId) {
     }
     let (time, mix) = (p.time, p.mix);
     let blend = if d.additive { MixBlend::Add } else { MixBlend::Replace };
+    // 4.3: `modifyLocal` on the animation's bones.
+    if !sk.lazy43.is_empty() {
+        for b in animation_bones(&data, d) {
+            super::lazy43::modify_local(&mut sk.lazy43, &mut sk.bones, b);
+        }
+    }
+    let n = sk.constraints.len();
+    for t in &anim.timelines {
+        keyed_constraints(t, n, &data, |ci| {
+            if let Some(c) = sk.constraints.get_mut(ci) {
+                if c.active && c.slider_base.is_none() {
+                    c.slider_base = Some(c.pose_values());
+                }
+            }
+        });
+    }
     for b in &mut sk.bones {
         swap_local_applied(b);
     }
     apply_animation(sk, d.animation, time, time, d.looping, None, mix, blend, MixDirection::In);
     for b in &mut sk.bones {
         swap_local_applied(b);
+    }
+    // Constraints that already ran this update (and this slider itself, which restores in
+    // `update`) do not see the values: put them back now.
+    for t in &anim.timelines {
+        keyed_constraints(t, n, &data, |ci| {
+            if ci < id.index() {
+                if let Some(c) = sk.constraints.get_mut(ci) {
+                    c.restore_slider_base();
+                }
+            }
+        });
     }
 }

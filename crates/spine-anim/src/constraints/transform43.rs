@@ -7,6 +7,16 @@
 //!
 //! 4.3 validates bone poses lazily; here (4.2-style update cache) a local-target bone gets its
 //! world transform recomputed right after, and a world-target bone its applied pose.
+//!
+//! Compared with spine-cpp 4.3 (`TransformConstraint::sort`, `BonePose::modifyLocal` /
+//! `modifyWorld` / `resetWorld`, `Skeleton::updateCache`): 4.3 sorts the source only for a
+//! world source and the constrained bones before the constraint only for a world target
+//! (local targets are sorted after it); the eager recomputation here gives the same numbers
+//! for those orders (a local source reads the same applied local values, a local target's
+//! world is computed from the same parent world). 4.3's `resetWorld` (a later change of
+//! an ancestor drops an earlier world-space change of a child) and the skipping of bones
+//! whose world is still valid are reproduced by [`lazy43`](super::lazy43) for data with
+//! [`Behaviour::lazy_pose_spine43`](spine_model::Behaviour::lazy_pose_spine43).
 
 use spine_model::{
     transform_slot as ts, FromProperty, ToProperty, TransformData, TransformProperty as P,
