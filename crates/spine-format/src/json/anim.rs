@@ -1,6 +1,6 @@
 //! Animations of a JSON skeleton: timelines and their keys, as written.
 
-use super::value::{as_f32, each, each_named, Obj, J, P, R};
+use super::value::{as_f32, each, each_named, f32s, Obj, J, P, R};
 use super::{Inherit, PathMix, SequenceMode, TransformMix, Version};
 use serde::Serialize;
 
@@ -346,7 +346,7 @@ fn read_curve(o: &Obj) -> R<Option<Curve>> {
         (None, Some(n)) => {
             Ok(Curve::Number { c1: n as f32, c2: o.f32("c2")?, c3: o.f32("c3")?, c4: o.f32("c4")? })
         }
-        _ if v.items().is_some() => each(v, p, as_f32).map(Curve::Bezier),
+        _ if v.items().is_some() => f32s(v, p).map(Curve::Bezier),
         _ => Err(p.expected("\"stepped\", a number or an array of numbers", v)),
     })
 }

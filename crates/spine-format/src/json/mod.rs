@@ -784,13 +784,13 @@ fn read_sequence(v: J<'_>, p: &P<'_>) -> R<Sequence> {
 }
 
 fn u32s(v: J<'_>, p: &P<'_>) -> R<Vec<u32>> {
-    each(v, p, as_u32)
+    value::u32s(v, p)
 }
 
 fn read_attachment(key: &str, o: &Obj, ver: Version) -> R<Attachment> {
     let declared_type = o.opt("type", AttachmentType::read)?;
     let color = o.color("color")?;
-    let vertices = |o: &Obj| o.req("vertices", |v, p| each(v, p, value::as_f32));
+    let vertices = |o: &Obj| o.req("vertices", value::f32s);
     let kind = match declared_type.unwrap_or(AttachmentType::Region) {
         AttachmentType::Region => AttachmentKind::Region {
             path: o.string("path")?,
@@ -826,7 +826,7 @@ fn read_attachment(key: &str, o: &Obj, ver: Version) -> R<Attachment> {
                 width: o.f32("width")?,
                 height: o.f32("height")?,
                 sequence: o.opt("sequence", read_sequence)?,
-                uvs: o.req("uvs", |v, p| each(v, p, value::as_f32))?,
+                uvs: o.req("uvs", value::f32s)?,
                 vertices: vertices(o)?,
                 triangles: o.req("triangles", u32s)?,
                 hull: o.opt("hull", as_u32)?,
@@ -838,7 +838,7 @@ fn read_attachment(key: &str, o: &Obj, ver: Version) -> R<Attachment> {
             constant_speed: o.bool("constantSpeed")?,
             vertex_count: o.req("vertexCount", as_u32)?,
             vertices: vertices(o)?,
-            lengths: o.req("lengths", |v, p| each(v, p, value::as_f32))?,
+            lengths: o.req("lengths", value::f32s)?,
             color,
         },
         AttachmentType::Point => AttachmentKind::Point {

@@ -112,7 +112,29 @@ impl<'t> Doc<'t> {
     }
 }
 
+/// Bytes that end an escape-free run of string text: `"`, `\` and control characters.
+const STRING_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// An open container: its node, its item count so far, whether it is an object.
+struct Open {
+    at: usize,
+    count: u32,
+    is_obj: bool,
+}
+
 impl<'t> Parser<'t> {
+    #[cold]
+    #[inline(never)]
     fn error(&self, what: &str) -> JsonError {
         let pos = self.pos.min(self.b.len());
         let before = &self.b[..pos];
@@ -130,14 +152,21 @@ impl<'t> Parser<'t> {
         self.b.get(self.pos).copied()
     }
 
-    fn skip_ws(&mut self) {
-        while let Some(c) = self.peek() {
-            if matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
-                self.pos += 1;
-            } else {
-                break;
+    /// Skips whitespace and returns the next byte.
+    #[inline]
+    fn next_token(&mut self) -> Option<u8> {
+        let b = self.b;
+        let mut pos = self.pos;
+        while pos < b.len() {
+            let c = b[pos];
+            if !matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
+                self.pos = pos;
+                return Some(c);
             }
+            pos += 1;
         }
+        self.pos = pos;
+        None
     }
 
     fn idx(&self) -> u32 {
@@ -145,60 +174,65 @@ impl<'t> Parser<'t> {
         self.nodes.len() as u32
     }
 
-    /// The whole document: one value and trailing whitespace. Containers are tracked on an
-    /// explicit stack of (node index, is object).
+    /// The whole document: one value and trailing whitespace. Open containers are tracked on an
+    /// explicit stack, so nesting costs no native stack.
     fn document(&mut self) -> Result<(), JsonError> {
-        let mut stack: Vec<(usize, bool)> = Vec::new();
+        let mut stack: Vec<Open> = Vec::new();
         loop {
             // A value starts here.
-            self.skip_ws();
-            let opened = match self.peek() {
-                Some(b'{') => Some(true),
-                Some(b'[') => Some(false),
-                _ => None,
-            };
-            if let Some(is_obj) = opened {
-                self.pos += 1;
-                let at = self.nodes.len();
-                self.nodes.push(if is_obj {
-                    Node::Obj { count: 0, end: 0 }
-                } else {
-                    Node::Arr { count: 0, end: 0 }
-                });
-                self.skip_ws();
-                let close = if is_obj { b'}' } else { b']' };
-                if self.peek() == Some(close) {
+            match self.next_token() {
+                Some(c @ (b'{' | b'[')) => {
+                    let is_obj = c == b'{';
                     self.pos += 1;
-                    self.close(at);
-                } else {
-                    if stack.len() >= MAX_DEPTH {
-                        return Err(self.error("nesting deeper than 128 levels"));
+                    let at = self.nodes.len();
+                    self.nodes.push(if is_obj {
+                        Node::Obj { count: 0, end: 0 }
+                    } else {
+                        Node::Arr { count: 0, end: 0 }
+                    });
+                    let close = if is_obj { b'}' } else { b']' };
+                    if self.next_token() == Some(close) {
+                        self.pos += 1;
+                        let end = self.idx();
+                        if let Some(Node::Arr { end: e, .. } | Node::Obj { end: e, .. }) =
+                            self.nodes.get_mut(at)
+                        {
+                            *e = end;
+                        }
+                    } else {
+                        if stack.len() >= MAX_DEPTH {
+                            return Err(self.error("nesting deeper than 128 levels"));
+                        }
+                        stack.push(Open { at, count: 0, is_obj });
+                        if is_obj {
+                            self.key()?;
+                        }
+                        continue;
                     }
-                    stack.push((at, is_obj));
-                    if is_obj {
-                        self.key()?;
-                    }
-                    continue;
                 }
-            } else {
-                self.scalar()?;
+                Some(b'"') => self.string()?,
+                Some(b'-' | b'0'..=b'9') => self.number()?,
+                Some(b't') => self.literal("true", Node::Bool(true))?,
+                Some(b'f') => self.literal("false", Node::Bool(false))?,
+                Some(b'n') => self.literal("null", Node::Null)?,
+                None => return Err(self.error("unexpected end of input")),
+                Some(_) => return Err(self.error("expected a value")),
             }
-            // A value ended: continue or close the enclosing containers.
+            // A value ended: go on to the next item or close the enclosing containers.
             loop {
-                let Some(&(at, is_obj)) = stack.last() else {
-                    self.skip_ws();
-                    if self.pos < self.b.len() {
+                let Some(top) = stack.last_mut() else {
+                    if self.next_token().is_some() {
                         return Err(self.error("trailing characters"));
                     }
                     return Ok(());
                 };
-                self.skip_ws();
-                match self.peek() {
+                top.count += 1;
+                let is_obj = top.is_obj;
+                match self.next_token() {
                     Some(b',') => {
                         self.pos += 1;
-                        self.bump_count(at);
                         if is_obj {
-                            self.skip_ws();
+                            self.next_token();
                             self.key()?;
                         }
                         break;
@@ -214,23 +248,13 @@ impl<'t> Parser<'t> {
                     }
                 }
                 self.pos += 1;
-                self.bump_count(at);
-                self.close(at);
+                let (at, count) = (top.at, top.count);
                 stack.pop();
+                let end = self.idx();
+                if let Some(n) = self.nodes.get_mut(at) {
+                    *n = if is_obj { Node::Obj { count, end } } else { Node::Arr { count, end } };
+                }
             }
-        }
-    }
-
-    fn bump_count(&mut self, at: usize) {
-        if let Some(Node::Arr { count, .. } | Node::Obj { count, .. }) = self.nodes.get_mut(at) {
-            *count += 1;
-        }
-    }
-
-    fn close(&mut self, at: usize) {
-        let n = self.idx();
-        if let Some(Node::Arr { end, .. } | Node::Obj { end, .. }) = self.nodes.get_mut(at) {
-            *end = n;
         }
     }
 
@@ -240,24 +264,11 @@ impl<'t> Parser<'t> {
             return Err(self.error("expected a string key"));
         }
         self.string()?;
-        self.skip_ws();
-        if self.peek() != Some(b':') {
+        if self.next_token() != Some(b':') {
             return Err(self.error("expected `:`"));
         }
         self.pos += 1;
         Ok(())
-    }
-
-    fn scalar(&mut self) -> Result<(), JsonError> {
-        match self.peek() {
-            Some(b'"') => self.string(),
-            Some(b'-' | b'0'..=b'9') => self.number(),
-            Some(b't') => self.literal("true", Node::Bool(true)),
-            Some(b'f') => self.literal("false", Node::Bool(false)),
-            Some(b'n') => self.literal("null", Node::Null),
-            None => Err(self.error("unexpected end of input")),
-            Some(_) => Err(self.error("expected a value")),
-        }
     }
 
     fn literal(&mut self, word: &str, node: Node) -> Result<(), JsonError> {
@@ -271,22 +282,25 @@ impl<'t> Parser<'t> {
     }
 
     /// A string starting at its opening quote.
+    #[inline]
     fn string(&mut self) -> Result<(), JsonError> {
-        self.pos += 1;
-        let start = self.pos;
-        loop {
-            match self.peek() {
-                Some(b'"') => break,
-                Some(b'\\') => return self.escaped_string(start),
-                Some(0..=0x1f) => return Err(self.error("control character in a string")),
-                Some(_) => self.pos += 1,
-                None => return Err(self.error("unterminated string")),
-            }
+        let b = self.b;
+        let start = self.pos + 1;
+        let mut pos = start;
+        while pos < b.len() && !STRING_STOP[usize::from(b[pos])] {
+            pos += 1;
         }
-        let len = (self.pos - start) as u32;
-        self.pos += 1;
-        self.nodes.push(Node::Str { start: start as u32, len });
-        Ok(())
+        self.pos = pos;
+        match b.get(pos) {
+            Some(b'"') => {
+                self.pos += 1;
+                self.nodes.push(Node::Str { start: start as u32, len: (pos - start) as u32 });
+                Ok(())
+            }
+            Some(b'\\') => self.escaped_string(start),
+            Some(_) => Err(self.error("control character in a string")),
+            None => Err(self.error("unterminated string")),
+        }
     }
 
     /// The rest of a string with escapes; `self.pos` is at the first backslash.
@@ -295,7 +309,7 @@ impl<'t> Parser<'t> {
         loop {
             let run = self.pos;
             while let Some(c) = self.peek() {
-                if c == b'"' || c == b'\\' || c < 0x20 {
+                if STRING_STOP[usize::from(c)] {
                     break;
                 }
                 self.pos += 1;
@@ -368,79 +382,66 @@ impl<'t> Parser<'t> {
         Ok(v)
     }
 
-    fn digits(
-        &mut self,
-        mantissa: &mut u64,
-        exact: &mut bool,
-        scale: &mut i32,
-        frac: bool,
-    ) -> usize {
-        let mut n = 0;
-        while let Some(c @ b'0'..=b'9') = self.peek() {
-            if *mantissa < 100_000_000_000_000_000 {
-                *mantissa = *mantissa * 10 + u64::from(c - b'0');
-                if frac {
-                    *scale -= 1;
-                }
-            } else {
-                *exact = false;
-            }
-            self.pos += 1;
-            n += 1;
-        }
-        n
-    }
-
     /// A number (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`), read as the nearest `f64`.
+    #[inline]
     fn number(&mut self) -> Result<(), JsonError> {
+        let b = self.b;
         let start = self.pos;
-        let neg = self.peek() == Some(b'-');
+        let mut pos = start;
+        let neg = b.get(pos) == Some(&b'-');
         if neg {
-            self.pos += 1;
+            pos += 1;
         }
-        let (mut m, mut exact, mut scale) = (0u64, true, 0i32);
-        match self.peek() {
-            Some(b'0') => self.pos += 1,
-            Some(b'1'..=b'9') => {
-                self.digits(&mut m, &mut exact, &mut scale, false);
+        // Up to 19 digits fit a u64 exactly; wrapping only matters past that (slow path).
+        let mut m = 0u64;
+        let int_start = pos;
+        while pos < b.len() && b[pos].is_ascii_digit() {
+            m = m.wrapping_mul(10).wrapping_add(u64::from(b[pos] - b'0'));
+            pos += 1;
+        }
+        let int_digits = pos - int_start;
+        if int_digits == 0 || (int_digits > 1 && b[int_start] == b'0') {
+            self.pos = pos;
+            return Err(self.error("invalid number"));
+        }
+        let mut frac_digits = 0;
+        if pos < b.len() && b[pos] == b'.' {
+            pos += 1;
+            let frac_start = pos;
+            while pos < b.len() && b[pos].is_ascii_digit() {
+                m = m.wrapping_mul(10).wrapping_add(u64::from(b[pos] - b'0'));
+                pos += 1;
             }
-            _ => return Err(self.error("invalid number")),
-        }
-        if self.peek() == Some(b'.') {
-            self.pos += 1;
-            if self.digits(&mut m, &mut exact, &mut scale, true) == 0 {
+            frac_digits = pos - frac_start;
+            if frac_digits == 0 {
+                self.pos = pos;
                 return Err(self.error("invalid number"));
             }
         }
-        let mut exp = 0i32;
-        if let Some(b'e' | b'E') = self.peek() {
-            self.pos += 1;
-            let eneg = match self.peek() {
-                Some(b'-') => {
-                    self.pos += 1;
-                    true
-                }
-                Some(b'+') => {
-                    self.pos += 1;
-                    false
-                }
-                _ => false,
-            };
-            let mut n = 0;
-            while let Some(c @ b'0'..=b'9') = self.peek() {
-                exp = (exp * 10 + i32::from(c - b'0')).min(100_000);
-                self.pos += 1;
-                n += 1;
+        let mut exp = 0i64;
+        if pos < b.len() && (b[pos] | 0x20) == b'e' {
+            pos += 1;
+            let eneg = b.get(pos) == Some(&b'-');
+            if matches!(b.get(pos), Some(b'-' | b'+')) {
+                pos += 1;
             }
-            if n == 0 {
+            let exp_start = pos;
+            while pos < b.len() && b[pos].is_ascii_digit() {
+                exp = (exp * 10 + i64::from(b[pos] - b'0')).min(1_000_000);
+                pos += 1;
+            }
+            if pos == exp_start {
+                self.pos = pos;
                 return Err(self.error("invalid number"));
             }
             if eneg {
                 exp = -exp;
             }
         }
-        let e = scale + exp;
-        let value = if exact && m < (1u64 << 53) && (-22..=22).contains(&e) {
+        self.pos = pos;
+        let e = exp - frac_digits as i64;
+        let value = if int_digits + frac_digits <= 19 && m < (1u64 << 53) && (-22..=22).contains(&e)
+        {
             // Clinger's fast path: both operands are exact, so one rounding gives the nearest.
             let f = m as f64;
             let f = if e < 0 { f / POW10[(-e) as usize] } else { f * POW10[e as usize] };
@@ -451,7 +452,7 @@ impl<'t> Parser<'t> {
             }
         } else {
             self.text
-                .get(start..self.pos)
+                .get(start..pos)
                 .and_then(|s| s.parse::<f64>().ok())
                 .ok_or_else(|| self.error("invalid number"))?
         };
@@ -690,6 +691,53 @@ pub(crate) fn as_color(v: J<'_>, p: &P<'_>) -> R<[u8; 4]> {
     Ok(out)
 }
 
+/// An array of numbers as `f32`s: one pass over the (scalar) item nodes, with the errors of
+/// [`as_f32`] at the first item that is not a finite 32-bit number.
+pub(crate) fn f32s(v: J<'_>, p: &P<'_>) -> R<Vec<f32>> {
+    let Node::Arr { count, .. } = v.node() else { return Err(p.expected("an array", v)) };
+    let first = v.i + 1;
+    let items = v.doc.nodes.get(first..first + count as usize).unwrap_or_default();
+    let mut out = Vec::with_capacity(items.len());
+    for (i, n) in items.iter().enumerate() {
+        match *n {
+            Node::Num(x) if (x as f32).is_finite() => out.push(x as f32),
+            // The items so far were scalars, so item `i` is node `first + i`.
+            _ => return Err(item_error(as_f32, v, first + i, p, i)),
+        }
+    }
+    Ok(out)
+}
+
+/// An array of non-negative integers, like [`f32s`] with the errors of [`as_u32`].
+pub(crate) fn u32s(v: J<'_>, p: &P<'_>) -> R<Vec<u32>> {
+    let Node::Arr { count, .. } = v.node() else { return Err(p.expected("an array", v)) };
+    let first = v.i + 1;
+    let items = v.doc.nodes.get(first..first + count as usize).unwrap_or_default();
+    let mut out = Vec::with_capacity(items.len());
+    for (i, n) in items.iter().enumerate() {
+        match *n {
+            Node::Num(x) if x.fract() == 0.0 && x >= 0.0 && x <= f64::from(u32::MAX) => {
+                out.push(x as u32)
+            }
+            _ => return Err(item_error(as_u32, v, first + i, p, i)),
+        }
+    }
+    Ok(out)
+}
+
+/// The error `read` gives for item `i` (node `node`) of the array `v`.
+#[cold]
+fn item_error<T>(
+    read: fn(J<'_>, &P<'_>) -> R<T>,
+    v: J<'_>,
+    node: usize,
+    p: &P<'_>,
+    i: usize,
+) -> JsonError {
+    let ip = p.idx(i);
+    read(J { doc: v.doc, i: node }, &ip).err().unwrap_or_else(|| ip.err("unexpected value"))
+}
+
 /// Maps each element of an array.
 pub(crate) fn each<'d, T>(
     v: J<'d>,
@@ -719,22 +767,43 @@ pub(crate) fn each_named<'d, T>(
 }
 
 /// An object being read, with its path.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 pub(crate) struct Obj<'a> {
-    entries: Entries<'a>,
+    doc: &'a Doc<'a>,
+    /// The node of the first key.
+    first: usize,
+    count: u32,
     pub(crate) p: &'a P<'a>,
 }
 
 impl<'a> Obj<'a> {
     pub(crate) fn new(v: J<'a>, p: &'a P<'a>) -> R<Obj<'a>> {
-        match v.entries() {
-            Some(entries) => Ok(Obj { entries, p }),
-            None => Err(p.expected("an object", v)),
+        match v.node() {
+            Node::Obj { count, .. } => Ok(Obj { doc: v.doc, first: v.i + 1, count, p }),
+            _ => Err(p.expected("an object", v)),
         }
     }
     /// The first value named `k`, `None` when absent or `null`.
     pub(crate) fn get(&self, k: &str) -> Option<J<'a>> {
-        self.entries.clone().find(|(n, _)| *n == k).map(|(_, v)| v).filter(|v| !v.is_null())
+        let doc = self.doc;
+        let bytes = doc.text.as_bytes();
+        let mut i = self.first;
+        for _ in 0..self.count {
+            let hit = match doc.nodes.get(i) {
+                Some(&Node::Str { start, len }) => {
+                    len as usize == k.len()
+                        && bytes.get(start as usize..start as usize + k.len()) == Some(k.as_bytes())
+                }
+                Some(&Node::Esc(d)) => doc.decoded.get(d as usize).is_some_and(|s| s == k),
+                _ => false,
+            };
+            if hit {
+                let v = J { doc, i: i + 1 };
+                return (!v.is_null()).then_some(v);
+            }
+            i = doc.end(i + 1);
+        }
+        None
     }
     pub(crate) fn has(&self, k: &str) -> bool {
         self.get(k).is_some()
@@ -772,11 +841,168 @@ impl<'a> Obj<'a> {
         self.opt(k, as_color)
     }
     pub(crate) fn floats(&self, k: &str) -> R<Option<Vec<f32>>> {
-        self.opt(k, |v, p| each(v, p, as_f32))
+        self.opt(k, f32s)
     }
     pub(crate) fn strings(&self, k: &str) -> R<Vec<String>> {
         Ok(self
             .opt(k, |v, p| each(v, p, |x, p| as_str(x, p).map(str::to_owned)))?
             .unwrap_or_default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    /// The document as a serde_json value (objects keep the last of duplicate keys, as serde does).
+    fn to_serde(v: J<'_>) -> Value {
+        if let Some(items) = v.items() {
+            return Value::Array(items.map(to_serde).collect());
+        }
+        if let Some(entries) = v.entries() {
+            return Value::Object(entries.map(|(k, x)| (k.to_owned(), to_serde(x))).collect());
+        }
+        match (v.num(), v.str(), v.bool()) {
+            (Some(n), ..) => serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number),
+            (_, Some(s), _) => Value::String(s.to_owned()),
+            (.., Some(b)) => Value::Bool(b),
+            _ => Value::Null,
+        }
+    }
+
+    /// Equal, numbers within an ulp or two (serde_json's default float parsing is not always
+    /// the nearest double; ours is).
+    fn same(a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) => {
+                let (x, y) = (x.as_f64().unwrap_or(f64::NAN), y.as_f64().unwrap_or(f64::NAN));
+                x == y || (x - y).abs() <= x.abs() * 4e-16
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+            }
+            _ => a == b,
+        }
+    }
+
+    fn check_like_serde(text: &str) {
+        let theirs = serde_json::from_str::<Value>(text);
+        let ours = Doc::parse(text);
+        match (&theirs, &ours) {
+            (Ok(t), Ok(o)) => {
+                let o = to_serde(o.root());
+                assert!(same(t, &o), "{text:?}: serde {t} vs ours {o}");
+            }
+            (Err(_), Err(e)) => assert!(e.message.starts_with("invalid JSON: "), "{e}"),
+            (t, o) => panic!("{text:?}: serde {t:?} vs ours {:?}", o.as_ref().map(|_| ())),
+        }
+    }
+
+    #[test]
+    fn agrees_with_serde_json_on_valid_documents() {
+        for text in [
+            r#"{"a": [1, -2.5, 3e2, 4E-2, 5.5e+1, 0, -0, 0.1, 123456789.125], "b": {}, "c": []}"#,
+            r#"["", "plain", "a\"b\\c\/d\b\f\n\r\t", "\u00e9\u4e2d\ud83d\ude00", "é中😀"]"#,
+            r#"[true, false, null, [[[]]], [{}], {"x": {"y": {"z": null}}}]"#,
+            r#"[9007199254740993, 12345678901234567890123, 1e22, 1e23, 1.7976931348623157e308]"#,
+            r#"[2.2250738585072014e-308, 5e-324, 0.30000000000000004, 1234567890.0987654321]"#,
+            r#"[0.000000000000000000000000001, 1e-22, 123.456e-30, -9.87654321e15]"#,
+            " \t\r\n { \"k\" \n : \"v\" } \n ",
+            "42",
+            "\"top\"",
+        ] {
+            check_like_serde(text);
+        }
+        let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
+        check_like_serde(&deep);
+    }
+
+    #[test]
+    fn agrees_with_serde_json_on_invalid_documents() {
+        for text in [
+            "",
+            " ",
+            "[1,]",
+            r#"{"a":1,}"#,
+            "[01]",
+            "[1.]",
+            "[.5]",
+            "[-]",
+            "[1e]",
+            "[1e+]",
+            "[+1]",
+            "\"\u{1}\"",
+            r#""\ud800""#,
+            r#""\udc00""#,
+            r#""\ud800\u0041""#,
+            r#""\q""#,
+            r#""\u12""#,
+            "tru",
+            "nul",
+            "[1 2]",
+            r#"{"a" 1}"#,
+            "{1:2}",
+            "[",
+            "{",
+            r#"{"a":"#,
+            r#""""x"#,
+            r#""abc"#,
+            "[1]]",
+            "{}}",
+            "[}",
+            "{]",
+            "1 2",
+            "[NaN]",
+            "[Infinity]",
+            "[0x10]",
+        ] {
+            check_like_serde(text);
+        }
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        check_like_serde(&deep);
+    }
+
+    #[test]
+    fn errors_give_line_column_and_offset() {
+        let e = Doc::parse("{\n  \"a\": [1,\n  2,,]}").err().map(|e| e.message);
+        assert_eq!(
+            e.as_deref(),
+            Some("invalid JSON: expected a value at line 3 column 5 (byte 17)")
+        );
+        let e = Doc::parse(&"[".repeat(129)).err().map(|e| e.message);
+        assert!(e.is_some_and(|m| m.contains("nesting deeper than 128")));
+    }
+
+    #[test]
+    fn objects_read_the_first_duplicate_and_skip_null() {
+        let doc = Doc::parse(r#"{"a": 1, "a": 2, "n": null, "e\u0078": "esc"}"#).expect("parses");
+        let p = P::ROOT;
+        let o = Obj::new(doc.root(), &p).expect("object");
+        assert_eq!(o.f32("a"), Ok(Some(1.0)));
+        assert!(!o.has("n"));
+        assert_eq!(o.string("ex"), Ok(Some("esc".to_owned())));
+        assert!(o.get("missing").is_none());
+    }
+
+    #[test]
+    fn corpus_documents_read_like_serde_json() {
+        let Some(corpus) = skel_testkit::spine_corpus() else { return };
+        let mut files = vec![corpus];
+        let mut checked = 0;
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                let Ok(dir) = std::fs::read_dir(&path) else { continue };
+                files.extend(dir.flatten().map(|e| e.path()));
+            } else if path.extension().is_some_and(|x| x == "json") {
+                let Ok(text) = std::fs::read_to_string(&path) else { continue };
+                check_like_serde(&text);
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "only {checked} JSON files found");
     }
 }
