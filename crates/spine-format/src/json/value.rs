@@ -153,8 +153,18 @@ impl<'t> Parser<'t> {
     }
 
     /// Skips whitespace and returns the next byte.
-    #[inline]
+    #[inline(always)]
     fn next_token(&mut self) -> Option<u8> {
+        // Most tokens follow the previous one directly (every token byte is above the space).
+        match self.b.get(self.pos) {
+            Some(&c) if c > b' ' => Some(c),
+            _ => self.skip_ws(),
+        }
+    }
+
+    /// Skips whitespace and returns the next byte (the out-of-line part of `next_token`).
+    #[inline(never)]
+    fn skip_ws(&mut self) -> Option<u8> {
         let b = self.b;
         let mut pos = self.pos;
         while pos < b.len() {
@@ -259,6 +269,7 @@ impl<'t> Parser<'t> {
     }
 
     /// `"key"` and `:`, leaving the position before the value.
+    #[inline(always)]
     fn key(&mut self) -> Result<(), JsonError> {
         if self.peek() != Some(b'"') {
             return Err(self.error("expected a string key"));
@@ -282,7 +293,7 @@ impl<'t> Parser<'t> {
     }
 
     /// A string starting at its opening quote.
-    #[inline]
+    #[inline(always)]
     fn string(&mut self) -> Result<(), JsonError> {
         let b = self.b;
         let start = self.pos + 1;
@@ -790,10 +801,10 @@ impl<'a> Obj<'a> {
         let mut i = self.first;
         for _ in 0..self.count {
             let hit = match doc.nodes.get(i) {
-                Some(&Node::Str { start, len }) => {
-                    len as usize == k.len()
-                        && bytes.get(start as usize..start as usize + k.len()) == Some(k.as_bytes())
-                }
+                // Keys are short: a byte loop beats a `memcmp` call.
+                Some(&Node::Str { start, len }) if len as usize == k.len() => bytes
+                    .get(start as usize..start as usize + k.len())
+                    .is_some_and(|n| n.iter().zip(k.as_bytes()).all(|(a, b)| a == b)),
                 Some(&Node::Esc(d)) => doc.decoded.get(d as usize).is_some_and(|s| s == k),
                 _ => false,
             };
