@@ -68,17 +68,13 @@ struct Parser<'t> {
 impl<'t> Doc<'t> {
     /// Parses `text`; errors say what was expected, with the line, column and byte offset.
     pub(crate) fn parse(text: &'t str) -> Result<Doc<'t>, JsonError> {
-        let mut p = Parser {
-            text,
-            b: text.as_bytes(),
-            pos: 0,
-            // Spine exports hold about one value per 6-8 bytes.
-            nodes: Vec::with_capacity(text.len() / 8 + 1),
-            decoded: Vec::new(),
-        };
+        let mut p =
+            Parser { text, b: text.as_bytes(), pos: 0, nodes: Vec::new(), decoded: Vec::new() };
         if u32::try_from(text.len()).is_err() {
             return Err(p.error("document larger than 4 GiB"));
         }
+        // Spine exports hold about one value per 6-8 bytes (hostile text: at most one per 2).
+        p.nodes.reserve(text.len() / 8 + 1);
         p.document()?;
         Ok(Doc { text, nodes: p.nodes, decoded: p.decoded })
     }
@@ -211,7 +207,9 @@ impl<'t> Parser<'t> {
                         }
                     } else {
                         if stack.len() >= MAX_DEPTH {
-                            return Err(self.error("nesting deeper than 128 levels"));
+                            return Err(
+                                self.error(&format!("nesting deeper than {MAX_DEPTH} levels"))
+                            );
                         }
                         stack.push(Open { at, count: 0, is_obj });
                         if is_obj {
