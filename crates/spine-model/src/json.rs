@@ -666,7 +666,7 @@ fn table<V>(
     c: &mut Conv<'_, '_>,
     keys: &[j::Key<V>],
     channels: usize,
-    values: impl Fn(&V) -> Vec<f32>,
+    values: impl Fn(&V) -> Vals,
     cy_scale: &[f32],
 ) -> Curves {
     let n = keys.len();
@@ -688,7 +688,8 @@ fn table<V>(
                 }
             })
             .collect();
-        let k: Vec<(f32, Vec<f32>)> = keys.iter().map(|k| (k.time, values(&k.value))).collect();
+        let k: Vec<(f32, Vec<f32>)> =
+            keys.iter().map(|k| (k.time, values(&k.value).as_slice().to_vec())).collect();
         return sampled3x(channels, k.into_iter(), &curves);
     }
     let ch = channels.max(1);
@@ -705,11 +706,13 @@ fn table<V>(
     for k in keys {
         t.frames.push(k.time);
         let v = values(&k.value);
+        let v = v.as_slice();
         t.frames.extend((0..channels).map(|i| v.get(i).copied().unwrap_or(0.0)));
     }
     let mut next = 0;
+    let mut ctl = Vec::new();
     for (i, kind) in kinds.iter().enumerate() {
-        let mut ctl = Vec::new();
+        ctl.clear();
         if *kind == CurveType::Bezier {
             if let Some(j::Curve::Bezier(b)) = &keys[i].curve {
                 if b.len() < 4 * ch {
@@ -732,8 +735,38 @@ fn table<V>(
     t
 }
 
-fn rgb(c: [u8; 4], n: usize) -> Vec<f32> {
-    c.iter().take(n).map(|&x| f32::from(x) / 255.0).collect()
+/// The values of one key (at most 7 channels), without a heap allocation per key.
+#[derive(Clone, Copy, Default)]
+struct Vals {
+    v: [f32; 7],
+    n: usize,
+}
+
+impl Vals {
+    fn of(x: &[f32]) -> Vals {
+        let mut o = Vals::default();
+        o.extend(x);
+        o
+    }
+    fn extend(&mut self, x: &[f32]) {
+        for &f in x {
+            if let Some(slot) = self.v.get_mut(self.n) {
+                *slot = f;
+                self.n += 1;
+            }
+        }
+    }
+    fn as_slice(&self) -> &[f32] {
+        self.v.get(..self.n).unwrap_or_default()
+    }
+}
+
+fn rgb(c: [u8; 4], n: usize) -> Vals {
+    let mut o = Vals::default();
+    for &x in c.iter().take(n) {
+        o.extend(&[f32::from(x) / 255.0]);
+    }
+    o
 }
 
 fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
@@ -764,7 +797,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                     (ColorProperty::Rgb, table(c, k, 3, |v| rgb(*v, 3), &[]))
                 }
                 j::SlotTimeline::Alpha(k) => {
-                    (ColorProperty::Alpha, table(c, k, 1, |v| vec![v.unwrap_or(0.0)], &[]))
+                    (ColorProperty::Alpha, table(c, k, 1, |v| Vals::of(&[v.unwrap_or(0.0)]), &[]))
                 }
                 j::SlotTimeline::Rgba2(k) => (
                     ColorProperty::Rgba2,
@@ -774,7 +807,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                         7,
                         |v| {
                             let mut o = rgb(v.light, 4);
-                            o.extend(rgb(v.dark, 3));
+                            o.extend(rgb(v.dark, 3).as_slice());
                             o
                         },
                         &[],
@@ -788,7 +821,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                         6,
                         |v| {
                             let mut o = rgb(v.light, 3);
-                            o.extend(rgb(v.dark, 3));
+                            o.extend(rgb(v.dark, 3).as_slice());
                             o
                         },
                         &[],
@@ -823,9 +856,10 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
         for t in &bt.timelines {
             use j::BoneTimeline as B;
             use BoneProperty as P;
-            let one = |d: f32, s: f32| move |v: &Option<f32>| vec![v.unwrap_or(d) * s];
-            let two =
-                |d: f32, s: f32| move |v: &j::Xy| vec![v.x.unwrap_or(d) * s, v.y.unwrap_or(d) * s];
+            let one = |d: f32, s: f32| move |v: &Option<f32>| Vals::of(&[v.unwrap_or(d) * s]);
+            let two = |d: f32, s: f32| {
+                move |v: &j::Xy| Vals::of(&[v.x.unwrap_or(d) * s, v.y.unwrap_or(d) * s])
+            };
             let (property, curves) = match t {
                 B::Rotate(k) => (P::Rotate, table(c, k, 1, one(0.0, 1.0), &[1.0])),
                 B::Translate(k) => (P::Translate, table(c, k, 2, two(0.0, scale), &[scale, scale])),
@@ -857,7 +891,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                 c,
                 &t.timelines,
                 2,
-                |k| vec![k.mix.unwrap_or(1.0), k.softness.unwrap_or(0.0) * scale],
+                |k| Vals::of(&[k.mix.unwrap_or(1.0), k.softness.unwrap_or(0.0) * scale]),
                 &[1.0, scale],
             );
             let flags = t
@@ -886,18 +920,25 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                     if v3 {
                         let t = m.translate_mix.unwrap_or(1.0);
                         let s = m.scale_mix.unwrap_or(1.0);
-                        vec![m.rotate_mix.unwrap_or(1.0), t, t, s, s, m.shear_mix.unwrap_or(1.0)]
+                        Vals::of(&[
+                            m.rotate_mix.unwrap_or(1.0),
+                            t,
+                            t,
+                            s,
+                            s,
+                            m.shear_mix.unwrap_or(1.0),
+                        ])
                     } else {
                         let x = m.mix_x.unwrap_or(1.0);
                         let sx = m.mix_scale_x.unwrap_or(1.0);
-                        vec![
+                        Vals::of(&[
                             m.mix_rotate.unwrap_or(1.0),
                             x,
                             m.mix_y.unwrap_or(x),
                             sx,
                             m.mix_scale_y.unwrap_or(sx),
                             m.mix_shear_y.unwrap_or(1.0),
-                        ]
+                        ])
                     }
                 },
                 &[],
@@ -925,7 +966,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                         };
                         (
                             PathProperty::Position,
-                            table(c, k, 1, |v| vec![v.unwrap_or(0.0) * s], &[s]),
+                            table(c, k, 1, |v| Vals::of(&[v.unwrap_or(0.0) * s]), &[s]),
                         )
                     }
                     j::PathTimeline::Spacing(k) => {
@@ -938,7 +979,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                             };
                         (
                             PathProperty::Spacing,
-                            table(c, k, 1, |v| vec![v.unwrap_or(0.0) * s], &[s]),
+                            table(c, k, 1, |v| Vals::of(&[v.unwrap_or(0.0) * s]), &[s]),
                         )
                     }
                     j::PathTimeline::Mix(k) => {
@@ -949,10 +990,14 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                             |m| {
                                 if v3 {
                                     let t = m.translate_mix.unwrap_or(1.0);
-                                    vec![m.rotate_mix.unwrap_or(1.0), t, t]
+                                    Vals::of(&[m.rotate_mix.unwrap_or(1.0), t, t])
                                 } else {
                                     let x = m.mix_x.unwrap_or(1.0);
-                                    vec![m.mix_rotate.unwrap_or(1.0), x, m.mix_y.unwrap_or(x)]
+                                    Vals::of(&[
+                                        m.mix_rotate.unwrap_or(1.0),
+                                        x,
+                                        m.mix_y.unwrap_or(x),
+                                    ])
                                 }
                             },
                             &[],
@@ -999,7 +1044,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                         W::Gravity => PhysicsProperty::Gravity,
                         W::Mix => PhysicsProperty::Mix,
                     };
-                    let curves = table(c, k, 1, |v| vec![v.unwrap_or(0.0)], &[]);
+                    let curves = table(c, k, 1, |v| Vals::of(&[v.unwrap_or(0.0)]), &[]);
                     see(curves.last_time());
                     tl.push(Timeline::Physics { constraint, property, curves });
                 }
@@ -1023,7 +1068,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                         continue;
                     };
                     let verts = vertices_of(&c.b.data.attachments[att.index()].kind);
-                    let curves = table(c, keys, 0, |_| Vec::new(), &[]);
+                    let curves = table(c, keys, 0, |_| Vals::default(), &[]);
                     see(curves.last_time());
                     c.b.enter("deform", &at.attachment);
                     let mut out = Vec::with_capacity(keys.len());

@@ -1,6 +1,6 @@
 //! Animations of a JSON skeleton: timelines and their keys, as written.
 
-use super::value::{as_f32, each, each_named, Obj, J, P, R};
+use super::value::{as_f32, each, each_named, f32s, Obj, J, P, R};
 use super::{Inherit, PathMix, SequenceMode, TransformMix, Version};
 use serde::Serialize;
 
@@ -340,16 +340,13 @@ impl Animation {
 }
 
 fn read_curve(o: &Obj) -> R<Option<Curve>> {
-    o.opt("curve", |v, p| match v {
-        J::Str(s) if s == "stepped" => Ok(Curve::Stepped),
-        J::Str(s) => Ok(Curve::Other(s.clone())),
-        J::Arr(_) => each(v, p, as_f32).map(Curve::Bezier),
-        J::Num(n) => Ok(Curve::Number {
-            c1: *n as f32,
-            c2: o.f32("c2")?,
-            c3: o.f32("c3")?,
-            c4: o.f32("c4")?,
-        }),
+    o.opt("curve", |v, p| match (v.str(), v.num()) {
+        (Some("stepped"), _) => Ok(Curve::Stepped),
+        (Some(s), _) => Ok(Curve::Other(s.to_owned())),
+        (None, Some(n)) => {
+            Ok(Curve::Number { c1: n as f32, c2: o.f32("c2")?, c3: o.f32("c3")?, c4: o.f32("c4")? })
+        }
+        _ if v.items().is_some() => f32s(v, p).map(Curve::Bezier),
         _ => Err(p.expected("\"stepped\", a number or an array of numbers", v)),
     })
 }
@@ -358,15 +355,14 @@ fn read_curve(o: &Obj) -> R<Option<Curve>> {
 /// curves). A bezier curve of a key that has a next key must hold 4 numbers (3.x) or 4 per
 /// channel (4.x), as the loaders index them.
 fn keys<V>(
-    v: &J,
+    v: J<'_>,
     p: &P,
     ver: Version,
     channels: usize,
     mut f: impl FnMut(&Obj) -> R<V>,
 ) -> R<Vec<Key<V>>> {
-    let n = match v {
-        J::Arr(a) => a.len(),
-        _ => return Err(p.expected("an array of keys", v)),
+    let Some(n) = v.items().map(|a| a.len()) else {
+        return Err(p.expected("an array of keys", v));
     };
     each(v, p, |x, kp| {
         let o = Obj::new(x, kp)?;
@@ -407,18 +403,18 @@ fn kp_index(p: &P) -> Option<usize> {
 
 /// `Some(())` when a 4.x loader would skip this slot/bone timeline without looking at its name:
 /// it has no keys. Such timelines are left out of the AST.
-fn skip_empty(v: &J, ver: Version) -> Option<()> {
-    match v {
-        J::Arr(a) if a.is_empty() && !ver.v3() => Some(()),
+fn skip_empty(v: J<'_>, ver: Version) -> Option<()> {
+    match v.items() {
+        Some(a) if a.len() == 0 && !ver.v3() => Some(()),
         _ => None,
     }
 }
 
-fn keys1(v: &J, p: &P, ver: Version, name: &str) -> R<Keys1> {
+fn keys1(v: J<'_>, p: &P<'_>, ver: Version, name: &str) -> R<Keys1> {
     keys(v, p, ver, 1, |o| o.f32(name))
 }
 
-fn keys_xy(v: &J, p: &P, ver: Version) -> R<Vec<Key<Xy>>> {
+fn keys_xy(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<Key<Xy>>> {
     keys(v, p, ver, 2, |o| Ok(Xy { x: o.f32("x")?, y: o.f32("y")? }))
 }
 
@@ -426,7 +422,7 @@ fn required_color(o: &Obj, k: &str) -> R<[u8; 4]> {
     o.req(k, super::value::as_color)
 }
 
-fn read_slot_timeline(name: &str, v: &J, p: &P, ver: Version) -> R<SlotTimeline> {
+fn read_slot_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: Version) -> R<SlotTimeline> {
     let two = |o: &Obj| {
         Ok(TwoColor { light: required_color(o, "light")?, dark: required_color(o, "dark")? })
     };
@@ -450,7 +446,7 @@ fn read_slot_timeline(name: &str, v: &J, p: &P, ver: Version) -> R<SlotTimeline>
     })
 }
 
-fn read_bone_timeline(name: &str, v: &J, p: &P, ver: Version) -> R<BoneTimeline> {
+fn read_bone_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: Version) -> R<BoneTimeline> {
     use BoneTimeline as B;
     let v4 = !ver.v3();
     Ok(match name {
@@ -471,7 +467,7 @@ fn read_bone_timeline(name: &str, v: &J, p: &P, ver: Version) -> R<BoneTimeline>
     })
 }
 
-fn read_deform_keys(v: &J, p: &P, ver: Version) -> R<Vec<Key<DeformKey>>> {
+fn read_deform_keys(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<Key<DeformKey>>> {
     keys(v, p, ver, 1, |o| {
         Ok(DeformKey { offset: o.i32("offset")?, vertices: o.floats("vertices")? })
     })

@@ -1,6 +1,7 @@
 //! Spine JSON skeletons, editor versions 3.5 to 4.2.
 //!
-//! [`parse`] reads the text with serde_json into an order-preserving tree and then into one raw
+//! [`parse`] reads the text with a purpose-built reader into a flat, borrowed, order-preserving
+//! document (`value.rs`) and then into one raw
 //! AST ([`Skeleton`]) for every version: names stay names (nothing is resolved), numbers stay
 //! unscaled, colors become `[u8; 4]` bytes. The reference for what is read is spine-libgdx
 //! `SkeletonJson.java` of each branch (3.5 … 4.2). Fields the loader reads with a default are
@@ -53,7 +54,7 @@ macro_rules! string_enum {
             pub fn as_str(self) -> &'static str {
                 match self { $($name::$v => $s,)* }
             }
-            pub(crate) fn read(v: &J, p: &P) -> R<Self> {
+            pub(crate) fn read(v: J<'_>, p: &P<'_>) -> R<Self> {
                 let s = as_str(v, p)?;
                 match s {
                     $($s => Ok($name::$v),)*
@@ -772,7 +773,7 @@ fn read_physics(o: &Obj) -> R<PhysicsConstraint> {
     })
 }
 
-fn read_sequence(v: &J, p: &P) -> R<Sequence> {
+fn read_sequence(v: J<'_>, p: &P<'_>) -> R<Sequence> {
     let o = Obj::new(v, p)?;
     Ok(Sequence {
         count: o.req("count", value::as_i32)?,
@@ -782,14 +783,14 @@ fn read_sequence(v: &J, p: &P) -> R<Sequence> {
     })
 }
 
-fn u32s(v: &J, p: &P) -> R<Vec<u32>> {
-    each(v, p, as_u32)
+fn u32s(v: J<'_>, p: &P<'_>) -> R<Vec<u32>> {
+    value::u32s(v, p)
 }
 
 fn read_attachment(key: &str, o: &Obj, ver: Version) -> R<Attachment> {
     let declared_type = o.opt("type", AttachmentType::read)?;
     let color = o.color("color")?;
-    let vertices = |o: &Obj| o.req("vertices", |v, p| each(v, p, value::as_f32));
+    let vertices = |o: &Obj| o.req("vertices", value::f32s);
     let kind = match declared_type.unwrap_or(AttachmentType::Region) {
         AttachmentType::Region => AttachmentKind::Region {
             path: o.string("path")?,
@@ -825,7 +826,7 @@ fn read_attachment(key: &str, o: &Obj, ver: Version) -> R<Attachment> {
                 width: o.f32("width")?,
                 height: o.f32("height")?,
                 sequence: o.opt("sequence", read_sequence)?,
-                uvs: o.req("uvs", |v, p| each(v, p, value::as_f32))?,
+                uvs: o.req("uvs", value::f32s)?,
                 vertices: vertices(o)?,
                 triangles: o.req("triangles", u32s)?,
                 hull: o.opt("hull", as_u32)?,
@@ -837,7 +838,7 @@ fn read_attachment(key: &str, o: &Obj, ver: Version) -> R<Attachment> {
             constant_speed: o.bool("constantSpeed")?,
             vertex_count: o.req("vertexCount", as_u32)?,
             vertices: vertices(o)?,
-            lengths: o.req("lengths", |v, p| each(v, p, value::as_f32))?,
+            lengths: o.req("lengths", value::f32s)?,
             color,
         },
         AttachmentType::Point => AttachmentKind::Point {
@@ -856,7 +857,7 @@ fn read_attachment(key: &str, o: &Obj, ver: Version) -> R<Attachment> {
     Ok(Attachment { key: key.to_owned(), name: o.string("name")?, declared_type, kind })
 }
 
-fn read_skin_slots(v: &J, p: &P, ver: Version) -> R<Vec<SkinSlot>> {
+fn read_skin_slots(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<SkinSlot>> {
     each_named(v, p, |slot, v, p| {
         Ok(SkinSlot {
             slot: slot.to_owned(),
@@ -865,18 +866,19 @@ fn read_skin_slots(v: &J, p: &P, ver: Version) -> R<Vec<SkinSlot>> {
     })
 }
 
-fn read_skins(v: &J, p: &P, ver: Version) -> R<Vec<Skin>> {
-    match v {
+fn read_skins(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<Skin>> {
+    if v.is_obj() {
         // 3.5–3.7: { "default": { "slot": { "attachment": {...} } } }
-        J::Obj(_) => each_named(v, p, |name, v, p| {
+        each_named(v, p, |name, v, p| {
             Ok(Skin {
                 name: name.to_owned(),
                 slots: read_skin_slots(v, p, ver)?,
                 ..Skin::default()
             })
-        }),
+        })
+    } else if v.items().is_some() {
         // 3.8+: [ { "name": "default", "attachments": {...} } ]
-        J::Arr(_) => each(v, p, |v, p| {
+        each(v, p, |v, p| {
             let o = Obj::new(v, p)?;
             Ok(Skin {
                 name: o.req_string("name")?,
@@ -888,12 +890,13 @@ fn read_skins(v: &J, p: &P, ver: Version) -> R<Vec<Skin>> {
                 slots: o.opt("attachments", |v, p| read_skin_slots(v, p, ver))?.unwrap_or_default(),
                 color: o.color("color")?,
             })
-        }),
-        _ => Err(p.expected("an array (3.8+) or an object (3.5–3.7) of skins", v)),
+        })
+    } else {
+        Err(p.expected("an array (3.8+) or an object (3.5–3.7) of skins", v))
     }
 }
 
-fn read_events(v: &J, p: &P) -> R<Vec<EventDef>> {
+fn read_events(v: J<'_>, p: &P<'_>) -> R<Vec<EventDef>> {
     each_named(v, p, |name, v, p| {
         let o = Obj::new(v, p)?;
         Ok(EventDef {
@@ -910,10 +913,9 @@ fn read_events(v: &J, p: &P) -> R<Vec<EventDef>> {
 
 /// Parses a Spine JSON skeleton of editor version 3.5 to 4.2.
 pub fn parse(text: &str) -> Result<Skeleton, JsonError> {
-    let root: J = serde_json::from_str(text)
-        .map_err(|e| JsonError { path: "(root)".into(), message: format!("invalid JSON: {e}") })?;
+    let doc = value::Doc::parse(text)?;
     let rp = P::ROOT;
-    let o = Obj::new(&root, &rp)?;
+    let o = Obj::new(doc.root(), &rp)?;
     let info = o.opt("skeleton", |v, p| read_info(&Obj::new(v, p)?))?.unwrap_or_default();
     let version = match &info.spine {
         None => Version::DEFAULT,

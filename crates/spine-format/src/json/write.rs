@@ -11,8 +11,44 @@
 //! dropped for skin extras; such text may not read back.
 
 use super::anim::*;
-use super::value::J;
 use super::*;
+
+/// An owned JSON value with ordered objects: what the writer builds and serializes.
+#[derive(Debug, Clone, PartialEq)]
+enum J {
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Arr(Vec<J>),
+    Obj(Vec<(String, J)>),
+}
+
+impl serde::Serialize for J {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self {
+            J::Bool(b) => s.serialize_bool(*b),
+            // Integral values print without a fraction, as the Spine editor writes them.
+            J::Num(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => s.serialize_i64(*n as i64),
+            J::Num(n) => s.serialize_f64(*n),
+            J::Str(x) => s.serialize_str(x),
+            J::Arr(a) => {
+                let mut seq = s.serialize_seq(Some(a.len()))?;
+                for x in a {
+                    seq.serialize_element(x)?;
+                }
+                seq.end()
+            }
+            J::Obj(o) => {
+                let mut map = s.serialize_map(Some(o.len()))?;
+                for (k, x) in o {
+                    map.serialize_entry(k, x)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
 
 /// Builds an object in key order.
 #[derive(Default)]
