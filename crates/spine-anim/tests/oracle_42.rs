@@ -15,8 +15,8 @@
 mod common;
 
 use common::{
-    apply_pose, close, constraint_driven, goldens, load_rig, new_skeleton, run_pose, run_states,
-    start_state, Excuses, Rig, StateRun, Tally, EXEMPT,
+    apply_pose, close, constraint_driven, goldens, load_rig, mark_descendants, new_skeleton,
+    run_pose, run_states, start_state, Excuses, Rig, StateRun, Tally, EXEMPT,
 };
 use serde_json::Value;
 use spine_anim::{Physics, Skeleton};
@@ -70,13 +70,7 @@ fn physics_driven(d: &SkeletonData) -> Vec<bool> {
             driven[k.bone.index()] = true;
         }
     }
-    for (i, b) in d.bones.iter().enumerate() {
-        if let Some(p) = b.parent {
-            if driven[p.index()] {
-                driven[i] = true;
-            }
-        }
-    }
+    mark_descendants(d, &mut driven);
     driven
 }
 

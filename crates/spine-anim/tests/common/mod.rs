@@ -126,15 +126,20 @@ pub fn constraint_driven(d: &SkeletonData, types: &[ConstraintType]) -> Vec<bool
                 }
             }
         }
-        for (i, b) in d.bones.iter().enumerate() {
-            if let Some(p) = b.parent {
-                if driven[p.index()] {
-                    driven[i] = true;
-                }
-            }
-        }
+        mark_descendants(d, &mut driven);
         if driven == before {
             return driven;
+        }
+    }
+}
+
+/// Marks every descendant of a marked bone (bones are stored parents first).
+pub fn mark_descendants(d: &SkeletonData, marked: &mut [bool]) {
+    for (i, b) in d.bones.iter().enumerate() {
+        if let Some(p) = b.parent {
+            if marked[p.index()] {
+                marked[i] = true;
+            }
         }
     }
 }
@@ -314,12 +319,19 @@ pub fn compare_sample(rig: &Rig, sk: &Skeleton, s: &Value, what: &str) -> Cmp {
 #[allow(dead_code)]
 #[derive(Default)]
 pub struct Tally {
+    /// Samples compared.
     pub samples: usize,
+    /// Samples within tolerance everywhere.
     pub matched: usize,
+    /// Samples whose only mismatches are exempt (constraint-driven or excused).
     pub exempt: usize,
+    /// Samples with a mismatch outside the exemptions.
     pub failed: usize,
+    /// World-vertex lists compared.
     pub vertices: usize,
+    /// Active bone world transforms compared / matching.
     pub bones: (usize, usize),
+    /// Every mismatch outside the exemptions, with its size.
     pub worst: Vec<(f64, String)>,
     /// Samples excused by a loader-bug exemption (see [`Excuses`]).
     pub named: usize,
@@ -625,21 +637,15 @@ fn run_state(
                     })
             })
     };
-    if !same(&events, &st["events"]) {
-        failures.push(format!(
-            "{}: events\n  ours   {}\n  theirs {}",
-            rig.name,
-            serde_json::to_string(&events).unwrap(),
-            st["events"]
-        ));
-    }
-    if !same(&track_events, &st["trackEvents"]) {
-        failures.push(format!(
-            "{}: trackEvents\n  ours   {}\n  theirs {}",
-            rig.name,
-            serde_json::to_string(&track_events).unwrap(),
-            st["trackEvents"]
-        ));
+    for (key, ours) in [("events", &events), ("trackEvents", &track_events)] {
+        if !same(ours, &st[key]) {
+            failures.push(format!(
+                "{}: {key}\n  ours   {}\n  theirs {}",
+                rig.name,
+                serde_json::to_string(ours).unwrap(),
+                st[key]
+            ));
+        }
     }
     (events.len(), track_events.len())
 }
