@@ -7,88 +7,26 @@
 //! *constraint-dependent*; now that every solver has landed that class must be empty too, so
 //! every render must match.
 
-use std::sync::Arc;
+mod common;
 
+use common::{close, goldens, load_rig, Rig, ALL_CONSTRAINT_TYPES};
 use serde_json::Value;
-use spine_anim::{apply_animation, MixBlend, MixDirection, Physics, Skeleton, SkeletonRenderer};
-use spine_model::validate::{discover_atlas, load_atlas};
-use spine_model::{AttachmentKind, ConstraintKind, LoadOptions, SkeletonData, Vertices};
+use spine_anim::{Skeleton, SkeletonRenderer};
+use spine_model::{AttachmentKind, Vertices};
 use spine_render_traits::RenderCommands;
 
-fn close(ours: f32, theirs: f64) -> bool {
-    let d = (ours as f64 - theirs).abs();
-    d <= 1e-3 * theirs.abs().max(1.0)
-}
-
-struct Rig {
-    name: String,
-    golden: Value,
-    data: Arc<SkeletonData>,
-}
-
+/// The `.skel` and the `.json` loads (each has its own goldens: `X.skel.json`,
+/// `X.json.json`); [`Rig::driven`] marks the bones any constraint drives.
 fn rigs() -> Option<Vec<Rig>> {
-    let corpus = skel_testkit::spine_corpus()?;
-    let oracle = skel_testkit::oracle_dir()?;
-    let mut goldens = skel_testkit::files_with_suffix(&oracle.join("spine-4.2"), ".skel.json");
+    let mut goldens = goldens("4.2", ".skel.json")?;
     assert!(goldens.len() >= 26, "{} goldens", goldens.len());
-    // The `.json` loads have their own goldens (`X.json.json`).
-    goldens.extend(skel_testkit::files_with_suffix(&oracle.join("spine-4.2"), ".json.json"));
-    let mut out = Vec::new();
-    for g in goldens {
-        let golden: Value = serde_json::from_str(&std::fs::read_to_string(&g).unwrap()).unwrap();
-        let example = g.parent().unwrap().file_name().unwrap();
-        let skel = corpus.join("4.2").join(example).join(golden["file"].as_str().unwrap());
-        let atlas_path = match golden["atlas"].as_str().unwrap().strip_prefix("synthetic:") {
-            Some(f) => Some(g.parent().unwrap().join(f)),
-            None => discover_atlas(&skel),
-        };
-        let atlas = atlas_path.map(|p| load_atlas(&p).unwrap());
-        let options = LoadOptions { scale: 1.0, atlas: atlas.as_ref(), atlas_name: "atlas" };
-        let bytes = std::fs::read(&skel).unwrap();
-        let data = if skel.extension().is_some_and(|e| e == "json") {
-            let text = std::str::from_utf8(&bytes).unwrap();
-            SkeletonData::from_json(&spine_format::json::parse(text).unwrap(), &options).unwrap()
-        } else {
-            let file = spine_format::binary::parse(&bytes).unwrap();
-            SkeletonData::from_binary(&file, &options).unwrap()
-        };
-        out.push(Rig {
-            name: golden["file"].as_str().unwrap().to_owned(),
-            golden,
-            data: Arc::new(data),
-        });
-    }
-    Some(out)
-}
-
-/// Bones a constraint writes, and their descendants.
-fn constraint_driven(d: &SkeletonData) -> Vec<bool> {
-    let mut driven = vec![false; d.bones.len()];
-    for c in &d.constraints {
-        let bones: Vec<_> = match &c.kind {
-            ConstraintKind::Ik(k) => k.bones.clone(),
-            ConstraintKind::Transform(k) => k.bones.clone(),
-            ConstraintKind::Path(k) => k.bones.clone(),
-            ConstraintKind::Physics(k) => vec![k.bone],
-            ConstraintKind::Slider(_) => vec![],
-        };
-        for b in bones {
-            driven[b.index()] = true;
-        }
-    }
-    for (i, b) in d.bones.iter().enumerate() {
-        if let Some(p) = b.parent {
-            if driven[p.index()] {
-                driven[i] = true;
-            }
-        }
-    }
-    driven
+    goldens.extend(common::goldens("4.2", ".json.json")?);
+    Some(goldens.iter().map(|g| load_rig("4.2", g, ALL_CONSTRAINT_TYPES)).collect())
 }
 
 /// Whether any drawn (or clipping) attachment depends on a constraint-driven bone.
-fn depends_on_constraints(d: &SkeletonData, sk: &Skeleton) -> bool {
-    let driven = constraint_driven(d);
+fn depends_on_constraints(rig: &Rig, sk: &Skeleton) -> bool {
+    let (d, driven) = (&rig.data, &rig.driven);
     sk.slots.iter().any(|s| {
         let Some(a) = s.attachment else { return false };
         if driven[s.bone.index()] {
@@ -103,17 +41,9 @@ fn depends_on_constraints(d: &SkeletonData, sk: &Skeleton) -> bool {
     })
 }
 
+/// A fresh skeleton of `rig` posed at `t` of `anim`.
 fn posed(rig: &Rig, anim: &str, t: f32) -> Skeleton {
-    let mut sk = Skeleton::new(rig.data.clone());
-    if let Some(skin) = rig.golden["skin"].as_str() {
-        assert!(sk.set_skin_by_name(Some(skin)), "{}: skin {skin}", rig.name);
-    }
-    sk.set_to_setup_pose();
-    let a = rig.data.find_animation(anim).unwrap();
-    sk.set_to_setup_pose();
-    apply_animation(&mut sk, a, t, t, false, None, 1.0, MixBlend::Setup, MixDirection::In);
-    sk.update_world_transform(Physics::None);
-    sk
+    common::posed(rig, rig.data.find_animation(anim).unwrap(), t)
 }
 
 /// Compares our commands with a golden `render` object; returns the first difference.
@@ -192,7 +122,7 @@ fn render_matches_spine_cpp_4_2() {
             commands_checked += g["commands"].as_array().unwrap().len();
             match compare(&out, g) {
                 Ok(()) => matched.push(what),
-                Err(e) if depends_on_constraints(&rig.data, &sk) => {
+                Err(e) if depends_on_constraints(rig, &sk) => {
                     // Geometry may differ; the command structure may not.
                     match compare_with(&out, g, false) {
                         Ok(()) => constraint_dependent
