@@ -43,15 +43,18 @@ fn sin_cos_kernel(r: f64) -> (f64, f64) {
 }
 
 /// Maps the kernel's `(sin r, cos r)` to quadrant `q` (the angle is `r + q·π/2`), without
-/// branches: odd quadrants swap sine and cosine, then the sign bits flip by quadrant.
+/// branches: odd quadrants swap sine and cosine, then the sign bits flip by quadrant. `qbits`
+/// are the bits of `q + ROUND_MAGIC` (`1.5·2⁵²`): their low bits are `2⁵¹ + q`, so bits 0
+/// and 1 are those of `q` in two's complement (`2⁵¹` is a multiple of 4), with no
+/// float-to-integer conversion.
 #[inline(always)]
-fn quadrant(q: f64, s: f64, c: f64) -> (f32, f32) {
-    // `q` is an integer below 2²¹ in magnitude: the cast is exact; two's complement keeps
-    // the low bits right for negative quadrants.
-    let q = q as i64 as u64;
-    let (a, b) = if q & 1 == 0 { (s, c) } else { (c, s) };
-    let sin = f64::from_bits(a.to_bits() ^ ((q & 2) << 62));
-    let cos = f64::from_bits(b.to_bits() ^ ((q.wrapping_add(1) & 2) << 62));
+fn quadrant(qbits: u64, s: f64, c: f64) -> (f32, f32) {
+    let (sb, cb) = (s.to_bits(), c.to_bits());
+    // All ones for an odd quadrant: then `a, b = c, s`.
+    let swap = (sb ^ cb) & (qbits & 1).wrapping_neg();
+    let (a, b) = (sb ^ swap, cb ^ swap);
+    let sin = f64::from_bits(a ^ ((qbits & 2) << 62));
+    let cos = f64::from_bits(b ^ ((qbits.wrapping_add(1) & 2) << 62));
     (sin as f32, cos as f32)
 }
 
@@ -64,10 +67,11 @@ pub fn sin_cos(x: f32) -> (f32, f32) {
         let (s, c) = xd.sin_cos();
         return (s as f32, c as f32);
     }
-    let q = (xd * TWO_OVER_PI + ROUND_MAGIC) - ROUND_MAGIC;
+    let t = xd * TWO_OVER_PI + ROUND_MAGIC;
+    let q = t - ROUND_MAGIC;
     let r = (xd - q * PIO2_HI) - q * PIO2_LO;
     let (s, c) = sin_cos_kernel(r);
-    quadrant(q, s, c)
+    quadrant(t.to_bits(), s, c)
 }
 
 /// `(sin d°, cos d°)` of an angle in degrees. The reduction modulo 90° is exact, so this is
@@ -80,11 +84,12 @@ pub fn sin_cos_deg(d: f32) -> (f32, f32) {
         let (s, c) = (dd * DEG_TO_RAD_F64).sin_cos();
         return (s as f32, c as f32);
     }
-    let q = (dd * (1.0 / 90.0) + ROUND_MAGIC) - ROUND_MAGIC;
+    let t = dd * (1.0 / 90.0) + ROUND_MAGIC;
+    let q = t - ROUND_MAGIC;
     // Exact: `dd` has 24 significant bits and `q * 90` is an integer below 2²⁷.
     let r = (dd - q * 90.0) * DEG_TO_RAD_F64;
     let (s, c) = sin_cos_kernel(r);
-    quadrant(q, s, c)
+    quadrant(t.to_bits(), s, c)
 }
 
 /// `sin x` (radians).

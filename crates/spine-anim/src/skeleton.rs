@@ -335,6 +335,25 @@ impl Bone {
         self.world_from(parent, frame, x, y, r, sx, sy, hx, hy);
     }
 
+    /// [`Bone::update_from_applied`] for a child bone of [`Inherit::Normal`] (`parent` is its
+    /// parent): the same arithmetic as that mode's branch, with no frame lookup.
+    #[inline(always)]
+    fn update_normal_child(&mut self, parent: &Bone) {
+        let (pa, pb, pc, pd) = (parent.a, parent.b, parent.c, parent.d);
+        let (x, y) = (self.ax, self.ay);
+        self.world_x = pa * x + pb * y + parent.world_x;
+        self.world_y = pc * x + pd * y + parent.world_y;
+        let (sin_x, cos_x, sin_y, cos_y) = local_axes(self.arotation, self.ashear_x, self.ashear_y);
+        let la = cos_x * self.ascale_x;
+        let lb = cos_y * self.ascale_y;
+        let lc = sin_x * self.ascale_x;
+        let ld = sin_y * self.ascale_y;
+        self.a = pa * la + pb * lc;
+        self.b = pa * lb + pb * ld;
+        self.c = pc * la + pd * lc;
+        self.d = pc * lb + pd * ld;
+    }
+
     /// spine-cpp `Bone::updateWorldTransform()`: world transform from the local pose.
     pub fn update_from_local(&mut self, parent: Option<ParentWorld>, frame: &WorldFrame) {
         let (x, y, r, sx, sy, hx, hy) =
@@ -1029,7 +1048,24 @@ impl Skeleton {
         }
         for i in 0..self.update_cache.len() {
             match self.update_cache[i] {
-                UpdateEntry::Bone(id) => update_bone(&mut self.bones, id, &frame),
+                UpdateEntry::Bone(id) => {
+                    let i = id.index();
+                    // The common case inline: a child bone of `Inherit::Normal` whose parent
+                    // has a lower index (always so for validated data), read in place.
+                    if let Some(Bone { parent: Some(p), inherit: Inherit::Normal, .. }) =
+                        self.bones.get(i)
+                    {
+                        let p = p.index();
+                        if p < i {
+                            let (head, tail) = self.bones.split_at_mut(i);
+                            if let (Some(pw), Some(b)) = (head.get(p), tail.first_mut()) {
+                                b.update_normal_child(pw);
+                                continue;
+                            }
+                        }
+                    }
+                    update_bone(&mut self.bones, id, &frame);
+                }
                 UpdateEntry::Constraint(id) => {
                     let data = &*self.data;
                     let Some(cd) = data.constraints.get(id.index()) else { continue };

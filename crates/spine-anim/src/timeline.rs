@@ -210,8 +210,54 @@ fn linear_value_unchecked(c: &Curves, time: f32, k: usize, ch: usize) -> f32 {
 
 /// spine-cpp `CurveTimeline1::getCurveValue`.
 pub(crate) fn curve_value1(c: &Curves, time: f32) -> f32 {
+    let [v] = curve_values_n::<1>(c, time);
+    v
+}
+
+/// The `N` channels of an `N`-channel curve timeline at `time` (channel `i` read with
+/// bezier slot `i`), as [`channel_value`] reads them: the key pair and the segment's curve
+/// type are looked up once, and a linear segment's interpolation factor is computed once
+/// (the same value each channel would compute). Tables of another shape, 3.x sampled
+/// tables and the last key go through [`channel_value`].
+#[inline(always)]
+fn curve_values_n<const N: usize>(c: &Curves, time: f32) -> [f32; N] {
+    let mut out = [0.0; N];
+    if c.model != CurveModel::Sampled3x && c.channels == N {
+        let stride = N + 1;
+        // [`search`] with the stride known at compile time.
+        let mut k = 0;
+        for key in c.frames.chunks_exact(stride).skip(1) {
+            if key[0] > time {
+                break;
+            }
+            k += 1;
+        }
+        if let Some(pair) = c.frames.get(k * stride..(k + 2) * stride) {
+            let (key, next) = pair.split_at(stride);
+            let ty = c.curves.get(k).copied().unwrap_or(LINEAR);
+            if ty == LINEAR {
+                let before = key[0];
+                let t = (time - before) / (next[0] - before);
+                for (ch, o) in out.iter_mut().enumerate() {
+                    let v = key[1 + ch];
+                    *o = v + (next[1 + ch] - v) * t;
+                }
+            } else if ty == STEPPED {
+                out.copy_from_slice(&key[1..]);
+            } else {
+                let base = ((ty - BEZIER) as i32).max(0) as usize;
+                for (ch, o) in out.iter_mut().enumerate() {
+                    *o = bezier_value(c, time, k, ch, base + ch * BEZIER_SIZE);
+                }
+            }
+            return out;
+        }
+    }
     let k = search(c, time);
-    channel_value(c, time, k, 0, 0)
+    for (ch, o) in out.iter_mut().enumerate() {
+        *o = channel_value(c, time, k, ch, ch);
+    }
+    out
 }
 
 /// All channels of a curve timeline at `time` into `out` (channel `i` read with bezier
@@ -1222,8 +1268,7 @@ fn apply_bone(
                 }
                 return;
             }
-            let mut v = [0.0; 2];
-            curve_values(c, time, &mut v, &SLOTS);
+            let v = curve_values_n::<2>(c, time);
             let [x, y] = v;
             match blend {
                 MixBlend::Setup => {
@@ -1255,8 +1300,7 @@ fn apply_bone(
                 }
                 return;
             }
-            let mut v = [0.0; 2];
-            curve_values(c, time, &mut v, &SLOTS);
+            let v = curve_values_n::<2>(c, time);
             let x = v[0] * bd.scale_x;
             let y = v[1] * bd.scale_y;
             if alpha == 1.0 {

@@ -473,8 +473,9 @@ pub fn apply_two_with(
             c0 = -a * l1 / (aa - bb);
             if (-1.0..=1.0).contains(&c0) {
                 c0 = acos(c0);
-                x = a * math::cos(c0) + l1;
-                y = b * math::sin(c0);
+                let (sin_c0, cos_c0) = math::sin_cos(c0);
+                x = a * cos_c0 + l1;
+                y = b * sin_c0;
                 d = x * x + y * y;
                 if d < min_dist {
                     min_angle = c0;
@@ -749,8 +750,9 @@ pub fn apply_two_3x(
             c0 = -a * l1 / (aa - bb);
             if (-1.0..=1.0).contains(&c0) {
                 c0 = acos(c0);
-                x = a * math::cos(c0) + l1;
-                y = b * math::sin(c0);
+                let (sin_c0, cos_c0) = math::sin_cos(c0);
+                x = a * cos_c0 + l1;
+                y = b * sin_c0;
                 d = x * x + y * y;
                 if d < min_dist {
                     min_angle = c0;

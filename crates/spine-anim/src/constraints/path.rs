@@ -243,7 +243,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
                 r -= math::atan2(c, a);
             }
             if tip {
-                let (cos, sin) = (math::cos(r), math::sin(r));
+                let (sin, cos) = math::sin_cos(r);
                 bone_x += (length_setup * (cos * a - sin * c) - dx) * mix_rotate;
                 bone_y += (length_setup * (sin * a + cos * c) - dy) * mix_rotate;
             } else {
@@ -255,7 +255,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
                 r += PI * 2.0;
             }
             r *= mix_rotate;
-            let (cos, sin) = (math::cos(r), math::sin(r));
+            let (sin, cos) = math::sin_cos(r);
             bone.a = cos * a - sin * c;
             bone.b = cos * b - sin * d;
             bone.c = sin * a + cos * c;
@@ -616,8 +616,9 @@ fn add_before_position(p: f32, temp: &[f32], i: usize, out: &mut [f32], o: usize
     let Some(t) = temp.get(i..i + 4) else { return };
     let (x1, y1) = (t[0], t[1]);
     let r = math::atan2(t[3] - y1, t[2] - x1);
-    out[o] = x1 + p * math::cos(r);
-    out[o + 1] = y1 + p * math::sin(r);
+    let (sin, cos) = math::sin_cos(r);
+    out[o] = x1 + p * cos;
+    out[o + 1] = y1 + p * sin;
     out[o + 2] = r;
 }
 
@@ -625,8 +626,9 @@ fn add_after_position(p: f32, temp: &[f32], i: usize, out: &mut [f32], o: usize)
     let Some(t) = temp.get(i..i + 4) else { return };
     let (x1, y1) = (t[2], t[3]);
     let r = math::atan2(y1 - t[1], x1 - t[0]);
-    out[o] = x1 + p * math::cos(r);
-    out[o + 1] = y1 + p * math::sin(r);
+    let (sin, cos) = math::sin_cos(r);
+    out[o] = x1 + p * cos;
+    out[o + 1] = y1 + p * sin;
     out[o + 2] = r;
 }
 
