@@ -42,7 +42,7 @@ pub struct Armature {
     pub(crate) ik_set: Vec<bool>,
     pub(crate) reset: Vec<u32>,
     pub(crate) ik_ends: Vec<Option<(Vec2, Vec2)>>,
-    pub(crate) ik_state: Vec<crate::construct::Lane>,
+    pub(crate) ik_state: crate::construct::FabrikScratch,
     pub(crate) ik_independent: bool,
     pub(crate) affected: Vec<u8>,
     pub(crate) trig: Vec<(u32, f32, f32)>,

@@ -388,84 +388,167 @@ impl Armature {
     }
 }
 
-/// Ten FABRIK iterations of every FABRIK family at once, interleaved step by step so
-/// the independent chains' sqrt/division latencies overlap. Per family the operations and
-/// their order are exactly those of [`fabrik`]; only valid when the families are
-/// independent (`Armature::ik_independent`).
+/// Chains solved together by [`fabrik_lockstep`] (one group of structure-of-arrays lanes).
+pub(crate) const LANES: usize = 8;
+
+/// Scratch for [`fabrik_lockstep`]: chain positions by slot, one column per lane. Sized at
+/// load (longest FABRIK chain), so solving never allocates.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct FabrikScratch {
+    x: Vec<[f32; LANES]>,
+    y: Vec<[f32; LANES]>,
+}
+
+impl FabrikScratch {
+    /// Scratch for chains of up to `slots` bones.
+    pub(crate) fn new(slots: usize) -> Self {
+        FabrikScratch { x: vec![[0.0; LANES]; slots], y: vec![[0.0; LANES]; slots] }
+    }
+}
+
+/// Ten FABRIK iterations of every FABRIK family, up to [`LANES`] families at once, step by
+/// step in lockstep so the independent chains' sqrt/division latencies overlap (and the
+/// lane loops vectorise). Per family the operations and their order are exactly those of
+/// [`fabrik`] (IEEE sqrt and division give the same bits in any lane); only valid when the
+/// families are independent (`Armature::ik_independent`).
 fn fabrik_lockstep(
     world: &mut [Transform],
     iks: &[IkFamily],
     ends: &[Option<(Vec2, Vec2)>],
-    state: &mut Vec<Lane>,
+    scratch: &mut FabrikScratch,
 ) {
-    state.clear();
+    let mut group = [0u32; LANES];
+    let mut n = 0;
     for (k, (fam, e)) in iks.iter().zip(ends).enumerate() {
-        if let (IkMode::Fabrik, Some((root, target))) = (fam.mode, e) {
-            if !fam.sorted.is_empty() {
-                state.push(Lane {
-                    fam: k as u32,
-                    root: *root,
-                    target: *target,
-                    p: Vec2::ZERO,
-                    l: 0.0,
-                });
+        if fam.mode == IkMode::Fabrik && e.is_some() && !fam.sorted.is_empty() {
+            if let Some(g) = group.get_mut(n) {
+                *g = k as u32;
+                n += 1;
+            }
+            if n == LANES {
+                fabrik_group(world, iks, ends, &group, scratch);
+                n = 0;
             }
         }
     }
-    let steps = iks.iter().map(|f| f.sorted.len()).max().unwrap_or(0);
-    let pos = |world: &[Transform], b: Option<&u32>| {
-        b.and_then(|&b| world.get(b as usize)).map_or(Vec2::ZERO, |w| w.pos)
+    if let Some(g) = group.get(..n).filter(|g| !g.is_empty()) {
+        fabrik_group(world, iks, ends, g, scratch);
+    }
+}
+
+/// [`fabrik_lockstep`] for one group of at most [`LANES`] families. Chains are right-aligned
+/// in the slots (chain index j of a chain of length len sits in slot j + slots − len), so
+/// the forward and backward passes walk the slots in one order for every lane; a lane is
+/// active in slot t when t ≥ its padding, and inactive lanes keep their state.
+fn fabrik_group(
+    world: &mut [Transform],
+    iks: &[IkFamily],
+    ends: &[Option<(Vec2, Vec2)>],
+    fams: &[u32],
+    scratch: &mut FabrikScratch,
+) {
+    let chain = |f: u32| iks.get(f as usize).map_or(&[][..], |fam| fam.sorted.as_slice());
+    let slots = fams.iter().map(|&f| chain(f).len()).max().unwrap_or(0);
+    let (Some(xs), Some(ys)) = (scratch.x.get_mut(..slots), scratch.y.get_mut(..slots)) else {
+        return;
     };
+    let lanes = fams.len().min(LANES);
+    let mut pad = [slots; LANES];
+    let (mut rx, mut ry, mut tx, mut ty) =
+        ([0f32; LANES], [0f32; LANES], [0f32; LANES], [0f32; LANES]);
+    for (lane, &f) in fams.iter().enumerate().take(LANES) {
+        let c = chain(f);
+        let p = slots - c.len();
+        pad[lane] = p;
+        if let Some(Some((root, target))) = ends.get(f as usize) {
+            (rx[lane], ry[lane], tx[lane], ty[lane]) = (root.x, root.y, target.x, target.y);
+        }
+        for (j, &b) in c.iter().enumerate() {
+            let w = world.get(b as usize).map_or(Vec2::ZERO, |w| w.pos);
+            if let (Some(x), Some(y)) = (xs.get_mut(p + j), ys.get_mut(p + j)) {
+                x[lane] = w.x;
+                y[lane] = w.y;
+            }
+        }
+    }
     for _ in 0..10 {
         // Forward: from the target back to the root.
-        state.iter_mut().for_each(|l| (l.p, l.l) = (l.target, 0.0));
-        for s in 0..steps {
-            for lane in state.iter_mut() {
-                let Some(fam) = iks.get(lane.fam as usize) else { continue };
-                let chain = fam.sorted.as_slice();
-                let Some(j) = chain.len().checked_sub(1 + s) else { continue };
-                let p = pos(world, chain.get(j));
-                let d = normalize(lane.p - p) * lane.l;
-                if j != 0 {
-                    lane.l = magnitude(p - pos(world, chain.get(j - 1)));
-                }
-                lane.p = lane.p - d;
-                if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
-                    w.pos = lane.p;
-                }
+        let (mut nx, mut ny, mut l) = (tx, ty, [0f32; LANES]);
+        for t in (0..slots).rev() {
+            let (Some(&cx), Some(&cy)) = (xs.get(t), ys.get(t)) else { break };
+            let (qx, qy) = match t.checked_sub(1) {
+                Some(q) => (xs.get(q).copied().unwrap_or(cx), ys.get(q).copied().unwrap_or(cy)),
+                None => (cx, cy),
+            };
+            let active = |k: usize| t >= pad[k];
+            // j != 0 ⇔ t > pad.
+            let measure = |k: usize| t > pad[k];
+            let n = (&mut nx, &mut ny);
+            let o = fabrik_slot(lanes, active, measure, (&cx, &cy), (&qx, &qy), n, &mut l);
+            if let (Some(x), Some(y)) = (xs.get_mut(t), ys.get_mut(t)) {
+                (*x, *y) = o;
             }
         }
         // Backward: from the root out to the tip.
-        state.iter_mut().for_each(|l| (l.p, l.l) = (l.root, 0.0));
-        for j in 0..steps {
-            for lane in state.iter_mut() {
-                let Some(fam) = iks.get(lane.fam as usize) else { continue };
-                let chain = fam.sorted.as_slice();
-                if j >= chain.len() {
-                    continue;
-                }
-                let p = pos(world, chain.get(j));
-                let d = normalize(lane.p - p) * lane.l;
-                if j + 1 != chain.len() {
-                    lane.l = magnitude(p - pos(world, chain.get(j + 1)));
-                }
-                lane.p = lane.p - d;
-                if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
-                    w.pos = lane.p;
-                }
+        let (mut nx, mut ny, mut l) = (rx, ry, [0f32; LANES]);
+        for t in 0..slots {
+            let (Some(&cx), Some(&cy)) = (xs.get(t), ys.get(t)) else { break };
+            let (qx, qy) =
+                (xs.get(t + 1).copied().unwrap_or(cx), ys.get(t + 1).copied().unwrap_or(cy));
+            let active = |k: usize| t >= pad[k];
+            let measure = |_| t + 1 != slots;
+            let n = (&mut nx, &mut ny);
+            let o = fabrik_slot(lanes, active, measure, (&cx, &cy), (&qx, &qy), n, &mut l);
+            if let (Some(x), Some(y)) = (xs.get_mut(t), ys.get_mut(t)) {
+                (*x, *y) = o;
+            }
+        }
+    }
+    for (lane, &f) in fams.iter().enumerate().take(LANES) {
+        let p = pad[lane];
+        for (j, &b) in chain(f).iter().enumerate() {
+            if let (Some(w), Some(x), Some(y)) =
+                (world.get_mut(b as usize), xs.get(p + j), ys.get(p + j))
+            {
+                w.pos = Vec2::new(x[lane], y[lane]);
             }
         }
     }
 }
 
-/// One family's running state in [`fabrik_lockstep`].
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Lane {
-    fam: u32,
-    root: Vec2,
-    target: Vec2,
-    p: Vec2,
-    l: f32,
+type Lanes = [f32; LANES];
+
+/// One FABRIK step in the first `lanes` lanes: with c the slot's positions, q the
+/// neighbours the segment lengths are measured to and (n, l) the running points and lengths,
+/// `p' = n − normalize(n − c) · l`, then `l = |c − q|` where `measure`, `n = p'`; all only
+/// where `active`. Returns the slot's new positions (c where inactive). The arithmetic is
+/// [`fabrik`]'s, operation for operation.
+#[inline(always)]
+fn fabrik_slot(
+    lanes: usize,
+    active: impl Fn(usize) -> bool,
+    measure: impl Fn(usize) -> bool,
+    (cx, cy): (&Lanes, &Lanes),
+    (qx, qy): (&Lanes, &Lanes),
+    (nx, ny): (&mut Lanes, &mut Lanes),
+    l: &mut Lanes,
+) -> (Lanes, Lanes) {
+    let (mut ox, mut oy) = (*cx, *cy);
+    for k in 0..lanes.min(LANES) {
+        if !active(k) {
+            continue;
+        }
+        let (vx, vy) = (nx[k] - cx[k], ny[k] - cy[k]);
+        let m = (vx * vx + vy * vy).sqrt();
+        let (ux, uy) = if m == 0. { (0., 0.) } else { (vx / m, vy / m) };
+        let (px, py) = (nx[k] - ux * l[k], ny[k] - uy * l[k]);
+        if measure(k) {
+            let (ex, ey) = (cx[k] - qx[k], cy[k] - qy[k]);
+            l[k] = (ex * ex + ey * ey).sqrt();
+        }
+        (nx[k], ny[k], ox[k], oy[k]) = (px, py, px, py);
+    }
+    (ox, oy)
 }
 
 /// FABRIK, one forward and one backward pass over the chain (bone-array order).
@@ -536,5 +619,85 @@ fn arc(world: &mut [Transform], chain: &[u32], root: Vec2, target: Vec2) {
         if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
             w.pos = p;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{AnimLayer, Armature};
+
+    /// World transforms as bits (so -0.0 ≠ 0.0 and NaN payloads count).
+    fn bits(a: &Armature) -> Vec<[u32; 5]> {
+        a.world()
+            .iter()
+            .map(|w| {
+                let b = |f: f32| f.to_bits();
+                [b(w.pos.x), b(w.pos.y), b(w.rot), b(w.scale.x), b(w.scale.y)]
+            })
+            .collect()
+    }
+
+    /// Lockstep FABRIK (independent families, SoA lanes) against one family after the other.
+    fn same_as_sequential(arm: &Armature, frames: u32) {
+        assert!(arm.ik_independent);
+        let mut lock = arm.clone();
+        let mut seq = arm.clone();
+        seq.ik_independent = false;
+        for a in 0..arm.animations().len().max(1) {
+            for c in 0..frames {
+                for x in [&mut lock, &mut seq] {
+                    if !x.animations().is_empty() {
+                        let frame = x.format_frame(a, c, false, true);
+                        x.animate(&[AnimLayer { anim: a, frame, smooth: 0 }]);
+                    }
+                    x.construct();
+                }
+                assert_eq!(bits(&lock), bits(&seq), "animation {a} frame {c}");
+            }
+        }
+    }
+
+    #[test]
+    fn lockstep_fabrik_is_bit_identical_on_fixtures() {
+        let Some(dir) = skel_testkit::fixtures_dir() else { return };
+        for name in ["skellina_v0.7.0.skf", "skellington_v0.7.0.skf"] {
+            let Ok(bytes) = std::fs::read(dir.join("skelform").join(name)) else { continue };
+            same_as_sequential(&crate::load(&bytes).expect("load"), 120);
+        }
+    }
+
+    /// Eleven chains (two lane groups) of lengths 1 to 6 with bent rest poses, targets out
+    /// of reach, in reach and on the root (zero-length directions).
+    #[test]
+    fn lockstep_fabrik_is_bit_identical_on_many_chains() {
+        let mut bones = vec![serde_json::json!({"id": 0, "name": "root", "parent_id": -1})];
+        let mut iks = Vec::new();
+        for c in 0..11usize {
+            let len = 1 + c % 6;
+            let target = bones.len();
+            let (tx, ty) = match c % 3 {
+                0 => (500.0, -40.0 * c as f64),
+                1 => (30.0, 20.0),
+                _ => (0.0, 0.0),
+            };
+            bones.push(serde_json::json!({"id": target, "name": "t", "parent_id": 0,
+                "pos": {"x": tx, "y": ty}}));
+            let mut ids = Vec::new();
+            for j in 0..len {
+                let id = bones.len();
+                let parent = if j == 0 { 0 } else { id - 1 };
+                bones.push(serde_json::json!({"id": id, "name": "b", "parent_id": parent,
+                    "pos": {"x": if j == 0 { 3.0 * c as f64 } else { 25.0 + j as f64 }, "y": 0.0},
+                    "rot": 0.3 * (j as f64 + 1.0) * if c % 2 == 0 { 1.0 } else { -1.0 }}));
+                ids.push(id);
+            }
+            iks.push(serde_json::json!({"mode": "FABRIK", "target_id": target,
+                "bone_ids": ids, "constraint": "None"}));
+        }
+        let doc = serde_json::json!({"version": "0.7.0", "bones": bones,
+            "inverse_kinematics": iks, "animations": []});
+        let arm = crate::parse_armature_json(doc.to_string().as_bytes()).expect("parse");
+        assert_eq!(arm.ik_families().len(), 11);
+        same_as_sequential(&arm, 3);
     }
 }

@@ -671,6 +671,8 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
     let world = vec![Transform::default(); nb];
     let iks_len = iks.len();
     let ik_independent = families_independent(&iks, nb);
+    let longest_fabrik =
+        iks.iter().filter(|f| f.mode == IkMode::Fabrik).map(|f| f.sorted.len()).max().unwrap_or(0);
     let mut affected = vec![0u8; nb];
     for f in &iks {
         for &b in &f.sorted {
@@ -708,7 +710,7 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
         ik_set: vec![false; nb],
         reset: vec![0; nb],
         ik_ends: Vec::with_capacity(iks_len),
-        ik_state: Vec::with_capacity(iks_len),
+        ik_state: crate::construct::FabrikScratch::new(longest_fabrik),
         ik_independent,
         affected,
         trig: vec![(0f32.to_bits(), 0.0, 1.0); nb],
