@@ -90,6 +90,21 @@ impl VertXf {
     }
 }
 
+/// `(sin, cos)` of `angle(v)` (the reference's `atan2` then `sin`, `cos`) as `v`'s
+/// components over its length: the same values to within an ulp or two, without the three
+/// libm calls. A zero or non-finite `v` takes the trigonometric path (atan2's conventions
+/// for ±0 and infinities).
+#[inline]
+fn direction_sin_cos(v: Vec2) -> (f32, f32) {
+    let m = magnitude(v);
+    if m > 0. && m.is_finite() {
+        (v.y / m, v.x / m)
+    } else {
+        let a = angle(v);
+        (a.sin(), a.cos())
+    }
+}
+
 #[inline]
 fn rotate_sc(p: Vec2, s: f32, c: f32) -> Vec2 {
     Vec2::new(p.x * c - p.y * s, p.x * s + p.y * c)
@@ -333,8 +348,7 @@ impl Armature {
                 let pd = bb.pos - prev;
                 let nd = next - bb.pos;
                 let avg = normalize(Vec2::new(-pd.y, pd.x)) + normalize(Vec2::new(-nd.y, nd.x));
-                let normal_angle = angle(avg);
-                let (ns, nc) = (normal_angle.sin(), normal_angle.cos());
+                let (ns, nc) = direction_sin_cos(avg);
                 for bv in &bind.verts {
                     let (Some(o), Some(vx)) =
                         (out.get_mut(bv.id as usize), v.vertices.get(bv.id as usize))
