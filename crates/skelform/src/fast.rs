@@ -286,7 +286,31 @@ impl<'a> P<'a> {
             _ => self.number().map(drop),
         }
     }
+    /// A `{"x":…,"y":…}` object; the exporters' compact form (no whitespace, plain
+    /// decimals) is matched byte for byte, anything else goes through the general reader.
+    #[inline]
     fn vec2(&mut self) -> R<RawVec2> {
+        self.ws();
+        let start = self.i;
+        if let Some(v) = self.vec2_compact() {
+            return Some(v);
+        }
+        self.i = start;
+        self.vec2_general()
+    }
+    #[inline]
+    fn vec2_compact(&mut self) -> R<RawVec2> {
+        self.b.get(self.i..)?.starts_with(b"{\"x\":").then_some(())?;
+        self.i += 5;
+        let x = self.decimal()?;
+        self.b.get(self.i..)?.starts_with(b",\"y\":").then_some(())?;
+        self.i += 5;
+        let y = self.decimal()?;
+        (self.b.get(self.i) == Some(&b'}')).then_some(())?;
+        self.i += 1;
+        Some(RawVec2 { x: x as f32, y: y as f32 })
+    }
+    fn vec2_general(&mut self) -> R<RawVec2> {
         let mut v = RawVec2::default();
         self.object(|p, k| {
             match k {
