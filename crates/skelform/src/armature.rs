@@ -33,6 +33,8 @@ pub struct Armature {
     pub(crate) visuals: Vec<Visual>,
     pub(crate) iks: Vec<IkFamily>,
     pub(crate) physics: Vec<Physics>,
+    /// `construct::physics_ease` of every physics entry (their settings never change).
+    pub(crate) phys_ease: Vec<[Option<f32>; 4]>,
     pub(crate) tex_names: Vec<String>,
     pub(crate) order: ConstructOrder,
     // Per-frame state and scratch, sized at load.

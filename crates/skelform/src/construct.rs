@@ -59,6 +59,31 @@ fn ends(world: &[Transform], fam: &IkFamily) -> Option<(Vec2, Vec2)> {
     Some((root, target))
 }
 
+/// The physics easing of one entry, from its constant settings: for (pos x, pos y, scale x,
+/// scale y), the eased progress of the reference's `interpolate(2, damping, a, b,
+/// (0.3, 0.3), (0.6, 0.6))`, or `None` where that returns `b` (damping 0 to 2 frames).
+pub(crate) fn physics_ease(ph: &Physics) -> [Option<f32>; 4] {
+    let (s, e) = (Vec2::new(0.3, 0.3), Vec2::new(0.6, 0.6));
+    let ease = |d: f32| {
+        let max = d as u32;
+        (max > 2).then(|| crate::anim::progress(2, max, s, e))
+    };
+    let mut d = Vec2::new(ph.pos_damping, ph.pos_damping);
+    if ph.pos_ratio < 0. {
+        d.y *= 1. - ph.pos_ratio.abs();
+    } else if ph.pos_ratio > 0. {
+        d.x *= 1. - ph.pos_ratio;
+    }
+    let mut ds = Vec2::new(ph.scale_damping, ph.scale_damping);
+    if ph.scale_ratio < 0. {
+        ds.y *= 1. - ph.scale_ratio.abs();
+    } else if ph.pos_ratio > 0. {
+        // Reference quirk: the x branch tests pos_ratio.
+        ds.x *= 1. - ph.scale_ratio;
+    }
+    [ease(d.x), ease(d.y), ease(ds.x), ease(ds.y)]
+}
+
 /// `Armature::affected` flag: the bone is in an IK chain or below one.
 pub(crate) const AFFECTED_IK: u8 = 1;
 /// `Armature::affected` flag: the bone has physics or is below a bone that has.
@@ -249,39 +274,25 @@ impl Armature {
 
     /// Advances the physics state one step on the current world pose.
     fn simulate_physics(&mut self) {
-        let Armature { bones, world, physics, .. } = self;
-        let s = Vec2::new(0.3, 0.3);
-        let e = Vec2::new(0.6, 0.6);
+        let Armature { bones, world, physics, phys_ease, .. } = self;
+        // `interpolate(2, d, a, b, (0.3, 0.3), (0.6, 0.6))` with the eased progress of the
+        // (constant) damping d precomputed by `physics_ease`: the same operations.
+        let lerp = |k: Option<f32>, a: f32, b: f32| k.map_or(b, |p| a + (b - a) * p);
         for (i, bone) in bones.iter().enumerate() {
-            let Some(ph) = bone.physics.and_then(|p| physics.get_mut(p as usize)) else {
+            let Some(p) = bone.physics else { continue };
+            let (Some(ph), Some(ease)) = (physics.get_mut(p as usize), phys_ease.get(p as usize))
+            else {
                 continue;
             };
             let Some(c) = world.get(i).copied() else { continue };
             let prev = ph.global_pos;
             if ph.pos_damping > 0. || ph.sway > 0. {
-                let mut d = Vec2::new(ph.pos_damping, ph.pos_damping);
-                if ph.pos_ratio < 0. {
-                    d.y *= 1. - ph.pos_ratio.abs();
-                } else if ph.pos_ratio > 0. {
-                    d.x *= 1. - ph.pos_ratio;
-                }
-                ph.global_pos.x =
-                    crate::anim::interpolate(2, d.x as u32, ph.global_pos.x, c.pos.x, s, e);
-                ph.global_pos.y =
-                    crate::anim::interpolate(2, d.y as u32, ph.global_pos.y, c.pos.y, s, e);
+                ph.global_pos.x = lerp(ease[0], ph.global_pos.x, c.pos.x);
+                ph.global_pos.y = lerp(ease[1], ph.global_pos.y, c.pos.y);
             }
             if ph.scale_damping > 0. {
-                let mut d = Vec2::new(ph.scale_damping, ph.scale_damping);
-                if ph.scale_ratio < 0. {
-                    d.y *= 1. - ph.scale_ratio.abs();
-                } else if ph.pos_ratio > 0. {
-                    // Reference quirk: the x branch tests pos_ratio.
-                    d.x *= 1. - ph.scale_ratio;
-                }
-                ph.global_scale.x =
-                    crate::anim::interpolate(2, d.x as u32, ph.global_scale.x, c.scale.x, s, e);
-                ph.global_scale.y =
-                    crate::anim::interpolate(2, d.y as u32, ph.global_scale.y, c.scale.y, s, e);
+                ph.global_scale.x = lerp(ease[2], ph.global_scale.x, c.scale.x);
+                ph.global_scale.y = lerp(ease[3], ph.global_scale.y, c.scale.y);
             }
             if ph.rot_damping > 0. {
                 ph.global_rot += shortest_angle_delta(ph.global_rot, c.rot) / ph.rot_damping;

@@ -612,7 +612,7 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
         });
     }
 
-    let physics = raw
+    let physics: Vec<Physics> = raw
         .physics
         .into_iter()
         .map(|p| Physics {
@@ -727,6 +727,7 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
         styles,
         visuals,
         iks,
+        phys_ease: physics.iter().map(crate::construct::physics_ease).collect(),
         physics,
         tex_names,
         order: ConstructOrder::Docs,
