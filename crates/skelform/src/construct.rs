@@ -461,10 +461,10 @@ fn fabrik_lockstep(
     }
 }
 
-/// [`fabrik_lockstep`] for one group of at most [`LANES`] families. Chains are right-aligned
-/// in the slots (chain index j of a chain of length len sits in slot j + slots − len), so
-/// the forward and backward passes walk the slots in one order for every lane; a lane is
-/// active in slot t when t ≥ its padding, and inactive lanes keep their state.
+/// [`fabrik_lockstep`] for one group of at most [`LANES`] families. Lanes are ordered by
+/// chain length, longest first, and chains are right-aligned in the slots (chain index j of
+/// a chain of length len sits in slot j + slots − len), so the forward and backward passes
+/// walk the slots in one order for every lane and the lanes active in slot t are a prefix.
 fn fabrik_group(
     world: &mut [Transform],
     iks: &[IkFamily],
@@ -473,18 +473,27 @@ fn fabrik_group(
     scratch: &mut FabrikScratch,
 ) {
     let chain = |f: u32| iks.get(f as usize).map_or(&[][..], |fam| fam.sorted.as_slice());
-    let slots = fams.iter().map(|&f| chain(f).len()).max().unwrap_or(0);
+    let mut order = [0u32; LANES];
+    let lanes = fams.len().min(LANES);
+    for (o, &f) in order.iter_mut().zip(fams) {
+        *o = f;
+    }
+    let order = &mut order[..lanes];
+    order.sort_unstable_by_key(|&f| std::cmp::Reverse(chain(f).len()));
+    let slots = order.first().map_or(0, |&f| chain(f).len());
     let (Some(xs), Some(ys)) = (scratch.x.get_mut(..slots), scratch.y.get_mut(..slots)) else {
         return;
     };
-    let lanes = fams.len().min(LANES);
-    let mut pad = [slots; LANES];
+    // active[t]: how many lanes (a prefix) have a bone in slot t.
+    let mut active = [0usize; 64];
     let (mut rx, mut ry, mut tx, mut ty) =
         ([0f32; LANES], [0f32; LANES], [0f32; LANES], [0f32; LANES]);
-    for (lane, &f) in fams.iter().enumerate().take(LANES) {
+    for (lane, &f) in order.iter().enumerate() {
         let c = chain(f);
         let p = slots - c.len();
-        pad[lane] = p;
+        for a in active.iter_mut().take(slots.min(64)).skip(p) {
+            *a = lane + 1;
+        }
         if let Some(Some((root, target))) = ends.get(f as usize) {
             (rx[lane], ry[lane], tx[lane], ty[lane]) = (root.x, root.y, target.x, target.y);
         }
@@ -496,42 +505,52 @@ fn fabrik_group(
             }
         }
     }
+    if slots > active.len() {
+        // Longer than any rig needs: lane by lane on the world instead.
+        for &f in order.iter() {
+            if let (Some(Some((root, target))), Some(fam)) =
+                (ends.get(f as usize), iks.get(f as usize))
+            {
+                for _ in 0..10 {
+                    fabrik(world, &fam.sorted, *root, *target);
+                }
+            }
+        }
+        return;
+    }
     for _ in 0..10 {
-        // Forward: from the target back to the root.
+        // Forward: from the target back to the root. The length measured in a lane's
+        // first slot (j = 0) is never used, so every active lane measures.
         let (mut nx, mut ny, mut l) = (tx, ty, [0f32; LANES]);
         for t in (0..slots).rev() {
-            let (Some(&cx), Some(&cy)) = (xs.get(t), ys.get(t)) else { break };
-            let (qx, qy) = match t.checked_sub(1) {
-                Some(q) => (xs.get(q).copied().unwrap_or(cx), ys.get(q).copied().unwrap_or(cy)),
-                None => (cx, cy),
+            let n = active.get(t).copied().unwrap_or(0);
+            let (lo_x, hi_x) = xs.split_at_mut(t);
+            let (lo_y, hi_y) = ys.split_at_mut(t);
+            let (Some(cx), Some(cy)) = (hi_x.first_mut(), hi_y.first_mut()) else { break };
+            let (qx, qy) = match (lo_x.last(), lo_y.last()) {
+                (Some(qx), Some(qy)) => (*qx, *qy),
+                _ => (*cx, *cy),
             };
-            let active = |k: usize| t >= pad[k];
-            // j != 0 ⇔ t > pad.
-            let measure = |k: usize| t > pad[k];
-            let n = (&mut nx, &mut ny);
-            let o = fabrik_slot(lanes, active, measure, (&cx, &cy), (&qx, &qy), n, &mut l);
-            if let (Some(x), Some(y)) = (xs.get_mut(t), ys.get_mut(t)) {
-                (*x, *y) = o;
-            }
+            fabrik_slot(n, true, (cx, cy), (&qx, &qy), (&mut nx, &mut ny), &mut l);
         }
         // Backward: from the root out to the tip.
         let (mut nx, mut ny, mut l) = (rx, ry, [0f32; LANES]);
         for t in 0..slots {
-            let (Some(&cx), Some(&cy)) = (xs.get(t), ys.get(t)) else { break };
-            let (qx, qy) =
-                (xs.get(t + 1).copied().unwrap_or(cx), ys.get(t + 1).copied().unwrap_or(cy));
-            let active = |k: usize| t >= pad[k];
-            let measure = |_| t + 1 != slots;
-            let n = (&mut nx, &mut ny);
-            let o = fabrik_slot(lanes, active, measure, (&cx, &cy), (&qx, &qy), n, &mut l);
-            if let (Some(x), Some(y)) = (xs.get_mut(t), ys.get_mut(t)) {
-                (*x, *y) = o;
-            }
+            let n = active.get(t).copied().unwrap_or(0);
+            let (lo_x, hi_x) = xs.split_at_mut(t + 1);
+            let (lo_y, hi_y) = ys.split_at_mut(t + 1);
+            let (Some(cx), Some(cy)) = (lo_x.last_mut(), lo_y.last_mut()) else { break };
+            let (qx, qy) = match (hi_x.first(), hi_y.first()) {
+                (Some(qx), Some(qy)) => (*qx, *qy),
+                _ => (*cx, *cy),
+            };
+            fabrik_slot(n, t + 1 != slots, (cx, cy), (&qx, &qy), (&mut nx, &mut ny), &mut l);
         }
     }
-    for (lane, &f) in fams.iter().enumerate().take(LANES) {
-        let p = pad[lane];
-        for (j, &b) in chain(f).iter().enumerate() {
+    for (lane, &f) in order.iter().enumerate() {
+        let c = chain(f);
+        let p = slots - c.len();
+        for (j, &b) in c.iter().enumerate() {
             if let (Some(w), Some(x), Some(y)) =
                 (world.get_mut(b as usize), xs.get(p + j), ys.get(p + j))
             {
@@ -543,37 +562,30 @@ fn fabrik_group(
 
 type Lanes = [f32; LANES];
 
-/// One FABRIK step in the first `lanes` lanes: with c the slot's positions, q the
-/// neighbours the segment lengths are measured to and (n, l) the running points and lengths,
-/// `p' = n − normalize(n − c) · l`, then `l = |c − q|` where `measure`, `n = p'`; all only
-/// where `active`. Returns the slot's new positions (c where inactive). The arithmetic is
-/// [`fabrik`]'s, operation for operation.
+/// One FABRIK step in lanes `0..n`, in place: with c the slot's positions, q the neighbours
+/// the segment lengths are measured to and (n, l) the running points and lengths,
+/// `c' = n − normalize(n − c) · l`, then `l = |c − q|` if `measure`, `n = c'`. The
+/// arithmetic is [`fabrik`]'s, operation for operation.
 #[inline(always)]
 fn fabrik_slot(
-    lanes: usize,
-    active: impl Fn(usize) -> bool,
-    measure: impl Fn(usize) -> bool,
-    (cx, cy): (&Lanes, &Lanes),
+    n: usize,
+    measure: bool,
+    (cx, cy): (&mut Lanes, &mut Lanes),
     (qx, qy): (&Lanes, &Lanes),
     (nx, ny): (&mut Lanes, &mut Lanes),
     l: &mut Lanes,
-) -> (Lanes, Lanes) {
-    let (mut ox, mut oy) = (*cx, *cy);
-    for k in 0..lanes.min(LANES) {
-        if !active(k) {
-            continue;
-        }
+) {
+    for k in 0..n.min(LANES) {
         let (vx, vy) = (nx[k] - cx[k], ny[k] - cy[k]);
         let m = (vx * vx + vy * vy).sqrt();
         let (ux, uy) = if m == 0. { (0., 0.) } else { (vx / m, vy / m) };
         let (px, py) = (nx[k] - ux * l[k], ny[k] - uy * l[k]);
-        if measure(k) {
+        if measure {
             let (ex, ey) = (cx[k] - qx[k], cy[k] - qy[k]);
             l[k] = (ex * ex + ey * ey).sqrt();
         }
-        (nx[k], ny[k], ox[k], oy[k]) = (px, py, px, py);
+        (nx[k], ny[k], cx[k], cy[k]) = (px, py, px, py);
     }
-    (ox, oy)
 }
 
 /// FABRIK, one forward and one backward pass over the chain (bone-array order).
