@@ -49,8 +49,15 @@ const POW10: [f64; 16] =
     [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 impl<'a> P<'a> {
+    /// Skips whitespace; the compact exports have none, so one test usually decides.
     #[inline]
     fn ws(&mut self) {
+        if self.b.get(self.i).is_none_or(|&c| c > b' ') {
+            return;
+        }
+        self.ws_slow();
+    }
+    fn ws_slow(&mut self) {
         while let Some(c) = self.b.get(self.i) {
             if matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
                 self.i += 1;
@@ -61,7 +68,11 @@ impl<'a> P<'a> {
     }
     #[inline]
     fn peek(&mut self) -> R<u8> {
-        self.ws();
+        let c = *self.b.get(self.i)?;
+        if c > b' ' {
+            return Some(c);
+        }
+        self.ws_slow();
         self.b.get(self.i).copied()
     }
     #[inline]
