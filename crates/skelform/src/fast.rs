@@ -715,6 +715,12 @@ mod tests {
             let a = crate::load::build_for_test(fast);
             let b = crate::load::build_for_test(slow);
             assert_eq!(format!("{a:?}"), format!("{b:?}"), "{f:?}");
+            // The same document pretty-printed (whitespace everywhere, keys reordered).
+            let v: serde_json::Value = serde_json::from_str(text).expect("value");
+            let pretty = serde_json::to_string_pretty(&v).expect("pretty");
+            let fast = super::parse(&pretty).unwrap_or_else(|| panic!("{f:?}: pretty declined"));
+            let c = crate::load::build_for_test(fast);
+            assert_eq!(format!("{c:?}"), format!("{b:?}"), "{f:?} pretty-printed");
             compared += 1;
         }
         assert_eq!(compared, 4);
