@@ -2,6 +2,14 @@
 //! 0.8.0): `load_from_memory` (unzip + parse + resolve of the `.skf` bytes, no atlas
 //! image) and `frame` (format_frame on a running counter + animate + construct, mesh
 //! vertices included; physics state carried over) for every animation of both fixtures.
+//!
+//! Like for like with the reference's `load_from_memory` (ZipArchive, armature.json to a
+//! String, serde_json): neither side decodes the atlas PNGs. Both verify the entry's CRC-32;
+//! where the reference copies the entry into a String, ours borrows it from the archive
+//! bytes when it is stored uncompressed (the fixtures are), and also validates the model
+//! (indices, parents) and builds the lookup tables the frame path uses. Steadier than these
+//! wall times on a shared machine: instruction counts with the `skf_profile` example (see
+//! BENCHMARKS.md, SkelForm section).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;

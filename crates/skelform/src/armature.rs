@@ -33,6 +33,8 @@ pub struct Armature {
     pub(crate) visuals: Vec<Visual>,
     pub(crate) iks: Vec<IkFamily>,
     pub(crate) physics: Vec<Physics>,
+    /// `construct::physics_ease` of every physics entry (their settings never change).
+    pub(crate) phys_ease: Vec<[Option<f32>; 4]>,
     pub(crate) tex_names: Vec<String>,
     pub(crate) order: ConstructOrder,
     // Per-frame state and scratch, sized at load.
@@ -42,7 +44,7 @@ pub struct Armature {
     pub(crate) ik_set: Vec<bool>,
     pub(crate) reset: Vec<u32>,
     pub(crate) ik_ends: Vec<Option<(Vec2, Vec2)>>,
-    pub(crate) ik_state: Vec<crate::construct::Lane>,
+    pub(crate) ik_state: crate::construct::FabrikScratch,
     pub(crate) ik_independent: bool,
     pub(crate) affected: Vec<u8>,
     pub(crate) trig: Vec<(u32, f32, f32)>,

@@ -59,6 +59,31 @@ fn ends(world: &[Transform], fam: &IkFamily) -> Option<(Vec2, Vec2)> {
     Some((root, target))
 }
 
+/// The physics easing of one entry, from its constant settings: for (pos x, pos y, scale x,
+/// scale y), the eased progress of the reference's `interpolate(2, damping, a, b,
+/// (0.3, 0.3), (0.6, 0.6))`, or `None` where that returns `b` (damping 0 to 2 frames).
+pub(crate) fn physics_ease(ph: &Physics) -> [Option<f32>; 4] {
+    let (s, e) = (Vec2::new(0.3, 0.3), Vec2::new(0.6, 0.6));
+    let ease = |d: f32| {
+        let max = d as u32;
+        (max > 2).then(|| crate::anim::progress(2, max, s, e))
+    };
+    let mut d = Vec2::new(ph.pos_damping, ph.pos_damping);
+    if ph.pos_ratio < 0. {
+        d.y *= 1. - ph.pos_ratio.abs();
+    } else if ph.pos_ratio > 0. {
+        d.x *= 1. - ph.pos_ratio;
+    }
+    let mut ds = Vec2::new(ph.scale_damping, ph.scale_damping);
+    if ph.scale_ratio < 0. {
+        ds.y *= 1. - ph.scale_ratio.abs();
+    } else if ph.pos_ratio > 0. {
+        // Reference quirk: the x branch tests pos_ratio.
+        ds.x *= 1. - ph.scale_ratio;
+    }
+    [ease(d.x), ease(d.y), ease(ds.x), ease(ds.y)]
+}
+
 /// `Armature::affected` flag: the bone is in an IK chain or below one.
 pub(crate) const AFFECTED_IK: u8 = 1;
 /// `Armature::affected` flag: the bone has physics or is below a bone that has.
@@ -87,6 +112,21 @@ impl VertXf {
     #[inline]
     fn apply(&self, q: Vec2) -> Vec2 {
         rotate_sc(q * self.scale, self.sin, self.cos) + self.pos
+    }
+}
+
+/// `(sin, cos)` of `angle(v)` (the reference's `atan2` then `sin`, `cos`) as `v`'s
+/// components over its length: the same values to within an ulp or two, without the three
+/// libm calls. A zero or non-finite `v` takes the trigonometric path (atan2's conventions
+/// for ±0 and infinities).
+#[inline]
+fn direction_sin_cos(v: Vec2) -> (f32, f32) {
+    let m = magnitude(v);
+    if m > 0. && m.is_finite() {
+        (v.y / m, v.x / m)
+    } else {
+        let a = angle(v);
+        (a.sin(), a.cos())
     }
 }
 
@@ -234,39 +274,25 @@ impl Armature {
 
     /// Advances the physics state one step on the current world pose.
     fn simulate_physics(&mut self) {
-        let Armature { bones, world, physics, .. } = self;
-        let s = Vec2::new(0.3, 0.3);
-        let e = Vec2::new(0.6, 0.6);
+        let Armature { bones, world, physics, phys_ease, .. } = self;
+        // `interpolate(2, d, a, b, (0.3, 0.3), (0.6, 0.6))` with the eased progress of the
+        // (constant) damping d precomputed by `physics_ease`: the same operations.
+        let lerp = |k: Option<f32>, a: f32, b: f32| k.map_or(b, |p| a + (b - a) * p);
         for (i, bone) in bones.iter().enumerate() {
-            let Some(ph) = bone.physics.and_then(|p| physics.get_mut(p as usize)) else {
+            let Some(p) = bone.physics else { continue };
+            let (Some(ph), Some(ease)) = (physics.get_mut(p as usize), phys_ease.get(p as usize))
+            else {
                 continue;
             };
             let Some(c) = world.get(i).copied() else { continue };
             let prev = ph.global_pos;
             if ph.pos_damping > 0. || ph.sway > 0. {
-                let mut d = Vec2::new(ph.pos_damping, ph.pos_damping);
-                if ph.pos_ratio < 0. {
-                    d.y *= 1. - ph.pos_ratio.abs();
-                } else if ph.pos_ratio > 0. {
-                    d.x *= 1. - ph.pos_ratio;
-                }
-                ph.global_pos.x =
-                    crate::anim::interpolate(2, d.x as u32, ph.global_pos.x, c.pos.x, s, e);
-                ph.global_pos.y =
-                    crate::anim::interpolate(2, d.y as u32, ph.global_pos.y, c.pos.y, s, e);
+                ph.global_pos.x = lerp(ease[0], ph.global_pos.x, c.pos.x);
+                ph.global_pos.y = lerp(ease[1], ph.global_pos.y, c.pos.y);
             }
             if ph.scale_damping > 0. {
-                let mut d = Vec2::new(ph.scale_damping, ph.scale_damping);
-                if ph.scale_ratio < 0. {
-                    d.y *= 1. - ph.scale_ratio.abs();
-                } else if ph.pos_ratio > 0. {
-                    // Reference quirk: the x branch tests pos_ratio.
-                    d.x *= 1. - ph.scale_ratio;
-                }
-                ph.global_scale.x =
-                    crate::anim::interpolate(2, d.x as u32, ph.global_scale.x, c.scale.x, s, e);
-                ph.global_scale.y =
-                    crate::anim::interpolate(2, d.y as u32, ph.global_scale.y, c.scale.y, s, e);
+                ph.global_scale.x = lerp(ease[2], ph.global_scale.x, c.scale.x);
+                ph.global_scale.y = lerp(ease[3], ph.global_scale.y, c.scale.y);
             }
             if ph.rot_damping > 0. {
                 ph.global_rot += shortest_angle_delta(ph.global_rot, c.rot) / ph.rot_damping;
@@ -333,8 +359,7 @@ impl Armature {
                 let pd = bb.pos - prev;
                 let nd = next - bb.pos;
                 let avg = normalize(Vec2::new(-pd.y, pd.x)) + normalize(Vec2::new(-nd.y, nd.x));
-                let normal_angle = angle(avg);
-                let (ns, nc) = (normal_angle.sin(), normal_angle.cos());
+                let (ns, nc) = direction_sin_cos(avg);
                 for bv in &bind.verts {
                     let (Some(o), Some(vx)) =
                         (out.get_mut(bv.id as usize), v.vertices.get(bv.id as usize))
@@ -388,84 +413,179 @@ impl Armature {
     }
 }
 
-/// Ten FABRIK iterations of every FABRIK family at once, interleaved step by step so
-/// the independent chains' sqrt/division latencies overlap. Per family the operations and
-/// their order are exactly those of [`fabrik`]; only valid when the families are
-/// independent (`Armature::ik_independent`).
+/// Chains solved together by [`fabrik_lockstep`] (one group of structure-of-arrays lanes).
+pub(crate) const LANES: usize = 8;
+
+/// Scratch for [`fabrik_lockstep`]: chain positions by slot, one column per lane. Sized at
+/// load (longest FABRIK chain), so solving never allocates.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct FabrikScratch {
+    x: Vec<[f32; LANES]>,
+    y: Vec<[f32; LANES]>,
+}
+
+impl FabrikScratch {
+    /// Scratch for chains of up to `slots` bones.
+    pub(crate) fn new(slots: usize) -> Self {
+        FabrikScratch { x: vec![[0.0; LANES]; slots], y: vec![[0.0; LANES]; slots] }
+    }
+}
+
+/// Ten FABRIK iterations of every FABRIK family, up to [`LANES`] families at once, step by
+/// step in lockstep so the independent chains' sqrt/division latencies overlap (and the
+/// lane loops vectorise). Per family the operations and their order are exactly those of
+/// [`fabrik`] (IEEE sqrt and division give the same bits in any lane); only valid when the
+/// families are independent (`Armature::ik_independent`).
 fn fabrik_lockstep(
     world: &mut [Transform],
     iks: &[IkFamily],
     ends: &[Option<(Vec2, Vec2)>],
-    state: &mut Vec<Lane>,
+    scratch: &mut FabrikScratch,
 ) {
-    state.clear();
+    let mut group = [0u32; LANES];
+    let mut n = 0;
     for (k, (fam, e)) in iks.iter().zip(ends).enumerate() {
-        if let (IkMode::Fabrik, Some((root, target))) = (fam.mode, e) {
-            if !fam.sorted.is_empty() {
-                state.push(Lane {
-                    fam: k as u32,
-                    root: *root,
-                    target: *target,
-                    p: Vec2::ZERO,
-                    l: 0.0,
-                });
+        if fam.mode == IkMode::Fabrik && e.is_some() && !fam.sorted.is_empty() {
+            if let Some(g) = group.get_mut(n) {
+                *g = k as u32;
+                n += 1;
+            }
+            if n == LANES {
+                fabrik_group(world, iks, ends, &group, scratch);
+                n = 0;
             }
         }
     }
-    let steps = iks.iter().map(|f| f.sorted.len()).max().unwrap_or(0);
-    let pos = |world: &[Transform], b: Option<&u32>| {
-        b.and_then(|&b| world.get(b as usize)).map_or(Vec2::ZERO, |w| w.pos)
+    if let Some(g) = group.get(..n).filter(|g| !g.is_empty()) {
+        fabrik_group(world, iks, ends, g, scratch);
+    }
+}
+
+/// [`fabrik_lockstep`] for one group of at most [`LANES`] families. Lanes are ordered by
+/// chain length, longest first, and chains are right-aligned in the slots (chain index j of
+/// a chain of length len sits in slot j + slots − len), so the forward and backward passes
+/// walk the slots in one order for every lane and the lanes active in slot t are a prefix.
+fn fabrik_group(
+    world: &mut [Transform],
+    iks: &[IkFamily],
+    ends: &[Option<(Vec2, Vec2)>],
+    fams: &[u32],
+    scratch: &mut FabrikScratch,
+) {
+    let chain = |f: u32| iks.get(f as usize).map_or(&[][..], |fam| fam.sorted.as_slice());
+    let mut order = [0u32; LANES];
+    let lanes = fams.len().min(LANES);
+    for (o, &f) in order.iter_mut().zip(fams) {
+        *o = f;
+    }
+    let order = &mut order[..lanes];
+    order.sort_unstable_by_key(|&f| std::cmp::Reverse(chain(f).len()));
+    let slots = order.first().map_or(0, |&f| chain(f).len());
+    let (Some(xs), Some(ys)) = (scratch.x.get_mut(..slots), scratch.y.get_mut(..slots)) else {
+        return;
     };
-    for _ in 0..10 {
-        // Forward: from the target back to the root.
-        state.iter_mut().for_each(|l| (l.p, l.l) = (l.target, 0.0));
-        for s in 0..steps {
-            for lane in state.iter_mut() {
-                let Some(fam) = iks.get(lane.fam as usize) else { continue };
-                let chain = fam.sorted.as_slice();
-                let Some(j) = chain.len().checked_sub(1 + s) else { continue };
-                let p = pos(world, chain.get(j));
-                let d = normalize(lane.p - p) * lane.l;
-                if j != 0 {
-                    lane.l = magnitude(p - pos(world, chain.get(j - 1)));
-                }
-                lane.p = lane.p - d;
-                if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
-                    w.pos = lane.p;
+    // active[t]: how many lanes (a prefix) have a bone in slot t.
+    let mut active = [0usize; 64];
+    let (mut rx, mut ry, mut tx, mut ty) =
+        ([0f32; LANES], [0f32; LANES], [0f32; LANES], [0f32; LANES]);
+    for (lane, &f) in order.iter().enumerate() {
+        let c = chain(f);
+        let p = slots - c.len();
+        for a in active.iter_mut().take(slots.min(64)).skip(p) {
+            *a = lane + 1;
+        }
+        if let Some(Some((root, target))) = ends.get(f as usize) {
+            (rx[lane], ry[lane], tx[lane], ty[lane]) = (root.x, root.y, target.x, target.y);
+        }
+        for (j, &b) in c.iter().enumerate() {
+            let w = world.get(b as usize).map_or(Vec2::ZERO, |w| w.pos);
+            if let (Some(x), Some(y)) = (xs.get_mut(p + j), ys.get_mut(p + j)) {
+                x[lane] = w.x;
+                y[lane] = w.y;
+            }
+        }
+    }
+    if slots > active.len() {
+        // Longer than any rig needs: lane by lane on the world instead.
+        for &f in order.iter() {
+            if let (Some(Some((root, target))), Some(fam)) =
+                (ends.get(f as usize), iks.get(f as usize))
+            {
+                for _ in 0..10 {
+                    fabrik(world, &fam.sorted, *root, *target);
                 }
             }
         }
+        return;
+    }
+    for _ in 0..10 {
+        // Forward: from the target back to the root. The length measured in a lane's
+        // first slot (j = 0) is never used, so every active lane measures.
+        let (mut nx, mut ny, mut l) = (tx, ty, [0f32; LANES]);
+        for t in (0..slots).rev() {
+            let n = active.get(t).copied().unwrap_or(0);
+            let (lo_x, hi_x) = xs.split_at_mut(t);
+            let (lo_y, hi_y) = ys.split_at_mut(t);
+            let (Some(cx), Some(cy)) = (hi_x.first_mut(), hi_y.first_mut()) else { break };
+            let (qx, qy) = match (lo_x.last(), lo_y.last()) {
+                (Some(qx), Some(qy)) => (*qx, *qy),
+                _ => (*cx, *cy),
+            };
+            fabrik_slot(n, true, (cx, cy), (&qx, &qy), (&mut nx, &mut ny), &mut l);
+        }
         // Backward: from the root out to the tip.
-        state.iter_mut().for_each(|l| (l.p, l.l) = (l.root, 0.0));
-        for j in 0..steps {
-            for lane in state.iter_mut() {
-                let Some(fam) = iks.get(lane.fam as usize) else { continue };
-                let chain = fam.sorted.as_slice();
-                if j >= chain.len() {
-                    continue;
-                }
-                let p = pos(world, chain.get(j));
-                let d = normalize(lane.p - p) * lane.l;
-                if j + 1 != chain.len() {
-                    lane.l = magnitude(p - pos(world, chain.get(j + 1)));
-                }
-                lane.p = lane.p - d;
-                if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
-                    w.pos = lane.p;
-                }
+        let (mut nx, mut ny, mut l) = (rx, ry, [0f32; LANES]);
+        for t in 0..slots {
+            let n = active.get(t).copied().unwrap_or(0);
+            let (lo_x, hi_x) = xs.split_at_mut(t + 1);
+            let (lo_y, hi_y) = ys.split_at_mut(t + 1);
+            let (Some(cx), Some(cy)) = (lo_x.last_mut(), lo_y.last_mut()) else { break };
+            let (qx, qy) = match (hi_x.first(), hi_y.first()) {
+                (Some(qx), Some(qy)) => (*qx, *qy),
+                _ => (*cx, *cy),
+            };
+            fabrik_slot(n, t + 1 != slots, (cx, cy), (&qx, &qy), (&mut nx, &mut ny), &mut l);
+        }
+    }
+    for (lane, &f) in order.iter().enumerate() {
+        let c = chain(f);
+        let p = slots - c.len();
+        for (j, &b) in c.iter().enumerate() {
+            if let (Some(w), Some(x), Some(y)) =
+                (world.get_mut(b as usize), xs.get(p + j), ys.get(p + j))
+            {
+                w.pos = Vec2::new(x[lane], y[lane]);
             }
         }
     }
 }
 
-/// One family's running state in [`fabrik_lockstep`].
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Lane {
-    fam: u32,
-    root: Vec2,
-    target: Vec2,
-    p: Vec2,
-    l: f32,
+type Lanes = [f32; LANES];
+
+/// One FABRIK step in lanes `0..n`, in place: with c the slot's positions, q the neighbours
+/// the segment lengths are measured to and (n, l) the running points and lengths,
+/// `c' = n − normalize(n − c) · l`, then `l = |c − q|` if `measure`, `n = c'`. The
+/// arithmetic is [`fabrik`]'s, operation for operation.
+#[inline(always)]
+fn fabrik_slot(
+    n: usize,
+    measure: bool,
+    (cx, cy): (&mut Lanes, &mut Lanes),
+    (qx, qy): (&Lanes, &Lanes),
+    (nx, ny): (&mut Lanes, &mut Lanes),
+    l: &mut Lanes,
+) {
+    for k in 0..n.min(LANES) {
+        let (vx, vy) = (nx[k] - cx[k], ny[k] - cy[k]);
+        let m = (vx * vx + vy * vy).sqrt();
+        let (ux, uy) = if m == 0. { (0., 0.) } else { (vx / m, vy / m) };
+        let (px, py) = (nx[k] - ux * l[k], ny[k] - uy * l[k]);
+        if measure {
+            let (ex, ey) = (cx[k] - qx[k], cy[k] - qy[k]);
+            l[k] = (ex * ex + ey * ey).sqrt();
+        }
+        (nx[k], ny[k], cx[k], cy[k]) = (px, py, px, py);
+    }
 }
 
 /// FABRIK, one forward and one backward pass over the chain (bone-array order).
@@ -536,5 +656,85 @@ fn arc(world: &mut [Transform], chain: &[u32], root: Vec2, target: Vec2) {
         if let Some(w) = chain.get(j).and_then(|&b| world.get_mut(b as usize)) {
             w.pos = p;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{AnimLayer, Armature};
+
+    /// World transforms as bits (so -0.0 ≠ 0.0 and NaN payloads count).
+    fn bits(a: &Armature) -> Vec<[u32; 5]> {
+        a.world()
+            .iter()
+            .map(|w| {
+                let b = |f: f32| f.to_bits();
+                [b(w.pos.x), b(w.pos.y), b(w.rot), b(w.scale.x), b(w.scale.y)]
+            })
+            .collect()
+    }
+
+    /// Lockstep FABRIK (independent families, SoA lanes) against one family after the other.
+    fn same_as_sequential(arm: &Armature, frames: u32) {
+        assert!(arm.ik_independent);
+        let mut lock = arm.clone();
+        let mut seq = arm.clone();
+        seq.ik_independent = false;
+        for a in 0..arm.animations().len().max(1) {
+            for c in 0..frames {
+                for x in [&mut lock, &mut seq] {
+                    if !x.animations().is_empty() {
+                        let frame = x.format_frame(a, c, false, true);
+                        x.animate(&[AnimLayer { anim: a, frame, smooth: 0 }]);
+                    }
+                    x.construct();
+                }
+                assert_eq!(bits(&lock), bits(&seq), "animation {a} frame {c}");
+            }
+        }
+    }
+
+    #[test]
+    fn lockstep_fabrik_is_bit_identical_on_fixtures() {
+        let Some(dir) = skel_testkit::fixtures_dir() else { return };
+        for name in ["skellina_v0.7.0.skf", "skellington_v0.7.0.skf"] {
+            let Ok(bytes) = std::fs::read(dir.join("skelform").join(name)) else { continue };
+            same_as_sequential(&crate::load(&bytes).expect("load"), 120);
+        }
+    }
+
+    /// Eleven chains (two lane groups) of lengths 1 to 6 with bent rest poses, targets out
+    /// of reach, in reach and on the root (zero-length directions).
+    #[test]
+    fn lockstep_fabrik_is_bit_identical_on_many_chains() {
+        let mut bones = vec![serde_json::json!({"id": 0, "name": "root", "parent_id": -1})];
+        let mut iks = Vec::new();
+        for c in 0..11usize {
+            let len = 1 + c % 6;
+            let target = bones.len();
+            let (tx, ty) = match c % 3 {
+                0 => (500.0, -40.0 * c as f64),
+                1 => (30.0, 20.0),
+                _ => (0.0, 0.0),
+            };
+            bones.push(serde_json::json!({"id": target, "name": "t", "parent_id": 0,
+                "pos": {"x": tx, "y": ty}}));
+            let mut ids = Vec::new();
+            for j in 0..len {
+                let id = bones.len();
+                let parent = if j == 0 { 0 } else { id - 1 };
+                bones.push(serde_json::json!({"id": id, "name": "b", "parent_id": parent,
+                    "pos": {"x": if j == 0 { 3.0 * c as f64 } else { 25.0 + j as f64 }, "y": 0.0},
+                    "rot": 0.3 * (j as f64 + 1.0) * if c % 2 == 0 { 1.0 } else { -1.0 }}));
+                ids.push(id);
+            }
+            iks.push(serde_json::json!({"mode": "FABRIK", "target_id": target,
+                "bone_ids": ids, "constraint": "None"}));
+        }
+        let doc = serde_json::json!({"version": "0.7.0", "bones": bones,
+            "inverse_kinematics": iks, "animations": []});
+        let arm = crate::parse_armature_json(doc.to_string().as_bytes()).expect("parse");
+        assert_eq!(arm.ik_families().len(), 11);
+        same_as_sequential(&arm, 3);
     }
 }

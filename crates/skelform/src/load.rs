@@ -42,6 +42,9 @@ fn is_zip(bytes: &[u8]) -> bool {
 pub fn load(bytes: &[u8]) -> Result<Armature, SkfError> {
     if is_zip(bytes) {
         let mut zip = open_zip(bytes)?;
+        if let Some(stored) = stored_entry(&mut zip, bytes, "armature.json", &Limits::default()) {
+            return parse_armature_json(stored);
+        }
         let json =
             read_entry(&mut zip, "armature.json", &Limits::default()).map_err(|e| match e {
                 SkfError::Zip(_) if zip.index_for_name("armature.json").is_none() => {
@@ -93,6 +96,29 @@ type Zip<'a> = zip::ZipArchive<Cursor<&'a [u8]>>;
 
 fn open_zip(bytes: &[u8]) -> Result<Zip<'_>, SkfError> {
     zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| SkfError::Zip(e.to_string()))
+}
+
+/// The bytes of an uncompressed ("Stored"), unencrypted entry borrowed straight from the
+/// archive, when its CRC-32 checks out (what reading it would verify) and it is within the
+/// limits; `None` sends the caller to [`read_entry`] (which reports any error).
+fn stored_entry<'a>(
+    zip: &mut Zip<'a>,
+    bytes: &'a [u8],
+    name: &str,
+    limits: &Limits,
+) -> Option<&'a [u8]> {
+    let entry = zip.by_name(name).ok()?;
+    if entry.compression() != zip::CompressionMethod::Stored
+        || entry.encrypted()
+        || entry.size() != entry.compressed_size()
+        || entry.size() > limits.max_entry_size
+    {
+        return None;
+    }
+    let start = usize::try_from(entry.data_start()?).ok()?;
+    let len = usize::try_from(entry.size()).ok()?;
+    let data = bytes.get(start..start.checked_add(len)?)?;
+    (crc32fast::hash(data) == entry.crc32()).then_some(data)
 }
 
 fn read_entry(zip: &mut Zip<'_>, name: &str, limits: &Limits) -> Result<Vec<u8>, SkfError> {
@@ -586,7 +612,7 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
         });
     }
 
-    let physics = raw
+    let physics: Vec<Physics> = raw
         .physics
         .into_iter()
         .map(|p| Physics {
@@ -671,6 +697,8 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
     let world = vec![Transform::default(); nb];
     let iks_len = iks.len();
     let ik_independent = families_independent(&iks, nb);
+    let longest_fabrik =
+        iks.iter().filter(|f| f.mode == IkMode::Fabrik).map(|f| f.sorted.len()).max().unwrap_or(0);
     let mut affected = vec![0u8; nb];
     for f in &iks {
         for &b in &f.sorted {
@@ -699,6 +727,7 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
         styles,
         visuals,
         iks,
+        phys_ease: physics.iter().map(crate::construct::physics_ease).collect(),
         physics,
         tex_names,
         order: ConstructOrder::Docs,
@@ -708,9 +737,34 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
         ik_set: vec![false; nb],
         reset: vec![0; nb],
         ik_ends: Vec::with_capacity(iks_len),
-        ik_state: Vec::with_capacity(iks_len),
+        ik_state: crate::construct::FabrikScratch::new(longest_fabrik),
         ik_independent,
         affected,
         trig: vec![(0f32.to_bits(), 0.0, 1.0); nb],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// The borrowed "Stored" entry is the entry's content, and a corrupted one is still
+    /// rejected (its CRC fails, so the reader path runs and reports it).
+    #[test]
+    fn stored_entry_is_checked() {
+        let Some(dir) = skel_testkit::fixtures_dir() else { return };
+        let Ok(bytes) = std::fs::read(dir.join("skelform").join("skellina_v0.7.0.skf")) else {
+            return;
+        };
+        let mut zip = super::open_zip(&bytes).expect("zip");
+        let limits = super::Limits::default();
+        let stored = super::stored_entry(&mut zip, &bytes, "armature.json", &limits);
+        let read = super::read_entry(&mut zip, "armature.json", &limits).expect("read");
+        assert_eq!(stored, Some(read.as_slice()));
+        let start = zip.by_name("armature.json").expect("entry").data_start().expect("start");
+        let mut bad = bytes.clone();
+        let at = start as usize + 20;
+        bad[at] ^= 0x01;
+        let mut zip = super::open_zip(&bad).expect("zip");
+        assert_eq!(super::stored_entry(&mut zip, &bad, "armature.json", &limits), None);
+        assert!(matches!(super::load(&bad), Err(crate::SkfError::Zip(_))), "corrupt entry loaded");
+    }
 }
