@@ -29,6 +29,8 @@ use spine_model::SkeletonData;
 pub struct BenchArgs {
     /// Atlas (default: the one next to the skeleton).
     pub atlas: Option<std::path::PathBuf>,
+    /// Skin (default: the first non-default skin, if any; Spine only).
+    pub skin: Option<String>,
     /// Animation (default: the first one).
     pub anim: Option<String>,
     /// Time spent measuring each figure (after its warm-up).
@@ -139,8 +141,15 @@ pub fn spine(file: &Path, args: &BenchArgs) -> Result<BenchReport, String> {
     }
 
     let mut sk = Skeleton::new(data.clone());
-    let skin = data.skins.iter().position(|s| s.name != "default");
-    sk.set_skin(skin.map(|i| spine_model::SkinId(i as u32)));
+    let skin = match &args.skin {
+        Some(name) => Some(data.find_skin(name).ok_or_else(|| format!("no skin named {name:?}"))?),
+        None => data
+            .skins
+            .iter()
+            .position(|s| s.name != "default")
+            .map(|i| spine_model::SkinId(i as u32)),
+    };
+    sk.set_skin(skin);
     sk.set_to_setup_pose();
     let mut asd = AnimationStateData::new(data.clone());
     asd.default_mix = 0.2;

@@ -176,6 +176,9 @@ enum Command {
         /// Atlas (default: the one next to the skeleton).
         #[arg(long)]
         atlas: Option<PathBuf>,
+        /// Skin (default: the first non-default skin, if any).
+        #[arg(long)]
+        skin: Option<String>,
         /// Animation (default: the first one).
         #[arg(long)]
         anim: Option<String>,
@@ -261,9 +264,10 @@ fn main() -> ExitCode {
             Err(f) => Err(f),
         },
         Command::Dump { file, json } => info::dump(file, *json),
-        Command::Bench { file, atlas, anim, budget_ms, json } => {
+        Command::Bench { file, atlas, skin, anim, budget_ms, json } => {
             let args = bench::BenchArgs {
                 atlas: atlas.clone(),
+                skin: skin.clone(),
                 anim: anim.clone(),
                 budget: std::time::Duration::from_millis(*budget_ms),
             };
