@@ -654,7 +654,7 @@ fn check_mesh(
 fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
     c.b.enter("animation", &a.name);
     let scale = c.b.scale;
-    let mut tl = Vec::new();
+    let mut tl = Vec::with_capacity(timeline_count(a));
     for st in &a.slots {
         let slot = c.b.slot(st.slot);
         for t in &st.timelines {
@@ -701,7 +701,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
         }
     }
     for t in &a.ik {
-        let constraint = constraint_ref(c, &c.ik.clone(), t.constraint, ConstraintType::Ik);
+        let constraint = constraint_ref(c, Kind::Ik, t.constraint);
         let n = t.keys.len();
         let beziers = t.keys.iter().filter(|k| k.curve == CurveType::Bezier).count() * 2;
         let mut curves = Curves::new(2, n, beziers);
@@ -720,25 +720,20 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
         }
         let mut next = 0;
         for (i, k) in t.keys.iter().enumerate().skip(1) {
-            let ctl = k.bezier.map(|[m, s]| vec![m, s]).unwrap_or_default();
             // Softness beziers scale their cy like the values; mix ones do not.
-            let ctl: Vec<[f32; 4]> = ctl
-                .iter()
-                .enumerate()
-                .map(|(ch, b)| if ch == 1 { [b[0], b[1] * scale, b[2], b[3] * scale] } else { *b })
-                .collect();
-            curves::segment(&mut curves, &mut next, i - 1, k.curve, &ctl, 1.0);
+            let ctl = k.bezier.map(|[m, s]| [m, [s[0], s[1] * scale, s[2], s[3] * scale]]);
+            let ctl: &[[f32; 4]] = ctl.as_ref().map_or(&[], |c| c.as_slice());
+            curves::segment(&mut curves, &mut next, i - 1, k.curve, ctl, 1.0);
         }
         c.b.check_curves(&curves);
         tl.push(Timeline::Ik { constraint, curves, flags });
     }
     for t in &a.transform {
-        let constraint =
-            constraint_ref(c, &c.transform.clone(), t.constraint, ConstraintType::Transform);
+        let constraint = constraint_ref(c, Kind::Transform, t.constraint);
         tl.push(Timeline::Transform { constraint, curves: curves::floats(&t.timeline, 1.0) });
     }
     for pt in &a.path {
-        let constraint = constraint_ref(c, &c.path.clone(), pt.constraint, ConstraintType::Path);
+        let constraint = constraint_ref(c, Kind::Path, pt.constraint);
         let data = match c.b.data.constraints.get(constraint.index()).map(|d| &d.kind) {
             Some(ConstraintKind::Path(p)) => Some((p.position_mode, p.spacing_mode)),
             _ => None,
@@ -766,7 +761,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
     for pt in &a.physics {
         let constraint = match pt.constraint {
             0 => None,
-            n => Some(constraint_ref(c, &c.physics.clone(), n - 1, ConstraintType::Physics)),
+            n => Some(constraint_ref(c, Kind::Physics, n - 1)),
         };
         for t in &pt.timelines {
             match t {
@@ -806,7 +801,10 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
                 };
                 match &e.timeline {
                     wa::AttachmentTimeline::Deform(d) => {
-                        let vertices = vertices_of(&c.b.data.attachments[att.index()].kind);
+                        // Borrowed out of the attachment for the duration (put back below).
+                        let vertices = vertices_mut(&mut c.b.data.attachments[att.index()].kind)
+                            .map(|v| std::mem::replace(v, Vertices::Unweighted(Vec::new())))
+                            .unwrap_or(Vertices::Unweighted(Vec::new()));
                         let n = d.keys.len();
                         let beziers =
                             d.keys.iter().filter(|k| k.curve == CurveType::Bezier).count();
@@ -820,10 +818,13 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
                             keys.push(c.b.deform_key(i, &vertices, vals));
                         }
                         c.b.pop();
+                        if let Some(v) = vertices_mut(&mut c.b.data.attachments[att.index()].kind) {
+                            *v = vertices;
+                        }
                         let mut next = 0;
                         for (i, k) in d.keys.iter().enumerate().skip(1) {
-                            let ctl: Vec<[f32; 4]> = k.bezier.into_iter().collect();
-                            curves::segment(&mut curves, &mut next, i - 1, k.curve, &ctl, 1.0);
+                            let ctl = k.bezier.as_slice();
+                            curves::segment(&mut curves, &mut next, i - 1, k.curve, ctl, 1.0);
                         }
                         tl.push(Timeline::Deform { slot, attachment: att, curves, vertices: keys });
                     }
@@ -918,14 +919,55 @@ pub(crate) fn seq_mode(m: Option<wa::SequenceMode>) -> SequenceMode {
     }
 }
 
-fn constraint_ref(
-    c: &mut Conv<'_, '_>,
-    ids: &[ConstraintId],
-    index: u32,
-    ty: ConstraintType,
-) -> ConstraintId {
-    match ids.get(index as usize) {
-        Some(&id) => c.b.constraint(id, ty),
+/// Which of the converter's constraint id lists a timeline indexes.
+#[derive(Clone, Copy)]
+enum Kind {
+    Ik,
+    Transform,
+    Path,
+    Physics,
+}
+
+/// Number of timelines [`animation`] makes of `a` (a capacity, exact for valid input).
+fn timeline_count(a: &wa::Animation) -> usize {
+    let slots: usize = a.slots.iter().map(|s| s.timelines.len()).sum();
+    let bones: usize = a.bones.iter().map(|b| b.timelines.len()).sum();
+    let paths: usize = a.path.iter().map(|p| p.timelines.len()).sum();
+    let physics: usize = a.physics.iter().map(|p| p.timelines.len()).sum();
+    let attachments: usize =
+        a.attachments.iter().flat_map(|s| &s.slots).map(|s| s.attachments.len()).sum();
+    slots
+        + bones
+        + a.ik.len()
+        + a.transform.len()
+        + paths
+        + physics
+        + attachments
+        + usize::from(!a.draw_order.is_empty())
+        + usize::from(!a.events.is_empty())
+}
+
+/// The vertices of a vertex attachment (`None` for the others).
+fn vertices_mut(kind: &mut AttachmentKind) -> Option<&mut Vertices> {
+    match kind {
+        AttachmentKind::Mesh(m) => Some(&mut m.vertices),
+        AttachmentKind::BoundingBox(b) => Some(&mut b.vertices),
+        AttachmentKind::Path(p) => Some(&mut p.vertices),
+        AttachmentKind::Clipping(k) => Some(&mut k.vertices),
+        _ => None,
+    }
+}
+
+fn constraint_ref(c: &mut Conv<'_, '_>, kind: Kind, index: u32) -> ConstraintId {
+    let (ids, ty) = match kind {
+        Kind::Ik => (&c.ik, ConstraintType::Ik),
+        Kind::Transform => (&c.transform, ConstraintType::Transform),
+        Kind::Path => (&c.path, ConstraintType::Path),
+        Kind::Physics => (&c.physics, ConstraintType::Physics),
+    };
+    let len = ids.len();
+    match ids.get(index as usize).copied() {
+        Some(id) => c.b.constraint(id, ty),
         None => {
             let what = match ty {
                 ConstraintType::Ik => "IK constraint",
@@ -933,11 +975,7 @@ fn constraint_ref(
                 ConstraintType::Path => "path constraint",
                 _ => "physics constraint",
             };
-            c.b.report(ProblemKind::IndexOutOfRange {
-                what,
-                index: u64::from(index),
-                len: ids.len(),
-            });
+            c.b.report(ProblemKind::IndexOutOfRange { what, index: u64::from(index), len });
             ConstraintId(0)
         }
     }
