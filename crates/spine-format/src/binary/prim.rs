@@ -78,8 +78,19 @@ impl<'a> Reader<'a> {
     }
 
     /// Enters an item of a list: `label[index]`.
+    #[inline]
     pub fn enter_item(&mut self, label: &'static str, index: usize) {
         self.path.push(Seg { label, index: Some(index), name: None });
+    }
+
+    /// Moves the innermost item (entered with [`Reader::enter_item`]) to `index`: the same
+    /// path as leaving it and entering `label[index]`, without the pop and push.
+    #[inline]
+    pub fn set_item_index(&mut self, index: usize) {
+        if let Some(top) = self.path.last_mut() {
+            top.index = Some(index);
+            top.name = None;
+        }
     }
 
     /// Names the innermost item once its name is known (`animations[3] "run"`).
@@ -90,6 +101,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Leaves the innermost section or item.
+    #[inline]
     pub fn leave(&mut self) {
         self.path.pop();
     }
@@ -177,7 +189,21 @@ impl<'a> Reader<'a> {
     }
 
     /// Unsigned varint (`readInt(true)`): 1–5 bytes, canonical, at most 32 bits.
+    #[inline]
     pub fn varint(&mut self) -> Result<u32, BinaryError> {
+        // Fast path: one byte below 0x80 (always canonical).
+        if let Some(&b) = self.buf.get(self.pos) {
+            if b < 0x80 {
+                self.pos += 1;
+                return Ok(u32::from(b));
+            }
+        }
+        self.varint_multi()
+    }
+
+    /// [`Reader::varint`] past the one-byte fast path.
+    #[inline(never)]
+    fn varint_multi(&mut self) -> Result<u32, BinaryError> {
         let start = self.pos;
         let mut value: u32 = 0;
         for i in 0..5 {
@@ -228,7 +254,27 @@ impl<'a> Reader<'a> {
     }
 
     /// Checks that `count` items of at least `min_item_bytes` each fit in the rest of the input.
+    #[inline]
     pub fn check_count(
+        &self,
+        at: usize,
+        what: &'static str,
+        count: u64,
+        min_item_bytes: usize,
+    ) -> Result<(), BinaryError> {
+        // Fast path: under every limit and fits (the full check below agrees).
+        if count <= self.min_count_limit
+            && (count == 0
+                || count.saturating_mul(min_item_bytes.max(1) as u64) <= self.remaining() as u64)
+        {
+            return Ok(());
+        }
+        self.check_count_full(at, what, count, min_item_bytes)
+    }
+
+    /// [`Reader::check_count`] past its fast path.
+    #[inline(never)]
+    fn check_count_full(
         &self,
         at: usize,
         what: &'static str,
