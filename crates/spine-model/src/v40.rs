@@ -77,7 +77,8 @@ impl Conv<'_, '_> {
         match v {
             w::Vertices::Plain(xy) => self.b.unweighted(xy),
             w::Vertices::Weighted(vs) => {
-                self.b.weighted(vs.groups().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight))))
+                let groups = vs.groups().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight)));
+                self.b.weighted_with_capacity(groups, vs.weights.len())
             }
         }
     }
@@ -474,12 +475,10 @@ fn skin_entries(
     slots: &[w::SlotAttachments],
     links: &mut Vec<Link>,
 ) -> Vec<SkinEntry> {
-    let mut entries = Vec::new();
+    let mut entries = Vec::with_capacity(slots.iter().map(|s| s.attachments.len()).sum());
     for sa in slots {
         let slot = c.b.slot(sa.slot);
-        let slot_name =
-            c.b.data.slots.get(slot.index()).map(|s| s.name.clone()).unwrap_or_default();
-        c.b.enter("slot", &slot_name);
+        c.b.enter_slot(slot);
         for e in &sa.attachments {
             let key = c.text(e.key).map(str::to_owned);
             let key = c.b.name("attachment", key.as_deref());

@@ -242,6 +242,7 @@ impl<'a> Reader<'a> {
     /// A varint read as a count of items that each take at least `min_item_bytes` bytes;
     /// fails when the rest of the input could not hold that many, so callers may
     /// `Vec::with_capacity(count)` safely.
+    #[inline]
     pub fn count(
         &mut self,
         what: &'static str,
@@ -304,14 +305,21 @@ impl<'a> Reader<'a> {
     }
 
     /// A varint index that must be `< len`.
+    #[inline]
     pub fn index(&mut self, what: &'static str, len: usize) -> Result<u32, BinaryError> {
         let at = self.pos;
         let i = self.varint()?;
         if i as usize >= len {
-            return Err(self
-                .err_at(at, BinaryErrorKind::IndexOutOfRange { what, index: u64::from(i), len }));
+            return Err(self.index_error(at, what, i, len));
         }
         Ok(i)
+    }
+
+    /// The error of [`Reader::index`].
+    #[cold]
+    #[inline(never)]
+    fn index_error(&self, at: usize, what: &'static str, i: u32, len: usize) -> BinaryError {
+        self.err_at(at, BinaryErrorKind::IndexOutOfRange { what, index: u64::from(i), len })
     }
 
     /// Length-prefixed string, borrowed: `None` for length 0.
