@@ -44,7 +44,13 @@ impl Curves {
         Curves {
             channels,
             frames: Vec::with_capacity(frame_count * (1 + channels)),
-            curves: vec![LINEAR; frame_count + bezier_count * BEZIER_SIZE],
+            curves: {
+                // Filled rather than `vec![LINEAR; n]`, which becomes a (slower) `calloc`.
+                let n = frame_count + bezier_count * BEZIER_SIZE;
+                let mut c = Vec::with_capacity(n);
+                c.resize(n, LINEAR);
+                c
+            },
             bezier_base: frame_count,
             model: crate::CurveModel::Bezier4x,
         }

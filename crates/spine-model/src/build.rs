@@ -399,7 +399,11 @@ impl<'o> Builder<'o> {
             }
         }
         // `Atlas::findRegion`: the first region with the name, in file order.
-        let mut by_name = std::collections::HashMap::new();
+        let regions = atlas.pages.iter().map(|p| p.regions.len()).sum();
+        let mut by_name = std::collections::HashMap::with_capacity_and_hasher(
+            regions,
+            std::hash::BuildHasherDefault::<Fnv1a>::default(),
+        );
         for (pi, page) in atlas.pages.iter().enumerate() {
             for r in &page.regions {
                 by_name.entry(r.name.as_str()).or_insert((pi, page, r));
@@ -529,6 +533,25 @@ impl<'o> Builder<'o> {
         } else {
             Err(LoadError::Invalid(self.problems))
         }
+    }
+}
+
+/// FNV-1a: a cheap hasher for the atlas region-name table (short keys, not attacker-facing
+/// in a way that matters: a colliding atlas only slows its own load).
+#[derive(Default)]
+struct Fnv1a(u64);
+
+impl std::hash::Hasher for Fnv1a {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
     }
 }
 
