@@ -59,8 +59,14 @@ pub(crate) fn identity_properties() -> Vec<FromProperty> {
         .collect()
 }
 
+/// A mesh's `uvs`, `triangles` and `edges` moved out of an owned AST, keyed by the address
+/// of that mesh in the AST (which stays in place while it is converted).
+type MeshBuffers = (usize, Vec<f32>, Vec<u32>, Vec<u32>);
+
 struct Conv<'a, 'o> {
     s: &'a w::Skeleton,
+    /// Buffers of [`take_mesh_buffers`] in skin order; a mesh not found here is cloned.
+    mesh_buffers: std::collections::VecDeque<MeshBuffers>,
     b: Builder<'o>,
     ik: Vec<ConstraintId>,
     transform: Vec<ConstraintId>,
@@ -84,16 +90,60 @@ impl Conv<'_, '_> {
     }
 }
 
+/// Converts a parsed 4.0–4.2 skeleton the caller gives away (`load_binary`): mesh buffers
+/// are moved into the model instead of copied.
+pub(crate) fn convert_owned(
+    mut s: w::Skeleton,
+    options: &LoadOptions<'_>,
+) -> Result<SkeletonData, LoadError> {
+    let buffers = take_mesh_buffers(&mut s);
+    convert_with(&s, options, buffers)
+}
+
+/// Moves every mesh's `uvs`, `triangles` and `edges` out of `s`, in the order [`skins`]
+/// visits the meshes.
+fn take_mesh_buffers(s: &mut w::Skeleton) -> std::collections::VecDeque<MeshBuffers> {
+    let mut out = std::collections::VecDeque::new();
+    let skins = s.default_skin.iter_mut().chain(s.skins.iter_mut().map(|k| &mut k.slots));
+    for slots in skins {
+        for sa in slots {
+            for e in &mut sa.attachments {
+                if let w::AttachmentKind::Mesh(m) = &mut e.attachment.kind {
+                    let key = std::ptr::from_ref::<w::Mesh>(m) as usize;
+                    let edges =
+                        m.extras.as_mut().map(|x| std::mem::take(&mut x.edges)).unwrap_or_default();
+                    out.push_back((
+                        key,
+                        std::mem::take(&mut m.uvs),
+                        std::mem::take(&mut m.triangles),
+                        edges,
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Converts a parsed 4.0–4.2 skeleton.
 pub(crate) fn convert(
     s: &w::Skeleton,
     options: &LoadOptions<'_>,
+) -> Result<SkeletonData, LoadError> {
+    convert_with(s, options, std::collections::VecDeque::new())
+}
+
+fn convert_with(
+    s: &w::Skeleton,
+    options: &LoadOptions<'_>,
+    mesh_buffers: std::collections::VecDeque<MeshBuffers>,
 ) -> Result<SkeletonData, LoadError> {
     let mut behaviour = Behaviour::spine4(&s.header.version);
     behaviour.physics = s.generation >= Generation::V42;
     behaviour.sequences = s.generation >= Generation::V41;
     let mut c = Conv {
         s,
+        mesh_buffers,
         b: Builder::new(behaviour, options),
         ik: Vec::new(),
         transform: Vec::new(),
@@ -534,17 +584,30 @@ fn attachment(
             let path = c.text(m.path).unwrap_or(name).to_owned();
             let sequence = c.b.sequence(&path, seq(&m.sequence));
             let vertices = c.vertices(&m.vertices);
-            check_mesh(c, &vertices, &m.uvs, &m.triangles, m.hull);
-            let (edges, width, height) = match &m.extras {
-                Some(e) => (e.edges.clone(), e.width * c.b.scale, e.height * c.b.scale),
-                None => (Vec::new(), 0.0, 0.0),
+            let key = std::ptr::from_ref::<w::Mesh>(m) as usize;
+            let taken = match c.mesh_buffers.front() {
+                Some(f) if f.0 == key => c.mesh_buffers.pop_front(),
+                _ => None,
+            };
+            let (region_uvs, triangles, edges) = match taken {
+                Some((_, uvs, triangles, edges)) => (uvs, triangles, edges),
+                None => (
+                    m.uvs.clone(),
+                    m.triangles.clone(),
+                    m.extras.as_ref().map(|e| e.edges.clone()).unwrap_or_default(),
+                ),
+            };
+            check_mesh(c, &vertices, &region_uvs, &triangles, m.hull);
+            let (width, height) = match &m.extras {
+                Some(e) => (e.width * c.b.scale, e.height * c.b.scale),
+                None => (0.0, 0.0),
             };
             AttachmentKind::Mesh(MeshAttachment {
                 path,
                 color: Color::from_bytes(m.color),
                 vertices,
-                region_uvs: m.uvs.clone(),
-                triangles: m.triangles.clone(),
+                region_uvs,
+                triangles,
                 hull_length: m.hull,
                 edges,
                 width,
