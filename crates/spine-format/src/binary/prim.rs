@@ -170,6 +170,40 @@ impl<'a> Reader<'a> {
         Ok(f32::from_bits(u32::from_be_bytes(self.array()?)))
     }
 
+    /// Three big-endian floats: the same values, offsets and errors as three
+    /// [`Reader::f32`] calls, with one bounds check when all twelve bytes are there.
+    #[inline]
+    pub fn f32x3(&mut self) -> Result<[f32; 3], BinaryError> {
+        if self.remaining() < 12 {
+            return Ok([self.f32()?, self.f32()?, self.f32()?]);
+        }
+        let b: [u8; 12] = self.array()?;
+        let f = |i: usize| f32::from_bits(u32::from_be_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]));
+        Ok([f(0), f(4), f(8)])
+    }
+
+    /// Appends `n` big-endian floats to `out`: the same values, offsets and errors as `n`
+    /// [`Reader::f32`] calls, with one bounds check when all the bytes are there.
+    pub fn f32s_into(&mut self, n: usize, out: &mut Vec<f32>) -> Result<(), BinaryError> {
+        match n.checked_mul(4) {
+            Some(len) if len <= self.remaining() => {
+                let bytes = &self.buf[self.pos..self.pos + len];
+                out.extend(
+                    bytes
+                        .chunks_exact(4)
+                        .map(|b| f32::from_bits(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))),
+                );
+                self.pos += len;
+            }
+            _ => {
+                for _ in 0..n {
+                    out.push(self.f32()?);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Four color bytes, R G B A.
     pub fn rgba(&mut self) -> Result<[u8; 4], BinaryError> {
         let b = self.bytes(4)?;
