@@ -44,7 +44,13 @@ impl Curves {
         Curves {
             channels,
             frames: Vec::with_capacity(frame_count * (1 + channels)),
-            curves: vec![LINEAR; frame_count + bezier_count * BEZIER_SIZE],
+            curves: {
+                // Filled rather than `vec![LINEAR; n]`, which becomes a (slower) `calloc`.
+                let n = frame_count + bezier_count * BEZIER_SIZE;
+                let mut c = Vec::with_capacity(n);
+                c.resize(n, LINEAR);
+                c
+            },
             bezier_base: frame_count,
             model: crate::CurveModel::Bezier4x,
         }
@@ -102,7 +108,7 @@ impl Curves {
         time2: f32,
         value2: f32,
     ) {
-        let mut i = self.bezier_base + bezier * BEZIER_SIZE;
+        let i = self.bezier_base + bezier * BEZIER_SIZE;
         if channel == 0 {
             if let Some(c) = self.curves.get_mut(frame) {
                 *c = BEZIER + i as f32;
@@ -118,19 +124,16 @@ impl Curves {
         let mut dy = (cy1 - value1) * 0.3 + tmpy + dddy * 0.166_666_67;
         let mut x = time1 + dx;
         let mut y = value1 + dy;
-        let n = i + BEZIER_SIZE;
-        while i < n {
-            if let Some(s) = self.curves.get_mut(i..i + 2) {
-                s[0] = x;
-                s[1] = y;
-            }
+        let Some(points) = self.curves.get_mut(i..i + BEZIER_SIZE) else { return };
+        for p in points.chunks_exact_mut(2) {
+            p[0] = x;
+            p[1] = y;
             dx += ddx;
             dy += ddy;
             ddx += dddx;
             ddy += dddy;
             x += dx;
             y += dy;
-            i += 2;
         }
     }
 }

@@ -99,6 +99,17 @@ impl<'o> Builder<'o> {
         self.path.push('"');
     }
 
+    /// [`Builder::enter`] with the name of slot `slot` (empty when out of range), without
+    /// copying the name out first.
+    pub fn enter_slot(&mut self, slot: SlotId) {
+        self.begin_segment();
+        self.path.push_str("slot \"");
+        if let Some(s) = self.data.slots.get(slot.index()) {
+            self.path.push_str(&s.name);
+        }
+        self.path.push('"');
+    }
+
     fn begin_segment(&mut self) {
         self.path_ends.push(self.path.len());
         if !self.path.is_empty() {
@@ -243,13 +254,23 @@ impl<'o> Builder<'o> {
         I: IntoIterator<Item = V>,
         V: IntoIterator<Item = (u32, f32, f32, f32)>,
     {
-        let mut w = WeightedVertices::default();
         let vertices = vertices.into_iter();
         // Reserve for the usual one to three influences per vertex (no regrowth per push).
         let n = vertices.size_hint().0;
-        w.counts.reserve(n);
-        w.bones.reserve(n * 2);
-        w.values.reserve(n * 6);
+        self.weighted_with_capacity(vertices, n * 2)
+    }
+
+    /// [`Builder::weighted`] when the total number of influences is known (exact buffers).
+    pub fn weighted_with_capacity<I, V>(&mut self, vertices: I, influences: usize) -> Vertices
+    where
+        I: IntoIterator<Item = V>,
+        V: IntoIterator<Item = (u32, f32, f32, f32)>,
+    {
+        let mut w = WeightedVertices::default();
+        let vertices = vertices.into_iter();
+        w.counts.reserve(vertices.size_hint().0);
+        w.bones.reserve(influences);
+        w.values.reserve(influences * 3);
         for v in vertices {
             let mut n = 0;
             for (bone, x, y, weight) in v {
@@ -378,7 +399,11 @@ impl<'o> Builder<'o> {
             }
         }
         // `Atlas::findRegion`: the first region with the name, in file order.
-        let mut by_name = std::collections::HashMap::new();
+        let regions = atlas.pages.iter().map(|p| p.regions.len()).sum();
+        let mut by_name = std::collections::HashMap::with_capacity_and_hasher(
+            regions,
+            std::hash::BuildHasherDefault::<Fnv1a>::default(),
+        );
         for (pi, page) in atlas.pages.iter().enumerate() {
             for r in &page.regions {
                 by_name.entry(r.name.as_str()).or_insert((pi, page, r));
@@ -488,6 +513,13 @@ impl<'o> Builder<'o> {
 
     /// Checks every key of a curve table is finite.
     pub fn check_curves(&mut self, curves: &Curves) {
+        // Branch-free scan first (vectorizes); the search only when something is off.
+        fn all_finite(s: &[f32]) -> bool {
+            s.iter().fold(true, |ok, v| ok & v.is_finite())
+        }
+        if all_finite(&curves.frames) && all_finite(&curves.curves) {
+            return;
+        }
         if let Some(v) = curves.frames.iter().chain(&curves.curves).find(|v| !v.is_finite()) {
             let value = *v;
             self.report(ProblemKind::NonFinite { field: "timeline value", value });
@@ -501,6 +533,25 @@ impl<'o> Builder<'o> {
         } else {
             Err(LoadError::Invalid(self.problems))
         }
+    }
+}
+
+/// FNV-1a: a cheap hasher for the atlas region-name table (short keys, not attacker-facing
+/// in a way that matters: a colliding atlas only slows its own load).
+#[derive(Default)]
+struct Fnv1a(u64);
+
+impl std::hash::Hasher for Fnv1a {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
     }
 }
 

@@ -164,9 +164,7 @@ pub(crate) fn convert<V>(
     let mut c = Curves::new(channels, n, bezier_count(&t.curves, channels));
     for f in &t.frames {
         c.frames.push(f.time);
-        for ch in 0..channels {
-            c.frames.push(value(&f.value, ch));
-        }
+        c.frames.extend((0..channels).map(|ch| value(&f.value, ch)));
     }
     let mut next = 0;
     let mut controls = t.beziers.chunks(channels.max(1));

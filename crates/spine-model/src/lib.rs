@@ -81,7 +81,12 @@ impl SkeletonData {
 /// Parses and resolves binary skeleton bytes with an optional atlas (scale 1).
 pub fn load_binary(bytes: &[u8], atlas: Option<&Atlas>) -> Result<SkeletonData, LoadError> {
     let file = spine_format::binary::parse(bytes)?;
-    SkeletonData::from_binary(&file, &LoadOptions { scale: 1.0, atlas, atlas_name: "atlas" })
+    let options = LoadOptions { scale: 1.0, atlas, atlas_name: "atlas" };
+    match file {
+        // The AST is ours: let the model take its buffers instead of copying them.
+        SkeletonFile::V40(s) => v40::convert_owned(s, &options),
+        file => SkeletonData::from_binary(&file, &options),
+    }
 }
 
 #[cfg(test)]

@@ -59,8 +59,14 @@ pub(crate) fn identity_properties() -> Vec<FromProperty> {
         .collect()
 }
 
+/// A mesh's `uvs`, `triangles` and `edges` moved out of an owned AST, keyed by the address
+/// of that mesh in the AST (which stays in place while it is converted).
+type MeshBuffers = (usize, Vec<f32>, Vec<u32>, Vec<u32>);
+
 struct Conv<'a, 'o> {
     s: &'a w::Skeleton,
+    /// Buffers of [`take_mesh_buffers`] in skin order; a mesh not found here is cloned.
+    mesh_buffers: std::collections::VecDeque<MeshBuffers>,
     b: Builder<'o>,
     ik: Vec<ConstraintId>,
     transform: Vec<ConstraintId>,
@@ -77,10 +83,46 @@ impl Conv<'_, '_> {
         match v {
             w::Vertices::Plain(xy) => self.b.unweighted(xy),
             w::Vertices::Weighted(vs) => {
-                self.b.weighted(vs.groups().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight))))
+                let groups = vs.groups().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight)));
+                self.b.weighted_with_capacity(groups, vs.weights.len())
             }
         }
     }
+}
+
+/// Converts a parsed 4.0–4.2 skeleton the caller gives away (`load_binary`): mesh buffers
+/// are moved into the model instead of copied.
+pub(crate) fn convert_owned(
+    mut s: w::Skeleton,
+    options: &LoadOptions<'_>,
+) -> Result<SkeletonData, LoadError> {
+    let buffers = take_mesh_buffers(&mut s);
+    convert_with(&s, options, buffers)
+}
+
+/// Moves every mesh's `uvs`, `triangles` and `edges` out of `s`, in the order [`skins`]
+/// visits the meshes.
+fn take_mesh_buffers(s: &mut w::Skeleton) -> std::collections::VecDeque<MeshBuffers> {
+    let mut out = std::collections::VecDeque::new();
+    let skins = s.default_skin.iter_mut().chain(s.skins.iter_mut().map(|k| &mut k.slots));
+    for slots in skins {
+        for sa in slots {
+            for e in &mut sa.attachments {
+                if let w::AttachmentKind::Mesh(m) = &mut e.attachment.kind {
+                    let key = std::ptr::from_ref::<w::Mesh>(m) as usize;
+                    let edges =
+                        m.extras.as_mut().map(|x| std::mem::take(&mut x.edges)).unwrap_or_default();
+                    out.push_back((
+                        key,
+                        std::mem::take(&mut m.uvs),
+                        std::mem::take(&mut m.triangles),
+                        edges,
+                    ));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Converts a parsed 4.0–4.2 skeleton.
@@ -88,11 +130,20 @@ pub(crate) fn convert(
     s: &w::Skeleton,
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
+    convert_with(s, options, std::collections::VecDeque::new())
+}
+
+fn convert_with(
+    s: &w::Skeleton,
+    options: &LoadOptions<'_>,
+    mesh_buffers: std::collections::VecDeque<MeshBuffers>,
+) -> Result<SkeletonData, LoadError> {
     let mut behaviour = Behaviour::spine4(&s.header.version);
     behaviour.physics = s.generation >= Generation::V42;
     behaviour.sequences = s.generation >= Generation::V41;
     let mut c = Conv {
         s,
+        mesh_buffers,
         b: Builder::new(behaviour, options),
         ik: Vec::new(),
         transform: Vec::new(),
@@ -474,12 +525,10 @@ fn skin_entries(
     slots: &[w::SlotAttachments],
     links: &mut Vec<Link>,
 ) -> Vec<SkinEntry> {
-    let mut entries = Vec::new();
+    let mut entries = Vec::with_capacity(slots.iter().map(|s| s.attachments.len()).sum());
     for sa in slots {
         let slot = c.b.slot(sa.slot);
-        let slot_name =
-            c.b.data.slots.get(slot.index()).map(|s| s.name.clone()).unwrap_or_default();
-        c.b.enter("slot", &slot_name);
+        c.b.enter_slot(slot);
         for e in &sa.attachments {
             let key = c.text(e.key).map(str::to_owned);
             let key = c.b.name("attachment", key.as_deref());
@@ -535,17 +584,30 @@ fn attachment(
             let path = c.text(m.path).unwrap_or(name).to_owned();
             let sequence = c.b.sequence(&path, seq(&m.sequence));
             let vertices = c.vertices(&m.vertices);
-            check_mesh(c, &vertices, &m.uvs, &m.triangles, m.hull);
-            let (edges, width, height) = match &m.extras {
-                Some(e) => (e.edges.clone(), e.width * c.b.scale, e.height * c.b.scale),
-                None => (Vec::new(), 0.0, 0.0),
+            let key = std::ptr::from_ref::<w::Mesh>(m) as usize;
+            let taken = match c.mesh_buffers.front() {
+                Some(f) if f.0 == key => c.mesh_buffers.pop_front(),
+                _ => None,
+            };
+            let (region_uvs, triangles, edges) = match taken {
+                Some((_, uvs, triangles, edges)) => (uvs, triangles, edges),
+                None => (
+                    m.uvs.clone(),
+                    m.triangles.clone(),
+                    m.extras.as_ref().map(|e| e.edges.clone()).unwrap_or_default(),
+                ),
+            };
+            check_mesh(c, &vertices, &region_uvs, &triangles, m.hull);
+            let (width, height) = match &m.extras {
+                Some(e) => (e.width * c.b.scale, e.height * c.b.scale),
+                None => (0.0, 0.0),
             };
             AttachmentKind::Mesh(MeshAttachment {
                 path,
                 color: Color::from_bytes(m.color),
                 vertices,
-                region_uvs: m.uvs.clone(),
-                triangles: m.triangles.clone(),
+                region_uvs,
+                triangles,
                 hull_length: m.hull,
                 edges,
                 width,
@@ -654,7 +716,7 @@ fn check_mesh(
 fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
     c.b.enter("animation", &a.name);
     let scale = c.b.scale;
-    let mut tl = Vec::new();
+    let mut tl = Vec::with_capacity(timeline_count(a));
     for st in &a.slots {
         let slot = c.b.slot(st.slot);
         for t in &st.timelines {
@@ -701,7 +763,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
         }
     }
     for t in &a.ik {
-        let constraint = constraint_ref(c, &c.ik.clone(), t.constraint, ConstraintType::Ik);
+        let constraint = constraint_ref(c, Kind::Ik, t.constraint);
         let n = t.keys.len();
         let beziers = t.keys.iter().filter(|k| k.curve == CurveType::Bezier).count() * 2;
         let mut curves = Curves::new(2, n, beziers);
@@ -720,25 +782,20 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
         }
         let mut next = 0;
         for (i, k) in t.keys.iter().enumerate().skip(1) {
-            let ctl = k.bezier.map(|[m, s]| vec![m, s]).unwrap_or_default();
             // Softness beziers scale their cy like the values; mix ones do not.
-            let ctl: Vec<[f32; 4]> = ctl
-                .iter()
-                .enumerate()
-                .map(|(ch, b)| if ch == 1 { [b[0], b[1] * scale, b[2], b[3] * scale] } else { *b })
-                .collect();
-            curves::segment(&mut curves, &mut next, i - 1, k.curve, &ctl, 1.0);
+            let ctl = k.bezier.map(|[m, s]| [m, [s[0], s[1] * scale, s[2], s[3] * scale]]);
+            let ctl: &[[f32; 4]] = ctl.as_ref().map_or(&[], |c| c.as_slice());
+            curves::segment(&mut curves, &mut next, i - 1, k.curve, ctl, 1.0);
         }
         c.b.check_curves(&curves);
         tl.push(Timeline::Ik { constraint, curves, flags });
     }
     for t in &a.transform {
-        let constraint =
-            constraint_ref(c, &c.transform.clone(), t.constraint, ConstraintType::Transform);
+        let constraint = constraint_ref(c, Kind::Transform, t.constraint);
         tl.push(Timeline::Transform { constraint, curves: curves::floats(&t.timeline, 1.0) });
     }
     for pt in &a.path {
-        let constraint = constraint_ref(c, &c.path.clone(), pt.constraint, ConstraintType::Path);
+        let constraint = constraint_ref(c, Kind::Path, pt.constraint);
         let data = match c.b.data.constraints.get(constraint.index()).map(|d| &d.kind) {
             Some(ConstraintKind::Path(p)) => Some((p.position_mode, p.spacing_mode)),
             _ => None,
@@ -766,7 +823,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
     for pt in &a.physics {
         let constraint = match pt.constraint {
             0 => None,
-            n => Some(constraint_ref(c, &c.physics.clone(), n - 1, ConstraintType::Physics)),
+            n => Some(constraint_ref(c, Kind::Physics, n - 1)),
         };
         for t in &pt.timelines {
             match t {
@@ -806,7 +863,10 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
                 };
                 match &e.timeline {
                     wa::AttachmentTimeline::Deform(d) => {
-                        let vertices = vertices_of(&c.b.data.attachments[att.index()].kind);
+                        // Borrowed out of the attachment for the duration (put back below).
+                        let vertices = vertices_mut(&mut c.b.data.attachments[att.index()].kind)
+                            .map(|v| std::mem::replace(v, Vertices::Unweighted(Vec::new())))
+                            .unwrap_or(Vertices::Unweighted(Vec::new()));
                         let n = d.keys.len();
                         let beziers =
                             d.keys.iter().filter(|k| k.curve == CurveType::Bezier).count();
@@ -820,10 +880,13 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
                             keys.push(c.b.deform_key(i, &vertices, vals));
                         }
                         c.b.pop();
+                        if let Some(v) = vertices_mut(&mut c.b.data.attachments[att.index()].kind) {
+                            *v = vertices;
+                        }
                         let mut next = 0;
                         for (i, k) in d.keys.iter().enumerate().skip(1) {
-                            let ctl: Vec<[f32; 4]> = k.bezier.into_iter().collect();
-                            curves::segment(&mut curves, &mut next, i - 1, k.curve, &ctl, 1.0);
+                            let ctl = k.bezier.as_slice();
+                            curves::segment(&mut curves, &mut next, i - 1, k.curve, ctl, 1.0);
                         }
                         tl.push(Timeline::Deform { slot, attachment: att, curves, vertices: keys });
                     }
@@ -918,14 +981,55 @@ pub(crate) fn seq_mode(m: Option<wa::SequenceMode>) -> SequenceMode {
     }
 }
 
-fn constraint_ref(
-    c: &mut Conv<'_, '_>,
-    ids: &[ConstraintId],
-    index: u32,
-    ty: ConstraintType,
-) -> ConstraintId {
-    match ids.get(index as usize) {
-        Some(&id) => c.b.constraint(id, ty),
+/// Which of the converter's constraint id lists a timeline indexes.
+#[derive(Clone, Copy)]
+enum Kind {
+    Ik,
+    Transform,
+    Path,
+    Physics,
+}
+
+/// Number of timelines [`animation`] makes of `a` (a capacity, exact for valid input).
+fn timeline_count(a: &wa::Animation) -> usize {
+    let slots: usize = a.slots.iter().map(|s| s.timelines.len()).sum();
+    let bones: usize = a.bones.iter().map(|b| b.timelines.len()).sum();
+    let paths: usize = a.path.iter().map(|p| p.timelines.len()).sum();
+    let physics: usize = a.physics.iter().map(|p| p.timelines.len()).sum();
+    let attachments: usize =
+        a.attachments.iter().flat_map(|s| &s.slots).map(|s| s.attachments.len()).sum();
+    slots
+        + bones
+        + a.ik.len()
+        + a.transform.len()
+        + paths
+        + physics
+        + attachments
+        + usize::from(!a.draw_order.is_empty())
+        + usize::from(!a.events.is_empty())
+}
+
+/// The vertices of a vertex attachment (`None` for the others).
+fn vertices_mut(kind: &mut AttachmentKind) -> Option<&mut Vertices> {
+    match kind {
+        AttachmentKind::Mesh(m) => Some(&mut m.vertices),
+        AttachmentKind::BoundingBox(b) => Some(&mut b.vertices),
+        AttachmentKind::Path(p) => Some(&mut p.vertices),
+        AttachmentKind::Clipping(k) => Some(&mut k.vertices),
+        _ => None,
+    }
+}
+
+fn constraint_ref(c: &mut Conv<'_, '_>, kind: Kind, index: u32) -> ConstraintId {
+    let (ids, ty) = match kind {
+        Kind::Ik => (&c.ik, ConstraintType::Ik),
+        Kind::Transform => (&c.transform, ConstraintType::Transform),
+        Kind::Path => (&c.path, ConstraintType::Path),
+        Kind::Physics => (&c.physics, ConstraintType::Physics),
+    };
+    let len = ids.len();
+    match ids.get(index as usize).copied() {
+        Some(id) => c.b.constraint(id, ty),
         None => {
             let what = match ty {
                 ConstraintType::Ik => "IK constraint",
@@ -933,11 +1037,7 @@ fn constraint_ref(
                 ConstraintType::Path => "path constraint",
                 _ => "physics constraint",
             };
-            c.b.report(ProblemKind::IndexOutOfRange {
-                what,
-                index: u64::from(index),
-                len: ids.len(),
-            });
+            c.b.report(ProblemKind::IndexOutOfRange { what, index: u64::from(index), len });
             ConstraintId(0)
         }
     }

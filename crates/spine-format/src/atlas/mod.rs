@@ -209,34 +209,58 @@ fn err(line: usize, message: impl Into<String>) -> AtlasError {
     AtlasError { line, message: message.into() }
 }
 
-/// Splits `key: a, b` into the trimmed key and values; `None` when there is no colon.
-fn split_entry(line: &str) -> Option<Entry> {
-    let (k, v) = line.split_once(':')?;
-    let values = v.split(',').map(|s| s.trim().to_owned()).collect();
-    Some(Entry { name: k.trim().to_owned(), values })
+/// An entry line borrowed from the text: the trimmed key and the raw value list (split and
+/// trimmed on use, so the known entries allocate nothing).
+#[derive(Clone, Copy)]
+struct RawEntry<'a> {
+    name: &'a str,
+    values: &'a str,
 }
 
-fn ints<const N: usize>(e: &Entry, line: usize) -> Result<[i32; N], AtlasError> {
-    let expected =
-        || format!("expected {N} integer(s) for `{}`, found `{}`", e.name, e.values.join(", "));
-    if e.values.len() != N {
-        return Err(err(line, expected()));
+impl<'a> RawEntry<'a> {
+    /// The trimmed comma-separated values.
+    fn values(self) -> impl Iterator<Item = &'a str> {
+        self.values.split(',').map(str::trim)
     }
+
+    /// The owned [`Entry`] (kept for entries the parser does not interpret).
+    fn owned(self) -> Entry {
+        Entry { name: self.name.to_owned(), values: self.values().map(str::to_owned).collect() }
+    }
+}
+
+/// Splits `key: a, b` into the trimmed key and values; `None` when there is no colon.
+fn split_entry(line: &str) -> Option<RawEntry<'_>> {
+    let (k, v) = line.split_once(':')?;
+    Some(RawEntry { name: k.trim(), values: v })
+}
+
+fn ints<const N: usize>(e: RawEntry<'_>, line: usize) -> Result<[i32; N], AtlasError> {
+    let expected = || {
+        let found = e.values().collect::<Vec<_>>().join(", ");
+        format!("expected {N} integer(s) for `{}`, found `{found}`", e.name)
+    };
     let mut out = [0i32; N];
-    for (o, v) in out.iter_mut().zip(&e.values) {
+    let mut values = e.values();
+    for o in &mut out {
+        let v = values.next().ok_or_else(|| err(line, expected()))?;
         *o = v.parse().map_err(|_| err(line, expected()))?;
+    }
+    if values.next().is_some() {
+        return Err(err(line, expected()));
     }
     Ok(out)
 }
 
-fn one(e: &Entry, line: usize) -> Result<&str, AtlasError> {
-    match e.values.as_slice() {
-        [v] => Ok(v),
+fn one<'a>(e: RawEntry<'a>, line: usize) -> Result<&'a str, AtlasError> {
+    let mut values = e.values();
+    match (values.next(), values.next()) {
+        (Some(v), None) => Ok(v),
         _ => Err(err(line, format!("expected one value for `{}`", e.name))),
     }
 }
 
-fn boolean(e: &Entry, line: usize) -> Result<bool, AtlasError> {
+fn boolean(e: RawEntry<'_>, line: usize) -> Result<bool, AtlasError> {
     match one(e, line)? {
         "true" => Ok(true),
         "false" => Ok(false),
@@ -244,39 +268,42 @@ fn boolean(e: &Entry, line: usize) -> Result<bool, AtlasError> {
     }
 }
 
-fn page_entry(page: &mut Page, e: Entry, line: usize) -> Result<(), AtlasError> {
-    match e.name.as_str() {
-        "size" => page.size = Some(ints::<2>(&e, line)?),
-        "format" => page.format = Some(one(&e, line)?.to_owned()),
-        "filter" => match e.values.as_slice() {
-            [a, b] => page.filter = Some([a.clone(), b.clone()]),
-            _ => return Err(err(line, "expected two values `min, mag` for `filter`")),
-        },
-        "repeat" => page.repeat = Some(one(&e, line)?.to_owned()),
-        "pma" => page.pma = Some(boolean(&e, line)?),
+fn page_entry(page: &mut Page, e: RawEntry<'_>, line: usize) -> Result<(), AtlasError> {
+    match e.name {
+        "size" => page.size = Some(ints::<2>(e, line)?),
+        "format" => page.format = Some(one(e, line)?.to_owned()),
+        "filter" => {
+            let mut values = e.values();
+            match (values.next(), values.next(), values.next()) {
+                (Some(a), Some(b), None) => page.filter = Some([a.to_owned(), b.to_owned()]),
+                _ => return Err(err(line, "expected two values `min, mag` for `filter`")),
+            }
+        }
+        "repeat" => page.repeat = Some(one(e, line)?.to_owned()),
+        "pma" => page.pma = Some(boolean(e, line)?),
         "scale" => {
-            let v = one(&e, line)?;
+            let v = one(e, line)?;
             page.scale =
                 Some(v.parse().map_err(|_| {
                     err(line, format!("expected a number for `scale`, found `{v}`"))
                 })?);
         }
-        _ => page.extra.push(e),
+        _ => page.extra.push(e.owned()),
     }
     Ok(())
 }
 
-fn region_entry(region: &mut Region, e: Entry, line: usize) -> Result<(), AtlasError> {
-    match e.name.as_str() {
-        "bounds" => region.bounds = Some(ints::<4>(&e, line)?),
-        "xy" => region.xy = Some(ints::<2>(&e, line)?),
-        "size" => region.size = Some(ints::<2>(&e, line)?),
-        "offsets" => region.offsets = Some(ints::<4>(&e, line)?),
-        "offset" => region.offset = Some(ints::<2>(&e, line)?),
-        "orig" => region.orig = Some(ints::<2>(&e, line)?),
-        "index" => region.index = Some(ints::<1>(&e, line)?[0]),
+fn region_entry(region: &mut Region, e: RawEntry<'_>, line: usize) -> Result<(), AtlasError> {
+    match e.name {
+        "bounds" => region.bounds = Some(ints::<4>(e, line)?),
+        "xy" => region.xy = Some(ints::<2>(e, line)?),
+        "size" => region.size = Some(ints::<2>(e, line)?),
+        "offsets" => region.offsets = Some(ints::<4>(e, line)?),
+        "offset" => region.offset = Some(ints::<2>(e, line)?),
+        "orig" => region.orig = Some(ints::<2>(e, line)?),
+        "index" => region.index = Some(ints::<1>(e, line)?[0]),
         "rotate" => {
-            region.rotate = Some(match one(&e, line)? {
+            region.rotate = Some(match one(e, line)? {
                 "true" => Rotate::Bool(true),
                 "false" => Rotate::Bool(false),
                 v => Rotate::Degrees(v.parse().map_err(|_| {
@@ -287,7 +314,7 @@ fn region_entry(region: &mut Region, e: Entry, line: usize) -> Result<(), AtlasE
                 })?),
             })
         }
-        _ => region.extra.push(e),
+        _ => region.extra.push(e.owned()),
     }
     Ok(())
 }
@@ -312,7 +339,7 @@ pub fn parse(text: &str) -> Result<Atlas, AtlasError> {
             // Header entries before the first page.
             if !seen_page {
                 if let Some(e) = split_entry(line) {
-                    atlas.header.push(e);
+                    atlas.header.push(e.owned());
                     continue;
                 }
             }

@@ -78,8 +78,19 @@ impl<'a> Reader<'a> {
     }
 
     /// Enters an item of a list: `label[index]`.
+    #[inline]
     pub fn enter_item(&mut self, label: &'static str, index: usize) {
         self.path.push(Seg { label, index: Some(index), name: None });
+    }
+
+    /// Moves the innermost item (entered with [`Reader::enter_item`]) to `index`: the same
+    /// path as leaving it and entering `label[index]`, without the pop and push.
+    #[inline]
+    pub fn set_item_index(&mut self, index: usize) {
+        if let Some(top) = self.path.last_mut() {
+            top.index = Some(index);
+            top.name = None;
+        }
     }
 
     /// Names the innermost item once its name is known (`animations[3] "run"`).
@@ -90,6 +101,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Leaves the innermost section or item.
+    #[inline]
     pub fn leave(&mut self) {
         self.path.pop();
     }
@@ -158,6 +170,40 @@ impl<'a> Reader<'a> {
         Ok(f32::from_bits(u32::from_be_bytes(self.array()?)))
     }
 
+    /// Three big-endian floats: the same values, offsets and errors as three
+    /// [`Reader::f32`] calls, with one bounds check when all twelve bytes are there.
+    #[inline]
+    pub fn f32x3(&mut self) -> Result<[f32; 3], BinaryError> {
+        if self.remaining() < 12 {
+            return Ok([self.f32()?, self.f32()?, self.f32()?]);
+        }
+        let b: [u8; 12] = self.array()?;
+        let f = |i: usize| f32::from_bits(u32::from_be_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]));
+        Ok([f(0), f(4), f(8)])
+    }
+
+    /// Appends `n` big-endian floats to `out`: the same values, offsets and errors as `n`
+    /// [`Reader::f32`] calls, with one bounds check when all the bytes are there.
+    pub fn f32s_into(&mut self, n: usize, out: &mut Vec<f32>) -> Result<(), BinaryError> {
+        match n.checked_mul(4) {
+            Some(len) if len <= self.remaining() => {
+                let bytes = &self.buf[self.pos..self.pos + len];
+                out.extend(
+                    bytes
+                        .chunks_exact(4)
+                        .map(|b| f32::from_bits(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))),
+                );
+                self.pos += len;
+            }
+            _ => {
+                for _ in 0..n {
+                    out.push(self.f32()?);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Four color bytes, R G B A.
     pub fn rgba(&mut self) -> Result<[u8; 4], BinaryError> {
         let b = self.bytes(4)?;
@@ -177,7 +223,21 @@ impl<'a> Reader<'a> {
     }
 
     /// Unsigned varint (`readInt(true)`): 1–5 bytes, canonical, at most 32 bits.
+    #[inline]
     pub fn varint(&mut self) -> Result<u32, BinaryError> {
+        // Fast path: one byte below 0x80 (always canonical).
+        if let Some(&b) = self.buf.get(self.pos) {
+            if b < 0x80 {
+                self.pos += 1;
+                return Ok(u32::from(b));
+            }
+        }
+        self.varint_multi()
+    }
+
+    /// [`Reader::varint`] past the one-byte fast path.
+    #[inline(never)]
+    fn varint_multi(&mut self) -> Result<u32, BinaryError> {
         let start = self.pos;
         let mut value: u32 = 0;
         for i in 0..5 {
@@ -216,6 +276,7 @@ impl<'a> Reader<'a> {
     /// A varint read as a count of items that each take at least `min_item_bytes` bytes;
     /// fails when the rest of the input could not hold that many, so callers may
     /// `Vec::with_capacity(count)` safely.
+    #[inline]
     pub fn count(
         &mut self,
         what: &'static str,
@@ -228,7 +289,27 @@ impl<'a> Reader<'a> {
     }
 
     /// Checks that `count` items of at least `min_item_bytes` each fit in the rest of the input.
+    #[inline]
     pub fn check_count(
+        &self,
+        at: usize,
+        what: &'static str,
+        count: u64,
+        min_item_bytes: usize,
+    ) -> Result<(), BinaryError> {
+        // Fast path: under every limit and fits (the full check below agrees).
+        if count <= self.min_count_limit
+            && (count == 0
+                || count.saturating_mul(min_item_bytes.max(1) as u64) <= self.remaining() as u64)
+        {
+            return Ok(());
+        }
+        self.check_count_full(at, what, count, min_item_bytes)
+    }
+
+    /// [`Reader::check_count`] past its fast path.
+    #[inline(never)]
+    fn check_count_full(
         &self,
         at: usize,
         what: &'static str,
@@ -258,14 +339,21 @@ impl<'a> Reader<'a> {
     }
 
     /// A varint index that must be `< len`.
+    #[inline]
     pub fn index(&mut self, what: &'static str, len: usize) -> Result<u32, BinaryError> {
         let at = self.pos;
         let i = self.varint()?;
         if i as usize >= len {
-            return Err(self
-                .err_at(at, BinaryErrorKind::IndexOutOfRange { what, index: u64::from(i), len }));
+            return Err(self.index_error(at, what, i, len));
         }
         Ok(i)
+    }
+
+    /// The error of [`Reader::index`].
+    #[cold]
+    #[inline(never)]
+    fn index_error(&self, at: usize, what: &'static str, i: u32, len: usize) -> BinaryError {
+        self.err_at(at, BinaryErrorKind::IndexOutOfRange { what, index: u64::from(i), len })
     }
 
     /// Length-prefixed string, borrowed: `None` for length 0.

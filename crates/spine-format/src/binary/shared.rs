@@ -175,8 +175,9 @@ pub(crate) fn read_curve_frames<V: Channels>(
     // `bezierCount` is the number of bezier channel segments, i.e. `beziers.len()` of a
     // well-formed file; bounded by what the rest of the input could hold.
     let mut beziers = Vec::with_capacity((bezier_count as usize).min(r.remaining() / 16));
+    r.enter_item("frames", 0);
     for i in 0..frame_count {
-        r.enter_item("frames", i);
+        r.set_item_index(i);
         let time = r.f32()?;
         let value = V::read(r)?;
         frames.push(Keyframe { time, value });
@@ -201,8 +202,8 @@ pub(crate) fn read_curve_frames<V: Channels>(
             };
             curves.push(curve);
         }
-        r.leave();
     }
+    r.leave();
     Ok(CurveTimeline { bezier_count, frames, curves, beziers })
 }
 

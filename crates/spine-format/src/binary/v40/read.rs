@@ -584,9 +584,7 @@ fn read_vertices(
     if !weighted {
         r.check_count(r.pos(), "vertex", count as u64, 8)?;
         let mut v = Vec::with_capacity(count * 2);
-        for _ in 0..count * 2 {
-            v.push(r.f32()?);
-        }
+        r.f32s_into(count * 2, &mut v)?;
         return Ok(Vertices::Plain(v));
     }
     r.check_count(r.pos(), "vertex", count as u64, 1)?;
@@ -598,12 +596,9 @@ fn read_vertices(
         counts.push(n as u32);
         weights.reserve(n);
         for _ in 0..n {
-            weights.push(BoneWeight {
-                bone: r.index("vertex bone", c.bones)?,
-                x: r.f32()?,
-                y: r.f32()?,
-                weight: r.f32()?,
-            });
+            let bone = r.index("vertex bone", c.bones)?;
+            let [x, y, weight] = r.f32x3()?;
+            weights.push(BoneWeight { bone, x, y, weight });
         }
     }
     let v = WeightedVertices { counts, weights };
@@ -624,9 +619,7 @@ fn read_counted_vertices(
 fn read_f32s(r: &mut Reader<'_>, what: &'static str, n: usize) -> Result<Vec<f32>, BinaryError> {
     r.check_count(r.pos(), what, n as u64, 4)?;
     let mut v = Vec::with_capacity(n);
-    for _ in 0..n {
-        v.push(r.f32()?);
-    }
+    r.f32s_into(n, &mut v)?;
     Ok(v)
 }
 
