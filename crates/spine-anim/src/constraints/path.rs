@@ -417,6 +417,7 @@ fn compute_world_positions(
         let multiplier = multiplier_for(path_length);
         world.resize(8, 0.0);
         let mut curve = 0usize;
+        let mut last_p = f32::NAN;
         for i in 0..spaces_count {
             let o = i * 3;
             let space = sc.spaces[i] * multiplier;
@@ -424,7 +425,7 @@ fn compute_world_positions(
             let mut p = position;
             if closed {
                 p = wrap(p, path_length);
-                curve = 0;
+                curve = closed_start(curve, p, &mut last_p);
             } else if p < 0.0 {
                 if prev_curve != BEFORE {
                     prev_curve = BEFORE;
@@ -524,6 +525,7 @@ fn compute_world_positions(
     let segments = &mut sc.segments;
     let mut curve_length = 0.0f32;
     let (mut curve, mut segment) = (0usize, 0usize);
+    let mut last_p = f32::NAN;
     for i in 0..spaces_count {
         let o = i * 3;
         let space = sc.spaces[i] * multiplier;
@@ -531,7 +533,7 @@ fn compute_world_positions(
         let mut p = position;
         if closed {
             p = wrap(p, path_length);
-            curve = 0;
+            curve = closed_start(curve, p, &mut last_p);
         } else if p < 0.0 {
             add_before_position(p, world, 0, out, o);
             continue;
@@ -604,6 +606,17 @@ fn compute_world_positions(
             rule,
         );
     }
+}
+
+/// Where the curve search of a closed path starts. spine-cpp scans from curve 0 for every
+/// position; the scan for the previous position `last_p` passed only lengths below it, so
+/// for `p >= last_p` the scan from 0 passes them too and reaches the previous `curve`
+/// (the same result for any lengths, NaN included: a NaN length stops every scan).
+#[inline]
+fn closed_start(curve: usize, p: f32, last_p: &mut f32) -> usize {
+    let start = if p >= *last_p { curve } else { 0 };
+    *last_p = p;
+    start
 }
 
 /// spine-cpp's `if (r > PI) r -= PI_2; else if (r < -PI) r += PI_2;`.
