@@ -209,7 +209,6 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     }
     for (i, &id) in data.bones.iter().enumerate() {
         let p = 3 + i * 3;
-        let length_setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
         let parent = parent_world(ctx.bones, id);
         let Some(bone) = ctx.bones.get_mut(id.index()) else { continue };
         bone.world_x += (bone_x - bone.world_x) * mix_x;
@@ -242,20 +241,21 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
             } else {
                 r -= math::atan2(c, a);
             }
-            if tip {
+            let (sin, cos) = if tip {
                 let (sin, cos) = math::sin_cos(r);
+                let length_setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
                 bone_x += (length_setup * (cos * a - sin * c) - dx) * mix_rotate;
                 bone_y += (length_setup * (sin * a + cos * c) - dy) * mix_rotate;
+                // Without a wrap and with `mix_rotate == 1` the final rotation is this `r`
+                // (`r * 1.0 == r`): its sine and cosine are reused.
+                if mix_rotate == 1.0 && (-PI..=PI).contains(&r) {
+                    (sin, cos)
+                } else {
+                    math::sin_cos(wrap_pi(r) * mix_rotate)
+                }
             } else {
-                r += offset_rotation;
-            }
-            if r > PI {
-                r -= PI * 2.0;
-            } else if r < -PI {
-                r += PI * 2.0;
-            }
-            r *= mix_rotate;
-            let (sin, cos) = math::sin_cos(r);
+                math::sin_cos(wrap_pi(r + offset_rotation) * mix_rotate)
+            };
             bone.a = cos * a - sin * c;
             bone.b = cos * b - sin * d;
             bone.c = sin * a + cos * c;
@@ -417,17 +417,15 @@ fn compute_world_positions(
         let multiplier = multiplier_for(path_length);
         world.resize(8, 0.0);
         let mut curve = 0usize;
+        let mut last_p = f32::NAN;
         for i in 0..spaces_count {
             let o = i * 3;
             let space = sc.spaces[i] * multiplier;
             position += space;
             let mut p = position;
             if closed {
-                p = math::fmod(p, path_length);
-                if p < 0.0 {
-                    p += path_length;
-                }
-                curve = 0;
+                p = wrap(p, path_length);
+                curve = closed_start(curve, p, &mut last_p);
             } else if p < 0.0 {
                 if prev_curve != BEFORE {
                     prev_curve = BEFORE;
@@ -527,17 +525,15 @@ fn compute_world_positions(
     let segments = &mut sc.segments;
     let mut curve_length = 0.0f32;
     let (mut curve, mut segment) = (0usize, 0usize);
+    let mut last_p = f32::NAN;
     for i in 0..spaces_count {
         let o = i * 3;
         let space = sc.spaces[i] * multiplier;
         position += space;
         let mut p = position;
         if closed {
-            p = math::fmod(p, path_length);
-            if p < 0.0 {
-                p += path_length;
-            }
-            curve = 0;
+            p = wrap(p, path_length);
+            curve = closed_start(curve, p, &mut last_p);
         } else if p < 0.0 {
             add_before_position(p, world, 0, out, o);
             continue;
@@ -609,6 +605,50 @@ fn compute_world_positions(
             tangents || (i > 0 && rule.zero_space(space)),
             rule,
         );
+    }
+}
+
+/// Where the curve search of a closed path starts. spine-cpp scans from curve 0 for every
+/// position; the scan for the previous position `last_p` passed only lengths below it, so
+/// for `p >= last_p` the scan from 0 passes them too and reaches the previous `curve`
+/// (the same result for any lengths, NaN included: a NaN length stops every scan).
+#[inline]
+fn closed_start(curve: usize, p: f32, last_p: &mut f32) -> usize {
+    let start = if p >= *last_p { curve } else { 0 };
+    *last_p = p;
+    start
+}
+
+/// spine-cpp's `if (r > PI) r -= PI_2; else if (r < -PI) r += PI_2;`.
+#[inline]
+fn wrap_pi(r: f32) -> f32 {
+    if r > PI {
+        r - PI * 2.0
+    } else if r < -PI {
+        r + PI * 2.0
+    } else {
+        r
+    }
+}
+
+/// `fmod(p, length)`, plus `length` when negative (spine-cpp's closed-path wrap). The
+/// common cases skip the division: `fmod` is exact, and so are `p - length` for
+/// `length <= p < 2 length` and `p + length` for `-2 length < p < -length` (Sterbenz).
+#[inline]
+fn wrap(p: f32, length: f32) -> f32 {
+    let r = if p.abs() < length {
+        p
+    } else if p >= length && p < length + length {
+        p - length
+    } else if p < -length && p > -(length + length) {
+        p + length
+    } else {
+        math::fmod(p, length)
+    };
+    if r < 0.0 {
+        r + length
+    } else {
+        r
     }
 }
 

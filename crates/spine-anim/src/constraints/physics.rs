@@ -74,6 +74,37 @@ pub struct PhysicsState {
     pub remaining: f32,
     /// Skeleton time of the last update.
     pub last_time: f32,
+    /// `pow(damping, 60 * step)` of the last step (the 4.2 solver recomputes it only when
+    /// the damping or the step changes).
+    damping_pow: PowMemo,
+}
+
+/// The arguments and result of the last `pow` call. A cache, not simulation state: any two
+/// compare equal.
+#[derive(Debug, Clone, Copy, Default)]
+struct PowMemo {
+    /// `a.to_bits()`, `b.to_bits()` of the memoized call (bit equality: `-0.0`, NaN).
+    args: Option<(u32, u32)>,
+    result: f32,
+}
+
+impl PartialEq for PowMemo {
+    fn eq(&self, _: &PowMemo) -> bool {
+        true
+    }
+}
+
+impl PowMemo {
+    /// `pow(a, b)`, from the memo when the arguments are bit-identical to the last call's.
+    #[inline]
+    fn pow(&mut self, a: f32, b: f32) -> f32 {
+        let args = (a.to_bits(), b.to_bits());
+        if self.args != Some(args) {
+            self.args = Some(args);
+            self.result = pow(a, b);
+        }
+        self.result
+    }
 }
 
 impl PhysicsState {
@@ -202,7 +233,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPos
                         st.uy = by;
                     }
                     if a >= t {
-                        let d = pow(pose.damping, 60.0 * t);
+                        let d = st.damping_pow.pow(pose.damping, 60.0 * t);
                         let m = pose.mass_inverse * t;
                         let e = pose.strength;
                         let w = pose.wind * f;
@@ -267,7 +298,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPos
                         let w = pose.wind;
                         let g = pose.gravity * y_sign;
                         let h = l / f;
-                        let d = pow(pose.damping, 60.0 * t);
+                        let d = st.damping_pow.pow(pose.damping, 60.0 * t);
                         loop {
                             a -= t;
                             if scale_x {
