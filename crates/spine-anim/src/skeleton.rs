@@ -591,6 +591,13 @@ pub struct Skeleton {
     pub y_down: bool,
     /// Physics time, advanced by [`Skeleton::update`].
     pub time: f32,
+    /// Direction the physics constraints' wind blows in (spine-cpp 4.3
+    /// `Skeleton::setWindX/Y`, default `(1, 0)`). Used by the 4.3 physics solver only; 4.2
+    /// and older blow along x.
+    pub wind: [f32; 2],
+    /// Direction the physics constraints' gravity pulls in (spine-cpp 4.3
+    /// `Skeleton::setGravityX/Y`, default `(0, 1)`). Used by the 4.3 physics solver only.
+    pub gravity: [f32; 2],
     /// 4.3 lazy-pose state per bone (empty unless
     /// [`Behaviour::lazy_pose_spine43`](spine_model::Behaviour::lazy_pose_spine43)).
     pub lazy43: Vec<constraints::lazy43::LazyBone>,
@@ -641,6 +648,8 @@ impl Skeleton {
             scale_y: 1.0,
             y_down: false,
             time: 0.0,
+            wind: [1.0, 0.0],
+            gravity: [0.0, 1.0],
             lazy43: Vec::new(),
         };
         if sk.data.behaviour.lazy_pose_spine43 {
@@ -1082,6 +1091,8 @@ impl Skeleton {
                         time: self.time,
                         physics,
                         y_down: self.y_down,
+                        wind: self.wind,
+                        gravity: self.gravity,
                     };
                     constraints::update(&mut ctx, cd, c);
                 }

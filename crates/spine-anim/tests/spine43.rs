@@ -133,6 +133,41 @@ fn physics_4_3_scale_y_modes() {
     assert!(near(a, 0.6) && near(d, 1.795918), "a {a} d {d}");
 }
 
+#[test]
+fn physics_4_3_wind_and_gravity_follow_the_skeleton_directions() {
+    // 4.3 translation forces are `(wind * windDir + gravity * gravityDir) * referenceScale`
+    // times the skeleton scale (spine-cpp 4.3 `PhysicsConstraint::update`: `xVelocity +=
+    // (ax - xOffset * e) * m` but `yVelocity -= (ay + yOffset * e) * m`), so with x and y
+    // driven alike, a direction turned from +y to +x moves the same offset, negated, from
+    // y to x. 4.2 has no directions: wind pushes x, gravity pulls y.
+    let run = |body: &str, spine43: bool, wind: [f32; 2], gravity: [f32; 2]| {
+        let data = physics_rig(body, spine43, ScaleYMode::None);
+        let mut sk = Skeleton::new(data);
+        sk.wind = wind;
+        sk.gravity = gravity;
+        sk.set_to_setup_pose();
+        sk.update_world_transform(Physics::Update);
+        for _ in 0..10 {
+            sk.update(1.0 / 60.0);
+            sk.update_world_transform(Physics::Update);
+        }
+        let b = bone(&sk, "b");
+        (b.world_x, b.world_y)
+    };
+    let gravity = r#""x": 1, "y": 1, "strength": 0, "damping": 1, "gravity": 20, "fps": 60"#;
+    let (x0, y0) = run(gravity, true, [1.0, 0.0], [0.0, 1.0]);
+    assert!(x0 == 0.0 && y0 != 0.0, "default gravity moves y only: {x0} {y0}");
+    let (x1, y1) = run(gravity, true, [1.0, 0.0], [1.0, 0.0]);
+    assert!(near(x1, -y0) && y1 == 0.0, "gravity along x: {x1} {y1} vs {y0}");
+    let (x2, y2) = run(gravity, false, [1.0, 0.0], [1.0, 0.0]);
+    assert!(x2 == 0.0 && y2 != 0.0, "4.2 ignores the direction: {x2} {y2}");
+    let wind = r#""x": 1, "y": 1, "strength": 0, "damping": 1, "wind": 20, "fps": 60"#;
+    let (x3, y3) = run(wind, true, [1.0, 0.0], [0.0, 1.0]);
+    assert!(x3 != 0.0 && y3 == 0.0, "default wind moves x only: {x3} {y3}");
+    let (x4, y4) = run(wind, true, [0.0, 1.0], [0.0, 1.0]);
+    assert!(x4 == 0.0 && near(y4, -x3), "wind along y: {x4} {y4} vs {x3}");
+}
+
 // ---------------------------------------------------------------------------------------
 // Draw-order folder timelines (spine-cpp 4.3 `DrawOrderFolderTimeline`).
 

@@ -212,6 +212,8 @@ pub fn run_update_cache(sk: &mut Skeleton, physics: Physics, frame: &WorldFrame)
                     time: sk.time,
                     physics,
                     y_down: sk.y_down,
+                    wind: sk.wind,
+                    gravity: sk.gravity,
                 };
                 super::update(&mut ctx, cd, c);
                 after(&mut sk.lazy43, changed);

@@ -40,6 +40,10 @@ pub struct SolverCtx<'a> {
     pub physics: Physics,
     /// The y axis points down (spine-cpp `Bone::yDown`; flips physics gravity).
     pub y_down: bool,
+    /// Wind direction of the skeleton (4.3 physics).
+    pub wind: [f32; 2],
+    /// Gravity direction of the skeleton (4.3 physics).
+    pub gravity: [f32; 2],
 }
 
 /// IK pose (what IK timelines write; spine-cpp `IkConstraint` fields).

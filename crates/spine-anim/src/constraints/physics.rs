@@ -382,13 +382,6 @@ fn ceil(v: f32) -> f32 {
     v.ceil()
 }
 
-/// The skeleton's wind direction (spine-cpp 4.3 `Skeleton::_windX/_windY` defaults; this
-/// runtime has no setter for them).
-const WIND: (f32, f32) = (1.0, 0.0);
-/// The skeleton's gravity direction (spine-cpp 4.3 `Skeleton::_gravityX/_gravityY`
-/// defaults).
-const GRAVITY: (f32, f32) = (0.0, 1.0);
-
 /// `MathUtil::max(0.0f, 1 - a / t)`: the part of a step not yet simulated.
 fn lag_fraction(a: f32, t: f32) -> f32 {
     (1.0 - a / t).max(0.0)
@@ -420,6 +413,7 @@ pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut Physics
     let l = ctx.data.bones.get(bi).map_or(0.0, |b| b.length);
     let t = data.step;
     let frame = ctx.frame;
+    let (wind_dir, gravity_dir) = (ctx.wind, ctx.gravity);
     let parent = parent_world(ctx.bones, data.bone);
     let Some(bone) = ctx.bones.get_mut(bi) else { return };
     let st = &mut pose.state;
@@ -470,8 +464,8 @@ pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut Physics
                         ));
                         let w = f * pose.wind;
                         let g = f * pose.gravity;
-                        let ax = (w * WIND.0 + g * GRAVITY.0) * frame.scale_x;
-                        let ay = (w * WIND.1 + g * GRAVITY.1) * frame.scale_y;
+                        let ax = (w * wind_dir[0] + g * gravity_dir[0]) * frame.scale_x;
+                        let ay = (w * wind_dir[1] + g * gravity_dir[1]) * frame.scale_y;
                         loop {
                             if x {
                                 st.x_velocity += (ax - st.x_offset * e) * m;
@@ -534,8 +528,8 @@ pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut Physics
                         let (d, m, e) = *dme.get_or_insert_with(|| {
                             (pow(pose.damping, 60.0 * t), t * pose.mass_inverse, pose.strength)
                         });
-                        let ax = pose.wind * WIND.0 + pose.gravity * GRAVITY.0;
-                        let ay = pose.wind * WIND.1 + pose.gravity * GRAVITY.1;
+                        let ax = pose.wind * wind_dir[0] + pose.gravity * gravity_dir[0];
+                        let ay = pose.wind * wind_dir[1] + pose.gravity * gravity_dir[1];
                         let (rs, ss) = (st.rotate_offset, st.scale_offset);
                         let h = l / f;
                         loop {
