@@ -651,10 +651,13 @@ fn draw_order_folders_on_disjoint_slots_are_both_first_in_4_3() {
 #[test]
 fn draw_order_folder_overlapping_another_track_mixes_from_current_in_4_3() {
     // Track 1 folds s2, s3; track 0 already owns s3's folder id, so 4.3 `from` returns
-    // `MixFrom_Current` and the folder leaves the order alone before its first key.
-    let start = [2, 1, 0, 3, 4];
+    // `MixFrom_Current` and the folder leaves the order alone before its first key (even
+    // though s2's id is new). Start [3, 1, 0, 2, 4]: track 0 (blend first, before its key)
+    // puts s1, s3, s4 at the positions 0, 1, 4 holding them -> [1, 3, 0, 2, 4]; track 1
+    // keeps it. Were track 1 first, `setup` would put s2, s3 at positions 1, 3:
+    // [1, 2, 0, 3, 4].
     let data = folder_state_rig(true, vec![folder(&[1, 3, 4]), folder(&[2, 3])]);
-    assert_eq!(play_tracks(&data, &start), start);
+    assert_eq!(play_tracks(&data, &[3, 1, 0, 2, 4]), [1, 3, 0, 2, 4]);
 }
 
 #[test]
