@@ -16,6 +16,7 @@ use crate::math;
 use crate::skeleton::Skeleton;
 use crate::timeline::{
     apply_timeline, apply_timeline_in, property_ids, EventRef, MixBlend, MixDirection, PropertyIds,
+    DRAW_ORDER_PROPERTY_ID,
 };
 
 /// Mix durations between animations (spine-cpp `AnimationStateData`), plus per-animation
@@ -28,26 +29,35 @@ pub struct AnimationStateData {
     pub default_mix: f32,
     mixes: HashMap<(AnimationId, AnimationId), f32>,
     timeline_ids: Vec<Vec<PropertyIds>>,
+    /// Property ids that do not fit inline in a [`PropertyIds`] (4.3 draw-order folders).
+    spill_ids: Vec<i64>,
     animation_ids: Vec<HashSet<i64>>,
 }
 
 impl AnimationStateData {
     /// Mix data for `skeleton_data` (default mix 0).
     pub fn new(skeleton_data: Arc<SkeletonData>) -> AnimationStateData {
+        let mut spill_ids = Vec::new();
         let timeline_ids: Vec<Vec<PropertyIds>> = skeleton_data
             .animations
             .iter()
-            .map(|a| a.timelines.iter().map(|t| property_ids(&skeleton_data, t)).collect())
+            .map(|a| {
+                a.timelines
+                    .iter()
+                    .map(|t| property_ids(&skeleton_data, t, &mut spill_ids))
+                    .collect()
+            })
             .collect();
         let animation_ids = timeline_ids
             .iter()
-            .map(|ids| ids.iter().flat_map(|p| p.as_slice().iter().copied()).collect())
+            .map(|ids| ids.iter().flat_map(|p| p.get(&spill_ids).iter().copied()).collect())
             .collect();
         AnimationStateData {
             skeleton_data,
             default_mix: 0.0,
             mixes: HashMap::new(),
             timeline_ids,
+            spill_ids,
             animation_ids,
         }
     }
@@ -81,7 +91,7 @@ impl AnimationStateData {
         let Some(a) = anim else { return false };
         self.animation_ids
             .get(a.index())
-            .is_some_and(|set| ids.as_slice().iter().any(|i| set.contains(i)))
+            .is_some_and(|set| ids.get(&self.spill_ids).iter().any(|i| set.contains(i)))
     }
 }
 
@@ -1364,31 +1374,39 @@ impl AnimationState {
         if data.skeleton_data.behaviour.state_mix_spine35 {
             // spine-c 3.5 `timelinesFirst`: first to key the property or not, no hold.
             for (i, p) in ids.iter().enumerate() {
-                mode[i] = if self.add_all(p) { FIRST } else { SUBSEQUENT };
+                mode[i] = if self.add_all(p.get(&data.spill_ids)) { FIRST } else { SUBSEQUENT };
             }
         } else if rules == HoldRules::Spine37 && to.is_some_and(|t| self.e(t).hold_previous) {
             // spine-cpp 3.7: every timeline held from the setup pose.
             for (i, p) in ids.iter().enumerate() {
-                self.add_all(p);
+                self.add_all(p.get(&data.spill_ids));
                 mode[i] = HOLD_FIRST;
             }
         } else if rules == HoldRules::Spine38 && to.is_some_and(|t| self.e(t).hold_previous) {
             for (i, p) in ids.iter().enumerate() {
-                mode[i] = if self.add_all(p) { HOLD_FIRST } else { HOLD_SUBSEQUENT };
+                mode[i] =
+                    if self.add_all(p.get(&data.spill_ids)) { HOLD_FIRST } else { HOLD_SUBSEQUENT };
             }
         } else {
+            let folders43 = data.skeleton_data.behaviour.timelines_spine43;
             for i in 0..n {
                 let p = &ids[i];
-                if !self.add_all(p) {
+                let tl = &timelines[i];
+                let first = if folders43 && matches!(tl, Timeline::DrawOrderFolder { .. }) {
+                    self.add_folder_43(p.get(&data.spill_ids))
+                } else {
+                    self.add_all(p.get(&data.spill_ids))
+                };
+                if !first {
                     mode[i] = SUBSEQUENT;
                     continue;
                 }
-                let tl = &timelines[i];
                 let plain = rules == HoldRules::Spine38
                     && matches!(
                         tl,
                         Timeline::Attachment { .. }
                             | Timeline::DrawOrder { .. }
+                            | Timeline::DrawOrderFolder { .. }
                             | Timeline::Event { .. }
                     );
                 let Some(t) = to else {
@@ -1423,12 +1441,24 @@ impl AnimationState {
         self.em(entry).timeline_hold_mix = hold;
     }
 
-    fn add_all(&mut self, ids: &PropertyIds) -> bool {
+    fn add_all(&mut self, ids: &[i64]) -> bool {
         let mut added = false;
-        for &i in ids.as_slice() {
+        for &i in ids {
             added |= self.property_ids.insert(i);
         }
         added
+    }
+
+    /// spine-cpp 4.3 `AnimationState::from` for a draw-order folder timeline: it is first
+    /// only when none of its folder slots was keyed before (by an earlier entry or a
+    /// folder with an overlapping slot) and no draw-order timeline was seen; its ids are
+    /// recorded either way.
+    fn add_folder_43(&mut self, ids: &[i64]) -> bool {
+        let mut all_new = true;
+        for &i in ids {
+            all_new &= self.property_ids.insert(i);
+        }
+        all_new && !self.property_ids.contains(&DRAW_ORDER_PROPERTY_ID)
     }
 }
 

@@ -412,11 +412,20 @@ const P_SEQUENCE: i64 = 1 << 28;
 const P_SLIDER_TIME: i64 = 1 << 29;
 const P_SLIDER_MIX: i64 = 1 << 30;
 
-/// Property ids of a timeline (at most 3).
+/// spine-cpp 4.3 `Property_DrawOrderFolder` (one id per folder slot).
+const P_DRAW_ORDER_FOLDER: i64 = 1 << 31;
+
+/// The property id of the (plain) draw-order timeline.
+pub const DRAW_ORDER_PROPERTY_ID: i64 = P_DRAW_ORDER << 32;
+
+/// Property ids of a timeline: up to 3 held inline, more (a 4.3 draw-order folder has one
+/// per folder slot) as a range of a shared spill table filled by [`property_ids`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PropertyIds {
     ids: [i64; 3],
     len: u8,
+    /// `(start, len)` in the spill table when the ids are not inline.
+    spill: Option<(u32, u32)>,
 }
 
 impl PropertyIds {
@@ -429,9 +438,30 @@ impl PropertyIds {
         p
     }
 
-    /// The ids.
-    pub fn as_slice(&self) -> &[i64] {
-        &self.ids[..self.len as usize]
+    /// Stores `ids` inline when they fit, else appends them to `spill`.
+    fn many(ids: impl ExactSizeIterator<Item = i64>, spill: &mut Vec<i64>) -> PropertyIds {
+        let n = ids.len();
+        if n <= 3 {
+            let mut p = PropertyIds { len: n as u8, ..PropertyIds::default() };
+            for (d, s) in p.ids.iter_mut().zip(ids) {
+                *d = s;
+            }
+            return p;
+        }
+        let start = spill.len();
+        spill.extend(ids);
+        match (u32::try_from(start), u32::try_from(n)) {
+            (Ok(s), Ok(l)) => PropertyIds { spill: Some((s, l)), ..PropertyIds::default() },
+            _ => PropertyIds::default(),
+        }
+    }
+
+    /// The ids; `spill` is the table passed to [`property_ids`] (unused for inline ids).
+    pub fn get<'a>(&'a self, spill: &'a [i64]) -> &'a [i64] {
+        match self.spill {
+            Some((s, n)) => spill.get(s as usize..s as usize + n as usize).unwrap_or(&[]),
+            None => &self.ids[..self.len as usize],
+        }
     }
 }
 
@@ -448,8 +478,11 @@ fn type_index(data: &SkeletonData, c: spine_model::ConstraintId) -> i64 {
 }
 
 /// spine-cpp 4.2 property ids of a timeline, quirks included (a shear-y timeline claims the
-/// shear-x id; every global physics timeline gets id `-1`).
-pub fn property_ids(data: &SkeletonData, tl: &Timeline) -> PropertyIds {
+/// shear-x id; every global physics timeline gets id `-1`). With
+/// `Behaviour::timelines_spine43` a draw-order folder timeline gets one id per folder slot
+/// (spine-cpp 4.3 `Property_DrawOrderFolder << 32 | slot`), not the draw-order id; ids that
+/// do not fit inline are appended to `spill` (read them back with [`PropertyIds::get`]).
+pub fn property_ids(data: &SkeletonData, tl: &Timeline, spill: &mut Vec<i64>) -> PropertyIds {
     match tl {
         Timeline::Bone { bone, property, .. } => {
             let b = bone.0 as i64;
@@ -518,6 +551,9 @@ pub fn property_ids(data: &SkeletonData, tl: &Timeline) -> PropertyIds {
                 SliderProperty::Mix => P_SLIDER_MIX,
             };
             PropertyIds::of(&[id(p, constraint.0 as i64)])
+        }
+        Timeline::DrawOrderFolder { slots, .. } if data.behaviour.timelines_spine43 => {
+            PropertyIds::many(slots.iter().map(|s| id(P_DRAW_ORDER_FOLDER, s.0 as i64)), spill)
         }
         Timeline::DrawOrder { .. } | Timeline::DrawOrderFolder { .. } => {
             PropertyIds::of(&[id(P_DRAW_ORDER, 0)])

@@ -586,3 +586,137 @@ fn lazy_pose_4_3_keeps_a_child_world_change_made_after_the_parent_changed() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Draw-order folder property ids and `AnimationState::from` (spine-cpp 4.3).
+
+use spine_anim::timeline::{property_ids, DRAW_ORDER_PROPERTY_ID};
+use spine_anim::{AnimationState, AnimationStateData};
+
+/// Five slots `s0..s4`; animation `i` holds `timelines[i]`, every key at 0.5 (so a state
+/// applied at 0.1 is before the first key).
+fn folder_state_rig(spine43: bool, timelines: Vec<Timeline>) -> Arc<SkeletonData> {
+    let slots: Vec<String> =
+        (0..5).map(|i| format!(r#"{{"name": "s{i}", "bone": "root"}}"#)).collect();
+    let anims: Vec<String> = (0..timelines.len()).map(|i| format!(r#""a{i}": {{}}"#)).collect();
+    let mut data = rig(&format!(
+        r#""bones": [{{"name": "root"}}], "slots": [{}], "animations": {{{}}}"#,
+        slots.join(","),
+        anims.join(",")
+    ));
+    data.behaviour.timelines_spine43 = spine43;
+    for (i, tl) in timelines.into_iter().enumerate() {
+        let a = data.find_animation(&format!("a{i}")).unwrap();
+        data.animations[a.index()].timelines = vec![tl];
+        data.animations[a.index()].duration = 1.0;
+    }
+    Arc::new(data)
+}
+
+fn folder(slots: &[u32]) -> Timeline {
+    let slots: Vec<SlotId> = slots.iter().map(|&s| SlotId(s)).collect();
+    let reversed: Vec<SlotId> = slots.iter().rev().copied().collect();
+    Timeline::DrawOrderFolder { slots, times: vec![0.5], orders: vec![Some(reversed)] }
+}
+
+/// A draw-order timeline reversing the five slots from `time` on.
+fn plain_draw_order(time: f32) -> Timeline {
+    let reversed: Vec<SlotId> = (0..5).rev().map(SlotId).collect();
+    Timeline::DrawOrder { times: vec![time], orders: vec![Some(reversed)] }
+}
+
+/// Plays animation `a{i}` on track `i` (all tracks start together), starting from draw
+/// order `start`, and returns the draw order after applying at track time 0.1.
+fn play_tracks(data: &Arc<SkeletonData>, start: &[u32]) -> Vec<u32> {
+    let mut sk = Skeleton::new(data.clone());
+    sk.set_to_setup_pose();
+    set_order(&mut sk, start);
+    let mut state = AnimationState::new(Arc::new(AnimationStateData::new(data.clone())));
+    for i in 0..data.animations.len() {
+        let a = data.find_animation(&format!("a{i}")).unwrap();
+        state.set_animation(i, Some(a), false);
+    }
+    state.update(0.1);
+    state.apply(&mut sk);
+    order(&sk)
+}
+
+#[test]
+fn draw_order_folder_property_ids_are_one_per_folder_slot_in_4_3() {
+    // `DrawOrderFolderTimeline(...)`: `ids.add(Property_DrawOrderFolder << 32 | slots[i])`.
+    for slots in [&[1u32, 3][..], &[0, 1, 2, 3, 4][..]] {
+        let tl = folder(slots);
+        let data = folder_state_rig(true, vec![tl.clone()]);
+        let mut spill = Vec::new();
+        let ids = property_ids(&data, &tl, &mut spill);
+        let ids = ids.get(&spill);
+        assert_eq!(ids.len(), slots.len(), "one id per folder slot");
+        assert!(!ids.contains(&DRAW_ORDER_PROPERTY_ID));
+        let kind = ids[0] >> 32;
+        for (id, &s) in ids.iter().zip(slots) {
+            assert_eq!(id >> 32, kind, "one property kind");
+            assert_eq!(id & 0xffff_ffff, s as i64, "low bits = slot index");
+        }
+        // The plain draw-order timeline keeps its single id.
+        let plain = property_ids(&data, &plain_draw_order(0.5), &mut spill);
+        assert_eq!(plain.get(&spill), [DRAW_ORDER_PROPERTY_ID]);
+        // Before 4.3 a folder (never produced by a 4.2 loader) shares the draw-order id.
+        let old = folder_state_rig(false, vec![tl.clone()]);
+        let mut spill = Vec::new();
+        assert_eq!(property_ids(&old, &tl, &mut spill).get(&spill), [DRAW_ORDER_PROPERTY_ID]);
+    }
+}
+
+#[test]
+fn draw_order_folders_on_disjoint_slots_are_both_first_in_4_3() {
+    // Track 0 folds s1, s3, s4; track 1 folds s0, s2. 4.3 `from`: none of track 1's folder
+    // ids is owned and no draw-order timeline was seen, so it is `MixFrom_Setup` and,
+    // before its first key, `setup` puts s0, s2 back at the positions holding them.
+    // Start [2, 1, 0, 3, 4]: track 0's positions 1, 3, 4 already hold s1, s3, s4; track 1
+    // restores s0 at position 0 and s2 at position 2.
+    let start = [2, 1, 0, 3, 4];
+    let data = folder_state_rig(true, vec![folder(&[1, 3, 4]), folder(&[0, 2])]);
+    assert_eq!(play_tracks(&data, &start), [0, 1, 2, 3, 4]);
+    // With the shared 4.2 id, track 1's folder is subsequent (blend replace) and keeps
+    // the current order.
+    let data = folder_state_rig(false, vec![folder(&[1, 3, 4]), folder(&[0, 2])]);
+    assert_eq!(play_tracks(&data, &start), start);
+}
+
+#[test]
+fn draw_order_folder_overlapping_another_track_mixes_from_current_in_4_3() {
+    // Track 1 folds s2, s3; track 0 already owns s3's folder id, so 4.3 `from` returns
+    // `MixFrom_Current` and the folder leaves the order alone before its first key (even
+    // though s2's id is new). Start [3, 1, 0, 2, 4]: track 0 (blend first, before its key)
+    // puts s1, s3, s4 at the positions 0, 1, 4 holding them -> [1, 3, 0, 2, 4]; track 1
+    // keeps it. Were track 1 first, `setup` would put s2, s3 at positions 1, 3:
+    // [1, 2, 0, 3, 4].
+    let data = folder_state_rig(true, vec![folder(&[1, 3, 4]), folder(&[2, 3])]);
+    assert_eq!(play_tracks(&data, &[3, 1, 0, 2, 4]), [1, 3, 0, 2, 4]);
+}
+
+#[test]
+fn draw_order_folder_after_a_draw_order_timeline_mixes_from_current_in_4_3() {
+    // Track 0 has a plain draw-order timeline keyed at 0 (reverses to [4, 3, 2, 1, 0]);
+    // 4.3 `from` for the folder (s0, s2) on track 1: its folder ids are new, but
+    // `propertyIDs.get(DrawOrderTimeline::getPropertyId())` is owned by another track ->
+    // `MixFrom_Current`: before its first key the order stays. Were it first, `setup`
+    // would put s0, s2 at the positions 2, 4 holding them: [4, 3, 0, 1, 2].
+    let data = folder_state_rig(true, vec![plain_draw_order(0.0), folder(&[0, 2])]);
+    assert_eq!(play_tracks(&data, &[0, 1, 2, 3, 4]), [4, 3, 2, 1, 0]);
+}
+
+#[test]
+fn draw_order_timeline_after_a_folder_is_still_first_in_4_3() {
+    // The plain draw-order timeline only checks its own id: a folder on track 0 does not
+    // make it subsequent, so on track 1 it is `MixFrom_Setup` and, before its first key,
+    // restores the full setup order. With the shared 4.2 id it would keep the order.
+    let start = [4, 3, 2, 1, 0];
+    let data = folder_state_rig(true, vec![folder(&[1, 3]), plain_draw_order(0.5)]);
+    assert_eq!(play_tracks(&data, &start), [0, 1, 2, 3, 4]);
+    let data = folder_state_rig(false, vec![folder(&[1, 3]), plain_draw_order(0.5)]);
+    // Shared id: track 0's folder (blend first, before its key) puts s1, s3 at the
+    // positions 3 and 1 holding them -> [4, 1, 2, 3, 0]; track 1 is subsequent (blend
+    // replace) and keeps that order.
+    assert_eq!(play_tracks(&data, &start), [4, 1, 2, 3, 0]);
+}
