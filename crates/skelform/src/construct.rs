@@ -2,7 +2,7 @@
 
 use crate::armature::{Armature, ConstructOrder};
 use crate::model::*;
-use wide::{f32x8, CmpEq, CmpLt};
+use wide::{f32x8, CmpLt, CmpNe};
 
 #[inline]
 fn rotate(p: Vec2, a: f32) -> Vec2 {
@@ -141,7 +141,8 @@ impl Armature {
     /// local pose (pos, rot, scale, hidden). With `only != 0`, just the bones whose
     /// `affected` flags intersect it are recomputed: the others would get bit-identical
     /// values from identical inputs (see [`Armature::construct`]).
-    fn inheritance(&mut self, use_ik: bool, use_physics: bool, only: u8) {
+    /// `USE_IK` / `USE_PHYSICS` are const so each pass compiles without the other's checks.
+    fn inheritance<const USE_IK: bool, const USE_PHYSICS: bool>(&mut self, only: u8) {
         let Armature { bones, world, physics, ik_rots, ik_set, affected, trig, .. } = self;
         for i in 0..world.len() {
             if only != 0 && affected.get(i).is_none_or(|a| a & only == 0) {
@@ -151,7 +152,7 @@ impl Armature {
             let w =
                 Transform { pos: bone.pos, rot: bone.rot, scale: bone.scale, hidden: bone.hidden };
             let phys =
-                if use_physics { bone.physics.and_then(|p| physics.get(p as usize)) } else { None };
+                if USE_PHYSICS { bone.physics.and_then(|p| physics.get(p as usize)) } else { None };
             let mut w = w;
             if let Some(parent) = bone.parent.and_then(|p| world.get(p as usize)) {
                 let mut orbit = parent.rot;
@@ -177,7 +178,7 @@ impl Armature {
                 };
                 w.pos = rotate_sc(w.pos * parent.scale, sn, cs) + parent.pos;
             }
-            if use_ik && ik_set.get(i).copied().unwrap_or(false) {
+            if USE_IK && ik_set.get(i).copied().unwrap_or(false) {
                 w.rot = ik_rots.get(i).copied().unwrap_or(w.rot);
             }
             if let Some(ph) = phys {
@@ -242,10 +243,11 @@ impl Armature {
                 let joint_dir = normalize(joint - root);
                 let base_dir = normalize(target - root);
                 let cross = joint_dir.x * base_dir.y - base_dir.x * joint_dir.y;
-                let base_angle = angle(base_dir);
                 let flip = (fam.constraint == IkConstraint::Clockwise && cross > 0.)
                     || (fam.constraint == IkConstraint::CounterClockwise && cross < 0.);
                 if flip {
+                    // Only needed (and only computed) when mirroring.
+                    let base_angle = angle(base_dir);
                     for &b in &fam.bone_ids {
                         if let Some(w) = world.get_mut(b as usize) {
                             w.rot = -w.rot + base_angle * 2.;
@@ -389,7 +391,7 @@ impl Armature {
     /// World transforms, IK, one physics step and mesh vertices from the current local
     /// pose, in the configured [`ConstructOrder`]. Allocation-free.
     pub fn construct(&mut self) {
-        self.inheritance(false, false, 0);
+        self.inheritance::<false, false>(0);
         let run_ik = !self.baked_ik && !self.iks.is_empty();
         if run_ik {
             self.solve_ik();
@@ -400,14 +402,14 @@ impl Armature {
         // the physics pass only has to redo bones with physics and their descendants.
         let clean = if run_ik && self.order == ConstructOrder::Docs {
             // Only chain bones and their descendants differ from pass 1.
-            self.inheritance(true, false, AFFECTED_IK);
+            self.inheritance::<true, false>(AFFECTED_IK);
             true
         } else {
             !run_ik
         };
         if !self.physics.is_empty() {
             self.simulate_physics();
-            self.inheritance(true, true, if clean { AFFECTED_PHYSICS } else { 0 });
+            self.inheritance::<true, true>(if clean { AFFECTED_PHYSICS } else { 0 });
         }
         self.construct_verts();
         self.propagate_hidden();
@@ -580,8 +582,9 @@ fn fabrik_group(
 fn fabrik_step((nx, ny): (f32x8, f32x8), (cx, cy): (f32x8, f32x8), l: f32x8) -> (f32x8, f32x8) {
     let (vx, vy) = (nx - cx, ny - cy);
     let m = (vx * vx + vy * vy).sqrt();
-    let zero = m.cmp_eq(f32x8::ZERO);
-    let (ux, uy) = (zero.blend(f32x8::ZERO, vx / m), zero.blend(f32x8::ZERO, vy / m));
+    // 0 where m == 0 (as `normalize`), v / m elsewhere (NaN stays NaN).
+    let nonzero = m.cmp_ne(f32x8::ZERO);
+    let (ux, uy) = (nonzero & (vx / m), nonzero & (vy / m));
     (nx - ux * l, ny - uy * l)
 }
 
