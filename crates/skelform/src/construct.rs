@@ -2,6 +2,7 @@
 
 use crate::armature::{Armature, ConstructOrder};
 use crate::model::*;
+use wide::{f32x8, CmpLt, CmpNe};
 
 #[inline]
 fn rotate(p: Vec2, a: f32) -> Vec2 {
@@ -140,7 +141,8 @@ impl Armature {
     /// local pose (pos, rot, scale, hidden). With `only != 0`, just the bones whose
     /// `affected` flags intersect it are recomputed: the others would get bit-identical
     /// values from identical inputs (see [`Armature::construct`]).
-    fn inheritance(&mut self, use_ik: bool, use_physics: bool, only: u8) {
+    /// `USE_IK` / `USE_PHYSICS` are const so each pass compiles without the other's checks.
+    fn inheritance<const USE_IK: bool, const USE_PHYSICS: bool>(&mut self, only: u8) {
         let Armature { bones, world, physics, ik_rots, ik_set, affected, trig, .. } = self;
         for i in 0..world.len() {
             if only != 0 && affected.get(i).is_none_or(|a| a & only == 0) {
@@ -150,7 +152,7 @@ impl Armature {
             let w =
                 Transform { pos: bone.pos, rot: bone.rot, scale: bone.scale, hidden: bone.hidden };
             let phys =
-                if use_physics { bone.physics.and_then(|p| physics.get(p as usize)) } else { None };
+                if USE_PHYSICS { bone.physics.and_then(|p| physics.get(p as usize)) } else { None };
             let mut w = w;
             if let Some(parent) = bone.parent.and_then(|p| world.get(p as usize)) {
                 let mut orbit = parent.rot;
@@ -176,7 +178,7 @@ impl Armature {
                 };
                 w.pos = rotate_sc(w.pos * parent.scale, sn, cs) + parent.pos;
             }
-            if use_ik && ik_set.get(i).copied().unwrap_or(false) {
+            if USE_IK && ik_set.get(i).copied().unwrap_or(false) {
                 w.rot = ik_rots.get(i).copied().unwrap_or(w.rot);
             }
             if let Some(ph) = phys {
@@ -241,10 +243,11 @@ impl Armature {
                 let joint_dir = normalize(joint - root);
                 let base_dir = normalize(target - root);
                 let cross = joint_dir.x * base_dir.y - base_dir.x * joint_dir.y;
-                let base_angle = angle(base_dir);
                 let flip = (fam.constraint == IkConstraint::Clockwise && cross > 0.)
                     || (fam.constraint == IkConstraint::CounterClockwise && cross < 0.);
                 if flip {
+                    // Only needed (and only computed) when mirroring.
+                    let base_angle = angle(base_dir);
                     for &b in &fam.bone_ids {
                         if let Some(w) = world.get_mut(b as usize) {
                             w.rot = -w.rot + base_angle * 2.;
@@ -388,7 +391,7 @@ impl Armature {
     /// World transforms, IK, one physics step and mesh vertices from the current local
     /// pose, in the configured [`ConstructOrder`]. Allocation-free.
     pub fn construct(&mut self) {
-        self.inheritance(false, false, 0);
+        self.inheritance::<false, false>(0);
         let run_ik = !self.baked_ik && !self.iks.is_empty();
         if run_ik {
             self.solve_ik();
@@ -399,14 +402,14 @@ impl Armature {
         // the physics pass only has to redo bones with physics and their descendants.
         let clean = if run_ik && self.order == ConstructOrder::Docs {
             // Only chain bones and their descendants differ from pass 1.
-            self.inheritance(true, false, AFFECTED_IK);
+            self.inheritance::<true, false>(AFFECTED_IK);
             true
         } else {
             !run_ik
         };
         if !self.physics.is_empty() {
             self.simulate_physics();
-            self.inheritance(true, true, if clean { AFFECTED_PHYSICS } else { 0 });
+            self.inheritance::<true, true>(if clean { AFFECTED_PHYSICS } else { 0 });
         }
         self.construct_verts();
         self.propagate_hidden();
@@ -420,14 +423,20 @@ pub(crate) const LANES: usize = 8;
 /// load (longest FABRIK chain), so solving never allocates.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct FabrikScratch {
-    x: Vec<[f32; LANES]>,
-    y: Vec<[f32; LANES]>,
+    x: Vec<f32x8>,
+    y: Vec<f32x8>,
+    /// Per slot: all-ones in the lanes that have a bone there.
+    mask: Vec<f32x8>,
 }
 
 impl FabrikScratch {
     /// Scratch for chains of up to `slots` bones.
     pub(crate) fn new(slots: usize) -> Self {
-        FabrikScratch { x: vec![[0.0; LANES]; slots], y: vec![[0.0; LANES]; slots] }
+        FabrikScratch {
+            x: vec![f32x8::ZERO; slots],
+            y: vec![f32x8::ZERO; slots],
+            mask: vec![f32x8::ZERO; slots],
+        }
     }
 }
 
@@ -481,32 +490,11 @@ fn fabrik_group(
     let order = &mut order[..lanes];
     order.sort_unstable_by_key(|&f| std::cmp::Reverse(chain(f).len()));
     let slots = order.first().map_or(0, |&f| chain(f).len());
-    let (Some(xs), Some(ys)) = (scratch.x.get_mut(..slots), scratch.y.get_mut(..slots)) else {
-        return;
-    };
-    // active[t]: how many lanes (a prefix) have a bone in slot t.
-    let mut active = [0usize; 64];
-    let (mut rx, mut ry, mut tx, mut ty) =
-        ([0f32; LANES], [0f32; LANES], [0f32; LANES], [0f32; LANES]);
-    for (lane, &f) in order.iter().enumerate() {
-        let c = chain(f);
-        let p = slots - c.len();
-        for a in active.iter_mut().take(slots.min(64)).skip(p) {
-            *a = lane + 1;
-        }
-        if let Some(Some((root, target))) = ends.get(f as usize) {
-            (rx[lane], ry[lane], tx[lane], ty[lane]) = (root.x, root.y, target.x, target.y);
-        }
-        for (j, &b) in c.iter().enumerate() {
-            let w = world.get(b as usize).map_or(Vec2::ZERO, |w| w.pos);
-            if let (Some(x), Some(y)) = (xs.get_mut(p + j), ys.get_mut(p + j)) {
-                x[lane] = w.x;
-                y[lane] = w.y;
-            }
-        }
-    }
-    if slots > active.len() {
-        // Longer than any rig needs: lane by lane on the world instead.
+    let FabrikScratch { x, y, mask } = scratch;
+    let (Some(xs), Some(ys), Some(masks)) =
+        (x.get_mut(..slots), y.get_mut(..slots), mask.get_mut(..slots))
+    else {
+        // Longer than the scratch (not sized for this rig): lane by lane on the world.
         for &f in order.iter() {
             if let (Some(Some((root, target))), Some(fam)) =
                 (ends.get(f as usize), iks.get(f as usize))
@@ -517,13 +505,37 @@ fn fabrik_group(
             }
         }
         return;
+    };
+    let (mut rx, mut ry, mut tx, mut ty) =
+        ([0f32; LANES], [0f32; LANES], [0f32; LANES], [0f32; LANES]);
+    for (lane, &f) in order.iter().enumerate() {
+        let c = chain(f);
+        let p = slots - c.len();
+        if let Some(Some((root, target))) = ends.get(f as usize) {
+            (rx[lane], ry[lane], tx[lane], ty[lane]) = (root.x, root.y, target.x, target.y);
+        }
+        for (j, &b) in c.iter().enumerate() {
+            let w = world.get(b as usize).map_or(Vec2::ZERO, |w| w.pos);
+            if let (Some(x), Some(y)) = (xs.get_mut(p + j), ys.get_mut(p + j)) {
+                x.as_array_mut()[lane] = w.x;
+                y.as_array_mut()[lane] = w.y;
+            }
+        }
     }
+    let lane_ids = f32x8::new([0., 1., 2., 3., 4., 5., 6., 7.]);
+    for (t, m) in masks.iter_mut().enumerate() {
+        // masks[t]: the lanes with a bone in slot t, a prefix (lanes are longest first).
+        let count = order.iter().filter(|&&f| chain(f).len() + t >= slots).count();
+        *m = lane_ids.cmp_lt(f32x8::splat(count as f32));
+    }
+    let (rx, ry, tx, ty) = (f32x8::new(rx), f32x8::new(ry), f32x8::new(tx), f32x8::new(ty));
     for _ in 0..10 {
-        // Forward: from the target back to the root. The length measured in a lane's
-        // first slot (j = 0) is never used, so every active lane measures.
-        let (mut nx, mut ny, mut l) = (tx, ty, [0f32; LANES]);
+        // Forward: from the target back to the root. A lane leaves the active prefix only
+        // at its first slot and never comes back in this pass, so inactive lanes may compute
+        // freely (their running values are never read, their slots never written back). The
+        // length measured in a lane's first slot (j = 0) is never used.
+        let (mut nx, mut ny, mut l) = (tx, ty, f32x8::ZERO);
         for t in (0..slots).rev() {
-            let n = active.get(t).copied().unwrap_or(0);
             let (lo_x, hi_x) = xs.split_at_mut(t);
             let (lo_y, hi_y) = ys.split_at_mut(t);
             let (Some(cx), Some(cy)) = (hi_x.first_mut(), hi_y.first_mut()) else { break };
@@ -531,20 +543,24 @@ fn fabrik_group(
                 (Some(qx), Some(qy)) => (*qx, *qy),
                 _ => (*cx, *cy),
             };
-            fabrik_slot(n, true, (cx, cy), (&qx, &qy), (&mut nx, &mut ny), &mut l);
+            let (px, py) = fabrik_step((nx, ny), (*cx, *cy), l);
+            l = dist(*cx, *cy, qx, qy);
+            (nx, ny, *cx, *cy) = (px, py, px, py);
         }
-        // Backward: from the root out to the tip.
-        let (mut nx, mut ny, mut l) = (rx, ry, [0f32; LANES]);
+        // Backward: from the root out to the tip. Lanes join the active prefix at their
+        // first slot, so until then their running values stay (root, 0).
+        let (mut nx, mut ny, mut l) = (rx, ry, f32x8::ZERO);
         for t in 0..slots {
-            let n = active.get(t).copied().unwrap_or(0);
             let (lo_x, hi_x) = xs.split_at_mut(t + 1);
             let (lo_y, hi_y) = ys.split_at_mut(t + 1);
             let (Some(cx), Some(cy)) = (lo_x.last_mut(), lo_y.last_mut()) else { break };
-            let (qx, qy) = match (hi_x.first(), hi_y.first()) {
-                (Some(qx), Some(qy)) => (*qx, *qy),
-                _ => (*cx, *cy),
-            };
-            fabrik_slot(n, t + 1 != slots, (cx, cy), (&qx, &qy), (&mut nx, &mut ny), &mut l);
+            let (px, py) = fabrik_step((nx, ny), (*cx, *cy), l);
+            let m = masks.get(t).copied().unwrap_or(f32x8::ZERO);
+            if let (Some(qx), Some(qy)) = (hi_x.first(), hi_y.first()) {
+                l = m.blend(dist(*cx, *cy, *qx, *qy), l);
+            }
+            (nx, ny) = (m.blend(px, nx), m.blend(py, ny));
+            (*cx, *cy) = (px, py);
         }
     }
     for (lane, &f) in order.iter().enumerate() {
@@ -554,38 +570,29 @@ fn fabrik_group(
             if let (Some(w), Some(x), Some(y)) =
                 (world.get_mut(b as usize), xs.get(p + j), ys.get(p + j))
             {
-                w.pos = Vec2::new(x[lane], y[lane]);
+                w.pos = Vec2::new(x.as_array_ref()[lane], y.as_array_ref()[lane]);
             }
         }
     }
 }
 
-type Lanes = [f32; LANES];
-
-/// One FABRIK step in lanes `0..n`, in place: with c the slot's positions, q the neighbours
-/// the segment lengths are measured to and (n, l) the running points and lengths,
-/// `c' = n − normalize(n − c) · l`, then `l = |c − q|` if `measure`, `n = c'`. The
-/// arithmetic is [`fabrik`]'s, operation for operation.
+/// One FABRIK step in every lane: `n − normalize(n − c) · l`, with [`fabrik`]'s arithmetic
+/// operation for operation (IEEE sqrt and division give the same bits in any lane).
 #[inline(always)]
-fn fabrik_slot(
-    n: usize,
-    measure: bool,
-    (cx, cy): (&mut Lanes, &mut Lanes),
-    (qx, qy): (&Lanes, &Lanes),
-    (nx, ny): (&mut Lanes, &mut Lanes),
-    l: &mut Lanes,
-) {
-    for k in 0..n.min(LANES) {
-        let (vx, vy) = (nx[k] - cx[k], ny[k] - cy[k]);
-        let m = (vx * vx + vy * vy).sqrt();
-        let (ux, uy) = if m == 0. { (0., 0.) } else { (vx / m, vy / m) };
-        let (px, py) = (nx[k] - ux * l[k], ny[k] - uy * l[k]);
-        if measure {
-            let (ex, ey) = (cx[k] - qx[k], cy[k] - qy[k]);
-            l[k] = (ex * ex + ey * ey).sqrt();
-        }
-        (nx[k], ny[k], cx[k], cy[k]) = (px, py, px, py);
-    }
+fn fabrik_step((nx, ny): (f32x8, f32x8), (cx, cy): (f32x8, f32x8), l: f32x8) -> (f32x8, f32x8) {
+    let (vx, vy) = (nx - cx, ny - cy);
+    let m = (vx * vx + vy * vy).sqrt();
+    // 0 where m == 0 (as `normalize`), v / m elsewhere (NaN stays NaN).
+    let nonzero = m.cmp_ne(f32x8::ZERO);
+    let (ux, uy) = (nonzero & (vx / m), nonzero & (vy / m));
+    (nx - ux * l, ny - uy * l)
+}
+
+/// `|c − q|` in every lane ([`magnitude`]'s arithmetic).
+#[inline(always)]
+fn dist(cx: f32x8, cy: f32x8, qx: f32x8, qy: f32x8) -> f32x8 {
+    let (ex, ey) = (cx - qx, cy - qy);
+    (ex * ex + ey * ey).sqrt()
 }
 
 /// FABRIK, one forward and one backward pass over the chain (bone-array order).
