@@ -429,8 +429,7 @@ fn physics(c: &mut Conv<'_, '_>, p: &w::PhysicsConstraint) -> ConstraintData {
 
 fn events(c: &mut Conv<'_, '_>) {
     for e in &c.s.events {
-        let name = e.name.resolve(&c.s.strings).map(str::to_owned);
-        let name = c.b.name("event", name.as_deref());
+        let name = c.b.name("event", e.name.resolve(&c.s.strings));
         c.b.data.events.push(EventData {
             name,
             int_value: e.int,
@@ -467,8 +466,7 @@ fn skins(c: &mut Conv<'_, '_>) {
         });
     }
     for skin in &s.skins {
-        let name = skin.name.resolve(&s.strings).map(str::to_owned);
-        let name = c.b.name("skin", name.as_deref());
+        let name = c.b.name("skin", skin.name.resolve(&s.strings));
         c.b.enter("skin", &name);
         let bones = c.b.bones(&skin.bones);
         let mut constraints = Vec::new();
@@ -530,9 +528,9 @@ fn skin_entries(
         let slot = c.b.slot(sa.slot);
         c.b.enter_slot(slot);
         for e in &sa.attachments {
-            let key = c.text(e.key).map(str::to_owned);
-            let key = c.b.name("attachment", key.as_deref());
+            // `c.s` is a shared reference: its strings outlive the builder's borrow.
             let strings = &c.s.strings;
+            let key = c.b.name("attachment", e.key.resolve(strings));
             let name = e.attachment.name.resolve(strings).unwrap_or(&key);
             c.b.enter("attachment", &key);
             let id = attachment(c, name, &e.attachment.kind, sa.slot, links);
