@@ -300,8 +300,8 @@ impl<'o> Builder<'o> {
                 start: 0,
                 digits: 0,
                 setup_index: 0,
-                paths: vec![path.to_owned()],
-                regions: vec![None],
+                paths: Frames::One([path.to_owned()]),
+                regions: Frames::One([None]),
             },
             Some([count, start, digits, setup_index]) => {
                 if count == 0 {
@@ -316,7 +316,8 @@ impl<'o> Builder<'o> {
                         format!("{path}{}{frame}", "0".repeat(pad))
                     })
                     .collect();
-                let regions = vec![None; paths.len()];
+                let regions = Frames::from_vec(vec![None; paths.len()]);
+                let paths = Frames::from_vec(paths);
                 SequenceData { start, digits, setup_index, paths, regions }
             }
         }

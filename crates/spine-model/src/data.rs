@@ -884,9 +884,65 @@ pub struct SequenceData {
     /// Setup frame index.
     pub setup_index: u32,
     /// Frame paths (`path + zero-padded (start + i)`).
-    pub paths: Vec<String>,
+    pub paths: Frames<String>,
     /// The atlas region of each frame (`None` in geometry-only mode).
-    pub regions: Vec<Option<TextureRegion>>,
+    pub regions: Frames<Option<TextureRegion>>,
+}
+
+/// The per-frame list of a [`SequenceData`]: a single frame (every attachment without a
+/// sequence) is stored inline, without an allocation; use it as a slice (`Deref<[T]>`).
+/// Equality and `Debug` are those of the slice, whichever variant holds the frames.
+#[derive(Clone)]
+pub enum Frames<T> {
+    /// Exactly one frame, inline.
+    One([T; 1]),
+    /// Any number of frames.
+    Many(Vec<T>),
+}
+
+impl<T> Frames<T> {
+    /// A list of frames, inline when there is exactly one.
+    pub fn from_vec(mut v: Vec<T>) -> Frames<T> {
+        match (v.len(), v.pop()) {
+            (1, Some(x)) => Frames::One([x]),
+            (_, Some(x)) => {
+                v.push(x);
+                Frames::Many(v)
+            }
+            _ => Frames::Many(v),
+        }
+    }
+}
+
+impl<T> std::ops::Deref for Frames<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match self {
+            Frames::One(x) => x,
+            Frames::Many(v) => v,
+        }
+    }
+}
+
+impl<T> std::ops::DerefMut for Frames<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        match self {
+            Frames::One(x) => x,
+            Frames::Many(v) => v,
+        }
+    }
+}
+
+impl<T: PartialEq> PartialEq for Frames<T> {
+    fn eq(&self, other: &Frames<T>) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Frames<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
 }
 
 /// A region of an atlas page, as spine-cpp 4.2 `AtlasAttachmentLoader` fills a

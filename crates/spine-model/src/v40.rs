@@ -67,6 +67,8 @@ struct Conv<'a, 'o> {
     s: &'a w::Skeleton,
     /// Buffers of [`take_mesh_buffers`] in skin order; a mesh not found here is cloned.
     mesh_buffers: std::collections::VecDeque<MeshBuffers>,
+    /// Bone and slot names moved out of an owned skeleton (empty: clone them).
+    names: Names,
     b: Builder<'o>,
     ik: Vec<ConstraintId>,
     transform: Vec<ConstraintId>,
@@ -97,7 +99,26 @@ pub(crate) fn convert_owned(
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
     let buffers = take_mesh_buffers(&mut s);
-    convert_with(&s, options, buffers)
+    let names = Names {
+        bones: s.bones.iter_mut().map(|b| std::mem::take(&mut b.name)).collect(),
+        slots: s.slots.iter_mut().map(|b| std::mem::take(&mut b.name)).collect(),
+    };
+    convert_with(&s, options, buffers, names)
+}
+
+/// Bone and slot names moved out of an owned skeleton, by index.
+#[derive(Default)]
+struct Names {
+    bones: Vec<String>,
+    slots: Vec<String>,
+}
+
+/// The moved name at `i` when there is one, else a copy of the skeleton's `name`.
+fn moved_or_cloned(moved: &mut [String], i: usize, name: &str) -> String {
+    match moved.get_mut(i) {
+        Some(n) => std::mem::take(n),
+        None => name.to_owned(),
+    }
 }
 
 /// Moves every mesh's `uvs`, `triangles` and `edges` out of `s`, in the order [`skins`]
@@ -130,13 +151,14 @@ pub(crate) fn convert(
     s: &w::Skeleton,
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    convert_with(s, options, std::collections::VecDeque::new())
+    convert_with(s, options, std::collections::VecDeque::new(), Names::default())
 }
 
 fn convert_with(
     s: &w::Skeleton,
     options: &LoadOptions<'_>,
     mesh_buffers: std::collections::VecDeque<MeshBuffers>,
+    names: Names,
 ) -> Result<SkeletonData, LoadError> {
     let mut behaviour = Behaviour::spine4(&s.header.version);
     behaviour.physics = s.generation >= Generation::V42;
@@ -144,6 +166,7 @@ fn convert_with(
     let mut c = Conv {
         s,
         mesh_buffers,
+        names,
         b: Builder::new(behaviour, options),
         ik: Vec::new(),
         transform: Vec::new(),
@@ -177,9 +200,10 @@ fn header(c: &mut Conv<'_, '_>) {
 
 fn bones_and_slots(c: &mut Conv<'_, '_>) {
     for (i, bone) in c.s.bones.iter().enumerate() {
-        c.b.enter("bone", &bone.name);
+        let name = moved_or_cloned(&mut c.names.bones, i, &bone.name);
+        c.b.enter("bone", &name);
         let data = BoneData {
-            name: bone.name.clone(),
+            name,
             parent: None,
             length: c.b.fs("length", bone.length),
             x: c.b.fs("x", bone.x),
@@ -196,12 +220,13 @@ fn bones_and_slots(c: &mut Conv<'_, '_>) {
         c.b.add_bone(i, bone.parent, data);
         c.b.pop();
     }
-    for slot in &c.s.slots {
-        c.b.enter("slot", &slot.name);
+    for (i, slot) in c.s.slots.iter().enumerate() {
+        let name = moved_or_cloned(&mut c.names.slots, i, &slot.name);
+        c.b.enter("slot", &name);
         let bone = c.b.bone(slot.bone);
         let attachment = c.text(slot.attachment).map(str::to_owned);
         c.b.data.slots.push(SlotData {
-            name: slot.name.clone(),
+            name,
             bone,
             color: Color::from_bytes(slot.color),
             dark_color: slot.dark_rgb().map(Color::from_rgb),
@@ -429,8 +454,7 @@ fn physics(c: &mut Conv<'_, '_>, p: &w::PhysicsConstraint) -> ConstraintData {
 
 fn events(c: &mut Conv<'_, '_>) {
     for e in &c.s.events {
-        let name = e.name.resolve(&c.s.strings).map(str::to_owned);
-        let name = c.b.name("event", name.as_deref());
+        let name = c.b.name("event", e.name.resolve(&c.s.strings));
         c.b.data.events.push(EventData {
             name,
             int_value: e.int,
@@ -467,8 +491,7 @@ fn skins(c: &mut Conv<'_, '_>) {
         });
     }
     for skin in &s.skins {
-        let name = skin.name.resolve(&s.strings).map(str::to_owned);
-        let name = c.b.name("skin", name.as_deref());
+        let name = c.b.name("skin", skin.name.resolve(&s.strings));
         c.b.enter("skin", &name);
         let bones = c.b.bones(&skin.bones);
         let mut constraints = Vec::new();
@@ -530,9 +553,9 @@ fn skin_entries(
         let slot = c.b.slot(sa.slot);
         c.b.enter_slot(slot);
         for e in &sa.attachments {
-            let key = c.text(e.key).map(str::to_owned);
-            let key = c.b.name("attachment", key.as_deref());
+            // `c.s` is a shared reference: its strings outlive the builder's borrow.
             let strings = &c.s.strings;
+            let key = c.b.name("attachment", e.key.resolve(strings));
             let name = e.attachment.name.resolve(strings).unwrap_or(&key);
             c.b.enter("attachment", &key);
             let id = attachment(c, name, &e.attachment.kind, sa.slot, links);

@@ -182,6 +182,27 @@ impl<'a> Reader<'a> {
         Ok([f(0), f(4), f(8)])
     }
 
+    /// `N` big-endian floats: the same values, offsets and errors as `N` [`Reader::f32`]
+    /// calls, with one bounds check when all the bytes are there.
+    #[inline]
+    pub fn f32_array<const N: usize>(&mut self) -> Result<[f32; N], BinaryError> {
+        let mut v = [0.0f32; N];
+        match self.buf.get(self.pos..self.pos + 4 * N) {
+            Some(bytes) => {
+                for (x, b) in v.iter_mut().zip(bytes.chunks_exact(4)) {
+                    *x = f32::from_bits(u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+                }
+                self.pos += 4 * N;
+            }
+            None => {
+                for x in &mut v {
+                    *x = self.f32()?;
+                }
+            }
+        }
+        Ok(v)
+    }
+
     /// Appends `n` big-endian floats to `out`: the same values, offsets and errors as `n`
     /// [`Reader::f32`] calls, with one bounds check when all the bytes are there.
     pub fn f32s_into(&mut self, n: usize, out: &mut Vec<f32>) -> Result<(), BinaryError> {

@@ -70,12 +70,9 @@ pub(crate) trait Channels: Copy + PartialEq + Debug {
 impl<const N: usize> Channels for [f32; N] {
     const COUNT: usize = N;
     const WIRE_BYTES: usize = 4 * N;
+    #[inline]
     fn read(r: &mut Reader<'_>) -> Result<Self, BinaryError> {
-        let mut v = [0.0; N];
-        for x in &mut v {
-            *x = r.f32()?;
-        }
-        Ok(v)
+        r.f32_array()
     }
     fn write(&self, w: &mut Writer) {
         for &x in self {
@@ -189,7 +186,7 @@ pub(crate) fn read_curve_frames<V: Channels>(
                 2 => {
                     r.check_count(r.pos(), "bezier channel", V::COUNT as u64, 16)?;
                     for _ in 0..V::COUNT {
-                        beziers.push([r.f32()?, r.f32()?, r.f32()?, r.f32()?]);
+                        beziers.push(r.f32_array::<4>()?);
                     }
                     CurveType::Bezier
                 }

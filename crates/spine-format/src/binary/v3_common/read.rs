@@ -93,7 +93,7 @@ pub(crate) fn read_curve(r: &mut Reader<'_>) -> Result<Curve, BinaryError> {
     match r.i8()? {
         0 => Ok(Curve::Linear),
         1 => Ok(Curve::Stepped),
-        2 => Ok(Curve::Bezier([r.f32()?, r.f32()?, r.f32()?, r.f32()?])),
+        2 => Ok(Curve::Bezier(r.f32_array()?)),
         v => Err(bad_enum(r, at, "curve type", v)),
     }
 }

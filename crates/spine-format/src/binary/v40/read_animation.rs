@@ -271,7 +271,7 @@ fn read_curve_byte(r: &mut Reader<'_>) -> Result<CurveType, BinaryError> {
 }
 
 fn read_bezier(r: &mut Reader<'_>) -> Result<[f32; 4], BinaryError> {
-    Ok([r.f32()?, r.f32()?, r.f32()?, r.f32()?])
+    r.f32_array()
 }
 
 fn read_ik_timeline(r: &mut Reader<'_>, c: &Ctx) -> Result<IkTimeline, BinaryError> {

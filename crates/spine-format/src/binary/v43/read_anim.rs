@@ -462,7 +462,7 @@ fn read_deform(r: &mut Reader<'_>) -> Result<DeformTimeline, BinaryError> {
                 0 => CurveType::Linear,
                 1 => CurveType::Stepped,
                 2 => {
-                    beziers.push([r.f32()?, r.f32()?, r.f32()?, r.f32()?]);
+                    beziers.push(r.f32_array::<4>()?);
                     CurveType::Bezier
                 }
                 v => return Err(bad_enum(r, cat, "curve type", i64::from(v))),
