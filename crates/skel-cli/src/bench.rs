@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use spine_anim::{AnimationState, AnimationStateData, Physics, Skeleton, SkeletonRenderer};
+use spine_anim::{AnimationState, AnimationStateData, Physics, SkeletonRenderer};
 use spine_model::SkeletonData;
 
 /// What `skel bench` measures and for how long.
@@ -140,17 +140,7 @@ pub fn spine(file: &Path, args: &BenchArgs) -> Result<BenchReport, String> {
         return Err(e);
     }
 
-    let mut sk = Skeleton::new(data.clone());
-    let skin = match &args.skin {
-        Some(name) => Some(data.find_skin(name).ok_or_else(|| format!("no skin named {name:?}"))?),
-        None => data
-            .skins
-            .iter()
-            .position(|s| s.name != "default")
-            .map(|i| spine_model::SkinId(i as u32)),
-    };
-    sk.set_skin(skin);
-    sk.set_to_setup_pose();
+    let mut sk = crate::pose::skeleton(&data, args.skin.as_deref())?;
     let mut asd = AnimationStateData::new(data.clone());
     asd.default_mix = 0.2;
     let mut state = AnimationState::new(Arc::new(asd));

@@ -46,7 +46,7 @@ pub fn parse_time(text: &str) -> Result<f32, String> {
 }
 
 /// A new skeleton with the chosen skin, in the setup pose.
-fn skeleton(data: &Arc<SkeletonData>, skin: Option<&str>) -> Result<Skeleton, String> {
+pub(crate) fn skeleton(data: &Arc<SkeletonData>, skin: Option<&str>) -> Result<Skeleton, String> {
     let mut sk = Skeleton::new(data.clone());
     let chosen = match skin {
         Some(name) => Some(data.find_skin(name).ok_or_else(|| format!("no skin named {name:?}"))?),

@@ -10,13 +10,14 @@
 //! non-default skin when there is one.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use skel_render::encode::{open_animation, save_png};
 use skel_render::{OutputKind, SoftwareRenderer, ViewTransform};
 use spine_anim::{apply_animation, MixBlend, MixDirection, Physics, Skeleton, SkeletonRenderer};
 use spine_model::validate::discover_atlas;
-use spine_model::{AnimationId, SkeletonData};
+use spine_model::AnimationId;
+
+use crate::pose::skeleton;
 use spine_render_traits::{render as draw_all, RenderCommands};
 
 use crate::pose::load_rig;
@@ -24,22 +25,6 @@ use crate::pose::load_rig;
 /// The project's demo rig (`cargo xtask gen-demo` writes it), rendered when no FILE is given.
 pub fn demo_rig_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/demo/demo.json")
-}
-
-/// A new skeleton with the chosen skin, in the setup pose.
-fn skeleton(data: &Arc<SkeletonData>, skin: Option<&str>) -> Result<Skeleton, String> {
-    let mut sk = Skeleton::new(data.clone());
-    let chosen = match skin {
-        Some(name) => Some(data.find_skin(name).ok_or_else(|| format!("no skin named {name:?}"))?),
-        None => data
-            .skins
-            .iter()
-            .position(|s| s.name != "default")
-            .map(|i| spine_model::SkinId(i as u32)),
-    };
-    sk.set_skin(chosen);
-    sk.set_to_setup_pose();
-    Ok(sk)
 }
 
 /// Poses `sk` at `t` of `anim` (setup pose first), world transforms without physics.
