@@ -17,10 +17,9 @@ use spine_anim::{apply_animation, MixBlend, MixDirection, Physics, Skeleton, Ske
 use spine_model::validate::discover_atlas;
 use spine_model::AnimationId;
 
-use crate::pose::skeleton;
 use spine_render_traits::{render as draw_all, RenderCommands};
 
-use crate::pose::load_rig;
+use crate::pose::{load_rig, skeleton};
 
 /// The project's demo rig (`cargo xtask gen-demo` writes it), rendered when no FILE is given.
 pub fn demo_rig_path() -> PathBuf {
