@@ -446,7 +446,7 @@ pub fn apply_two_with(
             a = psx * l2;
             b = psy * l2;
             let (aa, bb, ll, ta) = (a * a, b * b, l1 * l1, math::atan2(ty, tx));
-            let mut c0 = bb * ll + aa * dd - aa * bb;
+            let c0 = bb * ll + aa * dd - aa * bb;
             let c1 = -2.0 * bb * l1;
             let c2 = bb - aa;
             d = c1 * c1 - 4.0 * c2 * c0;
@@ -466,37 +466,7 @@ pub fn apply_two_with(
                     break 'outer;
                 }
             }
-            let (mut min_angle, mut min_x, mut min_y) = (PI, l1 - a, 0.0f32);
-            let mut min_dist = min_x * min_x;
-            let (mut max_angle, mut max_x, mut max_y) = (0.0f32, l1 + a, 0.0f32);
-            let mut max_dist = max_x * max_x;
-            c0 = -a * l1 / (aa - bb);
-            if (-1.0..=1.0).contains(&c0) {
-                c0 = acos(c0);
-                let (sin_c0, cos_c0) = math::sin_cos(c0);
-                x = a * cos_c0 + l1;
-                y = b * sin_c0;
-                d = x * x + y * y;
-                if d < min_dist {
-                    min_angle = c0;
-                    min_dist = d;
-                    min_x = x;
-                    min_y = y;
-                }
-                if d > max_dist {
-                    max_angle = c0;
-                    max_dist = d;
-                    max_x = x;
-                    max_y = y;
-                }
-            }
-            if dd <= (min_dist + max_dist) * 0.5 {
-                a1 = ta - math::atan2(min_y * bend, min_x);
-                a2 = min_angle * bend;
-            } else {
-                a1 = ta - math::atan2(max_y * bend, max_x);
-                a2 = max_angle * bend;
-            }
+            (a1, a2) = ellipse_fallback(a, b, l1, aa, bb, dd, ta, bend);
         }
     }
     let os = math::atan2(cy, cx) * s2;
@@ -512,6 +482,51 @@ pub fn apply_two_with(
         let rot = child.arotation + a2 * alpha;
         let (csx, csy, hx, hy) = (child.ascale_x, child.ascale_y, child.ashear_x, child.ashear_y);
         ch.update_world_transform_with(pw, frame, cx, cy, rot, csx, csy, hx, hy);
+    }
+}
+
+/// The two-bone solve when the target is out of reach: the closest or farthest point of the
+/// ellipse the child's tip can reach (spine-cpp `IkConstraint::apply`, identical in every
+/// version). Returns the parent and child angles `(a1, a2)` in radians.
+#[allow(clippy::too_many_arguments)]
+fn ellipse_fallback(
+    a: f32,
+    b: f32,
+    l1: f32,
+    aa: f32,
+    bb: f32,
+    dd: f32,
+    ta: f32,
+    bend: f32,
+) -> (f32, f32) {
+    let (mut min_angle, mut min_x, mut min_y) = (PI, l1 - a, 0.0f32);
+    let mut min_dist = min_x * min_x;
+    let (mut max_angle, mut max_x, mut max_y) = (0.0f32, l1 + a, 0.0f32);
+    let mut max_dist = max_x * max_x;
+    let c0 = -a * l1 / (aa - bb);
+    if (-1.0..=1.0).contains(&c0) {
+        let c0 = acos(c0);
+        let (sin_c0, cos_c0) = math::sin_cos(c0);
+        let x = a * cos_c0 + l1;
+        let y = b * sin_c0;
+        let d = x * x + y * y;
+        if d < min_dist {
+            min_angle = c0;
+            min_dist = d;
+            min_x = x;
+            min_y = y;
+        }
+        if d > max_dist {
+            max_angle = c0;
+            max_dist = d;
+            max_x = x;
+            max_y = y;
+        }
+    }
+    if dd <= (min_dist + max_dist) * 0.5 {
+        (ta - math::atan2(min_y * bend, min_x), min_angle * bend)
+    } else {
+        (ta - math::atan2(max_y * bend, max_x), max_angle * bend)
     }
 }
 
@@ -723,10 +738,10 @@ pub fn apply_two_3x(
             let a = psx * l2;
             let b = psy * l2;
             let (aa, bb, ll, ta) = (a * a, b * b, l1 * l1, math::atan2(ty, tx));
-            let mut c0 = bb * ll + aa * dd - aa * bb;
+            let c0 = bb * ll + aa * dd - aa * bb;
             let c1 = -2.0 * bb * l1;
             let c2 = bb - aa;
-            let mut d = c1 * c1 - 4.0 * c2 * c0;
+            let d = c1 * c1 - 4.0 * c2 * c0;
             if d >= 0.0 {
                 let mut q = math::sqrt(d);
                 if c1 < 0.0 {
@@ -743,37 +758,7 @@ pub fn apply_two_3x(
                     break 'outer;
                 }
             }
-            let (mut min_angle, mut min_x, mut min_y) = (PI, l1 - a, 0.0f32);
-            let mut min_dist = min_x * min_x;
-            let (mut max_angle, mut max_x, mut max_y) = (0.0f32, l1 + a, 0.0f32);
-            let mut max_dist = max_x * max_x;
-            c0 = -a * l1 / (aa - bb);
-            if (-1.0..=1.0).contains(&c0) {
-                c0 = acos(c0);
-                let (sin_c0, cos_c0) = math::sin_cos(c0);
-                x = a * cos_c0 + l1;
-                y = b * sin_c0;
-                d = x * x + y * y;
-                if d < min_dist {
-                    min_angle = c0;
-                    min_dist = d;
-                    min_x = x;
-                    min_y = y;
-                }
-                if d > max_dist {
-                    max_angle = c0;
-                    max_dist = d;
-                    max_x = x;
-                    max_y = y;
-                }
-            }
-            if dd <= (min_dist + max_dist) / 2.0 {
-                a1 = ta - math::atan2(min_y * bend, min_x);
-                a2 = min_angle * bend;
-            } else {
-                a1 = ta - math::atan2(max_y * bend, max_x);
-                a2 = max_angle * bend;
-            }
+            (a1, a2) = ellipse_fallback(a, b, l1, aa, bb, dd, ta, bend);
         }
     }
     let os = math::atan2(cy, cx) * s2;

@@ -22,7 +22,7 @@ use spine_model::{PhysicsData, ScaleYMode};
 
 use super::{PhysicsPose, SolverCtx};
 use crate::math;
-use crate::skeleton::{parent_world, Physics};
+use crate::skeleton::{parent_world, Bone, Physics};
 
 /// `MathUtil::Pi_2`.
 const PI_2: f32 = math::PI * 2.0;
@@ -339,31 +339,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPos
     }
 
     if rotate_or_shear_x {
-        let mut o = st.rotate_offset * mix;
-        if data.shear_x > 0.0 {
-            let mut r = 0.0;
-            if data.rotate > 0.0 {
-                r = o * data.rotate;
-                let (s, c) = (math::sin(r), math::cos(r));
-                let a = bone.b;
-                bone.b = c * a - s * bone.d;
-                bone.d = s * a + c * bone.d;
-            }
-            r += o * data.shear_x;
-            let (s, c) = (math::sin(r), math::cos(r));
-            let a = bone.a;
-            bone.a = c * a - s * bone.c;
-            bone.c = s * a + c * bone.c;
-        } else {
-            o *= data.rotate;
-            let (s, c) = (math::sin(o), math::cos(o));
-            let a = bone.a;
-            bone.a = c * a - s * bone.c;
-            bone.c = s * a + c * bone.c;
-            let a = bone.b;
-            bone.b = c * a - s * bone.d;
-            bone.d = s * a + c * bone.d;
-        }
+        rotate_and_shear(bone, data, st.rotate_offset * mix);
     }
     if scale_x {
         let s = 1.0 + st.scale_offset * mix * data.scale_x;
@@ -576,31 +552,7 @@ pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut Physics
     }
 
     if rotate_or_shear_x {
-        let mut o = (st.rotate_offset - st.rotate_lag * z) * mix;
-        if data.shear_x > 0.0 {
-            let mut r = 0.0;
-            if data.rotate > 0.0 {
-                r = o * data.rotate;
-                let (s, c) = (math::sin(r), math::cos(r));
-                let a = bone.b;
-                bone.b = c * a - s * bone.d;
-                bone.d = s * a + c * bone.d;
-            }
-            r += o * data.shear_x;
-            let (s, c) = (math::sin(r), math::cos(r));
-            let a = bone.a;
-            bone.a = c * a - s * bone.c;
-            bone.c = s * a + c * bone.c;
-        } else {
-            o *= data.rotate;
-            let (s, c) = (math::sin(o), math::cos(o));
-            let a = bone.a;
-            bone.a = c * a - s * bone.c;
-            bone.c = s * a + c * bone.c;
-            let a = bone.b;
-            bone.b = c * a - s * bone.d;
-            bone.d = s * a + c * bone.d;
-        }
+        rotate_and_shear(bone, data, (st.rotate_offset - st.rotate_lag * z) * mix);
     }
     if scale_x {
         let mut s = 1.0 + (st.scale_offset - st.scale_lag * z) * mix * data.scale_x;
@@ -625,4 +577,34 @@ pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut Physics
         st.ty = l * bone.c;
     }
     bone.update_applied_transform(parent, &frame);
+}
+
+/// Turns the bone's world axes by the mixed rotate offset `o` (radians): both axes by
+/// `o * rotate`, or, with a shear-x mix, the y axis by `o * rotate` and the x axis by
+/// `o * (rotate + shearX)` (spine-cpp `PhysicsConstraint::update`, same in 4.2 and 4.3).
+fn rotate_and_shear(bone: &mut Bone, data: &PhysicsData, mut o: f32) {
+    if data.shear_x > 0.0 {
+        let mut r = 0.0;
+        if data.rotate > 0.0 {
+            r = o * data.rotate;
+            let (s, c) = (math::sin(r), math::cos(r));
+            let a = bone.b;
+            bone.b = c * a - s * bone.d;
+            bone.d = s * a + c * bone.d;
+        }
+        r += o * data.shear_x;
+        let (s, c) = (math::sin(r), math::cos(r));
+        let a = bone.a;
+        bone.a = c * a - s * bone.c;
+        bone.c = s * a + c * bone.c;
+    } else {
+        o *= data.rotate;
+        let (s, c) = (math::sin(o), math::cos(o));
+        let a = bone.a;
+        bone.a = c * a - s * bone.c;
+        bone.c = s * a + c * bone.c;
+        let a = bone.b;
+        bone.b = c * a - s * bone.d;
+        bone.d = s * a + c * bone.d;
+    }
 }
