@@ -68,6 +68,67 @@ fn local_axes(rotation: f32, shear_x: f32, shear_y: f32) -> (f32, f32, f32, f32)
     (sin_x, cos_x, sin_y, cos_y)
 }
 
+/// The local 2×2 matrix `(la, lb, lc, ld)` of a bone's rotation, scales and shears (the
+/// columns are the local x and y axes scaled): `la = cos_x * scale_x`, `lb = cos_y *
+/// scale_y`, `lc = sin_x * scale_x`, `ld = sin_y * scale_y`.
+#[inline(always)]
+fn local_matrix(rotation: f32, scale_x: f32, scale_y: f32, shear_x: f32, shear_y: f32) -> [f32; 4] {
+    let (sin_x, cos_x, sin_y, cos_y) = local_axes(rotation, shear_x, shear_y);
+    [cos_x * scale_x, cos_y * scale_y, sin_x * scale_x, sin_y * scale_y]
+}
+
+/// The last [`local_matrix`] a bone computed and the bit patterns of its five inputs: bones
+/// whose rotation, scales and shears did not change since the last update (unkeyed bones,
+/// holds, setup poses) reuse the matrix instead of evaluating sine and cosine again. The
+/// result is the same bit for bit (the key is the inputs' bits). A cache, not pose state:
+/// any two compare equal.
+#[derive(Debug, Clone, Copy)]
+struct LocalCache {
+    /// `rotation, scale_x, scale_y, shear_x, shear_y` as bits.
+    key: [u32; 5],
+    /// `local_matrix` of the key.
+    m: [f32; 4],
+}
+
+impl Default for LocalCache {
+    fn default() -> LocalCache {
+        LocalCache { key: [0; 5], m: local_matrix(0.0, 0.0, 0.0, 0.0, 0.0) }
+    }
+}
+
+impl PartialEq for LocalCache {
+    fn eq(&self, _: &LocalCache) -> bool {
+        true
+    }
+}
+
+impl LocalCache {
+    /// [`local_matrix`] of the arguments, from the cache when they are bit-identical to the
+    /// last call's.
+    #[inline(always)]
+    fn get(
+        &mut self,
+        rotation: f32,
+        scale_x: f32,
+        scale_y: f32,
+        shear_x: f32,
+        shear_y: f32,
+    ) -> [f32; 4] {
+        let key = [
+            rotation.to_bits(),
+            scale_x.to_bits(),
+            scale_y.to_bits(),
+            shear_x.to_bits(),
+            shear_y.to_bits(),
+        ];
+        if key != self.key {
+            self.key = key;
+            self.m = local_matrix(rotation, scale_x, scale_y, shear_x, shear_y);
+        }
+        self.m
+    }
+}
+
 /// A bone instance: local pose, applied pose and world transform.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bone {
@@ -121,6 +182,8 @@ pub struct Bone {
     pub active: bool,
     /// Update-cache sort flag.
     pub sorted: bool,
+    /// The last local matrix (see [`LocalCache`]).
+    local: LocalCache,
 }
 
 impl Bone {
@@ -152,6 +215,7 @@ impl Bone {
             inherit: Inherit::Normal,
             active: false,
             sorted: false,
+            local: LocalCache::default(),
         };
         b.set_to_setup_pose(data);
         b
@@ -225,11 +289,11 @@ impl Bone {
     ) {
         let (sx, sy) = (frame.scale_x, frame.scale_y);
         let Some(p) = parent else {
-            let (sin_x, cos_x, sin_y, cos_y) = local_axes(rotation, shear_x, shear_y);
-            self.a = cos_x * scale_x * sx;
-            self.b = cos_y * scale_y * sx;
-            self.c = sin_x * scale_x * sy;
-            self.d = sin_y * scale_y * sy;
+            let [la, lb, lc, ld] = self.local.get(rotation, scale_x, scale_y, shear_x, shear_y);
+            self.a = la * sx;
+            self.b = lb * sx;
+            self.c = lc * sy;
+            self.d = ld * sy;
             self.world_x = x * sx + frame.x;
             self.world_y = y * sy + frame.y;
             return;
@@ -239,11 +303,7 @@ impl Bone {
         self.world_y = pc * x + pd * y + p.world_y;
         match self.inherit {
             Inherit::Normal => {
-                let (sin_x, cos_x, sin_y, cos_y) = local_axes(rotation, shear_x, shear_y);
-                let la = cos_x * scale_x;
-                let lb = cos_y * scale_y;
-                let lc = sin_x * scale_x;
-                let ld = sin_y * scale_y;
+                let [la, lb, lc, ld] = self.local.get(rotation, scale_x, scale_y, shear_x, shear_y);
                 self.a = pa * la + pb * lc;
                 self.b = pa * lb + pb * ld;
                 self.c = pc * la + pd * lc;
@@ -251,11 +311,8 @@ impl Bone {
                 return;
             }
             Inherit::OnlyTranslation => {
-                let (sin_x, cos_x, sin_y, cos_y) = local_axes(rotation, shear_x, shear_y);
-                self.a = cos_x * scale_x;
-                self.b = cos_y * scale_y;
-                self.c = sin_x * scale_x;
-                self.d = sin_y * scale_y;
+                [self.a, self.b, self.c, self.d] =
+                    self.local.get(rotation, scale_x, scale_y, shear_x, shear_y);
             }
             Inherit::NoRotationOrReflection => {
                 let mut s = pa * pa + pc * pc;
@@ -343,11 +400,13 @@ impl Bone {
         let (x, y) = (self.ax, self.ay);
         self.world_x = pa * x + pb * y + parent.world_x;
         self.world_y = pc * x + pd * y + parent.world_y;
-        let (sin_x, cos_x, sin_y, cos_y) = local_axes(self.arotation, self.ashear_x, self.ashear_y);
-        let la = cos_x * self.ascale_x;
-        let lb = cos_y * self.ascale_y;
-        let lc = sin_x * self.ascale_x;
-        let ld = sin_y * self.ascale_y;
+        let [la, lb, lc, ld] = self.local.get(
+            self.arotation,
+            self.ascale_x,
+            self.ascale_y,
+            self.ashear_x,
+            self.ashear_y,
+        );
         self.a = pa * la + pb * lc;
         self.b = pa * lb + pb * ld;
         self.c = pc * la + pd * lc;
@@ -1136,5 +1195,53 @@ mod tests {
     #[test]
     fn skeleton_is_send() {
         assert_send::<Skeleton>();
+    }
+
+    fn bone_data(inherit: Inherit) -> BoneData {
+        BoneData {
+            name: "b".into(),
+            parent: None,
+            length: 1.0,
+            x: 0.0,
+            y: 0.0,
+            rotation: 0.0,
+            scale_x: 1.0,
+            scale_y: 1.0,
+            shear_x: 0.0,
+            shear_y: 0.0,
+            inherit,
+            skin_required: false,
+            color: None,
+        }
+    }
+
+    /// The local-matrix cache returns what a fresh computation gives, bit for bit, whatever
+    /// the previous inputs were (including `-0.0` against `0.0` and NaN).
+    #[test]
+    fn local_matrix_cache_is_transparent() {
+        let frame = WorldFrame { x: 1.5, y: -2.0, scale_x: 1.25, scale_y: -0.75 };
+        let parent = ParentWorld { a: 0.9, b: -0.3, c: 0.2, d: 1.1, world_x: 3.0, world_y: 4.0 };
+        let poses: [[f32; 7]; 6] = [
+            [1.0, 2.0, 30.0, 1.0, 1.0, 0.0, 0.0],
+            [1.0, 2.0, 30.0, 1.0, 1.0, 0.0, 0.0],
+            [1.0, 2.0, -0.0, 2.0, 0.5, 10.0, -5.0],
+            [1.0, 2.0, 0.0, 2.0, 0.5, 10.0, -5.0],
+            [0.0, 0.0, f32::NAN, 1.0, 1.0, 0.0, 0.0],
+            [1.0, 2.0, 30.0, 1.0, 1.0, 0.0, 0.0],
+        ];
+        for inherit in [Inherit::Normal, Inherit::OnlyTranslation] {
+            let data = bone_data(inherit);
+            let mut cached = Bone::new(&data);
+            for parent in [None, Some(parent)] {
+                for [x, y, r, sx, sy, hx, hy] in poses {
+                    cached.update_world_transform_with(parent, &frame, x, y, r, sx, sy, hx, hy);
+                    let mut fresh = Bone::new(&data);
+                    fresh.update_world_transform_with(parent, &frame, x, y, r, sx, sy, hx, hy);
+                    let bits =
+                        |b: &Bone| [b.a, b.b, b.c, b.d, b.world_x, b.world_y].map(f32::to_bits);
+                    assert_eq!(bits(&cached), bits(&fresh), "{inherit:?} {r} {sx} {hx}");
+                }
+            }
+        }
     }
 }
