@@ -144,6 +144,50 @@ pub fn atan2(y: f32, x: f32) -> f32 {
     a.copysign(yd) as f32
 }
 
+/// `(atan2(y0, x0), atan2(y1, x1))`: [`atan2`] for two independent arguments at once, in
+/// the two lanes of an `f64x2` (the same `f64` operations per lane, the branches of the
+/// scalar version as lane selects), so each result equals [`atan2`]'s bit for bit. A lane
+/// whose result is NaN (zeros, infinities or NaN in its arguments) is recomputed by
+/// [`atan2`] (libm's conventions).
+#[inline]
+pub fn atan2_pair(y0: f32, x0: f32, y1: f32, x1: f32) -> (f32, f32) {
+    use wide::{f64x2, CmpGt, CmpLt};
+    let yd = f64x2::new([y0 as f64, y1 as f64]);
+    let xd = f64x2::new([x0 as f64, x1 as f64]);
+    let (ax, ay) = (xd.abs(), yd.abs());
+    let swap = ay.cmp_gt(ax);
+    let n = swap.blend(ax, ay);
+    let m = swap.blend(ay, ax);
+    let far = n.cmp_gt(m * f64x2::splat(TAN_PI_12));
+    let sqrt3 = f64x2::splat(SQRT3);
+    let num = far.blend(n * sqrt3 - m, n);
+    let den = far.blend(n + m * sqrt3, m);
+    let base = far.blend(f64x2::splat(std::f64::consts::FRAC_PI_6), f64x2::splat(0.0));
+    let t = num / den;
+    let z = t * t;
+    let c = |v: f64| f64x2::splat(v);
+    let p = t + t
+        * z
+        * (c(-1.0 / 3.0)
+            + z * (c(1.0 / 5.0)
+                + z * (c(-1.0 / 7.0)
+                    + z * (c(1.0 / 9.0) + z * (c(-1.0 / 11.0) + z * c(1.0 / 13.0))))));
+    let mut a = base + p;
+    a = swap.blend(c(std::f64::consts::FRAC_PI_2) - a, a);
+    // `x` has its sign bit set (also `-0.0`): `1.0` with that sign is negative.
+    let x_neg = c(1.0).copysign(xd).cmp_lt(c(0.0));
+    a = x_neg.blend(c(std::f64::consts::PI) - a, a);
+    let [r0, r1] = a.copysign(yd).to_array();
+    let (mut r0, mut r1) = (r0 as f32, r1 as f32);
+    if r0.is_nan() {
+        r0 = atan2(y0, x0);
+    }
+    if r1.is_nan() {
+        r1 = atan2(y1, x1);
+    }
+    (r0, r1)
+}
+
 /// `atan2(y, x) * RAD_DEG`.
 #[inline]
 pub fn atan2_deg(y: f32, x: f32) -> f32 {
@@ -306,5 +350,36 @@ mod tests {
             assert_eq!(ours.is_sign_negative(), libm.is_sign_negative(), "sign of atan2({y}, {x})");
         }
         assert!(atan2(f32::NAN, 1.0).is_nan() && atan2(1.0, f32::NAN).is_nan());
+    }
+
+    #[test]
+    fn atan2_pair_equals_atan2_bit_for_bit() {
+        let mut args = Vec::new();
+        let n = 1500;
+        for i in 0..n {
+            let a = (i as f64 / n as f64) * std::f64::consts::TAU;
+            for scale in [1e-20f64, 1e-3, 0.7, 1.0, 13.0, 1e6, 1e30] {
+                args.push(((a.sin() * scale) as f32, (a.cos() * scale) as f32));
+            }
+        }
+        let special = [0.0f32, -0.0, 1.0, -1.0, 1e-40, f32::INFINITY, f32::NEG_INFINITY, f32::NAN];
+        for &y in &special {
+            for &x in &special {
+                args.push((y, x));
+            }
+        }
+        for w in args.windows(2) {
+            let ((y0, x0), (y1, x1)) = (w[0], w[1]);
+            let (r0, r1) = atan2_pair(y0, x0, y1, x1);
+            let (s0, s1) = (atan2(y0, x0), atan2(y1, x1));
+            assert!(
+                r0.to_bits() == s0.to_bits() || (r0.is_nan() && s0.is_nan()),
+                "atan2({y0}, {x0}): {r0} vs {s0}"
+            );
+            assert!(
+                r1.to_bits() == s1.to_bits() || (r1.is_nan() && s1.is_nan()),
+                "atan2({y1}, {x1}): {r1} vs {s1}"
+            );
+        }
     }
 }

@@ -9,7 +9,7 @@ use spine_model::{
 };
 
 use crate::constraints::{self, Constraint, SolverCtx};
-use crate::math::{self, DEG_RAD};
+use crate::math::{self, DEG_RAD, RAD_DEG};
 
 /// Physics mode of [`Skeleton::update_world_transform`] (spine-cpp `Physics`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -500,8 +500,9 @@ impl Bone {
         if self.ascale_x > 0.0001 {
             let det = ra * rd - rb * rc;
             self.ascale_y = det / self.ascale_x;
-            self.ashear_y = -math::atan2_deg(ra * rb + rc * rd, det);
-            self.arotation = math::atan2_deg(rc, ra);
+            let (shear, rotation) = math::atan2_pair(ra * rb + rc * rd, det, rc, ra);
+            self.ashear_y = -(shear * RAD_DEG);
+            self.arotation = rotation * RAD_DEG;
         } else {
             self.ascale_x = 0.0;
             self.ascale_y = math::sqrt(rb * rb + rd * rd);

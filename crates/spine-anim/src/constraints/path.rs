@@ -227,19 +227,19 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         bone_y = y;
         if mix_rotate > 0.0 {
             let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
-            let mut r = if tangents {
-                positions[p - 1]
+            let (mut r, bone_r) = if tangents {
+                (positions[p - 1], math::atan2(c, a))
             } else if (spine_c && sc.spaces[i + 1] == 0.0)
                 || (!spine_c && sc.spaces[i + 1] < EPSILON)
             {
-                positions[p + 2]
+                (positions[p + 2], math::atan2(c, a))
             } else {
-                math::atan2(dy, dx)
+                math::atan2_pair(dy, dx, c, a)
             };
             if spine_c {
-                r -= math::atan2(c, a) - offset_rotation * DEG_RAD;
+                r -= bone_r - offset_rotation * DEG_RAD;
             } else {
-                r -= math::atan2(c, a);
+                r -= bone_r;
             }
             let (sin, cos) = if tip {
                 let (sin, cos) = math::sin_cos(r);

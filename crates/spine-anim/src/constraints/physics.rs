@@ -264,19 +264,22 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPos
                 }
 
                 if rotate_or_shear_x || scale_x {
-                    let ca = math::atan2(bone.c, bone.a);
                     let (mut c, mut s);
                     let mut mr = 0.0;
                     let dx = clamp(st.cx - bone.world_x, qx);
                     let dy = clamp(st.cy - bone.world_y, qy);
+                    // Both angles at once when the rotation needs the target's.
+                    let (ta, ca) = if rotate_or_shear_x {
+                        math::atan2_pair(dy + st.ty, dx + st.tx, bone.c, bone.a)
+                    } else {
+                        (0.0, math::atan2(bone.c, bone.a))
+                    };
                     if rotate_or_shear_x {
                         mr = (data.rotate + data.shear_x) * mix;
-                        let mut r =
-                            math::atan2(dy + st.ty, dx + st.tx) - ca - st.rotate_offset * mr;
+                        let mut r = ta - ca - st.rotate_offset * mr;
                         st.rotate_offset += (r - ceil(r * INV_PI_2 - 0.5) * PI_2) * i;
                         r = st.rotate_offset * mr + ca;
-                        c = math::cos(r);
-                        s = math::sin(r);
+                        (s, c) = math::sin_cos(r);
                         if scale_x {
                             let r = l * bone.world_scale_x();
                             if r > 0.0 {
@@ -284,8 +287,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPos
                             }
                         }
                     } else {
-                        c = math::cos(ca);
-                        s = math::sin(ca);
+                        (s, c) = math::sin_cos(ca);
                         let r = l * bone.world_scale_x();
                         if r > 0.0 {
                             st.scale_offset += (dx * c + dy * s) * i / r;
@@ -471,20 +473,22 @@ pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut Physics
                 }
 
                 if rotate_or_shear_x || scale_x {
-                    let ca = math::atan2(bone.c, bone.a);
                     let (mut c, mut s);
                     let mut mr = 0.0;
                     let dx = clamp(st.cx - bone.world_x, qx);
                     let dy = clamp(st.cy - bone.world_y, qy);
+                    let (ta, ca) = if rotate_or_shear_x {
+                        math::atan2_pair(dy + st.ty, dx + st.tx, bone.c, bone.a)
+                    } else {
+                        (0.0, math::atan2(bone.c, bone.a))
+                    };
                     if rotate_or_shear_x {
                         mr = (data.rotate + data.shear_x) * mix;
                         let zr = st.rotate_lag * lag_fraction(aa, t);
-                        let mut r =
-                            math::atan2(dy + st.ty, dx + st.tx) - ca - (st.rotate_offset - zr) * mr;
+                        let mut r = ta - ca - (st.rotate_offset - zr) * mr;
                         st.rotate_offset += (r - ceil(r * INV_PI_2 - 0.5) * PI_2) * i;
                         r = (st.rotate_offset - zr) * mr + ca;
-                        c = math::cos(r);
-                        s = math::sin(r);
+                        (s, c) = math::sin_cos(r);
                         if scale_x {
                             let r = l * bone.world_scale_x();
                             if r > 0.0 {
@@ -492,8 +496,7 @@ pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut Physics
                             }
                         }
                     } else {
-                        c = math::cos(ca);
-                        s = math::sin(ca);
+                        (s, c) = math::sin_cos(ca);
                         let r = l * bone.world_scale_x() - st.scale_lag * lag_fraction(aa, t);
                         if r > 0.0 {
                             st.scale_offset += (dx * c + dy * s) * i / r;

@@ -62,6 +62,9 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
     // 4.2 scales when the mix is != 0 (relative) / > 0 (absolute); 3.8 when > 0.
     let scale_x_on = if rel && !legacy3 { mix_scale_x != 0.0 } else { mix_scale_x > 0.0 };
     let scale_y_on = if rel && !legacy3 { mix_scale_y != 0.0 } else { mix_scale_y > 0.0 };
+    // The source's angles are the same for every bone (its matrix was copied above).
+    let t_rot = if mix_rotate != 0.0 || mix_shear_y > 0.0 { math::atan2(tc, ta) } else { 0.0 };
+    let t_shear = if mix_shear_y > 0.0 { math::atan2(td, tb) - t_rot } else { 0.0 };
     for &id in &data.bones {
         let (tx, ty) = match bones.get(data.source.index()) {
             Some(t) if translate => t.local_to_world(o[ts::X], o[ts::Y]),
@@ -72,12 +75,12 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
         if mix_rotate != 0.0 {
             let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
             let mut r = if rel {
-                math::atan2(tc, ta) + offset_rotation
+                t_rot + offset_rotation
             } else {
-                math::atan2(tc, ta) - math::atan2(c, a) + offset_rotation
+                t_rot - math::atan2(c, a) + offset_rotation
             };
             r = wrap_pi(r) * mix_rotate;
-            let (cos, sin) = (math::cos(r), math::sin(r));
+            let (sin, cos) = math::sin_cos(r);
             bone.a = cos * a - sin * c;
             bone.b = cos * b - sin * d;
             bone.c = sin * a + cos * c;
@@ -125,17 +128,17 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
         if mix_shear_y > 0.0 {
             let (b, d) = (bone.b, bone.d);
             let r = if rel {
-                let r = wrap_pi(math::atan2(td, tb) - math::atan2(tc, ta));
+                let r = wrap_pi(t_shear);
                 math::atan2(d, b) + (r - PI / 2.0 + offset_shear_y) * mix_shear_y
             } else {
-                let by = math::atan2(d, b);
-                let r =
-                    math::atan2(td, tb) - math::atan2(tc, ta) - (by - math::atan2(bone.c, bone.a));
+                let (by, bx) = math::atan2_pair(d, b, bone.c, bone.a);
+                let r = t_shear - (by - bx);
                 by + (wrap_pi(r) + offset_shear_y) * mix_shear_y
             };
             let s = math::sqrt(b * b + d * d);
-            bone.b = math::cos(r) * s;
-            bone.d = math::sin(r) * s;
+            let (sin, cos) = math::sin_cos(r);
+            bone.b = cos * s;
+            bone.d = sin * s;
         }
         bone.update_applied_transform(parent, &ctx.frame);
     }
