@@ -317,8 +317,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPos
                                     break;
                                 }
                                 let r = st.rotate_offset * mr + ca;
-                                c = math::cos(r);
-                                s = math::sin(r);
+                                (s, c) = math::sin_cos(r);
                             } else if a < t {
                                 break;
                             }
@@ -527,8 +526,7 @@ pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut Physics
                                     break;
                                 }
                                 let r = st.rotate_offset * mr + ca;
-                                c = math::cos(r);
-                                s = math::sin(r);
+                                (s, c) = math::sin_cos(r);
                             } else if a < t {
                                 break;
                             }
@@ -590,19 +588,19 @@ fn rotate_and_shear(bone: &mut Bone, data: &PhysicsData, mut o: f32) {
         let mut r = 0.0;
         if data.rotate > 0.0 {
             r = o * data.rotate;
-            let (s, c) = (math::sin(r), math::cos(r));
+            let (s, c) = math::sin_cos(r);
             let a = bone.b;
             bone.b = c * a - s * bone.d;
             bone.d = s * a + c * bone.d;
         }
         r += o * data.shear_x;
-        let (s, c) = (math::sin(r), math::cos(r));
+        let (s, c) = math::sin_cos(r);
         let a = bone.a;
         bone.a = c * a - s * bone.c;
         bone.c = s * a + c * bone.c;
     } else {
         o *= data.rotate;
-        let (s, c) = (math::sin(o), math::cos(o));
+        let (s, c) = math::sin_cos(o);
         let a = bone.a;
         bone.a = c * a - s * bone.c;
         bone.c = s * a + c * bone.c;
