@@ -149,7 +149,7 @@ pub fn atan2(y: f32, x: f32) -> f32 {
 /// scalar version as lane selects), so each result equals [`atan2`]'s bit for bit. A lane
 /// whose result is NaN (zeros, infinities or NaN in its arguments) is recomputed by
 /// [`atan2`] (libm's conventions).
-#[inline]
+#[inline(always)]
 pub fn atan2_pair(y0: f32, x0: f32, y1: f32, x1: f32) -> (f32, f32) {
     use wide::{f64x2, CmpGt, CmpLt};
     let yd = f64x2::new([y0 as f64, y1 as f64]);

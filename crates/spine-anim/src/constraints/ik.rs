@@ -418,7 +418,8 @@ pub fn apply_two_with(
             dd = tx * tx + ty * ty;
         }
     }
-    let (a1, a2);
+    // `os_raw` = `atan2(cy, cx)`, computed beside another angle in each branch.
+    let (a1, a2, os_raw);
     'outer: {
         if u {
             l2 *= psx;
@@ -440,12 +441,15 @@ pub fn apply_two_with(
             }
             a = l1 + l2 * cosine;
             b = l2 * math::sin(a2v);
-            a1 = math::atan2(ty * a - tx * b, tx * a + ty * b);
+            // The child's offset angle in the other lane.
+            (a1, os_raw) = math::atan2_pair(ty * a - tx * b, tx * a + ty * b, cy, cx);
             a2 = a2v;
         } else {
             a = psx * l2;
             b = psy * l2;
-            let (aa, bb, ll, ta) = (a * a, b * b, l1 * l1, math::atan2(ty, tx));
+            let (ta, os) = math::atan2_pair(ty, tx, cy, cx);
+            os_raw = os;
+            let (aa, bb, ll) = (a * a, b * b, l1 * l1);
             let c0 = bb * ll + aa * dd - aa * bb;
             let c1 = -2.0 * bb * l1;
             let c2 = bb - aa;
@@ -461,15 +465,16 @@ pub fn apply_two_with(
                 let r = if math::abs(r0) < math::abs(r1) { r0 } else { r1 };
                 if dd - r * r >= 0.0 {
                     y = math::sqrt(dd - r * r) * bend;
-                    a1 = ta - math::atan2(y, r);
-                    a2 = math::atan2(y / psy, (r - l1) / psx);
+                    let (t1, t2) = math::atan2_pair(y, r, y / psy, (r - l1) / psx);
+                    a1 = ta - t1;
+                    a2 = t2;
                     break 'outer;
                 }
             }
             (a1, a2) = ellipse_fallback(a, b, l1, aa, bb, dd, ta, bend);
         }
     }
-    let os = math::atan2(cy, cx) * s2;
+    let os = os_raw * s2;
     let a1 = rules.wrap((a1 - os) * RAD_DEG + o1 - parent.arotation);
     if let Some(pb) = bones.get_mut(parent_id.index()) {
         let rot = parent.arotation + a1 * alpha;
@@ -716,7 +721,8 @@ pub fn apply_two_3x(
     let dy = (y * pp.a - x * pp.c) * inv - py;
     let l1 = math::sqrt(dx * dx + dy * dy);
     let mut l2 = child_length * csx;
-    let (a1, a2);
+    // `os_raw` = `atan2(cy, cx)`, computed beside another angle in each branch.
+    let (a1, a2, os_raw);
     'outer: {
         if u {
             l2 *= psx;
@@ -732,12 +738,15 @@ pub fn apply_two_3x(
             let a2v = acos(cosine) * bend;
             let a = l1 + l2 * cosine;
             let b = l2 * math::sin(a2v);
-            a1 = math::atan2(ty * a - tx * b, tx * a + ty * b);
+            // The child's offset angle in the other lane.
+            (a1, os_raw) = math::atan2_pair(ty * a - tx * b, tx * a + ty * b, cy, cx);
             a2 = a2v;
         } else {
             let a = psx * l2;
             let b = psy * l2;
-            let (aa, bb, ll, ta) = (a * a, b * b, l1 * l1, math::atan2(ty, tx));
+            let (ta, os) = math::atan2_pair(ty, tx, cy, cx);
+            os_raw = os;
+            let (aa, bb, ll) = (a * a, b * b, l1 * l1);
             let c0 = bb * ll + aa * dd - aa * bb;
             let c1 = -2.0 * bb * l1;
             let c2 = bb - aa;
@@ -753,15 +762,16 @@ pub fn apply_two_3x(
                 let r = if math::abs(r0) < math::abs(r1) { r0 } else { r1 };
                 if r * r <= dd {
                     y = math::sqrt(dd - r * r) * bend;
-                    a1 = ta - math::atan2(y, r);
-                    a2 = math::atan2(y / psy, (r - l1) / psx);
+                    let (t1, t2) = math::atan2_pair(y, r, y / psy, (r - l1) / psx);
+                    a1 = ta - t1;
+                    a2 = t2;
                     break 'outer;
                 }
             }
             (a1, a2) = ellipse_fallback(a, b, l1, aa, bb, dd, ta, bend);
         }
     }
-    let os = math::atan2(cy, cx) * s2;
+    let os = os_raw * s2;
     let mut a1 = (a1 - os) * RAD_DEG + o1 - parent.arotation;
     if a1 > 180.0 {
         a1 -= 360.0;
