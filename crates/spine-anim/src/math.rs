@@ -59,7 +59,7 @@ fn quadrant(qbits: u64, s: f64, c: f64) -> (f32, f32) {
 }
 
 /// `(sin x, cos x)` of `x` in radians.
-#[inline]
+#[inline(always)]
 pub fn sin_cos(x: f32) -> (f32, f32) {
     let xd = x as f64;
     let fast = xd.abs() < FAST_LIMIT;
