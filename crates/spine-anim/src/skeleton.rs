@@ -83,7 +83,7 @@ fn local_matrix(rotation: f32, scale_x: f32, scale_y: f32, shear_x: f32, shear_y
 /// result is the same bit for bit (the key is the inputs' bits). A cache, not pose state:
 /// any two compare equal.
 #[derive(Debug, Clone, Copy)]
-struct LocalCache {
+pub(crate) struct LocalCache {
     /// `rotation, scale_x, scale_y, shear_x, shear_y` as bits.
     key: [u32; 5],
     /// `local_matrix` of the key.
@@ -91,6 +91,7 @@ struct LocalCache {
 }
 
 impl Default for LocalCache {
+    /// The matrix of an all-zero pose, keyed by its bits.
     fn default() -> LocalCache {
         LocalCache { key: [0; 5], m: local_matrix(0.0, 0.0, 0.0, 0.0, 0.0) }
     }
@@ -268,15 +269,45 @@ impl Bone {
         self.ascale_y = scale_y;
         self.ashear_x = shear_x;
         self.ashear_y = shear_y;
-        self.world_from(parent, frame, x, y, rotation, scale_x, scale_y, shear_x, shear_y);
+        self.world_from(None, parent, frame, x, y, rotation, scale_x, scale_y, shear_x, shear_y);
+    }
+
+    /// [`Bone::update_world_transform_with`] with the local matrix cached in `cache` (when
+    /// given) instead of the bone's own cache (which serves the update cache's walk). For solvers
+    /// that pose a bone every frame (IK): the bone's own cache keeps the walk's pose.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn update_world_transform_cached(
+        &mut self,
+        cache: Option<&mut LocalCache>,
+        parent: Option<ParentWorld>,
+        frame: &WorldFrame,
+        x: f32,
+        y: f32,
+        rotation: f32,
+        scale_x: f32,
+        scale_y: f32,
+        shear_x: f32,
+        shear_y: f32,
+    ) {
+        self.ax = x;
+        self.ay = y;
+        self.arotation = rotation;
+        self.ascale_x = scale_x;
+        self.ascale_y = scale_y;
+        self.ashear_x = shear_x;
+        self.ashear_y = shear_y;
+        let (sx, sy) = (scale_x, scale_y);
+        self.world_from(cache, parent, frame, x, y, rotation, sx, sy, shear_x, shear_y);
     }
 
     /// The world transform from the parent's and a local pose (the applied pose is not
-    /// touched): the body of [`Bone::update_world_transform_with`].
+    /// touched): the body of [`Bone::update_world_transform_with`]; the local matrix from
+    /// `cache`, else the bone's own cache.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn world_from(
         &mut self,
+        cache: Option<&mut LocalCache>,
         parent: Option<ParentWorld>,
         frame: &WorldFrame,
         x: f32,
@@ -289,7 +320,8 @@ impl Bone {
     ) {
         let (sx, sy) = (frame.scale_x, frame.scale_y);
         let Some(p) = parent else {
-            let [la, lb, lc, ld] = self.local.get(rotation, scale_x, scale_y, shear_x, shear_y);
+            let [la, lb, lc, ld] =
+                cache.unwrap_or(&mut self.local).get(rotation, scale_x, scale_y, shear_x, shear_y);
             self.a = la * sx;
             self.b = lb * sx;
             self.c = lc * sy;
@@ -303,7 +335,9 @@ impl Bone {
         self.world_y = pc * x + pd * y + p.world_y;
         match self.inherit {
             Inherit::Normal => {
-                let [la, lb, lc, ld] = self.local.get(rotation, scale_x, scale_y, shear_x, shear_y);
+                let [la, lb, lc, ld] = cache
+                    .unwrap_or(&mut self.local)
+                    .get(rotation, scale_x, scale_y, shear_x, shear_y);
                 self.a = pa * la + pb * lc;
                 self.b = pa * lb + pb * ld;
                 self.c = pc * la + pd * lc;
@@ -311,8 +345,9 @@ impl Bone {
                 return;
             }
             Inherit::OnlyTranslation => {
-                [self.a, self.b, self.c, self.d] =
-                    self.local.get(rotation, scale_x, scale_y, shear_x, shear_y);
+                [self.a, self.b, self.c, self.d] = cache
+                    .unwrap_or(&mut self.local)
+                    .get(rotation, scale_x, scale_y, shear_x, shear_y);
             }
             Inherit::NoRotationOrReflection => {
                 let mut s = pa * pa + pc * pc;
@@ -389,7 +424,7 @@ impl Bone {
             self.ashear_x,
             self.ashear_y,
         );
-        self.world_from(parent, frame, x, y, r, sx, sy, hx, hy);
+        self.world_from(None, parent, frame, x, y, r, sx, sy, hx, hy);
     }
 
     /// [`Bone::update_from_applied`] for a child bone of [`Inherit::Normal`] (`parent` is its
@@ -1233,14 +1268,23 @@ mod tests {
         for inherit in [Inherit::Normal, Inherit::OnlyTranslation] {
             let data = bone_data(inherit);
             let mut cached = Bone::new(&data);
+            let mut outside = Bone::new(&data);
+            let mut cache = LocalCache::default();
             for parent in [None, Some(parent)] {
                 for [x, y, r, sx, sy, hx, hy] in poses {
                     cached.update_world_transform_with(parent, &frame, x, y, r, sx, sy, hx, hy);
+                    let c = Some(&mut cache);
+                    outside
+                        .update_world_transform_cached(c, parent, &frame, x, y, r, sx, sy, hx, hy);
                     let mut fresh = Bone::new(&data);
                     fresh.update_world_transform_with(parent, &frame, x, y, r, sx, sy, hx, hy);
                     let bits =
                         |b: &Bone| [b.a, b.b, b.c, b.d, b.world_x, b.world_y].map(f32::to_bits);
                     assert_eq!(bits(&cached), bits(&fresh), "{inherit:?} {r} {sx} {hx}");
+                    assert_eq!(bits(&outside), bits(&fresh), "{inherit:?} {r} {sx} {hx}");
+                    // The walk's pose (the applied pose just set) through the bone's own cache.
+                    outside.update_from_applied(parent, &frame);
+                    assert_eq!(bits(&outside), bits(&fresh), "{inherit:?} {r} {sx} {hx}");
                 }
             }
         }

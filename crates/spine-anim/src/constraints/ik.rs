@@ -14,12 +14,23 @@ use spine_model::{BoneId, IkData, Inherit, ScaleYMode};
 
 use super::{IkPose, SolverCtx};
 use crate::math::{self, PI, RAD_DEG};
-use crate::skeleton::{parent_world, Bone, ParentWorld, WorldFrame};
+use crate::skeleton::{parent_world, Bone, LocalCache, ParentWorld, WorldFrame};
 
 /// Solves one IK constraint: rotates (and with stretch/compress scales) `data.bones` toward
 /// `data.target`, blending by `pose.mix`, writing the bones' world transforms in
 /// `ctx.bones`.
 pub fn update(ctx: &mut SolverCtx<'_>, data: &IkData, pose: &mut IkPose) {
+    update_cached(ctx, data, pose, None);
+}
+
+/// [`update`], posing the constrained bones through `caches` (the constraint's own
+/// local-matrix caches, see [`Bone::update_world_transform_cached`]).
+pub(crate) fn update_cached(
+    ctx: &mut SolverCtx<'_>,
+    data: &IkData,
+    pose: &mut IkPose,
+    mut caches: Option<&mut [LocalCache; 2]>,
+) {
     if pose.mix == 0.0 {
         return;
     }
@@ -47,7 +58,8 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &IkData, pose: &mut IkPose) {
     match *data.bones.as_slice() {
         [bone] => {
             let length = bone_length(ctx, bone);
-            apply_one_with(
+            apply_one_impl(
+                caches.as_mut().map(|c| &mut c[0]),
                 rules,
                 ctx.bones,
                 &ctx.frame,
@@ -63,7 +75,8 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &IkData, pose: &mut IkPose) {
         }
         [parent, child] => {
             let lengths = (bone_length(ctx, parent), bone_length(ctx, child));
-            apply_two_with(
+            apply_two_impl(
+                caches,
                 rules,
                 ctx.bones,
                 &ctx.frame,
@@ -190,6 +203,27 @@ pub fn apply_one_with(
     mode: ScaleYMode,
     alpha: f32,
 ) {
+    let (tx, ty) = (target_x, target_y);
+    apply_one_impl(None, rules, bones, frame, id, length, tx, ty, compress, stretch, mode, alpha);
+}
+
+/// [`apply_one_with`], posing the bone through `cache` (see
+/// [`Bone::update_world_transform_cached`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn apply_one_impl(
+    cache: Option<&mut LocalCache>,
+    rules: IkRules,
+    bones: &mut [Bone],
+    frame: &WorldFrame,
+    id: BoneId,
+    length: f32,
+    target_x: f32,
+    target_y: f32,
+    compress: bool,
+    stretch: bool,
+    mode: ScaleYMode,
+    alpha: f32,
+) {
     let parent = parent_world(bones, id);
     let Some(bone) = bones.get_mut(id.index()) else { return };
     let p = parent.unwrap_or(ParentWorld {
@@ -249,7 +283,8 @@ pub fn apply_one_with(
         }
     }
     let (ax, ay, ar, hx, hy) = (bone.ax, bone.ay, bone.arotation, bone.ashear_x, bone.ashear_y);
-    bone.update_world_transform_with(
+    bone.update_world_transform_cached(
+        cache,
         parent,
         frame,
         ax,
@@ -321,6 +356,29 @@ pub fn apply_two_with(
     bend_dir: i32,
     stretch: bool,
     mode: ScaleYMode,
+    softness: f32,
+    alpha: f32,
+) {
+    let (tx, ty, bend, s) = (target_x, target_y, bend_dir, stretch);
+    let (ids, lens) = ((parent_id, child_id), (parent_length, child_length));
+    apply_two_impl(None, rules, bones, frame, ids, lens, tx, ty, bend, s, mode, softness, alpha);
+}
+
+/// [`apply_two_with`], posing the parent through `caches[0]` and the child through
+/// `caches[1]` (see [`Bone::update_world_transform_cached`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn apply_two_impl(
+    caches: Option<&mut [LocalCache; 2]>,
+    rules: IkRules,
+    bones: &mut [Bone],
+    frame: &WorldFrame,
+    (parent_id, child_id): (BoneId, BoneId),
+    (parent_length, child_length): (f32, f32),
+    target_x: f32,
+    target_y: f32,
+    bend_dir: i32,
+    stretch: bool,
+    mode: ScaleYMode,
     mut softness: f32,
     alpha: f32,
 ) {
@@ -332,6 +390,10 @@ pub fn apply_two_with(
         return;
     }
     let Some(pp) = parent_world(bones, parent_id) else { return };
+    let (parent_cache, child_cache) = match caches {
+        Some([p, c]) => (Some(p), Some(c)),
+        None => (None, None),
+    };
     let parent = parent.clone_pose();
     let child = child.clone_pose();
     let bend = bend_dir as f32;
@@ -381,7 +443,8 @@ pub fn apply_two_with(
     let l1 = math::sqrt(dx * dx + dy * dy);
     let mut l2 = child_length * csx;
     if rules.length_below(l1) {
-        apply_one_with(
+        apply_one_impl(
+            parent_cache,
             rules,
             bones,
             frame,
@@ -397,7 +460,7 @@ pub fn apply_two_with(
         let pw = parent_world(bones, child_id);
         if let Some(ch) = bones.get_mut(child_id.index()) {
             let (csx, csy, hx, hy) = (ch.ascale_x, ch.ascale_y, ch.ashear_x, ch.ashear_y);
-            ch.update_world_transform_with(pw, frame, cx, cy, 0.0, csx, csy, hx, hy);
+            ch.update_world_transform_cached(child_cache, pw, frame, cx, cy, 0.0, csx, csy, hx, hy);
         }
         return;
     }
@@ -479,14 +542,25 @@ pub fn apply_two_with(
     if let Some(pb) = bones.get_mut(parent_id.index()) {
         let rot = parent.arotation + a1 * alpha;
         let (hx, hy) = if rules.spine43 { (parent.ashear_x, parent.ashear_y) } else { (0.0, 0.0) };
-        pb.update_world_transform_with(Some(pp), frame, px, py, rot, sx, sy, hx, hy);
+        pb.update_world_transform_cached(
+            parent_cache,
+            Some(pp),
+            frame,
+            px,
+            py,
+            rot,
+            sx,
+            sy,
+            hx,
+            hy,
+        );
     }
     let a2 = rules.wrap(((a2 + os) * RAD_DEG - child.ashear_x) * s2 + o2 - child.arotation);
     let pw = parent_world(bones, child_id);
     if let Some(ch) = bones.get_mut(child_id.index()) {
         let rot = child.arotation + a2 * alpha;
         let (csx, csy, hx, hy) = (child.ascale_x, child.ascale_y, child.ashear_x, child.ashear_y);
-        ch.update_world_transform_with(pw, frame, cx, cy, rot, csx, csy, hx, hy);
+        ch.update_world_transform_cached(child_cache, pw, frame, cx, cy, rot, csx, csy, hx, hy);
     }
 }
 

@@ -12,7 +12,7 @@
 
 use spine_model::{ConstraintData, ConstraintKind, IkData, SkeletonData};
 
-use crate::skeleton::{Bone, Physics, Slot, WorldFrame};
+use crate::skeleton::{Bone, LocalCache, Physics, Slot, WorldFrame};
 
 pub mod ik;
 pub mod lazy43;
@@ -158,6 +158,9 @@ pub struct Constraint {
     /// writes those into the constraint's *applied* pose, which every frame starts from the
     /// pose again): restored right after the constraint ran, see [`slider`].
     pub slider_base: Option<PoseValues>,
+    /// IK: the local-matrix caches of the bones the solver poses (see
+    /// [`Bone::update_world_transform_cached`](crate::skeleton::Bone)); unused otherwise.
+    local: [LocalCache; 2],
 }
 
 impl Constraint {
@@ -190,7 +193,7 @@ impl Constraint {
                 ConstraintPose::Slider(SliderPose { time: d.time, mix: d.mix })
             }
         };
-        Constraint { active: false, pose, slider_base: None }
+        Constraint { active: false, pose, slider_base: None, local: Default::default() }
     }
 
     /// The timeline-driven values of the pose.
@@ -284,7 +287,9 @@ fn ik_setup(d: &IkData) -> IkPose {
 /// sliders excepted, see [`slider::update`]).
 pub fn update(ctx: &mut SolverCtx<'_>, data: &ConstraintData, constraint: &mut Constraint) {
     match (&data.kind, &mut constraint.pose) {
-        (ConstraintKind::Ik(d), ConstraintPose::Ik(p)) => ik::update(ctx, d, p),
+        (ConstraintKind::Ik(d), ConstraintPose::Ik(p)) => {
+            ik::update_cached(ctx, d, p, Some(&mut constraint.local))
+        }
         (ConstraintKind::Transform(d), ConstraintPose::Transform(p)) => {
             transform::update(ctx, d, p)
         }
