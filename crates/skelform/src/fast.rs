@@ -1,11 +1,14 @@
-//! A fast path for reading `armature.json` into the raw structs: a byte-level reader that
-//! knows the schema, borrows key strings, and gives up (returns `None`) on anything
-//! unusual (escapes in strings, `null`, deep nesting, a number where an integer is
-//! expected with a fraction, malformed input). The caller then falls back to serde_json,
-//! which yields the same structs or a precise error with its JSON path.
+//! A fast path for reading `armature.json` straight into the model: a byte-level reader
+//! that knows the schema, predicts each object's next key from the exporters' key order
+//! (one fixed-size comparison instead of scanning and matching the key), and gives up
+//! (returns `None`) on anything unusual (escapes in strings, `null`, deep nesting, a
+//! number where an integer is expected with a fraction, an id out of range, a legacy
+//! document, malformed input). The caller then falls back to serde_json and
+//! `load::build`, which yield the same armature or a precise error with its JSON path.
 
-use crate::model::{Element, HandlePreset, IkConstraint, IkMode};
-use crate::raw::*;
+use crate::armature::Armature;
+use crate::load::{assemble, intern, version_pair, Parts};
+use crate::model::*;
 
 struct P<'a> {
     s: &'a str,
@@ -300,7 +303,7 @@ impl<'a> P<'a> {
     /// A `{"x":…,"y":…}` object; the exporters' compact form (no whitespace, plain
     /// decimals) is matched byte for byte, anything else goes through the general reader.
     #[inline]
-    fn vec2(&mut self) -> R<RawVec2> {
+    fn vec2(&mut self) -> R<Vec2> {
         self.ws();
         let start = self.i;
         if let Some(v) = self.vec2_compact() {
@@ -310,7 +313,7 @@ impl<'a> P<'a> {
         self.vec2_general()
     }
     #[inline]
-    fn vec2_compact(&mut self) -> R<RawVec2> {
+    fn vec2_compact(&mut self) -> R<Vec2> {
         self.b.get(self.i..)?.starts_with(b"{\"x\":").then_some(())?;
         self.i += 5;
         let x = self.decimal()?;
@@ -319,10 +322,10 @@ impl<'a> P<'a> {
         let y = self.decimal()?;
         (self.b.get(self.i) == Some(&b'}')).then_some(())?;
         self.i += 1;
-        Some(RawVec2 { x: x as f32, y: y as f32 })
+        Some(Vec2::new(x as f32, y as f32))
     }
-    fn vec2_general(&mut self) -> R<RawVec2> {
-        let mut v = RawVec2::default();
+    fn vec2_general(&mut self) -> R<Vec2> {
+        let mut v = Vec2::ZERO;
         self.object(|p, k| {
             match k {
                 b"x" => v.x = p.f32()?,
@@ -333,8 +336,8 @@ impl<'a> P<'a> {
         })?;
         Some(v)
     }
-    fn color(&mut self) -> R<RawColor> {
-        let mut c = RawColor::default();
+    fn color(&mut self) -> R<Color> {
+        let mut c = Color::TRANSPARENT;
         self.object(|p, k| {
             match k {
                 b"r" => c.r = p.f32()?,
@@ -385,248 +388,455 @@ fn simple_decimal(b: &[u8]) -> Option<f64> {
     Some(if neg { -v } else { v })
 }
 
-fn bone(p: &mut P<'_>) -> R<RawBone> {
-    let mut b = RawBone::default();
-    p.object(|p, k| {
-        match k {
-            b"id" => b.id = Some(p.i64()?),
-            b"name" => b.name = p.string()?,
-            b"parent_id" => b.parent_id = Some(p.i64()?),
-            b"pos" => b.pos = p.vec2()?,
-            b"rot" => b.rot = p.f32()?,
-            b"scale" => b.scale = Some(p.vec2()?),
-            b"hidden" => b.hidden = p.bool()?,
-            b"init_pos" => b.init_pos = Some(p.vec2()?),
-            b"init_rot" => b.init_rot = Some(p.f32()?),
-            b"init_scale" => b.init_scale = Some(p.vec2()?),
-            b"init_hidden" => b.init_hidden = Some(p.bool()?),
-            b"ik_family_id" => b.ik_family_id = Some(p.i64()?),
-            b"inverse_kinematics_id" => b.inverse_kinematics_id = Some(p.i64()?),
-            b"physics_id" => b.physics_id = Some(p.i64()?),
-            b"visuals_id" => b.visuals_id = Some(p.i64()?),
-            _ => p.skip()?,
+/// Reads one object into the caller's locals. Each entry is `index "key" => body`, the
+/// indices counting up in the exporters' key order: after key `i` the reader first tries
+/// `"key i+1":` as a fixed-size byte comparison, and only on a mismatch (another order,
+/// an absent key, whitespace, an unknown key) scans the key and looks it up. Unknown keys
+/// are skipped and leave the prediction where it was. `body` runs with the reader just
+/// before the value and must consume it; `?` in it abandons the fast path.
+macro_rules! fields {
+    ($p:ident { $($idx:literal $key:literal => $body:expr,)* }) => {{
+        $p.eat(b'{')?;
+        $p.enter()?;
+        if $p.peek()? == b'}' {
+            $p.i += 1;
+        } else {
+            let mut next: usize = 0;
+            loop {
+                let field: usize = match next {
+                    $( $idx if $p.lit(concat!("\"", $key, "\":").as_bytes()) => $idx, )*
+                    _ => {
+                        let k = $p.raw_str()?;
+                        $p.eat(b':')?;
+                        $( if k == $key.as_bytes() { $idx } else )* { usize::MAX }
+                    }
+                };
+                match field {
+                    $( $idx => { $body; } )*
+                    _ => $p.skip()?,
+                }
+                if field != usize::MAX {
+                    next = field + 1;
+                }
+                match $p.peek()? {
+                    b',' => $p.i += 1,
+                    b'}' => {
+                        $p.i += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
         }
-        Some(())
-    })?;
-    Some(b)
+        $p.depth -= 1;
+    }};
 }
 
-fn visual(p: &mut P<'_>) -> R<RawVisual> {
-    let mut v = RawVisual::default();
-    p.object(|p, k| {
-        match k {
-            b"tex" => v.tex = p.string()?,
-            b"zindex" => v.zindex = p.i32()?,
-            b"tint" => v.tint = Some(p.color()?),
-            b"pivot_pos" => v.pivot_pos = p.vec2()?,
-            b"pivot_rot" => v.pivot_rot = p.f32()?,
-            b"pivot_scale" => v.pivot_scale = Some(p.vec2()?),
-            b"vertices" => {
-                v.vertices = p.array(|p| {
-                    let mut x = RawVertex::default();
-                    p.object(|p, k| {
-                        match k {
-                            b"pos" => x.pos = p.vec2()?,
-                            b"uv" => x.uv = p.vec2()?,
-                            b"init_pos" => x.init_pos = Some(p.vec2()?),
-                            _ => p.skip()?,
-                        }
-                        Some(())
-                    })?;
-                    Some(x)
-                })?
-            }
-            b"indices" => v.indices = p.array(P::i64)?,
-            b"binds" => {
-                v.binds = p.array(|p| {
-                    let mut b = RawBind::default();
-                    p.object(|p, k| {
-                        match k {
-                            b"bone_id" => b.bone_id = Some(p.i64()?),
-                            b"id" => b.id = Some(p.i64()?),
-                            b"is_path" => b.is_path = p.bool()?,
-                            b"verts" => {
-                                b.verts = p.array(|p| {
-                                    let mut bv = RawBindVert::default();
-                                    p.object(|p, k| {
-                                        match k {
-                                            b"id" => bv.id = p.i64()?,
-                                            b"weight" => bv.weight = p.f32()?,
-                                            _ => p.skip()?,
-                                        }
-                                        Some(())
-                                    })?;
-                                    Some(bv)
-                                })?
-                            }
-                            _ => p.skip()?,
-                        }
-                        Some(())
-                    })?;
-                    Some(b)
-                })?
-            }
-            b"init_tex" => v.init_tex = Some(p.string()?),
-            b"init_tint" => v.init_tint = Some(p.color()?),
-            b"init_zindex" => v.init_zindex = Some(p.i32()?),
-            _ => p.skip()?,
+impl P<'_> {
+    /// Consumes `s` if the input continues with it (no whitespace skipped).
+    #[inline(always)]
+    fn lit(&mut self, s: &[u8]) -> bool {
+        let hit = self.b.get(self.i..).is_some_and(|r| r.starts_with(s));
+        if hit {
+            self.i += s.len();
         }
-        Some(())
-    })?;
-    Some(v)
+        hit
+    }
+    /// An index that −1 marks absent: −1 → `None`, `0..2³²` → the index; anything else
+    /// declines (the range against the array is checked once all arrays are read).
+    #[inline]
+    fn opt_id(&mut self) -> R<Option<u32>> {
+        match self.i64()? {
+            -1 => Some(None),
+            v => u32::try_from(v).ok().map(Some),
+        }
+    }
+    /// A required index (`0..2³²`; the range is checked later).
+    #[inline]
+    fn id(&mut self) -> R<u32> {
+        u32::try_from(self.i64()?).ok()
+    }
 }
 
-fn mode(s: &str) -> ModeKey {
-    ModeKey(if s == "FABRIK" { IkMode::Fabrik } else { IkMode::Arc })
+/// Whether `v` is a valid index into an array of `len`.
+#[inline]
+fn below(v: Option<u32>, len: usize) -> bool {
+    v.is_none_or(|v| (v as usize) < len)
 }
 
-fn ik(p: &mut P<'_>) -> R<RawIk> {
-    let mut f = RawIk::default();
-    p.object(|p, k| {
-        match k {
-            b"constraint" => f.constraint = Some(ConstraintKey(IkConstraint::from_name(p.str()?))),
-            b"mode" => f.mode = Some(mode(p.str()?)),
-            b"target_id" => f.target_id = Some(p.i64()?),
-            b"bone_ids" => f.bone_ids = p.array(P::i64)?,
-            b"mimic_target" => f.mimic_target = p.bool()?,
-            b"init_constraint" => {
-                f.init_constraint = Some(ConstraintKey(IkConstraint::from_name(p.str()?)))
-            }
-            b"init_mode" => f.init_mode = Some(mode(p.str()?)),
-            b"init_mimic_target" => f.init_mimic_target = Some(p.bool()?),
-            _ => p.skip()?,
-        }
-        Some(())
-    })?;
+fn bone<'a>(p: &mut P<'a>, index: usize) -> R<Bone> {
+    let mut name = String::new();
+    let mut parent = None;
+    let mut pos = Vec2::ZERO;
+    let mut rot = 0.0;
+    let mut scale = None;
+    let mut hidden = false;
+    let (mut init_pos, mut init_rot, mut init_scale, mut init_hidden) = (None, None, None, None);
+    let (mut ik_family, mut ik_alias, mut physics, mut visual) = (None, None, None, None);
+    fields!(p {
+        0 "id" => (p.i64()? == index as i64).then_some(())?,
+        1 "name" => name = p.string()?,
+        2 "parent_id" => parent = p.opt_id()?,
+        3 "pos" => pos = p.vec2()?,
+        4 "scale" => scale = Some(p.vec2()?),
+        5 "rot" => rot = p.f32()?,
+        6 "init_pos" => init_pos = Some(p.vec2()?),
+        7 "init_rot" => init_rot = Some(p.f32()?),
+        8 "init_scale" => init_scale = Some(p.vec2()?),
+        9 "ik_family_id" => ik_family = Some(p.opt_id()?),
+        10 "physics_id" => physics = p.opt_id()?,
+        11 "visuals_id" => visual = p.opt_id()?,
+        12 "hidden" => hidden = p.bool()?,
+        13 "init_hidden" => init_hidden = Some(p.bool()?),
+        14 "inverse_kinematics_id" => ik_alias = Some(p.opt_id()?),
+    });
+    // A parent must come before its children.
+    if parent.is_some_and(|q| q as usize >= index) {
+        return None;
+    }
+    let scale = scale.unwrap_or(Vec2::ONE);
+    Some(Bone {
+        name,
+        parent,
+        pos,
+        rot,
+        scale,
+        hidden,
+        init_pos: init_pos.unwrap_or(pos),
+        init_rot: init_rot.unwrap_or(rot),
+        init_scale: init_scale.unwrap_or(scale),
+        init_hidden: init_hidden.unwrap_or(hidden),
+        ik_family: ik_family.or(ik_alias).flatten(),
+        physics,
+        visual,
+    })
+}
+
+fn vertex(p: &mut P<'_>) -> R<Vertex> {
+    let (mut pos, mut uv, mut init_pos) = (Vec2::ZERO, Vec2::ZERO, None);
+    fields!(p {
+        0 "id" => p.skip()?,
+        1 "pos" => pos = p.vec2()?,
+        2 "uv" => uv = p.vec2()?,
+        3 "init_pos" => init_pos = Some(p.vec2()?),
+    });
+    Some(Vertex { init_pos: init_pos.unwrap_or(pos), uv })
+}
+
+fn bind_vert(p: &mut P<'_>) -> R<BindVert> {
+    let (mut id, mut weight) = (0, 1.0);
+    fields!(p {
+        0 "id" => id = p.id()?,
+        1 "weight" => weight = p.f32()?,
+    });
+    Some(BindVert { id, weight })
+}
+
+fn bind(p: &mut P<'_>) -> R<Bind> {
+    let (mut bone, mut alias, mut is_path, mut verts) = (None, None, false, Vec::new());
+    fields!(p {
+        0 "bone_id" => bone = Some(p.opt_id()?),
+        1 "is_path" => is_path = p.bool()?,
+        2 "verts" => verts = p.array(bind_vert)?,
+        3 "id" => alias = Some(p.opt_id()?),
+    });
+    Some(Bind { bone: bone.or(alias).flatten(), is_path, verts })
+}
+
+fn visual<'a>(p: &mut P<'a>, tex_names: &mut Vec<String>) -> R<Visual> {
+    let (mut tex, mut init_tex) = ("", None);
+    let (mut zindex, mut init_zindex) = (0, None);
+    let (mut tint, mut init_tint) = (None, None);
+    let (mut pivot_pos, mut pivot_rot, mut pivot_scale) = (Vec2::ZERO, 0.0, None);
+    let (mut vertices, mut indices, mut binds) = (Vec::new(), Vec::new(), Vec::new());
+    fields!(p {
+        0 "tex" => tex = p.str()?,
+        1 "zindex" => zindex = p.i32()?,
+        2 "pivot_pos" => pivot_pos = p.vec2()?,
+        3 "pivot_rot" => pivot_rot = p.f32()?,
+        4 "pivot_scale" => pivot_scale = Some(p.vec2()?),
+        5 "vertices" => vertices = p.array(vertex)?,
+        6 "indices" => indices = p.array(P::id)?,
+        7 "binds" => binds = p.array(bind)?,
+        8 "init_tex" => init_tex = Some(p.str()?),
+        9 "init_zindex" => init_zindex = Some(p.i32()?),
+        10 "tint" => tint = Some(p.color()?),
+        11 "init_tint" => init_tint = Some(p.color()?),
+    });
+    let n = vertices.len();
+    let in_mesh = |&i: &u32| (i as usize) < n;
+    if !indices.iter().all(in_mesh) || !binds.iter().flat_map(|b| &b.verts).all(|v| in_mesh(&v.id))
+    {
+        return None;
+    }
+    // Interned in the order `load::build` uses: a visual's `tex`, then its `init_tex`.
+    let tex = intern(tex_names, tex);
+    let init_tex = init_tex.map_or(tex, |t| intern(tex_names, t));
+    let tint = tint.unwrap_or(Color::WHITE);
+    Some(Visual {
+        tex,
+        init_tex,
+        zindex,
+        init_zindex: init_zindex.unwrap_or(zindex),
+        tint,
+        init_tint: init_tint.unwrap_or(tint),
+        pivot_pos,
+        pivot_rot,
+        pivot_scale: pivot_scale.unwrap_or(Vec2::ONE),
+        vertices,
+        indices,
+        binds,
+    })
+}
+
+fn mode(s: &str) -> IkMode {
+    if s == "FABRIK" {
+        IkMode::Fabrik
+    } else {
+        IkMode::Arc
+    }
+}
+
+fn ik(p: &mut P<'_>) -> R<IkFamily> {
+    let (mut constraint, mut mode_, mut target, mut bone_ids) = (None, None, None, Vec::new());
+    let (mut mimic_target, mut init_constraint, mut init_mode, mut init_mimic) =
+        (false, None, None, None);
+    fields!(p {
+        0 "id" => p.skip()?,
+        1 "constraint" => constraint = Some(IkConstraint::from_name(p.str()?)),
+        2 "mode" => mode_ = Some(mode(p.str()?)),
+        3 "target_id" => target = p.opt_id()?,
+        4 "bone_ids" => bone_ids = p.array(P::id)?,
+        5 "init_constraint" => init_constraint = Some(IkConstraint::from_name(p.str()?)),
+        6 "init_mode" => init_mode = Some(mode(p.str()?)),
+        7 "mimic_target" => mimic_target = p.bool()?,
+        8 "init_mimic_target" => init_mimic = Some(p.bool()?),
+    });
+    let mut sorted = bone_ids.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let constraint = constraint.unwrap_or(IkConstraint::None);
+    let mode_ = mode_.unwrap_or(IkMode::Fabrik);
+    Some(IkFamily {
+        constraint,
+        mode: mode_,
+        target,
+        bone_ids,
+        mimic_target,
+        init_constraint: init_constraint.unwrap_or(constraint),
+        init_mode: init_mode.unwrap_or(mode_),
+        init_mimic_target: init_mimic.unwrap_or(mimic_target),
+        sorted,
+    })
+}
+
+fn physics(p: &mut P<'_>) -> R<Physics> {
+    let mut f = Physics::default();
+    fields!(p {
+        0 "global_pos" => f.global_pos = p.vec2()?,
+        1 "pos_damping" => f.pos_damping = p.f32()?,
+        2 "pos_ratio" => f.pos_ratio = p.f32()?,
+        3 "global_rot" => f.global_rot = p.f32()?,
+        4 "rot_damping" => f.rot_damping = p.f32()?,
+        5 "global_orbit" => f.global_orbit = p.f32()?,
+        6 "global_orbit_diff" => f.global_orbit_diff = p.f32()?,
+        7 "global_orbit_vel" => f.global_orbit_vel = p.f32()?,
+        8 "sway" => f.sway = p.f32()?,
+        9 "rot_bounce" => f.rot_bounce = p.f32()?,
+        10 "global_scale" => f.global_scale = p.vec2()?,
+        11 "scale_damping" => f.scale_damping = p.f32()?,
+        12 "scale_ratio" => f.scale_ratio = p.f32()?,
+    });
     Some(f)
 }
 
-fn physics(p: &mut P<'_>) -> R<RawPhysics> {
-    let mut f = RawPhysics::default();
-    p.object(|p, k| {
-        match k {
-            b"global_pos" => f.global_pos = p.vec2()?,
-            b"global_scale" => f.global_scale = p.vec2()?,
-            b"global_rot" => f.global_rot = p.f32()?,
-            b"pos_damping" => f.pos_damping = p.f32()?,
-            b"scale_damping" => f.scale_damping = p.f32()?,
-            b"rot_damping" => f.rot_damping = p.f32()?,
-            b"pos_ratio" => f.pos_ratio = p.f32()?,
-            b"scale_ratio" => f.scale_ratio = p.f32()?,
-            b"global_orbit" => f.global_orbit = p.f32()?,
-            b"global_orbit_diff" => f.global_orbit_diff = p.f32()?,
-            b"global_orbit_vel" => f.global_orbit_vel = p.f32()?,
-            b"sway" => f.sway = p.f32()?,
-            b"rot_bounce" => f.rot_bounce = p.f32()?,
-            _ => p.skip()?,
-        }
-        Some(())
-    })?;
-    Some(f)
+/// The element names of the exporters, tried as whole quoted tokens before the general
+/// string path.
+fn element(p: &mut P<'_>) -> R<Element> {
+    if p.lit(b"\"PositionX\"") {
+        return Some(Element::PositionX);
+    }
+    if p.lit(b"\"PositionY\"") {
+        return Some(Element::PositionY);
+    }
+    if p.lit(b"\"Rotation\"") {
+        return Some(Element::Rotation);
+    }
+    Some(Element::from_name(p.str()?))
 }
 
-fn keyframe(p: &mut P<'_>) -> R<RawKeyframe> {
-    let mut kf = RawKeyframe::default();
-    p.object(|p, k| {
-        match k {
-            b"frame" => kf.frame = p.u32()?,
-            b"bone_id" => kf.bone_id = p.i64()?,
-            b"element" => kf.element = ElementKey(Element::from_name(p.str()?)),
-            b"value" => kf.value = p.f32()?,
-            b"value_str" => kf.value_str = Some(p.string()?),
-            b"next_kf" => kf.next_kf = Some(p.i64()?),
-            b"start_handle" => kf.start_handle = p.vec2()?,
-            b"end_handle" => kf.end_handle = p.vec2()?,
-            b"handle_preset" => {
-                kf.handle_preset = Some(PresetKey(HandlePreset::from_name(p.str()?)))
-            }
-            _ => p.skip()?,
-        }
-        Some(())
-    })?;
-    Some(kf)
+/// A keyframe; `next` is checked against the animation's keyframe count by the caller.
+fn keyframe(p: &mut P<'_>) -> R<Keyframe> {
+    let (mut frame, mut bone, mut element_, mut value) = (0, 0, Element::Other, 0.0);
+    let (mut value_str, mut next) = (None, None);
+    let (mut start_handle, mut end_handle, mut handle_preset) = (Vec2::ZERO, Vec2::ZERO, None);
+    fields!(p {
+        0 "frame" => frame = p.u32()?,
+        1 "bone_id" => bone = p.id()?,
+        2 "element" => element_ = element(p)?,
+        3 "value" => value = p.f32()?,
+        4 "start_handle" => start_handle = p.vec2()?,
+        5 "end_handle" => end_handle = p.vec2()?,
+        6 "next_kf" => next = p.opt_id()?,
+        7 "handle_preset" => {
+            handle_preset = Some(if p.lit(b"\"Linear\"") {
+                HandlePreset::Linear
+            } else {
+                HandlePreset::from_name(p.str()?)
+            })
+        },
+        8 "value_str" => value_str = Some(p.string()?),
+    });
+    let constraint = match element_ {
+        Element::IkConstraint => IkConstraint::from_name(value_str.as_deref().unwrap_or("")),
+        _ => IkConstraint::None,
+    };
+    Some(Keyframe {
+        frame,
+        bone,
+        element: element_,
+        value,
+        value_str,
+        next,
+        start_handle,
+        end_handle,
+        handle_preset,
+        tex: 0,
+        constraint,
+        table: NO_TABLE,
+    })
 }
 
-fn animation(p: &mut P<'_>) -> R<RawAnimation> {
-    let mut a = RawAnimation::default();
-    p.object(|p, k| {
-        match k {
-            b"name" => a.name = p.string()?,
-            b"fps" => a.fps = p.u32()?,
-            b"keyframes" => a.keyframes = p.array(keyframe)?,
-            _ => p.skip()?,
-        }
-        Some(())
-    })?;
-    Some(a)
+fn animation(p: &mut P<'_>) -> R<Animation> {
+    let (mut name, mut fps, mut keyframes) = (String::new(), 0, Vec::new());
+    fields!(p {
+        0 "name" => name = p.string()?,
+        1 "id" => p.skip()?,
+        2 "fps" => fps = p.u32()?,
+        3 "keyframes" => keyframes = p.array(keyframe)?,
+    });
+    let nk = keyframes.len();
+    if !keyframes.iter().all(|k| below(k.next, nk)) {
+        return None;
+    }
+    Some(Animation { name, fps, keyframes, progress: Vec::new(), tabulated: false })
 }
 
-fn style(p: &mut P<'_>) -> R<RawStyle> {
-    let mut s = RawStyle::default();
-    p.object(|p, k| {
-        match k {
-            b"name" => s.name = p.string()?,
-            b"textures" => {
-                s.textures = p.array(|p| {
-                    let mut t = RawTexture::default();
-                    p.object(|p, k| {
-                        match k {
-                            b"name" => t.name = p.string()?,
-                            b"offset" => t.offset = p.vec2()?,
-                            b"size" => t.size = p.vec2()?,
-                            b"atlas_idx" => t.atlas_idx = p.u32()?,
-                            _ => p.skip()?,
-                        }
-                        Some(())
-                    })?;
-                    Some(t)
-                })?
-            }
-            _ => p.skip()?,
-        }
-        Some(())
-    })?;
-    Some(s)
+fn atlas(p: &mut P<'_>) -> R<Atlas> {
+    let (mut filename, mut size) = (String::new(), Vec2::ZERO);
+    fields!(p {
+        0 "filename" => filename = p.string()?,
+        1 "size" => size = p.vec2()?,
+    });
+    Some(Atlas { filename, size })
 }
 
-/// The document as [`RawArmature`], or `None` to fall back to serde_json. Documents with
-/// legacy markers (`ik_root_ids`, `texture_size`, `armature`) are left to the slow path.
-pub(crate) fn parse(text: &str) -> Option<RawArmature> {
+fn texture(p: &mut P<'_>) -> R<Texture> {
+    let (mut name, mut offset, mut size, mut atlas_idx) =
+        (String::new(), Vec2::ZERO, Vec2::ZERO, 0);
+    fields!(p {
+        0 "name" => name = p.string()?,
+        1 "offset" => offset = p.vec2()?,
+        2 "size" => size = p.vec2()?,
+        3 "atlas_idx" => atlas_idx = p.u32()?,
+    });
+    Some(Texture { name, offset, size, atlas_idx })
+}
+
+fn style(p: &mut P<'_>) -> R<Style> {
+    let (mut name, mut textures) = (String::new(), Vec::new());
+    fields!(p {
+        0 "id" => p.skip()?,
+        1 "name" => name = p.string()?,
+        2 "textures" => textures = p.array(texture)?,
+    });
+    Some(Style { name, textures })
+}
+
+/// The armature of a current-format document, or `None` to fall back to serde_json
+/// (which also reports the errors). Legacy documents (markers `ik_root_ids`,
+/// `texture_size`, `armature`, or a version below 0.6) are left to the slow path.
+pub(crate) fn parse(text: &str) -> Option<Armature> {
     let mut p = P { s: text, b: text.as_bytes(), i: 0, depth: 0 };
-    let mut a = RawArmature::default();
-    p.object(|p, k| {
-        match k {
-            b"version" => a.version = Some(p.string()?),
-            b"baked_ik" => a.baked_ik = p.bool()?,
-            b"img_format" => a.img_format = Some(p.string()?),
-            b"clear_color" => a.clear_color = Some(p.color()?),
-            b"bones" => a.bones = p.array(bone)?,
-            b"animations" => a.animations = p.array(animation)?,
-            b"atlases" => {
-                a.atlases = p.array(|p| {
-                    let mut at = RawAtlas::default();
-                    p.object(|p, k| {
-                        match k {
-                            b"filename" => at.filename = p.string()?,
-                            b"size" => at.size = p.vec2()?,
-                            _ => p.skip()?,
-                        }
-                        Some(())
-                    })?;
-                    Some(at)
+    let (mut version, mut baked_ik, mut img_format, mut clear_color) = (None, false, None, None);
+    let (mut bones, mut animations, mut atlases, mut styles) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut visuals, mut iks, mut physics_) = (Vec::new(), Vec::new(), Vec::new());
+    let mut tex_names = vec![String::new()];
+    {
+        let p = &mut p;
+        fields!(p {
+            0 "version" => version = Some(p.string()?),
+            1 "baked_ik" => baked_ik = p.bool()?,
+            2 "img_format" => img_format = Some(p.string()?),
+            3 "bones" => {
+                let mut i = 0;
+                bones = p.array(|p| {
+                    i += 1;
+                    bone(p, i - 1)
                 })?
-            }
-            b"styles" => a.styles = p.array(style)?,
-            b"visuals" => a.visuals = p.array(visual)?,
-            b"inverse_kinematics" => a.inverse_kinematics = p.array(ik)?,
-            b"physics" => a.physics = p.array(physics)?,
-            b"ik_root_ids" | b"texture_size" | b"armature" => return None,
-            _ => p.skip()?,
-        }
-        Some(())
-    })?;
+            },
+            4 "animations" => animations = p.array(animation)?,
+            5 "atlases" => atlases = p.array(atlas)?,
+            6 "styles" => styles = p.array(style)?,
+            7 "visuals" => visuals = p.array(|p| visual(p, &mut tex_names))?,
+            8 "inverse_kinematics" => iks = p.array(ik)?,
+            9 "physics" => physics_ = p.array(physics)?,
+            10 "clear_color" => clear_color = Some(p.color()?),
+            11 "ik_root_ids" => return None,
+            12 "texture_size" => return None,
+            13 "armature" => return None,
+        });
+    }
     // Only whitespace may follow.
-    (p.peek().is_none()).then_some(a)
+    p.peek().is_none().then_some(())?;
+    if version.as_deref().and_then(version_pair).is_some_and(|v| v < (0, 6)) {
+        return None;
+    }
+    // Cross-references, now that every array's length is known.
+    let (nb, nv, nik, np, na) =
+        (bones.len(), visuals.len(), iks.len(), physics_.len(), atlases.len());
+    if nb > u32::MAX as usize / 2 {
+        return None;
+    }
+    let bones_ok = bones
+        .iter()
+        .all(|b: &Bone| below(b.ik_family, nik) && below(b.physics, np) && below(b.visual, nv));
+    let visuals_ok = visuals.iter().flat_map(|v: &Visual| &v.binds).all(|b| below(b.bone, nb));
+    let iks_ok = iks
+        .iter()
+        .all(|f: &IkFamily| below(f.target, nb) && f.bone_ids.iter().all(|&b| (b as usize) < nb));
+    let styles_ok =
+        styles.iter().flat_map(|s: &Style| &s.textures).all(|t| (t.atlas_idx as usize) < na);
+    if !(bones_ok && visuals_ok && iks_ok && styles_ok) {
+        return None;
+    }
+    // Keyframe textures are interned after every visual's, as `load::build` does.
+    for kf in animations.iter_mut().flat_map(|a: &mut Animation| a.keyframes.iter_mut()) {
+        if (kf.bone as usize) >= nb {
+            return None;
+        }
+        if kf.element == Element::Texture {
+            if let Some(s) = kf.value_str.as_deref() {
+                kf.tex = intern(&mut tex_names, s);
+            }
+        }
+    }
+    Some(assemble(Parts {
+        version: version.unwrap_or_default(),
+        upgraded_from: None,
+        baked_ik,
+        img_format: img_format.unwrap_or_else(|| "PNG".to_string()),
+        clear_color: clear_color.unwrap_or(Color::TRANSPARENT),
+        bones,
+        animations,
+        atlases,
+        styles,
+        visuals,
+        iks,
+        physics: physics_,
+        tex_names,
+    }))
 }
 
 #[cfg(test)]
@@ -710,16 +920,14 @@ mod tests {
                 assert!(fast.is_none() || f.to_string_lossy().contains("v0.2"), "{f:?}");
                 continue;
             }
-            let fast = fast.unwrap_or_else(|| panic!("{f:?}: fast path declined"));
+            let a = fast.unwrap_or_else(|| panic!("{f:?}: fast path declined"));
             let slow: crate::raw::RawArmature = serde_json::from_str(text).expect("serde");
-            let a = crate::load::build_for_test(fast);
             let b = crate::load::build_for_test(slow);
             assert_eq!(format!("{a:?}"), format!("{b:?}"), "{f:?}");
             // The same document pretty-printed (whitespace everywhere, keys reordered).
             let v: serde_json::Value = serde_json::from_str(text).expect("value");
             let pretty = serde_json::to_string_pretty(&v).expect("pretty");
-            let fast = super::parse(&pretty).unwrap_or_else(|| panic!("{f:?}: pretty declined"));
-            let c = crate::load::build_for_test(fast);
+            let c = super::parse(&pretty).unwrap_or_else(|| panic!("{f:?}: pretty declined"));
             assert_eq!(format!("{c:?}"), format!("{b:?}"), "{f:?} pretty-printed");
             compared += 1;
         }

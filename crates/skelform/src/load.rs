@@ -172,10 +172,8 @@ pub fn parse_armature_json(bytes: &[u8]) -> Result<Armature, SkfError> {
         column: 0,
         message: format!("invalid UTF-8 at byte {}", e.valid_up_to()),
     })?;
-    if let Some(raw) = crate::fast::parse(text) {
-        if legacy_kind(&raw).is_none() {
-            return build(raw, None);
-        }
+    if let Some(armature) = crate::fast::parse(text) {
+        return Ok(armature);
     }
     match serde_json::from_str::<RawArmature>(text) {
         Ok(raw) => {
@@ -213,7 +211,7 @@ fn json_error(e: serde_json::Error, path: &str) -> SkfError {
 }
 
 /// (major, minor) of a "0.7.0"-style version string.
-fn version_pair(v: &str) -> Option<(u32, u32)> {
+pub(crate) fn version_pair(v: &str) -> Option<(u32, u32)> {
     let mut it = v.trim().split('.');
     let major = it.next()?.parse().ok()?;
     let minor = it.next().map_or(Some(0), |m| m.parse().ok())?;
@@ -460,7 +458,7 @@ fn color(c: RawColor) -> Color {
     Color { r: c.r, g: c.g, b: c.b, a: c.a }
 }
 
-fn intern(names: &mut Vec<String>, s: &str) -> u32 {
+pub(crate) fn intern(names: &mut Vec<String>, s: &str) -> u32 {
     if let Some(i) = names.iter().position(|n| n == s) {
         return i as u32;
     }
@@ -694,6 +692,59 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
         styles.push(Style { name: st.name, textures });
     }
 
+    Ok(assemble(Parts {
+        version: raw.version.unwrap_or_default(),
+        upgraded_from,
+        baked_ik: raw.baked_ik,
+        img_format: raw.img_format.unwrap_or_else(|| "PNG".to_string()),
+        clear_color: raw.clear_color.map_or(Color::TRANSPARENT, color),
+        bones,
+        animations,
+        atlases,
+        styles,
+        visuals,
+        iks,
+        physics,
+        tex_names,
+    }))
+}
+
+/// The validated content of a document, before the per-instance state is sized.
+pub(crate) struct Parts {
+    pub version: String,
+    pub upgraded_from: Option<String>,
+    pub baked_ik: bool,
+    pub img_format: String,
+    pub clear_color: Color,
+    pub bones: Vec<Bone>,
+    pub animations: Vec<Animation>,
+    pub atlases: Vec<Atlas>,
+    pub styles: Vec<Style>,
+    pub visuals: Vec<Visual>,
+    pub iks: Vec<IkFamily>,
+    pub physics: Vec<Physics>,
+    pub tex_names: Vec<String>,
+}
+
+/// The armature of validated parts: per-instance state and scratch sized, the
+/// load-time facts the construct pass uses computed.
+pub(crate) fn assemble(parts: Parts) -> Armature {
+    let Parts {
+        version,
+        upgraded_from,
+        baked_ik,
+        img_format,
+        clear_color,
+        bones,
+        animations,
+        atlases,
+        styles,
+        visuals,
+        iks,
+        physics,
+        tex_names,
+    } = parts;
+    let nb = bones.len();
     let world = vec![Transform::default(); nb];
     let iks_len = iks.len();
     let ik_independent = families_independent(&iks, nb);
@@ -715,12 +766,12 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
         }
     }
     let verts = visuals.iter().map(|v| vec![Vec2::ZERO; v.vertices.len()]).collect();
-    Ok(Armature {
-        version: raw.version.unwrap_or_default(),
+    Armature {
+        version,
         upgraded_from,
-        baked_ik: raw.baked_ik,
-        img_format: raw.img_format.unwrap_or_else(|| "PNG".to_string()),
-        clear_color: raw.clear_color.map_or(Color::TRANSPARENT, color),
+        baked_ik,
+        img_format,
+        clear_color,
         bones,
         animations,
         atlases,
@@ -741,7 +792,7 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
         ik_independent,
         affected,
         trig: vec![(0f32.to_bits(), 0.0, 1.0); nb],
-    })
+    }
 }
 
 #[cfg(test)]
