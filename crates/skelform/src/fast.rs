@@ -898,6 +898,83 @@ mod tests {
         }
     }
 
+    /// Edited documents (out-of-range and mismatched ids, absent, extra, reordered and
+    /// optional keys, tints, aliases, value strings): whenever the serde path builds an
+    /// armature the fast path builds the identical one, and whenever the serde path
+    /// rejects the document the fast path declines (so the error comes from serde).
+    #[test]
+    fn fast_path_agrees_on_edited_documents() {
+        let Some(dir) = skel_testkit::fixtures_dir() else { return };
+        let path = dir.join("skelform").join("skellington_v0.7.0.skf");
+        let Ok(bytes) = std::fs::read(path) else { return };
+        let mut zip = zip::ZipArchive::new(std::io::Cursor::new(&bytes[..])).expect("zip");
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut zip.by_name("armature.json").expect("entry"), &mut text)
+            .expect("utf8");
+        let edits: &[(&str, &str)] = &[
+            ("\"parent_id\":-1", "\"parent_id\":40"),
+            ("\"parent_id\":-1", "\"parent_id\":-2"),
+            ("\"id\":1,\"name\"", "\"id\":2,\"name\""),
+            ("\"ik_family_id\":-1", "\"ik_family_id\":5"),
+            ("\"ik_family_id\":-1", "\"inverse_kinematics_id\":0"),
+            ("\"ik_family_id\":-1", "\"ik_family_id\":-1,\"inverse_kinematics_id\":0"),
+            ("\"physics_id\":-1", "\"physics_id\":3"),
+            ("\"visuals_id\":-1", "\"visuals_id\":21"),
+            ("\"visuals_id\":-1", "\"visuals_id\":4294967296"),
+            ("\"bone_id\":5", "\"bone_id\":61"),
+            ("\"bone_id\":5", "\"bone_id\":-1"),
+            ("\"next_kf\":12", "\"next_kf\":159"),
+            ("\"next_kf\":12", "\"next_kf\":-1"),
+            ("\"target_id\":", "\"target_id\":70,\"x\":"),
+            ("\"bone_ids\":[", "\"bone_ids\":[61,"),
+            ("\"bone_ids\":[", "\"bone_ids\":[0,"),
+            ("\"atlas_idx\":0", "\"atlas_idx\":1"),
+            ("\"indices\":[", "\"indices\":[13,"),
+            ("\"verts\":[{\"id\":", "\"verts\":[{\"id\":200,\"z\":"),
+            ("\"bone_id\":7,\"is_path\"", "\"id\":7,\"is_path\""),
+            ("\"bone_id\":7,\"is_path\"", "\"bone_id\":70,\"is_path\""),
+            ("\"rot\":0.0,", ""),
+            ("\"scale\":{\"x\":1.0,\"y\":1.0},", "\"hidden\":true,"),
+            ("\"init_rot\":0.0,", "\"init_hidden\":true,\"extra\":[1,{\"a\":null}],"),
+            ("\"zindex\":0,", "\"zindex\":0,\"tint\":{\"r\":0.5,\"g\":1,\"b\":0,\"a\":1},"),
+            ("\"init_zindex\":0", "\"init_zindex\":0,\"init_tint\":{\"a\":0.25}"),
+            ("\"init_tex\":\"Right Shoulder\"", "\"init_tex\":\"Elsewhere\""),
+            ("\"element\":\"PositionX\"", "\"element\":\"Texture\",\"value_str\":\"Neck\""),
+            ("\"element\":\"PositionX\"", "\"element\":\"Tex\",\"value_str\":\"New\""),
+            (
+                "\"element\":\"PositionX\"",
+                "\"element\":\"IkConstraint\",\"value_str\":\"Clockwise\"",
+            ),
+            ("\"handle_preset\":\"Linear\"", "\"handle_preset\":\"Bouncy\""),
+            ("\"handle_preset\":\"Linear\"", "\"handle_preset\":\"SineIn\""),
+            ("\"mode\":\"FABRIK\"", "\"mode\":\"Arc\",\"mimic_target\":true"),
+            ("\"version\":\"0.7.0\"", "\"version\":\"0.5.1\""),
+            ("\"version\":\"0.7.0\"", "\"clear_color\":{\"r\":255,\"g\":1,\"b\":2,\"a\":3}"),
+            ("\"frame\":0,", "\"frame\":0.5,"),
+            ("\"frame\":0,", "\"frame\":-1,"),
+            ("\"value\":0.0", "\"value\":1e3"),
+            ("\"value\":0.0", "\"value\":null"),
+            ("\"name\":\"Left", "\"name\":\"\\u0041Left"),
+        ];
+        let mut agreed = 0;
+        for (from, to) in edits {
+            for all in [false, true] {
+                let edited = if all { text.replace(from, to) } else { text.replacen(from, to, 1) };
+                assert_ne!(edited, text, "{from} not found");
+                let fast = super::parse(&edited);
+                let slow = crate::load::parse_with_serde(&edited);
+                match (&fast, &slow) {
+                    (Some(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{to}"),
+                    (Some(_), Err(e)) => panic!("{to} (all: {all}): fast accepted, serde: {e}"),
+                    (None, _) => {}
+                }
+                agreed += usize::from(fast.is_some());
+            }
+        }
+        println!("the fast path took {agreed} of {} edited documents", edits.len() * 2);
+        assert!(agreed > 30, "the fast path took only {agreed} edited documents");
+    }
+
     /// The fast path and serde_json build identical armatures for every current-format
     /// sample (and the fast path declines every legacy one).
     #[test]

@@ -175,6 +175,13 @@ pub fn parse_armature_json(bytes: &[u8]) -> Result<Armature, SkfError> {
     if let Some(armature) = crate::fast::parse(text) {
         return Ok(armature);
     }
+    parse_with_serde(text)
+}
+
+/// The general path: serde_json into the raw structs, legacy upgrades, [`build`]; every
+/// error names its JSON path.
+pub(crate) fn parse_with_serde(text: &str) -> Result<Armature, SkfError> {
+    let bytes = text.as_bytes();
     match serde_json::from_str::<RawArmature>(text) {
         Ok(raw) => {
             if legacy_kind(&raw).is_none() {
