@@ -11,19 +11,44 @@ use crate::load::{assemble, intern, version_pair, Parts};
 use crate::model::*;
 
 struct P<'a> {
-    s: &'a str,
     b: &'a [u8],
     i: usize,
     depth: u32,
+    scratch: Scratch,
+}
+
+/// Buffers the arrays that occur many times in a document (keyframes per animation, mesh
+/// data per visual, ...) are read into, so each result is allocated once at its final size
+/// instead of growing.
+#[derive(Default)]
+struct Scratch {
+    keyframes: Vec<Keyframe>,
+    vertices: Vec<Vertex>,
+    ids: Vec<u32>,
+    binds: Vec<Bind>,
+    verts: Vec<BindVert>,
+    textures: Vec<Texture>,
+}
+
+impl<'a> P<'a> {
+    fn new(b: &'a [u8]) -> Self {
+        P { b, i: 0, depth: 0, scratch: Scratch::default() }
+    }
 }
 
 type R<T> = Option<T>;
 
-/// Bytes that end the fast scan of a string: `"`, `\\` and control characters.
+/// Bytes that end the fast scan of a string: `"`, `\\`, control characters, and the
+/// non-ASCII bytes (the string is then validated as UTF-8).
 const STRING_STOP: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
     while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    let mut i = 0x80;
+    while i < 0x100 {
         t[i] = true;
         i += 1;
     }
@@ -82,31 +107,38 @@ impl<'a> P<'a> {
     fn eat(&mut self, c: u8) -> R<()> {
         (self.peek()? == c).then(|| self.i += 1)
     }
-    /// The bytes of a string without escapes (the input is valid UTF-8 as a whole, and `"`
-    /// and `\\` cannot occur inside a multi-byte sequence, so they are a whole string).
+    /// The bytes of a string without escapes, valid UTF-8 (checked when it has non-ASCII
+    /// bytes; outside strings the reader accepts ASCII only, so a document it reads is
+    /// valid UTF-8 as a whole).
     #[inline]
     fn raw_str(&mut self) -> R<&'a [u8]> {
         self.eat(b'"')?;
         let start = self.i;
         let mut j = start;
+        let mut ascii = true;
         loop {
             let c = *self.b.get(j)?;
             if STRING_STOP[c as usize] {
-                if c != b'"' {
+                if c == b'"' {
+                    break;
+                }
+                if c < 0x80 {
                     return None;
                 }
-                break;
+                ascii = false;
             }
             j += 1;
         }
+        let s = self.b.get(start..j)?;
+        if !ascii {
+            std::str::from_utf8(s).ok()?;
+        }
         self.i = j + 1;
-        self.b.get(start..j)
+        Some(s)
     }
     /// A string without escapes, borrowed.
     fn str(&mut self) -> R<&'a str> {
-        let start = self.peek().map(|_| self.i + 1)?;
-        let len = self.raw_str()?.len();
-        self.s.get(start..start + len)
+        std::str::from_utf8(self.raw_str()?).ok()
     }
     fn number(&mut self) -> R<&'a str> {
         self.ws();
@@ -120,7 +152,7 @@ impl<'a> P<'a> {
             return None;
         }
         self.i = start + len;
-        self.s.get(start..start + len)
+        std::str::from_utf8(self.b.get(start..start + len)?).ok()
     }
     /// As serde_json's `f32`: parsed as f64, then narrowed. Plain decimals are parsed in
     /// the one scan ([`simple_decimal`]'s rules); anything else goes through [`P::f32_slow`].
@@ -263,14 +295,35 @@ impl<'a> P<'a> {
             }
         }
     }
-    fn array<T>(&mut self, mut f: impl FnMut(&mut Self) -> R<T>) -> R<Vec<T>> {
+    fn array<T>(&mut self, f: impl FnMut(&mut Self) -> R<T>) -> R<Vec<T>> {
+        let mut out = Vec::new();
+        self.array_into(&mut out, f)?;
+        Some(out)
+    }
+    /// An array read into the scratch buffer `pick` selects, returned at its exact size.
+    fn array_via<T>(
+        &mut self,
+        pick: fn(&mut Scratch) -> &mut Vec<T>,
+        f: impl FnMut(&mut Self) -> R<T>,
+    ) -> R<Vec<T>> {
+        let mut buf = std::mem::take(pick(&mut self.scratch));
+        buf.clear();
+        let read = self.array_into(&mut buf, f);
+        let out = read.map(|()| {
+            let mut out = Vec::with_capacity(buf.len());
+            out.append(&mut buf);
+            out
+        });
+        *pick(&mut self.scratch) = buf;
+        out
+    }
+    fn array_into<T>(&mut self, out: &mut Vec<T>, mut f: impl FnMut(&mut Self) -> R<T>) -> R<()> {
         self.eat(b'[')?;
         self.enter()?;
-        let mut out = Vec::new();
         if self.peek()? == b']' {
             self.i += 1;
             self.depth -= 1;
-            return Some(out);
+            return Some(());
         }
         loop {
             out.push(f(self)?);
@@ -279,7 +332,7 @@ impl<'a> P<'a> {
                 b']' => {
                     self.i += 1;
                     self.depth -= 1;
-                    return Some(out);
+                    return Some(());
                 }
                 _ => return None,
             }
@@ -543,7 +596,7 @@ fn bind(p: &mut P<'_>) -> R<Bind> {
     fields!(p {
         0 "bone_id" => bone = Some(p.opt_id()?),
         1 "is_path" => is_path = p.bool()?,
-        2 "verts" => verts = p.array(bind_vert)?,
+        2 "verts" => verts = p.array_via(|s| &mut s.verts, bind_vert)?,
         3 "id" => alias = Some(p.opt_id()?),
     });
     Some(Bind { bone: bone.or(alias).flatten(), is_path, verts })
@@ -561,9 +614,9 @@ fn visual<'a>(p: &mut P<'a>, tex_names: &mut Vec<String>) -> R<Visual> {
         2 "pivot_pos" => pivot_pos = p.vec2()?,
         3 "pivot_rot" => pivot_rot = p.f32()?,
         4 "pivot_scale" => pivot_scale = Some(p.vec2()?),
-        5 "vertices" => vertices = p.array(vertex)?,
-        6 "indices" => indices = p.array(P::id)?,
-        7 "binds" => binds = p.array(bind)?,
+        5 "vertices" => vertices = p.array_via(|s| &mut s.vertices, vertex)?,
+        6 "indices" => indices = p.array_via(|s| &mut s.ids, P::id)?,
+        7 "binds" => binds = p.array_via(|s| &mut s.binds, bind)?,
         8 "init_tex" => init_tex = Some(p.str()?),
         9 "init_zindex" => init_zindex = Some(p.i32()?),
         10 "tint" => tint = Some(p.color()?),
@@ -612,7 +665,7 @@ fn ik(p: &mut P<'_>) -> R<IkFamily> {
         1 "constraint" => constraint = Some(IkConstraint::from_name(p.str()?)),
         2 "mode" => mode_ = Some(mode(p.str()?)),
         3 "target_id" => target = p.opt_id()?,
-        4 "bone_ids" => bone_ids = p.array(P::id)?,
+        4 "bone_ids" => bone_ids = p.array_via(|s| &mut s.ids, P::id)?,
         5 "init_constraint" => init_constraint = Some(IkConstraint::from_name(p.str()?)),
         6 "init_mode" => init_mode = Some(mode(p.str()?)),
         7 "mimic_target" => mimic_target = p.bool()?,
@@ -719,7 +772,7 @@ fn animation(p: &mut P<'_>) -> R<Animation> {
         0 "name" => name = p.string()?,
         1 "id" => p.skip()?,
         2 "fps" => fps = p.u32()?,
-        3 "keyframes" => keyframes = p.array(keyframe)?,
+        3 "keyframes" => keyframes = p.array_via(|s| &mut s.keyframes, keyframe)?,
     });
     let nk = keyframes.len();
     if !keyframes.iter().all(|k| below(k.next, nk)) {
@@ -754,7 +807,7 @@ fn style(p: &mut P<'_>) -> R<Style> {
     fields!(p {
         0 "id" => p.skip()?,
         1 "name" => name = p.string()?,
-        2 "textures" => textures = p.array(texture)?,
+        2 "textures" => textures = p.array_via(|s| &mut s.textures, texture)?,
     });
     Some(Style { name, textures })
 }
@@ -762,8 +815,8 @@ fn style(p: &mut P<'_>) -> R<Style> {
 /// The armature of a current-format document, or `None` to fall back to serde_json
 /// (which also reports the errors). Legacy documents (markers `ik_root_ids`,
 /// `texture_size`, `armature`, or a version below 0.6) are left to the slow path.
-pub(crate) fn parse(text: &str) -> Option<Armature> {
-    let mut p = P { s: text, b: text.as_bytes(), i: 0, depth: 0 };
+pub(crate) fn parse(text: &[u8]) -> Option<Armature> {
+    let mut p = P::new(text);
     let (mut version, mut baked_ik, mut img_format, mut clear_color) = (None, false, None, None);
     let (mut bones, mut animations, mut atlases, mut styles) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -902,7 +955,7 @@ mod tests {
             for tail in ["", ",", "}", " ]", ",\"abcdefgh\":1", "}]]]]]]]]]]", "        ", "0"] {
                 let text = format!("{t}{tail}");
                 let run = |slow: bool, int: bool| {
-                    let mut p = P { s: &text, b: text.as_bytes(), i: 0, depth: 0 };
+                    let mut p = P::new(text.as_bytes());
                     let v = match (slow, int) {
                         (false, false) => p.f32().map(|v| v.to_bits() as i64),
                         (true, false) => p.f32_slow().map(|v| v.to_bits() as i64),
@@ -974,13 +1027,16 @@ mod tests {
             ("\"value\":0.0", "\"value\":1e3"),
             ("\"value\":0.0", "\"value\":null"),
             ("\"name\":\"Left", "\"name\":\"\\u0041Left"),
+            ("\"name\":\"Left", "\"name\":\"L\u{e9}ft \u{1F480}"),
+            ("\"tex\":\"Right", "\"tex\":\"\u{2192}Right"),
+            ("\"value\":0.0", "\"value\":0.0,\"note\":\"\u{e9}\""),
         ];
         let mut agreed = 0;
         for (from, to) in edits {
             for all in [false, true] {
                 let edited = if all { text.replace(from, to) } else { text.replacen(from, to, 1) };
                 assert_ne!(edited, text, "{from} not found");
-                let fast = super::parse(&edited);
+                let fast = super::parse(edited.as_bytes());
                 let slow = crate::load::parse_with_serde(&edited);
                 match (&fast, &slow) {
                     (Some(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{to}"),
@@ -991,6 +1047,15 @@ mod tests {
             }
         }
         println!("the fast path took {agreed} of {} edited documents", edits.len() * 2);
+        // Invalid UTF-8 in a kept or a skipped string, or outside strings: declined, and
+        // the document is rejected.
+        for (from, to) in [("Left", 0), ("PNG", 1), ("\"element\":", 0)] {
+            let at = text.find(from).expect("present");
+            let mut bytes = text.as_bytes().to_vec();
+            bytes[at + to] = 0xE9;
+            assert!(super::parse(&bytes).is_none(), "{from}: invalid UTF-8 accepted");
+            assert!(crate::load::parse_armature_json(&bytes).is_err(), "{from}");
+        }
         assert!(agreed > 30, "the fast path took only {agreed} edited documents");
     }
 
@@ -1011,7 +1076,7 @@ mod tests {
             .expect("utf8");
             let text = text.trim_start_matches('\u{feff}');
             let legacy = f.to_string_lossy().contains("legacy");
-            let fast = super::parse(text);
+            let fast = super::parse(text.as_bytes());
             if legacy {
                 assert!(fast.is_none() || f.to_string_lossy().contains("v0.2"), "{f:?}");
                 continue;
@@ -1023,7 +1088,8 @@ mod tests {
             // The same document pretty-printed (whitespace everywhere, keys reordered).
             let v: serde_json::Value = serde_json::from_str(text).expect("value");
             let pretty = serde_json::to_string_pretty(&v).expect("pretty");
-            let c = super::parse(&pretty).unwrap_or_else(|| panic!("{f:?}: pretty declined"));
+            let c =
+                super::parse(pretty.as_bytes()).unwrap_or_else(|| panic!("{f:?}: pretty declined"));
             assert_eq!(format!("{c:?}"), format!("{b:?}"), "{f:?} pretty-printed");
             compared += 1;
         }
