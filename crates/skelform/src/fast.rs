@@ -160,6 +160,13 @@ impl<'a> P<'a> {
     fn f32(&mut self) -> R<f32> {
         self.ws();
         let start = self.i;
+        // The most frequent token, "0.0", when nothing continues it.
+        if self.b.get(start..start + 3) == Some(b"0.0")
+            && !NUMBER_BYTE[usize::from(*self.b.get(start + 3).unwrap_or(&b' '))]
+        {
+            self.i = start + 3;
+            return Some(0.0);
+        }
         match self.decimal() {
             Some(v) => Some(v as f32),
             None => {
@@ -352,6 +359,13 @@ impl<'a> P<'a> {
     #[inline]
     fn vec2(&mut self) -> R<Vec2> {
         self.ws();
+        // The exporters' two most frequent vectors (handles, scales), as whole tokens.
+        if self.lit(b"{\"x\":0.0,\"y\":0.0}") {
+            return Some(Vec2::ZERO);
+        }
+        if self.lit(b"{\"x\":1.0,\"y\":1.0}") {
+            return Some(Vec2::ONE);
+        }
         let start = self.i;
         if let Some(v) = self.vec2_compact() {
             return Some(v);
@@ -629,8 +643,12 @@ fn visual<'a>(p: &mut P<'a>, tex_names: &mut Vec<String>) -> R<Visual> {
         return None;
     }
     // Interned in the order `load::build` uses: a visual's `tex`, then its `init_tex`.
-    let tex = intern(tex_names, tex);
-    let init_tex = init_tex.map_or(tex, |t| intern(tex_names, t));
+    let tex_id = intern(tex_names, tex);
+    let init_tex = match init_tex {
+        Some(t) if t != tex => intern(tex_names, t),
+        _ => tex_id,
+    };
+    let tex = tex_id;
     let tint = tint.unwrap_or(Color::WHITE);
     Some(Visual {
         tex,
@@ -950,6 +968,11 @@ mod tests {
             "0.000000000000001",
             "1.2345678x",
             "00000000",
+            "0.0",
+            "0.05",
+            "0.0e1",
+            "0.0.0",
+            "-0.0",
         ];
         for t in tokens {
             for tail in ["", ",", "}", " ]", ",\"abcdefgh\":1", "}]]]]]]]]]]", "        ", "0"] {
