@@ -160,13 +160,6 @@ impl<'a> P<'a> {
     fn f32(&mut self) -> R<f32> {
         self.ws();
         let start = self.i;
-        // The most frequent token, "0.0", when nothing continues it.
-        if self.b.get(start..start + 3) == Some(b"0.0")
-            && !NUMBER_BYTE[usize::from(*self.b.get(start + 3).unwrap_or(&b' '))]
-        {
-            self.i = start + 3;
-            return Some(0.0);
-        }
         match self.decimal() {
             Some(v) => Some(v as f32),
             None => {
@@ -183,6 +176,13 @@ impl<'a> P<'a> {
     fn decimal(&mut self) -> R<f64> {
         let b = self.b;
         let mut j = self.i;
+        // The most frequent tokens, "0.0", "1.0", ..., "9.0", when nothing continues them.
+        if let Some(&[d @ b'0'..=b'9', b'.', b'0', next]) = b.get(j..j + 4) {
+            if !NUMBER_BYTE[usize::from(next)] {
+                self.i = j + 3;
+                return Some(f64::from(d - b'0'));
+            }
+        }
         let neg = b.get(j) == Some(&b'-');
         if neg {
             j += 1;
@@ -365,6 +365,15 @@ impl<'a> P<'a> {
         }
         if self.lit(b"{\"x\":1.0,\"y\":1.0}") {
             return Some(Vec2::ONE);
+        }
+        // The editor's default easing handles (1/3 and 2/3 as f32, shortest form).
+        if self.lit(b"{\"x\":0.33333334,\"y\":0.33333334}") {
+            let v = 0.333_333_34_f64 as f32;
+            return Some(Vec2::new(v, v));
+        }
+        if self.lit(b"{\"x\":0.6666667,\"y\":0.6666667}") {
+            let v = 0.666_666_7_f64 as f32;
+            return Some(Vec2::new(v, v));
         }
         let start = self.i;
         if let Some(v) = self.vec2_compact() {
@@ -969,6 +978,9 @@ mod tests {
             "1.2345678x",
             "00000000",
             "0.0",
+            "7.0",
+            "9.00",
+            "1.0e5",
             "0.05",
             "0.0e1",
             "0.0.0",
