@@ -228,6 +228,18 @@ impl<'a> P<'a> {
         self.ws();
         let start = self.i;
         let b = self.b;
+        // The most frequent tokens: one digit, and -1 (an absent id).
+        match b.get(start..start + 3) {
+            Some(&[d @ b'0'..=b'9', next, _]) if !NUMBER_BYTE[usize::from(next)] => {
+                self.i = start + 1;
+                return Some(i64::from(d - b'0'));
+            }
+            Some(&[b'-', b'1', next]) if !NUMBER_BYTE[usize::from(next)] => {
+                self.i = start + 2;
+                return Some(-1);
+            }
+            _ => {}
+        }
         let mut j = start;
         let neg = b.get(j) == Some(&b'-');
         if neg {
