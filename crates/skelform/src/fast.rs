@@ -193,7 +193,7 @@ impl<'a> P<'a> {
         let int_digits = j - first;
         let mut frac_digits = 0;
         if b.get(j) == Some(&b'.') {
-            let (m2, end) = digits(b, j + 1, m);
+            let (m2, end) = frac_digits_word(b, j + 1, m);
             frac_digits = end - j - 1;
             if frac_digits == 0 {
                 return None;
@@ -444,6 +444,37 @@ fn digits(b: &[u8], mut j: usize, mut m: u64) -> (u64, usize) {
         j += 1;
     }
     (m, j)
+}
+
+/// `10^n` for the digit counts [`frac_digits_word`] folds in.
+const POW10_U64: [u64; 9] =
+    [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000];
+
+/// [`digits`] for fraction parts (often 5-9 digits in exported meshes): when eight bytes
+/// are readable, one word finds the first non-digit and converts the digits before it
+/// with three multiply-shift steps; a run of eight or more (or the end of the input)
+/// continues byte by byte.
+#[inline]
+fn frac_digits_word(b: &[u8], j: usize, m: u64) -> (u64, usize) {
+    let Some(word) = b.get(j..j + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) else {
+        return digits(b, j, m);
+    };
+    // Digits become bytes 0..=9; `a + 0x76` sets a byte's top bit exactly when it is
+    // above 9, `| a` when it had it already. A carry out of a byte only happens above a
+    // non-digit, so the lowest flagged byte is the first non-digit.
+    let a = u64::from_le_bytes(word) ^ 0x3030_3030_3030_3030;
+    let flags = (a.wrapping_add(0x7676_7676_7676_7676) | a) & 0x8080_8080_8080_8080;
+    let n = (flags.trailing_zeros() / 8) as usize;
+    if n == 0 || n == 8 {
+        return digits(b, j, m);
+    }
+    // The n digits moved to the top bytes (first digit most significant), zeros below.
+    let v = a << (64 - 8 * n);
+    let v = ((v & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(10 << 8 | 1)) >> 8;
+    let v = ((v & 0x00FF_00FF_00FF_00FF).wrapping_mul(100 << 16 | 1)) >> 16;
+    let v = ((v & 0x0000_FFFF_0000_FFFF).wrapping_mul(10_000 << 32 | 1)) >> 32;
+    let scale = *POW10_U64.get(n).unwrap_or(&0);
+    (m.wrapping_mul(scale).wrapping_add(v), j + n)
 }
 
 /// `-?digits(.digits)?` with at most 15 significant digits: the mantissa and the power of
