@@ -436,7 +436,8 @@ impl<'a> P<'a> {
 
 /// Folds the run of ASCII digits starting at `j` into `m` (`m · 10^len + run`, wrapping
 /// on overflow, which the callers reject by digit count) and returns it with the run's
-/// end. (Most runs are one to three digits; a word-at-a-time conversion measured slower.)
+/// end. (Integer parts and integers are mostly one to three digits: a word-at-a-time
+/// conversion measured slower for them; fractions use [`frac_digits_word`].)
 #[inline(always)]
 fn digits(b: &[u8], mut j: usize, mut m: u64) -> (u64, usize) {
     while let Some(&c) = b.get(j).filter(|c| c.is_ascii_digit()) {
