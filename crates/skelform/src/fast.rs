@@ -363,29 +363,53 @@ impl<'a> P<'a> {
             b'{' => self.object(|p, _| p.skip()),
             b'[' => self.array(|p| p.skip()).map(drop),
             b't' | b'f' => self.bool().map(drop),
-            _ => self.number().map(drop),
+            _ => self.skip_number(),
         }
+    }
+    /// A number of the JSON grammar (`-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?`) not
+    /// continued by a number byte, skipped without converting it.
+    fn skip_number(&mut self) -> R<()> {
+        let b = self.b;
+        let mut j = self.i;
+        if b.get(j) == Some(&b'-') {
+            j += 1;
+        }
+        let (_, end) = digits(b, j, 0);
+        if end == j || (end - j > 1 && b.get(j) == Some(&b'0')) {
+            return None;
+        }
+        j = end;
+        if b.get(j) == Some(&b'.') {
+            let (_, end) = digits(b, j + 1, 0);
+            if end == j + 1 {
+                return None;
+            }
+            j = end;
+        }
+        if matches!(b.get(j), Some(b'e' | b'E')) {
+            j += 1;
+            if matches!(b.get(j), Some(b'+' | b'-')) {
+                j += 1;
+            }
+            let (_, end) = digits(b, j, 0);
+            if end == j {
+                return None;
+            }
+            j = end;
+        }
+        if NUMBER_BYTE[usize::from(*b.get(j).unwrap_or(&b' '))] {
+            return None;
+        }
+        self.i = j;
+        Some(())
     }
     /// A `{"x":…,"y":…}` object; the exporters' compact form (no whitespace, plain
     /// decimals) is matched byte for byte, anything else goes through the general reader.
     #[inline]
     fn vec2(&mut self) -> R<Vec2> {
         self.ws();
-        // The exporters' two most frequent vectors (handles, scales), as whole tokens.
-        if self.lit(b"{\"x\":0.0,\"y\":0.0}") {
-            return Some(Vec2::ZERO);
-        }
-        if self.lit(b"{\"x\":1.0,\"y\":1.0}") {
-            return Some(Vec2::ONE);
-        }
-        // The editor's default easing handles (1/3 and 2/3 as f32, shortest form).
-        if self.lit(b"{\"x\":0.33333334,\"y\":0.33333334}") {
-            let v = 0.333_333_34_f64 as f32;
-            return Some(Vec2::new(v, v));
-        }
-        if self.lit(b"{\"x\":0.6666667,\"y\":0.6666667}") {
-            let v = 0.666_666_7_f64 as f32;
-            return Some(Vec2::new(v, v));
+        if let Some(v) = self.vec2_frequent() {
+            return Some(v);
         }
         let start = self.i;
         if let Some(v) = self.vec2_compact() {
@@ -393,6 +417,37 @@ impl<'a> P<'a> {
         }
         self.i = start;
         self.vec2_general()
+    }
+    /// The exporters' most frequent vectors as whole tokens: (0,0) and (1,1) (handles,
+    /// scales) and the editor's default easing handles (1/3 and 2/3 as f32, shortest
+    /// form), each compared in pieces of at most 16 bytes (inline loads, no `memcmp`).
+    #[inline]
+    fn vec2_frequent(&mut self) -> R<Vec2> {
+        if self.lit2(b"{\"x\":0.0,", b"\"y\":0.0}") {
+            return Some(Vec2::ZERO);
+        }
+        if self.lit2(b"{\"x\":1.0,", b"\"y\":1.0}") {
+            return Some(Vec2::ONE);
+        }
+        if self.lit2(b"{\"x\":0.33333334,", b"\"y\":0.33333334}") {
+            let v = 0.333_333_34_f64 as f32;
+            return Some(Vec2::new(v, v));
+        }
+        if self.lit2(b"{\"x\":0.6666667,", b"\"y\":0.6666667}") {
+            let v = 0.666_666_7_f64 as f32;
+            return Some(Vec2::new(v, v));
+        }
+        None
+    }
+    /// Consumes `a` then `c` if the input continues with both.
+    #[inline(always)]
+    fn lit2(&mut self, a: &[u8], c: &[u8]) -> bool {
+        let rest = self.b.get(self.i..).unwrap_or_default();
+        let hit = rest.starts_with(a) && rest.get(a.len()..).is_some_and(|t| t.starts_with(c));
+        if hit {
+            self.i += a.len() + c.len();
+        }
+        hit
     }
     #[inline]
     fn vec2_compact(&mut self) -> R<Vec2> {
@@ -1105,6 +1160,14 @@ mod tests {
             ("\"frame\":0,", "\"frame\":-1,"),
             ("\"value\":0.0", "\"value\":1e3"),
             ("\"value\":0.0", "\"value\":null"),
+            ("{\"id\":0,\"pos\"", "{\"id\":1.2.3,\"pos\""),
+            ("{\"id\":0,\"pos\"", "{\"id\":-01,\"pos\""),
+            ("{\"id\":0,\"pos\"", "{\"id\":1e5,\"pos\""),
+            ("{\"id\":0,\"pos\"", "{\"id\":-2.5E-3,\"pos\""),
+            ("{\"id\":0,\"pos\"", "{\"id\":2.,\"pos\""),
+            ("{\"id\":0,\"pos\"", "{\"id\":1e+,\"pos\""),
+            ("\"y\":0.33333334}", "\"y\":0.33333335}"),
+            ("\"x\":0.6666667,", "\"x\":0.6666667 ,"),
             ("\"name\":\"Left", "\"name\":\"\\u0041Left"),
             ("\"name\":\"Left", "\"name\":\"L\u{e9}ft \u{1F480}"),
             ("\"tex\":\"Right", "\"tex\":\"\u{2192}Right"),
