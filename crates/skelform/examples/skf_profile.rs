@@ -2,9 +2,15 @@
 //! `skf_profile load <file.skf> <n>` runs `skelform::load` n times;
 //! `skf_profile frame <file.skf> <animation index> <n>` runs n frames (format_frame +
 //! animate + construct) after 600 warm-up frames; count only the measured ones with
-//! `--toggle-collect='*measured_frame*'`.
+//! `--toggle-collect='*measured_frame*'`; `skf_profile allocs <file.skf>` prints the heap
+//! allocation calls of one load (a counting global allocator).
 
 use skelform::AnimLayer;
+use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
+use std::alloc::System;
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
 /// One frame: format_frame + animate + construct.
 #[inline(never)]
@@ -24,7 +30,8 @@ fn measured_frame(arm: &mut skelform::Armature, anim: usize, counter: &mut u32) 
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: skf_profile load <file.skf> <n> | frame <file.skf> <anim> <n>";
+    let usage =
+        "usage: skf_profile load <file.skf> <n> | frame <file.skf> <anim> <n> | allocs <file.skf>";
     let (Some(mode), Some(path)) = (args.get(1), args.get(2)) else {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -40,6 +47,16 @@ fn main() {
                 bones += arm.bones().len();
             }
             println!("{bones}");
+        }
+        "allocs" => {
+            let region = Region::new(GLOBAL);
+            let arm = skelform::load(std::hint::black_box(&bytes)).expect("load");
+            let change = region.change();
+            drop(arm);
+            println!(
+                "{} allocations, {} reallocations, {} bytes allocated in one load",
+                change.allocations, change.reallocations, change.bytes_allocated
+            );
         }
         "frame" => {
             let anim = num(3).unwrap_or(0) as usize;

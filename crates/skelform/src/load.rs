@@ -41,6 +41,9 @@ fn is_zip(bytes: &[u8]) -> bool {
 /// (detected from the content). Atlas images are not read; see [`load_skf`].
 pub fn load(bytes: &[u8]) -> Result<Armature, SkfError> {
     if is_zip(bytes) {
+        if let Some(stored) = stored_entry_direct(bytes, b"armature.json", &Limits::default()) {
+            return parse_armature_json(stored);
+        }
         let mut zip = open_zip(bytes)?;
         if let Some(stored) = stored_entry(&mut zip, bytes, "armature.json", &Limits::default()) {
             return parse_armature_json(stored);
@@ -121,6 +124,88 @@ fn stored_entry<'a>(
     (crc32fast::hash(data) == entry.crc32()).then_some(data)
 }
 
+/// Little-endian `u16` / `u32` at `at`, if readable.
+fn le16(b: &[u8], at: usize) -> Option<usize> {
+    let w = b.get(at..at.checked_add(2)?)?;
+    Some(usize::from(u16::from_le_bytes([*w.first()?, *w.get(1)?])))
+}
+fn le32(b: &[u8], at: usize) -> Option<u32> {
+    let w: [u8; 4] = b.get(at..at.checked_add(4)?)?.try_into().ok()?;
+    Some(u32::from_le_bytes(w))
+}
+
+/// [`stored_entry`] without building the archive's index: the end-of-central-directory
+/// record (at the very end, no zip64, no data before the archive), every central
+/// directory record walked, exactly one named `name`, unencrypted and stored, its local
+/// header naming it too, within the limits, and its CRC-32 checking out. `None` for
+/// anything else, which then goes through the zip crate (which reports any error).
+fn stored_entry_direct<'a>(bytes: &'a [u8], name: &[u8], limits: &Limits) -> Option<&'a [u8]> {
+    const EOCD: u32 = 0x0605_4b50;
+    const CENTRAL: u32 = 0x0201_4b50;
+    const LOCAL: u32 = 0x0403_4b50;
+    // The end record: 22 bytes plus a comment of the length it gives, ending the file.
+    let lowest = bytes.len().checked_sub(22)?;
+    let floor = lowest.saturating_sub(0xFFFF);
+    let eocd = (floor..=lowest).rev().find(|&at| {
+        le32(bytes, at) == Some(EOCD) && le16(bytes, at + 20) == Some(bytes.len() - at - 22)
+    })?;
+    let (disk, cd_disk) = (le16(bytes, eocd + 4)?, le16(bytes, eocd + 6)?);
+    let (here, total) = (le16(bytes, eocd + 8)?, le16(bytes, eocd + 10)?);
+    let cd_size = le32(bytes, eocd + 12)? as usize;
+    let cd_start = le32(bytes, eocd + 16)? as usize;
+    if disk != 0 || cd_disk != 0 || here != total || total == 0xFFFF {
+        return None;
+    }
+    if cd_start.checked_add(cd_size)? != eocd {
+        return None;
+    }
+    let mut at = cd_start;
+    let mut found = None;
+    for _ in 0..total {
+        if le32(bytes, at)? != CENTRAL {
+            return None;
+        }
+        let n = le16(bytes, at + 28)?;
+        let record_end = at + 46 + n + le16(bytes, at + 30)? + le16(bytes, at + 32)?;
+        if record_end > eocd {
+            return None;
+        }
+        if bytes.get(at + 46..at + 46 + n)? == name {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(at);
+        }
+        at = record_end;
+    }
+    let c = found?;
+    let flags = le16(bytes, c + 8)?;
+    let method = le16(bytes, c + 10)?;
+    let crc = le32(bytes, c + 16)?;
+    let (compressed, size) = (le32(bytes, c + 20)?, le32(bytes, c + 24)?);
+    let local = le32(bytes, c + 42)? as usize;
+    if flags & 1 != 0
+        || method != 0
+        || compressed != size
+        || u64::from(size) > limits.max_entry_size
+    {
+        return None;
+    }
+    if size == u32::MAX || local == u32::MAX as usize || le32(bytes, local)? != LOCAL {
+        return None;
+    }
+    let n = le16(bytes, local + 26)?;
+    if bytes.get(local + 30..local + 30 + n)? != name {
+        return None;
+    }
+    let start = local + 30 + n + le16(bytes, local + 28)?;
+    let data = bytes.get(start..start.checked_add(size as usize)?)?;
+    if start.checked_add(size as usize)? > cd_start {
+        return None;
+    }
+    (crc32fast::hash(data) == crc).then_some(data)
+}
+
 fn read_entry(zip: &mut Zip<'_>, name: &str, limits: &Limits) -> Result<Vec<u8>, SkfError> {
     let entry = zip.by_name(name).map_err(|e| SkfError::Zip(format!("entry `{name}`: {e}")))?;
     let declared = entry.size();
@@ -165,6 +250,10 @@ fn strip_bom(b: &[u8]) -> &[u8] {
 /// upgraded: 0.2–0.5).
 pub fn parse_armature_json(bytes: &[u8]) -> Result<Armature, SkfError> {
     let bytes = strip_bom(bytes);
+    // The fast reader accepts only valid UTF-8 (it checks the strings that are not ASCII).
+    if let Some(armature) = crate::fast::parse(bytes) {
+        return Ok(armature);
+    }
     // Validating UTF-8 once up front lets serde_json skip it for every string and key.
     let text = std::str::from_utf8(bytes).map_err(|e| SkfError::Json {
         path: ".".into(),
@@ -172,11 +261,13 @@ pub fn parse_armature_json(bytes: &[u8]) -> Result<Armature, SkfError> {
         column: 0,
         message: format!("invalid UTF-8 at byte {}", e.valid_up_to()),
     })?;
-    if let Some(raw) = crate::fast::parse(text) {
-        if legacy_kind(&raw).is_none() {
-            return build(raw, None);
-        }
-    }
+    parse_with_serde(text)
+}
+
+/// The general path: serde_json into the raw structs, legacy upgrades, [`build`]; every
+/// error names its JSON path.
+pub(crate) fn parse_with_serde(text: &str) -> Result<Armature, SkfError> {
+    let bytes = text.as_bytes();
     match serde_json::from_str::<RawArmature>(text) {
         Ok(raw) => {
             if legacy_kind(&raw).is_none() {
@@ -213,7 +304,7 @@ fn json_error(e: serde_json::Error, path: &str) -> SkfError {
 }
 
 /// (major, minor) of a "0.7.0"-style version string.
-fn version_pair(v: &str) -> Option<(u32, u32)> {
+pub(crate) fn version_pair(v: &str) -> Option<(u32, u32)> {
     let mut it = v.trim().split('.');
     let major = it.next()?.parse().ok()?;
     let minor = it.next().map_or(Some(0), |m| m.parse().ok())?;
@@ -460,7 +551,7 @@ fn color(c: RawColor) -> Color {
     Color { r: c.r, g: c.g, b: c.b, a: c.a }
 }
 
-fn intern(names: &mut Vec<String>, s: &str) -> u32 {
+pub(crate) fn intern(names: &mut Vec<String>, s: &str) -> u32 {
     if let Some(i) = names.iter().position(|n| n == s) {
         return i as u32;
     }
@@ -694,6 +785,59 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
         styles.push(Style { name: st.name, textures });
     }
 
+    Ok(assemble(Parts {
+        version: raw.version.unwrap_or_default(),
+        upgraded_from,
+        baked_ik: raw.baked_ik,
+        img_format: raw.img_format.unwrap_or_else(|| "PNG".to_string()),
+        clear_color: raw.clear_color.map_or(Color::TRANSPARENT, color),
+        bones,
+        animations,
+        atlases,
+        styles,
+        visuals,
+        iks,
+        physics,
+        tex_names,
+    }))
+}
+
+/// The validated content of a document, before the per-instance state is sized.
+pub(crate) struct Parts {
+    pub version: String,
+    pub upgraded_from: Option<String>,
+    pub baked_ik: bool,
+    pub img_format: String,
+    pub clear_color: Color,
+    pub bones: Vec<Bone>,
+    pub animations: Vec<Animation>,
+    pub atlases: Vec<Atlas>,
+    pub styles: Vec<Style>,
+    pub visuals: Vec<Visual>,
+    pub iks: Vec<IkFamily>,
+    pub physics: Vec<Physics>,
+    pub tex_names: Vec<String>,
+}
+
+/// The armature of validated parts: per-instance state and scratch sized, the
+/// load-time facts the construct pass uses computed.
+pub(crate) fn assemble(parts: Parts) -> Armature {
+    let Parts {
+        version,
+        upgraded_from,
+        baked_ik,
+        img_format,
+        clear_color,
+        bones,
+        animations,
+        atlases,
+        styles,
+        visuals,
+        iks,
+        physics,
+        tex_names,
+    } = parts;
+    let nb = bones.len();
     let world = vec![Transform::default(); nb];
     let iks_len = iks.len();
     let ik_independent = families_independent(&iks, nb);
@@ -715,12 +859,12 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
         }
     }
     let verts = visuals.iter().map(|v| vec![Vec2::ZERO; v.vertices.len()]).collect();
-    Ok(Armature {
-        version: raw.version.unwrap_or_default(),
+    Armature {
+        version,
         upgraded_from,
-        baked_ik: raw.baked_ik,
-        img_format: raw.img_format.unwrap_or_else(|| "PNG".to_string()),
-        clear_color: raw.clear_color.map_or(Color::TRANSPARENT, color),
+        baked_ik,
+        img_format,
+        clear_color,
         bones,
         animations,
         atlases,
@@ -741,7 +885,7 @@ fn build(raw: RawArmature, upgraded_from: Option<String>) -> Result<Armature, Sk
         ik_independent,
         affected,
         trig: vec![(0f32.to_bits(), 0.0, 1.0); nb],
-    })
+    }
 }
 
 #[cfg(test)]
@@ -759,12 +903,23 @@ mod tests {
         let stored = super::stored_entry(&mut zip, &bytes, "armature.json", &limits);
         let read = super::read_entry(&mut zip, "armature.json", &limits).expect("read");
         assert_eq!(stored, Some(read.as_slice()));
+        // The direct reader finds the same bytes in every current sample, and nothing in
+        // a corrupted one.
+        let dir_sk = dir.join("skelform");
+        for f in skel_testkit::files_with_suffix(&dir_sk, ".skf") {
+            let b = std::fs::read(&f).expect("read");
+            let Ok(mut z) = super::open_zip(&b) else { continue };
+            let via_crate = super::stored_entry(&mut z, &b, "armature.json", &limits);
+            let direct = super::stored_entry_direct(&b, b"armature.json", &limits);
+            assert_eq!(direct, via_crate, "{f:?}");
+        }
         let start = zip.by_name("armature.json").expect("entry").data_start().expect("start");
         let mut bad = bytes.clone();
         let at = start as usize + 20;
         bad[at] ^= 0x01;
         let mut zip = super::open_zip(&bad).expect("zip");
         assert_eq!(super::stored_entry(&mut zip, &bad, "armature.json", &limits), None);
+        assert_eq!(super::stored_entry_direct(&bad, b"armature.json", &limits), None);
         assert!(matches!(super::load(&bad), Err(crate::SkfError::Zip(_))), "corrupt entry loaded");
     }
 }
