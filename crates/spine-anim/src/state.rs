@@ -15,8 +15,8 @@ use spine_model::{AnimationId, BoneProperty, HoldRules, RotationMix, SkeletonDat
 use crate::math;
 use crate::skeleton::Skeleton;
 use crate::timeline::{
-    apply_timeline, apply_timeline_in, property_ids, EventRef, MixBlend, MixDirection, PropertyIds,
-    DRAW_ORDER_PROPERTY_ID,
+    apply_held, apply_timeline, apply_timeline_in, property_ids, EventRef, MixBlend, MixDirection,
+    PropertyIds, DRAW_ORDER_PROPERTY_ID,
 };
 
 /// Mix durations between animations (spine-cpp `AnimationStateData`), plus per-animation
@@ -560,11 +560,12 @@ impl AnimationState {
                     } else {
                         let ev = if reverse { None } else { Some(&mut events) };
                         if let Some(a) = anim {
-                            apply_timeline_in(
+                            apply_held(
                                 sk,
                                 &skd,
                                 a,
                                 ii,
+                                tl,
                                 animation_last,
                                 apply_time,
                                 ev,
@@ -604,11 +605,12 @@ impl AnimationState {
                         self.apply_attachment_timeline(sk, tl, apply_time, blend, attachments);
                     } else if let Some(a) = anim {
                         let ev = if reverse { None } else { Some(&mut events) };
-                        apply_timeline_in(
+                        apply_held(
                             sk,
                             &skd,
                             a,
                             ii,
+                            tl,
                             animation_last,
                             apply_time,
                             ev,
@@ -762,11 +764,12 @@ impl AnimationState {
                         direction = MixDirection::In;
                     }
                     let ev = if fire { Some(&mut *events) } else { None };
-                    apply_timeline_in(
+                    apply_held(
                         sk,
                         &skd,
                         a,
                         ii,
+                        tl,
                         animation_last,
                         apply_time,
                         ev,

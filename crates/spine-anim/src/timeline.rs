@@ -112,7 +112,9 @@ fn cv(c: &Curves, i: usize) -> f32 {
 /// spine-cpp `CurveTimeline::getBezierValue` for key `k`, channel `ch`, bezier at `i`.
 #[inline]
 fn bezier_value(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
-    let Some(p) = c.curves.get(i..i + BEZIER_SIZE) else {
+    let Some(p) =
+        c.curves.get(i..i + BEZIER_SIZE).and_then(|p| <&[f32; BEZIER_SIZE]>::try_from(p).ok())
+    else {
         return bezier_value_clamped(c, time, k, ch, i);
     };
     if p[0] > time {
@@ -120,12 +122,15 @@ fn bezier_value(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
         let y = c.value(k, ch);
         return y + (time - x) / (p[0] - x) * (p[1] - y);
     }
-    for j in (2..BEZIER_SIZE).step_by(2) {
+    // The first sample at or after `time` (spine-cpp's scan), over a fixed-size array.
+    let mut j = 2;
+    while j < BEZIER_SIZE {
         if p[j] >= time {
             let x = p[j - 2];
             let y = p[j - 1];
             return y + (time - x) / (p[j] - x) * (p[j + 1] - y);
         }
+        j += 2;
     }
     let x = p[BEZIER_SIZE - 2];
     let y = p[BEZIER_SIZE - 1];
@@ -271,6 +276,7 @@ fn curve_values(c: &Curves, time: f32, out: &mut [f32], slots: &[usize]) {
 
 const SLOTS: [usize; 7] = [0, 1, 2, 3, 4, 5, 6];
 
+#[inline(always)]
 fn relative(c: &Curves, time: f32, alpha: f32, blend: MixBlend, current: f32, setup: f32) -> f32 {
     if time < c.time(0) {
         return match blend {
@@ -641,6 +647,51 @@ pub fn apply_timeline_in(
     else {
         return;
     };
+    apply_tl(sk, data, animation, index, tl, last_time, time, events, alpha, blend, direction);
+}
+
+/// [`apply_timeline_in`] for a timeline the caller already holds (`tl` is timeline `index`
+/// of `animation`, `data` is `sk.data`). Bone timelines, most of a typical animation, are
+/// applied inline; the other kinds through one out-of-line arm.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn apply_held(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    animation: AnimationId,
+    index: usize,
+    tl: &Timeline,
+    last_time: f32,
+    time: f32,
+    events: Option<&mut Vec<EventRef>>,
+    alpha: f32,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
+    if let Timeline::Bone { bone, property, curves } = tl {
+        if !no_keys(curves) {
+            apply_bone(sk, data, bone.index(), *property, curves, time, alpha, blend, direction);
+        }
+        return;
+    }
+    apply_tl(sk, data, animation, index, tl, last_time, time, events, alpha, blend, direction);
+}
+
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn apply_tl(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    animation: AnimationId,
+    index: usize,
+    tl: &Timeline,
+    last_time: f32,
+    time: f32,
+    events: Option<&mut Vec<EventRef>>,
+    alpha: f32,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
     // 4.3 `getAbsoluteValue(…, add = true, …)` adds the key value.
     let add43 = blend == MixBlend::Add && data.behaviour.timelines_spine43;
     match tl {
@@ -1248,6 +1299,7 @@ fn rotate_3x(c: &Curves, time: f32, alpha: f32, blend: MixBlend, current: f32, s
     }
 }
 
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn apply_bone(
     sk: &mut Skeleton,
@@ -1321,68 +1373,80 @@ fn apply_bone(
                 }
             }
         }
-        BoneProperty::Scale => {
-            if time < c.time(0) {
-                match blend {
-                    MixBlend::Setup => {
-                        b.scale_x = bd.scale_x;
-                        b.scale_y = bd.scale_y;
-                    }
-                    MixBlend::First => {
-                        b.scale_x += (bd.scale_x - b.scale_x) * alpha;
-                        b.scale_y += (bd.scale_y - b.scale_y) * alpha;
-                    }
-                    _ => {}
-                }
-                return;
+        BoneProperty::Scale => scale2(b, bd, c, time, alpha, blend, direction),
+    }
+}
+
+/// The `Scale` arm of [`apply_bone`] (spine-cpp `ScaleTimeline::apply`).
+#[inline(never)]
+fn scale2(
+    b: &mut crate::skeleton::Bone,
+    bd: &spine_model::BoneData,
+    c: &Curves,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
+    if time < c.time(0) {
+        match blend {
+            MixBlend::Setup => {
+                b.scale_x = bd.scale_x;
+                b.scale_y = bd.scale_y;
             }
-            let v = curve_values_n::<2>(c, time);
-            let x = v[0] * bd.scale_x;
-            let y = v[1] * bd.scale_y;
-            if alpha == 1.0 {
-                if blend == MixBlend::Add {
-                    b.scale_x += x - bd.scale_x;
-                    b.scale_y += y - bd.scale_y;
-                } else {
-                    b.scale_x = x;
-                    b.scale_y = y;
-                }
-            } else if direction == MixDirection::Out {
-                match blend {
-                    MixBlend::Setup => {
-                        let (bx, by) = (bd.scale_x, bd.scale_y);
-                        b.scale_x = bx + (math::abs(x) * math::sign(bx) - bx) * alpha;
-                        b.scale_y = by + (math::abs(y) * math::sign(by) - by) * alpha;
-                    }
-                    MixBlend::First | MixBlend::Replace => {
-                        let (bx, by) = (b.scale_x, b.scale_y);
-                        b.scale_x = bx + (math::abs(x) * math::sign(bx) - bx) * alpha;
-                        b.scale_y = by + (math::abs(y) * math::sign(by) - by) * alpha;
-                    }
-                    MixBlend::Add => {
-                        b.scale_x += (x - bd.scale_x) * alpha;
-                        b.scale_y += (y - bd.scale_y) * alpha;
-                    }
-                }
-            } else {
-                match blend {
-                    MixBlend::Setup => {
-                        let bx = math::abs(bd.scale_x) * math::sign(x);
-                        let by = math::abs(bd.scale_y) * math::sign(y);
-                        b.scale_x = bx + (x - bx) * alpha;
-                        b.scale_y = by + (y - by) * alpha;
-                    }
-                    MixBlend::First | MixBlend::Replace => {
-                        let bx = math::abs(b.scale_x) * math::sign(x);
-                        let by = math::abs(b.scale_y) * math::sign(y);
-                        b.scale_x = bx + (x - bx) * alpha;
-                        b.scale_y = by + (y - by) * alpha;
-                    }
-                    MixBlend::Add => {
-                        b.scale_x += (x - bd.scale_x) * alpha;
-                        b.scale_y += (y - bd.scale_y) * alpha;
-                    }
-                }
+            MixBlend::First => {
+                b.scale_x += (bd.scale_x - b.scale_x) * alpha;
+                b.scale_y += (bd.scale_y - b.scale_y) * alpha;
+            }
+            _ => {}
+        }
+        return;
+    }
+    let v = curve_values_n::<2>(c, time);
+    let x = v[0] * bd.scale_x;
+    let y = v[1] * bd.scale_y;
+    if alpha == 1.0 {
+        if blend == MixBlend::Add {
+            b.scale_x += x - bd.scale_x;
+            b.scale_y += y - bd.scale_y;
+        } else {
+            b.scale_x = x;
+            b.scale_y = y;
+        }
+    } else if direction == MixDirection::Out {
+        match blend {
+            MixBlend::Setup => {
+                let (bx, by) = (bd.scale_x, bd.scale_y);
+                b.scale_x = bx + (math::abs(x) * math::sign(bx) - bx) * alpha;
+                b.scale_y = by + (math::abs(y) * math::sign(by) - by) * alpha;
+            }
+            MixBlend::First | MixBlend::Replace => {
+                let (bx, by) = (b.scale_x, b.scale_y);
+                b.scale_x = bx + (math::abs(x) * math::sign(bx) - bx) * alpha;
+                b.scale_y = by + (math::abs(y) * math::sign(by) - by) * alpha;
+            }
+            MixBlend::Add => {
+                b.scale_x += (x - bd.scale_x) * alpha;
+                b.scale_y += (y - bd.scale_y) * alpha;
+            }
+        }
+    } else {
+        match blend {
+            MixBlend::Setup => {
+                let bx = math::abs(bd.scale_x) * math::sign(x);
+                let by = math::abs(bd.scale_y) * math::sign(y);
+                b.scale_x = bx + (x - bx) * alpha;
+                b.scale_y = by + (y - by) * alpha;
+            }
+            MixBlend::First | MixBlend::Replace => {
+                let bx = math::abs(b.scale_x) * math::sign(x);
+                let by = math::abs(b.scale_y) * math::sign(y);
+                b.scale_x = bx + (x - bx) * alpha;
+                b.scale_y = by + (y - by) * alpha;
+            }
+            MixBlend::Add => {
+                b.scale_x += (x - bd.scale_x) * alpha;
+                b.scale_y += (y - bd.scale_y) * alpha;
             }
         }
     }
