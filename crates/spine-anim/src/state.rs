@@ -32,6 +32,11 @@ pub struct AnimationStateData {
     /// Property ids that do not fit inline in a [`PropertyIds`] (4.3 draw-order folders).
     spill_ids: Vec<i64>,
     animation_ids: Vec<HashSet<i64>>,
+    /// Per animation, per timeline: the index of an attachment timeline's entry in
+    /// [`AnimationState`]'s resolved-attachment cache (`u32::MAX` for other timelines).
+    attachment_cache_index: Vec<Vec<u32>>,
+    /// Number of attachment timelines over all animations.
+    attachment_cache_len: usize,
 }
 
 impl AnimationStateData {
@@ -52,6 +57,24 @@ impl AnimationStateData {
             .iter()
             .map(|ids| ids.iter().flat_map(|p| p.get(&spill_ids).iter().copied()).collect())
             .collect();
+        let mut attachment_cache_len = 0usize;
+        let attachment_cache_index = skeleton_data
+            .animations
+            .iter()
+            .map(|a| {
+                a.timelines
+                    .iter()
+                    .map(|t| match t {
+                        Timeline::Attachment { .. } => {
+                            let i = u32::try_from(attachment_cache_len).unwrap_or(u32::MAX);
+                            attachment_cache_len += 1;
+                            i
+                        }
+                        _ => u32::MAX,
+                    })
+                    .collect()
+            })
+            .collect();
         AnimationStateData {
             skeleton_data,
             default_mix: 0.0,
@@ -59,6 +82,8 @@ impl AnimationStateData {
             timeline_ids,
             spill_ids,
             animation_ids,
+            attachment_cache_index,
+            attachment_cache_len,
         }
     }
 
@@ -271,12 +296,32 @@ pub struct AnimationState {
     property_ids: HashSet<i64>,
     animations_changed: bool,
     unkeyed_state: i32,
+    /// What each attachment timeline's key (or the setup attachment) last resolved to,
+    /// and under which skin (see [`AnimationState::resolve_attachment`]).
+    attachment_cache: Vec<ResolvedAttachment>,
 }
+
+/// A cached attachment lookup by name: key `key` of an attachment timeline
+/// ([`SETUP_KEY`] = the slot's setup attachment) under skin `skin` is `attachment`.
+#[derive(Debug, Clone, Copy)]
+struct ResolvedAttachment {
+    key: u32,
+    skin: Option<spine_model::SkinId>,
+    attachment: Option<spine_model::AttachmentId>,
+}
+
+/// [`ResolvedAttachment::key`] of an empty cache entry.
+const NO_KEY: u32 = u32::MAX;
+/// [`ResolvedAttachment::key`] of the slot's setup attachment.
+const SETUP_KEY: u32 = u32::MAX - 1;
 
 impl AnimationState {
     /// A state with no tracks.
     pub fn new(data: Arc<AnimationStateData>) -> AnimationState {
+        let empty = ResolvedAttachment { key: NO_KEY, skin: None, attachment: None };
+        let attachment_cache = vec![empty; data.attachment_cache_len];
         AnimationState {
+            attachment_cache,
             data,
             time_scale: 1.0,
             tracks: Vec::new(),
@@ -556,7 +601,14 @@ impl AnimationState {
                 let blend = if mixed_in_setup { MixBlend::Setup } else { blend };
                 for (ii, tl) in timelines.iter().enumerate() {
                     if let Timeline::Attachment { .. } = tl {
-                        self.apply_attachment_timeline(sk, tl, apply_time, blend, attachments);
+                        self.apply_attachment_timeline(
+                            sk,
+                            tl,
+                            self.attachment_cache_slot(anim, ii),
+                            apply_time,
+                            blend,
+                            attachments,
+                        );
                     } else {
                         let ev = if reverse { None } else { Some(&mut events) };
                         if let Some(a) = anim {
@@ -602,7 +654,14 @@ impl AnimationState {
                         );
                         self.em(cur).timelines_rotation = rot;
                     } else if let Timeline::Attachment { .. } = tl {
-                        self.apply_attachment_timeline(sk, tl, apply_time, blend, attachments);
+                        self.apply_attachment_timeline(
+                            sk,
+                            tl,
+                            self.attachment_cache_slot(anim, ii),
+                            apply_time,
+                            blend,
+                            attachments,
+                        );
                     } else if let Some(a) = anim {
                         let ev = if reverse { None } else { Some(&mut events) };
                         apply_held(
@@ -752,6 +811,7 @@ impl AnimationState {
                     self.apply_attachment_timeline(
                         sk,
                         tl,
+                        self.attachment_cache_slot(anim, ii),
                         apply_time,
                         tblend,
                         attachments && alpha >= alpha_attachment_threshold,
@@ -832,7 +892,14 @@ impl AnimationState {
                 );
                 self.em(cur).timelines_rotation = rot;
             } else if let Timeline::Attachment { .. } = tl {
-                self.apply_attachment_timeline(sk, tl, animation_time, tblend, true);
+                self.apply_attachment_timeline(
+                    sk,
+                    tl,
+                    self.attachment_cache_slot(anim, ii),
+                    animation_time,
+                    tblend,
+                    true,
+                );
             } else if let Some(a) = anim {
                 apply_timeline(
                     sk,
@@ -920,7 +987,14 @@ impl AnimationState {
                     let name = sd.slot(*slot).attachment.as_deref();
                     self.set_attachment(sk, *slot, name, false);
                 } else {
-                    self.apply_attachment_timeline(sk, tl, animation_time, tblend, false);
+                    self.apply_attachment_timeline(
+                        sk,
+                        tl,
+                        self.attachment_cache_slot(anim, ii),
+                        animation_time,
+                        tblend,
+                        false,
+                    );
                 }
             } else if let Some(a) = anim {
                 let ev = if fire { Some(&mut *events) } else { None };
@@ -947,10 +1021,46 @@ impl AnimationState {
         mix
     }
 
+    /// The cache entry of timeline `index` of `anim` when it is an attachment timeline.
+    fn attachment_cache_slot(&self, anim: Option<AnimationId>, index: usize) -> Option<usize> {
+        let a = anim?;
+        let i = *self.data.attachment_cache_index.get(a.index())?.get(index)?;
+        (i != u32::MAX).then_some(i as usize)
+    }
+
+    /// `sk.get_attachment(slot, name)` (empty name = none) for key `key` of the attachment
+    /// timeline with cache entry `cache`, looked up once per key and skin: the names and
+    /// skins are the state's (immutable) skeleton data, so while `sk` plays that same data
+    /// the answer depends only on the key and the skeleton's skin.
+    fn resolve_attachment(
+        &mut self,
+        sk: &Skeleton,
+        cache: Option<usize>,
+        key: u32,
+        slot: spine_model::SlotId,
+        name: Option<&str>,
+    ) -> Option<spine_model::AttachmentId> {
+        let name = name.filter(|n| !n.is_empty());
+        let same_data = Arc::ptr_eq(&sk.data, &self.data.skeleton_data);
+        let entry = cache.filter(|_| same_data).and_then(|i| self.attachment_cache.get_mut(i));
+        if let Some(e) = &entry {
+            if e.key == key && e.skin == sk.skin {
+                return e.attachment;
+            }
+        }
+        let attachment = name.and_then(|n| sk.get_attachment(slot, n));
+        if let Some(e) = entry {
+            *e = ResolvedAttachment { key, skin: sk.skin, attachment };
+        }
+        attachment
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn apply_attachment_timeline(
         &mut self,
         sk: &mut Skeleton,
         tl: &Timeline,
+        cache: Option<usize>,
         time: f32,
         blend: MixBlend,
         attachments: bool,
@@ -960,12 +1070,13 @@ impl AnimationState {
         if !sk.bones.get(s.bone.index()).is_some_and(|b| b.active) || times.is_empty() {
             return;
         }
-        let data = sk.data.clone();
-        if time < times[0] {
-            let first = blend == MixBlend::First && data.behaviour.first_blend_resets_slots;
+        let resolved = if time < times[0] {
+            let first = blend == MixBlend::First && sk.data.behaviour.first_blend_resets_slots;
             if blend == MixBlend::Setup || first {
-                let name = data.slot(*slot).attachment.as_deref();
-                self.set_attachment(sk, *slot, name, attachments);
+                let name = sk.data.slot(*slot).attachment.as_deref();
+                Some(self.resolve_attachment(sk, cache, SETUP_KEY, *slot, name))
+            } else {
+                None
             }
         } else {
             let mut k = times.len() - 1;
@@ -976,7 +1087,19 @@ impl AnimationState {
                 }
             }
             let name = names.get(k).and_then(|n| n.as_deref());
-            self.set_attachment(sk, *slot, name, attachments);
+            let (key, cache) = match u32::try_from(k) {
+                Ok(key) if key < SETUP_KEY => (key, cache),
+                _ => (NO_KEY, None),
+            };
+            Some(self.resolve_attachment(sk, cache, key, *slot, name))
+        };
+        if let Some(attachment) = resolved {
+            sk.set_attachment(*slot, attachment);
+            if attachments {
+                if let Some(s) = sk.slots.get_mut(slot.index()) {
+                    s.attachment_state = self.unkeyed_state + CURRENT;
+                }
+            }
         }
         if let Some(s) = sk.slots.get_mut(slot.index()) {
             if s.attachment_state <= self.unkeyed_state {

@@ -214,6 +214,7 @@ fn linear_value_unchecked(c: &Curves, time: f32, k: usize, ch: usize) -> f32 {
 }
 
 /// spine-cpp `CurveTimeline1::getCurveValue`.
+#[inline(always)]
 pub(crate) fn curve_value1(c: &Curves, time: f32) -> f32 {
     let [v] = curve_values_n::<1>(c, time);
     v
@@ -226,6 +227,12 @@ pub(crate) fn curve_value1(c: &Curves, time: f32) -> f32 {
 /// tables and the last key go through [`channel_value`].
 #[inline(always)]
 fn curve_values_n<const N: usize>(c: &Curves, time: f32) -> [f32; N] {
+    curve_values_nk::<N>(c, time).0
+}
+
+/// [`curve_values_n`] and the key found by [`search`].
+#[inline(always)]
+fn curve_values_nk<const N: usize>(c: &Curves, time: f32) -> ([f32; N], usize) {
     let mut out = [0.0; N];
     if c.model != CurveModel::Sampled3x && c.channels == N {
         let stride = N + 1;
@@ -255,14 +262,19 @@ fn curve_values_n<const N: usize>(c: &Curves, time: f32) -> [f32; N] {
                     *o = bezier_value(c, time, k, ch, base + ch * BEZIER_SIZE);
                 }
             }
-            return out;
+            return (out, k);
+        }
+        // The last key (no next one): its values, as `channel_value` reads them.
+        if let Some(key) = c.frames.get(k * stride + 1..(k + 1) * stride) {
+            out.copy_from_slice(key);
+            return (out, k);
         }
     }
     let k = search(c, time);
     for (ch, o) in out.iter_mut().enumerate() {
         *o = channel_value(c, time, k, ch, ch);
     }
-    out
+    (out, k)
 }
 
 /// All channels of a curve timeline at `time` into `out` (channel `i` read with bezier
@@ -853,9 +865,7 @@ fn apply_tl(
                 p.stretch = d.stretch;
                 return;
             }
-            let mut v = [0.0; 2];
-            curve_values(curves, time, &mut v, &SLOTS);
-            let k = search(curves, time);
+            let (v, k) = curve_values_nk::<2>(curves, time);
             let f = flags.get(k).copied();
             if blend == MixBlend::Setup {
                 p.mix = d.mix + (v[0] - d.mix) * alpha;
@@ -901,8 +911,7 @@ fn apply_tl(
                 }
                 return;
             }
-            let mut v = [0.0; 6];
-            curve_values(curves, time, &mut v, &SLOTS);
+            let v = curve_values_n::<6>(curves, time);
             for ((m, s), v) in p.mixes.iter_mut().zip(d.mixes).zip(v) {
                 if blend == MixBlend::Setup {
                     *m = s + (v - s) * alpha;
@@ -940,8 +949,7 @@ fn apply_tl(
                             _ => {}
                         }
                     } else {
-                        let mut v = [0.0; 3];
-                        curve_values(curves, time, &mut v, &SLOTS);
+                        let v = curve_values_n::<3>(curves, time);
                         for ((m, s), v) in cur.iter_mut().zip(setup).zip(v) {
                             if blend == MixBlend::Setup {
                                 *m = s + (v - s) * alpha;
@@ -1530,11 +1538,18 @@ fn apply_color(
     }
     // Values in channel order; RGB2 reads its dark beziers at slots 4, 5, 6 (spine-cpp bug).
     let mut v = [0.0f32; 7];
-    let slots: &[usize] = match property {
-        ColorProperty::Rgb2 => &[0, 1, 2, 4, 5, 6],
-        _ => &SLOTS[..c.channels.min(7)],
-    };
-    curve_values(c, time, &mut v[..slots.len()], slots);
+    match (property, c.channels) {
+        (ColorProperty::Rgb2, _) => curve_values(c, time, &mut v[..6], &[0, 1, 2, 4, 5, 6]),
+        // The usual shapes read at once (the same values as the general read).
+        (_, 4) => v[..4].copy_from_slice(&curve_values_n::<4>(c, time)),
+        (_, 3) => v[..3].copy_from_slice(&curve_values_n::<3>(c, time)),
+        (_, 1) => v[0] = curve_value1(c, time),
+        (_, 7) => v = curve_values_n::<7>(c, time),
+        (_, n) => {
+            let slots = &SLOTS[..n.min(7)];
+            curve_values(c, time, &mut v[..slots.len()], slots)
+        }
+    }
     let (r, g, b, a, r2, g2, b2) = match property {
         ColorProperty::Rgba => (v[0], v[1], v[2], v[3], 0.0, 0.0, 0.0),
         ColorProperty::Rgb => (v[0], v[1], v[2], 0.0, 0.0, 0.0, 0.0),
