@@ -236,13 +236,17 @@ fn curve_values_nk<const N: usize>(c: &Curves, time: f32) -> ([f32; N], usize) {
     let mut out = [0.0; N];
     if c.model != CurveModel::Sampled3x && c.channels == N {
         let stride = N + 1;
-        // [`search`] with the stride known at compile time.
+        // [`search`] with the stride known at compile time, over key times only: a trailing
+        // partial key (malformed table) may be counted here, but then neither a key pair
+        // nor a last key is found below and the general path searches again.
         let mut k = 0;
-        for key in c.frames.chunks_exact(stride).skip(1) {
-            if key[0] > time {
+        let mut at = stride;
+        while let Some(&t) = c.frames.get(at) {
+            if t > time {
                 break;
             }
             k += 1;
+            at += stride;
         }
         if let Some(pair) = c.frames.get(k * stride..(k + 2) * stride) {
             let (key, next) = pair.split_at(stride);
