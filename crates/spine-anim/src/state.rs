@@ -599,33 +599,15 @@ impl AnimationState {
                     attachments = true;
                 }
                 let blend = if mixed_in_setup { MixBlend::Setup } else { blend };
-                for (ii, tl) in timelines.iter().enumerate() {
-                    if let Timeline::Attachment { .. } = tl {
-                        self.apply_attachment_timeline(
-                            sk,
-                            tl,
-                            self.attachment_cache_slot(anim, ii),
-                            apply_time,
-                            blend,
-                            attachments,
-                        );
+                if let Some(a) = anim {
+                    let ev = if reverse { None } else { Some(&mut events) };
+                    let times = (animation_last, apply_time);
+                    // The usual case (track 0, alpha 1) with its mix settings as constants.
+                    if blend == MixBlend::First && alpha == 1.0 {
+                        let (alpha, blend) = (1.0, MixBlend::First);
+                        self.apply_in(sk, &skd, a, timelines, times, ev, alpha, blend, attachments);
                     } else {
-                        let ev = if reverse { None } else { Some(&mut events) };
-                        if let Some(a) = anim {
-                            apply_held(
-                                sk,
-                                &skd,
-                                a,
-                                ii,
-                                tl,
-                                animation_last,
-                                apply_time,
-                                ev,
-                                alpha,
-                                blend,
-                                MixDirection::In,
-                            );
-                        }
+                        self.apply_in(sk, &skd, a, timelines, times, ev, alpha, blend, attachments);
                     }
                 }
             } else {
@@ -698,6 +680,35 @@ impl AnimationState {
         self.unkeyed_state += 2;
         self.drain();
         applied
+    }
+
+    /// Every timeline of `anim` (`timelines`) mixing in with `alpha` and `blend` at
+    /// `times = (last, now)`: attachment timelines through the state, the others through
+    /// [`apply_held`]. Inlined into [`AnimationState::apply`] so that constant mix settings
+    /// fold into the timelines' code.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn apply_in(
+        &mut self,
+        sk: &mut Skeleton,
+        skd: &SkeletonData,
+        anim: AnimationId,
+        timelines: &[Timeline],
+        (last, time): (f32, f32),
+        mut events: Option<&mut Vec<EventRef>>,
+        alpha: f32,
+        blend: MixBlend,
+        attachments: bool,
+    ) {
+        for (ii, tl) in timelines.iter().enumerate() {
+            if let Timeline::Attachment { .. } = tl {
+                let cache = self.attachment_cache_slot(Some(anim), ii);
+                self.apply_attachment_timeline(sk, tl, cache, time, blend, attachments);
+            } else {
+                let ev = events.as_deref_mut();
+                apply_held(sk, skd, anim, ii, tl, last, time, ev, alpha, blend, MixDirection::In);
+            }
+        }
     }
 
     fn apply_mixing_from(
