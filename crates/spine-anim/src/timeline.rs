@@ -110,7 +110,7 @@ fn cv(c: &Curves, i: usize) -> f32 {
 }
 
 /// spine-cpp `CurveTimeline::getBezierValue` for key `k`, channel `ch`, bezier at `i`.
-#[inline]
+#[inline(always)]
 fn bezier_value(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
     let Some(p) =
         c.curves.get(i..i + BEZIER_SIZE).and_then(|p| <&[f32; BEZIER_SIZE]>::try_from(p).ok())
