@@ -624,6 +624,7 @@ impl AnimationState {
                         let mut rot = std::mem::take(&mut self.em(cur).timelines_rotation);
                         apply_rotate_timeline(
                             sk,
+                            &skd,
                             anim,
                             ii,
                             tl,
@@ -807,6 +808,7 @@ impl AnimationState {
                     let mut rot = std::mem::take(&mut self.em(from).timelines_rotation);
                     apply_rotate_timeline(
                         sk,
+                        &skd,
                         anim,
                         ii,
                         tl,
@@ -866,6 +868,7 @@ impl AnimationState {
     /// `alpha_attachment_threshold`) are ignored.
     fn apply_current_35(&mut self, cur: EntryId, sk: &mut Skeleton, events: &mut Vec<EventRef>) {
         let sd = self.data.skeleton_data.clone();
+        let skd = sk.data.clone();
         let mut mix = self.e(cur).alpha;
         if self.e(cur).mixing_from.is_some() {
             mix *= self.apply_mixing_from_35(cur, sk, events);
@@ -891,6 +894,7 @@ impl AnimationState {
                 let mut rot = std::mem::take(&mut self.em(cur).timelines_rotation);
                 apply_rotate_timeline(
                     sk,
+                    &skd,
                     anim,
                     ii,
                     tl,
@@ -951,6 +955,7 @@ impl AnimationState {
             (self.e(to).mix_time / to_mix_duration).min(1.0)
         };
         let sd = self.data.skeleton_data.clone();
+        let skd = sk.data.clone();
         let f = self.e(from);
         let fire = mix < f.event_threshold;
         let attachments = mix < f.mix_attachment_threshold;
@@ -973,6 +978,7 @@ impl AnimationState {
                 let mut rot = std::mem::take(&mut self.em(from).timelines_rotation);
                 apply_rotate_timeline(
                     sk,
+                    &skd,
                     anim,
                     ii,
                     tl,
@@ -1603,6 +1609,7 @@ impl AnimationState {
 #[allow(clippy::too_many_arguments)]
 fn apply_rotate_timeline(
     sk: &mut Skeleton,
+    skd: &SkeletonData,
     anim: Option<AnimationId>,
     index: usize,
     tl: &Timeline,
@@ -1620,7 +1627,7 @@ fn apply_rotate_timeline(
     }
     let Some(anim) = anim else { return };
     if alpha == 1.0 {
-        apply_timeline(sk, anim, index, 0.0, time, None, 1.0, blend, MixDirection::In);
+        apply_held(sk, skd, anim, index, tl, 0.0, time, None, 1.0, blend, MixDirection::In);
         return;
     }
     let Timeline::Bone { bone, curves, .. } = tl else { return };
