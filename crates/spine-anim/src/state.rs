@@ -8,6 +8,7 @@
 //! `dispose`; buffers are reused so a warmed-up state does not allocate per frame.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use spine_model::{AnimationId, BoneProperty, HoldRules, RotationMix, SkeletonData, Timeline};
@@ -31,7 +32,7 @@ pub struct AnimationStateData {
     timeline_ids: Vec<Vec<PropertyIds>>,
     /// Property ids that do not fit inline in a [`PropertyIds`] (4.3 draw-order folders).
     spill_ids: Vec<i64>,
-    animation_ids: Vec<HashSet<i64>>,
+    animation_ids: Vec<IdSet>,
     /// Per animation, per timeline: the index of an attachment timeline's entry in
     /// [`AnimationState`]'s resolved-attachment cache (`u32::MAX` for other timelines).
     attachment_cache_index: Vec<Vec<u32>>,
@@ -117,6 +118,35 @@ impl AnimationStateData {
         self.animation_ids
             .get(a.index())
             .is_some_and(|set| ids.get(&self.spill_ids).iter().any(|i| set.contains(i)))
+    }
+}
+
+/// A set of property ids (`kind << 32 | index`) with a cheap hash (see [`IdHasher`]): the
+/// ids come from the skeleton data, membership is all that is asked, and SipHash was most
+/// of the cost of recomputing the timeline modes after an animation change.
+type IdSet = HashSet<i64, BuildHasherDefault<IdHasher>>;
+
+/// The splitmix64 finaliser over the id's bits (every input bit reaches every output bit,
+/// so ids differing only in their kind, the upper half, spread over the table).
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_i64(&mut self, v: i64) {
+        self.0 = self.0.rotate_left(32) ^ v as u64;
     }
 }
 
@@ -293,7 +323,7 @@ pub struct AnimationState {
     queue: Vec<(Queued, EntryId)>,
     drain_disabled: bool,
     fired: Vec<StateEvent>,
-    property_ids: HashSet<i64>,
+    property_ids: IdSet,
     animations_changed: bool,
     unkeyed_state: i32,
     /// What each attachment timeline's key (or the setup attachment) last resolved to,
@@ -331,7 +361,7 @@ impl AnimationState {
             queue: Vec::new(),
             drain_disabled: false,
             fired: Vec::new(),
-            property_ids: HashSet::new(),
+            property_ids: IdSet::default(),
             animations_changed: false,
             unkeyed_state: 0,
         }
@@ -1633,7 +1663,8 @@ fn apply_rotate_timeline(
     let Timeline::Bone { bone, curves, .. } = tl else { return };
     let setup = sk.data.bone(*bone).rotation;
     let Some(b) = sk.bones.get_mut(bone.index()) else { return };
-    if !b.active || curves.frame_count() == 0 {
+    // `frame_count() == 0` without the division.
+    if !b.active || curves.frames.len() < curves.stride() {
         return;
     }
     if sk.data.behaviour.rotation_mix == RotationMix::Spine3 {
