@@ -1635,6 +1635,31 @@ impl AnimationState {
     }
 }
 
+/// `math::fmod(x, 360.0)`: `x` itself when `|x| < 360` (what `fmod` returns then, signed
+/// zero included), which is what a rotation's running total usually is.
+#[inline]
+fn fmod_360(x: f32) -> f32 {
+    if x.abs() < 360.0 {
+        x
+    } else {
+        math::fmod(x, 360.0)
+    }
+}
+
+/// `f64::ceil` without the library call (no SSE4.1 `roundsd` in the baseline target):
+/// below 2^52 in magnitude the truncation through `i64` is exact, one is added when it fell
+/// below `x`, and the sign is `x`'s (`ceil(-0.5) = -0.0`); NaN, infinities and larger
+/// values are integral already and returned as they are.
+#[inline]
+fn ceil(x: f64) -> f64 {
+    if x.is_nan() || x.abs() >= 4_503_599_627_370_496.0 {
+        return x;
+    }
+    let t = x as i64 as f64;
+    let c = if t < x { t + 1.0 } else { t };
+    c.copysign(x)
+}
+
 /// spine-cpp `AnimationState::applyRotateTimeline`.
 #[allow(clippy::too_many_arguments)]
 fn apply_rotate_timeline(
@@ -1691,7 +1716,7 @@ fn apply_rotate_timeline(
     }
     let total;
     let mut diff = r2 - r1;
-    diff -= ((f64::from(diff / 360.0) - 0.5).ceil() as f32) * 360.0;
+    diff -= (ceil(f64::from(diff / 360.0) - 0.5) as f32) * 360.0;
     if diff == 0.0 {
         total = rot.get(i).copied().unwrap_or(0.0);
     } else {
@@ -1700,7 +1725,7 @@ fn apply_rotate_timeline(
         } else {
             (rot.get(i).copied().unwrap_or(0.0), rot.get(i + 1).copied().unwrap_or(0.0))
         };
-        let loops = last_total - math::fmod(last_total, 360.0);
+        let loops = last_total - fmod_360(last_total);
         let mut t = diff + loops;
         let current = diff >= 0.0;
         let mut dir = last_total >= 0.0;
@@ -1790,7 +1815,7 @@ fn rotate_mix_3x(
             }
             dir = current;
         }
-        let mut t = diff + last_total - math::fmod(last_total, 360.0);
+        let mut t = diff + last_total - fmod_360(last_total);
         if dir != current {
             t += 360.0 * math::sign(last_total);
         }
@@ -1803,4 +1828,56 @@ fn rotate_mix_3x(
         *r = diff;
     }
     b.rotation = wrap_3x(r1 + total * alpha);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ceil, fmod_360};
+    use crate::math;
+
+    /// Edge values and a spread of magnitudes, both signs.
+    fn samples() -> Vec<f64> {
+        let mut v = vec![
+            0.0,
+            0.5,
+            1.0,
+            1.5,
+            0.49999999999999994,
+            1e-300,
+            359.99997,
+            360.0,
+            720.5,
+            4_503_599_627_370_495.5,
+            4_503_599_627_370_496.0,
+            4_503_599_627_370_497.0,
+            9.3e18,
+            1e300,
+            f64::INFINITY,
+            f64::NAN,
+            f64::MIN_POSITIVE,
+        ];
+        let mut x = 1.0e-6f64;
+        while x < 1e20 {
+            v.extend([x, x + 0.25, x * 1.618_033_988_749_895]);
+            x *= 1.7;
+        }
+        let neg: Vec<f64> = v.iter().map(|x| -x).collect();
+        v.extend(neg);
+        v
+    }
+
+    #[test]
+    fn ceil_matches_std_bit_for_bit() {
+        for x in samples() {
+            assert_eq!(ceil(x).to_bits(), x.ceil().to_bits(), "ceil({x:e})");
+        }
+    }
+
+    #[test]
+    fn fmod_360_matches_fmod_bit_for_bit() {
+        for x in samples() {
+            let x = x as f32;
+            assert_eq!(fmod_360(x).to_bits(), math::fmod(x, 360.0).to_bits(), "fmod({x:e})");
+        }
+    }
 }
