@@ -38,6 +38,9 @@ pub struct AnimationStateData {
     attachment_cache_index: Vec<Vec<u32>>,
     /// Number of attachment timelines over all animations.
     attachment_cache_len: usize,
+    /// Per attachment cache entry: the timeline's key times never decrease (NaN fails), so
+    /// its key search may start at the key resolved last.
+    attachment_sorted: Vec<bool>,
 }
 
 impl AnimationStateData {
@@ -59,6 +62,7 @@ impl AnimationStateData {
             .map(|ids| ids.iter().flat_map(|p| p.get(&spill_ids).iter().copied()).collect())
             .collect();
         let mut attachment_cache_len = 0usize;
+        let mut attachment_sorted = Vec::new();
         let attachment_cache_index = skeleton_data
             .animations
             .iter()
@@ -66,9 +70,10 @@ impl AnimationStateData {
                 a.timelines
                     .iter()
                     .map(|t| match t {
-                        Timeline::Attachment { .. } => {
+                        Timeline::Attachment { times, .. } => {
                             let i = u32::try_from(attachment_cache_len).unwrap_or(u32::MAX);
                             attachment_cache_len += 1;
+                            attachment_sorted.push(times.windows(2).all(|w| w[0] <= w[1]));
                             i
                         }
                         _ => u32::MAX,
@@ -85,6 +90,7 @@ impl AnimationStateData {
             animation_ids,
             attachment_cache_index,
             attachment_cache_len,
+            attachment_sorted,
         }
     }
 
@@ -1126,8 +1132,19 @@ impl AnimationState {
                 None
             }
         } else {
+            // The search starts at the key resolved last when the key times never decrease
+            // and that key's time is not after `time` (every earlier key's then is not either).
+            let mut start = 0;
+            if let Some(ci) = cache {
+                if self.data.attachment_sorted.get(ci) == Some(&true) {
+                    let h = self.attachment_cache.get(ci).map_or(NO_KEY, |e| e.key) as usize;
+                    if times.get(h).is_some_and(|&t| t <= time) {
+                        start = h;
+                    }
+                }
+            }
             let mut k = times.len() - 1;
-            for (i, &t) in times.iter().enumerate().skip(1) {
+            for (i, &t) in times.iter().enumerate().skip(start + 1) {
                 if t > time {
                     k = i - 1;
                     break;
