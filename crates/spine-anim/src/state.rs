@@ -8,6 +8,7 @@
 //! `dispose`; buffers are reused so a warmed-up state does not allocate per frame.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use spine_model::{AnimationId, BoneProperty, HoldRules, RotationMix, SkeletonData, Timeline};
@@ -15,8 +16,8 @@ use spine_model::{AnimationId, BoneProperty, HoldRules, RotationMix, SkeletonDat
 use crate::math;
 use crate::skeleton::Skeleton;
 use crate::timeline::{
-    apply_timeline, apply_timeline_in, property_ids, EventRef, MixBlend, MixDirection, PropertyIds,
-    DRAW_ORDER_PROPERTY_ID,
+    apply_held, apply_timeline, apply_timeline_in, property_ids, EventRef, MixBlend, MixDirection,
+    PropertyIds, DRAW_ORDER_PROPERTY_ID,
 };
 
 /// Mix durations between animations (spine-cpp `AnimationStateData`), plus per-animation
@@ -31,7 +32,15 @@ pub struct AnimationStateData {
     timeline_ids: Vec<Vec<PropertyIds>>,
     /// Property ids that do not fit inline in a [`PropertyIds`] (4.3 draw-order folders).
     spill_ids: Vec<i64>,
-    animation_ids: Vec<HashSet<i64>>,
+    animation_ids: Vec<IdSet>,
+    /// Per animation, per timeline: the index of an attachment timeline's entry in
+    /// [`AnimationState`]'s resolved-attachment cache (`u32::MAX` for other timelines).
+    attachment_cache_index: Vec<Vec<u32>>,
+    /// Number of attachment timelines over all animations.
+    attachment_cache_len: usize,
+    /// Per attachment cache entry: the timeline's key times never decrease (NaN fails), so
+    /// its key search may start at the key resolved last.
+    attachment_sorted: Vec<bool>,
 }
 
 impl AnimationStateData {
@@ -52,6 +61,26 @@ impl AnimationStateData {
             .iter()
             .map(|ids| ids.iter().flat_map(|p| p.get(&spill_ids).iter().copied()).collect())
             .collect();
+        let mut attachment_cache_len = 0usize;
+        let mut attachment_sorted = Vec::new();
+        let attachment_cache_index = skeleton_data
+            .animations
+            .iter()
+            .map(|a| {
+                a.timelines
+                    .iter()
+                    .map(|t| match t {
+                        Timeline::Attachment { times, .. } => {
+                            let i = u32::try_from(attachment_cache_len).unwrap_or(u32::MAX);
+                            attachment_cache_len += 1;
+                            attachment_sorted.push(times.windows(2).all(|w| w[0] <= w[1]));
+                            i
+                        }
+                        _ => u32::MAX,
+                    })
+                    .collect()
+            })
+            .collect();
         AnimationStateData {
             skeleton_data,
             default_mix: 0.0,
@@ -59,6 +88,9 @@ impl AnimationStateData {
             timeline_ids,
             spill_ids,
             animation_ids,
+            attachment_cache_index,
+            attachment_cache_len,
+            attachment_sorted,
         }
     }
 
@@ -92,6 +124,35 @@ impl AnimationStateData {
         self.animation_ids
             .get(a.index())
             .is_some_and(|set| ids.get(&self.spill_ids).iter().any(|i| set.contains(i)))
+    }
+}
+
+/// A set of property ids (`kind << 32 | index`) with a cheap hash (see [`IdHasher`]): the
+/// ids come from the skeleton data, membership is all that is asked, and SipHash was most
+/// of the cost of recomputing the timeline modes after an animation change.
+type IdSet = HashSet<i64, BuildHasherDefault<IdHasher>>;
+
+/// The splitmix64 finaliser over the id's bits (every input bit reaches every output bit,
+/// so ids differing only in their kind, the upper half, spread over the table).
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_i64(&mut self, v: i64) {
+        self.0 = self.0.rotate_left(32) ^ v as u64;
     }
 }
 
@@ -268,15 +329,35 @@ pub struct AnimationState {
     queue: Vec<(Queued, EntryId)>,
     drain_disabled: bool,
     fired: Vec<StateEvent>,
-    property_ids: HashSet<i64>,
+    property_ids: IdSet,
     animations_changed: bool,
     unkeyed_state: i32,
+    /// What each attachment timeline's key (or the setup attachment) last resolved to,
+    /// and under which skin (see [`AnimationState::resolve_attachment`]).
+    attachment_cache: Vec<ResolvedAttachment>,
 }
+
+/// A cached attachment lookup by name: key `key` of an attachment timeline
+/// ([`SETUP_KEY`] = the slot's setup attachment) under skin `skin` is `attachment`.
+#[derive(Debug, Clone, Copy)]
+struct ResolvedAttachment {
+    key: u32,
+    skin: Option<spine_model::SkinId>,
+    attachment: Option<spine_model::AttachmentId>,
+}
+
+/// [`ResolvedAttachment::key`] of an empty cache entry.
+const NO_KEY: u32 = u32::MAX;
+/// [`ResolvedAttachment::key`] of the slot's setup attachment.
+const SETUP_KEY: u32 = u32::MAX - 1;
 
 impl AnimationState {
     /// A state with no tracks.
     pub fn new(data: Arc<AnimationStateData>) -> AnimationState {
+        let empty = ResolvedAttachment { key: NO_KEY, skin: None, attachment: None };
+        let attachment_cache = vec![empty; data.attachment_cache_len];
         AnimationState {
+            attachment_cache,
             data,
             time_scale: 1.0,
             tracks: Vec::new(),
@@ -286,7 +367,7 @@ impl AnimationState {
             queue: Vec::new(),
             drain_disabled: false,
             fired: Vec::new(),
-            property_ids: HashSet::new(),
+            property_ids: IdSet::default(),
             animations_changed: false,
             unkeyed_state: 0,
         }
@@ -554,25 +635,15 @@ impl AnimationState {
                     attachments = true;
                 }
                 let blend = if mixed_in_setup { MixBlend::Setup } else { blend };
-                for (ii, tl) in timelines.iter().enumerate() {
-                    if let Timeline::Attachment { .. } = tl {
-                        self.apply_attachment_timeline(sk, tl, apply_time, blend, attachments);
+                if let Some(a) = anim {
+                    let ev = if reverse { None } else { Some(&mut events) };
+                    let times = (animation_last, apply_time);
+                    // The usual case (track 0, alpha 1) with its mix settings as constants.
+                    if blend == MixBlend::First && alpha == 1.0 {
+                        let (alpha, blend) = (1.0, MixBlend::First);
+                        self.apply_in(sk, &skd, a, timelines, times, ev, alpha, blend, attachments);
                     } else {
-                        let ev = if reverse { None } else { Some(&mut events) };
-                        if let Some(a) = anim {
-                            apply_timeline_in(
-                                sk,
-                                &skd,
-                                a,
-                                ii,
-                                animation_last,
-                                apply_time,
-                                ev,
-                                alpha,
-                                blend,
-                                MixDirection::In,
-                            );
-                        }
+                        self.apply_in(sk, &skd, a, timelines, times, ev, alpha, blend, attachments);
                     }
                 }
             } else {
@@ -589,6 +660,7 @@ impl AnimationState {
                         let mut rot = std::mem::take(&mut self.em(cur).timelines_rotation);
                         apply_rotate_timeline(
                             sk,
+                            &skd,
                             anim,
                             ii,
                             tl,
@@ -601,14 +673,22 @@ impl AnimationState {
                         );
                         self.em(cur).timelines_rotation = rot;
                     } else if let Timeline::Attachment { .. } = tl {
-                        self.apply_attachment_timeline(sk, tl, apply_time, blend, attachments);
+                        self.apply_attachment_timeline(
+                            sk,
+                            tl,
+                            self.attachment_cache_slot(anim, ii),
+                            apply_time,
+                            blend,
+                            attachments,
+                        );
                     } else if let Some(a) = anim {
                         let ev = if reverse { None } else { Some(&mut events) };
-                        apply_timeline_in(
+                        apply_held(
                             sk,
                             &skd,
                             a,
                             ii,
+                            tl,
                             animation_last,
                             apply_time,
                             ev,
@@ -637,6 +717,35 @@ impl AnimationState {
         self.unkeyed_state += 2;
         self.drain();
         applied
+    }
+
+    /// Every timeline of `anim` (`timelines`) mixing in with `alpha` and `blend` at
+    /// `times = (last, now)`: attachment timelines through the state, the others through
+    /// [`apply_held`]. Inlined into [`AnimationState::apply`] so that constant mix settings
+    /// fold into the timelines' code.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn apply_in(
+        &mut self,
+        sk: &mut Skeleton,
+        skd: &SkeletonData,
+        anim: AnimationId,
+        timelines: &[Timeline],
+        (last, time): (f32, f32),
+        mut events: Option<&mut Vec<EventRef>>,
+        alpha: f32,
+        blend: MixBlend,
+        attachments: bool,
+    ) {
+        for (ii, tl) in timelines.iter().enumerate() {
+            if let Timeline::Attachment { .. } = tl {
+                let cache = self.attachment_cache_slot(Some(anim), ii);
+                self.apply_attachment_timeline(sk, tl, cache, time, blend, attachments);
+            } else {
+                let ev = events.as_deref_mut();
+                apply_held(sk, skd, anim, ii, tl, last, time, ev, alpha, blend, MixDirection::In);
+            }
+        }
     }
 
     fn apply_mixing_from(
@@ -735,6 +844,7 @@ impl AnimationState {
                     let mut rot = std::mem::take(&mut self.em(from).timelines_rotation);
                     apply_rotate_timeline(
                         sk,
+                        &skd,
                         anim,
                         ii,
                         tl,
@@ -750,6 +860,7 @@ impl AnimationState {
                     self.apply_attachment_timeline(
                         sk,
                         tl,
+                        self.attachment_cache_slot(anim, ii),
                         apply_time,
                         tblend,
                         attachments && alpha >= alpha_attachment_threshold,
@@ -762,11 +873,12 @@ impl AnimationState {
                         direction = MixDirection::In;
                     }
                     let ev = if fire { Some(&mut *events) } else { None };
-                    apply_timeline_in(
+                    apply_held(
                         sk,
                         &skd,
                         a,
                         ii,
+                        tl,
                         animation_last,
                         apply_time,
                         ev,
@@ -792,6 +904,7 @@ impl AnimationState {
     /// `alpha_attachment_threshold`) are ignored.
     fn apply_current_35(&mut self, cur: EntryId, sk: &mut Skeleton, events: &mut Vec<EventRef>) {
         let sd = self.data.skeleton_data.clone();
+        let skd = sk.data.clone();
         let mut mix = self.e(cur).alpha;
         if self.e(cur).mixing_from.is_some() {
             mix *= self.apply_mixing_from_35(cur, sk, events);
@@ -817,6 +930,7 @@ impl AnimationState {
                 let mut rot = std::mem::take(&mut self.em(cur).timelines_rotation);
                 apply_rotate_timeline(
                     sk,
+                    &skd,
                     anim,
                     ii,
                     tl,
@@ -829,7 +943,14 @@ impl AnimationState {
                 );
                 self.em(cur).timelines_rotation = rot;
             } else if let Timeline::Attachment { .. } = tl {
-                self.apply_attachment_timeline(sk, tl, animation_time, tblend, true);
+                self.apply_attachment_timeline(
+                    sk,
+                    tl,
+                    self.attachment_cache_slot(anim, ii),
+                    animation_time,
+                    tblend,
+                    true,
+                );
             } else if let Some(a) = anim {
                 apply_timeline(
                     sk,
@@ -870,6 +991,7 @@ impl AnimationState {
             (self.e(to).mix_time / to_mix_duration).min(1.0)
         };
         let sd = self.data.skeleton_data.clone();
+        let skd = sk.data.clone();
         let f = self.e(from);
         let fire = mix < f.event_threshold;
         let attachments = mix < f.mix_attachment_threshold;
@@ -892,6 +1014,7 @@ impl AnimationState {
                 let mut rot = std::mem::take(&mut self.em(from).timelines_rotation);
                 apply_rotate_timeline(
                     sk,
+                    &skd,
                     anim,
                     ii,
                     tl,
@@ -917,7 +1040,14 @@ impl AnimationState {
                     let name = sd.slot(*slot).attachment.as_deref();
                     self.set_attachment(sk, *slot, name, false);
                 } else {
-                    self.apply_attachment_timeline(sk, tl, animation_time, tblend, false);
+                    self.apply_attachment_timeline(
+                        sk,
+                        tl,
+                        self.attachment_cache_slot(anim, ii),
+                        animation_time,
+                        tblend,
+                        false,
+                    );
                 }
             } else if let Some(a) = anim {
                 let ev = if fire { Some(&mut *events) } else { None };
@@ -944,10 +1074,46 @@ impl AnimationState {
         mix
     }
 
+    /// The cache entry of timeline `index` of `anim` when it is an attachment timeline.
+    fn attachment_cache_slot(&self, anim: Option<AnimationId>, index: usize) -> Option<usize> {
+        let a = anim?;
+        let i = *self.data.attachment_cache_index.get(a.index())?.get(index)?;
+        (i != u32::MAX).then_some(i as usize)
+    }
+
+    /// `sk.get_attachment(slot, name)` (empty name = none) for key `key` of the attachment
+    /// timeline with cache entry `cache`, looked up once per key and skin: the names and
+    /// skins are the state's (immutable) skeleton data, so while `sk` plays that same data
+    /// the answer depends only on the key and the skeleton's skin.
+    fn resolve_attachment(
+        &mut self,
+        sk: &Skeleton,
+        cache: Option<usize>,
+        key: u32,
+        slot: spine_model::SlotId,
+        name: Option<&str>,
+    ) -> Option<spine_model::AttachmentId> {
+        let name = name.filter(|n| !n.is_empty());
+        let same_data = Arc::ptr_eq(&sk.data, &self.data.skeleton_data);
+        let entry = cache.filter(|_| same_data).and_then(|i| self.attachment_cache.get_mut(i));
+        if let Some(e) = &entry {
+            if e.key == key && e.skin == sk.skin {
+                return e.attachment;
+            }
+        }
+        let attachment = name.and_then(|n| sk.get_attachment(slot, n));
+        if let Some(e) = entry {
+            *e = ResolvedAttachment { key, skin: sk.skin, attachment };
+        }
+        attachment
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn apply_attachment_timeline(
         &mut self,
         sk: &mut Skeleton,
         tl: &Timeline,
+        cache: Option<usize>,
         time: f32,
         blend: MixBlend,
         attachments: bool,
@@ -957,23 +1123,47 @@ impl AnimationState {
         if !sk.bones.get(s.bone.index()).is_some_and(|b| b.active) || times.is_empty() {
             return;
         }
-        let data = sk.data.clone();
-        if time < times[0] {
-            let first = blend == MixBlend::First && data.behaviour.first_blend_resets_slots;
+        let resolved = if time < times[0] {
+            let first = blend == MixBlend::First && sk.data.behaviour.first_blend_resets_slots;
             if blend == MixBlend::Setup || first {
-                let name = data.slot(*slot).attachment.as_deref();
-                self.set_attachment(sk, *slot, name, attachments);
+                let name = sk.data.slot(*slot).attachment.as_deref();
+                Some(self.resolve_attachment(sk, cache, SETUP_KEY, *slot, name))
+            } else {
+                None
             }
         } else {
+            // The search starts at the key resolved last when the key times never decrease
+            // and that key's time is not after `time` (every earlier key's then is not either).
+            let mut start = 0;
+            if let Some(ci) = cache {
+                if self.data.attachment_sorted.get(ci) == Some(&true) {
+                    let h = self.attachment_cache.get(ci).map_or(NO_KEY, |e| e.key) as usize;
+                    if times.get(h).is_some_and(|&t| t <= time) {
+                        start = h;
+                    }
+                }
+            }
             let mut k = times.len() - 1;
-            for (i, &t) in times.iter().enumerate().skip(1) {
+            for (i, &t) in times.iter().enumerate().skip(start + 1) {
                 if t > time {
                     k = i - 1;
                     break;
                 }
             }
             let name = names.get(k).and_then(|n| n.as_deref());
-            self.set_attachment(sk, *slot, name, attachments);
+            let (key, cache) = match u32::try_from(k) {
+                Ok(key) if key < SETUP_KEY => (key, cache),
+                _ => (NO_KEY, None),
+            };
+            Some(self.resolve_attachment(sk, cache, key, *slot, name))
+        };
+        if let Some(attachment) = resolved {
+            sk.set_attachment(*slot, attachment);
+            if attachments {
+                if let Some(s) = sk.slots.get_mut(slot.index()) {
+                    s.attachment_state = self.unkeyed_state + CURRENT;
+                }
+            }
         }
         if let Some(s) = sk.slots.get_mut(slot.index()) {
             if s.attachment_state <= self.unkeyed_state {
@@ -1462,10 +1652,36 @@ impl AnimationState {
     }
 }
 
+/// `math::fmod(x, 360.0)`: `x` itself when `|x| < 360` (what `fmod` returns then, signed
+/// zero included), which is what a rotation's running total usually is.
+#[inline]
+fn fmod_360(x: f32) -> f32 {
+    if x.abs() < 360.0 {
+        x
+    } else {
+        math::fmod(x, 360.0)
+    }
+}
+
+/// `f64::ceil` without the library call (no SSE4.1 `roundsd` in the baseline target):
+/// below 2^52 in magnitude the truncation through `i64` is exact, one is added when it fell
+/// below `x`, and the sign is `x`'s (`ceil(-0.5) = -0.0`); NaN, infinities and larger
+/// values are integral already and returned as they are.
+#[inline]
+fn ceil(x: f64) -> f64 {
+    if x.is_nan() || x.abs() >= 4_503_599_627_370_496.0 {
+        return x;
+    }
+    let t = x as i64 as f64;
+    let c = if t < x { t + 1.0 } else { t };
+    c.copysign(x)
+}
+
 /// spine-cpp `AnimationState::applyRotateTimeline`.
 #[allow(clippy::too_many_arguments)]
 fn apply_rotate_timeline(
     sk: &mut Skeleton,
+    skd: &SkeletonData,
     anim: Option<AnimationId>,
     index: usize,
     tl: &Timeline,
@@ -1483,13 +1699,14 @@ fn apply_rotate_timeline(
     }
     let Some(anim) = anim else { return };
     if alpha == 1.0 {
-        apply_timeline(sk, anim, index, 0.0, time, None, 1.0, blend, MixDirection::In);
+        apply_held(sk, skd, anim, index, tl, 0.0, time, None, 1.0, blend, MixDirection::In);
         return;
     }
     let Timeline::Bone { bone, curves, .. } = tl else { return };
     let setup = sk.data.bone(*bone).rotation;
     let Some(b) = sk.bones.get_mut(bone.index()) else { return };
-    if !b.active || curves.frame_count() == 0 {
+    // `frame_count() == 0` without the division.
+    if !b.active || curves.frames.len() < curves.stride() {
         return;
     }
     if sk.data.behaviour.rotation_mix == RotationMix::Spine3 {
@@ -1516,7 +1733,7 @@ fn apply_rotate_timeline(
     }
     let total;
     let mut diff = r2 - r1;
-    diff -= ((f64::from(diff / 360.0) - 0.5).ceil() as f32) * 360.0;
+    diff -= (ceil(f64::from(diff / 360.0) - 0.5) as f32) * 360.0;
     if diff == 0.0 {
         total = rot.get(i).copied().unwrap_or(0.0);
     } else {
@@ -1525,7 +1742,7 @@ fn apply_rotate_timeline(
         } else {
             (rot.get(i).copied().unwrap_or(0.0), rot.get(i + 1).copied().unwrap_or(0.0))
         };
-        let loops = last_total - math::fmod(last_total, 360.0);
+        let loops = last_total - fmod_360(last_total);
         let mut t = diff + loops;
         let current = diff >= 0.0;
         let mut dir = last_total >= 0.0;
@@ -1615,7 +1832,7 @@ fn rotate_mix_3x(
             }
             dir = current;
         }
-        let mut t = diff + last_total - math::fmod(last_total, 360.0);
+        let mut t = diff + last_total - fmod_360(last_total);
         if dir != current {
             t += 360.0 * math::sign(last_total);
         }
@@ -1628,4 +1845,56 @@ fn rotate_mix_3x(
         *r = diff;
     }
     b.rotation = wrap_3x(r1 + total * alpha);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ceil, fmod_360};
+    use crate::math;
+
+    /// Edge values and a spread of magnitudes, both signs.
+    fn samples() -> Vec<f64> {
+        let mut v = vec![
+            0.0,
+            0.5,
+            1.0,
+            1.5,
+            0.49999999999999994,
+            1e-300,
+            359.99997,
+            360.0,
+            720.5,
+            4_503_599_627_370_495.5,
+            4_503_599_627_370_496.0,
+            4_503_599_627_370_497.0,
+            9.3e18,
+            1e300,
+            f64::INFINITY,
+            f64::NAN,
+            f64::MIN_POSITIVE,
+        ];
+        let mut x = 1.0e-6f64;
+        while x < 1e20 {
+            v.extend([x, x + 0.25, x * 1.618_033_988_749_895]);
+            x *= 1.7;
+        }
+        let neg: Vec<f64> = v.iter().map(|x| -x).collect();
+        v.extend(neg);
+        v
+    }
+
+    #[test]
+    fn ceil_matches_std_bit_for_bit() {
+        for x in samples() {
+            assert_eq!(ceil(x).to_bits(), x.ceil().to_bits(), "ceil({x:e})");
+        }
+    }
+
+    #[test]
+    fn fmod_360_matches_fmod_bit_for_bit() {
+        for x in samples() {
+            let x = x as f32;
+            assert_eq!(fmod_360(x).to_bits(), math::fmod(x, 360.0).to_bits(), "fmod({x:e})");
+        }
+    }
 }

@@ -110,9 +110,11 @@ fn cv(c: &Curves, i: usize) -> f32 {
 }
 
 /// spine-cpp `CurveTimeline::getBezierValue` for key `k`, channel `ch`, bezier at `i`.
-#[inline]
+#[inline(always)]
 fn bezier_value(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
-    let Some(p) = c.curves.get(i..i + BEZIER_SIZE) else {
+    let Some(p) =
+        c.curves.get(i..i + BEZIER_SIZE).and_then(|p| <&[f32; BEZIER_SIZE]>::try_from(p).ok())
+    else {
         return bezier_value_clamped(c, time, k, ch, i);
     };
     if p[0] > time {
@@ -120,12 +122,15 @@ fn bezier_value(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
         let y = c.value(k, ch);
         return y + (time - x) / (p[0] - x) * (p[1] - y);
     }
-    for j in (2..BEZIER_SIZE).step_by(2) {
+    // The first sample at or after `time` (spine-cpp's scan), over a fixed-size array.
+    let mut j = 2;
+    while j < BEZIER_SIZE {
         if p[j] >= time {
             let x = p[j - 2];
             let y = p[j - 1];
             return y + (time - x) / (p[j] - x) * (p[j + 1] - y);
         }
+        j += 2;
     }
     let x = p[BEZIER_SIZE - 2];
     let y = p[BEZIER_SIZE - 1];
@@ -209,6 +214,7 @@ fn linear_value_unchecked(c: &Curves, time: f32, k: usize, ch: usize) -> f32 {
 }
 
 /// spine-cpp `CurveTimeline1::getCurveValue`.
+#[inline(always)]
 pub(crate) fn curve_value1(c: &Curves, time: f32) -> f32 {
     let [v] = curve_values_n::<1>(c, time);
     v
@@ -221,16 +227,26 @@ pub(crate) fn curve_value1(c: &Curves, time: f32) -> f32 {
 /// tables and the last key go through [`channel_value`].
 #[inline(always)]
 fn curve_values_n<const N: usize>(c: &Curves, time: f32) -> [f32; N] {
+    curve_values_nk::<N>(c, time).0
+}
+
+/// [`curve_values_n`] and the key found by [`search`].
+#[inline(always)]
+fn curve_values_nk<const N: usize>(c: &Curves, time: f32) -> ([f32; N], usize) {
     let mut out = [0.0; N];
     if c.model != CurveModel::Sampled3x && c.channels == N {
         let stride = N + 1;
-        // [`search`] with the stride known at compile time.
+        // [`search`] with the stride known at compile time, over key times only: a trailing
+        // partial key (malformed table) may be counted here, but then neither a key pair
+        // nor a last key is found below and the general path searches again.
         let mut k = 0;
-        for key in c.frames.chunks_exact(stride).skip(1) {
-            if key[0] > time {
+        let mut at = stride;
+        while let Some(&t) = c.frames.get(at) {
+            if t > time {
                 break;
             }
             k += 1;
+            at += stride;
         }
         if let Some(pair) = c.frames.get(k * stride..(k + 2) * stride) {
             let (key, next) = pair.split_at(stride);
@@ -250,14 +266,19 @@ fn curve_values_n<const N: usize>(c: &Curves, time: f32) -> [f32; N] {
                     *o = bezier_value(c, time, k, ch, base + ch * BEZIER_SIZE);
                 }
             }
-            return out;
+            return (out, k);
+        }
+        // The last key (no next one): its values, as `channel_value` reads them.
+        if let Some(key) = c.frames.get(k * stride + 1..(k + 1) * stride) {
+            out.copy_from_slice(key);
+            return (out, k);
         }
     }
     let k = search(c, time);
     for (ch, o) in out.iter_mut().enumerate() {
         *o = channel_value(c, time, k, ch, ch);
     }
-    out
+    (out, k)
 }
 
 /// All channels of a curve timeline at `time` into `out` (channel `i` read with bezier
@@ -271,6 +292,7 @@ fn curve_values(c: &Curves, time: f32, out: &mut [f32], slots: &[usize]) {
 
 const SLOTS: [usize; 7] = [0, 1, 2, 3, 4, 5, 6];
 
+#[inline(always)]
 fn relative(c: &Curves, time: f32, alpha: f32, blend: MixBlend, current: f32, setup: f32) -> f32 {
     if time < c.time(0) {
         return match blend {
@@ -641,6 +663,51 @@ pub fn apply_timeline_in(
     else {
         return;
     };
+    apply_tl(sk, data, animation, index, tl, last_time, time, events, alpha, blend, direction);
+}
+
+/// [`apply_timeline_in`] for a timeline the caller already holds (`tl` is timeline `index`
+/// of `animation`, `data` is `sk.data`). Bone timelines, most of a typical animation, are
+/// applied inline; the other kinds through one out-of-line arm.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn apply_held(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    animation: AnimationId,
+    index: usize,
+    tl: &Timeline,
+    last_time: f32,
+    time: f32,
+    events: Option<&mut Vec<EventRef>>,
+    alpha: f32,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
+    if let Timeline::Bone { bone, property, curves } = tl {
+        if !no_keys(curves) {
+            apply_bone(sk, data, bone.index(), *property, curves, time, alpha, blend, direction);
+        }
+        return;
+    }
+    apply_tl(sk, data, animation, index, tl, last_time, time, events, alpha, blend, direction);
+}
+
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn apply_tl(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    animation: AnimationId,
+    index: usize,
+    tl: &Timeline,
+    last_time: f32,
+    time: f32,
+    events: Option<&mut Vec<EventRef>>,
+    alpha: f32,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
     // 4.3 `getAbsoluteValue(…, add = true, …)` adds the key value.
     let add43 = blend == MixBlend::Add && data.behaviour.timelines_spine43;
     match tl {
@@ -802,9 +869,7 @@ pub fn apply_timeline_in(
                 p.stretch = d.stretch;
                 return;
             }
-            let mut v = [0.0; 2];
-            curve_values(curves, time, &mut v, &SLOTS);
-            let k = search(curves, time);
+            let (v, k) = curve_values_nk::<2>(curves, time);
             let f = flags.get(k).copied();
             if blend == MixBlend::Setup {
                 p.mix = d.mix + (v[0] - d.mix) * alpha;
@@ -850,8 +915,7 @@ pub fn apply_timeline_in(
                 }
                 return;
             }
-            let mut v = [0.0; 6];
-            curve_values(curves, time, &mut v, &SLOTS);
+            let v = curve_values_n::<6>(curves, time);
             for ((m, s), v) in p.mixes.iter_mut().zip(d.mixes).zip(v) {
                 if blend == MixBlend::Setup {
                     *m = s + (v - s) * alpha;
@@ -889,8 +953,7 @@ pub fn apply_timeline_in(
                             _ => {}
                         }
                     } else {
-                        let mut v = [0.0; 3];
-                        curve_values(curves, time, &mut v, &SLOTS);
+                        let v = curve_values_n::<3>(curves, time);
                         for ((m, s), v) in cur.iter_mut().zip(setup).zip(v) {
                             if blend == MixBlend::Setup {
                                 *m = s + (v - s) * alpha;
@@ -1248,6 +1311,7 @@ fn rotate_3x(c: &Curves, time: f32, alpha: f32, blend: MixBlend, current: f32, s
     }
 }
 
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn apply_bone(
     sk: &mut Skeleton,
@@ -1321,68 +1385,80 @@ fn apply_bone(
                 }
             }
         }
-        BoneProperty::Scale => {
-            if time < c.time(0) {
-                match blend {
-                    MixBlend::Setup => {
-                        b.scale_x = bd.scale_x;
-                        b.scale_y = bd.scale_y;
-                    }
-                    MixBlend::First => {
-                        b.scale_x += (bd.scale_x - b.scale_x) * alpha;
-                        b.scale_y += (bd.scale_y - b.scale_y) * alpha;
-                    }
-                    _ => {}
-                }
-                return;
+        BoneProperty::Scale => scale2(b, bd, c, time, alpha, blend, direction),
+    }
+}
+
+/// The `Scale` arm of [`apply_bone`] (spine-cpp `ScaleTimeline::apply`).
+#[inline(never)]
+fn scale2(
+    b: &mut crate::skeleton::Bone,
+    bd: &spine_model::BoneData,
+    c: &Curves,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
+    if time < c.time(0) {
+        match blend {
+            MixBlend::Setup => {
+                b.scale_x = bd.scale_x;
+                b.scale_y = bd.scale_y;
             }
-            let v = curve_values_n::<2>(c, time);
-            let x = v[0] * bd.scale_x;
-            let y = v[1] * bd.scale_y;
-            if alpha == 1.0 {
-                if blend == MixBlend::Add {
-                    b.scale_x += x - bd.scale_x;
-                    b.scale_y += y - bd.scale_y;
-                } else {
-                    b.scale_x = x;
-                    b.scale_y = y;
-                }
-            } else if direction == MixDirection::Out {
-                match blend {
-                    MixBlend::Setup => {
-                        let (bx, by) = (bd.scale_x, bd.scale_y);
-                        b.scale_x = bx + (math::abs(x) * math::sign(bx) - bx) * alpha;
-                        b.scale_y = by + (math::abs(y) * math::sign(by) - by) * alpha;
-                    }
-                    MixBlend::First | MixBlend::Replace => {
-                        let (bx, by) = (b.scale_x, b.scale_y);
-                        b.scale_x = bx + (math::abs(x) * math::sign(bx) - bx) * alpha;
-                        b.scale_y = by + (math::abs(y) * math::sign(by) - by) * alpha;
-                    }
-                    MixBlend::Add => {
-                        b.scale_x += (x - bd.scale_x) * alpha;
-                        b.scale_y += (y - bd.scale_y) * alpha;
-                    }
-                }
-            } else {
-                match blend {
-                    MixBlend::Setup => {
-                        let bx = math::abs(bd.scale_x) * math::sign(x);
-                        let by = math::abs(bd.scale_y) * math::sign(y);
-                        b.scale_x = bx + (x - bx) * alpha;
-                        b.scale_y = by + (y - by) * alpha;
-                    }
-                    MixBlend::First | MixBlend::Replace => {
-                        let bx = math::abs(b.scale_x) * math::sign(x);
-                        let by = math::abs(b.scale_y) * math::sign(y);
-                        b.scale_x = bx + (x - bx) * alpha;
-                        b.scale_y = by + (y - by) * alpha;
-                    }
-                    MixBlend::Add => {
-                        b.scale_x += (x - bd.scale_x) * alpha;
-                        b.scale_y += (y - bd.scale_y) * alpha;
-                    }
-                }
+            MixBlend::First => {
+                b.scale_x += (bd.scale_x - b.scale_x) * alpha;
+                b.scale_y += (bd.scale_y - b.scale_y) * alpha;
+            }
+            _ => {}
+        }
+        return;
+    }
+    let v = curve_values_n::<2>(c, time);
+    let x = v[0] * bd.scale_x;
+    let y = v[1] * bd.scale_y;
+    if alpha == 1.0 {
+        if blend == MixBlend::Add {
+            b.scale_x += x - bd.scale_x;
+            b.scale_y += y - bd.scale_y;
+        } else {
+            b.scale_x = x;
+            b.scale_y = y;
+        }
+    } else if direction == MixDirection::Out {
+        match blend {
+            MixBlend::Setup => {
+                let (bx, by) = (bd.scale_x, bd.scale_y);
+                b.scale_x = bx + (math::abs(x) * math::sign(bx) - bx) * alpha;
+                b.scale_y = by + (math::abs(y) * math::sign(by) - by) * alpha;
+            }
+            MixBlend::First | MixBlend::Replace => {
+                let (bx, by) = (b.scale_x, b.scale_y);
+                b.scale_x = bx + (math::abs(x) * math::sign(bx) - bx) * alpha;
+                b.scale_y = by + (math::abs(y) * math::sign(by) - by) * alpha;
+            }
+            MixBlend::Add => {
+                b.scale_x += (x - bd.scale_x) * alpha;
+                b.scale_y += (y - bd.scale_y) * alpha;
+            }
+        }
+    } else {
+        match blend {
+            MixBlend::Setup => {
+                let bx = math::abs(bd.scale_x) * math::sign(x);
+                let by = math::abs(bd.scale_y) * math::sign(y);
+                b.scale_x = bx + (x - bx) * alpha;
+                b.scale_y = by + (y - by) * alpha;
+            }
+            MixBlend::First | MixBlend::Replace => {
+                let bx = math::abs(b.scale_x) * math::sign(x);
+                let by = math::abs(b.scale_y) * math::sign(y);
+                b.scale_x = bx + (x - bx) * alpha;
+                b.scale_y = by + (y - by) * alpha;
+            }
+            MixBlend::Add => {
+                b.scale_x += (x - bd.scale_x) * alpha;
+                b.scale_y += (y - bd.scale_y) * alpha;
             }
         }
     }
@@ -1466,11 +1542,18 @@ fn apply_color(
     }
     // Values in channel order; RGB2 reads its dark beziers at slots 4, 5, 6 (spine-cpp bug).
     let mut v = [0.0f32; 7];
-    let slots: &[usize] = match property {
-        ColorProperty::Rgb2 => &[0, 1, 2, 4, 5, 6],
-        _ => &SLOTS[..c.channels.min(7)],
-    };
-    curve_values(c, time, &mut v[..slots.len()], slots);
+    match (property, c.channels) {
+        (ColorProperty::Rgb2, _) => curve_values(c, time, &mut v[..6], &[0, 1, 2, 4, 5, 6]),
+        // The usual shapes read at once (the same values as the general read).
+        (_, 4) => v[..4].copy_from_slice(&curve_values_n::<4>(c, time)),
+        (_, 3) => v[..3].copy_from_slice(&curve_values_n::<3>(c, time)),
+        (_, 1) => v[0] = curve_value1(c, time),
+        (_, 7) => v = curve_values_n::<7>(c, time),
+        (_, n) => {
+            let slots = &SLOTS[..n.min(7)];
+            curve_values(c, time, &mut v[..slots.len()], slots)
+        }
+    }
     let (r, g, b, a, r2, g2, b2) = match property {
         ColorProperty::Rgba => (v[0], v[1], v[2], v[3], 0.0, 0.0, 0.0),
         ColorProperty::Rgb => (v[0], v[1], v[2], 0.0, 0.0, 0.0, 0.0),
