@@ -273,9 +273,10 @@ fn curves_and_ik_keys_decode() {
         for b in &run.bones {
             for t in &b.timelines {
                 if let BoneTimeline::Rotate(t) = t {
-                    let beziers = t.curves.iter().filter(|c| **c == CurveType::Bezier).count();
+                    let beziers = t.curves().filter(|c| *c == CurveType::Bezier).count();
                     assert_eq!(t.beziers.len(), beziers);
-                    assert_eq!(t.curves.len() + 1, t.frames.len());
+                    assert_eq!(t.curves().len() + 1, t.frames.len());
+                    assert_eq!(t.frames.last().map(|k| k.curve), Some(CurveType::Linear));
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! One test per numbered gotcha of the 4.3 spec (`spine-4.3-binary.md`, "Gotchas"), each on
 //! crafted input: an AST built here, written, then read back (or the bytes inspected).
 
-use spine_format::binary::shared::{CurveTimeline, DrawOrderChange, Keyframe};
+use spine_format::binary::shared::{CurveKey, CurveTimeline, CurveType, DrawOrderChange};
 use spine_format::binary::v43::{self, *};
 use spine_format::binary::StrRef;
 use spine_format::BinaryErrorKind;
@@ -170,8 +170,7 @@ fn gotcha_04_constraint_indices_are_into_the_unified_list() {
     ];
     let timeline = CurveTimeline {
         bezier_count: 0,
-        frames: vec![Keyframe { time: 0.0, value: [1.0; 6] }],
-        curves: vec![],
+        frames: vec![CurveKey { time: 0.0, value: [1.0; 6], curve: CurveType::Linear }],
         beziers: vec![],
     };
     // Transform constraint 0 of its type is list entry 1.

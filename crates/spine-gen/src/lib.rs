@@ -14,7 +14,7 @@
 
 pub mod demo;
 
-use spine_format::binary::shared::{CurveTimeline, CurveType, DrawOrderChange, Keyframe};
+use spine_format::binary::shared::{CurveKey, CurveTimeline, CurveType, DrawOrderChange};
 use spine_format::binary::v43::*;
 use spine_format::binary::StrRef;
 
@@ -551,8 +551,7 @@ impl Gen {
     ) -> CurveTimeline<V> {
         let n = self.rng.range(1, self.cfg.max_frames.max(1));
         let mut t = 0.0f32;
-        let mut frames = Vec::with_capacity(n);
-        let mut curves = Vec::new();
+        let mut frames: Vec<CurveKey<V>> = Vec::with_capacity(n);
         let mut beziers = Vec::new();
         for i in 0..n {
             if i > 0 {
@@ -568,11 +567,13 @@ impl Gen {
                         ]);
                     }
                 }
-                curves.push(c);
+                if let Some(previous) = frames.last_mut() {
+                    previous.curve = c;
+                }
             }
-            frames.push(Keyframe { time: t, value: value(self) });
+            frames.push(CurveKey { time: t, value: value(self), curve: CurveType::Linear });
         }
-        CurveTimeline { bezier_count: beziers.len() as u32, frames, curves, beziers }
+        CurveTimeline { bezier_count: beziers.len() as u32, frames, beziers }
     }
 
     fn times(&mut self) -> Vec<f32> {

@@ -161,14 +161,15 @@ pub(crate) fn convert<V>(
     cy_scale: f32,
 ) -> Curves {
     let n = t.frames.len();
-    let mut c = Curves::new(channels, n, bezier_count(&t.curves, channels));
+    let beziers = t.curves().filter(|c| *c == CurveType::Bezier).count() * channels.max(1);
+    let mut c = Curves::new(channels, n, beziers);
     for f in &t.frames {
         c.frames.push(f.time);
         c.frames.extend((0..channels).map(|ch| value(&f.value, ch)));
     }
     let mut next = 0;
     let mut controls = t.beziers.chunks(channels.max(1));
-    for (k, &curve) in t.curves.iter().enumerate().take(n.saturating_sub(1)) {
+    for (k, curve) in t.curves().enumerate() {
         let ctl: &[[f32; 4]] =
             if curve == CurveType::Bezier { controls.next().unwrap_or(&[]) } else { &[] };
         segment(&mut c, &mut next, k, curve, ctl, cy_scale);
@@ -216,18 +217,17 @@ mod tests {
         assert_eq!(c.curve_percent_3x(1, 0.7), 0.7);
         assert_eq!(c.frames, vec![0.0, 0.0, 1.0, 1.0, 2.0, 3.0]);
     }
-    use spine_format::binary::shared::Keyframe;
+    use spine_format::binary::shared::CurveKey;
 
     #[test]
     fn bezier_table_matches_spine_cpp_layout() {
         let t = CurveTimeline {
             bezier_count: 1,
             frames: vec![
-                Keyframe { time: 0.0, value: [0.0f32] },
-                Keyframe { time: 1.0, value: [10.0] },
-                Keyframe { time: 2.0, value: [20.0] },
+                CurveKey { time: 0.0, value: [0.0f32], curve: CurveType::Bezier },
+                CurveKey { time: 1.0, value: [10.0], curve: CurveType::Stepped },
+                CurveKey { time: 2.0, value: [20.0], curve: CurveType::Linear },
             ],
-            curves: vec![CurveType::Bezier, CurveType::Stepped],
             beziers: vec![[0.25, 0.0, 0.75, 10.0]],
         };
         let c = floats(&t, 2.0);

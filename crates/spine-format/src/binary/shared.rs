@@ -128,15 +128,27 @@ pub struct Keyframe<V> {
     pub value: V,
 }
 
-/// A 4.x curve timeline: keyframes, the curve between each pair, and bezier control points.
+/// One key of a 4.x curve timeline: time, channel values (unscaled, as on the wire) and the
+/// transition to the next key.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct CurveKey<V> {
+    /// Key time in seconds.
+    pub time: f32,
+    /// Channel values.
+    pub value: V,
+    /// The transition from this key to the next one (on the wire it follows the next key's
+    /// values); [`CurveType::Linear`] and unused on the last key.
+    pub curve: CurveType,
+}
+
+/// A 4.x curve timeline: keys (each with the curve to the next one) and bezier control points.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct CurveTimeline<V> {
     /// The `bezierCount` written before the frames (sizes the runtime curve table).
     pub bezier_count: u32,
-    /// Keyframes, at least one.
-    pub frames: Vec<Keyframe<V>>,
-    /// `curves[i]` is the transition from `frames[i]` to `frames[i + 1]`.
-    pub curves: Vec<CurveType>,
+    /// Keys, at least one; `frames[i].curve` is the transition from `frames[i]` to
+    /// `frames[i + 1]`.
+    pub frames: Vec<CurveKey<V>>,
     /// `(cx1, cy1, cx2, cy2)` per channel, for each bezier transition in order (unscaled).
     pub beziers: Vec<[f32; 4]>,
 }
@@ -145,6 +157,12 @@ impl<V> CurveTimeline<V> {
     /// Time of the last keyframe.
     pub fn last_time(&self) -> f32 {
         self.frames.last().map_or(0.0, |f| f.time)
+    }
+
+    /// The transitions between consecutive keys (one fewer than the keys).
+    pub fn curves(&self) -> impl ExactSizeIterator<Item = CurveType> + '_ {
+        let n = self.frames.len().saturating_sub(1);
+        self.frames[..n].iter().map(|f| f.curve)
     }
 }
 
@@ -167,8 +185,7 @@ pub(crate) fn read_curve_frames<V: Channels>(
         return Err(r.invalid_at(r.pos(), "timeline has no keyframes"));
     }
     r.check_count(r.pos(), "keyframe", frame_count as u64, 4 + V::WIRE_BYTES)?;
-    let mut frames = Vec::with_capacity(frame_count);
-    let mut curves = Vec::with_capacity(frame_count - 1);
+    let mut frames: Vec<CurveKey<V>> = Vec::with_capacity(frame_count);
     // `bezierCount` is the number of bezier channel segments, i.e. `beziers.len()` of a
     // well-formed file; bounded by what the rest of the input could hold.
     let mut beziers = Vec::with_capacity((bezier_count as usize).min(r.remaining() / 16));
@@ -177,7 +194,6 @@ pub(crate) fn read_curve_frames<V: Channels>(
         r.set_item_index(i);
         let time = r.f32()?;
         let value = V::read(r)?;
-        frames.push(Keyframe { time, value });
         if i > 0 {
             let at = r.pos();
             let curve = match r.i8()? {
@@ -197,11 +213,14 @@ pub(crate) fn read_curve_frames<V: Channels>(
                     ))
                 }
             };
-            curves.push(curve);
+            if let Some(previous) = frames.last_mut() {
+                previous.curve = curve;
+            }
         }
+        frames.push(CurveKey { time, value, curve: CurveType::Linear });
     }
     r.leave();
-    Ok(CurveTimeline { bezier_count, frames, curves, beziers })
+    Ok(CurveTimeline { bezier_count, frames, beziers })
 }
 
 /// Writes `bezierCount` and the frames of a curve timeline (the frame count is the caller's).
@@ -213,11 +232,11 @@ pub(crate) fn write_curve_timeline<V: Channels>(w: &mut Writer, t: &CurveTimelin
 /// Writes the frames of a curve timeline.
 pub(crate) fn write_curve_frames<V: Channels>(w: &mut Writer, t: &CurveTimeline<V>) {
     let mut beziers = t.beziers.iter();
-    for (i, f) in t.frames.iter().enumerate() {
+    let mut previous: Option<CurveType> = None;
+    for f in &t.frames {
         w.f32(f.time);
         f.value.write(w);
-        if i > 0 {
-            let curve = t.curves.get(i - 1).copied().unwrap_or_default();
+        if let Some(curve) = previous.replace(f.curve) {
             w.i8(curve.to_wire());
             if curve == CurveType::Bezier {
                 for _ in 0..V::COUNT {
