@@ -20,7 +20,7 @@ use spine_format::binary::v40::ast as w;
 use spine_format::binary::{Generation, StrRef};
 
 use crate::anim::*;
-use crate::build::{draw_order, Builder, PendingLink};
+use crate::build::{draw_order, Builder, Counts, PendingLink};
 use crate::curves;
 use crate::data::*;
 use crate::error::{LoadError, ProblemKind};
@@ -173,6 +173,19 @@ fn convert_with(
         path: Vec::new(),
         physics: Vec::new(),
     };
+    let skin_slots = s.default_skin.iter().chain(s.skins.iter().map(|k| &k.slots));
+    c.b.reserve(Counts {
+        bones: s.bones.len(),
+        slots: s.slots.len(),
+        constraints: s.ik_constraints.len()
+            + s.transform_constraints.len()
+            + s.path_constraints.len()
+            + s.physics_constraints.len(),
+        skins: usize::from(s.default_skin.is_some()) + s.skins.len(),
+        attachments: skin_slots.flatten().map(|sa| sa.attachments.len()).sum(),
+        events: s.events.len(),
+        animations: s.animations.len(),
+    });
     header(&mut c);
     bones_and_slots(&mut c);
     constraints(&mut c);
@@ -740,9 +753,9 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
     c.b.enter("animation", &a.name);
     let scale = c.b.scale;
     let mut tl = Vec::with_capacity(timeline_count(a));
-    for st in &a.slots {
-        let slot = c.b.slot(st.slot);
-        for t in &st.timelines {
+    for (slot, timelines) in a.slot_groups() {
+        let slot = c.b.slot(slot);
+        for t in timelines {
             let (property, curves) = match t {
                 wa::SlotTimeline::Attachment(keys) => {
                     tl.push(Timeline::Attachment {
@@ -761,9 +774,9 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
             tl.push(Timeline::Color { slot, property, curves });
         }
     }
-    for bt in &a.bones {
-        let bone = c.b.bone(bt.bone);
-        for t in &bt.timelines {
+    for (bone, timelines) in a.bone_groups() {
+        let bone = c.b.bone(bone);
+        for t in timelines {
             use BoneProperty as P;
             let (property, curves) = match t {
                 wa::BoneTimeline::Rotate(t) => (P::Rotate, curves::floats(t, 1.0)),
@@ -1015,8 +1028,8 @@ enum Kind {
 
 /// Number of timelines [`animation`] makes of `a` (a capacity, exact for valid input).
 fn timeline_count(a: &wa::Animation) -> usize {
-    let slots: usize = a.slots.iter().map(|s| s.timelines.len()).sum();
-    let bones: usize = a.bones.iter().map(|b| b.timelines.len()).sum();
+    let slots = a.slot_timelines.len();
+    let bones = a.bone_timelines.len();
     let paths: usize = a.path.iter().map(|p| p.timelines.len()).sum();
     let physics: usize = a.physics.iter().map(|p| p.timelines.len()).sum();
     let attachments: usize =

@@ -25,10 +25,10 @@ pub(super) fn write_animation(o: &mut Out, a: &Animation) {
     o.w.varint(a.timeline_count);
 
     o.w.len(a.slots.len());
-    for s in &a.slots {
-        o.w.varint(s.slot);
-        o.w.len(s.timelines.len());
-        for t in &s.timelines {
+    for (slot, timelines) in a.slot_groups() {
+        o.w.varint(slot);
+        o.w.len(timelines.len());
+        for t in timelines {
             match t {
                 SlotTimeline::Attachment(keys) => {
                     o.w.u8(0);
@@ -48,10 +48,10 @@ pub(super) fn write_animation(o: &mut Out, a: &Animation) {
     }
 
     o.w.len(a.bones.len());
-    for b in &a.bones {
-        o.w.varint(b.bone);
-        o.w.len(b.timelines.len());
-        for t in &b.timelines {
+    for (bone, timelines) in a.bone_groups() {
+        o.w.varint(bone);
+        o.w.len(timelines.len());
+        for t in timelines {
             match t {
                 BoneTimeline::Rotate(t) => curve(o, 0, t),
                 BoneTimeline::Translate(t) => curve(o, 1, t),
