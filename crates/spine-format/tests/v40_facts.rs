@@ -274,7 +274,11 @@ fn curves_and_ik_keys_decode() {
             for t in timelines {
                 if let BoneTimeline::Rotate(t) = t {
                     let beziers = t.curves().filter(|c| *c == CurveType::Bezier).count();
-                    assert_eq!(t.beziers.len(), beziers);
+                    assert_eq!(t.bezier_count as usize, beziers);
+                    for k in &t.frames {
+                        let mut controls = k.bezier.iter().flatten();
+                        assert!(k.curve == CurveType::Bezier || controls.all(|&x| x == 0.0));
+                    }
                     assert_eq!(t.curves().len() + 1, t.frames.len());
                     assert_eq!(t.frames.last().map(|k| k.curve), Some(CurveType::Linear));
                 }

@@ -1,13 +1,13 @@
 //! The 4.0–4.2 animation writer: the mirror of [`super::read_animation`].
 
 use crate::binary::shared::{
-    write_curve_timeline, write_draw_order, Channels, CurveTimeline, CurveType,
+    write_curve_timeline, write_draw_order, CurveTimeline, CurveType, WireChannels,
 };
 
 use super::animation::*;
 use super::write::Out;
 
-fn curve<V: Channels>(o: &mut Out, ty: u8, t: &CurveTimeline<V>) {
+fn curve<V: WireChannels>(o: &mut Out, ty: u8, t: &CurveTimeline<V>) {
     o.w.u8(ty);
     o.w.len(t.frames.len());
     write_curve_timeline(&mut o.w, t);
