@@ -85,11 +85,41 @@ impl Conv<'_, '_> {
         match v {
             w::Vertices::Plain(xy) => self.b.unweighted(xy),
             w::Vertices::Weighted(vs) => {
+                if let Some(v) = weighted_valid(vs, self.b.data.bones.len(), self.b.scale) {
+                    return v;
+                }
                 let groups = vs.groups().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight)));
                 self.b.weighted_with_capacity(groups, vs.weights.len())
             }
         }
     }
+}
+
+/// Weighted vertices with nothing to report (the counts cover exactly the influences, every
+/// bone index is in range, every scaled value is finite), built in whole-buffer passes;
+/// `None` sends the caller to [`Builder::weighted_with_capacity`], which reports each problem.
+/// The values are those the checked path computes (`x * scale`, `y * scale`, `weight`).
+fn weighted_valid(vs: &w::WeightedVertices, bones: usize, scale: f32) -> Option<Vertices> {
+    let total: u64 = vs.counts.iter().map(|&n| u64::from(n)).sum();
+    // Branch-free scan (no early exit: the common case is all valid).
+    let valid = vs.weights.iter().fold(total == vs.weights.len() as u64, |ok, i| {
+        ok & ((i.bone as usize) < bones)
+            & (i.x * scale).is_finite()
+            & (i.y * scale).is_finite()
+            & i.weight.is_finite()
+    });
+    if !valid {
+        return None;
+    }
+    let mut values = Vec::with_capacity(vs.weights.len() * 3);
+    for i in &vs.weights {
+        values.extend_from_slice(&[i.x * scale, i.y * scale, i.weight]);
+    }
+    Some(Vertices::Weighted(WeightedVertices {
+        counts: vs.counts.clone(),
+        bones: vs.weights.iter().map(|i| BoneId(i.bone)).collect(),
+        values,
+    }))
 }
 
 /// Converts a parsed 4.0–4.2 skeleton the caller gives away (`load_binary`): mesh buffers

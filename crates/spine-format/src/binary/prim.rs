@@ -256,6 +256,26 @@ impl<'a> Reader<'a> {
         self.varint_multi()
     }
 
+    /// Appends `n` unsigned varints to `out` (the caller has checked the count against the
+    /// remaining input): runs of one-byte values are copied in one pass, longer ones go
+    /// through [`Reader::varint`] (same values, same errors and offsets).
+    pub fn varints_into(&mut self, n: usize, out: &mut Vec<u32>) -> Result<(), BinaryError> {
+        out.reserve(n);
+        let mut left = n;
+        while left > 0 {
+            let rest = self.buf.get(self.pos..).unwrap_or(&[]);
+            let run = rest.iter().take(left).take_while(|&&b| b < 0x80).count();
+            out.extend(rest[..run].iter().map(|&b| u32::from(b)));
+            self.pos += run;
+            left -= run;
+            if left > 0 {
+                out.push(self.varint()?);
+                left -= 1;
+            }
+        }
+        Ok(())
+    }
+
     /// [`Reader::varint`] past the one-byte fast path.
     #[inline(never)]
     fn varint_multi(&mut self) -> Result<u32, BinaryError> {

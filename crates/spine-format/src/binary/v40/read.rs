@@ -636,10 +636,12 @@ fn read_shorts(
     };
     r.check_count(r.pos(), what, n as u64, if c.v42() { 1 } else { 2 })?;
     let mut v = Vec::with_capacity(n);
+    if c.v42() {
+        r.varints_into(n, &mut v)?;
+        return Ok(v);
+    }
     for _ in 0..n {
-        v.push(if c.v42() {
-            r.varint()?
-        } else {
+        v.push({
             let b = r.bytes(2)?;
             u32::from(u16::from_be_bytes([b[0], b[1]]))
         });
