@@ -61,7 +61,7 @@ pub(crate) fn identity_properties() -> Vec<FromProperty> {
 
 /// A mesh's `uvs`, `triangles` and `edges` moved out of an owned AST, keyed by the address
 /// of that mesh in the AST (which stays in place while it is converted).
-type MeshBuffers = (usize, Vec<f32>, Vec<u32>, Vec<u32>);
+type MeshBuffers = (usize, Vec<f32>, Vec<u32>, Vec<u32>, w::Vertices);
 
 struct Conv<'a, 'o> {
     s: &'a w::Skeleton,
@@ -85,21 +85,51 @@ impl Conv<'_, '_> {
         match v {
             w::Vertices::Plain(xy) => self.b.unweighted(xy),
             w::Vertices::Weighted(vs) => {
-                if let Some(v) = weighted_valid(vs, self.b.data.bones.len(), self.b.scale) {
-                    return v;
+                if let Some((bones, values)) =
+                    weighted_valid(vs, self.b.data.bones.len(), self.b.scale)
+                {
+                    let counts = vs.counts.clone();
+                    return Vertices::Weighted(WeightedVertices { counts, bones, values });
                 }
                 let groups = vs.groups().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight)));
                 self.b.weighted_with_capacity(groups, vs.weights.len())
             }
         }
     }
+
+    /// [`Conv::vertices`] of vertices moved out of an owned AST: plain positions are scaled
+    /// in place and weighted counts reused (same values, same problems in the same order).
+    fn vertices_owned(&mut self, v: w::Vertices) -> Vertices {
+        match v {
+            w::Vertices::Plain(mut xy) => {
+                for v in &mut xy {
+                    *v = self.b.fs("vertex", *v);
+                }
+                Vertices::Unweighted(xy)
+            }
+            w::Vertices::Weighted(vs) => {
+                if let Some((bones, values)) =
+                    weighted_valid(&vs, self.b.data.bones.len(), self.b.scale)
+                {
+                    let counts = vs.counts;
+                    return Vertices::Weighted(WeightedVertices { counts, bones, values });
+                }
+                self.vertices(&w::Vertices::Weighted(vs))
+            }
+        }
+    }
 }
 
-/// Weighted vertices with nothing to report (the counts cover exactly the influences, every
-/// bone index is in range, every scaled value is finite), built in whole-buffer passes;
-/// `None` sends the caller to [`Builder::weighted_with_capacity`], which reports each problem.
+/// The bones and values of weighted vertices with nothing to report (the counts cover
+/// exactly the influences, every bone index is in range, every scaled value is finite), built
+/// in whole-buffer passes; `None` sends the caller to [`Builder::weighted_with_capacity`],
+/// which reports each problem.
 /// The values are those the checked path computes (`x * scale`, `y * scale`, `weight`).
-fn weighted_valid(vs: &w::WeightedVertices, bones: usize, scale: f32) -> Option<Vertices> {
+fn weighted_valid(
+    vs: &w::WeightedVertices,
+    bones: usize,
+    scale: f32,
+) -> Option<(Vec<BoneId>, Vec<f32>)> {
     let total: u64 = vs.counts.iter().map(|&n| u64::from(n)).sum();
     // Branch-free scan (no early exit: the common case is all valid).
     let valid = vs.weights.iter().fold(total == vs.weights.len() as u64, |ok, i| {
@@ -115,11 +145,7 @@ fn weighted_valid(vs: &w::WeightedVertices, bones: usize, scale: f32) -> Option<
     for i in &vs.weights {
         values.extend_from_slice(&[i.x * scale, i.y * scale, i.weight]);
     }
-    Some(Vertices::Weighted(WeightedVertices {
-        counts: vs.counts.clone(),
-        bones: vs.weights.iter().map(|i| BoneId(i.bone)).collect(),
-        values,
-    }))
+    Some((vs.weights.iter().map(|i| BoneId(i.bone)).collect(), values))
 }
 
 /// Converts a parsed 4.0–4.2 skeleton the caller gives away (`load_binary`): mesh buffers
@@ -151,8 +177,8 @@ fn moved_or_cloned(moved: &mut [String], i: usize, name: &str) -> String {
     }
 }
 
-/// Moves every mesh's `uvs`, `triangles` and `edges` out of `s`, in the order [`skins`]
-/// visits the meshes.
+/// Moves every mesh's `uvs`, `triangles`, `edges` and vertices out of `s`, in the order
+/// [`skins`] visits the meshes.
 fn take_mesh_buffers(s: &mut w::Skeleton) -> std::collections::VecDeque<MeshBuffers> {
     let mut out = std::collections::VecDeque::new();
     let skins = s.default_skin.iter_mut().chain(s.skins.iter_mut().map(|k| &mut k.slots));
@@ -168,6 +194,7 @@ fn take_mesh_buffers(s: &mut w::Skeleton) -> std::collections::VecDeque<MeshBuff
                         std::mem::take(&mut m.uvs),
                         std::mem::take(&mut m.triangles),
                         edges,
+                        std::mem::replace(&mut m.vertices, w::Vertices::Plain(Vec::new())),
                     ));
                 }
             }
@@ -649,15 +676,15 @@ fn attachment(
         w::AttachmentKind::Mesh(m) => {
             let path = c.text(m.path).unwrap_or(name).to_owned();
             let sequence = c.b.sequence(&path, seq(&m.sequence));
-            let vertices = c.vertices(&m.vertices);
             let key = std::ptr::from_ref::<w::Mesh>(m) as usize;
             let taken = match c.mesh_buffers.front() {
                 Some(f) if f.0 == key => c.mesh_buffers.pop_front(),
                 _ => None,
             };
-            let (region_uvs, triangles, edges) = match taken {
-                Some((_, uvs, triangles, edges)) => (uvs, triangles, edges),
+            let (vertices, region_uvs, triangles, edges) = match taken {
+                Some((_, uvs, triangles, edges, v)) => (c.vertices_owned(v), uvs, triangles, edges),
                 None => (
+                    c.vertices(&m.vertices),
                     m.uvs.clone(),
                     m.triangles.clone(),
                     m.extras.as_ref().map(|e| e.edges.clone()).unwrap_or_default(),
