@@ -596,8 +596,10 @@ fn read_vertices(
         counts.push(n as u32);
         weights.reserve(n);
         for _ in 0..n {
-            let bone = r.index("vertex bone", c.bones)?;
-            let [x, y, weight] = r.f32x3()?;
+            let (bone, [x, y, weight]) = match r.index_f32x3(c.bones) {
+                Some(w) => w,
+                None => (r.index("vertex bone", c.bones)?, r.f32x3()?),
+            };
             weights.push(BoneWeight { bone, x, y, weight });
         }
     }
