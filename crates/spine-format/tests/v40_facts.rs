@@ -222,8 +222,8 @@ fn dragon_wings_are_sequences_from_4_1_on() {
                 AttachmentKind::Region(r) if r.sequence.is_none()
             )));
             let flying = s.animations.iter().find(|a| a.name == "flying").unwrap();
-            let st = flying.slots.iter().find(|t| t.slot == slot).unwrap();
-            assert!(matches!(&st.timelines[0], SlotTimeline::Attachment(k) if k.len() >= 9));
+            let (_, st) = flying.slot_groups().find(|(s, _)| *s == slot).unwrap();
+            assert!(matches!(&st[0], SlotTimeline::Attachment(k) if k.len() >= 9));
             assert!(flying.attachments.is_empty());
             continue;
         }
@@ -270,12 +270,17 @@ fn curves_and_ik_keys_decode() {
         let (s, _) = load(&corpus, v, "spineboy", "spineboy-pro");
         let run = s.animations.iter().find(|a| a.name == "run").unwrap();
         // Every bezier transition of a rotate timeline carries exactly one control-point set.
-        for b in &run.bones {
-            for t in &b.timelines {
+        for (_, timelines) in run.bone_groups() {
+            for t in timelines {
                 if let BoneTimeline::Rotate(t) = t {
-                    let beziers = t.curves.iter().filter(|c| **c == CurveType::Bezier).count();
-                    assert_eq!(t.beziers.len(), beziers);
-                    assert_eq!(t.curves.len() + 1, t.frames.len());
+                    let beziers = t.curves().filter(|c| *c == CurveType::Bezier).count();
+                    assert_eq!(t.bezier_count as usize, beziers);
+                    for k in &t.frames {
+                        let mut controls = k.bezier.iter().flatten();
+                        assert!(k.curve == CurveType::Bezier || controls.all(|&x| x == 0.0));
+                    }
+                    assert_eq!(t.curves().len() + 1, t.frames.len());
+                    assert_eq!(t.frames.last().map(|k| k.curve), Some(CurveType::Linear));
                 }
             }
         }

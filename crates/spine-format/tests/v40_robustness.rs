@@ -163,13 +163,12 @@ fn points_inherit_timelines_and_event_audio_round_trip() {
         }
         assert!(keys > 0, "{rel}: spineboy fires its event");
         if v42 {
-            s.animations[0].bones.push(BoneTimelines {
-                bone: 1,
-                timelines: vec![BoneTimeline::Inherit(vec![
-                    InheritKey { time: 0.0, inherit: Inherit::NoScale },
-                    InheritKey { time: 0.5, inherit: Inherit::Normal },
-                ])],
-            });
+            let a = &mut s.animations[0];
+            a.bones.push(BoneTimelines { bone: 1, count: 1 });
+            a.bone_timelines.push(BoneTimeline::Inherit(vec![
+                InheritKey { time: 0.0, inherit: Inherit::NoScale },
+                InheritKey { time: 0.5, inherit: Inherit::Normal },
+            ]));
         }
         round_trip_ast(&s, rel);
         let back = v40::parse(&v40::write(&s)).unwrap();

@@ -185,7 +185,7 @@ fn coverage(s: &Skeleton, out: &mut BTreeSet<String>) {
             let n = match t {
                 SlotTimeline::Attachment(_) => "attachment",
                 SlotTimeline::Rgba(c) => {
-                    curves(&c.curves, &mut tag);
+                    curves(&c.curves().collect::<Vec<_>>(), &mut tag);
                     "rgba"
                 }
                 SlotTimeline::Rgb(_) => "rgb",

@@ -1,7 +1,7 @@
 //! One test per numbered gotcha of the 4.3 spec (`spine-4.3-binary.md`, "Gotchas"), each on
 //! crafted input: an AST built here, written, then read back (or the bytes inspected).
 
-use spine_format::binary::shared::{CurveTimeline, DrawOrderChange, Keyframe};
+use spine_format::binary::shared::{CurveKey, CurveTimeline, DrawOrderChange};
 use spine_format::binary::v43::{self, *};
 use spine_format::binary::StrRef;
 use spine_format::BinaryErrorKind;
@@ -168,12 +168,7 @@ fn gotcha_04_constraint_indices_are_into_the_unified_list() {
             kind: ConstraintKind::Transform(TransformConstraint::default()),
         },
     ];
-    let timeline = CurveTimeline {
-        bezier_count: 0,
-        frames: vec![Keyframe { time: 0.0, value: [1.0; 6] }],
-        curves: vec![],
-        beziers: vec![],
-    };
+    let timeline = CurveTimeline { bezier_count: 0, frames: vec![CurveKey::linear(0.0, [1.0; 6])] };
     // Transform constraint 0 of its type is list entry 1.
     s.animations[0].transform = vec![TransformTimeline { constraint: 1, timeline }];
     let (_, parsed) = round_trip(&s);

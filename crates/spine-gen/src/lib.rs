@@ -14,7 +14,7 @@
 
 pub mod demo;
 
-use spine_format::binary::shared::{CurveTimeline, CurveType, DrawOrderChange, Keyframe};
+use spine_format::binary::shared::{Channels, CurveKey, CurveTimeline, CurveType, DrawOrderChange};
 use spine_format::binary::v43::*;
 use spine_format::binary::StrRef;
 
@@ -544,35 +544,40 @@ impl Gen {
         Attachment { flags, name: name_override, kind }
     }
 
-    fn curve<V: Copy>(
+    fn curve<V: Channels>(
         &mut self,
         channels: usize,
         mut value: impl FnMut(&mut Gen) -> V,
     ) -> CurveTimeline<V> {
+        debug_assert_eq!(channels, V::COUNT);
         let n = self.rng.range(1, self.cfg.max_frames.max(1));
         let mut t = 0.0f32;
-        let mut frames = Vec::with_capacity(n);
-        let mut curves = Vec::new();
-        let mut beziers = Vec::new();
+        let mut frames: Vec<CurveKey<V>> = Vec::with_capacity(n);
+        let mut bezier_count = 0;
         for i in 0..n {
             if i > 0 {
                 t += self.rng.range(1, 20) as f32 / 32.0;
                 let c = [CurveType::Linear, CurveType::Stepped, CurveType::Bezier][self.next(5, 3)];
+                let mut bezier = V::Beziers::default();
                 if c == CurveType::Bezier {
-                    for _ in 0..channels {
-                        beziers.push([
+                    for b in bezier.as_mut() {
+                        *b = [
                             self.rng.unit(),
                             self.rng.float(10),
                             self.rng.unit(),
                             self.rng.float(10),
-                        ]);
+                        ];
+                        bezier_count += 1;
                     }
                 }
-                curves.push(c);
+                if let Some(previous) = frames.last_mut() {
+                    previous.curve = c;
+                    previous.bezier = bezier;
+                }
             }
-            frames.push(Keyframe { time: t, value: value(self) });
+            frames.push(CurveKey::linear(t, value(self)));
         }
-        CurveTimeline { bezier_count: beziers.len() as u32, frames, curves, beziers }
+        CurveTimeline { bezier_count, frames }
     }
 
     fn times(&mut self) -> Vec<f32> {

@@ -20,7 +20,9 @@ pub const BEZIER_SIZE: usize = 18;
 /// spine-cpp 4.2 layout: `curves[k]` (for each key `k` but the last) is [`LINEAR`],
 /// [`STEPPED`] or `BEZIER + i`, and from index `frame_count()` on come [`BEZIER_SIZE`]
 /// floats per bezier (one bezier per channel of each bezier segment, channel `c` of
-/// segment `k` written by `setBezier(…, k, c, …)`).
+/// segment `k` written by `setBezier(…, k, c, …)`). A table whose segments are all linear
+/// (no stepped, no bezier) may leave `curves` empty: read it with [`Curves::curve`] (or
+/// `curves.get(k)`, a missing entry being [`LINEAR`]).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Curves {
     /// Values per key (0 for deform timelines, whose curve maps `0..1` percent).
@@ -44,12 +46,11 @@ impl Curves {
         Curves {
             channels,
             frames: Vec::with_capacity(frame_count * (1 + channels)),
-            curves: {
-                // Filled rather than `vec![LINEAR; n]`, which becomes a (slower) `calloc`.
-                let n = frame_count + bezier_count * BEZIER_SIZE;
-                let mut c = Vec::with_capacity(n);
-                c.resize(n, LINEAR);
-                c
+            // Without beziers the table stays empty (all linear) until a segment is stepped.
+            curves: if bezier_count == 0 {
+                Vec::new()
+            } else {
+                linear_table(frame_count + bezier_count * BEZIER_SIZE)
             },
             bezier_base: frame_count,
             model: crate::CurveModel::Bezier4x,
@@ -86,8 +87,18 @@ impl Curves {
         }
     }
 
+    /// Curve table entry `i` ([`LINEAR`] past the end: an all-linear table may be empty).
+    #[inline]
+    pub fn curve(&self, i: usize) -> f32 {
+        self.curves.get(i).copied().unwrap_or(LINEAR)
+    }
+
     /// Marks segment `frame` (to the next key) stepped.
     pub fn set_stepped(&mut self, frame: usize) {
+        if frame < self.bezier_base && self.curves.len() < self.bezier_base {
+            // The first non-linear segment of a table without beziers.
+            self.curves = linear_table(self.bezier_base);
+        }
         if let Some(c) = self.curves.get_mut(frame) {
             *c = STEPPED;
         }
@@ -136,6 +147,14 @@ impl Curves {
             y += dy;
         }
     }
+}
+
+/// `n` [`LINEAR`] entries, exactly allocated (filled rather than `vec![LINEAR; n]`, which
+/// becomes a slower `calloc`).
+fn linear_table(n: usize) -> Vec<f32> {
+    let mut c = Vec::with_capacity(n);
+    c.resize(n, LINEAR);
+    c
 }
 
 /// A key of an event timeline.

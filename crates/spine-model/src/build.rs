@@ -30,6 +30,25 @@ pub(crate) struct PendingLink {
     pub at: String,
 }
 
+/// Expected record counts for [`Builder::reserve`].
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Counts {
+    /// Bones.
+    pub bones: usize,
+    /// Slots.
+    pub slots: usize,
+    /// Constraints of every kind.
+    pub constraints: usize,
+    /// Skins (the default skin included).
+    pub skins: usize,
+    /// Attachments over every skin.
+    pub attachments: usize,
+    /// Events.
+    pub events: usize,
+    /// Animations.
+    pub animations: usize,
+}
+
 /// The builder.
 pub(crate) struct Builder<'o> {
     /// The load scale.
@@ -232,6 +251,20 @@ impl<'o> Builder<'o> {
         self.attachment_paths.push_str(&self.path);
         self.attachment_at.push((start, self.attachment_paths.len()));
         id
+    }
+
+    /// Reserves the exact room for the lists a converter knows the length of up front (they
+    /// are pushed one by one; growing them copies every record built so far).
+    pub fn reserve(&mut self, counts: Counts) {
+        let d = &mut self.data;
+        d.bones.reserve_exact(counts.bones);
+        d.slots.reserve_exact(counts.slots);
+        d.constraints.reserve_exact(counts.constraints);
+        d.skins.reserve_exact(counts.skins);
+        d.attachments.reserve_exact(counts.attachments);
+        self.attachment_at.reserve_exact(counts.attachments);
+        d.events.reserve_exact(counts.events);
+        d.animations.reserve_exact(counts.animations);
     }
 
     /// Records a linked mesh to resolve in [`Builder::resolve_links`].

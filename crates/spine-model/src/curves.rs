@@ -1,7 +1,7 @@
 //! Builds [`Curves`] tables from the 4.x wire curve encoding (shared by 4.0–4.3), and the
 //! 3.x sampled curve kind ([`CurveModel::Sampled3x`](crate::CurveModel::Sampled3x)).
 
-use spine_format::binary::shared::{CurveTimeline, CurveType};
+use spine_format::binary::shared::{Channels, CurveTimeline, CurveType};
 
 use crate::anim::{Curves, BEZIER, BEZIER_SIZE, LINEAR, STEPPED};
 
@@ -154,35 +154,42 @@ pub(crate) fn bezier_count(curves: &[CurveType], channels: usize) -> usize {
 
 /// Converts a wire curve timeline: `value(v, c)` gives channel `c` of a key (already
 /// scaled); bezier `cy` are multiplied by `cy_scale`.
-pub(crate) fn convert<V>(
+pub(crate) fn convert<V: Channels>(
     t: &CurveTimeline<V>,
     channels: usize,
     value: impl Fn(&V, usize) -> f32,
     cy_scale: f32,
 ) -> Curves {
     let n = t.frames.len();
-    let mut c = Curves::new(channels, n, bezier_count(&t.curves, channels));
+    let beziers = t.curves().filter(|c| *c == CurveType::Bezier).count() * channels.max(1);
+    let mut c = Curves::new(channels, n, beziers);
     for f in &t.frames {
         c.frames.push(f.time);
         c.frames.extend((0..channels).map(|ch| value(&f.value, ch)));
     }
     let mut next = 0;
-    let mut controls = t.beziers.chunks(channels.max(1));
-    for (k, &curve) in t.curves.iter().enumerate().take(n.saturating_sub(1)) {
+    let segments = t.frames.len().saturating_sub(1);
+    for (k, key) in t.frames[..segments].iter().enumerate() {
         let ctl: &[[f32; 4]] =
-            if curve == CurveType::Bezier { controls.next().unwrap_or(&[]) } else { &[] };
-        segment(&mut c, &mut next, k, curve, ctl, cy_scale);
+            if key.curve == CurveType::Bezier { key.bezier.as_ref() } else { &[] };
+        segment(&mut c, &mut next, k, key.curve, ctl, cy_scale);
     }
     c
 }
 
 /// A float curve timeline of `N` channels, values and `cy` times `scale`.
-pub(crate) fn floats<const N: usize>(t: &CurveTimeline<[f32; N]>, scale: f32) -> Curves {
+pub(crate) fn floats<const N: usize>(t: &CurveTimeline<[f32; N]>, scale: f32) -> Curves
+where
+    [f32; N]: Channels,
+{
     convert(t, N, |v, c| v[c] * scale, scale)
 }
 
 /// A color curve timeline of `N` byte channels, values `byte / 255`.
-pub(crate) fn colors<const N: usize>(t: &CurveTimeline<[u8; N]>) -> Curves {
+pub(crate) fn colors<const N: usize>(t: &CurveTimeline<[u8; N]>) -> Curves
+where
+    [u8; N]: Channels,
+{
     convert(t, N, |v, c| f32::from(v[c]) / 255.0, 1.0)
 }
 
@@ -216,19 +223,22 @@ mod tests {
         assert_eq!(c.curve_percent_3x(1, 0.7), 0.7);
         assert_eq!(c.frames, vec![0.0, 0.0, 1.0, 1.0, 2.0, 3.0]);
     }
-    use spine_format::binary::shared::Keyframe;
+    use spine_format::binary::shared::CurveKey;
 
     #[test]
     fn bezier_table_matches_spine_cpp_layout() {
         let t = CurveTimeline {
             bezier_count: 1,
             frames: vec![
-                Keyframe { time: 0.0, value: [0.0f32] },
-                Keyframe { time: 1.0, value: [10.0] },
-                Keyframe { time: 2.0, value: [20.0] },
+                CurveKey {
+                    time: 0.0,
+                    value: [0.0f32],
+                    curve: CurveType::Bezier,
+                    bezier: [[0.25, 0.0, 0.75, 10.0]],
+                },
+                CurveKey { curve: CurveType::Stepped, ..CurveKey::linear(1.0, [10.0]) },
+                CurveKey::linear(2.0, [20.0]),
             ],
-            curves: vec![CurveType::Bezier, CurveType::Stepped],
-            beziers: vec![[0.25, 0.0, 0.75, 10.0]],
         };
         let c = floats(&t, 2.0);
         assert_eq!(c.frames, vec![0.0, 0.0, 1.0, 20.0, 2.0, 40.0]);

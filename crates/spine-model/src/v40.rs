@@ -20,7 +20,7 @@ use spine_format::binary::v40::ast as w;
 use spine_format::binary::{Generation, StrRef};
 
 use crate::anim::*;
-use crate::build::{draw_order, Builder, PendingLink};
+use crate::build::{draw_order, Builder, Counts, PendingLink};
 use crate::curves;
 use crate::data::*;
 use crate::error::{LoadError, ProblemKind};
@@ -61,7 +61,7 @@ pub(crate) fn identity_properties() -> Vec<FromProperty> {
 
 /// A mesh's `uvs`, `triangles` and `edges` moved out of an owned AST, keyed by the address
 /// of that mesh in the AST (which stays in place while it is converted).
-type MeshBuffers = (usize, Vec<f32>, Vec<u32>, Vec<u32>);
+type MeshBuffers = (usize, Vec<f32>, Vec<u32>, Vec<u32>, w::Vertices);
 
 struct Conv<'a, 'o> {
     s: &'a w::Skeleton,
@@ -85,11 +85,67 @@ impl Conv<'_, '_> {
         match v {
             w::Vertices::Plain(xy) => self.b.unweighted(xy),
             w::Vertices::Weighted(vs) => {
+                if let Some((bones, values)) =
+                    weighted_valid(vs, self.b.data.bones.len(), self.b.scale)
+                {
+                    let counts = vs.counts.clone();
+                    return Vertices::Weighted(WeightedVertices { counts, bones, values });
+                }
                 let groups = vs.groups().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight)));
                 self.b.weighted_with_capacity(groups, vs.weights.len())
             }
         }
     }
+
+    /// [`Conv::vertices`] of vertices moved out of an owned AST: plain positions are scaled
+    /// in place and weighted counts reused (same values, same problems in the same order).
+    fn vertices_owned(&mut self, v: w::Vertices) -> Vertices {
+        match v {
+            w::Vertices::Plain(mut xy) => {
+                for v in &mut xy {
+                    *v = self.b.fs("vertex", *v);
+                }
+                Vertices::Unweighted(xy)
+            }
+            w::Vertices::Weighted(vs) => {
+                if let Some((bones, values)) =
+                    weighted_valid(&vs, self.b.data.bones.len(), self.b.scale)
+                {
+                    let counts = vs.counts;
+                    return Vertices::Weighted(WeightedVertices { counts, bones, values });
+                }
+                self.vertices(&w::Vertices::Weighted(vs))
+            }
+        }
+    }
+}
+
+/// The bones and values of weighted vertices with nothing to report (the counts cover
+/// exactly the influences, every bone index is in range, every scaled value is finite), built
+/// in whole-buffer passes; `None` sends the caller to [`Builder::weighted_with_capacity`],
+/// which reports each problem.
+/// The values are those the checked path computes (`x * scale`, `y * scale`, `weight`).
+fn weighted_valid(
+    vs: &w::WeightedVertices,
+    bones: usize,
+    scale: f32,
+) -> Option<(Vec<BoneId>, Vec<f32>)> {
+    let total: u64 = vs.counts.iter().map(|&n| u64::from(n)).sum();
+    // Branch-free scan (no early exit: the common case is all valid).
+    let valid = vs.weights.iter().fold(total == vs.weights.len() as u64, |ok, i| {
+        ok & ((i.bone as usize) < bones)
+            & (i.x * scale).is_finite()
+            & (i.y * scale).is_finite()
+            & i.weight.is_finite()
+    });
+    if !valid {
+        return None;
+    }
+    let mut values = Vec::with_capacity(vs.weights.len() * 3);
+    for i in &vs.weights {
+        values.extend_from_slice(&[i.x * scale, i.y * scale, i.weight]);
+    }
+    Some((vs.weights.iter().map(|i| BoneId(i.bone)).collect(), values))
 }
 
 /// Converts a parsed 4.0–4.2 skeleton the caller gives away (`load_binary`): mesh buffers
@@ -121,8 +177,8 @@ fn moved_or_cloned(moved: &mut [String], i: usize, name: &str) -> String {
     }
 }
 
-/// Moves every mesh's `uvs`, `triangles` and `edges` out of `s`, in the order [`skins`]
-/// visits the meshes.
+/// Moves every mesh's `uvs`, `triangles`, `edges` and vertices out of `s`, in the order
+/// [`skins`] visits the meshes.
 fn take_mesh_buffers(s: &mut w::Skeleton) -> std::collections::VecDeque<MeshBuffers> {
     let mut out = std::collections::VecDeque::new();
     let skins = s.default_skin.iter_mut().chain(s.skins.iter_mut().map(|k| &mut k.slots));
@@ -138,6 +194,7 @@ fn take_mesh_buffers(s: &mut w::Skeleton) -> std::collections::VecDeque<MeshBuff
                         std::mem::take(&mut m.uvs),
                         std::mem::take(&mut m.triangles),
                         edges,
+                        std::mem::replace(&mut m.vertices, w::Vertices::Plain(Vec::new())),
                     ));
                 }
             }
@@ -173,6 +230,19 @@ fn convert_with(
         path: Vec::new(),
         physics: Vec::new(),
     };
+    let skin_slots = s.default_skin.iter().chain(s.skins.iter().map(|k| &k.slots));
+    c.b.reserve(Counts {
+        bones: s.bones.len(),
+        slots: s.slots.len(),
+        constraints: s.ik_constraints.len()
+            + s.transform_constraints.len()
+            + s.path_constraints.len()
+            + s.physics_constraints.len(),
+        skins: usize::from(s.default_skin.is_some()) + s.skins.len(),
+        attachments: skin_slots.flatten().map(|sa| sa.attachments.len()).sum(),
+        events: s.events.len(),
+        animations: s.animations.len(),
+    });
     header(&mut c);
     bones_and_slots(&mut c);
     constraints(&mut c);
@@ -606,15 +676,15 @@ fn attachment(
         w::AttachmentKind::Mesh(m) => {
             let path = c.text(m.path).unwrap_or(name).to_owned();
             let sequence = c.b.sequence(&path, seq(&m.sequence));
-            let vertices = c.vertices(&m.vertices);
             let key = std::ptr::from_ref::<w::Mesh>(m) as usize;
             let taken = match c.mesh_buffers.front() {
                 Some(f) if f.0 == key => c.mesh_buffers.pop_front(),
                 _ => None,
             };
-            let (region_uvs, triangles, edges) = match taken {
-                Some((_, uvs, triangles, edges)) => (uvs, triangles, edges),
+            let (vertices, region_uvs, triangles, edges) = match taken {
+                Some((_, uvs, triangles, edges, v)) => (c.vertices_owned(v), uvs, triangles, edges),
                 None => (
+                    c.vertices(&m.vertices),
                     m.uvs.clone(),
                     m.triangles.clone(),
                     m.extras.as_ref().map(|e| e.edges.clone()).unwrap_or_default(),
@@ -740,9 +810,9 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
     c.b.enter("animation", &a.name);
     let scale = c.b.scale;
     let mut tl = Vec::with_capacity(timeline_count(a));
-    for st in &a.slots {
-        let slot = c.b.slot(st.slot);
-        for t in &st.timelines {
+    for (slot, timelines) in a.slot_groups() {
+        let slot = c.b.slot(slot);
+        for t in timelines {
             let (property, curves) = match t {
                 wa::SlotTimeline::Attachment(keys) => {
                     tl.push(Timeline::Attachment {
@@ -761,9 +831,9 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
             tl.push(Timeline::Color { slot, property, curves });
         }
     }
-    for bt in &a.bones {
-        let bone = c.b.bone(bt.bone);
-        for t in &bt.timelines {
+    for (bone, timelines) in a.bone_groups() {
+        let bone = c.b.bone(bone);
+        for t in timelines {
             use BoneProperty as P;
             let (property, curves) = match t {
                 wa::BoneTimeline::Rotate(t) => (P::Rotate, curves::floats(t, 1.0)),
@@ -1015,8 +1085,8 @@ enum Kind {
 
 /// Number of timelines [`animation`] makes of `a` (a capacity, exact for valid input).
 fn timeline_count(a: &wa::Animation) -> usize {
-    let slots: usize = a.slots.iter().map(|s| s.timelines.len()).sum();
-    let bones: usize = a.bones.iter().map(|b| b.timelines.len()).sum();
+    let slots = a.slot_timelines.len();
+    let bones = a.bone_timelines.len();
     let paths: usize = a.path.iter().map(|p| p.timelines.len()).sum();
     let physics: usize = a.physics.iter().map(|p| p.timelines.len()).sum();
     let attachments: usize =

@@ -195,7 +195,7 @@ fn curves(c: &mut Cmp, at: &str, x: &Curves, y: &Curves) {
     }
     for k in 0..n.saturating_sub(1) {
         let kind = |v: f32| if v >= BEZIER { BEZIER } else { v };
-        let (p, q) = (kind(x.curves[k]), kind(y.curves[k]));
+        let (p, q) = (kind(x.curve(k)), kind(y.curve(k)));
         if p != q {
             let equal_values =
                 (0..x.channels).all(|ch| close(x.value(k, ch), x.value(k + 1, ch), c.tol));
@@ -207,7 +207,7 @@ fn curves(c: &mut Cmp, at: &str, x: &Curves, y: &Curves) {
             continue; // rule 3
         }
         if p == BEZIER {
-            let (i, j) = (x.curves[k] as usize - 2, y.curves[k] as usize - 2);
+            let (i, j) = (x.curve(k) as usize - 2, y.curve(k) as usize - 2);
             let per = if x.channels == 0 { 1 } else { x.channels };
             let len = BEZIER_SIZE * per;
             // 3.x: one bezier per segment; 4.x one per channel, consecutive.

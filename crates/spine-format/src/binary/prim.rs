@@ -203,6 +203,23 @@ impl<'a> Reader<'a> {
         Ok(v)
     }
 
+    /// A one-byte varint index below `len` followed by three big-endian floats (a vertex
+    /// influence: bone, x, y, weight), when all thirteen bytes are there and the index takes
+    /// one byte and is in range; `None` (nothing consumed) otherwise, for the caller's
+    /// checked path ([`Reader::index`] then [`Reader::f32x3`], with their errors).
+    #[inline]
+    pub fn index_f32x3(&mut self, len: usize) -> Option<(u32, [f32; 3])> {
+        let b = self.buf.get(self.pos..self.pos + 13)?;
+        let i = b[0];
+        if i >= 0x80 || usize::from(i) >= len {
+            return None;
+        }
+        let f = |k: usize| f32::from_bits(u32::from_be_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]));
+        let v = [f(1), f(5), f(9)];
+        self.pos += 13;
+        Some((u32::from(i), v))
+    }
+
     /// Appends `n` big-endian floats to `out`: the same values, offsets and errors as `n`
     /// [`Reader::f32`] calls, with one bounds check when all the bytes are there.
     pub fn f32s_into(&mut self, n: usize, out: &mut Vec<f32>) -> Result<(), BinaryError> {
@@ -254,6 +271,26 @@ impl<'a> Reader<'a> {
             }
         }
         self.varint_multi()
+    }
+
+    /// Appends `n` unsigned varints to `out` (the caller has checked the count against the
+    /// remaining input): runs of one-byte values are copied in one pass, longer ones go
+    /// through [`Reader::varint`] (same values, same errors and offsets).
+    pub fn varints_into(&mut self, n: usize, out: &mut Vec<u32>) -> Result<(), BinaryError> {
+        out.reserve(n);
+        let mut left = n;
+        while left > 0 {
+            let rest = self.buf.get(self.pos..).unwrap_or(&[]);
+            let run = rest.iter().take(left).take_while(|&&b| b < 0x80).count();
+            out.extend(rest[..run].iter().map(|&b| u32::from(b)));
+            self.pos += run;
+            left -= run;
+            if left > 0 {
+                out.push(self.varint()?);
+                left -= 1;
+            }
+        }
+        Ok(())
     }
 
     /// [`Reader::varint`] past the one-byte fast path.

@@ -55,10 +55,23 @@ pub(crate) fn write_draw_order(w: &mut Writer, changes: &[DrawOrderChange]) {
     }
 }
 
-/// The value of one keyframe of a curve timeline: a fixed number of channels.
-pub(crate) trait Channels: Copy + PartialEq + Debug {
+/// The value of one keyframe of a curve timeline: a fixed number of channels (implemented
+/// for the channel arrays the 4.x timelines use: `[f32; 1..=7]` and `[u8; 1..=7]`).
+pub trait Channels: Copy + PartialEq + Debug {
     /// Number of value channels (bezier curves carry 4 floats per channel).
     const COUNT: usize;
+    /// One `(cx1, cy1, cx2, cy2)` bezier control set per channel.
+    type Beziers: Copy
+        + PartialEq
+        + Debug
+        + Default
+        + AsRef<[[f32; 4]]>
+        + AsMut<[[f32; 4]]>
+        + serde::Serialize;
+}
+
+/// The wire side of [`Channels`].
+pub(crate) trait WireChannels: Channels {
     /// Bytes the channels take on the wire.
     const WIRE_BYTES: usize;
     /// Reads the channels.
@@ -67,8 +80,24 @@ pub(crate) trait Channels: Copy + PartialEq + Debug {
     fn write(&self, w: &mut Writer);
 }
 
-impl<const N: usize> Channels for [f32; N] {
-    const COUNT: usize = N;
+macro_rules! channels {
+    ($($n:literal)*) => {$(
+        impl Channels for [f32; $n] {
+            const COUNT: usize = $n;
+            type Beziers = [[f32; 4]; $n];
+        }
+        impl Channels for [u8; $n] {
+            const COUNT: usize = $n;
+            type Beziers = [[f32; 4]; $n];
+        }
+    )*};
+}
+channels!(1 2 3 4 5 6 7);
+
+impl<const N: usize> WireChannels for [f32; N]
+where
+    [f32; N]: Channels,
+{
     const WIRE_BYTES: usize = 4 * N;
     #[inline]
     fn read(r: &mut Reader<'_>) -> Result<Self, BinaryError> {
@@ -81,8 +110,10 @@ impl<const N: usize> Channels for [f32; N] {
     }
 }
 
-impl<const N: usize> Channels for [u8; N] {
-    const COUNT: usize = N;
+impl<const N: usize> WireChannels for [u8; N]
+where
+    [u8; N]: Channels,
+{
     const WIRE_BYTES: usize = N;
     fn read(r: &mut Reader<'_>) -> Result<Self, BinaryError> {
         let b = r.bytes(N)?;
@@ -103,8 +134,7 @@ pub enum CurveType {
     Linear,
     /// `1`: hold the previous value.
     Stepped,
-    /// `2`: cubic bezier; the control points are the next *channel count* entries of
-    /// [`CurveTimeline::beziers`].
+    /// `2`: cubic bezier; the control points are in the key's [`CurveKey::bezier`].
     Bezier,
 }
 
@@ -128,28 +158,54 @@ pub struct Keyframe<V> {
     pub value: V,
 }
 
-/// A 4.x curve timeline: keyframes, the curve between each pair, and bezier control points.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct CurveTimeline<V> {
-    /// The `bezierCount` written before the frames (sizes the runtime curve table).
-    pub bezier_count: u32,
-    /// Keyframes, at least one.
-    pub frames: Vec<Keyframe<V>>,
-    /// `curves[i]` is the transition from `frames[i]` to `frames[i + 1]`.
-    pub curves: Vec<CurveType>,
-    /// `(cx1, cy1, cx2, cy2)` per channel, for each bezier transition in order (unscaled).
-    pub beziers: Vec<[f32; 4]>,
+/// One key of a 4.x curve timeline: time, channel values (unscaled, as on the wire) and the
+/// transition to the next key.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct CurveKey<V: Channels> {
+    /// Key time in seconds.
+    pub time: f32,
+    /// Channel values.
+    pub value: V,
+    /// The transition from this key to the next one (on the wire it follows the next key's
+    /// values); [`CurveType::Linear`] and unused on the last key.
+    pub curve: CurveType,
+    /// With [`CurveType::Bezier`]: `(cx1, cy1, cx2, cy2)` per channel (unscaled); zeros
+    /// otherwise.
+    pub bezier: V::Beziers,
 }
 
-impl<V> CurveTimeline<V> {
+impl<V: Channels> CurveKey<V> {
+    /// A key with a linear transition (the last key's).
+    pub fn linear(time: f32, value: V) -> Self {
+        CurveKey { time, value, curve: CurveType::Linear, bezier: V::Beziers::default() }
+    }
+}
+
+/// A 4.x curve timeline: keys, each with the curve (and bezier controls) to the next one.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct CurveTimeline<V: Channels> {
+    /// The `bezierCount` written before the frames (sizes the runtime curve table).
+    pub bezier_count: u32,
+    /// Keys, at least one; `frames[i].curve` is the transition from `frames[i]` to
+    /// `frames[i + 1]`.
+    pub frames: Vec<CurveKey<V>>,
+}
+
+impl<V: Channels> CurveTimeline<V> {
     /// Time of the last keyframe.
     pub fn last_time(&self) -> f32 {
         self.frames.last().map_or(0.0, |f| f.time)
     }
+
+    /// The transitions between consecutive keys (one fewer than the keys).
+    pub fn curves(&self) -> impl ExactSizeIterator<Item = CurveType> + '_ {
+        let n = self.frames.len().saturating_sub(1);
+        self.frames[..n].iter().map(|f| f.curve)
+    }
 }
 
 /// Reads `bezierCount` and then a curve timeline of `frame_count` frames.
-pub(crate) fn read_curve_timeline<V: Channels>(
+pub(crate) fn read_curve_timeline<V: WireChannels>(
     r: &mut Reader<'_>,
     frame_count: usize,
 ) -> Result<CurveTimeline<V>, BinaryError> {
@@ -158,7 +214,7 @@ pub(crate) fn read_curve_timeline<V: Channels>(
 }
 
 /// Reads the frames of a curve timeline whose `bezierCount` was already read.
-pub(crate) fn read_curve_frames<V: Channels>(
+pub(crate) fn read_curve_frames<V: WireChannels>(
     r: &mut Reader<'_>,
     frame_count: usize,
     bezier_count: u32,
@@ -167,26 +223,21 @@ pub(crate) fn read_curve_frames<V: Channels>(
         return Err(r.invalid_at(r.pos(), "timeline has no keyframes"));
     }
     r.check_count(r.pos(), "keyframe", frame_count as u64, 4 + V::WIRE_BYTES)?;
-    let mut frames = Vec::with_capacity(frame_count);
-    let mut curves = Vec::with_capacity(frame_count - 1);
-    // `bezierCount` is the number of bezier channel segments, i.e. `beziers.len()` of a
-    // well-formed file; bounded by what the rest of the input could hold.
-    let mut beziers = Vec::with_capacity((bezier_count as usize).min(r.remaining() / 16));
+    let mut frames: Vec<CurveKey<V>> = Vec::with_capacity(frame_count);
     r.enter_item("frames", 0);
     for i in 0..frame_count {
         r.set_item_index(i);
         let time = r.f32()?;
         let value = V::read(r)?;
-        frames.push(Keyframe { time, value });
-        if i > 0 {
+        if let Some(previous) = frames.last_mut() {
             let at = r.pos();
-            let curve = match r.i8()? {
+            previous.curve = match r.i8()? {
                 0 => CurveType::Linear,
                 1 => CurveType::Stepped,
                 2 => {
                     r.check_count(r.pos(), "bezier channel", V::COUNT as u64, 16)?;
-                    for _ in 0..V::COUNT {
-                        beziers.push(r.f32_array::<4>()?);
+                    for b in previous.bezier.as_mut() {
+                        *b = r.f32_array::<4>()?;
                     }
                     CurveType::Bezier
                 }
@@ -197,32 +248,30 @@ pub(crate) fn read_curve_frames<V: Channels>(
                     ))
                 }
             };
-            curves.push(curve);
         }
+        frames.push(CurveKey::linear(time, value));
     }
     r.leave();
-    Ok(CurveTimeline { bezier_count, frames, curves, beziers })
+    Ok(CurveTimeline { bezier_count, frames })
 }
 
 /// Writes `bezierCount` and the frames of a curve timeline (the frame count is the caller's).
-pub(crate) fn write_curve_timeline<V: Channels>(w: &mut Writer, t: &CurveTimeline<V>) {
+pub(crate) fn write_curve_timeline<V: WireChannels>(w: &mut Writer, t: &CurveTimeline<V>) {
     w.varint(t.bezier_count);
     write_curve_frames(w, t);
 }
 
 /// Writes the frames of a curve timeline.
-pub(crate) fn write_curve_frames<V: Channels>(w: &mut Writer, t: &CurveTimeline<V>) {
-    let mut beziers = t.beziers.iter();
-    for (i, f) in t.frames.iter().enumerate() {
+pub(crate) fn write_curve_frames<V: WireChannels>(w: &mut Writer, t: &CurveTimeline<V>) {
+    let mut previous: Option<&CurveKey<V>> = None;
+    for f in &t.frames {
         w.f32(f.time);
         f.value.write(w);
-        if i > 0 {
-            let curve = t.curves.get(i - 1).copied().unwrap_or_default();
-            w.i8(curve.to_wire());
-            if curve == CurveType::Bezier {
-                for _ in 0..V::COUNT {
-                    let b = beziers.next().copied().unwrap_or_default();
-                    for x in b {
+        if let Some(p) = previous.replace(f) {
+            w.i8(p.curve.to_wire());
+            if p.curve == CurveType::Bezier {
+                for b in p.bezier.as_ref() {
+                    for &x in b {
                         w.f32(x);
                     }
                 }

@@ -12,10 +12,16 @@ pub struct Animation {
     pub name: String,
     /// The timeline count written first (a capacity hint for the loader; kept raw).
     pub timeline_count: u32,
-    /// Slot timelines, grouped by slot.
+    /// Slot timeline groups (slot and timeline count), in wire order; their timelines are
+    /// consecutive runs of [`Animation::slot_timelines`] (see [`Animation::slot_groups`]).
     pub slots: Vec<SlotTimelines>,
-    /// Bone timelines, grouped by bone.
+    /// The timelines of every slot group, one group after the other.
+    pub slot_timelines: Vec<SlotTimeline>,
+    /// Bone timeline groups (bone and timeline count), in wire order; their timelines are
+    /// consecutive runs of [`Animation::bone_timelines`] (see [`Animation::bone_groups`]).
     pub bones: Vec<BoneTimelines>,
+    /// The timelines of every bone group, one group after the other.
+    pub bone_timelines: Vec<BoneTimeline>,
     /// IK constraint timelines.
     pub ik: Vec<IkTimeline>,
     /// Transform constraint timelines.
@@ -32,18 +38,41 @@ pub struct Animation {
     pub events: Vec<EventKey>,
 }
 
+/// Splits `all` into the runs of `counts` (a run past the end is cut short).
+fn runs<'a, T>(
+    all: &'a [T],
+    groups: impl Iterator<Item = (u32, u32)> + 'a,
+) -> impl Iterator<Item = (u32, &'a [T])> + 'a {
+    let mut at = 0usize;
+    groups.map(move |(id, count)| {
+        let start = at.min(all.len());
+        at = at.saturating_add(count as usize);
+        (id, all.get(start..at.min(all.len())).unwrap_or(&[]))
+    })
+}
+
 impl Animation {
+    /// Each slot group: the slot and its timelines.
+    pub fn slot_groups(&self) -> impl Iterator<Item = (u32, &[SlotTimeline])> + '_ {
+        runs(&self.slot_timelines, self.slots.iter().map(|g| (g.slot, g.count)))
+    }
+
+    /// Each bone group: the bone and its timelines.
+    pub fn bone_groups(&self) -> impl Iterator<Item = (u32, &[BoneTimeline])> + '_ {
+        runs(&self.bone_timelines, self.bones.iter().map(|g| (g.bone, g.count)))
+    }
+
     /// The loader's duration: the latest last-key time of any timeline (at least 0).
     pub fn duration(&self) -> f32 {
         let mut d = 0.0f32;
         let mut see = |t: f32| d = d.max(t);
-        for s in &self.slots {
-            for t in &s.timelines {
+        for (_, timelines) in self.slot_groups() {
+            for t in timelines {
                 see(t.last_time());
             }
         }
-        for b in &self.bones {
-            for t in &b.timelines {
+        for (_, timelines) in self.bone_groups() {
+            for t in timelines {
                 see(t.last_time());
             }
         }
@@ -80,13 +109,13 @@ impl Animation {
     }
 }
 
-/// The timelines of one slot.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+/// A group of slot timelines: the slot and how many timelines follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct SlotTimelines {
     /// Slot index.
     pub slot: u32,
-    /// Timelines.
-    pub timelines: Vec<SlotTimeline>,
+    /// Number of timelines (the next run of [`Animation::slot_timelines`]).
+    pub count: u32,
 }
 
 /// An attachment key: time and attachment name (`NONE` = hide).
@@ -129,13 +158,13 @@ impl SlotTimeline {
     }
 }
 
-/// The timelines of one bone.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+/// A group of bone timelines: the bone and how many timelines follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct BoneTimelines {
     /// Bone index.
     pub bone: u32,
-    /// Timelines.
-    pub timelines: Vec<BoneTimeline>,
+    /// Number of timelines (the next run of [`Animation::bone_timelines`]).
+    pub count: u32,
 }
 
 /// An inherit key (4.2).

@@ -596,8 +596,10 @@ fn read_vertices(
         counts.push(n as u32);
         weights.reserve(n);
         for _ in 0..n {
-            let bone = r.index("vertex bone", c.bones)?;
-            let [x, y, weight] = r.f32x3()?;
+            let (bone, [x, y, weight]) = match r.index_f32x3(c.bones) {
+                Some(w) => w,
+                None => (r.index("vertex bone", c.bones)?, r.f32x3()?),
+            };
             weights.push(BoneWeight { bone, x, y, weight });
         }
     }
@@ -636,10 +638,12 @@ fn read_shorts(
     };
     r.check_count(r.pos(), what, n as u64, if c.v42() { 1 } else { 2 })?;
     let mut v = Vec::with_capacity(n);
+    if c.v42() {
+        r.varints_into(n, &mut v)?;
+        return Ok(v);
+    }
     for _ in 0..n {
-        v.push(if c.v42() {
-            r.varint()?
-        } else {
+        v.push({
             let b = r.bytes(2)?;
             u32::from(u16::from_be_bytes([b[0], b[1]]))
         });

@@ -19,17 +19,18 @@ pub(super) fn read_animation(
     r.enter("slot timelines");
     let n = r.count("slot", 2)?;
     let mut slots = Vec::with_capacity(n);
+    let mut slot_timelines = Vec::new();
     for i in 0..n {
         r.enter_item("slots", i);
         let slot = r.index("slot", c.slots)?;
         let m = r.count("slot timeline", 6)?;
-        let mut timelines = Vec::with_capacity(m);
+        slot_timelines.reserve(m);
         for j in 0..m {
             r.enter_item("timelines", j);
-            timelines.push(read_slot_timeline(r, c)?);
+            slot_timelines.push(read_slot_timeline(r, c)?);
             r.leave();
         }
-        slots.push(SlotTimelines { slot, timelines });
+        slots.push(SlotTimelines { slot, count: m as u32 });
         r.leave();
     }
     r.leave();
@@ -37,17 +38,18 @@ pub(super) fn read_animation(
     r.enter("bone timelines");
     let n = r.count("bone", 2)?;
     let mut bones = Vec::with_capacity(n);
+    let mut bone_timelines = Vec::new();
     for i in 0..n {
         r.enter_item("bones", i);
         let bone = r.index("bone", c.bones)?;
         let m = r.count("bone timeline", 6)?;
-        let mut timelines = Vec::with_capacity(m);
+        bone_timelines.reserve(m);
         for j in 0..m {
             r.enter_item("timelines", j);
-            timelines.push(read_bone_timeline(r, c)?);
+            bone_timelines.push(read_bone_timeline(r, c)?);
             r.leave();
         }
-        bones.push(BoneTimelines { bone, timelines });
+        bones.push(BoneTimelines { bone, count: m as u32 });
         r.leave();
     }
     r.leave();
@@ -197,7 +199,9 @@ pub(super) fn read_animation(
         name,
         timeline_count,
         slots,
+        slot_timelines,
         bones,
+        bone_timelines,
         ik,
         transform,
         path,

@@ -1,13 +1,13 @@
 //! The 4.0–4.2 animation writer: the mirror of [`super::read_animation`].
 
 use crate::binary::shared::{
-    write_curve_timeline, write_draw_order, Channels, CurveTimeline, CurveType,
+    write_curve_timeline, write_draw_order, CurveTimeline, CurveType, WireChannels,
 };
 
 use super::animation::*;
 use super::write::Out;
 
-fn curve<V: Channels>(o: &mut Out, ty: u8, t: &CurveTimeline<V>) {
+fn curve<V: WireChannels>(o: &mut Out, ty: u8, t: &CurveTimeline<V>) {
     o.w.u8(ty);
     o.w.len(t.frames.len());
     write_curve_timeline(&mut o.w, t);
@@ -25,10 +25,10 @@ pub(super) fn write_animation(o: &mut Out, a: &Animation) {
     o.w.varint(a.timeline_count);
 
     o.w.len(a.slots.len());
-    for s in &a.slots {
-        o.w.varint(s.slot);
-        o.w.len(s.timelines.len());
-        for t in &s.timelines {
+    for (slot, timelines) in a.slot_groups() {
+        o.w.varint(slot);
+        o.w.len(timelines.len());
+        for t in timelines {
             match t {
                 SlotTimeline::Attachment(keys) => {
                     o.w.u8(0);
@@ -48,10 +48,10 @@ pub(super) fn write_animation(o: &mut Out, a: &Animation) {
     }
 
     o.w.len(a.bones.len());
-    for b in &a.bones {
-        o.w.varint(b.bone);
-        o.w.len(b.timelines.len());
-        for t in &b.timelines {
+    for (bone, timelines) in a.bone_groups() {
+        o.w.varint(bone);
+        o.w.len(timelines.len());
+        for t in timelines {
             match t {
                 BoneTimeline::Rotate(t) => curve(o, 0, t),
                 BoneTimeline::Translate(t) => curve(o, 1, t),

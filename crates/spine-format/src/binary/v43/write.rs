@@ -574,7 +574,7 @@ fn write_animation(w: &mut Writer, s: &Skeleton, a: &Animation, ne: bool) {
     }
 }
 
-fn curve<V: crate::binary::shared::Channels>(
+fn curve<V: crate::binary::shared::WireChannels>(
     w: &mut Writer,
     ty: u8,
     c: &crate::binary::shared::CurveTimeline<V>,
