@@ -301,31 +301,33 @@ fn world_vertices(
         }
         Vertices::Weighted(wv) => {
             let first = start / 2;
-            let mut inf: usize = wv.counts.iter().take(first).map(|&n| n as usize).sum::<usize>();
-            let mut k = first;
-            let mut w = offset;
-            while w < end {
-                let n = wv.counts.get(k).copied().unwrap_or(0) as usize;
+            let inf: usize = wv.counts.iter().take(first).map(|&n| n as usize).sum::<usize>();
+            let out = out.get_mut(offset.min(end)..end).unwrap_or_default();
+            let mut counts = wv.counts.get(first..).unwrap_or_default().iter();
+            // The influences from `inf` on, one `(bone, [x, y, weight], deform index)` per step.
+            let ids = wv.bones.get(inf..).unwrap_or_default();
+            let vals = wv.values.get(inf * 3..).unwrap_or_default();
+            let mut infs = ids.iter().zip(vals.chunks_exact(3));
+            let mut d = inf * 2;
+            for o in out.chunks_exact_mut(2) {
+                let n = counts.next().copied().unwrap_or(0);
                 let (mut wx, mut wy) = (0.0f32, 0.0f32);
                 for _ in 0..n {
-                    let bone = wv.bones.get(inf).and_then(|id| bones.get(id.index()));
-                    let vals = wv.values.get(inf * 3..inf * 3 + 3);
-                    if let (Some(bone), Some(vals)) = (bone, vals) {
-                        let (mut vx, mut vy) = (vals[0], vals[1]);
+                    let Some((id, v)) = infs.next() else { break };
+                    if let Some(bone) = bones.get(id.index()) {
+                        let (mut vx, mut vy) = (v[0], v[1]);
                         if !deform.is_empty() {
-                            vx += deform.get(inf * 2).copied().unwrap_or(0.0);
-                            vy += deform.get(inf * 2 + 1).copied().unwrap_or(0.0);
+                            vx += deform.get(d).copied().unwrap_or(0.0);
+                            vy += deform.get(d + 1).copied().unwrap_or(0.0);
                         }
-                        let weight = vals[2];
+                        let weight = v[2];
                         wx += (vx * bone.a + vy * bone.b + bone.world_x) * weight;
                         wy += (vx * bone.c + vy * bone.d + bone.world_y) * weight;
                     }
-                    inf += 1;
+                    d += 2;
                 }
-                out[w] = wx;
-                out[w + 1] = wy;
-                k += 1;
-                w += 2;
+                o[0] = wx;
+                o[1] = wy;
             }
         }
     }
