@@ -33,8 +33,6 @@ pub struct PathScratch {
     pub curves: Vec<f32>,
     /// Bone lengths.
     pub lengths: Vec<f32>,
-    /// Segments.
-    pub segments: Vec<f32>,
 }
 
 /// Solves one path constraint: places `data.bones` along the path attachment of
@@ -523,8 +521,8 @@ fn compute_world_positions(
         position *= path_length;
     }
     let multiplier = multiplier_for(path_length);
-    sc.segments.resize(10, 0.0);
-    let segments = &mut sc.segments;
+    // Cumulative lengths of the 10 segments of the current curve.
+    let mut segments = [0.0f32; 10];
     let mut curve_length = 0.0f32;
     let (mut curve, mut segment) = (0usize, 0usize);
     let mut last_p = f32::NAN;
@@ -583,6 +581,7 @@ fn compute_world_positions(
         p *= curve_length;
         loop {
             let Some(&length) = segments.get(segment) else {
+                // Not reached for valid data (`p <= curve_length`): the end of the curve.
                 segment = 9;
                 p = 10.0;
                 break;
