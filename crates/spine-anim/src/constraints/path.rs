@@ -676,6 +676,7 @@ fn add_after_position(p: f32, temp: &[f32], i: usize, out: &mut [f32], o: usize)
 /// spine-cpp `addCurvePosition`: the point at `p` in `[0, 1]` of the cubic bezier `w`
 /// (`x1, y1, cx1, cy1, cx2, cy2, x2, y2`) and, with `tangents`, its tangent angle
 /// (spine-c 3.5/3.6 `_addCurvePosition` with `rule`).
+#[inline(always)]
 fn add_curve_position(
     mut p: f32,
     w: [f32; 8],
