@@ -205,13 +205,17 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         let det = p.map_or(1.0, |p| p.a * p.d - p.b * p.c);
         offset_rotation *= if det > 0.0 { DEG_RAD } else { -DEG_RAD };
     }
-    for (i, &id) in data.bones.iter().enumerate() {
-        let p = 3 + i * 3;
+    // Bone `i` reads space `i + 1`: its position and (zero space) its rotation, or (tangents)
+    // the rotation of space `i`, kept from the previous triple.
+    let mut r_prev = positions.get(2).copied().unwrap_or(0.0);
+    let triples = positions.get(3..).unwrap_or_default().chunks_exact(3);
+    for (i, (&id, t)) in data.bones.iter().zip(triples).enumerate() {
+        let (x, y, r_next) = (t[0], t[1], t[2]);
+        let r_this = std::mem::replace(&mut r_prev, r_next);
         let parent = parent_world(ctx.bones, id);
         let Some(bone) = ctx.bones.get_mut(id.index()) else { continue };
         bone.world_x += (bone_x - bone.world_x) * mix_x;
         bone.world_y += (bone_y - bone.world_y) * mix_y;
-        let (x, y) = (positions[p], positions[p + 1]);
         let (dx, dy) = (x - bone_x, y - bone_y);
         if scale {
             let length = sc.lengths[i];
@@ -226,11 +230,11 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         if mix_rotate > 0.0 {
             let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
             let (mut r, bone_r) = if tangents {
-                (positions[p - 1], math::atan2(c, a))
+                (r_this, math::atan2(c, a))
             } else if (spine_c && sc.spaces[i + 1] == 0.0)
                 || (!spine_c && sc.spaces[i + 1] < EPSILON)
             {
-                (positions[p + 2], math::atan2(c, a))
+                (r_next, math::atan2(c, a))
             } else {
                 math::atan2_pair(dy, dx, c, a)
             };
@@ -390,7 +394,9 @@ fn compute_world_positions(
     tangents: bool,
     rule: CurveRule,
 ) {
-    sc.positions.resize(spaces_count * 3 + 2, 0.0);
+    // `x, y, rotation` per space, plus scratch floats so that every bone has a whole
+    // triple after the first position (`update` walks them in chunks of 3).
+    sc.positions.resize(spaces_count * 3 + 3, 0.0);
     let out = &mut sc.positions;
     let world = &mut sc.world;
     let closed = path.closed;
