@@ -457,7 +457,36 @@ impl Bone {
 
     /// spine-cpp `Bone::updateAppliedTransform`: the applied pose that gives the current
     /// world transform (after a constraint changed it).
+    ///
+    /// The common case (a parent, [`Inherit::Normal`]) is inlined into the caller; the
+    /// others go through [`Bone::update_applied_transform_general`] (the same operations).
+    #[inline(always)]
     pub fn update_applied_transform(&mut self, parent: Option<ParentWorld>, frame: &WorldFrame) {
+        match parent {
+            Some(p) if self.inherit == Inherit::Normal => {
+                let pid = 1.0 / (p.a * p.d - p.b * p.c);
+                let (ia, ib, ic, id) = (p.d * pid, p.b * pid, p.c * pid, p.a * pid);
+                let dx = self.world_x - p.world_x;
+                let dy = self.world_y - p.world_y;
+                self.ax = dx * ia - dy * ib;
+                self.ay = dy * id - dx * ic;
+                let ra = ia * self.a - ib * self.c;
+                let rb = ia * self.b - ib * self.d;
+                let rc = id * self.c - ic * self.a;
+                let rd = id * self.d - ic * self.b;
+                self.applied_from_local_matrix(ra, rb, rc, rd);
+            }
+            _ => self.update_applied_transform_general(parent, frame),
+        }
+    }
+
+    /// [`Bone::update_applied_transform`] for every parent and inherit mode.
+    #[inline(never)]
+    fn update_applied_transform_general(
+        &mut self,
+        parent: Option<ParentWorld>,
+        frame: &WorldFrame,
+    ) {
         let Some(p) = parent else {
             self.ax = self.world_x - frame.x;
             self.ay = self.world_y - frame.y;
@@ -530,6 +559,13 @@ impl Bone {
             rc = id * self.c - ic * self.a;
             rd = id * self.d - ic * self.b;
         }
+        self.applied_from_local_matrix(ra, rb, rc, rd);
+    }
+
+    /// The applied rotation, scale and shear of the parent-space matrix `ra rb / rc rd`
+    /// (the end of spine-cpp `Bone::updateAppliedTransform`).
+    #[inline(always)]
+    fn applied_from_local_matrix(&mut self, ra: f32, rb: f32, rc: f32, rd: f32) {
         self.ashear_x = 0.0;
         self.ascale_x = math::sqrt(ra * ra + rc * rc);
         if self.ascale_x > 0.0001 {

@@ -33,8 +33,6 @@ pub struct PathScratch {
     pub curves: Vec<f32>,
     /// Bone lengths.
     pub lengths: Vec<f32>,
-    /// Segments.
-    pub segments: Vec<f32>,
 }
 
 /// Solves one path constraint: places `data.bones` along the path attachment of
@@ -207,13 +205,17 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         let det = p.map_or(1.0, |p| p.a * p.d - p.b * p.c);
         offset_rotation *= if det > 0.0 { DEG_RAD } else { -DEG_RAD };
     }
-    for (i, &id) in data.bones.iter().enumerate() {
-        let p = 3 + i * 3;
+    // Bone `i` reads space `i + 1`: its position and (zero space) its rotation, or (tangents)
+    // the rotation of space `i`, kept from the previous triple.
+    let mut r_prev = positions.get(2).copied().unwrap_or(0.0);
+    let triples = positions.get(3..).unwrap_or_default().chunks_exact(3);
+    for (i, (&id, t)) in data.bones.iter().zip(triples).enumerate() {
+        let (x, y, r_next) = (t[0], t[1], t[2]);
+        let r_this = std::mem::replace(&mut r_prev, r_next);
         let parent = parent_world(ctx.bones, id);
         let Some(bone) = ctx.bones.get_mut(id.index()) else { continue };
         bone.world_x += (bone_x - bone.world_x) * mix_x;
         bone.world_y += (bone_y - bone.world_y) * mix_y;
-        let (x, y) = (positions[p], positions[p + 1]);
         let (dx, dy) = (x - bone_x, y - bone_y);
         if scale {
             let length = sc.lengths[i];
@@ -228,11 +230,11 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         if mix_rotate > 0.0 {
             let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
             let (mut r, bone_r) = if tangents {
-                (positions[p - 1], math::atan2(c, a))
+                (r_this, math::atan2(c, a))
             } else if (spine_c && sc.spaces[i + 1] == 0.0)
                 || (!spine_c && sc.spaces[i + 1] < EPSILON)
             {
-                (positions[p + 2], math::atan2(c, a))
+                (r_next, math::atan2(c, a))
             } else {
                 math::atan2_pair(dy, dx, c, a)
             };
@@ -301,31 +303,33 @@ fn world_vertices(
         }
         Vertices::Weighted(wv) => {
             let first = start / 2;
-            let mut inf: usize = wv.counts.iter().take(first).map(|&n| n as usize).sum::<usize>();
-            let mut k = first;
-            let mut w = offset;
-            while w < end {
-                let n = wv.counts.get(k).copied().unwrap_or(0) as usize;
+            let inf: usize = wv.counts.iter().take(first).map(|&n| n as usize).sum::<usize>();
+            let out = out.get_mut(offset.min(end)..end).unwrap_or_default();
+            let mut counts = wv.counts.get(first..).unwrap_or_default().iter();
+            // The influences from `inf` on, one `(bone, [x, y, weight], deform index)` per step.
+            let ids = wv.bones.get(inf..).unwrap_or_default();
+            let vals = wv.values.get(inf * 3..).unwrap_or_default();
+            let mut infs = ids.iter().zip(vals.chunks_exact(3));
+            let mut d = inf * 2;
+            for o in out.chunks_exact_mut(2) {
+                let n = counts.next().copied().unwrap_or(0);
                 let (mut wx, mut wy) = (0.0f32, 0.0f32);
                 for _ in 0..n {
-                    let bone = wv.bones.get(inf).and_then(|id| bones.get(id.index()));
-                    let vals = wv.values.get(inf * 3..inf * 3 + 3);
-                    if let (Some(bone), Some(vals)) = (bone, vals) {
-                        let (mut vx, mut vy) = (vals[0], vals[1]);
+                    let Some((id, v)) = infs.next() else { break };
+                    if let Some(bone) = bones.get(id.index()) {
+                        let (mut vx, mut vy) = (v[0], v[1]);
                         if !deform.is_empty() {
-                            vx += deform.get(inf * 2).copied().unwrap_or(0.0);
-                            vy += deform.get(inf * 2 + 1).copied().unwrap_or(0.0);
+                            vx += deform.get(d).copied().unwrap_or(0.0);
+                            vy += deform.get(d + 1).copied().unwrap_or(0.0);
                         }
-                        let weight = vals[2];
+                        let weight = v[2];
                         wx += (vx * bone.a + vy * bone.b + bone.world_x) * weight;
                         wy += (vx * bone.c + vy * bone.d + bone.world_y) * weight;
                     }
-                    inf += 1;
+                    d += 2;
                 }
-                out[w] = wx;
-                out[w + 1] = wy;
-                k += 1;
-                w += 2;
+                o[0] = wx;
+                o[1] = wy;
             }
         }
     }
@@ -390,7 +394,9 @@ fn compute_world_positions(
     tangents: bool,
     rule: CurveRule,
 ) {
-    sc.positions.resize(spaces_count * 3 + 2, 0.0);
+    // `x, y, rotation` per space, plus scratch floats so that every bone has a whole
+    // triple after the first position (`update` walks them in chunks of 3).
+    sc.positions.resize(spaces_count * 3 + 3, 0.0);
     let out = &mut sc.positions;
     let world = &mut sc.world;
     let closed = path.closed;
@@ -521,8 +527,8 @@ fn compute_world_positions(
         position *= path_length;
     }
     let multiplier = multiplier_for(path_length);
-    sc.segments.resize(10, 0.0);
-    let segments = &mut sc.segments;
+    // Cumulative lengths of the 10 segments of the current curve.
+    let mut segments = [0.0f32; 10];
     let mut curve_length = 0.0f32;
     let (mut curve, mut segment) = (0usize, 0usize);
     let mut last_p = f32::NAN;
@@ -581,6 +587,7 @@ fn compute_world_positions(
         p *= curve_length;
         loop {
             let Some(&length) = segments.get(segment) else {
+                // Not reached for valid data (`p <= curve_length`): the end of the curve.
                 segment = 9;
                 p = 10.0;
                 break;
@@ -675,6 +682,7 @@ fn add_after_position(p: f32, temp: &[f32], i: usize, out: &mut [f32], o: usize)
 /// spine-cpp `addCurvePosition`: the point at `p` in `[0, 1]` of the cubic bezier `w`
 /// (`x1, y1, cx1, cy1, cx2, cy2, x2, y2`) and, with `tangents`, its tangent angle
 /// (spine-c 3.5/3.6 `_addCurvePosition` with `rule`).
+#[inline(always)]
 fn add_curve_position(
     mut p: f32,
     w: [f32; 8],

@@ -583,6 +583,7 @@ pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut Physics
 /// Turns the bone's world axes by the mixed rotate offset `o` (radians): both axes by
 /// `o * rotate`, or, with a shear-x mix, the y axis by `o * rotate` and the x axis by
 /// `o * (rotate + shearX)` (spine-cpp `PhysicsConstraint::update`, same in 4.2 and 4.3).
+#[inline(always)]
 fn rotate_and_shear(bone: &mut Bone, data: &PhysicsData, mut o: f32) {
     if data.shear_x > 0.0 {
         let mut r = 0.0;
