@@ -422,7 +422,8 @@ impl RenderCommands {
     /// Appends a draw with one `light` / `dark` color for every vertex, copying `positions`
     /// and `uvs` (`x, y` and `u, v` pairs) and `indices` (local to the draw, `u16` or `u32`)
     /// as whole slices. Same checks, merging and result as [`push`](Self::push) with
-    /// [`VertexColors::Uniform`]; on error nothing is appended.
+    /// [`VertexColors::Uniform`]; on error nothing is appended (an out-of-range `u32` index
+    /// is reported saturated to `u16::MAX`).
     #[allow(clippy::too_many_arguments)]
     pub fn push_uniform<I>(
         &mut self,
