@@ -23,8 +23,8 @@ pub(super) fn region_world(o: &[f32; 8], bone: &Bone, bl_first: bool) -> [f32; 8
 }
 
 /// Replaces `out` with the world vertices of `v` shown by `s` on `bone`. Returns false when
-/// the weights are inconsistent (too few influences or deform values); the caller then
-/// takes the general path.
+/// the weights are inconsistent (too few influences or deform values, an unknown bone);
+/// the caller then takes the general path.
 pub(super) fn vertices_world(
     v: &Vertices,
     s: &Slot,
@@ -56,22 +56,22 @@ fn weighted_world(
     bones: &[Bone],
     out: &mut Vec<f32>,
 ) -> bool {
-    let influences = w.bones.len();
     let values = w.values.as_chunks::<3>().0;
-    if values.len() < influences {
-        return false;
-    }
     out.clear();
     out.resize(2 * w.counts.len(), 0.0);
     let dst = out.as_chunks_mut::<2>().0;
-    // Total influences taken; more than `influences` means the counts overran the arrays.
-    let mut used = 0usize;
+    // Each vertex's influences are taken as one window of the arrays (one bounds check per
+    // vertex, none per influence).
+    let mut start = 0usize;
     if deform.is_empty() {
-        let mut inf = w.bones.iter().zip(values);
         for (dst, &n) in dst.iter_mut().zip(&w.counts) {
-            used = used.saturating_add(n as usize);
+            let end = start.saturating_add(n as usize);
+            let (Some(ids), Some(vals)) = (w.bones.get(start..end), values.get(start..end)) else {
+                return false;
+            };
+            start = end;
             let (mut wx, mut wy) = (0.0f32, 0.0f32);
-            for (id, v) in inf.by_ref().take(n as usize) {
+            for (id, v) in ids.iter().zip(vals) {
                 let Some(bn) = bones.get(id.index()) else { return false };
                 let (vx, vy, weight) = (v[0], v[1], v[2]);
                 wx += (vx * bn.a + vy * bn.b + bn.world_x) * weight;
@@ -81,14 +81,16 @@ fn weighted_world(
         }
     } else {
         let offsets = deform.as_chunks::<2>().0;
-        if offsets.len() < influences {
-            return false;
-        }
-        let mut inf = w.bones.iter().zip(values).zip(offsets);
         for (dst, &n) in dst.iter_mut().zip(&w.counts) {
-            used = used.saturating_add(n as usize);
+            let end = start.saturating_add(n as usize);
+            let (Some(ids), Some(vals), Some(offs)) =
+                (w.bones.get(start..end), values.get(start..end), offsets.get(start..end))
+            else {
+                return false;
+            };
+            start = end;
             let (mut wx, mut wy) = (0.0f32, 0.0f32);
-            for ((id, v), o) in inf.by_ref().take(n as usize) {
+            for ((id, v), o) in ids.iter().zip(vals).zip(offs) {
                 let Some(bn) = bones.get(id.index()) else { return false };
                 let (vx, vy, weight) = (v[0] + o[0], v[1] + o[1], v[2]);
                 wx += (vx * bn.a + vy * bn.b + bn.world_x) * weight;
@@ -97,5 +99,5 @@ fn weighted_world(
             *dst = [wx, wy];
         }
     }
-    used <= influences
+    true
 }
