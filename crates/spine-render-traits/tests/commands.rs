@@ -197,6 +197,8 @@ fn push_uniform_matches_push_with_uniform_colors() {
     let a = c.add_page("a.png", false);
     let (w, k) = (Argb::WHITE, Argb::BLACK);
     let n = BlendMode::Normal;
+    // A draw that would merge into this one is rolled back whole when an index is bad.
+    c.push_uniform(a, n, w, k, &QUAD_POS, &QUAD_UV, &QUAD_IDX).unwrap();
     assert_eq!(
         c.push_uniform(a, n, w, k, &QUAD_POS, &QUAD_UV, &[0u16, 4, 1]),
         Err(DrawError::IndexOutOfRange { index: 4, vertices: 4 })
@@ -221,9 +223,14 @@ fn push_uniform_matches_push_with_uniform_colors() {
         c.push_uniform(a, n, w, k, &QUAD_POS, &QUAD_UV, &QUAD_IDX[..4]),
         Err(DrawError::NotTriangles(4))
     );
-    assert!(c.is_empty());
+    assert_eq!(
+        c.push_uniform(a, n, w, k, &[], &[], &[0u16, 0, 0]),
+        Err(DrawError::IndexOutOfRange { index: 0, vertices: 0 })
+    );
     c.push_uniform::<u16>(a, n, w, k, &QUAD_POS, &QUAD_UV, &[]).unwrap();
-    assert!(c.is_empty());
+    assert_eq!((c.len(), c.num_vertices(), c.num_indices()), (1, 4, 6));
+    let v = c.get(0).unwrap();
+    assert_eq!((v.positions, v.indices), (&QUAD_POS[..], &QUAD_IDX[..]));
 }
 
 #[test]
