@@ -419,6 +419,67 @@ impl RenderCommands {
         Ok(())
     }
 
+    /// Appends a draw with one `light` / `dark` color for every vertex, copying `positions`
+    /// and `uvs` (`x, y` and `u, v` pairs) and `indices` (local to the draw, `u16` or `u32`)
+    /// as whole slices. Same checks, merging and result as [`push`](Self::push) with
+    /// [`VertexColors::Uniform`]; on error nothing is appended (an out-of-range `u32` index
+    /// is reported saturated to `u16::MAX`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn push_uniform<I>(
+        &mut self,
+        page: PageId,
+        blend_mode: BlendMode,
+        light: Argb,
+        dark: Argb,
+        positions: &[f32],
+        uvs: &[f32],
+        indices: &[I],
+    ) -> Result<(), DrawError>
+    where
+        I: Copy,
+        u32: From<I>,
+    {
+        if page.index() >= self.pages.len() {
+            return Err(DrawError::UnknownPage(page));
+        }
+        let p = positions.len();
+        if p % 2 != 0 {
+            return Err(DrawError::OddPositions(p));
+        }
+        if uvs.len() != p {
+            return Err(DrawError::UvLength { positions: p, uvs: uvs.len() });
+        }
+        let nv = p / 2;
+        if nv > MAX_VERTICES {
+            return Err(DrawError::TooManyVertices(nv));
+        }
+        let ni = indices.len();
+        if ni % 3 != 0 {
+            return Err(DrawError::NotTriangles(ni));
+        }
+        // One branch-free pass; the offending index is looked up only on error.
+        let max = indices.iter().fold(0u32, |m, &i| m.max(u32::from(i)));
+        if ni > 0 && max as usize >= nv {
+            let bad = indices.iter().map(|&i| u32::from(i)).find(|&i| i as usize >= nv);
+            let bad = bad.unwrap_or(max);
+            return Err(DrawError::IndexOutOfRange {
+                index: u16::try_from(bad).unwrap_or(u16::MAX),
+                vertices: nv,
+            });
+        }
+        if nv == 0 || ni == 0 {
+            return Ok(());
+        }
+        let offset = self.target(page, blend_mode, light, dark, nv, ni) as u32;
+        self.positions.extend_from_slice(positions);
+        self.uvs.extend_from_slice(uvs);
+        self.colors.resize(self.colors.len() + nv, light);
+        self.dark_colors.resize(self.dark_colors.len() + nv, dark);
+        // offset + i <= 65535 because the merged command has at most MAX_VERTICES vertices.
+        self.indices.extend(indices.iter().map(|&i| (offset + u32::from(i)) as u16));
+        Ok(())
+    }
+
     /// Appends a draw whose data `fill` writes in place (no intermediate copy). The slices
     /// handed to `fill` have `num_vertices` / `num_indices` entries; colors are pre-filled
     /// with `light` / `dark`, which also decide merging under [`Batching::SpineCpp`].

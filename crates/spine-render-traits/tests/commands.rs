@@ -160,6 +160,79 @@ fn push_with_writes_in_place_and_merges() {
     assert_eq!(&v.dark_colors[4..], &[Argb::WHITE; 3]);
 }
 
+/// page, blend mode, light color, positions, uvs, indices.
+type UniformDraw<'a> = (u32, BlendMode, Argb, &'a [f32], &'a [f32], &'a [u16]);
+
+#[test]
+fn push_uniform_matches_push_with_uniform_colors() {
+    let tint = Argb::from_argb8(128, 10, 20, 30);
+    let tri_pos = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+    let tri_uv = [0.5; 6];
+    for batching in [Batching::Never, Batching::PageAndBlend, Batching::SpineCpp] {
+        let mut by_push = RenderCommands::with_batching(batching);
+        let mut by_slices = RenderCommands::with_batching(batching);
+        for c in [&mut by_push, &mut by_slices] {
+            c.add_page("a.png", false);
+            c.add_page("b.png", true);
+        }
+        let draws: [UniformDraw<'_>; 4] = [
+            (0, BlendMode::Normal, Argb::WHITE, &QUAD_POS, &QUAD_UV, &QUAD_IDX),
+            (0, BlendMode::Normal, Argb::WHITE, &tri_pos, &tri_uv, &[2, 1, 0]),
+            (0, BlendMode::Normal, tint, &QUAD_POS, &QUAD_UV, &QUAD_IDX),
+            (1, BlendMode::Additive, tint, &tri_pos, &tri_uv, &[0, 2, 1]),
+        ];
+        for (page, blend_mode, light, positions, uvs, indices) in draws {
+            let page = PageId(page);
+            let colors = VertexColors::Uniform { light, dark: Argb::BLACK };
+            by_push.push(&Draw { page, blend_mode, positions, uvs, colors, indices }).unwrap();
+            let wide: Vec<u32> = indices.iter().map(|&i| u32::from(i)).collect();
+            by_slices
+                .push_uniform(page, blend_mode, light, Argb::BLACK, positions, uvs, &wide)
+                .unwrap();
+        }
+        assert_eq!(by_push.len(), by_slices.len());
+        assert!(by_push.iter().eq(by_slices.iter()), "{batching:?}");
+    }
+    let mut c = RenderCommands::new();
+    let a = c.add_page("a.png", false);
+    let (w, k) = (Argb::WHITE, Argb::BLACK);
+    let n = BlendMode::Normal;
+    // A draw that would merge into this one is rolled back whole when an index is bad.
+    c.push_uniform(a, n, w, k, &QUAD_POS, &QUAD_UV, &QUAD_IDX).unwrap();
+    assert_eq!(
+        c.push_uniform(a, n, w, k, &QUAD_POS, &QUAD_UV, &[0u16, 4, 1]),
+        Err(DrawError::IndexOutOfRange { index: 4, vertices: 4 })
+    );
+    assert_eq!(
+        c.push_uniform(a, n, w, k, &QUAD_POS, &QUAD_UV, &[0u32, 1, 70_000]),
+        Err(DrawError::IndexOutOfRange { index: u16::MAX, vertices: 4 })
+    );
+    assert_eq!(
+        c.push_uniform(PageId(3), n, w, k, &QUAD_POS, &QUAD_UV, &QUAD_IDX),
+        Err(DrawError::UnknownPage(PageId(3)))
+    );
+    assert_eq!(
+        c.push_uniform(a, n, w, k, &QUAD_POS, &QUAD_UV[..6], &QUAD_IDX),
+        Err(DrawError::UvLength { positions: 8, uvs: 6 })
+    );
+    assert_eq!(
+        c.push_uniform(a, n, w, k, &QUAD_POS[..7], &QUAD_UV[..7], &QUAD_IDX),
+        Err(DrawError::OddPositions(7))
+    );
+    assert_eq!(
+        c.push_uniform(a, n, w, k, &QUAD_POS, &QUAD_UV, &QUAD_IDX[..4]),
+        Err(DrawError::NotTriangles(4))
+    );
+    assert_eq!(
+        c.push_uniform(a, n, w, k, &[], &[], &[0u16, 0, 0]),
+        Err(DrawError::IndexOutOfRange { index: 0, vertices: 0 })
+    );
+    c.push_uniform::<u16>(a, n, w, k, &QUAD_POS, &QUAD_UV, &[]).unwrap();
+    assert_eq!((c.len(), c.num_vertices(), c.num_indices()), (1, 4, 6));
+    let v = c.get(0).unwrap();
+    assert_eq!((v.positions, v.indices), (&QUAD_POS[..], &QUAD_IDX[..]));
+}
+
 #[test]
 fn clear_keeps_pages_reset_forgets_them() {
     let mut c = RenderCommands::new();

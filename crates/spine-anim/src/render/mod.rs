@@ -21,6 +21,7 @@
 mod bounds;
 mod clipping;
 mod triangulator;
+mod world;
 
 pub use bounds::{polygon_contains_point, polygon_intersects_segment, SkeletonBounds};
 pub use clipping::{make_clockwise, SkeletonClipping};
@@ -29,7 +30,7 @@ pub use triangulator::Triangulator;
 use std::collections::HashMap;
 
 use spine_model::{
-    mesh_uvs, region_uvs, AttachmentKind, SequenceData, SkeletonData, TextureRegion,
+    mesh_uvs, region_offsets, region_uvs, AttachmentKind, SequenceData, SkeletonData, TextureRegion,
 };
 use spine_render_traits::{Argb, Batching, BlendMode, PageId, RenderCommands};
 
@@ -130,67 +131,86 @@ impl SkeletonRenderer {
                 self.clipper.clip_end_slot(slot_id);
                 continue;
             }
-            self.world.clear();
-            let (att_color, region, uvs, is_region): (_, _, &[f32], bool) = match &att.kind {
-                AttachmentKind::Region(r) => {
-                    if r.color.a == 0.0 {
-                        self.clipper.clip_end_slot(slot_id);
-                        continue;
-                    }
-                    let Some((_, region)) = sequence_region(&r.sequence, r.has_sequence, slot)
-                    else {
-                        continue;
-                    };
-                    if !skeleton.world_vertices(slot_id, &mut self.world) {
-                        continue;
-                    }
-                    self.triangles.clear();
-                    self.triangles.extend_from_slice(&QUAD);
-                    // Region UVs are few: stash them after the positions.
-                    let uv = region_uvs(region);
-                    self.world.extend_from_slice(&uv);
-                    (r.color, region, &[], true)
-                }
-                AttachmentKind::Mesh(m) => {
-                    if m.color.a == 0.0 {
-                        self.clipper.clip_end_slot(slot_id);
-                        continue;
-                    }
-                    let Some((frame, region)) = sequence_region(&m.sequence, m.has_sequence, slot)
-                    else {
-                        continue;
-                    };
-                    if !skeleton.world_vertices(slot_id, &mut self.world) {
-                        continue;
-                    }
-                    self.triangles.clear();
-                    self.triangles.extend(m.triangles.iter().map(|&t| t as u16));
-                    let uvs: &[f32] = if m.has_sequence
-                        && (frame != m.sequence.setup_index as usize || m.uvs.is_none())
-                    {
-                        self.mesh_uv_cache
-                            .entry((att_id.0, frame as u32))
-                            .or_insert_with(|| mesh_uvs(&m.region_uvs, region))
-                    } else {
-                        match &m.uvs {
-                            Some(u) => u,
-                            None => continue,
+            let Some(bone) = skeleton.bones.get(slot.bone.index()) else { continue };
+            // Region corners and UVs live on the stack; mesh positions in `self.world`.
+            let mut quad = [0.0f32; 8];
+            let mut quad_uvs = [0.0f32; 8];
+            let (att_color, region, uvs, triangles, is_region): (_, _, &[f32], &[u32], bool) =
+                match &att.kind {
+                    AttachmentKind::Region(r) => {
+                        if r.color.a == 0.0 {
+                            self.clipper.clip_end_slot(slot_id);
+                            continue;
                         }
-                    };
-                    (m.color, region, uvs, false)
-                }
-                AttachmentKind::Clipping(c) => {
-                    if skeleton.world_vertices(slot_id, &mut self.world) {
-                        self.clipper.clip_start(att_id, c.end_slot, &self.world);
+                        let Some((_, region)) = sequence_region(&r.sequence, r.has_sequence, slot)
+                        else {
+                            continue;
+                        };
+                        // `Sequence::apply`: the frame's geometry, else the attachment's.
+                        let offsets = if r.has_sequence {
+                            Some(region_offsets(r, region))
+                        } else {
+                            r.offsets
+                        };
+                        let Some(offsets) = offsets else { continue };
+                        quad = world::region_world(
+                            &offsets,
+                            bone,
+                            data.behaviour.region_vertices_bl_first,
+                        );
+                        quad_uvs = region_uvs(region);
+                        (r.color, region, &[], &[], true)
                     }
-                    continue;
-                }
-                _ => continue,
-            };
+                    AttachmentKind::Mesh(m) => {
+                        if m.color.a == 0.0 {
+                            self.clipper.clip_end_slot(slot_id);
+                            continue;
+                        }
+                        let Some((frame, region)) =
+                            sequence_region(&m.sequence, m.has_sequence, slot)
+                        else {
+                            continue;
+                        };
+                        if !world::vertices_world(
+                            &m.vertices,
+                            slot,
+                            bone,
+                            &skeleton.bones,
+                            &mut self.world,
+                        ) {
+                            // Inconsistent weights: the general path decides.
+                            self.world.clear();
+                            if !skeleton.world_vertices(slot_id, &mut self.world) {
+                                continue;
+                            }
+                        }
+                        let uvs: &[f32] = if m.has_sequence
+                            && (frame != m.sequence.setup_index as usize || m.uvs.is_none())
+                        {
+                            self.mesh_uv_cache
+                                .entry((att_id.0, frame as u32))
+                                .or_insert_with(|| mesh_uvs(&m.region_uvs, region))
+                        } else {
+                            match &m.uvs {
+                                Some(u) => u,
+                                None => continue,
+                            }
+                        };
+                        (m.color, region, uvs, &m.triangles, false)
+                    }
+                    AttachmentKind::Clipping(c) => {
+                        self.world.clear();
+                        if skeleton.world_vertices(slot_id, &mut self.world) {
+                            self.clipper.clip_start(att_id, c.end_slot, &self.world);
+                        }
+                        continue;
+                    }
+                    _ => continue,
+                };
             let (positions, uvs): (&[f32], &[f32]) =
-                if is_region { self.world.split_at(8) } else { (&self.world, uvs) };
+                if is_region { (&quad, &quad_uvs) } else { (&self.world, uvs) };
             let nv = positions.len() / 2;
-            if uvs.len() < 2 * nv || self.triangles.iter().any(|&t| usize::from(t) >= nv) {
+            if uvs.len() < 2 * nv {
                 self.clipper.clip_end_slot(slot_id);
                 continue;
             }
@@ -213,24 +233,42 @@ impl SkeletonRenderer {
             };
             let page = PageId(region.page.0);
             let blend = to_blend(data.slot(slot_id).blend);
-            let (positions, uvs, triangles): (&[f32], &[f32], &[u16]) =
-                if self.clipper.is_clipping() {
-                    self.clipper.clip_triangles(positions, &self.triangles, uvs);
-                    (
-                        self.clipper.clipped_vertices(),
-                        self.clipper.clipped_uvs(),
-                        self.clipper.clipped_triangles(),
-                    )
+            // Draws are validated by construction; a failure (an index out of range, an
+            // unknown page) drops the draw.
+            if self.clipper.is_clipping() {
+                self.triangles.clear();
+                if is_region {
+                    self.triangles.extend_from_slice(&QUAD);
                 } else {
-                    (positions, &uvs[..2 * nv], &self.triangles)
-                };
-            let nv = positions.len() / 2;
-            // Draws are validated by construction; a failure (unknown page) drops the draw.
-            let _ = out.push_with(page, blend, light, dark, nv, triangles.len(), |d| {
-                d.positions.copy_from_slice(positions);
-                d.uvs.copy_from_slice(uvs);
-                d.indices.copy_from_slice(triangles);
-            });
+                    self.triangles.extend(triangles.iter().map(|&t| t as u16));
+                }
+                if self.triangles.iter().any(|&t| usize::from(t) >= nv) {
+                    self.clipper.clip_end_slot(slot_id);
+                    continue;
+                }
+                self.clipper.clip_triangles(positions, &self.triangles, uvs);
+                let _ = out.push_uniform(
+                    page,
+                    blend,
+                    light,
+                    dark,
+                    self.clipper.clipped_vertices(),
+                    self.clipper.clipped_uvs(),
+                    self.clipper.clipped_triangles(),
+                );
+            } else if is_region {
+                let _ = out.push_uniform(page, blend, light, dark, positions, uvs, &QUAD);
+            } else {
+                let _ = out.push_uniform(
+                    page,
+                    blend,
+                    light,
+                    dark,
+                    positions,
+                    &uvs[..2 * nv],
+                    triangles,
+                );
+            }
             self.clipper.clip_end_slot(slot_id);
         }
         self.clipper.clip_end();
