@@ -277,7 +277,6 @@ impl Bone {
     /// given) instead of the bone's own cache (which serves the update cache's walk). For solvers
     /// that pose a bone every frame (IK): the bone's own cache keeps the walk's pose.
     #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
     pub(crate) fn update_world_transform_cached(
         &mut self,
         cache: Option<&mut LocalCache>,
