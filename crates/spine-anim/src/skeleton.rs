@@ -60,11 +60,12 @@ pub struct ParentWorld {
 /// is the x axis turned by 90°, so one evaluation serves both.
 #[inline(always)]
 fn local_axes(rotation: f32, shear_x: f32, shear_y: f32) -> (f32, f32, f32, f32) {
-    let (sin_x, cos_x) = math::sin_cos_deg(rotation + shear_x);
     if shear_x == shear_y {
+        let (sin_x, cos_x) = math::sin_cos_deg(rotation + shear_x);
         return (sin_x, cos_x, cos_x, -sin_x);
     }
-    let (sin_y, cos_y) = math::sin_cos_deg(rotation + 90.0 + shear_y);
+    let ((sin_x, cos_x), (sin_y, cos_y)) =
+        math::sin_cos_deg_pair(rotation + shear_x, rotation + 90.0 + shear_y);
     (sin_x, cos_x, sin_y, cos_y)
 }
 
@@ -364,8 +365,10 @@ impl Bone {
                     pc = 0.0;
                     prx = 90.0 - math::atan2_deg(pd, pb);
                 }
-                let (sin_x, cos_x) = math::sin_cos_deg(rotation + shear_x - prx);
-                let (sin_y, cos_y) = math::sin_cos_deg(rotation + shear_y - prx + 90.0);
+                let ((sin_x, cos_x), (sin_y, cos_y)) = math::sin_cos_deg_pair(
+                    rotation + shear_x - prx,
+                    rotation + shear_y - prx + 90.0,
+                );
                 let la = cos_x * scale_x;
                 let lb = cos_y * scale_y;
                 let lc = sin_x * scale_x;
@@ -395,8 +398,8 @@ impl Bone {
                 let (sin_r, cos_r) = math::sin_cos(r);
                 let zb = cos_r * s;
                 let zd = sin_r * s;
-                let (sin_x, cos_x) = math::sin_cos_deg(shear_x);
-                let (sin_y, cos_y) = math::sin_cos_deg(90.0 + shear_y);
+                let ((sin_x, cos_x), (sin_y, cos_y)) =
+                    math::sin_cos_deg_pair(shear_x, 90.0 + shear_y);
                 let la = cos_x * scale_x;
                 let lb = cos_y * scale_y;
                 let lc = sin_x * scale_x;

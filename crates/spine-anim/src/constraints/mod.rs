@@ -285,6 +285,7 @@ fn ik_setup(d: &IkData) -> IkPose {
 
 /// Runs the solver of one constraint (called by the update cache for active constraints;
 /// sliders excepted, see [`slider::update`]).
+#[inline]
 pub fn update(ctx: &mut SolverCtx<'_>, data: &ConstraintData, constraint: &mut Constraint) {
     match (&data.kind, &mut constraint.pose) {
         (ConstraintKind::Ik(d), ConstraintPose::Ik(p)) => {

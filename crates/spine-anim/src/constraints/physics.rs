@@ -177,6 +177,7 @@ fn clamp(v: f32, q: f32) -> f32 {
 ///
 /// Data with [`Behaviour::physics_spine43`](spine_model::Behaviour::physics_spine43)
 /// follows spine-cpp 4.3 (see [`update_43`]); everything else spine-cpp 4.2.
+#[inline]
 pub fn update(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPose) {
     if ctx.data.behaviour.physics_spine43 {
         update_43(ctx, data, pose);

@@ -16,6 +16,7 @@ const PI_2: f32 = PI * 2.0;
 
 /// Solves one transform constraint on `ctx.bones` from `data.source` with `pose.mixes`
 /// (honouring [`TransformData::solver`]).
+#[inline]
 pub fn update(ctx: &mut SolverCtx<'_>, data: &TransformData, pose: &mut TransformPose) {
     let m = pose.mixes;
     if m.iter().all(|&v| v == 0.0) {
