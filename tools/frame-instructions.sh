@@ -1,0 +1,18 @@
+#!/bin/bash
+# Instructions per frame (callgrind) and the pose checksum of the four 4.2 rigs the frame
+# rounds in BENCHMARKS.md track: (500-frame count - 0-frame count) / 500.
+# usage: cargo build --release -p spine-anim --example frame_profile
+#        tools/frame-instructions.sh target/release/examples/frame_profile
+set -eu
+BIN=$1
+ERR=$(mktemp)
+for r in "spineboy spineboy-pro.skel - run" "mix-and-match mix-and-match-pro.skel skin-base walk" \
+         "celestial-circus celestial-circus-pro.skel - swing" "tank tank-pro.skel - drive"; do
+  set -- $r
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$BIN" $1 $2 $3 $4 0 >/dev/null 2>"$ERR"
+  a=$(grep Collected "$ERR" | awk '{print $4}')
+  out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$BIN" $1 $2 $3 $4 500 2>"$ERR")
+  b=$(grep Collected "$ERR" | awk '{print $4}')
+  echo "$1 $(( (${b//,/} - ${a//,/}) / 500 )) | $out"
+done
+rm -f "$ERR"
