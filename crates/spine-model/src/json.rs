@@ -38,10 +38,12 @@ use crate::v3x::{constraints3, mixes3, Con3, Ik3, Path3, Transform3};
 use crate::v40::{check_mesh_parts, seq_mode, timeline_attachment, vertices_of};
 use crate::LoadOptions;
 
-fn names<T>(list: &[T], name: impl Fn(&T) -> &str) -> HashMap<String, u32> {
+/// Name → index of a list, the first of equal names winning. Keys borrow the raw skeleton's
+/// strings (no copy per name).
+fn names<'a, T>(list: &'a [T], name: impl Fn(&'a T) -> &'a str) -> HashMap<&'a str, u32> {
     let mut m = HashMap::with_capacity(list.len());
     for (i, x) in list.iter().enumerate() {
-        m.entry(name(x).to_owned()).or_insert(i as u32);
+        m.entry(name(x)).or_insert(i as u32);
     }
     m
 }
@@ -50,11 +52,11 @@ struct Conv<'a, 'o> {
     s: &'a j::Skeleton,
     b: Builder<'o>,
     v3: bool,
-    bones: HashMap<String, u32>,
-    slots: HashMap<String, u32>,
-    events: HashMap<String, u32>,
+    bones: HashMap<&'a str, u32>,
+    slots: HashMap<&'a str, u32>,
+    events: HashMap<&'a str, u32>,
     /// Per type (IK, transform, path, physics): name → constraint id.
-    cons: [HashMap<String, ConstraintId>; 4],
+    cons: [HashMap<&'a str, ConstraintId>; 4],
 }
 
 /// The `skin` (skin-required) flag of a bone or constraint. spine-cpp 3.8 reads it with
@@ -141,8 +143,8 @@ fn convert(s: &j::Skeleton, options: &LoadOptions<'_>) -> Result<SkeletonData, L
         s,
         b: Builder::new(behaviour, options),
         v3,
-        bones: HashMap::new(),
-        slots: HashMap::new(),
+        bones: HashMap::with_capacity(s.bones.len()),
+        slots: HashMap::with_capacity(s.slots.len()),
         events: names(&s.events, |e| &e.name),
         cons: Default::default(),
     };
@@ -160,7 +162,7 @@ fn convert(s: &j::Skeleton, options: &LoadOptions<'_>) -> Result<SkeletonData, L
         let parent = match &bone.parent {
             None => None,
             Some(p) => {
-                let found = c.bones.get(p).copied();
+                let found = c.bones.get(p.as_str()).copied();
                 if found.is_none() {
                     c.b.report(ProblemKind::UnknownName { what: "parent bone", name: p.clone() });
                 }
@@ -188,7 +190,7 @@ fn convert(s: &j::Skeleton, options: &LoadOptions<'_>) -> Result<SkeletonData, L
         } else {
             c.b.add_bone(index, parent, data);
         }
-        c.bones.entry(bone.name.clone()).or_insert(index as u32);
+        c.bones.entry(bone.name.as_str()).or_insert(index as u32);
         c.b.pop();
     }
     for slot in &s.slots {
@@ -208,7 +210,7 @@ fn convert(s: &j::Skeleton, options: &LoadOptions<'_>) -> Result<SkeletonData, L
             attachment: slot.attachment.clone(),
             blend,
         });
-        c.slots.entry(slot.name.clone()).or_insert(c.b.data.slots.len() as u32 - 1);
+        c.slots.entry(slot.name.as_str()).or_insert(c.b.data.slots.len() as u32 - 1);
         c.b.pop();
     }
     constraints(&mut c);
@@ -381,7 +383,7 @@ fn constraints(c: &mut Conv<'_, '_>) {
     ];
     for (k, list) in ids.iter().enumerate() {
         for (name, &id) in heads[k].iter().zip(list) {
-            c.cons[k].entry((*name).to_owned()).or_insert(id);
+            c.cons[k].entry(*name).or_insert(id);
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Animations of a JSON skeleton: timelines and their keys, as written.
 
-use super::value::{as_f32, each, each_named, f32s, Obj, J, P, R};
+use super::value::{as_f32, each, each_named, each_named_some, f32s, Obj, J, P, R};
 use super::{Inherit, PathMix, SequenceMode, TransformMix, Version};
 use serde::Serialize;
 
@@ -478,13 +478,10 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> 
     let slots = o
         .opt("slots", |v, p| {
             each_named(v, p, |slot, v, p| {
-                let timelines = each_named(v, p, |tl, v, p| {
+                let timelines = each_named_some(v, p, |tl, v, p| {
                     skip_empty(v, ver)
                         .map_or_else(|| read_slot_timeline(tl, v, p, ver).map(Some), |_| Ok(None))
-                })?
-                .into_iter()
-                .flatten()
-                .collect();
+                })?;
                 Ok(Named { name: slot.to_owned(), timelines })
             })
         })?
@@ -492,13 +489,10 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> 
     let bones = o
         .opt("bones", |v, p| {
             each_named(v, p, |bone, v, p| {
-                let timelines = each_named(v, p, |tl, v, p| {
+                let timelines = each_named_some(v, p, |tl, v, p| {
                     skip_empty(v, ver)
                         .map_or_else(|| read_bone_timeline(tl, v, p, ver).map(Some), |_| Ok(None))
-                })?
-                .into_iter()
-                .flatten()
-                .collect();
+                })?;
                 Ok(Named { name: bone.to_owned(), timelines })
             })
         })?

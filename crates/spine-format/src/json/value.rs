@@ -151,9 +151,17 @@ impl<'t> Parser<'t> {
     /// Skips whitespace and returns the next byte.
     #[inline(always)]
     fn next_token(&mut self) -> Option<u8> {
-        // Most tokens follow the previous one directly (every token byte is above the space).
+        // Most tokens follow the previous one directly (every token byte is above the space),
+        // or one space (`": "`, `", "`) of the editor's one-line objects.
         match self.b.get(self.pos) {
             Some(&c) if c > b' ' => Some(c),
+            Some(b' ') => match self.b.get(self.pos + 1) {
+                Some(&c) if c > b' ' => {
+                    self.pos += 1;
+                    Some(c)
+                }
+                _ => self.skip_ws(),
+            },
             _ => self.skip_ws(),
         }
     }
@@ -491,9 +499,6 @@ impl<'d> J<'d> {
             Node::Obj { .. } => "an object",
         }
     }
-    pub(crate) fn is_null(&self) -> bool {
-        matches!(self.node(), Node::Null)
-    }
     pub(crate) fn num(&self) -> Option<f64> {
         match self.node() {
             Node::Num(n) => Some(n),
@@ -775,6 +780,23 @@ pub(crate) fn each_named<'d, T>(
     Ok(out)
 }
 
+/// Maps each entry of an object, in document order, keeping the `Some` results (one vector,
+/// sized for every entry).
+pub(crate) fn each_named_some<'d, T>(
+    v: J<'d>,
+    p: &P<'_>,
+    mut f: impl FnMut(&'d str, J<'d>, &P<'_>) -> R<Option<T>>,
+) -> R<Vec<T>> {
+    let Some(entries) = v.entries() else { return Err(p.expected("an object", v)) };
+    let mut out = Vec::with_capacity(entries.len());
+    for (k, x) in entries {
+        if let Some(t) = f(k, x, &p.key(k))? {
+            out.push(t);
+        }
+    }
+    Ok(out)
+}
+
 /// An object being read, with its path.
 #[derive(Clone, Copy)]
 pub(crate) struct Obj<'a> {
@@ -796,21 +818,27 @@ impl<'a> Obj<'a> {
     pub(crate) fn get(&self, k: &str) -> Option<J<'a>> {
         let doc = self.doc;
         let bytes = doc.text.as_bytes();
+        let kb = k.as_bytes();
+        let nodes = doc.nodes.as_slice();
         let mut i = self.first;
         for _ in 0..self.count {
-            let hit = match doc.nodes.get(i) {
+            // A key node and its value node (the object's nodes are all in the vector).
+            let (Some(key), Some(&value)) = (nodes.get(i), nodes.get(i + 1)) else { break };
+            let hit = match *key {
                 // Keys are short: a byte loop beats a `memcmp` call.
-                Some(&Node::Str { start, len }) if len as usize == k.len() => bytes
-                    .get(start as usize..start as usize + k.len())
-                    .is_some_and(|n| n.iter().zip(k.as_bytes()).all(|(a, b)| a == b)),
-                Some(&Node::Esc(d)) => doc.decoded.get(d as usize).is_some_and(|s| s == k),
+                Node::Str { start, len } if len as usize == kb.len() => bytes
+                    .get(start as usize..start as usize + kb.len())
+                    .is_some_and(|n| n.iter().zip(kb).all(|(a, b)| a == b)),
+                Node::Esc(d) => doc.decoded.get(d as usize).is_some_and(|s| s == k),
                 _ => false,
             };
             if hit {
-                let v = J { doc, i: i + 1 };
-                return (!v.is_null()).then_some(v);
+                return (!matches!(value, Node::Null)).then_some(J { doc, i: i + 1 });
             }
-            i = doc.end(i + 1);
+            i = match value {
+                Node::Arr { end, .. } | Node::Obj { end, .. } => end as usize,
+                _ => i + 2,
+            };
         }
         None
     }
