@@ -263,14 +263,10 @@ impl Bone {
         shear_x: f32,
         shear_y: f32,
     ) {
-        self.ax = x;
-        self.ay = y;
-        self.arotation = rotation;
-        self.ascale_x = scale_x;
-        self.ascale_y = scale_y;
-        self.ashear_x = shear_x;
-        self.ashear_y = shear_y;
-        self.world_from(None, parent, frame, x, y, rotation, scale_x, scale_y, shear_x, shear_y);
+        let (sx, sy) = (scale_x, scale_y);
+        self.update_world_transform_cached(
+            None, parent, frame, x, y, rotation, sx, sy, shear_x, shear_y,
+        );
     }
 
     /// [`Bone::update_world_transform_with`] with the local matrix cached in `cache` (when

@@ -1,7 +1,9 @@
 //! World vertices of region and vertex attachments (spine-cpp 4.2
 //! `RegionAttachment::computeWorldVertices`, `VertexAttachment::computeWorldVertices`).
 
-use spine_model::{region_offsets, AttachmentKind, RegionAttachment, SlotId, Vertices};
+use spine_model::{
+    region_offsets, AttachmentKind, RegionAttachment, SlotId, Vertices, WeightedVertices,
+};
 
 use crate::skeleton::{Bone, Skeleton, Slot};
 
@@ -19,18 +21,8 @@ impl Skeleton {
         match &self.data.attachment(att).kind {
             AttachmentKind::Region(r) => {
                 let Some(o) = region_geometry(r, s) else { return false };
-                let (x, y, a, b, c, d) =
-                    (bone.world_x, bone.world_y, bone.a, bone.b, bone.c, bone.d);
-                let order = if self.data.behaviour.region_vertices_bl_first {
-                    [0usize, 2, 4, 6]
-                } else {
-                    [6, 0, 2, 4]
-                };
-                for k in order {
-                    let (ox, oy) = (o[k], o[k + 1]);
-                    out.push(ox * a + oy * b + x);
-                    out.push(ox * c + oy * d + y);
-                }
+                let bl_first = self.data.behaviour.region_vertices_bl_first;
+                out.extend_from_slice(&region_world(&o, bone, bl_first));
                 true
             }
             AttachmentKind::Mesh(m) => vertex_world(&m.vertices, s, bone, &self.bones, out),
@@ -58,7 +50,13 @@ fn region_geometry(r: &RegionAttachment, s: &Slot) -> Option<[f32; 8]> {
     r.offsets
 }
 
+/// `VertexAttachment::computeWorldVertices`: [`vertices_world`], or, when the weights are
+/// inconsistent, the lenient walk (missing deform values read as 0; stops at a missing
+/// influence or bone, returning false).
 fn vertex_world(v: &Vertices, s: &Slot, bone: &Bone, bones: &[Bone], out: &mut Vec<f32>) -> bool {
+    if vertices_world(v, s, bone, bones, out) {
+        return true;
+    }
     let deform = &s.deform;
     match v {
         Vertices::Unweighted(setup) => {
@@ -95,6 +93,111 @@ fn vertex_world(v: &Vertices, s: &Slot, bone: &Bone, bones: &[Bone], out: &mut V
                 out.push(wx);
                 out.push(wy);
             }
+        }
+    }
+    true
+}
+
+/// The 4 region corners in output order: `o` are the corner offsets
+/// (`RegionAttachment::computeWorldVertices`); `bl_first` is
+/// [`Behaviour::region_vertices_bl_first`](spine_model::Behaviour::region_vertices_bl_first).
+pub(crate) fn region_world(o: &[f32; 8], bone: &Bone, bl_first: bool) -> [f32; 8] {
+    let (x, y, a, b, c, d) = (bone.world_x, bone.world_y, bone.a, bone.b, bone.c, bone.d);
+    let order = if bl_first { [0usize, 2, 4, 6] } else { [6, 0, 2, 4] };
+    let mut out = [0.0f32; 8];
+    for (dst, k) in out.as_chunks_mut::<2>().0.iter_mut().zip(order) {
+        let (ox, oy) = (o[k], o[k + 1]);
+        dst[0] = ox * a + oy * b + x;
+        dst[1] = ox * c + oy * d + y;
+    }
+    out
+}
+
+/// Appends the world vertices of `v` shown by `s` on `bone` to `out`, written into space
+/// reserved once (no per-float `push`) with each vertex's influences taken as one window of
+/// the weight arrays (one bounds check per vertex, none per influence). Returns false, with
+/// `out` as it was, when the weights are inconsistent (too few influences or deform values,
+/// an unknown bone): [`vertex_world`] then gives the runtime's lenient result.
+pub(crate) fn vertices_world(
+    v: &Vertices,
+    s: &Slot,
+    bone: &Bone,
+    bones: &[Bone],
+    out: &mut Vec<f32>,
+) -> bool {
+    let deform = &s.deform;
+    match v {
+        Vertices::Unweighted(setup) => {
+            let verts: &[f32] = if deform.is_empty() { setup } else { deform };
+            let n = verts.len().min(setup.len()) / 2;
+            let start = out.len();
+            out.resize(start + 2 * n, 0.0);
+            let (x, y, a, b, c, d) = (bone.world_x, bone.world_y, bone.a, bone.b, bone.c, bone.d);
+            let dst = out.get_mut(start..).unwrap_or_default().as_chunks_mut::<2>().0;
+            for (dst, p) in dst.iter_mut().zip(verts.as_chunks::<2>().0) {
+                dst[0] = p[0] * a + p[1] * b + x;
+                dst[1] = p[0] * c + p[1] * d + y;
+            }
+            true
+        }
+        Vertices::Weighted(w) => {
+            let start = out.len();
+            let ok = weighted_world(w, deform, bones, out, start);
+            if !ok {
+                out.truncate(start);
+            }
+            ok
+        }
+    }
+}
+
+fn weighted_world(
+    w: &WeightedVertices,
+    deform: &[f32],
+    bones: &[Bone],
+    out: &mut Vec<f32>,
+    start_out: usize,
+) -> bool {
+    let values = w.values.as_chunks::<3>().0;
+    out.resize(start_out + 2 * w.counts.len(), 0.0);
+    let dst = out.get_mut(start_out..).unwrap_or_default().as_chunks_mut::<2>().0;
+    // Each vertex's influences are taken as one window of the arrays (one bounds check per
+    // vertex, none per influence).
+    let mut start = 0usize;
+    if deform.is_empty() {
+        for (dst, &n) in dst.iter_mut().zip(&w.counts) {
+            let end = start.saturating_add(n as usize);
+            let (Some(ids), Some(vals)) = (w.bones.get(start..end), values.get(start..end)) else {
+                return false;
+            };
+            start = end;
+            let (mut wx, mut wy) = (0.0f32, 0.0f32);
+            for (id, v) in ids.iter().zip(vals) {
+                let Some(bn) = bones.get(id.index()) else { return false };
+                let (vx, vy, weight) = (v[0], v[1], v[2]);
+                wx += (vx * bn.a + vy * bn.b + bn.world_x) * weight;
+                wy += (vx * bn.c + vy * bn.d + bn.world_y) * weight;
+            }
+            *dst = [wx, wy];
+        }
+    } else {
+        let offsets = deform.as_chunks::<2>().0;
+        for (dst, &n) in dst.iter_mut().zip(&w.counts) {
+            let end = start.saturating_add(n as usize);
+            let (Some(ids), Some(vals), Some(offs)) =
+                (w.bones.get(start..end), values.get(start..end), offsets.get(start..end))
+            else {
+                return false;
+            };
+            start = end;
+            let (mut wx, mut wy) = (0.0f32, 0.0f32);
+            for ((id, v), o) in ids.iter().zip(vals).zip(offs) {
+                let Some(bn) = bones.get(id.index()) else { return false };
+                let (vx, vy, weight) = (v[0] + o[0], v[1] + o[1], v[2]);
+                wx += (vx * bn.a + vy * bn.b + bn.world_x) * weight;
+                wy += (vx * bn.c + vy * bn.d + bn.world_y) * weight;
+            }
+            *dst = [wx, wy];
         }
     }
     true

@@ -21,7 +21,6 @@
 mod bounds;
 mod clipping;
 mod triangulator;
-mod world;
 
 pub use bounds::{polygon_contains_point, polygon_intersects_segment, SkeletonBounds};
 pub use clipping::{make_clockwise, SkeletonClipping};
@@ -153,7 +152,7 @@ impl SkeletonRenderer {
                             r.offsets
                         };
                         let Some(offsets) = offsets else { continue };
-                        quad = world::region_world(
+                        quad = crate::vertices::region_world(
                             &offsets,
                             bone,
                             data.behaviour.region_vertices_bl_first,
@@ -171,7 +170,8 @@ impl SkeletonRenderer {
                         else {
                             continue;
                         };
-                        if !world::vertices_world(
+                        self.world.clear();
+                        if !crate::vertices::vertices_world(
                             &m.vertices,
                             slot,
                             bone,
