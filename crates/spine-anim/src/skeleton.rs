@@ -1185,49 +1185,83 @@ impl Skeleton {
             constraints::lazy43::run_update_cache(self, physics, &frame);
             return;
         }
-        for i in 0..self.update_cache.len() {
-            match self.update_cache[i] {
+        let mut start = 0;
+        // Runs of entries with the fields borrowed once; a slider (which needs the whole
+        // skeleton) ends a run.
+        while let Some((i, id)) = self.run_update_cache(start, physics, &frame) {
+            constraints::slider::update(self, id);
+            start = i + 1;
+        }
+    }
+
+    /// The update cache from entry `start` on, until a slider constraint (returned with its
+    /// entry index, not run) or the end (`None`). The skeleton's fields are borrowed once
+    /// (slices in registers, not reloaded through `self` per entry).
+    #[inline(always)]
+    fn run_update_cache(
+        &mut self,
+        start: usize,
+        physics: Physics,
+        frame: &WorldFrame,
+    ) -> Option<(usize, ConstraintId)> {
+        let Skeleton {
+            data,
+            bones,
+            slots,
+            constraints,
+            update_cache,
+            time,
+            y_down,
+            wind,
+            gravity,
+            ..
+        } = self;
+        let data: &SkeletonData = data;
+        let bones: &mut [Bone] = bones;
+        let constraints: &mut [Constraint] = constraints;
+        let entries = update_cache.get(start..)?;
+        for (k, &entry) in entries.iter().enumerate() {
+            match entry {
                 UpdateEntry::Bone(id) => {
                     let i = id.index();
                     // The common case inline: a child bone of `Inherit::Normal` whose parent
                     // has a lower index (always so for validated data), read in place.
                     if let Some(Bone { parent: Some(p), inherit: Inherit::Normal, .. }) =
-                        self.bones.get(i)
+                        bones.get(i)
                     {
                         let p = p.index();
                         if p < i {
-                            let (head, tail) = self.bones.split_at_mut(i);
+                            let (head, tail) = bones.split_at_mut(i);
                             if let (Some(pw), Some(b)) = (head.get(p), tail.first_mut()) {
                                 b.update_normal_child(pw);
                                 continue;
                             }
                         }
                     }
-                    update_bone(&mut self.bones, id, &frame);
+                    update_bone(bones, id, frame);
                 }
                 UpdateEntry::Constraint(id) => {
-                    let data = &*self.data;
                     let Some(cd) = data.constraints.get(id.index()) else { continue };
                     if let ConstraintKind::Slider(_) = cd.kind {
-                        constraints::slider::update(self, id);
-                        continue;
+                        return Some((start + k, id));
                     }
-                    let Some(c) = self.constraints.get_mut(id.index()) else { continue };
+                    let Some(c) = constraints.get_mut(id.index()) else { continue };
                     let mut ctx = SolverCtx {
                         data,
-                        bones: &mut self.bones,
-                        slots: &self.slots,
-                        frame,
-                        time: self.time,
+                        bones: &mut *bones,
+                        slots,
+                        frame: *frame,
+                        time: *time,
                         physics,
-                        y_down: self.y_down,
-                        wind: self.wind,
-                        gravity: self.gravity,
+                        y_down: *y_down,
+                        wind: *wind,
+                        gravity: *gravity,
                     };
                     constraints::update(&mut ctx, cd, c);
                 }
             }
         }
+        None
     }
 
     /// A bone by name.
