@@ -1217,12 +1217,24 @@ impl Skeleton {
             ..
         } = self;
         let data: &SkeletonData = data;
-        let bones: &mut [Bone] = bones;
         let constraints: &mut [Constraint] = constraints;
         let entries = update_cache.get(start..)?;
+        // One solver context for the run; the bone walk uses its bones.
+        let mut ctx = SolverCtx {
+            data,
+            bones,
+            slots,
+            frame: *frame,
+            time: *time,
+            physics,
+            y_down: *y_down,
+            wind: *wind,
+            gravity: *gravity,
+        };
         for (k, &entry) in entries.iter().enumerate() {
             match entry {
                 UpdateEntry::Bone(id) => {
+                    let bones = &mut *ctx.bones;
                     let i = id.index();
                     // The common case inline: a child bone of `Inherit::Normal` whose parent
                     // has a lower index (always so for validated data), read in place.
@@ -1246,17 +1258,6 @@ impl Skeleton {
                         return Some((start + k, id));
                     }
                     let Some(c) = constraints.get_mut(id.index()) else { continue };
-                    let mut ctx = SolverCtx {
-                        data,
-                        bones: &mut *bones,
-                        slots,
-                        frame: *frame,
-                        time: *time,
-                        physics,
-                        y_down: *y_down,
-                        wind: *wind,
-                        gravity: *gravity,
-                    };
                     constraints::update(&mut ctx, cd, c);
                 }
             }
