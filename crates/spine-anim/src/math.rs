@@ -231,8 +231,35 @@ pub fn sqrt(x: f32) -> f32 {
 }
 
 /// `(float)fmod((double)a, (double)b)`.
+///
+/// `fmod` is exact (the remainder is representable), so below 2^24 quotients it is computed
+/// without the library call: with `n` the truncated quotient, `|a| - n * |b|` is exact in
+/// `f64` (every term is a multiple of `|b|`'s ulp below 2^48 of them), one correction step
+/// undoes a quotient rounded across an integer, and the sign is `a`'s. `|a| < |b|` returns
+/// `a`; zero divisors, NaN, infinities and larger quotients take the library path.
 #[inline]
 pub fn fmod(a: f32, b: f32) -> f32 {
+    let (ax, ay) = (a.abs(), b.abs());
+    if ax < ay {
+        return a;
+    }
+    let (xd, yd) = (f64::from(ax), f64::from(ay));
+    let q = xd / yd;
+    if q < 16_777_216.0 {
+        let mut r = xd - (q as i64 as f64) * yd;
+        if r < 0.0 {
+            r += yd;
+        } else if r >= yd {
+            r -= yd;
+        }
+        return (r as f32).copysign(a);
+    }
+    fmod_libm(a, b)
+}
+
+/// The library `fmod` of [`fmod`].
+#[cold]
+fn fmod_libm(a: f32, b: f32) -> f32 {
     ((a as f64) % (b as f64)) as f32
 }
 
@@ -283,6 +310,59 @@ mod tests {
         let rounded = exact as f32;
         let ok = ulps(ours, rounded) <= max_ulps || (ours as f64 - exact).abs() <= ABS_NEAR_ZERO;
         assert!(ok, "{name}: ours {ours:e}, exact {exact:e} ({} ulps)", ulps(ours, rounded));
+    }
+
+    /// [`fmod`] against the library remainder, bit for bit: durations and times of
+    /// animations, quotients near integers and near 2^24, signed zeros, subnormals, NaN
+    /// and infinities.
+    #[test]
+    fn fmod_matches_libm_bit_for_bit() {
+        let mut xs: Vec<f32> = vec![
+            0.0,
+            -0.0,
+            f32::MIN_POSITIVE,
+            1.0e-45,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            16_777_216.0,
+            16_777_215.0,
+            360.0,
+            1.0,
+        ];
+        let mut ys = xs.clone();
+        ys.extend([0.3333333f32, 0.6666667, 1.0 / 60.0, 2.5, 3.0e-7, 7.0e8]);
+        let mut v = 1.0e-6f32;
+        while v < 1.0e9 {
+            xs.push(v);
+            xs.push(-v);
+            ys.push(v * 0.7310585);
+            v *= 1.37;
+        }
+        // Multiples (and their neighbours) of the divisors: quotients at integers.
+        for &y in &ys.clone() {
+            for k in [1.0f32, 2.0, 3.0, 7.0, 10.0, 100.0, 12345.0, 16_777_215.0, 16_777_216.0] {
+                let m = y * k;
+                xs.extend([m, f32::from_bits(m.to_bits().wrapping_add(1)), -m]);
+                xs.push(f32::from_bits(m.to_bits().wrapping_sub(1)));
+            }
+        }
+        let mut t = 0.0f32;
+        for _ in 0..3000 {
+            t += 1.0 / 60.0;
+            xs.push(t);
+        }
+        for &x in &xs {
+            for &y in &ys {
+                let want = ((x as f64) % (y as f64)) as f32;
+                let got = fmod(x, y);
+                assert!(
+                    got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                    "fmod({x:e}, {y:e}) = {got:e}, library {want:e}"
+                );
+            }
+        }
     }
 
     #[test]
