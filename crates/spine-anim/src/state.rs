@@ -707,12 +707,19 @@ impl AnimationState {
         }
         self.events = events;
         let setup_state = self.unkeyed_state + SETUP;
-        for si in 0..sk.slots.len() {
-            if sk.slots[si].attachment_state == setup_state {
-                let sid = spine_model::SlotId(si as u32);
-                let name = sd.slot(sid).attachment.as_deref();
-                sk.set_attachment_by_name(sid, name);
-            }
+        // The next slot in the setup state, searched over the slice (no reload of the
+        // skeleton's slot list per slot).
+        let mut si = 0;
+        while let Some(off) = sk
+            .slots
+            .get(si..)
+            .and_then(|rest| rest.iter().position(|s| s.attachment_state == setup_state))
+        {
+            si += off;
+            let sid = spine_model::SlotId(si as u32);
+            let name = sd.slot(sid).attachment.as_deref();
+            sk.set_attachment_by_name(sid, name);
+            si += 1;
         }
         self.unkeyed_state += 2;
         self.drain();
