@@ -87,14 +87,16 @@ fn local_matrix(rotation: f32, scale_x: f32, scale_y: f32, shear_x: f32, shear_y
 pub(crate) struct LocalCache {
     /// `rotation, scale_x, scale_y, shear_x, shear_y` as bits.
     key: [u32; 5],
-    /// `local_matrix` of the key.
+    /// `local_matrix` of the key, stored as `[la, ld, lc, lb]`: the two pairs the 2×2
+    /// product with the parent's matrix multiplies lane-wise (loaded without shuffles).
     m: [f32; 4],
 }
 
 impl Default for LocalCache {
     /// The matrix of an all-zero pose, keyed by its bits.
     fn default() -> LocalCache {
-        LocalCache { key: [0; 5], m: local_matrix(0.0, 0.0, 0.0, 0.0, 0.0) }
+        let [la, lb, lc, ld] = local_matrix(0.0, 0.0, 0.0, 0.0, 0.0);
+        LocalCache { key: [0; 5], m: [la, ld, lc, lb] }
     }
 }
 
@@ -125,9 +127,11 @@ impl LocalCache {
         ];
         if key != self.key {
             self.key = key;
-            self.m = local_matrix(rotation, scale_x, scale_y, shear_x, shear_y);
+            let [la, lb, lc, ld] = local_matrix(rotation, scale_x, scale_y, shear_x, shear_y);
+            self.m = [la, ld, lc, lb];
         }
-        self.m
+        let [la, ld, lc, lb] = self.m;
+        [la, lb, lc, ld]
     }
 }
 
