@@ -1092,6 +1092,7 @@ impl AnimationState {
     /// timeline with cache entry `cache`, looked up once per key and skin: the names and
     /// skins are the state's (immutable) skeleton data, so while `sk` plays that same data
     /// the answer depends only on the key and the skeleton's skin.
+    #[inline(always)]
     fn resolve_attachment(
         &mut self,
         sk: &Skeleton,
