@@ -301,6 +301,49 @@ impl Bone {
         self.world_from(cache, parent, frame, x, y, rotation, sx, sy, shear_x, shear_y);
     }
 
+    /// [`Bone::update_world_transform_cached`] with its most common case inlined into the
+    /// caller (a parent and [`Inherit::Normal`]: the same operations as that mode's arm of
+    /// the world transform); the other cases call it. For the IK solvers' poses.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn pose_cached(
+        &mut self,
+        cache: Option<&mut LocalCache>,
+        parent: Option<ParentWorld>,
+        frame: &WorldFrame,
+        x: f32,
+        y: f32,
+        rotation: f32,
+        scale_x: f32,
+        scale_y: f32,
+        shear_x: f32,
+        shear_y: f32,
+    ) {
+        let (sx, sy) = (scale_x, scale_y);
+        let Some(p) = parent.filter(|_| self.inherit == Inherit::Normal) else {
+            self.update_world_transform_cached(
+                cache, parent, frame, x, y, rotation, sx, sy, shear_x, shear_y,
+            );
+            return;
+        };
+        self.ax = x;
+        self.ay = y;
+        self.arotation = rotation;
+        self.ascale_x = sx;
+        self.ascale_y = sy;
+        self.ashear_x = shear_x;
+        self.ashear_y = shear_y;
+        let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
+        self.world_x = pa * x + pb * y + p.world_x;
+        self.world_y = pc * x + pd * y + p.world_y;
+        let [la, lb, lc, ld] =
+            cache.unwrap_or(&mut self.local).get(rotation, sx, sy, shear_x, shear_y);
+        self.a = pa * la + pb * lc;
+        self.b = pa * lb + pb * ld;
+        self.c = pc * la + pd * lc;
+        self.d = pc * lb + pd * ld;
+    }
+
     /// The world transform from the parent's and a local pose (the applied pose is not
     /// touched): the body of [`Bone::update_world_transform_with`]; the local matrix from
     /// `cache`, else the bone's own cache.

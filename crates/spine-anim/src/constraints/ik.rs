@@ -283,18 +283,7 @@ pub(crate) fn apply_one_impl(
         }
     }
     let (ax, ay, ar, hx, hy) = (bone.ax, bone.ay, bone.arotation, bone.ashear_x, bone.ashear_y);
-    bone.update_world_transform_cached(
-        cache,
-        parent,
-        frame,
-        ax,
-        ay,
-        ar + rotation_ik * alpha,
-        sx,
-        sy,
-        hx,
-        hy,
-    );
+    bone.pose_cached(cache, parent, frame, ax, ay, ar + rotation_ik * alpha, sx, sy, hx, hy);
 }
 
 /// `MathUtil::max(a, b)` (`a > b ? a : b`).
@@ -542,25 +531,14 @@ pub(crate) fn apply_two_impl(
     if let Some(pb) = bones.get_mut(parent_id.index()) {
         let rot = parent.arotation + a1 * alpha;
         let (hx, hy) = if rules.spine43 { (parent.ashear_x, parent.ashear_y) } else { (0.0, 0.0) };
-        pb.update_world_transform_cached(
-            parent_cache,
-            Some(pp),
-            frame,
-            px,
-            py,
-            rot,
-            sx,
-            sy,
-            hx,
-            hy,
-        );
+        pb.pose_cached(parent_cache, Some(pp), frame, px, py, rot, sx, sy, hx, hy);
     }
     let a2 = rules.wrap(((a2 + os) * RAD_DEG - child.ashear_x) * s2 + o2 - child.arotation);
     let pw = parent_world(bones, child_id);
     if let Some(ch) = bones.get_mut(child_id.index()) {
         let rot = child.arotation + a2 * alpha;
         let (csx, csy, hx, hy) = (child.ascale_x, child.ascale_y, child.ashear_x, child.ashear_y);
-        ch.update_world_transform_cached(child_cache, pw, frame, cx, cy, rot, csx, csy, hx, hy);
+        ch.pose_cached(child_cache, pw, frame, cx, cy, rot, csx, csy, hx, hy);
     }
 }
 
