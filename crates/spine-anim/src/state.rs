@@ -16,8 +16,8 @@ use spine_model::{AnimationId, BoneProperty, HoldRules, RotationMix, SkeletonDat
 use crate::math;
 use crate::skeleton::Skeleton;
 use crate::timeline::{
-    apply_held, apply_timeline, apply_timeline_in, property_ids, EventRef, MixBlend, MixDirection,
-    PropertyIds, DRAW_ORDER_PROPERTY_ID,
+    apply_bone_run, apply_held, apply_timeline, apply_timeline_in, property_ids, EventRef,
+    MixBlend, MixDirection, PropertyIds, DRAW_ORDER_PROPERTY_ID,
 };
 
 /// Mix durations between animations (spine-cpp `AnimationStateData`), plus per-animation
@@ -744,14 +744,20 @@ impl AnimationState {
         blend: MixBlend,
         attachments: bool,
     ) {
-        for (ii, tl) in timelines.iter().enumerate() {
+        use MixDirection::In;
+        let mut ii = 0;
+        loop {
+            // A run of bone timelines over borrowed slices, then one timeline of another kind.
+            apply_bone_run(&mut sk.bones, skd, timelines, &mut ii, time, alpha, blend, In);
+            let Some(tl) = timelines.get(ii) else { break };
             if let Timeline::Attachment { .. } = tl {
                 let cache = self.attachment_cache_slot(Some(anim), ii);
                 self.apply_attachment_timeline(sk, tl, cache, time, blend, attachments);
             } else {
                 let ev = events.as_deref_mut();
-                apply_held(sk, skd, anim, ii, tl, last, time, ev, alpha, blend, MixDirection::In);
+                apply_held(sk, skd, anim, ii, tl, last, time, ev, alpha, blend, In);
             }
+            ii += 1;
         }
     }
 

@@ -1324,13 +1324,91 @@ fn apply_bone(
     blend: MixBlend,
     direction: MixDirection,
 ) {
-    let Some(bd) = data.bones.get(bi) else { return };
-    let Some(b) = sk.bones.get_mut(bi) else { return };
+    let rules = BoneRules::of(data);
+    apply_bone_in(
+        &mut sk.bones,
+        &data.bones,
+        rules,
+        bi,
+        property,
+        c,
+        time,
+        alpha,
+        blend,
+        direction,
+    );
+}
+
+/// The [`Behaviour`](spine_model::Behaviour) flags bone timelines read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BoneRules {
+    /// 3.x rotation mixing ([`RotationMix::Spine3`]).
+    rotate_3x: bool,
+    /// 4.3 timelines (scale y reads the current scale y).
+    spine43: bool,
+}
+
+impl BoneRules {
+    /// The flags of `data`.
+    #[inline(always)]
+    pub(crate) fn of(data: &SkeletonData) -> BoneRules {
+        BoneRules {
+            rotate_3x: data.behaviour.rotation_mix == RotationMix::Spine3,
+            spine43: data.behaviour.timelines_spine43,
+        }
+    }
+}
+
+/// The bone timelines of `timelines` from `*ii` on, until the first other kind (left at
+/// `*ii`) or the end: [`apply_held`] for each, with the skeleton's bones and the data's bone
+/// list borrowed once for the whole run (not re-read through the skeleton per timeline).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn apply_bone_run(
+    bones: &mut [crate::skeleton::Bone],
+    data: &SkeletonData,
+    timelines: &[Timeline],
+    ii: &mut usize,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
+    let rules = BoneRules::of(data);
+    let bone_data = &data.bones[..];
+    let Some(rest) = timelines.get(*ii..) else { return };
+    for tl in rest {
+        let Timeline::Bone { bone, property, curves } = tl else { return };
+        *ii += 1;
+        if !no_keys(curves) {
+            let (bi, p) = (bone.index(), *property);
+            apply_bone_in(bones, bone_data, rules, bi, p, curves, time, alpha, blend, direction);
+        }
+    }
+}
+
+/// [`apply_bone`] over the bones and bone data slices.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn apply_bone_in(
+    bones: &mut [crate::skeleton::Bone],
+    bone_data: &[spine_model::BoneData],
+    rules: BoneRules,
+    bi: usize,
+    property: BoneProperty,
+    c: &Curves,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
+    let Some(bd) = bone_data.get(bi) else { return };
+    let Some(b) = bones.get_mut(bi) else { return };
     if !b.active {
         return;
     }
     match property {
-        BoneProperty::Rotate if data.behaviour.rotation_mix == RotationMix::Spine3 => {
+        BoneProperty::Rotate if rules.rotate_3x => {
             b.rotation = rotate_3x(c, time, alpha, blend, b.rotation, bd.rotation)
         }
         BoneProperty::Rotate => {
@@ -1345,7 +1423,7 @@ fn apply_bone(
         }
         // spine-cpp 4.2 quirk: the current value passed is scale *x* (4.3 passes scale y).
         BoneProperty::ScaleY => {
-            let current = if data.behaviour.timelines_spine43 { b.scale_y } else { b.scale_x };
+            let current = if rules.spine43 { b.scale_y } else { b.scale_x };
             b.scale_y = scale_value(c, time, alpha, blend, direction, current, bd.scale_y)
         }
         BoneProperty::Translate | BoneProperty::Shear => {
