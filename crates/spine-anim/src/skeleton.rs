@@ -1278,38 +1278,41 @@ impl Skeleton {
             wind: *wind,
             gravity: *gravity,
         };
-        for (k, &entry) in entries.iter().enumerate() {
-            match entry {
-                UpdateEntry::Bone(id) => {
-                    let bones = &mut *ctx.bones;
-                    let i = id.index();
-                    // The common case inline: a child bone of `Inherit::Normal` whose parent
-                    // has a lower index (always so for validated data), read in place.
-                    if let Some(Bone { parent: Some(p), inherit: Inherit::Normal, .. }) =
-                        bones.get(i)
-                    {
-                        let p = p.index();
-                        if p < i {
-                            let (head, tail) = bones.split_at_mut(i);
-                            if let (Some(pw), Some(b)) = (head.get(p), tail.first_mut()) {
-                                b.update_normal_child(pw);
-                                continue;
-                            }
+        let mut k = 0;
+        loop {
+            // A run of bone entries with the bones slice in registers (the solver context's
+            // address escapes to the solvers, so it is read once per run, not per bone).
+            let bones = &mut *ctx.bones;
+            let id = loop {
+                let id = match entries.get(k) {
+                    Some(&UpdateEntry::Bone(id)) => id,
+                    Some(&UpdateEntry::Constraint(id)) => break id,
+                    None => return None,
+                };
+                k += 1;
+                let i = id.index();
+                // The common case inline: a child bone of `Inherit::Normal` whose parent
+                // has a lower index (always so for validated data), read in place.
+                if let Some(Bone { parent: Some(p), inherit: Inherit::Normal, .. }) = bones.get(i) {
+                    let p = p.index();
+                    if p < i {
+                        let (head, tail) = bones.split_at_mut(i);
+                        if let (Some(pw), Some(b)) = (head.get(p), tail.first_mut()) {
+                            b.update_normal_child(pw);
+                            continue;
                         }
                     }
-                    update_bone(bones, id, frame);
                 }
-                UpdateEntry::Constraint(id) => {
-                    let Some(cd) = data.constraints.get(id.index()) else { continue };
-                    if let ConstraintKind::Slider(_) = cd.kind {
-                        return Some((start + k, id));
-                    }
-                    let Some(c) = constraints.get_mut(id.index()) else { continue };
-                    constraints::update(&mut ctx, cd, c);
-                }
+                update_bone(bones, id, frame);
+            };
+            k += 1;
+            let Some(cd) = data.constraints.get(id.index()) else { continue };
+            if let ConstraintKind::Slider(_) = cd.kind {
+                return Some((start + k - 1, id));
             }
+            let Some(c) = constraints.get_mut(id.index()) else { continue };
+            constraints::update(&mut ctx, cd, c);
         }
-        None
     }
 
     /// A bone by name.
