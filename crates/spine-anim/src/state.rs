@@ -621,14 +621,12 @@ impl AnimationState {
             let animation_time = c.animation_time();
             let mut apply_time = animation_time;
             let reverse = c.reverse;
-            let shortest = c.shortest_rotation;
             let anim = c.animation;
             let duration = anim.map_or(0.0, |a| sd.animation(a).duration);
             if reverse {
                 apply_time = duration - apply_time;
             }
             let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
-            let n = timelines.len();
             let mixed_in_setup = sd.behaviour.state_mixed_in_from_setup && alpha == 1.0;
             if mixed_in_setup || (i == 0 && alpha == 1.0) || blend == MixBlend::Add {
                 if i == 0 {
@@ -647,57 +645,9 @@ impl AnimationState {
                     }
                 }
             } else {
-                let first_frame = !shortest && self.e(cur).timelines_rotation.len() != n << 1;
-                if first_frame {
-                    self.em(cur).timelines_rotation.resize(n << 1, 0.0);
-                }
-                for (ii, tl) in timelines.iter().enumerate() {
-                    let mode = self.e(cur).timeline_mode.get(ii).copied().unwrap_or(FIRST);
-                    let tblend = if mode == SUBSEQUENT { blend } else { MixBlend::Setup };
-                    let is_rotate =
-                        matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
-                    if !shortest && is_rotate {
-                        let mut rot = std::mem::take(&mut self.em(cur).timelines_rotation);
-                        apply_rotate_timeline(
-                            sk,
-                            &skd,
-                            anim,
-                            ii,
-                            tl,
-                            apply_time,
-                            alpha,
-                            tblend,
-                            &mut rot,
-                            ii << 1,
-                            first_frame,
-                        );
-                        self.em(cur).timelines_rotation = rot;
-                    } else if let Timeline::Attachment { .. } = tl {
-                        self.apply_attachment_timeline(
-                            sk,
-                            tl,
-                            self.attachment_cache_slot(anim, ii),
-                            apply_time,
-                            blend,
-                            attachments,
-                        );
-                    } else if let Some(a) = anim {
-                        let ev = if reverse { None } else { Some(&mut events) };
-                        apply_held(
-                            sk,
-                            &skd,
-                            a,
-                            ii,
-                            tl,
-                            animation_last,
-                            apply_time,
-                            ev,
-                            alpha,
-                            tblend,
-                            MixDirection::In,
-                        );
-                    }
-                }
+                let ev = if reverse { None } else { Some(&mut events) };
+                let times = (animation_last, apply_time);
+                self.apply_general(cur, sk, &skd, timelines, times, ev, alpha, blend, attachments);
             }
             self.queue_events(cur, animation_time, &events, &sd);
             events.clear();
@@ -724,6 +674,66 @@ impl AnimationState {
         self.unkeyed_state += 2;
         self.drain();
         applied
+    }
+
+    /// The timelines of track entry `cur` by their modes (first / subsequent, shortest
+    /// rotation memory), for every case [`AnimationState::apply_in`] does not take. Out of
+    /// line, apart from the usual case's code.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn apply_general(
+        &mut self,
+        cur: EntryId,
+        sk: &mut Skeleton,
+        skd: &SkeletonData,
+        timelines: &[Timeline],
+        (animation_last, apply_time): (f32, f32),
+        mut events: Option<&mut Vec<EventRef>>,
+        alpha: f32,
+        blend: MixBlend,
+        attachments: bool,
+    ) {
+        let n = timelines.len();
+        let shortest = self.e(cur).shortest_rotation;
+        let anim = self.e(cur).animation;
+        let first_frame = !shortest && self.e(cur).timelines_rotation.len() != n << 1;
+        if first_frame {
+            self.em(cur).timelines_rotation.resize(n << 1, 0.0);
+        }
+        // The modes and the rotation memory out of the entry for the loop (nothing in it
+        // reads them through the entry), put back after.
+        let modes = std::mem::take(&mut self.em(cur).timeline_mode);
+        let mut rot = std::mem::take(&mut self.em(cur).timelines_rotation);
+        for (ii, tl) in timelines.iter().enumerate() {
+            let mode = modes.get(ii).copied().unwrap_or(FIRST);
+            let tblend = if mode == SUBSEQUENT { blend } else { MixBlend::Setup };
+            let is_rotate = matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
+            if !shortest && is_rotate {
+                apply_rotate_timeline(
+                    sk,
+                    skd,
+                    anim,
+                    ii,
+                    tl,
+                    apply_time,
+                    alpha,
+                    tblend,
+                    &mut rot,
+                    ii << 1,
+                    first_frame,
+                );
+            } else if let Timeline::Attachment { .. } = tl {
+                let cache = self.attachment_cache_slot(anim, ii);
+                self.apply_attachment_timeline(sk, tl, cache, apply_time, blend, attachments);
+            } else if let Some(a) = anim {
+                let ev = events.as_deref_mut();
+                let (last, time) = (animation_last, apply_time);
+                apply_held(sk, skd, a, ii, tl, last, time, ev, alpha, tblend, MixDirection::In);
+            }
+        }
+        let c = self.em(cur);
+        c.timeline_mode = modes;
+        c.timelines_rotation = rot;
     }
 
     /// Every timeline of `anim` (`timelines`) mixing in with `alpha` and `blend` at
@@ -828,10 +838,14 @@ impl AnimationState {
             if first_frame {
                 self.em(from).timelines_rotation.resize(n << 1, 0.0);
             }
-            self.em(from).total_alpha = 0.0;
+            // The modes, the rotation memory and the alpha sum out of the entry for the loop
+            // (nothing in it reads them through the entry), put back after.
+            let modes = std::mem::take(&mut self.em(from).timeline_mode);
+            let mut rot = std::mem::take(&mut self.em(from).timelines_rotation);
+            let mut total_alpha = 0.0f32;
             for (ii, tl) in timelines.iter().enumerate() {
                 let mut direction = MixDirection::Out;
-                let mode = self.e(from).timeline_mode.get(ii).copied().unwrap_or(FIRST);
+                let mode = modes.get(ii).copied().unwrap_or(FIRST);
                 let (tblend, alpha) = match mode {
                     SUBSEQUENT => {
                         if !draw_order && matches!(tl, Timeline::DrawOrder { .. }) {
@@ -851,10 +865,9 @@ impl AnimationState {
                         (MixBlend::Setup, a)
                     }
                 };
-                self.em(from).total_alpha += alpha;
+                total_alpha += alpha;
                 let is_rotate = matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
                 if !shortest && is_rotate {
-                    let mut rot = std::mem::take(&mut self.em(from).timelines_rotation);
                     apply_rotate_timeline(
                         sk,
                         &skd,
@@ -868,7 +881,6 @@ impl AnimationState {
                         ii << 1,
                         first_frame,
                     );
-                    self.em(from).timelines_rotation = rot;
                 } else if let Timeline::Attachment { .. } = tl {
                     self.apply_attachment_timeline(
                         sk,
@@ -901,6 +913,10 @@ impl AnimationState {
                     );
                 }
             }
+            let f = self.em(from);
+            f.timeline_mode = modes;
+            f.timelines_rotation = rot;
+            f.total_alpha = total_alpha;
         }
         if to_mix_duration > 0.0 {
             self.queue_events(from, animation_time, events, &sd);
