@@ -1115,15 +1115,14 @@ impl AnimationState {
     /// skins are the state's (immutable) skeleton data, so while `sk` plays that same data
     /// the answer depends only on the key and the skeleton's skin.
     #[inline(always)]
-    fn resolve_attachment(
+    fn resolve_attachment<'n>(
         &mut self,
         sk: &Skeleton,
         cache: Option<usize>,
         key: u32,
         slot: spine_model::SlotId,
-        name: Option<&str>,
+        name: impl FnOnce() -> Option<&'n str>,
     ) -> Option<spine_model::AttachmentId> {
-        let name = name.filter(|n| !n.is_empty());
         let same_data = Arc::ptr_eq(&sk.data, &self.data.skeleton_data);
         let entry = cache.filter(|_| same_data).and_then(|i| self.attachment_cache.get_mut(i));
         if let Some(e) = &entry {
@@ -1131,6 +1130,8 @@ impl AnimationState {
                 return e.attachment;
             }
         }
+        // The key's name is looked up only when the cache does not answer.
+        let name = name().filter(|n| !n.is_empty());
         let attachment = name.and_then(|n| sk.get_attachment(slot, n));
         if let Some(e) = entry {
             *e = ResolvedAttachment { key, skin: sk.skin, attachment };
@@ -1156,7 +1157,8 @@ impl AnimationState {
         let resolved = if time < times[0] {
             let first = blend == MixBlend::First && sk.data.behaviour.first_blend_resets_slots;
             if blend == MixBlend::Setup || first {
-                let name = sk.data.slot(*slot).attachment.as_deref();
+                let data = &*sk.data;
+                let name = || data.slot(*slot).attachment.as_deref();
                 Some(self.resolve_attachment(sk, cache, SETUP_KEY, *slot, name))
             } else {
                 None
@@ -1180,7 +1182,7 @@ impl AnimationState {
                     break;
                 }
             }
-            let name = names.get(k).and_then(|n| n.as_deref());
+            let name = || names.get(k).and_then(|n| n.as_deref());
             let (key, cache) = match u32::try_from(k) {
                 Ok(key) if key < SETUP_KEY => (key, cache),
                 _ => (NO_KEY, None),
