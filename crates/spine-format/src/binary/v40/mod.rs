@@ -19,6 +19,7 @@ pub mod animation;
 pub mod ast;
 mod read;
 mod read_animation;
+pub mod stream;
 mod write;
 mod write_animation;
 
