@@ -1,7 +1,8 @@
 //! Builds [`Curves`] tables from the 4.x wire curve encoding (shared by 4.0–4.3), and the
 //! 3.x sampled curve kind ([`CurveModel::Sampled3x`](crate::CurveModel::Sampled3x)).
 
-use spine_format::binary::shared::{Channels, CurveTimeline, CurveType};
+use spine_format::binary::shared::{Channels, CurveFrames, CurveTimeline, CurveType, KeySink};
+use spine_format::BinaryError;
 
 use crate::anim::{Curves, BEZIER, BEZIER_SIZE, LINEAR, STEPPED};
 
@@ -191,6 +192,115 @@ where
     [u8; N]: Channels,
 {
     convert(t, N, |v, c| f32::from(v[c]) / 255.0, 1.0)
+}
+
+/// Fills a [`Curves`] table from streamed wire keys ([`KeySink`]): float values and bezier
+/// `cy` times `scale`, byte values `/ 255` (bezier `cy` unscaled). Builds exactly the table
+/// [`floats`] / [`colors`] build from the parsed timeline.
+struct Fill<'c> {
+    c: &'c mut Curves,
+    scale: f32,
+    next: usize,
+    stepped: bool,
+    last_time: f32,
+}
+
+impl<'c> Fill<'c> {
+    fn new(c: &'c mut Curves, scale: f32) -> Self {
+        Fill { c, scale, next: 0, stepped: false, last_time: 0.0 }
+    }
+
+    fn segment(&mut self, k: usize, curve: CurveType, controls: &[[f32; 4]], cy_scale: f32) {
+        if k + 1 >= self.c.frame_count() {
+            return;
+        }
+        match curve {
+            CurveType::Linear => return,
+            CurveType::Stepped => self.stepped = true,
+            CurveType::Bezier => {
+                // The wire's bezier count is only a capacity hint: grow when it fell short.
+                let base = self.c.bezier_base;
+                let need = base + (self.next + controls.len().max(1)) * BEZIER_SIZE;
+                if self.c.curves.len() < need {
+                    self.c.curves.resize(need, LINEAR);
+                }
+            }
+        }
+        segment(self.c, &mut self.next, k, curve, controls, cy_scale);
+    }
+
+    /// Trims the table to the beziers used (what [`convert`] allocates) and returns the time
+    /// of the last key.
+    fn finish(self) -> f32 {
+        let base = self.c.bezier_base;
+        if self.next == 0 && !self.stepped {
+            self.c.curves = Vec::new();
+        } else {
+            self.c.curves.truncate(base + self.next * BEZIER_SIZE);
+        }
+        self.last_time
+    }
+}
+
+impl<const N: usize> KeySink<[f32; N]> for Fill<'_>
+where
+    [f32; N]: Channels<Beziers = [[f32; 4]; N]>,
+{
+    #[inline]
+    fn key(&mut self, time: f32, value: &[f32; N]) {
+        self.c.frames.push(time);
+        let scale = self.scale;
+        self.c.frames.extend(value.iter().map(|v| v * scale));
+        self.last_time = time;
+    }
+    fn curve(&mut self, segment: usize, curve: CurveType, bezier: &[[f32; 4]; N]) {
+        self.segment(segment, curve, bezier, self.scale);
+    }
+}
+
+impl<const N: usize> KeySink<[u8; N]> for Fill<'_>
+where
+    [u8; N]: Channels<Beziers = [[f32; 4]; N]>,
+{
+    #[inline]
+    fn key(&mut self, time: f32, value: &[u8; N]) {
+        self.c.frames.push(time);
+        self.c.frames.extend(value.iter().map(|v| f32::from(*v) / 255.0));
+        self.last_time = time;
+    }
+    fn curve(&mut self, segment: usize, curve: CurveType, bezier: &[[f32; 4]; N]) {
+        self.segment(segment, curve, bezier, 1.0);
+    }
+}
+
+/// Streams a float curve timeline of `N` channels into a table: values and `cy` times
+/// `scale`. Returns the table and the time of its last key.
+pub(crate) fn stream_floats<const N: usize>(
+    f: CurveFrames<'_, '_, [f32; N]>,
+    scale: f32,
+) -> Result<(Curves, f32), BinaryError>
+where
+    [f32; N]: Channels<Beziers = [[f32; 4]; N]>,
+{
+    let mut c = Curves::new(N, f.len(), f.bezier_capacity());
+    let mut fill = Fill::new(&mut c, scale);
+    f.read(&mut fill)?;
+    let last = fill.finish();
+    Ok((c, last))
+}
+
+/// Streams a color curve timeline of `N` byte channels into a table (values `byte / 255`).
+pub(crate) fn stream_colors<const N: usize>(
+    f: CurveFrames<'_, '_, [u8; N]>,
+) -> Result<(Curves, f32), BinaryError>
+where
+    [u8; N]: Channels<Beziers = [[f32; 4]; N]>,
+{
+    let mut c = Curves::new(N, f.len(), f.bezier_capacity());
+    let mut fill = Fill::new(&mut c, 1.0);
+    f.read(&mut fill)?;
+    let last = fill.finish();
+    Ok((c, last))
 }
 
 #[cfg(test)]

@@ -80,13 +80,16 @@ impl SkeletonData {
 
 /// Parses and resolves binary skeleton bytes with an optional atlas (scale 1).
 pub fn load_binary(bytes: &[u8], atlas: Option<&Atlas>) -> Result<SkeletonData, LoadError> {
-    let file = spine_format::binary::parse(bytes)?;
     let options = LoadOptions { scale: 1.0, atlas, atlas_name: "atlas" };
-    match file {
-        // The AST is ours: let the model take its buffers instead of copying them.
-        SkeletonFile::V40(s) => v40::convert_owned(s, &options),
-        file => SkeletonData::from_binary(&file, &options),
+    use spine_format::binary::Generation as G;
+    if let Ok(h) = spine_format::binary::detect(bytes) {
+        if matches!(h.generation, G::V40 | G::V41 | G::V42) {
+            // 4.0–4.2: animations streamed into the model, mesh buffers moved.
+            return v40::load_streaming(bytes, &options);
+        }
     }
+    let file = spine_format::binary::parse(bytes)?;
+    SkeletonData::from_binary(&file, &options)
 }
 
 #[cfg(test)]
