@@ -210,23 +210,41 @@ impl<'c> Fill<'c> {
         Fill { c, scale, next: 0, stepped: false, last_time: 0.0 }
     }
 
-    fn segment(&mut self, k: usize, curve: CurveType, controls: &[[f32; 4]], cy_scale: f32) {
-        if k + 1 >= self.c.frame_count() {
-            return;
-        }
+    /// Segment `k` (keys `k` and `k + 1` are in the table): stepped, or one bezier per
+    /// channel (what [`segment`] does, with the stride known).
+    fn segment<const N: usize>(
+        &mut self,
+        k: usize,
+        curve: CurveType,
+        controls: &[[f32; 4]; N],
+        cy_scale: f32,
+    ) {
+        let stride = N + 1;
+        let Some(keys) = self.c.frames.get(k * stride..(k + 2) * stride) else { return };
         match curve {
-            CurveType::Linear => return,
-            CurveType::Stepped => self.stepped = true,
+            CurveType::Linear => {}
+            CurveType::Stepped => {
+                self.stepped = true;
+                self.c.set_stepped(k);
+            }
             CurveType::Bezier => {
+                let (t1, t2) = (keys[0], keys[stride]);
+                let mut v1 = [0.0; N];
+                let mut v2 = [0.0; N];
+                v1.copy_from_slice(&keys[1..stride]);
+                v2.copy_from_slice(&keys[stride + 1..]);
                 // The wire's bezier count is only a capacity hint: grow when it fell short.
-                let base = self.c.bezier_base;
-                let need = base + (self.next + controls.len().max(1)) * BEZIER_SIZE;
+                let need = self.c.bezier_base + (self.next + N) * BEZIER_SIZE;
                 if self.c.curves.len() < need {
                     self.c.curves.resize(need, LINEAR);
                 }
+                for (ch, &[cx1, cy1, cx2, cy2]) in controls.iter().enumerate() {
+                    let b = [cx1, cy1 * cy_scale, cx2, cy2 * cy_scale];
+                    self.c.set_bezier(self.next, k, ch, t1, v1[ch], b, t2, v2[ch]);
+                    self.next += 1;
+                }
             }
         }
-        segment(self.c, &mut self.next, k, curve, controls, cy_scale);
     }
 
     /// Trims the table to the beziers used (what [`convert`] allocates) and returns the time

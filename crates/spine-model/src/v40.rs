@@ -68,6 +68,8 @@ type MeshBuffers = (usize, Vec<f32>, Vec<u32>, Vec<u32>, w::Vertices);
 
 struct Conv<'a, 'o> {
     s: &'a w::Skeleton,
+    /// The string table (borrowed from the bytes when streaming).
+    strings: &'a [&'a str],
     /// Buffers of [`take_mesh_buffers`] in skin order; a mesh not found here is cloned.
     mesh_buffers: std::collections::VecDeque<MeshBuffers>,
     /// Bone and slot names moved out of an owned skeleton (empty: clone them).
@@ -81,7 +83,7 @@ struct Conv<'a, 'o> {
 
 impl Conv<'_, '_> {
     fn text(&self, r: StrRef) -> Option<&str> {
-        r.resolve(&self.s.strings)
+        r.resolve(self.strings)
     }
 
     fn vertices(&mut self, v: &w::Vertices) -> Vertices {
@@ -165,7 +167,8 @@ pub(crate) fn load_streaming(
         bones: s.bones.iter_mut().map(|b| std::mem::take(&mut b.name)).collect(),
         slots: s.slots.iter_mut().map(|b| std::mem::take(&mut b.name)).collect(),
     };
-    convert_with(&s, options, buffers, names, Some(&mut animations))
+    let strings = animations.strings().to_vec();
+    convert_with(&s, &strings, options, buffers, names, Some(&mut animations))
 }
 
 /// Bone and slot names moved out of an owned skeleton, by index.
@@ -214,11 +217,13 @@ pub(crate) fn convert(
     s: &w::Skeleton,
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    convert_with(s, options, std::collections::VecDeque::new(), Names::default(), None)
+    let strings: Vec<&str> = s.strings.iter().map(String::as_str).collect();
+    convert_with(s, &strings, options, std::collections::VecDeque::new(), Names::default(), None)
 }
 
-fn convert_with(
-    s: &w::Skeleton,
+fn convert_with<'a>(
+    s: &'a w::Skeleton,
+    strings: &'a [&'a str],
     options: &LoadOptions<'_>,
     mesh_buffers: std::collections::VecDeque<MeshBuffers>,
     names: Names,
@@ -229,6 +234,7 @@ fn convert_with(
     behaviour.sequences = s.generation >= Generation::V41;
     let mut c = Conv {
         s,
+        strings,
         mesh_buffers,
         names,
         b: Builder::new(behaviour, options),
@@ -542,7 +548,7 @@ fn physics(c: &mut Conv<'_, '_>, p: &w::PhysicsConstraint) -> ConstraintData {
 
 fn events(c: &mut Conv<'_, '_>) {
     for e in &c.s.events {
-        let name = c.b.name("event", e.name.resolve(&c.s.strings));
+        let name = c.b.name("event", e.name.resolve(c.strings));
         c.b.data.events.push(EventData {
             name,
             int_value: e.int,
@@ -579,7 +585,7 @@ fn skins(c: &mut Conv<'_, '_>) {
         });
     }
     for skin in &s.skins {
-        let name = c.b.name("skin", skin.name.resolve(&s.strings));
+        let name = c.b.name("skin", skin.name.resolve(c.strings));
         c.b.enter("skin", &name);
         let bones = c.b.bones(&skin.bones);
         let mut constraints = Vec::new();
@@ -641,8 +647,8 @@ fn skin_entries(
         let slot = c.b.slot(sa.slot);
         c.b.enter_slot(slot);
         for e in &sa.attachments {
-            // `c.s` is a shared reference: its strings outlive the builder's borrow.
-            let strings = &c.s.strings;
+            // `c.strings` is a shared reference: it outlives the builder's borrow.
+            let strings = c.strings;
             let key = c.b.name("attachment", e.key.resolve(strings));
             let name = e.attachment.name.resolve(strings).unwrap_or(&key);
             c.b.enter("attachment", &key);

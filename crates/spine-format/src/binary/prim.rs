@@ -493,9 +493,9 @@ impl StrRef {
         self.0.checked_sub(1).map(|i| i as usize)
     }
 
-    /// Resolves against a string table.
-    pub fn resolve(self, table: &[String]) -> Option<&str> {
-        self.index().and_then(|i| table.get(i)).map(String::as_str)
+    /// Resolves against a string table (owned or borrowed strings).
+    pub fn resolve<S: AsRef<str>>(self, table: &[S]) -> Option<&str> {
+        self.index().and_then(|i| table.get(i)).map(AsRef::as_ref)
     }
 }
 

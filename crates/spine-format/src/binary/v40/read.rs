@@ -65,6 +65,7 @@ fn opt_f32(r: &mut Reader<'_>, present: bool) -> Result<Option<f32>, BinaryError
 pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryError> {
     let (mut skeleton, mut animations) = parse_head(bytes, limits)?;
     skeleton.animations.reserve_exact(animations.len());
+    skeleton.strings = animations.strings().iter().map(|s| (*s).to_owned()).collect();
     let mut sink = AstSink::default();
     while animations.read_next(&mut sink)? {
         skeleton.animations.extend(sink.take());
@@ -73,7 +74,8 @@ pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryErro
 }
 
 /// Reads everything before the animations; the reader is left inside the "animations"
-/// section, at the first animation.
+/// section, at the first animation. The skeleton's `strings` are left empty (the table,
+/// borrowed from `bytes`, is [`Animations::strings`]).
 pub(super) fn parse_head(
     bytes: &[u8],
     limits: Limits,
@@ -128,7 +130,6 @@ pub(super) fn parse_head(
     }
     r.leave();
     c.strings = table.len();
-    let strings: Vec<String> = table.iter().map(|s| (*s).to_owned()).collect();
 
     r.enter("bones");
     let n = r.count("bone", 38)?;
@@ -247,7 +248,7 @@ pub(super) fn parse_head(
     let skeleton = Skeleton {
         generation: gen,
         header,
-        strings,
+        strings: Vec::new(),
         bones,
         slots,
         ik_constraints,
@@ -259,7 +260,7 @@ pub(super) fn parse_head(
         events,
         animations: Vec::new(),
     };
-    Ok((skeleton, Animations::new(r, c, n)?))
+    Ok((skeleton, Animations::new(r, c, table, n)?))
 }
 
 fn read_bone(r: &mut Reader<'_>, c: &Ctx, i: usize) -> Result<Bone, BinaryError> {

@@ -353,13 +353,19 @@ impl Animation {
 pub struct Animations<'a> {
     r: Reader<'a>,
     c: Ctx,
+    strings: Vec<&'a str>,
     len: usize,
     next: usize,
 }
 
-impl Animations<'_> {
-    pub(super) fn new(r: Reader<'_>, c: Ctx, len: usize) -> Result<Animations<'_>, BinaryError> {
-        let mut a = Animations { r, c, len, next: 0 };
+impl<'a> Animations<'a> {
+    pub(super) fn new(
+        r: Reader<'a>,
+        c: Ctx,
+        strings: Vec<&'a str>,
+        len: usize,
+    ) -> Result<Animations<'a>, BinaryError> {
+        let mut a = Animations { r, c, strings, len, next: 0 };
         if len == 0 {
             a.finish()?;
         }
@@ -370,6 +376,12 @@ impl Animations<'_> {
     fn finish(&mut self) -> Result<(), BinaryError> {
         self.r.leave();
         self.r.expect_end()
+    }
+
+    /// The skeleton's string table (borrowed from the bytes; [`parse_head`] leaves
+    /// [`Skeleton::strings`] empty). [`StrRef`]s resolve against it.
+    pub fn strings(&self) -> &[&'a str] {
+        &self.strings
     }
 
     /// Number of animations.
@@ -403,7 +415,8 @@ impl Animations<'_> {
 }
 
 /// Reads a 4.0, 4.1 or 4.2 skeleton up to its animations: the [`Skeleton`] (its
-/// `animations` empty) and a reader of the animations. Reading every animation with
+/// `animations` and `strings` empty: the string table, borrowed from `bytes`, is
+/// [`Animations::strings`]) and a reader of the animations. Reading every animation with
 /// [`Animations::read_next`] reports exactly the errors [`super::parse_with_limits`] does.
 pub fn parse_head<'a>(
     bytes: &'a [u8],
