@@ -571,8 +571,7 @@ impl<'o> Builder<'o> {
 /// ones: adding one to the exponent field then carries into bit 31. Integer and/add/or only,
 /// so the scan vectorizes on baseline SSE2 (`f32::is_finite` in a fold did not).
 fn all_finite(s: &[f32]) -> bool {
-    let carry =
-        s.iter().fold(0u32, |acc, v| acc | (v.to_bits() & 0x7f80_0000).wrapping_add(0x0080_0000));
+    let carry = s.iter().fold(0u32, |acc, v| acc | crate::curves::non_finite_bit(*v));
     carry & 0x8000_0000 == 0
 }
 

@@ -194,6 +194,13 @@ where
     convert(t, N, |v, c| f32::from(v[c]) / 255.0, 1.0)
 }
 
+/// Bit 31 is set when `v` is not finite (its exponent bits all ones: adding one to the
+/// exponent field carries into bit 31); OR these up and test once.
+#[inline(always)]
+pub(crate) fn non_finite_bit(v: f32) -> u32 {
+    (v.to_bits() & 0x7f80_0000).wrapping_add(0x0080_0000)
+}
+
 /// Fills a [`Curves`] table from streamed wire keys ([`KeySink`]): float values and bezier
 /// `cy` times `scale`, byte values `/ 255` (bezier `cy` unscaled). Builds exactly the table
 /// [`floats`] / [`colors`] build from the parsed timeline.
@@ -203,11 +210,13 @@ struct Fill<'c> {
     next: usize,
     stepped: bool,
     last_time: f32,
+    /// [`non_finite_bit`] of every key and of the last point of every bezier written.
+    non_finite: u32,
 }
 
 impl<'c> Fill<'c> {
     fn new(c: &'c mut Curves, scale: f32) -> Self {
-        Fill { c, scale, next: 0, stepped: false, last_time: 0.0 }
+        Fill { c, scale, next: 0, stepped: false, last_time: 0.0, non_finite: 0 }
     }
 
     /// Segment `k` (keys `k` and `k + 1` are in the table): stepped, or one bezier per
@@ -241,22 +250,29 @@ impl<'c> Fill<'c> {
                 for (ch, &[cx1, cy1, cx2, cy2]) in controls.iter().enumerate() {
                     let b = [cx1, cy1 * cy_scale, cx2, cy2 * cy_scale];
                     self.c.set_bezier(self.next, k, ch, t1, v1[ch], b, t2, v2[ch]);
+                    // Each point is the previous one plus a difference: once a sum is not
+                    // finite, every later one is not (inf + finite = inf, inf + inf = inf,
+                    // inf - inf = NaN, NaN + any = NaN). So the last point is finite exactly
+                    // when all nine are.
+                    let last = self.c.bezier_base + (self.next + 1) * BEZIER_SIZE - 2;
+                    if let Some(&[x, y]) = self.c.curves.get(last..last + 2) {
+                        self.non_finite |= non_finite_bit(x) | non_finite_bit(y);
+                    }
                     self.next += 1;
                 }
             }
         }
     }
 
-    /// Trims the table to the beziers used (what [`convert`] allocates) and returns the time
-    /// of the last key.
-    fn finish(self) -> f32 {
+    /// Trims the table to the beziers used (what [`convert`] allocates).
+    fn finish(self) -> Streamed {
         let base = self.c.bezier_base;
         if self.next == 0 && !self.stepped {
             self.c.curves = Vec::new();
         } else {
             self.c.curves.truncate(base + self.next * BEZIER_SIZE);
         }
-        self.last_time
+        Streamed { last_time: self.last_time, finite: self.non_finite & 0x8000_0000 == 0 }
     }
 }
 
@@ -269,6 +285,8 @@ where
         self.c.frames.push(time);
         let scale = self.scale;
         self.c.frames.extend(value.iter().map(|v| v * scale));
+        let bits = value.iter().fold(non_finite_bit(time), |a, v| a | non_finite_bit(v * scale));
+        self.non_finite |= bits;
         self.last_time = time;
     }
     fn curve(&mut self, segment: usize, curve: CurveType, bezier: &[[f32; 4]; N]) {
@@ -284,6 +302,7 @@ where
     fn key(&mut self, time: f32, value: &[u8; N]) {
         self.c.frames.push(time);
         self.c.frames.extend(value.iter().map(|v| f32::from(*v) / 255.0));
+        self.non_finite |= non_finite_bit(time);
         self.last_time = time;
     }
     fn curve(&mut self, segment: usize, curve: CurveType, bezier: &[[f32; 4]; N]) {
@@ -291,12 +310,21 @@ where
     }
 }
 
+/// What streaming a timeline found besides its table.
+pub(crate) struct Streamed {
+    /// Time of the last key.
+    pub last_time: f32,
+    /// Every key and bezier point is finite (the table needs no
+    /// [`check_curves`](crate::build::Builder::check_curves)).
+    pub finite: bool,
+}
+
 /// Streams a float curve timeline of `N` channels into a table: values and `cy` times
-/// `scale`. Returns the table and the time of its last key.
+/// `scale`.
 pub(crate) fn stream_floats<const N: usize>(
     f: CurveFrames<'_, '_, [f32; N]>,
     scale: f32,
-) -> Result<(Curves, f32), BinaryError>
+) -> Result<(Curves, Streamed), BinaryError>
 where
     [f32; N]: Channels<Beziers = [[f32; 4]; N]>,
 {
@@ -310,7 +338,7 @@ where
 /// Streams a color curve timeline of `N` byte channels into a table (values `byte / 255`).
 pub(crate) fn stream_colors<const N: usize>(
     f: CurveFrames<'_, '_, [u8; N]>,
-) -> Result<(Curves, f32), BinaryError>
+) -> Result<(Curves, Streamed), BinaryError>
 where
     [u8; N]: Channels<Beziers = [[f32; 4]; N]>,
 {
@@ -352,6 +380,44 @@ mod tests {
         assert_eq!(c.frames, vec![0.0, 0.0, 1.0, 1.0, 2.0, 3.0]);
     }
     use spine_format::binary::shared::CurveKey;
+
+    /// The streamed finite flag agrees with a scan of the whole table, with overflowing
+    /// bezier sums, infinite and NaN keys.
+    #[test]
+    fn streamed_finite_flag_matches_a_full_scan() {
+        let all_finite = |c: &Curves| c.frames.iter().chain(&c.curves).all(|v| v.is_finite());
+        let values = [0.0, 1.0, -2.5, 1e30, 3e38, -3.4e38, f32::MAX, f32::INFINITY, f32::NAN];
+        let mut checked = 0;
+        for &a in &values {
+            for &b in &values {
+                for &cy in &[0.5, 3e38, -3e38, f32::NAN] {
+                    for scale in [1.0, 2.0] {
+                        let t = CurveTimeline {
+                            bezier_count: 2,
+                            frames: vec![
+                                CurveKey {
+                                    time: 0.0,
+                                    value: [a, 1.0],
+                                    curve: CurveType::Bezier,
+                                    bezier: [[0.25, cy, 0.75, b], [0.1, 0.0, 0.9, 1.0]],
+                                },
+                                CurveKey::linear(1.0, [b, a]),
+                            ],
+                        };
+                        let (c, s) = stream_floats(CurveFrames::replay(&t), scale).expect("replay");
+                        let bits = |c: &Curves| {
+                            let f = c.frames.iter().chain(&c.curves).map(|v| v.to_bits());
+                            (f.collect::<Vec<_>>(), c.frames.len(), c.bezier_base)
+                        };
+                        assert_eq!(bits(&c), bits(&floats(&t, scale)));
+                        assert_eq!(s.finite, all_finite(&c), "{a} {b} {cy} {scale}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, values.len() * values.len() * 8);
+    }
 
     #[test]
     fn bezier_table_matches_spine_cpp_layout() {

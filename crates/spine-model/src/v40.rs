@@ -843,6 +843,9 @@ struct AnimSink<'c, 'a, 'o> {
     physics: Option<ConstraintId>,
     skin: SkinId,
     attachment_slot: SlotId,
+    /// Indices in `tl` of curve tables with a value that may not be finite (checked, in
+    /// order, when the animation ends).
+    unchecked: Vec<usize>,
 }
 
 impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
@@ -858,6 +861,7 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
             physics: None,
             skin: SkinId(0),
             attachment_slot: SlotId(0),
+            unchecked: Vec::new(),
         }
     }
 
@@ -865,19 +869,32 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
         self.duration = self.duration.max(t);
     }
 
+    /// Adds a streamed curve timeline.
+    fn push(&mut self, timeline: Timeline, s: curves::Streamed) {
+        self.see(s.last_time);
+        if !s.finite {
+            self.unchecked.push(self.tl.len());
+        }
+        self.tl.push(timeline);
+    }
+
     /// Checks the curve tables and adds the animation (after its events).
     fn finish(&mut self) {
         let tl = std::mem::take(&mut self.tl);
-        for t in &tl {
-            if let Timeline::Bone { curves, .. }
-            | Timeline::Color { curves, .. }
-            | Timeline::Transform { curves, .. }
-            | Timeline::Path { curves, .. }
-            | Timeline::Physics { curves, .. } = t
+        // Only the streamed tables that saw a non-finite value can report one.
+        for &i in &self.unchecked {
+            if let Some(
+                Timeline::Bone { curves, .. }
+                | Timeline::Color { curves, .. }
+                | Timeline::Transform { curves, .. }
+                | Timeline::Path { curves, .. }
+                | Timeline::Physics { curves, .. },
+            ) = tl.get(i)
             {
                 self.c.b.check_curves(curves);
             }
         }
+        self.unchecked.clear();
         self.c.b.pop();
         self.c.b.data.animations.push(AnimationData {
             name: std::mem::take(&mut self.name),
@@ -903,7 +920,7 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
     fn slot_timeline(&mut self, t: wst::SlotTimelineIn<'_, '_>) -> Result<(), BinaryError> {
         use wst::SlotTimelineIn as I;
         let slot = self.slot;
-        let (property, (curves, last)) = match t {
+        let (property, (curves, streamed)) = match t {
             I::Attachment(keys) => {
                 self.see(keys.last().map_or(0.0, |k| k.time));
                 let c = &*self.c;
@@ -920,8 +937,7 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
             I::Rgb2(f) => (ColorProperty::Rgb2, curves::stream_colors(f)?),
             I::Alpha(f) => (ColorProperty::Alpha, curves::stream_colors(f)?),
         };
-        self.see(last);
-        self.tl.push(Timeline::Color { slot, property, curves });
+        self.push(Timeline::Color { slot, property, curves }, streamed);
         Ok(())
     }
 
@@ -935,7 +951,7 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
         use BoneProperty as P;
         let bone = self.bone;
         let scale = self.c.b.scale;
-        let (property, (curves, last)) = match t {
+        let (property, (curves, streamed)) = match t {
             I::Rotate(f) => (P::Rotate, floats(f, 1.0)?),
             I::Translate(f) => (P::Translate, floats(f, scale)?),
             I::TranslateX(f) => (P::TranslateX, floats(f, scale)?),
@@ -953,8 +969,7 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
                 return Ok(());
             }
         };
-        self.see(last);
-        self.tl.push(Timeline::Bone { bone, property, curves });
+        self.push(Timeline::Bone { bone, property, curves }, streamed);
         Ok(())
     }
 
@@ -996,9 +1011,8 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
         t: CurveFrames<'_, '_, [f32; 6]>,
     ) -> Result<(), BinaryError> {
         let constraint = constraint_ref(self.c, Kind::Transform, constraint);
-        let (curves, last) = curves::stream_floats(t, 1.0)?;
-        self.see(last);
-        self.tl.push(Timeline::Transform { constraint, curves });
+        let (curves, streamed) = curves::stream_floats(t, 1.0)?;
+        self.push(Timeline::Transform { constraint, curves }, streamed);
         Ok(())
     }
 
@@ -1015,7 +1029,7 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
         use wst::PathTimelineIn as I;
         let Some((constraint, data)) = self.path else { return Ok(()) };
         let scale = self.c.b.scale;
-        let (property, (curves, last)) = match t {
+        let (property, (curves, streamed)) = match t {
             I::Position(f) => {
                 let s = if matches!(data, Some((PositionMode::Fixed, _))) { scale } else { 1.0 };
                 (PathProperty::Position, curves::stream_floats(f, s)?)
@@ -1030,8 +1044,7 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
             }
             I::Mix(f) => (PathProperty::Mix, curves::stream_floats(f, 1.0)?),
         };
-        self.see(last);
-        self.tl.push(Timeline::Path { constraint, property, curves });
+        self.push(Timeline::Path { constraint, property, curves }, streamed);
         Ok(())
     }
 
@@ -1056,9 +1069,8 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
                     W::Gravity => PhysicsProperty::Gravity,
                     W::Mix => PhysicsProperty::Mix,
                 };
-                let (curves, last) = curves::stream_floats(f, 1.0)?;
-                self.see(last);
-                self.tl.push(Timeline::Physics { constraint, property, curves });
+                let (curves, streamed) = curves::stream_floats(f, 1.0)?;
+                self.push(Timeline::Physics { constraint, property, curves }, streamed);
             }
             wst::PhysicsTimelineIn::Reset(times) => {
                 self.see(times.last().copied().unwrap_or(0.0));
