@@ -136,19 +136,23 @@ fn weighted_valid(
     scale: f32,
 ) -> Option<(Vec<BoneId>, Vec<f32>)> {
     let total: u64 = vs.counts.iter().map(|&n| u64::from(n)).sum();
-    // Branch-free scan (no early exit: the common case is all valid).
-    let valid = vs.weights.iter().fold(total == vs.weights.len() as u64, |ok, i| {
-        ok & ((i.bone as usize) < bones)
-            & (i.x * scale).is_finite()
-            & (i.y * scale).is_finite()
-            & i.weight.is_finite()
-    });
-    if !valid {
+    if total != vs.weights.len() as u64 {
         return None;
     }
-    let mut values = Vec::with_capacity(vs.weights.len() * 3);
-    for i in &vs.weights {
-        values.extend_from_slice(&[i.x * scale, i.y * scale, i.weight]);
+    // One branch-free pass builds the values and notes anything off (no early exit: the
+    // common case is all valid); the rare invalid case drops them.
+    use crate::curves::non_finite_bit;
+    let mut values = vec![0.0; vs.weights.len() * 3];
+    let mut bad = 0u32;
+    let mut max_bone = 0u32;
+    for (v, i) in values.chunks_exact_mut(3).zip(&vs.weights) {
+        let (x, y) = (i.x * scale, i.y * scale);
+        bad |= non_finite_bit(x) | non_finite_bit(y) | non_finite_bit(i.weight);
+        max_bone = max_bone.max(i.bone);
+        v.copy_from_slice(&[x, y, i.weight]);
+    }
+    if bad & 0x8000_0000 != 0 || (!vs.weights.is_empty() && max_bone as usize >= bones) {
+        return None;
     }
     Some((vs.weights.iter().map(|i| BoneId(i.bone)).collect(), values))
 }
