@@ -909,11 +909,11 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
 }
 
 impl wst::AnimationSink for AnimSink<'_, '_, '_> {
-    fn begin(&mut self, name: &str, timeline_count: u32) {
+    fn begin(&mut self, name: &str, _: u32, capacity: usize) {
         self.c.b.enter("animation", name);
         self.name = name.to_owned();
-        // The wire count is exact for editor exports; capped, as it is unchecked.
-        self.tl = Vec::with_capacity((timeline_count as usize).min(1 << 12));
+        // The wire's timeline count (exact for editor exports), capped by the input.
+        self.tl = Vec::with_capacity(capacity);
         self.duration = 0.0;
     }
 

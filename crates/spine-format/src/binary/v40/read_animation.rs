@@ -17,7 +17,9 @@ pub(super) fn read_animation<S: AnimationSink>(
     sink: &mut S,
 ) -> Result<(), BinaryError> {
     let timeline_count = r.varint()?;
-    sink.begin(name, timeline_count);
+    // Every timeline takes at least a few bytes (draw order and events: one each).
+    let capacity = (timeline_count as usize).min(r.remaining() / 4 + 2);
+    sink.begin(name, timeline_count, capacity);
 
     r.enter("slot timelines");
     let n = r.count("slot", 2)?;

@@ -82,8 +82,10 @@ pub enum PhysicsTimelineIn<'r, 'a> {
 /// [`CurveFrames`]: a sink reads them with [`CurveFrames::read`] and must return the error
 /// that read returns; a handle left unread is skipped.
 pub trait AnimationSink {
-    /// The animation starts: its name and the timeline count written first (raw).
-    fn begin(&mut self, name: &str, timeline_count: u32);
+    /// The animation starts: its name, the timeline count written first (raw) and a safe
+    /// capacity for a timeline list (that count capped by what the rest of the input, or
+    /// the replayed animation, can hold).
+    fn begin(&mut self, name: &str, timeline_count: u32, capacity: usize);
     /// The next `timelines` slot timelines are of slot `slot`.
     fn slot_group(&mut self, slot: u32, timelines: usize);
     /// A slot timeline.
@@ -162,7 +164,7 @@ fn keys<V: crate::binary::shared::Channels>(
 }
 
 impl AnimationSink for AstSink {
-    fn begin(&mut self, name: &str, timeline_count: u32) {
+    fn begin(&mut self, name: &str, timeline_count: u32, _: usize) {
         let a = self.a();
         a.name = name.to_owned();
         a.timeline_count = timeline_count;
@@ -273,7 +275,19 @@ impl Animation {
     /// Feeds this animation to `sink` in wire order, as [`Animations::read_next`] would from
     /// the bytes it was parsed from (IK, attachment, draw-order and event sections are cloned).
     pub fn replay<S: AnimationSink>(&self, sink: &mut S) -> Result<(), BinaryError> {
-        sink.begin(&self.name, self.timeline_count);
+        let paths: usize = self.path.iter().map(|p| p.timelines.len()).sum();
+        let physics: usize = self.physics.iter().map(|p| p.timelines.len()).sum();
+        let attachments: usize =
+            self.attachments.iter().flat_map(|s| &s.slots).map(|s| s.attachments.len()).sum();
+        let total = self.slot_timelines.len()
+            + self.bone_timelines.len()
+            + self.ik.len()
+            + self.transform.len()
+            + paths
+            + physics
+            + attachments
+            + 2;
+        sink.begin(&self.name, self.timeline_count, (self.timeline_count as usize).min(total));
         for (slot, timelines) in self.slot_groups() {
             sink.slot_group(slot, timelines.len());
             for t in timelines {
