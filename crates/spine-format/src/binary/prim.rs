@@ -107,16 +107,21 @@ impl<'a> Reader<'a> {
     }
 
     /// An error at the current offset.
+    #[cold]
+    #[inline(never)]
     pub fn err(&self, kind: BinaryErrorKind) -> BinaryError {
         self.err_at(self.pos, kind)
     }
 
-    /// An error at `offset`.
+    /// An error at `offset` (out of line: callers inline only their fast paths).
+    #[cold]
+    #[inline(never)]
     pub fn err_at(&self, offset: usize, kind: BinaryErrorKind) -> BinaryError {
         BinaryError { offset, section: render_path(&self.path), kind }
     }
 
     /// An [`BinaryErrorKind::Invalid`] error at `offset`.
+    #[cold]
     pub fn invalid_at(&self, offset: usize, msg: impl Into<String>) -> BinaryError {
         self.err_at(offset, BinaryErrorKind::Invalid(msg.into()))
     }
@@ -130,11 +135,16 @@ impl<'a> Reader<'a> {
                 self.pos += N;
                 Ok(a)
             }
-            None => {
-                Err(self
-                    .err(BinaryErrorKind::UnexpectedEof { needed: N, remaining: self.remaining() }))
-            }
+            None => Err(self.eof(N)),
         }
+    }
+
+    /// The end-of-input error for a read of `needed` bytes (out of line: reads inline only
+    /// their fast path).
+    #[cold]
+    #[inline(never)]
+    fn eof(&self, needed: usize) -> BinaryError {
+        self.err(BinaryErrorKind::UnexpectedEof { needed, remaining: self.remaining() })
     }
 
     /// `byte`.
@@ -144,6 +154,7 @@ impl<'a> Reader<'a> {
     }
 
     /// `sbyte`.
+    #[inline]
     pub fn i8(&mut self) -> Result<i8, BinaryError> {
         Ok(self.u8()? as i8)
     }
@@ -251,9 +262,7 @@ impl<'a> Reader<'a> {
     /// `n` raw bytes.
     pub fn bytes(&mut self, n: usize) -> Result<&'a [u8], BinaryError> {
         if self.remaining() < n {
-            return Err(
-                self.err(BinaryErrorKind::UnexpectedEof { needed: n, remaining: self.remaining() })
-            );
+            return Err(self.eof(n));
         }
         let s = &self.buf[self.pos..self.pos + n];
         self.pos += n;
