@@ -4,7 +4,7 @@
 use spine_format::binary::shared::{Channels, CurveFrames, CurveTimeline, CurveType, KeySink};
 use spine_format::BinaryError;
 
-use crate::anim::{Curves, BEZIER, BEZIER_SIZE, LINEAR, STEPPED};
+use crate::anim::{bezier_points, Curves, BEZIER, BEZIER_SIZE, LINEAR, STEPPED};
 
 /// 3.x curves ([`CurveModel::Sampled3x`](crate::CurveModel::Sampled3x)).
 ///
@@ -242,24 +242,31 @@ impl<'c> Fill<'c> {
                 let mut v2 = [0.0; N];
                 v1.copy_from_slice(&keys[1..stride]);
                 v2.copy_from_slice(&keys[stride + 1..]);
+                // What `Curves::set_bezier` does per channel, on one slice of the table.
+                let first = self.c.bezier_base + self.next * BEZIER_SIZE;
+                let need = first + N * BEZIER_SIZE;
+                let curves = &mut self.c.curves;
                 // The wire's bezier count is only a capacity hint: grow when it fell short.
-                let need = self.c.bezier_base + (self.next + N) * BEZIER_SIZE;
-                if self.c.curves.len() < need {
-                    self.c.curves.resize(need, LINEAR);
+                if curves.len() < need {
+                    curves.resize(need, LINEAR);
                 }
-                for (ch, &[cx1, cy1, cx2, cy2]) in controls.iter().enumerate() {
+                if let Some(c) = curves.get_mut(k) {
+                    *c = BEZIER + first as f32;
+                }
+                let mut bits = 0;
+                let tables = curves[first..need].chunks_exact_mut(BEZIER_SIZE);
+                for (ch, (points, &[cx1, cy1, cx2, cy2])) in tables.zip(controls).enumerate() {
+                    let Ok(points) = <&mut [f32; BEZIER_SIZE]>::try_from(points) else { break };
                     let b = [cx1, cy1 * cy_scale, cx2, cy2 * cy_scale];
-                    self.c.set_bezier(self.next, k, ch, t1, v1[ch], b, t2, v2[ch]);
+                    bezier_points(points, t1, v1[ch], b, t2, v2[ch]);
                     // Each point is the previous one plus a difference: once a sum is not
                     // finite, every later one is not (inf + finite = inf, inf + inf = inf,
                     // inf - inf = NaN, NaN + any = NaN). So the last point is finite exactly
                     // when all nine are.
-                    let last = self.c.bezier_base + (self.next + 1) * BEZIER_SIZE - 2;
-                    if let Some(&[x, y]) = self.c.curves.get(last..last + 2) {
-                        self.non_finite |= non_finite_bit(x) | non_finite_bit(y);
-                    }
-                    self.next += 1;
+                    bits |= non_finite_bit(points[16]) | non_finite_bit(points[17]);
                 }
+                self.non_finite |= bits;
+                self.next += N;
             }
         }
     }
