@@ -195,7 +195,7 @@ impl<'a> Reader<'a> {
 
     /// `N` big-endian floats: the same values, offsets and errors as `N` [`Reader::f32`]
     /// calls, with one bounds check when all the bytes are there.
-    #[inline]
+    #[inline(always)]
     pub fn f32_array<const N: usize>(&mut self) -> Result<[f32; N], BinaryError> {
         let mut v = [0.0f32; N];
         match self.buf.get(self.pos..self.pos + 4 * N) {
@@ -204,12 +204,20 @@ impl<'a> Reader<'a> {
                     *x = f32::from_bits(u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
                 }
                 self.pos += 4 * N;
+                Ok(v)
             }
-            None => {
-                for x in &mut v {
-                    *x = self.f32()?;
-                }
-            }
+            None => self.f32_array_short(),
+        }
+    }
+
+    /// [`Reader::f32_array`] when its bytes are not all there: float by float, for the
+    /// exact error.
+    #[cold]
+    #[inline(never)]
+    fn f32_array_short<const N: usize>(&mut self) -> Result<[f32; N], BinaryError> {
+        let mut v = [0.0f32; N];
+        for x in &mut v {
+            *x = self.f32()?;
         }
         Ok(v)
     }
