@@ -160,6 +160,7 @@ impl<'a> Reader<'a> {
     }
 
     /// `bool`: strictly 0 or 1 (anything else would not round-trip).
+    #[inline]
     pub fn bool(&mut self) -> Result<bool, BinaryError> {
         let at = self.pos;
         match self.u8()? {
@@ -262,12 +263,14 @@ impl<'a> Reader<'a> {
     }
 
     /// Four color bytes, R G B A.
+    #[inline]
     pub fn rgba(&mut self) -> Result<[u8; 4], BinaryError> {
         let b = self.bytes(4)?;
         Ok([b[0], b[1], b[2], b[3]])
     }
 
     /// `n` raw bytes.
+    #[inline]
     pub fn bytes(&mut self, n: usize) -> Result<&'a [u8], BinaryError> {
         if self.remaining() < n {
             return Err(self.eof(n));
@@ -470,6 +473,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A string reference: `0` is `None`, `n` is `table[n - 1]`; checked against the table length.
+    #[inline]
     pub fn str_ref(&mut self, table_len: usize) -> Result<StrRef, BinaryError> {
         let at = self.pos;
         let n = self.varint()?;
