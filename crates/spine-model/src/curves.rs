@@ -242,28 +242,27 @@ impl<'c> Fill<'c> {
                 let mut v2 = [0.0; N];
                 v1.copy_from_slice(&keys[1..stride]);
                 v2.copy_from_slice(&keys[stride + 1..]);
-                // What `Curves::set_bezier` does per channel, on one slice of the table.
+                // What `Curves::set_bezier` does per channel, appending the points (the
+                // beziers of a table come in order; the reserved capacity is a hint).
                 let first = self.c.bezier_base + self.next * BEZIER_SIZE;
-                let need = first + N * BEZIER_SIZE;
                 let curves = &mut self.c.curves;
-                // The wire's bezier count is only a capacity hint: grow when it fell short.
-                if curves.len() < need {
-                    curves.resize(need, LINEAR);
+                if curves.len() != first {
+                    curves.resize(first, LINEAR);
                 }
                 if let Some(c) = curves.get_mut(k) {
                     *c = BEZIER + first as f32;
                 }
                 let mut bits = 0;
-                let tables = curves[first..need].chunks_exact_mut(BEZIER_SIZE);
-                for (ch, (points, &[cx1, cy1, cx2, cy2])) in tables.zip(controls).enumerate() {
-                    let Ok(points) = <&mut [f32; BEZIER_SIZE]>::try_from(points) else { break };
+                for (ch, &[cx1, cy1, cx2, cy2]) in controls.iter().enumerate() {
+                    let mut points = [0.0; BEZIER_SIZE];
                     let b = [cx1, cy1 * cy_scale, cx2, cy2 * cy_scale];
-                    bezier_points(points, t1, v1[ch], b, t2, v2[ch]);
+                    bezier_points(&mut points, t1, v1[ch], b, t2, v2[ch]);
                     // Each point is the previous one plus a difference: once a sum is not
                     // finite, every later one is not (inf + finite = inf, inf + inf = inf,
                     // inf - inf = NaN, NaN + any = NaN). So the last point is finite exactly
                     // when all nine are.
                     bits |= non_finite_bit(points[16]) | non_finite_bit(points[17]);
+                    curves.extend_from_slice(&points);
                 }
                 self.non_finite |= bits;
                 self.next += N;
@@ -326,6 +325,17 @@ pub(crate) struct Streamed {
     pub finite: bool,
 }
 
+/// An empty table for streaming: the segment entries [`LINEAR`] when beziers are expected,
+/// the bezier points reserved (appended as they are computed, not pre-filled).
+fn streamed_table(channels: usize, frame_count: usize, bezier_count: usize) -> Curves {
+    let mut c = Curves::new(channels, frame_count, 0);
+    if bezier_count > 0 {
+        c.curves.reserve_exact(frame_count + bezier_count * BEZIER_SIZE);
+        c.curves.resize(frame_count, LINEAR);
+    }
+    c
+}
+
 /// Streams a float curve timeline of `N` channels into a table: values and `cy` times
 /// `scale`.
 pub(crate) fn stream_floats<const N: usize>(
@@ -335,7 +345,7 @@ pub(crate) fn stream_floats<const N: usize>(
 where
     [f32; N]: Channels<Beziers = [[f32; 4]; N]>,
 {
-    let mut c = Curves::new(N, f.len(), f.bezier_capacity());
+    let mut c = streamed_table(N, f.len(), f.bezier_capacity());
     let mut fill = Fill::new(&mut c, scale);
     f.read(&mut fill)?;
     let last = fill.finish();
@@ -349,7 +359,7 @@ pub(crate) fn stream_colors<const N: usize>(
 where
     [u8; N]: Channels<Beziers = [[f32; 4]; N]>,
 {
-    let mut c = Curves::new(N, f.len(), f.bezier_capacity());
+    let mut c = streamed_table(N, f.len(), f.bezier_capacity());
     let mut fill = Fill::new(&mut c, 1.0);
     f.read(&mut fill)?;
     let last = fill.finish();
