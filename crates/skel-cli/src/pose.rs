@@ -34,8 +34,10 @@ pub fn load_rig(file: &Path, atlas: Option<&Path>) -> Result<Arc<SkeletonData>, 
         let parsed = spine_format::json::parse(text).map_err(|e| e.to_string())?;
         SkeletonData::from_json(&parsed, &options).map_err(|e| e.to_string())?
     } else {
-        let parsed = spine_format::binary::parse(&bytes).map_err(|e| e.to_string())?;
-        SkeletonData::from_binary(&parsed, &options).map_err(|e| e.to_string())?
+        spine_model::load_binary_with(&bytes, &options).map_err(|e| match e {
+            spine_model::LoadError::Parse(e) => e.to_string(),
+            e => e.to_string(),
+        })?
     };
     Ok(Arc::new(data))
 }

@@ -125,27 +125,43 @@ impl Curves {
                 *c = BEZIER + i as f32;
             }
         }
-        let tmpx = (time1 - cx1 * 2.0 + cx2) * 0.03;
-        let tmpy = (value1 - cy1 * 2.0 + cy2) * 0.03;
-        let dddx = ((cx1 - cx2) * 3.0 - time1 + time2) * 0.006;
-        let dddy = ((cy1 - cy2) * 3.0 - value1 + value2) * 0.006;
-        let mut ddx = tmpx * 2.0 + dddx;
-        let mut ddy = tmpy * 2.0 + dddy;
-        let mut dx = (cx1 - time1) * 0.3 + tmpx + dddx * 0.166_666_67;
-        let mut dy = (cy1 - value1) * 0.3 + tmpy + dddy * 0.166_666_67;
-        let mut x = time1 + dx;
-        let mut y = value1 + dy;
         let Some(points) = self.curves.get_mut(i..i + BEZIER_SIZE) else { return };
-        for p in points.chunks_exact_mut(2) {
-            p[0] = x;
-            p[1] = y;
-            dx += ddx;
-            dy += ddy;
-            ddx += dddx;
-            ddy += dddy;
-            x += dx;
-            y += dy;
+        if let Ok(points) = <&mut [f32; BEZIER_SIZE]>::try_from(points) {
+            bezier_points(points, time1, value1, [cx1, cy1, cx2, cy2], time2, value2);
         }
+    }
+}
+
+/// The nine `(x, y)` points of a bezier segment (spine-cpp 4.2 `CurveTimeline::setBezier`'s
+/// forward differences), written to `points`.
+#[inline(always)]
+pub(crate) fn bezier_points(
+    points: &mut [f32; BEZIER_SIZE],
+    time1: f32,
+    value1: f32,
+    [cx1, cy1, cx2, cy2]: [f32; 4],
+    time2: f32,
+    value2: f32,
+) {
+    let tmpx = (time1 - cx1 * 2.0 + cx2) * 0.03;
+    let tmpy = (value1 - cy1 * 2.0 + cy2) * 0.03;
+    let dddx = ((cx1 - cx2) * 3.0 - time1 + time2) * 0.006;
+    let dddy = ((cy1 - cy2) * 3.0 - value1 + value2) * 0.006;
+    let mut ddx = tmpx * 2.0 + dddx;
+    let mut ddy = tmpy * 2.0 + dddy;
+    let mut dx = (cx1 - time1) * 0.3 + tmpx + dddx * 0.166_666_67;
+    let mut dy = (cy1 - value1) * 0.3 + tmpy + dddy * 0.166_666_67;
+    let mut x = time1 + dx;
+    let mut y = value1 + dy;
+    for p in points.chunks_exact_mut(2) {
+        p[0] = x;
+        p[1] = y;
+        dx += ddx;
+        dy += ddy;
+        ddx += dddx;
+        ddy += dddy;
+        x += dx;
+        y += dy;
     }
 }
 

@@ -547,10 +547,7 @@ impl<'o> Builder<'o> {
 
     /// Checks every key of a curve table is finite.
     pub fn check_curves(&mut self, curves: &Curves) {
-        // Branch-free scan first (vectorizes); the search only when something is off.
-        fn all_finite(s: &[f32]) -> bool {
-            s.iter().fold(true, |ok, v| ok & v.is_finite())
-        }
+        // Branch-free scan first; the search only when something is off.
         if all_finite(&curves.frames) && all_finite(&curves.curves) {
             return;
         }
@@ -568,6 +565,14 @@ impl<'o> Builder<'o> {
             Err(LoadError::Invalid(self.problems))
         }
     }
+}
+
+/// Whether every value is finite. A float is not finite when its exponent bits are all
+/// ones: adding one to the exponent field then carries into bit 31. Integer and/add/or only,
+/// so the scan vectorizes on baseline SSE2 (`f32::is_finite` in a fold did not).
+fn all_finite(s: &[f32]) -> bool {
+    let carry = s.iter().fold(0u32, |acc, v| acc | crate::curves::non_finite_bit(*v));
+    carry & 0x8000_0000 == 0
 }
 
 /// FNV-1a: a cheap hasher for the atlas region-name table (short keys, not attacker-facing
@@ -631,7 +636,33 @@ pub(crate) fn draw_order(
 
 #[cfg(test)]
 mod tests {
-    use super::draw_order;
+    use super::{all_finite, draw_order};
+
+    #[test]
+    fn all_finite_agrees_with_is_finite() {
+        let specials = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.5e-40,
+            f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+            f32::from_bits(0x7f80_0001),
+            f32::from_bits(0xff7f_ffff),
+        ];
+        for a in specials {
+            for b in specials {
+                let s = [1.0, a, 2.0, b, 3.0];
+                assert_eq!(all_finite(&s), a.is_finite() && b.is_finite(), "{a:?} {b:?}");
+            }
+        }
+        assert!(all_finite(&[]));
+    }
 
     #[test]
     fn draw_order_negative_shift() {

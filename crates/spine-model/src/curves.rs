@@ -1,9 +1,10 @@
 //! Builds [`Curves`] tables from the 4.x wire curve encoding (shared by 4.0–4.3), and the
 //! 3.x sampled curve kind ([`CurveModel::Sampled3x`](crate::CurveModel::Sampled3x)).
 
-use spine_format::binary::shared::{Channels, CurveTimeline, CurveType};
+use spine_format::binary::shared::{Channels, CurveFrames, CurveTimeline, CurveType, KeySink};
+use spine_format::BinaryError;
 
-use crate::anim::{Curves, BEZIER, BEZIER_SIZE, LINEAR, STEPPED};
+use crate::anim::{bezier_points, Curves, BEZIER, BEZIER_SIZE, LINEAR, STEPPED};
 
 /// 3.x curves ([`CurveModel::Sampled3x`](crate::CurveModel::Sampled3x)).
 ///
@@ -193,6 +194,178 @@ where
     convert(t, N, |v, c| f32::from(v[c]) / 255.0, 1.0)
 }
 
+/// Bit 31 is set when `v` is not finite (its exponent bits all ones: adding one to the
+/// exponent field carries into bit 31); OR these up and test once.
+#[inline(always)]
+pub(crate) fn non_finite_bit(v: f32) -> u32 {
+    (v.to_bits() & 0x7f80_0000).wrapping_add(0x0080_0000)
+}
+
+/// Fills a [`Curves`] table from streamed wire keys ([`KeySink`]): float values and bezier
+/// `cy` times `scale`, byte values `/ 255` (bezier `cy` unscaled). Builds exactly the table
+/// [`floats`] / [`colors`] build from the parsed timeline.
+struct Fill<'c> {
+    c: &'c mut Curves,
+    scale: f32,
+    next: usize,
+    stepped: bool,
+    last_time: f32,
+    /// [`non_finite_bit`] of every key and of the last point of every bezier written.
+    non_finite: u32,
+}
+
+impl<'c> Fill<'c> {
+    fn new(c: &'c mut Curves, scale: f32) -> Self {
+        Fill { c, scale, next: 0, stepped: false, last_time: 0.0, non_finite: 0 }
+    }
+
+    /// Segment `k` (keys `k` and `k + 1` are in the table): stepped, or one bezier per
+    /// channel (what [`segment`] does, with the stride known).
+    fn segment<const N: usize>(
+        &mut self,
+        k: usize,
+        curve: CurveType,
+        controls: &[[f32; 4]; N],
+        cy_scale: f32,
+    ) {
+        let stride = N + 1;
+        let Some(keys) = self.c.frames.get(k * stride..(k + 2) * stride) else { return };
+        match curve {
+            CurveType::Linear => {}
+            CurveType::Stepped => {
+                self.stepped = true;
+                self.c.set_stepped(k);
+            }
+            CurveType::Bezier => {
+                let (t1, t2) = (keys[0], keys[stride]);
+                let mut v1 = [0.0; N];
+                let mut v2 = [0.0; N];
+                v1.copy_from_slice(&keys[1..stride]);
+                v2.copy_from_slice(&keys[stride + 1..]);
+                // What `Curves::set_bezier` does per channel, appending the points (the
+                // beziers of a table come in order; the reserved capacity is a hint).
+                let first = self.c.bezier_base + self.next * BEZIER_SIZE;
+                let curves = &mut self.c.curves;
+                if curves.len() != first {
+                    curves.resize(first, LINEAR);
+                }
+                if let Some(c) = curves.get_mut(k) {
+                    *c = BEZIER + first as f32;
+                }
+                let mut bits = 0;
+                for (ch, &[cx1, cy1, cx2, cy2]) in controls.iter().enumerate() {
+                    let mut points = [0.0; BEZIER_SIZE];
+                    let b = [cx1, cy1 * cy_scale, cx2, cy2 * cy_scale];
+                    bezier_points(&mut points, t1, v1[ch], b, t2, v2[ch]);
+                    // Each point is the previous one plus a difference: once a sum is not
+                    // finite, every later one is not (inf + finite = inf, inf + inf = inf,
+                    // inf - inf = NaN, NaN + any = NaN). So the last point is finite exactly
+                    // when all nine are.
+                    bits |= non_finite_bit(points[16]) | non_finite_bit(points[17]);
+                    curves.extend_from_slice(&points);
+                }
+                self.non_finite |= bits;
+                self.next += N;
+            }
+        }
+    }
+
+    /// Trims the table to the beziers used (what [`convert`] allocates).
+    fn finish(self) -> Streamed {
+        let base = self.c.bezier_base;
+        if self.next == 0 && !self.stepped {
+            self.c.curves = Vec::new();
+        } else {
+            self.c.curves.truncate(base + self.next * BEZIER_SIZE);
+        }
+        Streamed { last_time: self.last_time, finite: self.non_finite & 0x8000_0000 == 0 }
+    }
+}
+
+impl<const N: usize> KeySink<[f32; N]> for Fill<'_>
+where
+    [f32; N]: Channels<Beziers = [[f32; 4]; N]>,
+{
+    #[inline]
+    fn key(&mut self, time: f32, value: &[f32; N]) {
+        self.c.frames.push(time);
+        let scale = self.scale;
+        self.c.frames.extend(value.iter().map(|v| v * scale));
+        let bits = value.iter().fold(non_finite_bit(time), |a, v| a | non_finite_bit(v * scale));
+        self.non_finite |= bits;
+        self.last_time = time;
+    }
+    fn curve(&mut self, segment: usize, curve: CurveType, bezier: &[[f32; 4]; N]) {
+        self.segment(segment, curve, bezier, self.scale);
+    }
+}
+
+impl<const N: usize> KeySink<[u8; N]> for Fill<'_>
+where
+    [u8; N]: Channels<Beziers = [[f32; 4]; N]>,
+{
+    #[inline]
+    fn key(&mut self, time: f32, value: &[u8; N]) {
+        self.c.frames.push(time);
+        self.c.frames.extend(value.iter().map(|v| f32::from(*v) / 255.0));
+        self.non_finite |= non_finite_bit(time);
+        self.last_time = time;
+    }
+    fn curve(&mut self, segment: usize, curve: CurveType, bezier: &[[f32; 4]; N]) {
+        self.segment(segment, curve, bezier, 1.0);
+    }
+}
+
+/// What streaming a timeline found besides its table.
+pub(crate) struct Streamed {
+    /// Time of the last key.
+    pub last_time: f32,
+    /// Every key and bezier point is finite (the table needs no
+    /// [`check_curves`](crate::build::Builder::check_curves)).
+    pub finite: bool,
+}
+
+/// An empty table for streaming: the segment entries [`LINEAR`] when beziers are expected,
+/// the bezier points reserved (appended as they are computed, not pre-filled).
+fn streamed_table(channels: usize, frame_count: usize, bezier_count: usize) -> Curves {
+    let mut c = Curves::new(channels, frame_count, 0);
+    if bezier_count > 0 {
+        c.curves.reserve_exact(frame_count + bezier_count * BEZIER_SIZE);
+        c.curves.resize(frame_count, LINEAR);
+    }
+    c
+}
+
+/// Streams a float curve timeline of `N` channels into a table: values and `cy` times
+/// `scale`.
+pub(crate) fn stream_floats<const N: usize>(
+    f: CurveFrames<'_, '_, [f32; N]>,
+    scale: f32,
+) -> Result<(Curves, Streamed), BinaryError>
+where
+    [f32; N]: Channels<Beziers = [[f32; 4]; N]>,
+{
+    let mut c = streamed_table(N, f.len(), f.bezier_capacity());
+    let mut fill = Fill::new(&mut c, scale);
+    f.read(&mut fill)?;
+    let last = fill.finish();
+    Ok((c, last))
+}
+
+/// Streams a color curve timeline of `N` byte channels into a table (values `byte / 255`).
+pub(crate) fn stream_colors<const N: usize>(
+    f: CurveFrames<'_, '_, [u8; N]>,
+) -> Result<(Curves, Streamed), BinaryError>
+where
+    [u8; N]: Channels<Beziers = [[f32; 4]; N]>,
+{
+    let mut c = streamed_table(N, f.len(), f.bezier_capacity());
+    let mut fill = Fill::new(&mut c, 1.0);
+    f.read(&mut fill)?;
+    let last = fill.finish();
+    Ok((c, last))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,6 +397,44 @@ mod tests {
         assert_eq!(c.frames, vec![0.0, 0.0, 1.0, 1.0, 2.0, 3.0]);
     }
     use spine_format::binary::shared::CurveKey;
+
+    /// The streamed finite flag agrees with a scan of the whole table, with overflowing
+    /// bezier sums, infinite and NaN keys.
+    #[test]
+    fn streamed_finite_flag_matches_a_full_scan() {
+        let all_finite = |c: &Curves| c.frames.iter().chain(&c.curves).all(|v| v.is_finite());
+        let values = [0.0, 1.0, -2.5, 1e30, 3e38, -3.4e38, f32::MAX, f32::INFINITY, f32::NAN];
+        let mut checked = 0;
+        for &a in &values {
+            for &b in &values {
+                for &cy in &[0.5, 3e38, -3e38, f32::NAN] {
+                    for scale in [1.0, 2.0] {
+                        let t = CurveTimeline {
+                            bezier_count: 2,
+                            frames: vec![
+                                CurveKey {
+                                    time: 0.0,
+                                    value: [a, 1.0],
+                                    curve: CurveType::Bezier,
+                                    bezier: [[0.25, cy, 0.75, b], [0.1, 0.0, 0.9, 1.0]],
+                                },
+                                CurveKey::linear(1.0, [b, a]),
+                            ],
+                        };
+                        let (c, s) = stream_floats(CurveFrames::replay(&t), scale).expect("replay");
+                        let bits = |c: &Curves| {
+                            let f = c.frames.iter().chain(&c.curves).map(|v| v.to_bits());
+                            (f.collect::<Vec<_>>(), c.frames.len(), c.bezier_base)
+                        };
+                        assert_eq!(bits(&c), bits(&floats(&t, scale)));
+                        assert_eq!(s.finite, all_finite(&c), "{a} {b} {cy} {scale}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, values.len() * values.len() * 8);
+    }
 
     #[test]
     fn bezier_table_matches_spine_cpp_layout() {

@@ -14,10 +14,13 @@
 //! * Defaults of fields absent from 4.2 flag bytes are the loader's (mixes 0 except IK mix
 //!   1 when "mix present" without a value, physics limit 5000, mass inverse 1, mix 1).
 
+use spine_format::binary::shared::CurveFrames;
 use spine_format::binary::shared::CurveType;
 use spine_format::binary::v40::animation as wa;
 use spine_format::binary::v40::ast as w;
+use spine_format::binary::v40::stream as wst;
 use spine_format::binary::{Generation, StrRef};
+use spine_format::BinaryError;
 
 use crate::anim::*;
 use crate::build::{draw_order, Builder, Counts, PendingLink};
@@ -65,6 +68,8 @@ type MeshBuffers = (usize, Vec<f32>, Vec<u32>, Vec<u32>, w::Vertices);
 
 struct Conv<'a, 'o> {
     s: &'a w::Skeleton,
+    /// The string table (borrowed from the bytes when streaming).
+    strings: &'a [&'a str],
     /// Buffers of [`take_mesh_buffers`] in skin order; a mesh not found here is cloned.
     mesh_buffers: std::collections::VecDeque<MeshBuffers>,
     /// Bone and slot names moved out of an owned skeleton (empty: clone them).
@@ -78,7 +83,7 @@ struct Conv<'a, 'o> {
 
 impl Conv<'_, '_> {
     fn text(&self, r: StrRef) -> Option<&str> {
-        r.resolve(&self.s.strings)
+        r.resolve(self.strings)
     }
 
     fn vertices(&mut self, v: &w::Vertices) -> Vertices {
@@ -131,35 +136,43 @@ fn weighted_valid(
     scale: f32,
 ) -> Option<(Vec<BoneId>, Vec<f32>)> {
     let total: u64 = vs.counts.iter().map(|&n| u64::from(n)).sum();
-    // Branch-free scan (no early exit: the common case is all valid).
-    let valid = vs.weights.iter().fold(total == vs.weights.len() as u64, |ok, i| {
-        ok & ((i.bone as usize) < bones)
-            & (i.x * scale).is_finite()
-            & (i.y * scale).is_finite()
-            & i.weight.is_finite()
-    });
-    if !valid {
+    if total != vs.weights.len() as u64 {
         return None;
     }
-    let mut values = Vec::with_capacity(vs.weights.len() * 3);
-    for i in &vs.weights {
-        values.extend_from_slice(&[i.x * scale, i.y * scale, i.weight]);
+    // One branch-free pass builds the values and notes anything off (no early exit: the
+    // common case is all valid); the rare invalid case drops them.
+    use crate::curves::non_finite_bit;
+    let mut values = vec![0.0; vs.weights.len() * 3];
+    let mut bad = 0u32;
+    let mut max_bone = 0u32;
+    for (v, i) in values.chunks_exact_mut(3).zip(&vs.weights) {
+        let (x, y) = (i.x * scale, i.y * scale);
+        bad |= non_finite_bit(x) | non_finite_bit(y) | non_finite_bit(i.weight);
+        max_bone = max_bone.max(i.bone);
+        v.copy_from_slice(&[x, y, i.weight]);
+    }
+    if bad & 0x8000_0000 != 0 || (!vs.weights.is_empty() && max_bone as usize >= bones) {
+        return None;
     }
     Some((vs.weights.iter().map(|i| BoneId(i.bone)).collect(), values))
 }
 
-/// Converts a parsed 4.0–4.2 skeleton the caller gives away (`load_binary`): mesh buffers
-/// are moved into the model instead of copied.
-pub(crate) fn convert_owned(
-    mut s: w::Skeleton,
+/// Loads a 4.0–4.2 skeleton from its bytes (`load_binary`): everything before the
+/// animations is parsed into the raw AST and converted, its mesh buffers and names moved
+/// into the model instead of copied; the animations are then streamed from the bytes into
+/// the model's timelines (no AST for them). Errors are the parser's, as with `parse`.
+pub(crate) fn load_streaming(
+    bytes: &[u8],
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
+    let (mut s, mut animations) = wst::parse_head(bytes, &spine_format::Limits::default())?;
     let buffers = take_mesh_buffers(&mut s);
     let names = Names {
         bones: s.bones.iter_mut().map(|b| std::mem::take(&mut b.name)).collect(),
         slots: s.slots.iter_mut().map(|b| std::mem::take(&mut b.name)).collect(),
     };
-    convert_with(&s, options, buffers, names)
+    let strings = animations.strings().to_vec();
+    convert_with(&s, &strings, options, buffers, names, Some(&mut animations))
 }
 
 /// Bone and slot names moved out of an owned skeleton, by index.
@@ -208,20 +221,24 @@ pub(crate) fn convert(
     s: &w::Skeleton,
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    convert_with(s, options, std::collections::VecDeque::new(), Names::default())
+    let strings: Vec<&str> = s.strings.iter().map(String::as_str).collect();
+    convert_with(s, &strings, options, std::collections::VecDeque::new(), Names::default(), None)
 }
 
-fn convert_with(
-    s: &w::Skeleton,
+fn convert_with<'a>(
+    s: &'a w::Skeleton,
+    strings: &'a [&'a str],
     options: &LoadOptions<'_>,
     mesh_buffers: std::collections::VecDeque<MeshBuffers>,
     names: Names,
+    stream: Option<&mut wst::Animations<'_>>,
 ) -> Result<SkeletonData, LoadError> {
     let mut behaviour = Behaviour::spine4(&s.header.version);
     behaviour.physics = s.generation >= Generation::V42;
     behaviour.sequences = s.generation >= Generation::V41;
     let mut c = Conv {
         s,
+        strings,
         mesh_buffers,
         names,
         b: Builder::new(behaviour, options),
@@ -241,7 +258,7 @@ fn convert_with(
         skins: usize::from(s.default_skin.is_some()) + s.skins.len(),
         attachments: skin_slots.flatten().map(|sa| sa.attachments.len()).sum(),
         events: s.events.len(),
-        animations: s.animations.len(),
+        animations: stream.as_ref().map_or(s.animations.len(), |a| a.len()),
     });
     header(&mut c);
     bones_and_slots(&mut c);
@@ -250,8 +267,19 @@ fn convert_with(
     skins(&mut c);
     c.b.resolve_links();
     c.b.bind_atlas();
-    for a in &s.animations {
-        animation(&mut c, a);
+    let mut sink = AnimSink::new(&mut c);
+    match stream {
+        Some(animations) => {
+            while animations.read_next(&mut sink)? {
+                sink.finish();
+            }
+        }
+        None => {
+            for a in &s.animations {
+                a.replay(&mut sink)?;
+                sink.finish();
+            }
+        }
     }
     c.b.finish()
 }
@@ -524,7 +552,7 @@ fn physics(c: &mut Conv<'_, '_>, p: &w::PhysicsConstraint) -> ConstraintData {
 
 fn events(c: &mut Conv<'_, '_>) {
     for e in &c.s.events {
-        let name = c.b.name("event", e.name.resolve(&c.s.strings));
+        let name = c.b.name("event", e.name.resolve(c.strings));
         c.b.data.events.push(EventData {
             name,
             int_value: e.int,
@@ -561,7 +589,7 @@ fn skins(c: &mut Conv<'_, '_>) {
         });
     }
     for skin in &s.skins {
-        let name = c.b.name("skin", skin.name.resolve(&s.strings));
+        let name = c.b.name("skin", skin.name.resolve(c.strings));
         c.b.enter("skin", &name);
         let bones = c.b.bones(&skin.bones);
         let mut constraints = Vec::new();
@@ -623,8 +651,8 @@ fn skin_entries(
         let slot = c.b.slot(sa.slot);
         c.b.enter_slot(slot);
         for e in &sa.attachments {
-            // `c.s` is a shared reference: its strings outlive the builder's borrow.
-            let strings = &c.s.strings;
+            // `c.strings` is a shared reference: it outlives the builder's borrow.
+            let strings = c.strings;
             let key = c.b.name("attachment", e.key.resolve(strings));
             let name = e.attachment.name.resolve(strings).unwrap_or(&key);
             c.b.enter("attachment", &key);
@@ -806,56 +834,153 @@ fn check_mesh(
     check_mesh_parts(&mut c.b, vertices, uvs, triangles, hull);
 }
 
-fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
-    c.b.enter("animation", &a.name);
-    let scale = c.b.scale;
-    let mut tl = Vec::with_capacity(timeline_count(a));
-    for (slot, timelines) in a.slot_groups() {
-        let slot = c.b.slot(slot);
-        for t in timelines {
-            let (property, curves) = match t {
-                wa::SlotTimeline::Attachment(keys) => {
-                    tl.push(Timeline::Attachment {
-                        slot,
-                        times: keys.iter().map(|k| k.time).collect(),
-                        names: keys.iter().map(|k| c.text(k.name).map(str::to_owned)).collect(),
-                    });
-                    continue;
-                }
-                wa::SlotTimeline::Rgba(t) => (ColorProperty::Rgba, curves::colors(t)),
-                wa::SlotTimeline::Rgb(t) => (ColorProperty::Rgb, curves::colors(t)),
-                wa::SlotTimeline::Rgba2(t) => (ColorProperty::Rgba2, curves::colors(t)),
-                wa::SlotTimeline::Rgb2(t) => (ColorProperty::Rgb2, curves::colors(t)),
-                wa::SlotTimeline::Alpha(t) => (ColorProperty::Alpha, curves::colors(t)),
-            };
-            tl.push(Timeline::Color { slot, property, curves });
+/// Builds one [`AnimationData`] from an animation read in wire order (streamed from the
+/// bytes by `load_binary`, replayed from the AST by `from_binary`).
+struct AnimSink<'c, 'a, 'o> {
+    c: &'c mut Conv<'a, 'o>,
+    name: String,
+    tl: Vec<Timeline>,
+    duration: f32,
+    slot: SlotId,
+    bone: BoneId,
+    path: Option<(ConstraintId, Option<(PositionMode, SpacingMode)>)>,
+    physics: Option<ConstraintId>,
+    skin: SkinId,
+    attachment_slot: SlotId,
+    /// Indices in `tl` of curve tables with a value that may not be finite (checked, in
+    /// order, when the animation ends).
+    unchecked: Vec<usize>,
+}
+
+impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
+    fn new(c: &'c mut Conv<'a, 'o>) -> Self {
+        AnimSink {
+            c,
+            name: String::new(),
+            tl: Vec::new(),
+            duration: 0.0,
+            slot: SlotId(0),
+            bone: BoneId(0),
+            path: None,
+            physics: None,
+            skin: SkinId(0),
+            attachment_slot: SlotId(0),
+            unchecked: Vec::new(),
         }
     }
-    for (bone, timelines) in a.bone_groups() {
-        let bone = c.b.bone(bone);
-        for t in timelines {
-            use BoneProperty as P;
-            let (property, curves) = match t {
-                wa::BoneTimeline::Rotate(t) => (P::Rotate, curves::floats(t, 1.0)),
-                wa::BoneTimeline::Translate(t) => (P::Translate, curves::floats(t, scale)),
-                wa::BoneTimeline::TranslateX(t) => (P::TranslateX, curves::floats(t, scale)),
-                wa::BoneTimeline::TranslateY(t) => (P::TranslateY, curves::floats(t, scale)),
-                wa::BoneTimeline::Scale(t) => (P::Scale, curves::floats(t, 1.0)),
-                wa::BoneTimeline::ScaleX(t) => (P::ScaleX, curves::floats(t, 1.0)),
-                wa::BoneTimeline::ScaleY(t) => (P::ScaleY, curves::floats(t, 1.0)),
-                wa::BoneTimeline::Shear(t) => (P::Shear, curves::floats(t, 1.0)),
-                wa::BoneTimeline::ShearX(t) => (P::ShearX, curves::floats(t, 1.0)),
-                wa::BoneTimeline::ShearY(t) => (P::ShearY, curves::floats(t, 1.0)),
-                wa::BoneTimeline::Inherit(keys) => {
-                    let keys = keys.iter().map(|k| (k.time, inherit(k.inherit))).collect();
-                    tl.push(Timeline::Inherit { bone, keys });
-                    continue;
-                }
-            };
-            tl.push(Timeline::Bone { bone, property, curves });
-        }
+
+    fn see(&mut self, t: f32) {
+        self.duration = self.duration.max(t);
     }
-    for t in &a.ik {
+
+    /// Adds a streamed curve timeline.
+    fn push(&mut self, timeline: Timeline, s: curves::Streamed) {
+        self.see(s.last_time);
+        if !s.finite {
+            self.unchecked.push(self.tl.len());
+        }
+        self.tl.push(timeline);
+    }
+
+    /// Checks the curve tables and adds the animation (after its events).
+    fn finish(&mut self) {
+        let tl = std::mem::take(&mut self.tl);
+        // Only the streamed tables that saw a non-finite value can report one.
+        for &i in &self.unchecked {
+            if let Some(
+                Timeline::Bone { curves, .. }
+                | Timeline::Color { curves, .. }
+                | Timeline::Transform { curves, .. }
+                | Timeline::Path { curves, .. }
+                | Timeline::Physics { curves, .. },
+            ) = tl.get(i)
+            {
+                self.c.b.check_curves(curves);
+            }
+        }
+        self.unchecked.clear();
+        self.c.b.pop();
+        self.c.b.data.animations.push(AnimationData {
+            name: std::mem::take(&mut self.name),
+            duration: self.duration,
+            timelines: tl,
+        });
+    }
+}
+
+impl wst::AnimationSink for AnimSink<'_, '_, '_> {
+    fn begin(&mut self, name: &str, _: u32, capacity: usize) {
+        self.c.b.enter("animation", name);
+        self.name = name.to_owned();
+        // The wire's timeline count (exact for editor exports), capped by the input.
+        self.tl = Vec::with_capacity(capacity);
+        self.duration = 0.0;
+    }
+
+    fn slot_group(&mut self, slot: u32, _: usize) {
+        self.slot = self.c.b.slot(slot);
+    }
+
+    fn slot_timeline(&mut self, t: wst::SlotTimelineIn<'_, '_>) -> Result<(), BinaryError> {
+        use wst::SlotTimelineIn as I;
+        let slot = self.slot;
+        let (property, (curves, streamed)) = match t {
+            I::Attachment(keys) => {
+                self.see(keys.last().map_or(0.0, |k| k.time));
+                let c = &*self.c;
+                self.tl.push(Timeline::Attachment {
+                    slot,
+                    times: keys.iter().map(|k| k.time).collect(),
+                    names: keys.iter().map(|k| c.text(k.name).map(str::to_owned)).collect(),
+                });
+                return Ok(());
+            }
+            I::Rgba(f) => (ColorProperty::Rgba, curves::stream_colors(f)?),
+            I::Rgb(f) => (ColorProperty::Rgb, curves::stream_colors(f)?),
+            I::Rgba2(f) => (ColorProperty::Rgba2, curves::stream_colors(f)?),
+            I::Rgb2(f) => (ColorProperty::Rgb2, curves::stream_colors(f)?),
+            I::Alpha(f) => (ColorProperty::Alpha, curves::stream_colors(f)?),
+        };
+        self.push(Timeline::Color { slot, property, curves }, streamed);
+        Ok(())
+    }
+
+    fn bone_group(&mut self, bone: u32, _: usize) {
+        self.bone = self.c.b.bone(bone);
+    }
+
+    fn bone_timeline(&mut self, t: wst::BoneTimelineIn<'_, '_>) -> Result<(), BinaryError> {
+        use curves::stream_floats as floats;
+        use wst::BoneTimelineIn as I;
+        use BoneProperty as P;
+        let bone = self.bone;
+        let scale = self.c.b.scale;
+        let (property, (curves, streamed)) = match t {
+            I::Rotate(f) => (P::Rotate, floats(f, 1.0)?),
+            I::Translate(f) => (P::Translate, floats(f, scale)?),
+            I::TranslateX(f) => (P::TranslateX, floats(f, scale)?),
+            I::TranslateY(f) => (P::TranslateY, floats(f, scale)?),
+            I::Scale(f) => (P::Scale, floats(f, 1.0)?),
+            I::ScaleX(f) => (P::ScaleX, floats(f, 1.0)?),
+            I::ScaleY(f) => (P::ScaleY, floats(f, 1.0)?),
+            I::Shear(f) => (P::Shear, floats(f, 1.0)?),
+            I::ShearX(f) => (P::ShearX, floats(f, 1.0)?),
+            I::ShearY(f) => (P::ShearY, floats(f, 1.0)?),
+            I::Inherit(keys) => {
+                self.see(keys.last().map_or(0.0, |k| k.time));
+                let keys = keys.iter().map(|k| (k.time, inherit(k.inherit))).collect();
+                self.tl.push(Timeline::Inherit { bone, keys });
+                return Ok(());
+            }
+        };
+        self.push(Timeline::Bone { bone, property, curves }, streamed);
+        Ok(())
+    }
+
+    fn ik_timeline(&mut self, t: wa::IkTimeline) {
+        self.see(t.keys.last().map_or(0.0, |k| k.time));
+        let c = &mut *self.c;
+        let scale = c.b.scale;
         let constraint = constraint_ref(c, Kind::Ik, t.constraint);
         let n = t.keys.len();
         let beziers = t.keys.iter().filter(|k| k.curve == CurveType::Bezier).count() * 2;
@@ -881,129 +1006,151 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
             curves::segment(&mut curves, &mut next, i - 1, k.curve, ctl, 1.0);
         }
         c.b.check_curves(&curves);
-        tl.push(Timeline::Ik { constraint, curves, flags });
+        self.tl.push(Timeline::Ik { constraint, curves, flags });
     }
-    for t in &a.transform {
-        let constraint = constraint_ref(c, Kind::Transform, t.constraint);
-        tl.push(Timeline::Transform { constraint, curves: curves::floats(&t.timeline, 1.0) });
+
+    fn transform_timeline(
+        &mut self,
+        constraint: u32,
+        t: CurveFrames<'_, '_, [f32; 6]>,
+    ) -> Result<(), BinaryError> {
+        let constraint = constraint_ref(self.c, Kind::Transform, constraint);
+        let (curves, streamed) = curves::stream_floats(t, 1.0)?;
+        self.push(Timeline::Transform { constraint, curves }, streamed);
+        Ok(())
     }
-    for pt in &a.path {
-        let constraint = constraint_ref(c, Kind::Path, pt.constraint);
-        let data = match c.b.data.constraints.get(constraint.index()).map(|d| &d.kind) {
+
+    fn path_group(&mut self, constraint: u32, _: usize) {
+        let constraint = constraint_ref(self.c, Kind::Path, constraint);
+        let data = match self.c.b.data.constraints.get(constraint.index()).map(|d| &d.kind) {
             Some(ConstraintKind::Path(p)) => Some((p.position_mode, p.spacing_mode)),
             _ => None,
         };
-        for t in &pt.timelines {
-            let (property, curves) = match t {
-                wa::PathTimeline::Position(t) => {
-                    let s =
-                        if matches!(data, Some((PositionMode::Fixed, _))) { scale } else { 1.0 };
-                    (PathProperty::Position, curves::floats(t, s))
-                }
-                wa::PathTimeline::Spacing(t) => {
-                    let s = if matches!(data, Some((_, SpacingMode::Length | SpacingMode::Fixed))) {
-                        scale
-                    } else {
-                        1.0
-                    };
-                    (PathProperty::Spacing, curves::floats(t, s))
-                }
-                wa::PathTimeline::Mix(t) => (PathProperty::Mix, curves::floats(t, 1.0)),
-            };
-            tl.push(Timeline::Path { constraint, property, curves });
-        }
+        self.path = Some((constraint, data));
     }
-    for pt in &a.physics {
-        let constraint = match pt.constraint {
-            0 => None,
-            n => Some(constraint_ref(c, Kind::Physics, n - 1)),
-        };
-        for t in &pt.timelines {
-            match t {
-                wa::PhysicsTimeline::Value(p, t) => {
-                    use wa::PhysicsProperty as W;
-                    let property = match p {
-                        W::Inertia => PhysicsProperty::Inertia,
-                        W::Strength => PhysicsProperty::Strength,
-                        W::Damping => PhysicsProperty::Damping,
-                        W::Mass => PhysicsProperty::Mass,
-                        W::Wind => PhysicsProperty::Wind,
-                        W::Gravity => PhysicsProperty::Gravity,
-                        W::Mix => PhysicsProperty::Mix,
-                    };
-                    tl.push(Timeline::Physics {
-                        constraint,
-                        property,
-                        curves: curves::floats(t, 1.0),
-                    });
-                }
-                wa::PhysicsTimeline::Reset(times) => {
-                    tl.push(Timeline::PhysicsReset { constraint, times: times.clone() })
-                }
+
+    fn path_timeline(&mut self, t: wst::PathTimelineIn<'_, '_>) -> Result<(), BinaryError> {
+        use wst::PathTimelineIn as I;
+        let Some((constraint, data)) = self.path else { return Ok(()) };
+        let scale = self.c.b.scale;
+        let (property, (curves, streamed)) = match t {
+            I::Position(f) => {
+                let s = if matches!(data, Some((PositionMode::Fixed, _))) { scale } else { 1.0 };
+                (PathProperty::Position, curves::stream_floats(f, s)?)
             }
-        }
-    }
-    for sk in &a.attachments {
-        let skin_len = c.b.data.skins.len();
-        let skin = SkinId(c.b.check_index("skin", sk.skin, skin_len));
-        for sl in &sk.slots {
-            let slot = c.b.slot(sl.slot);
-            for e in &sl.attachments {
-                let key = c.text(e.attachment).unwrap_or_default().to_owned();
-                let is_deform = matches!(e.timeline, wa::AttachmentTimeline::Deform(_));
-                let Some(att) = timeline_attachment(&mut c.b, skin, slot, &key, is_deform) else {
-                    continue;
+            I::Spacing(f) => {
+                let s = if matches!(data, Some((_, SpacingMode::Length | SpacingMode::Fixed))) {
+                    scale
+                } else {
+                    1.0
                 };
-                match &e.timeline {
-                    wa::AttachmentTimeline::Deform(d) => {
-                        // Borrowed out of the attachment for the duration (put back below).
-                        let vertices = vertices_mut(&mut c.b.data.attachments[att.index()].kind)
-                            .map(|v| std::mem::replace(v, Vertices::Unweighted(Vec::new())))
-                            .unwrap_or(Vertices::Unweighted(Vec::new()));
-                        let n = d.keys.len();
-                        let beziers =
-                            d.keys.iter().filter(|k| k.curve == CurveType::Bezier).count();
-                        let mut curves = Curves::new(0, n, beziers);
-                        let mut keys = Vec::with_capacity(n);
-                        c.b.enter("deform", &key);
-                        for (i, k) in d.keys.iter().enumerate() {
-                            curves.frames.push(k.time);
-                            let vals =
-                                (!k.values.is_empty()).then_some((k.start, k.values.as_slice()));
-                            keys.push(c.b.deform_key(i, &vertices, vals));
-                        }
-                        c.b.pop();
-                        if let Some(v) = vertices_mut(&mut c.b.data.attachments[att.index()].kind) {
-                            *v = vertices;
-                        }
-                        let mut next = 0;
-                        for (i, k) in d.keys.iter().enumerate().skip(1) {
-                            let ctl = k.bezier.as_slice();
-                            curves::segment(&mut curves, &mut next, i - 1, k.curve, ctl, 1.0);
-                        }
-                        tl.push(Timeline::Deform { slot, attachment: att, curves, vertices: keys });
-                    }
-                    wa::AttachmentTimeline::Sequence(keys) => {
-                        let keys = keys
-                            .iter()
-                            .map(|k| SequenceKey {
-                                time: k.time,
-                                mode: seq_mode(k.mode()),
-                                index: k.index(),
-                                delay: k.delay,
-                            })
-                            .collect();
-                        tl.push(Timeline::Sequence { slot, attachment: att, keys });
-                    }
+                (PathProperty::Spacing, curves::stream_floats(f, s)?)
+            }
+            I::Mix(f) => (PathProperty::Mix, curves::stream_floats(f, 1.0)?),
+        };
+        self.push(Timeline::Path { constraint, property, curves }, streamed);
+        Ok(())
+    }
+
+    fn physics_group(&mut self, constraint: u32, _: usize) {
+        self.physics = match constraint {
+            0 => None,
+            n => Some(constraint_ref(self.c, Kind::Physics, n - 1)),
+        };
+    }
+
+    fn physics_timeline(&mut self, t: wst::PhysicsTimelineIn<'_, '_>) -> Result<(), BinaryError> {
+        let constraint = self.physics;
+        match t {
+            wst::PhysicsTimelineIn::Value(p, f) => {
+                use wa::PhysicsProperty as W;
+                let property = match p {
+                    W::Inertia => PhysicsProperty::Inertia,
+                    W::Strength => PhysicsProperty::Strength,
+                    W::Damping => PhysicsProperty::Damping,
+                    W::Mass => PhysicsProperty::Mass,
+                    W::Wind => PhysicsProperty::Wind,
+                    W::Gravity => PhysicsProperty::Gravity,
+                    W::Mix => PhysicsProperty::Mix,
+                };
+                let (curves, streamed) = curves::stream_floats(f, 1.0)?;
+                self.push(Timeline::Physics { constraint, property, curves }, streamed);
+            }
+            wst::PhysicsTimelineIn::Reset(times) => {
+                self.see(times.last().copied().unwrap_or(0.0));
+                self.tl.push(Timeline::PhysicsReset { constraint, times });
+            }
+        }
+        Ok(())
+    }
+
+    fn attachment_skin(&mut self, skin: u32, _: usize) {
+        let skin_len = self.c.b.data.skins.len();
+        self.skin = SkinId(self.c.b.check_index("skin", skin, skin_len));
+    }
+
+    fn attachment_slot(&mut self, slot: u32, _: usize) {
+        self.attachment_slot = self.c.b.slot(slot);
+    }
+
+    fn attachment_timeline(&mut self, attachment: StrRef, timeline: wa::AttachmentTimeline) {
+        self.see(timeline.last_time());
+        let (skin, slot) = (self.skin, self.attachment_slot);
+        let c = &mut *self.c;
+        let key = c.text(attachment).unwrap_or_default().to_owned();
+        let is_deform = matches!(timeline, wa::AttachmentTimeline::Deform(_));
+        let Some(att) = timeline_attachment(&mut c.b, skin, slot, &key, is_deform) else {
+            return;
+        };
+        match timeline {
+            wa::AttachmentTimeline::Deform(d) => {
+                // Borrowed out of the attachment for the duration (put back below).
+                let vertices = vertices_mut(&mut c.b.data.attachments[att.index()].kind)
+                    .map(|v| std::mem::replace(v, Vertices::Unweighted(Vec::new())))
+                    .unwrap_or(Vertices::Unweighted(Vec::new()));
+                let n = d.keys.len();
+                let beziers = d.keys.iter().filter(|k| k.curve == CurveType::Bezier).count();
+                let mut curves = Curves::new(0, n, beziers);
+                let mut keys = Vec::with_capacity(n);
+                c.b.enter("deform", &key);
+                for (i, k) in d.keys.iter().enumerate() {
+                    curves.frames.push(k.time);
+                    let vals = (!k.values.is_empty()).then_some((k.start, k.values.as_slice()));
+                    keys.push(c.b.deform_key(i, &vertices, vals));
                 }
+                c.b.pop();
+                if let Some(v) = vertices_mut(&mut c.b.data.attachments[att.index()].kind) {
+                    *v = vertices;
+                }
+                let mut next = 0;
+                for (i, k) in d.keys.iter().enumerate().skip(1) {
+                    let ctl = k.bezier.as_slice();
+                    curves::segment(&mut curves, &mut next, i - 1, k.curve, ctl, 1.0);
+                }
+                self.tl.push(Timeline::Deform { slot, attachment: att, curves, vertices: keys });
+            }
+            wa::AttachmentTimeline::Sequence(keys) => {
+                let keys = keys
+                    .iter()
+                    .map(|k| SequenceKey {
+                        time: k.time,
+                        mode: seq_mode(k.mode()),
+                        index: k.index(),
+                        delay: k.delay,
+                    })
+                    .collect();
+                self.tl.push(Timeline::Sequence { slot, attachment: att, keys });
             }
         }
     }
-    if !a.draw_order.is_empty() {
-        let n = c.b.data.slots.len();
-        let mut times = Vec::with_capacity(a.draw_order.len());
-        let mut orders = Vec::with_capacity(a.draw_order.len());
-        for (i, k) in a.draw_order.iter().enumerate() {
+
+    fn draw_order(&mut self, keys: Vec<wa::DrawOrderKey>) {
+        let Some(last) = keys.last() else { return };
+        self.see(last.time);
+        let n = self.c.b.data.slots.len();
+        let mut times = Vec::with_capacity(keys.len());
+        let mut orders = Vec::with_capacity(keys.len());
+        for (i, k) in keys.iter().enumerate() {
             times.push(k.time);
             if k.changes.is_empty() {
                 orders.push(None);
@@ -1012,23 +1159,23 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
             match draw_order(n, k.changes.iter().map(|ch| (ch.slot, ch.shift))) {
                 Ok(o) => orders.push(Some(o.into_iter().map(SlotId).collect())),
                 Err(detail) => {
-                    c.b.report(ProblemKind::BadDrawOrder { key: i, detail });
+                    self.c.b.report(ProblemKind::BadDrawOrder { key: i, detail });
                     orders.push(None);
                 }
             }
         }
-        tl.push(Timeline::DrawOrder { times, orders });
+        self.tl.push(Timeline::DrawOrder { times, orders });
     }
-    if !a.events.is_empty() {
-        let mut keys = Vec::with_capacity(a.events.len());
-        for k in &a.events {
-            let event = c.b.event(k.event);
-            let def = c.b.data.events.get(event.index());
-            let string_value = k
-                .string
-                .clone()
-                .or_else(|| def.map(|d| d.string_value.clone()))
-                .unwrap_or_default();
+
+    fn events(&mut self, events: Vec<wa::EventKey>) {
+        let Some(last) = events.last() else { return };
+        self.see(last.time);
+        let mut keys = Vec::with_capacity(events.len());
+        for k in events {
+            let event = self.c.b.event(k.event);
+            let def = self.c.b.data.events.get(event.index());
+            let string_value =
+                k.string.or_else(|| def.map(|d| d.string_value.clone())).unwrap_or_default();
             let [volume, balance] =
                 k.audio.unwrap_or_else(|| def.map_or([1.0, 0.0], |d| [d.volume, d.balance]));
             keys.push(EventKey {
@@ -1041,24 +1188,8 @@ fn animation(c: &mut Conv<'_, '_>, a: &wa::Animation) {
                 balance,
             });
         }
-        tl.push(Timeline::Event { keys });
+        self.tl.push(Timeline::Event { keys });
     }
-    for t in &tl {
-        if let Timeline::Bone { curves, .. }
-        | Timeline::Color { curves, .. }
-        | Timeline::Transform { curves, .. }
-        | Timeline::Path { curves, .. }
-        | Timeline::Physics { curves, .. } = t
-        {
-            c.b.check_curves(curves);
-        }
-    }
-    c.b.pop();
-    c.b.data.animations.push(AnimationData {
-        name: a.name.clone(),
-        duration: a.duration(),
-        timelines: tl,
-    });
 }
 
 pub(crate) fn seq_mode(m: Option<wa::SequenceMode>) -> SequenceMode {
@@ -1081,25 +1212,6 @@ enum Kind {
     Transform,
     Path,
     Physics,
-}
-
-/// Number of timelines [`animation`] makes of `a` (a capacity, exact for valid input).
-fn timeline_count(a: &wa::Animation) -> usize {
-    let slots = a.slot_timelines.len();
-    let bones = a.bone_timelines.len();
-    let paths: usize = a.path.iter().map(|p| p.timelines.len()).sum();
-    let physics: usize = a.physics.iter().map(|p| p.timelines.len()).sum();
-    let attachments: usize =
-        a.attachments.iter().flat_map(|s| &s.slots).map(|s| s.attachments.len()).sum();
-    slots
-        + bones
-        + a.ik.len()
-        + a.transform.len()
-        + paths
-        + physics
-        + attachments
-        + usize::from(!a.draw_order.is_empty())
-        + usize::from(!a.events.is_empty())
 }
 
 /// The vertices of a vertex attachment (`None` for the others).

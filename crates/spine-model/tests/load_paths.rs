@@ -43,3 +43,40 @@ fn owned_load_equals_borrowed_conversion() {
         );
     }
 }
+
+/// Streaming the animations from damaged bytes reports exactly what parsing them first does
+/// (same error, offset and section path), and a load that still succeeds builds the same data.
+#[test]
+fn streamed_load_of_damaged_bytes_matches_parse_then_convert() {
+    let mut checked = 0;
+    for v in ["4.0", "4.1", "4.2"] {
+        for f in skels(v).into_iter().filter(|f| f.to_string_lossy().contains("spineboy-pro")) {
+            let bytes = std::fs::read(&f).unwrap();
+            let step = (bytes.len() / 200).max(1);
+            let mut variants: Vec<Vec<u8>> = Vec::new();
+            for at in (0..bytes.len()).step_by(step) {
+                variants.push(bytes[..at].to_vec());
+                let mut flipped = bytes.clone();
+                flipped[at] ^= 0x5a;
+                variants.push(flipped);
+            }
+            variants.push([bytes.as_slice(), &[0]].concat());
+            for b in &variants {
+                let options = LoadOptions { scale: 1.0, atlas: None, atlas_name: "atlas" };
+                let parsed = spine_format::binary::parse(b)
+                    .map_err(spine_model::LoadError::from)
+                    .and_then(|file| SkeletonData::from_binary(&file, &options));
+                let streamed = load_binary(b, None);
+                match (parsed, streamed) {
+                    (Ok(p), Ok(s)) => assert!(p == s, "{}: the two paths differ", f.display()),
+                    (Err(p), Err(s)) => assert_eq!(p.to_string(), s.to_string()),
+                    (p, s) => panic!("{}: {:?} vs {:?}", f.display(), p.is_ok(), s.is_ok()),
+                }
+                checked += 1;
+            }
+        }
+    }
+    if skel_testkit::spine_corpus().is_some() {
+        assert!(checked >= 1000, "only {checked} damaged loads");
+    }
+}

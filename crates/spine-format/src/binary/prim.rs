@@ -107,16 +107,21 @@ impl<'a> Reader<'a> {
     }
 
     /// An error at the current offset.
+    #[cold]
+    #[inline(never)]
     pub fn err(&self, kind: BinaryErrorKind) -> BinaryError {
         self.err_at(self.pos, kind)
     }
 
-    /// An error at `offset`.
+    /// An error at `offset` (out of line: callers inline only their fast paths).
+    #[cold]
+    #[inline(never)]
     pub fn err_at(&self, offset: usize, kind: BinaryErrorKind) -> BinaryError {
         BinaryError { offset, section: render_path(&self.path), kind }
     }
 
     /// An [`BinaryErrorKind::Invalid`] error at `offset`.
+    #[cold]
     pub fn invalid_at(&self, offset: usize, msg: impl Into<String>) -> BinaryError {
         self.err_at(offset, BinaryErrorKind::Invalid(msg.into()))
     }
@@ -130,11 +135,16 @@ impl<'a> Reader<'a> {
                 self.pos += N;
                 Ok(a)
             }
-            None => {
-                Err(self
-                    .err(BinaryErrorKind::UnexpectedEof { needed: N, remaining: self.remaining() }))
-            }
+            None => Err(self.eof(N)),
         }
+    }
+
+    /// The end-of-input error for a read of `needed` bytes (out of line: reads inline only
+    /// their fast path).
+    #[cold]
+    #[inline(never)]
+    fn eof(&self, needed: usize) -> BinaryError {
+        self.err(BinaryErrorKind::UnexpectedEof { needed, remaining: self.remaining() })
     }
 
     /// `byte`.
@@ -144,11 +154,13 @@ impl<'a> Reader<'a> {
     }
 
     /// `sbyte`.
+    #[inline]
     pub fn i8(&mut self) -> Result<i8, BinaryError> {
         Ok(self.u8()? as i8)
     }
 
     /// `bool`: strictly 0 or 1 (anything else would not round-trip).
+    #[inline]
     pub fn bool(&mut self) -> Result<bool, BinaryError> {
         let at = self.pos;
         match self.u8()? {
@@ -184,7 +196,7 @@ impl<'a> Reader<'a> {
 
     /// `N` big-endian floats: the same values, offsets and errors as `N` [`Reader::f32`]
     /// calls, with one bounds check when all the bytes are there.
-    #[inline]
+    #[inline(always)]
     pub fn f32_array<const N: usize>(&mut self) -> Result<[f32; N], BinaryError> {
         let mut v = [0.0f32; N];
         match self.buf.get(self.pos..self.pos + 4 * N) {
@@ -193,12 +205,20 @@ impl<'a> Reader<'a> {
                     *x = f32::from_bits(u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
                 }
                 self.pos += 4 * N;
+                Ok(v)
             }
-            None => {
-                for x in &mut v {
-                    *x = self.f32()?;
-                }
-            }
+            None => self.f32_array_short(),
+        }
+    }
+
+    /// [`Reader::f32_array`] when its bytes are not all there: float by float, for the
+    /// exact error.
+    #[cold]
+    #[inline(never)]
+    fn f32_array_short<const N: usize>(&mut self) -> Result<[f32; N], BinaryError> {
+        let mut v = [0.0f32; N];
+        for x in &mut v {
+            *x = self.f32()?;
         }
         Ok(v)
     }
@@ -243,17 +263,17 @@ impl<'a> Reader<'a> {
     }
 
     /// Four color bytes, R G B A.
+    #[inline]
     pub fn rgba(&mut self) -> Result<[u8; 4], BinaryError> {
         let b = self.bytes(4)?;
         Ok([b[0], b[1], b[2], b[3]])
     }
 
     /// `n` raw bytes.
+    #[inline]
     pub fn bytes(&mut self, n: usize) -> Result<&'a [u8], BinaryError> {
         if self.remaining() < n {
-            return Err(
-                self.err(BinaryErrorKind::UnexpectedEof { needed: n, remaining: self.remaining() })
-            );
+            return Err(self.eof(n));
         }
         let s = &self.buf[self.pos..self.pos + n];
         self.pos += n;
@@ -453,6 +473,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A string reference: `0` is `None`, `n` is `table[n - 1]`; checked against the table length.
+    #[inline]
     pub fn str_ref(&mut self, table_len: usize) -> Result<StrRef, BinaryError> {
         let at = self.pos;
         let n = self.varint()?;
@@ -493,9 +514,9 @@ impl StrRef {
         self.0.checked_sub(1).map(|i| i as usize)
     }
 
-    /// Resolves against a string table.
-    pub fn resolve(self, table: &[String]) -> Option<&str> {
-        self.index().and_then(|i| table.get(i)).map(String::as_str)
+    /// Resolves against a string table (owned or borrowed strings).
+    pub fn resolve<S: AsRef<str>>(self, table: &[S]) -> Option<&str> {
+        self.index().and_then(|i| table.get(i)).map(AsRef::as_ref)
     }
 }
 

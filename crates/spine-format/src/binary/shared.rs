@@ -68,6 +68,13 @@ pub trait Channels: Copy + PartialEq + Debug {
         + AsRef<[[f32; 4]]>
         + AsMut<[[f32; 4]]>
         + serde::Serialize;
+
+    /// Reads the keys of `frames` into `sink` ([`CurveFrames::read`]).
+    #[doc(hidden)]
+    fn read_frames<S: KeySink<Self>>(
+        frames: CurveFrames<'_, '_, Self>,
+        sink: &mut S,
+    ) -> Result<(), BinaryError>;
 }
 
 /// The wire side of [`Channels`].
@@ -85,10 +92,24 @@ macro_rules! channels {
         impl Channels for [f32; $n] {
             const COUNT: usize = $n;
             type Beziers = [[f32; 4]; $n];
+            #[inline]
+            fn read_frames<S: KeySink<Self>>(
+                frames: CurveFrames<'_, '_, Self>,
+                sink: &mut S,
+            ) -> Result<(), BinaryError> {
+                read_frames_impl(frames, sink)
+            }
         }
         impl Channels for [u8; $n] {
             const COUNT: usize = $n;
             type Beziers = [[f32; 4]; $n];
+            #[inline]
+            fn read_frames<S: KeySink<Self>>(
+                frames: CurveFrames<'_, '_, Self>,
+                sink: &mut S,
+            ) -> Result<(), BinaryError> {
+                read_frames_impl(frames, sink)
+            }
         }
     )*};
 }
@@ -204,6 +225,147 @@ impl<V: Channels> CurveTimeline<V> {
     }
 }
 
+/// Receives the keys of one 4.x curve timeline as they are read: the raw AST's key list is
+/// one sink, `spine-model` fills its curve tables through another.
+pub trait KeySink<V: Channels> {
+    /// The next key: time and channel values (unscaled, as on the wire).
+    fn key(&mut self, time: f32, value: &V);
+    /// The transition from key `segment` to key `segment + 1` when it is not linear
+    /// ([`CurveType::Stepped`], or [`CurveType::Bezier`] with one `(cx1, cy1, cx2, cy2)` per
+    /// channel in `bezier`; zeros when stepped). Called right after key `segment + 1`.
+    fn curve(&mut self, segment: usize, curve: CurveType, bezier: &V::Beziers);
+}
+
+impl<V: Channels> KeySink<V> for Vec<CurveKey<V>> {
+    #[inline]
+    fn key(&mut self, time: f32, value: &V) {
+        self.push(CurveKey::linear(time, *value));
+    }
+    #[inline]
+    fn curve(&mut self, segment: usize, curve: CurveType, bezier: &V::Beziers) {
+        if let Some(k) = self.get_mut(segment) {
+            k.curve = curve;
+            k.bezier = *bezier;
+        }
+    }
+}
+
+/// A sink that drops every key (skips a timeline a caller did not read).
+struct Skip;
+
+impl<V: Channels> KeySink<V> for Skip {
+    fn key(&mut self, _: f32, _: &V) {}
+    fn curve(&mut self, _: usize, _: CurveType, _: &V::Beziers) {}
+}
+
+/// Where a [`CurveFrames`] takes its keys from.
+enum Source<'r, 'a, V: Channels> {
+    /// The wire, at the first key (the key count and the input size are already checked).
+    Wire(&'r mut Reader<'a>),
+    /// A parsed timeline (replayed).
+    Keys(&'r [CurveKey<V>]),
+}
+
+/// The keys of one curve timeline, handed to an animation sink unread: reading them with
+/// [`CurveFrames::read`] streams them into a [`KeySink`] without building a key list.
+/// A handle dropped unread is skipped by the animation reader.
+pub struct CurveFrames<'r, 'a, V: Channels> {
+    source: Source<'r, 'a, V>,
+    len: usize,
+    bezier_count: u32,
+    bezier_capacity: usize,
+}
+
+impl<'r, 'a, V: Channels> CurveFrames<'r, 'a, V> {
+    /// Keys of the wire timeline at `r` (past `bezierCount`; `len` is checked against the
+    /// input by the caller).
+    pub(crate) fn wire(r: &'r mut Reader<'a>, len: usize, bezier_count: u32) -> Self {
+        // Each bezier takes 16 bytes of input per channel; at most one per channel and segment.
+        let per_input = r.remaining() / 16;
+        let per_keys = len.saturating_sub(1) * V::COUNT;
+        let bezier_capacity = (bezier_count as usize).min(per_input).min(per_keys);
+        CurveFrames { source: Source::Wire(r), len, bezier_count, bezier_capacity }
+    }
+
+    /// Replays a parsed timeline.
+    pub fn replay(t: &'r CurveTimeline<V>) -> Self {
+        let beziers = t.curves().filter(|c| *c == CurveType::Bezier).count() * V::COUNT;
+        CurveFrames {
+            source: Source::Keys(&t.frames),
+            len: t.frames.len(),
+            bezier_count: t.bezier_count,
+            bezier_capacity: beziers,
+        }
+    }
+
+    /// Number of keys (at least one).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no keys (never: the reader rejects empty timelines first).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The `bezierCount` written before the keys (raw, unchecked).
+    pub fn bezier_count(&self) -> u32 {
+        self.bezier_count
+    }
+
+    /// A capacity for the bezier curves (one per channel of each bezier segment): the wire's
+    /// `bezierCount` capped by what the keys and the rest of the input can hold (exact for a
+    /// replayed timeline, a hint otherwise).
+    pub fn bezier_capacity(&self) -> usize {
+        self.bezier_capacity
+    }
+
+    /// Reads every key into `sink`, in order ([`KeySink::curve`] after the key that ends the
+    /// segment). Errors carry the offset and section path of the failing key.
+    pub fn read<S: KeySink<V>>(self, sink: &mut S) -> Result<(), BinaryError> {
+        V::read_frames(self, sink)
+    }
+}
+
+/// Reads `frames` (through [`Channels::read_frames`], which knows the wire size of `V`).
+pub(crate) fn read_frames_impl<V: WireChannels, S: KeySink<V>>(
+    frames: CurveFrames<'_, '_, V>,
+    sink: &mut S,
+) -> Result<(), BinaryError> {
+    match frames.source {
+        Source::Wire(r) => read_checked_frames(r, frames.len, sink),
+        Source::Keys(keys) => {
+            let mut previous: Option<&CurveKey<V>> = None;
+            for (i, k) in keys.iter().enumerate() {
+                sink.key(k.time, &k.value);
+                if let Some(p) = previous.replace(k) {
+                    if p.curve != CurveType::Linear {
+                        sink.curve(i - 1, p.curve, &p.bezier);
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Reads `bezierCount`, checks `frame_count` against the input and hands the unread keys to
+/// `deliver`; keys `deliver` leaves unread are skipped.
+pub(crate) fn deliver_curve_frames<V: WireChannels>(
+    r: &mut Reader<'_>,
+    frame_count: usize,
+    deliver: impl for<'r, 'a> FnOnce(CurveFrames<'r, 'a, V>) -> Result<(), BinaryError>,
+) -> Result<(), BinaryError> {
+    let bezier_count = r.varint()?;
+    check_frames::<V>(r, frame_count)?;
+    let start = r.pos();
+    deliver(CurveFrames::wire(r, frame_count, bezier_count))?;
+    if r.pos() == start {
+        read_checked_frames::<V, _>(r, frame_count, &mut Skip)?;
+    }
+    Ok(())
+}
+
 /// Reads `bezierCount` and then a curve timeline of `frame_count` frames.
 pub(crate) fn read_curve_timeline<V: WireChannels>(
     r: &mut Reader<'_>,
@@ -219,27 +381,45 @@ pub(crate) fn read_curve_frames<V: WireChannels>(
     frame_count: usize,
     bezier_count: u32,
 ) -> Result<CurveTimeline<V>, BinaryError> {
+    check_frames::<V>(r, frame_count)?;
+    let mut frames: Vec<CurveKey<V>> = Vec::with_capacity(frame_count);
+    read_checked_frames(r, frame_count, &mut frames)?;
+    Ok(CurveTimeline { bezier_count, frames })
+}
+
+/// Rejects an empty timeline and a key count the rest of the input cannot hold.
+fn check_frames<V: WireChannels>(r: &Reader<'_>, frame_count: usize) -> Result<(), BinaryError> {
     if frame_count == 0 {
         return Err(r.invalid_at(r.pos(), "timeline has no keyframes"));
     }
-    r.check_count(r.pos(), "keyframe", frame_count as u64, 4 + V::WIRE_BYTES)?;
-    let mut frames: Vec<CurveKey<V>> = Vec::with_capacity(frame_count);
+    r.check_count(r.pos(), "keyframe", frame_count as u64, 4 + V::WIRE_BYTES)
+}
+
+/// Reads `frame_count` (checked) keys into `sink`.
+#[inline]
+fn read_checked_frames<V: WireChannels, S: KeySink<V>>(
+    r: &mut Reader<'_>,
+    frame_count: usize,
+    sink: &mut S,
+) -> Result<(), BinaryError> {
     r.enter_item("frames", 0);
     for i in 0..frame_count {
         r.set_item_index(i);
         let time = r.f32()?;
         let value = V::read(r)?;
-        if let Some(previous) = frames.last_mut() {
+        sink.key(time, &value);
+        if i > 0 {
             let at = r.pos();
-            previous.curve = match r.i8()? {
-                0 => CurveType::Linear,
-                1 => CurveType::Stepped,
+            match r.i8()? {
+                0 => {}
+                1 => sink.curve(i - 1, CurveType::Stepped, &V::Beziers::default()),
                 2 => {
                     r.check_count(r.pos(), "bezier channel", V::COUNT as u64, 16)?;
-                    for b in previous.bezier.as_mut() {
+                    let mut bezier = V::Beziers::default();
+                    for b in bezier.as_mut() {
                         *b = r.f32_array::<4>()?;
                     }
-                    CurveType::Bezier
+                    sink.curve(i - 1, CurveType::Bezier, &bezier);
                 }
                 v => {
                     return Err(r.err_at(
@@ -247,12 +427,11 @@ pub(crate) fn read_curve_frames<V: WireChannels>(
                         BinaryErrorKind::BadEnum { what: "curve type", value: i64::from(v) },
                     ))
                 }
-            };
+            }
         }
-        frames.push(CurveKey::linear(time, value));
     }
     r.leave();
-    Ok(CurveTimeline { bezier_count, frames })
+    Ok(())
 }
 
 /// Writes `bezierCount` and the frames of a curve timeline (the frame count is the caller's).

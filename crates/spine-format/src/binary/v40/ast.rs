@@ -496,7 +496,7 @@ pub enum Name {
 
 impl Name {
     /// The name's text, resolving references against `strings`.
-    pub fn resolve<'a>(&'a self, strings: &'a [String]) -> Option<&'a str> {
+    pub fn resolve<'a, S: AsRef<str>>(&'a self, strings: &'a [S]) -> Option<&'a str> {
         match self {
             Name::Ref(r) => r.resolve(strings),
             Name::Inline(s) => Some(s),

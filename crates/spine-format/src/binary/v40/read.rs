@@ -7,7 +7,7 @@ use crate::error::{BinaryError, BinaryErrorKind};
 use crate::Limits;
 
 use super::ast::*;
-use super::read_animation::read_animation;
+use super::stream::{Animations, AstSink};
 
 /// What the rest of the file is checked against: the version and what has been read so far.
 pub(super) struct Ctx {
@@ -63,6 +63,23 @@ fn opt_f32(r: &mut Reader<'_>, present: bool) -> Result<Option<f32>, BinaryError
 
 /// Parses a whole 4.0–4.2 file.
 pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryError> {
+    let (mut skeleton, mut animations) = parse_head(bytes, limits)?;
+    skeleton.animations.reserve_exact(animations.len());
+    skeleton.strings = animations.strings().iter().map(|s| (*s).to_owned()).collect();
+    let mut sink = AstSink::default();
+    while animations.read_next(&mut sink)? {
+        skeleton.animations.extend(sink.take());
+    }
+    Ok(skeleton)
+}
+
+/// Reads everything before the animations; the reader is left inside the "animations"
+/// section, at the first animation. The skeleton's `strings` are left empty (the table,
+/// borrowed from `bytes`, is [`Animations::strings`]).
+pub(super) fn parse_head(
+    bytes: &[u8],
+    limits: Limits,
+) -> Result<(Skeleton, Animations<'_>), BinaryError> {
     let mut r = Reader::with_limits(bytes, limits);
     r.check_file_size()?;
     let hash = [r.i32()?, r.i32()?];
@@ -113,7 +130,6 @@ pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryErro
     }
     r.leave();
     c.strings = table.len();
-    let strings: Vec<String> = table.iter().map(|s| (*s).to_owned()).collect();
 
     r.enter("bones");
     let n = r.count("bone", 38)?;
@@ -229,21 +245,10 @@ pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryErro
 
     r.enter("animations");
     let n = r.count("animation", 11)?;
-    let mut animations = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("animations", i);
-        let name = r.name("animation")?;
-        r.name_item(name);
-        animations.push(read_animation(&mut r, &c, name.to_owned())?);
-        r.leave();
-    }
-    r.leave();
-    r.expect_end()?;
-
-    Ok(Skeleton {
+    let skeleton = Skeleton {
         generation: gen,
         header,
-        strings,
+        strings: Vec::new(),
         bones,
         slots,
         ik_constraints,
@@ -253,8 +258,9 @@ pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryErro
         default_skin,
         skins,
         events,
-        animations,
-    })
+        animations: Vec::new(),
+    };
+    Ok((skeleton, Animations::new(r, c, table, n)?))
 }
 
 fn read_bone(r: &mut Reader<'_>, c: &Ctx, i: usize) -> Result<Bone, BinaryError> {

@@ -1,138 +1,137 @@
 //! The 4.0–4.2 animation reader: every timeline section in wire order.
 
 use crate::binary::prim::Reader;
-use crate::binary::shared::{read_curve_timeline, read_draw_order, CurveType};
+use crate::binary::shared::{deliver_curve_frames, read_draw_order, CurveType};
 use crate::error::BinaryError;
 
 use super::animation::*;
 use super::ast::Inherit;
 use super::read::{bad_enum, Ctx};
+use super::stream::*;
 
-/// Reads the body of the animation named `name` (the name is already read).
-pub(super) fn read_animation(
+/// Reads the body of the animation named `name` (the name is already read) into `sink`.
+pub(super) fn read_animation<S: AnimationSink>(
     r: &mut Reader<'_>,
     c: &Ctx,
-    name: String,
-) -> Result<Animation, BinaryError> {
+    name: &str,
+    sink: &mut S,
+) -> Result<(), BinaryError> {
     let timeline_count = r.varint()?;
+    // Every timeline takes at least a few bytes (draw order and events: one each).
+    let capacity = (timeline_count as usize).min(r.remaining() / 4 + 2);
+    sink.begin(name, timeline_count, capacity);
 
     r.enter("slot timelines");
     let n = r.count("slot", 2)?;
-    let mut slots = Vec::with_capacity(n);
-    let mut slot_timelines = Vec::new();
     for i in 0..n {
         r.enter_item("slots", i);
         let slot = r.index("slot", c.slots)?;
         let m = r.count("slot timeline", 6)?;
-        slot_timelines.reserve(m);
+        sink.slot_group(slot, m);
         for j in 0..m {
             r.enter_item("timelines", j);
-            slot_timelines.push(read_slot_timeline(r, c)?);
+            read_slot_timeline(r, c, sink)?;
             r.leave();
         }
-        slots.push(SlotTimelines { slot, count: m as u32 });
         r.leave();
     }
     r.leave();
 
     r.enter("bone timelines");
     let n = r.count("bone", 2)?;
-    let mut bones = Vec::with_capacity(n);
-    let mut bone_timelines = Vec::new();
     for i in 0..n {
         r.enter_item("bones", i);
         let bone = r.index("bone", c.bones)?;
         let m = r.count("bone timeline", 6)?;
-        bone_timelines.reserve(m);
+        sink.bone_group(bone, m);
         for j in 0..m {
             r.enter_item("timelines", j);
-            bone_timelines.push(read_bone_timeline(r, c)?);
+            read_bone_timeline(r, c, sink)?;
             r.leave();
         }
-        bones.push(BoneTimelines { bone, count: m as u32 });
         r.leave();
     }
     r.leave();
 
     r.enter("ik timelines");
     let n = r.count("ik timeline", 8)?;
-    let mut ik = Vec::with_capacity(n);
     for i in 0..n {
         r.enter_item("ik timelines", i);
-        ik.push(read_ik_timeline(r, c)?);
+        sink.ik_timeline(read_ik_timeline(r, c)?);
         r.leave();
     }
     r.leave();
 
     r.enter("transform timelines");
     let n = r.count("transform timeline", 31)?;
-    let mut transform = Vec::with_capacity(n);
     for i in 0..n {
         r.enter_item("transform timelines", i);
         let constraint = r.index("transform constraint", c.transform)?;
         let frames = r.count("keyframe", 28)?;
-        let timeline = read_curve_timeline::<[f32; 6]>(r, frames)?;
-        transform.push(TransformTimeline { constraint, timeline });
+        deliver_curve_frames(r, frames, |f| sink.transform_timeline(constraint, f))?;
         r.leave();
     }
     r.leave();
 
     r.enter("path timelines");
     let n = r.count("path constraint", 2)?;
-    let mut path = Vec::with_capacity(n);
     for i in 0..n {
         r.enter_item("path constraints", i);
         let constraint = r.index("path constraint", c.path)?;
         let m = r.count("path timeline", 11)?;
-        let mut timelines = Vec::with_capacity(m);
+        sink.path_group(constraint, m);
         for j in 0..m {
             r.enter_item("timelines", j);
             let at = r.pos();
             let ty = r.u8()?;
             let frames = r.count("keyframe", 8)?;
-            timelines.push(match ty {
-                0 => PathTimeline::Position(read_curve_timeline(r, frames)?),
-                1 => PathTimeline::Spacing(read_curve_timeline(r, frames)?),
-                2 => PathTimeline::Mix(read_curve_timeline(r, frames)?),
+            match ty {
+                0 => deliver_curve_frames(r, frames, |f| {
+                    sink.path_timeline(PathTimelineIn::Position(f))
+                })?,
+                1 => deliver_curve_frames(r, frames, |f| {
+                    sink.path_timeline(PathTimelineIn::Spacing(f))
+                })?,
+                2 => {
+                    deliver_curve_frames(r, frames, |f| sink.path_timeline(PathTimelineIn::Mix(f)))?
+                }
                 t => return Err(bad_enum(r, at, "path timeline type", t.into())),
-            });
+            }
             r.leave();
         }
-        path.push(PathTimelines { constraint, timelines });
         r.leave();
     }
     r.leave();
 
-    let mut physics = Vec::new();
     if c.v42() {
         r.enter("physics timelines");
         let n = r.count("physics constraint", 2)?;
-        physics.reserve_exact(n);
         for i in 0..n {
             r.enter_item("physics constraints", i);
             // 0 = every constraint, n = constraint n - 1.
             let constraint = r.index("physics constraint", c.physics + 1)?;
             let m = r.count("physics timeline", 6)?;
-            let mut timelines = Vec::with_capacity(m);
+            sink.physics_group(constraint, m);
             for j in 0..m {
                 r.enter_item("timelines", j);
                 let at = r.pos();
                 let ty = r.u8()?;
                 let frames = r.count("keyframe", 4)?;
-                timelines.push(if ty == 8 {
+                if ty == 8 {
                     let mut times = Vec::with_capacity(frames);
                     for _ in 0..frames {
                         times.push(r.f32()?);
                     }
-                    PhysicsTimeline::Reset(times)
+                    sink.physics_timeline(PhysicsTimelineIn::Reset(times))?;
                 } else {
                     let p = PhysicsProperty::from_wire(ty)
                         .ok_or_else(|| bad_enum(r, at, "physics timeline type", ty.into()))?;
-                    PhysicsTimeline::Value(p, read_curve_timeline(r, frames)?)
-                });
+                    deliver_curve_frames(r, frames, |f| {
+                        sink.physics_timeline(PhysicsTimelineIn::Value(p, f))
+                    })?;
+                }
                 r.leave();
             }
-            physics.push(PhysicsTimelines { constraint, timelines });
             r.leave();
         }
         r.leave();
@@ -140,28 +139,25 @@ pub(super) fn read_animation(
 
     r.enter("attachment timelines");
     let n = r.count("skin", 2)?;
-    let mut attachments = Vec::with_capacity(n);
     for i in 0..n {
         r.enter_item("skins", i);
         let skin = r.index("skin", c.skins)?;
         let m = r.count("slot", 2)?;
-        let mut slots = Vec::with_capacity(m);
+        sink.attachment_skin(skin, m);
         for j in 0..m {
             r.enter_item("slots", j);
             let slot = r.index("slot", c.slots)?;
             let k = r.count("attachment", 8)?;
-            let mut entries = Vec::with_capacity(k);
+            sink.attachment_slot(slot, k);
             for e in 0..k {
                 r.enter_item("attachments", e);
                 let attachment = r.str_ref(c.strings)?;
                 let timeline = read_attachment_timeline(r, c)?;
-                entries.push(AttachmentTimelineEntry { attachment, timeline });
+                sink.attachment_timeline(attachment, timeline);
                 r.leave();
             }
-            slots.push(SlotAttachmentTimelines { slot, attachments: entries });
             r.leave();
         }
-        attachments.push(SkinTimelines { skin, slots });
         r.leave();
     }
     r.leave();
@@ -177,6 +173,7 @@ pub(super) fn read_animation(
         r.leave();
     }
     r.leave();
+    sink.draw_order(draw_order);
 
     r.enter("events");
     let n = r.count("event key", 11)?;
@@ -194,46 +191,41 @@ pub(super) fn read_animation(
         r.leave();
     }
     r.leave();
-
-    Ok(Animation {
-        name,
-        timeline_count,
-        slots,
-        slot_timelines,
-        bones,
-        bone_timelines,
-        ik,
-        transform,
-        path,
-        physics,
-        attachments,
-        draw_order,
-        events,
-    })
+    sink.events(events);
+    Ok(())
 }
 
-fn read_slot_timeline(r: &mut Reader<'_>, c: &Ctx) -> Result<SlotTimeline, BinaryError> {
+fn read_slot_timeline<S: AnimationSink>(
+    r: &mut Reader<'_>,
+    c: &Ctx,
+    sink: &mut S,
+) -> Result<(), BinaryError> {
     let at = r.pos();
     let ty = r.u8()?;
     let frames = r.count("keyframe", 5)?;
-    Ok(match ty {
+    match ty {
         0 => {
             let mut keys = Vec::with_capacity(frames);
             for _ in 0..frames {
                 keys.push(AttachmentKey { time: r.f32()?, name: r.str_ref(c.strings)? });
             }
-            SlotTimeline::Attachment(keys)
+            sink.slot_timeline(SlotTimelineIn::Attachment(keys))
         }
-        1 => SlotTimeline::Rgba(read_curve_timeline(r, frames)?),
-        2 => SlotTimeline::Rgb(read_curve_timeline(r, frames)?),
-        3 => SlotTimeline::Rgba2(read_curve_timeline(r, frames)?),
-        4 => SlotTimeline::Rgb2(read_curve_timeline(r, frames)?),
-        5 => SlotTimeline::Alpha(read_curve_timeline(r, frames)?),
-        t => return Err(bad_enum(r, at, "slot timeline type", t.into())),
-    })
+        1 => deliver_curve_frames(r, frames, |f| sink.slot_timeline(SlotTimelineIn::Rgba(f))),
+        2 => deliver_curve_frames(r, frames, |f| sink.slot_timeline(SlotTimelineIn::Rgb(f))),
+        3 => deliver_curve_frames(r, frames, |f| sink.slot_timeline(SlotTimelineIn::Rgba2(f))),
+        4 => deliver_curve_frames(r, frames, |f| sink.slot_timeline(SlotTimelineIn::Rgb2(f))),
+        5 => deliver_curve_frames(r, frames, |f| sink.slot_timeline(SlotTimelineIn::Alpha(f))),
+        t => Err(bad_enum(r, at, "slot timeline type", t.into())),
+    }
 }
 
-fn read_bone_timeline(r: &mut Reader<'_>, c: &Ctx) -> Result<BoneTimeline, BinaryError> {
+fn read_bone_timeline<S: AnimationSink>(
+    r: &mut Reader<'_>,
+    c: &Ctx,
+    sink: &mut S,
+) -> Result<(), BinaryError> {
+    use BoneTimelineIn as I;
     let at = r.pos();
     let ty = r.u8()?;
     let frames = r.count("keyframe", 5)?;
@@ -247,21 +239,21 @@ fn read_bone_timeline(r: &mut Reader<'_>, c: &Ctx) -> Result<BoneTimeline, Binar
                 .ok_or_else(|| bad_enum(r, iat, "inherit", v.into()))?;
             keys.push(InheritKey { time, inherit });
         }
-        return Ok(BoneTimeline::Inherit(keys));
+        return sink.bone_timeline(I::Inherit(keys));
     }
-    Ok(match ty {
-        0 => BoneTimeline::Rotate(read_curve_timeline(r, frames)?),
-        1 => BoneTimeline::Translate(read_curve_timeline(r, frames)?),
-        2 => BoneTimeline::TranslateX(read_curve_timeline(r, frames)?),
-        3 => BoneTimeline::TranslateY(read_curve_timeline(r, frames)?),
-        4 => BoneTimeline::Scale(read_curve_timeline(r, frames)?),
-        5 => BoneTimeline::ScaleX(read_curve_timeline(r, frames)?),
-        6 => BoneTimeline::ScaleY(read_curve_timeline(r, frames)?),
-        7 => BoneTimeline::Shear(read_curve_timeline(r, frames)?),
-        8 => BoneTimeline::ShearX(read_curve_timeline(r, frames)?),
-        9 => BoneTimeline::ShearY(read_curve_timeline(r, frames)?),
-        t => return Err(bad_enum(r, at, "bone timeline type", t.into())),
-    })
+    match ty {
+        0 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::Rotate(f))),
+        1 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::Translate(f))),
+        2 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::TranslateX(f))),
+        3 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::TranslateY(f))),
+        4 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::Scale(f))),
+        5 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::ScaleX(f))),
+        6 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::ScaleY(f))),
+        7 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::Shear(f))),
+        8 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::ShearX(f))),
+        9 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::ShearY(f))),
+        t => Err(bad_enum(r, at, "bone timeline type", t.into())),
+    }
 }
 
 fn read_curve_byte(r: &mut Reader<'_>) -> Result<CurveType, BinaryError> {
