@@ -1,6 +1,7 @@
 //! Skeleton instances: bones, slots, draw order, skin, update cache, world transforms
 //! (spine-cpp 4.2 `Skeleton`, `Bone`, `Slot`).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use spine_model::{
@@ -135,6 +136,76 @@ impl LocalCache {
     }
 }
 
+/// A bone's applied pose (spine-cpp `Bone::ax .. ashearY`): the local pose its world
+/// transform was computed from (see [`Bone::applied`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct AppliedPose {
+    /// Applied x.
+    pub x: f32,
+    /// Applied y.
+    pub y: f32,
+    /// Applied rotation, degrees.
+    pub rotation: f32,
+    /// Applied scale x.
+    pub scale_x: f32,
+    /// Applied scale y.
+    pub scale_y: f32,
+    /// Applied shear x, degrees.
+    pub shear_x: f32,
+    /// Applied shear y, degrees.
+    pub shear_y: f32,
+}
+
+/// The applied pose of a deferred [`Bone::update_applied_transform`]: `d` holds `x, y` and
+/// the parent-space matrix `ra, rb, rc, rd` in `rotation, scale_x, scale_y, shear_x`; the
+/// rotation, scale and shear of that matrix (the end of spine-cpp
+/// `Bone::updateAppliedTransform`).
+#[inline]
+fn applied_from_local_matrix(d: AppliedPose) -> AppliedPose {
+    let (ra, rb, rc, rd) = (d.rotation, d.scale_x, d.scale_y, d.shear_x);
+    let scale_x = math::sqrt(ra * ra + rc * rc);
+    if scale_x > 0.0001 {
+        let det = ra * rd - rb * rc;
+        let (shear, rotation) = math::atan2_pair(ra * rb + rc * rd, det, rc, ra);
+        AppliedPose {
+            x: d.x,
+            y: d.y,
+            rotation: rotation * RAD_DEG,
+            scale_x,
+            scale_y: det / scale_x,
+            shear_x: 0.0,
+            shear_y: -(shear * RAD_DEG),
+        }
+    } else {
+        AppliedPose {
+            x: d.x,
+            y: d.y,
+            rotation: 90.0 - math::atan2_deg(rd, rb),
+            scale_x: 0.0,
+            scale_y: math::sqrt(rb * rb + rd * rd),
+            shear_x: 0.0,
+            shear_y: 0.0,
+        }
+    }
+}
+
+/// Test switch: when set, [`Bone::update_applied_transform`] computes the whole applied
+/// pose at once (as spine-cpp does) instead of on first read. Not part of the API.
+static EAGER_APPLIED: AtomicBool = AtomicBool::new(false);
+
+#[inline(always)]
+fn eager_applied() -> bool {
+    EAGER_APPLIED.load(Ordering::Relaxed)
+}
+
+/// Test hook: applied poses computed at once (`true`) or on first read (`false`, the
+/// default), process-wide. The results are the same bit for bit; this exists so a test can
+/// show it.
+#[doc(hidden)]
+pub fn set_eager_applied(eager: bool) {
+    EAGER_APPLIED.store(eager, Ordering::Relaxed);
+}
+
 /// A bone instance: local pose, applied pose and world transform.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bone {
@@ -156,20 +227,9 @@ pub struct Bone {
     pub shear_x: f32,
     /// Local shear y, degrees.
     pub shear_y: f32,
-    /// Applied x (what the world transform was computed from).
-    pub ax: f32,
-    /// Applied y.
-    pub ay: f32,
-    /// Applied rotation.
-    pub arotation: f32,
-    /// Applied scale x.
-    pub ascale_x: f32,
-    /// Applied scale y.
-    pub ascale_y: f32,
-    /// Applied shear x.
-    pub ashear_x: f32,
-    /// Applied shear y.
-    pub ashear_y: f32,
+    /// Applied pose (what the world transform was computed from); while `ap_stale`, the
+    /// inputs of its computation instead (see [`Bone::applied`]).
+    ap: AppliedPose,
     /// World matrix a.
     pub a: f32,
     /// World matrix b.
@@ -188,6 +248,9 @@ pub struct Bone {
     pub active: bool,
     /// Update-cache sort flag.
     pub sorted: bool,
+    /// `ap` holds `x, y` and the parent-space matrix `ra, rb, rc, rd` (in `rotation,
+    /// scale_x, scale_y, shear_x`) of a deferred [`Bone::update_applied_transform`].
+    ap_stale: bool,
     /// The last local matrix (see [`LocalCache`]).
     local: LocalCache,
 }
@@ -205,13 +268,7 @@ impl Bone {
             scale_y: 0.0,
             shear_x: 0.0,
             shear_y: 0.0,
-            ax: 0.0,
-            ay: 0.0,
-            arotation: 0.0,
-            ascale_x: 0.0,
-            ascale_y: 0.0,
-            ashear_x: 0.0,
-            ashear_y: 0.0,
+            ap: AppliedPose::default(),
             a: 1.0,
             b: 0.0,
             c: 0.0,
@@ -221,6 +278,7 @@ impl Bone {
             inherit: Inherit::Normal,
             active: false,
             sorted: false,
+            ap_stale: false,
             local: LocalCache::default(),
         };
         b.set_to_setup_pose(data);
@@ -290,13 +348,7 @@ impl Bone {
         shear_x: f32,
         shear_y: f32,
     ) {
-        self.ax = x;
-        self.ay = y;
-        self.arotation = rotation;
-        self.ascale_x = scale_x;
-        self.ascale_y = scale_y;
-        self.ashear_x = shear_x;
-        self.ashear_y = shear_y;
+        self.set_applied(AppliedPose { x, y, rotation, scale_x, scale_y, shear_x, shear_y });
         let (sx, sy) = (scale_x, scale_y);
         self.world_from(cache, parent, frame, x, y, rotation, sx, sy, shear_x, shear_y);
     }
@@ -326,13 +378,15 @@ impl Bone {
             );
             return;
         };
-        self.ax = x;
-        self.ay = y;
-        self.arotation = rotation;
-        self.ascale_x = sx;
-        self.ascale_y = sy;
-        self.ashear_x = shear_x;
-        self.ashear_y = shear_y;
+        self.set_applied(AppliedPose {
+            x,
+            y,
+            rotation,
+            scale_x: sx,
+            scale_y: sy,
+            shear_x,
+            shear_y,
+        });
         let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
         self.world_x = pa * x + pb * y + p.world_x;
         self.world_y = pc * x + pd * y + p.world_y;
@@ -461,15 +515,8 @@ impl Bone {
 
     /// spine-cpp `Bone::update`: world transform from the applied pose.
     pub fn update_from_applied(&mut self, parent: Option<ParentWorld>, frame: &WorldFrame) {
-        let (x, y, r, sx, sy, hx, hy) = (
-            self.ax,
-            self.ay,
-            self.arotation,
-            self.ascale_x,
-            self.ascale_y,
-            self.ashear_x,
-            self.ashear_y,
-        );
+        let AppliedPose { x, y, rotation: r, scale_x: sx, scale_y: sy, shear_x: hx, shear_y: hy } =
+            *self.applied_mut();
         self.world_from(None, parent, frame, x, y, r, sx, sy, hx, hy);
     }
 
@@ -478,16 +525,15 @@ impl Bone {
     #[inline(always)]
     fn update_normal_child(&mut self, parent: &Bone) {
         let (pa, pb, pc, pd) = (parent.a, parent.b, parent.c, parent.d);
-        let (x, y) = (self.ax, self.ay);
+        if self.ap_stale {
+            self.materialize_applied();
+        }
+        let ap = self.ap;
+        let (x, y) = (ap.x, ap.y);
         self.world_x = pa * x + pb * y + parent.world_x;
         self.world_y = pc * x + pd * y + parent.world_y;
-        let [la, lb, lc, ld] = self.local.get(
-            self.arotation,
-            self.ascale_x,
-            self.ascale_y,
-            self.ashear_x,
-            self.ashear_y,
-        );
+        let [la, lb, lc, ld] =
+            self.local.get(ap.rotation, ap.scale_x, ap.scale_y, ap.shear_x, ap.shear_y);
         self.a = pa * la + pb * lc;
         self.b = pa * lb + pb * ld;
         self.c = pc * la + pd * lc;
@@ -501,8 +547,65 @@ impl Bone {
         self.update_world_transform_with(parent, frame, x, y, r, sx, sy, hx, hy);
     }
 
+    /// The applied pose: what the world transform was computed from, or after a constraint
+    /// moved the world transform, the pose that gives it (spine-cpp `ax .. ashearY`). A
+    /// pose left by [`Bone::update_applied_transform`] is computed here on first read, from
+    /// the values that call took (the same operations, so the same bits).
+    #[inline]
+    pub fn applied(&self) -> AppliedPose {
+        if self.ap_stale {
+            applied_from_local_matrix(self.ap)
+        } else {
+            self.ap
+        }
+    }
+
+    /// Sets the applied pose (spine-cpp `setAX .. setAShearY`; a pending
+    /// [`Bone::update_applied_transform`] is dropped).
+    #[inline]
+    pub fn set_applied(&mut self, pose: AppliedPose) {
+        self.ap = pose;
+        self.ap_stale = false;
+    }
+
+    /// The applied pose to read or change in place (computed first when pending).
+    #[inline]
+    pub fn applied_mut(&mut self) -> &mut AppliedPose {
+        if self.ap_stale {
+            self.materialize_applied();
+        }
+        &mut self.ap
+    }
+
+    /// Computes a pending applied pose into the fields.
+    #[cold]
+    #[inline(never)]
+    fn materialize_applied(&mut self) {
+        self.ap = applied_from_local_matrix(self.ap);
+        self.ap_stale = false;
+    }
+
+    /// Records `x, y` and the parent-space matrix `ra rb / rc rd` of
+    /// [`Bone::update_applied_transform`]; the rotation, scales and shears are computed
+    /// from them on first read ([`Bone::applied`]). Nothing a later change of this bone's or
+    /// its parent's world transform does can alter them.
+    #[inline(always)]
+    fn defer_applied(&mut self, x: f32, y: f32, ra: f32, rb: f32, rc: f32, rd: f32) {
+        self.ap =
+            AppliedPose { x, y, rotation: ra, scale_x: rb, scale_y: rc, shear_x: rd, shear_y: 0.0 };
+        self.ap_stale = true;
+        if eager_applied() {
+            self.materialize_applied();
+        }
+    }
+
     /// spine-cpp `Bone::updateAppliedTransform`: the applied pose that gives the current
     /// world transform (after a constraint changed it).
+    ///
+    /// With a parent, only the position and the parent-space matrix are computed here (the
+    /// matrix inverse and two products); the rotation, scales and shears that matrix gives
+    /// (a square root, two `atan2`s) are computed when [`Bone::applied`] (or the next update
+    /// from the applied pose) reads them. The root bone's pose is computed at once.
     ///
     /// The common case (a parent, [`Inherit::Normal`]) is inlined into the caller; the
     /// others go through [`Bone::update_applied_transform_general`] (the same operations).
@@ -514,13 +617,13 @@ impl Bone {
                 let (ia, ib, ic, id) = (p.d * pid, p.b * pid, p.c * pid, p.a * pid);
                 let dx = self.world_x - p.world_x;
                 let dy = self.world_y - p.world_y;
-                self.ax = dx * ia - dy * ib;
-                self.ay = dy * id - dx * ic;
+                let x = dx * ia - dy * ib;
+                let y = dy * id - dx * ic;
                 let ra = ia * self.a - ib * self.c;
                 let rb = ia * self.b - ib * self.d;
                 let rc = id * self.c - ic * self.a;
                 let rd = id * self.d - ic * self.b;
-                self.applied_from_local_matrix(ra, rb, rc, rd);
+                self.defer_applied(x, y, ra, rb, rc, rd);
             }
             _ => self.update_applied_transform_general(parent, frame),
         }
@@ -534,16 +637,18 @@ impl Bone {
         frame: &WorldFrame,
     ) {
         let Some(p) = parent else {
-            self.ax = self.world_x - frame.x;
-            self.ay = self.world_y - frame.y;
-            self.arotation = math::atan2_deg(self.c, self.a);
-            self.ascale_x = math::sqrt(self.a * self.a + self.c * self.c);
-            self.ascale_y = math::sqrt(self.b * self.b + self.d * self.d);
-            self.ashear_x = 0.0;
-            self.ashear_y = math::atan2_deg(
-                self.a * self.b + self.c * self.d,
-                self.a * self.d - self.b * self.c,
-            );
+            self.set_applied(AppliedPose {
+                x: self.world_x - frame.x,
+                y: self.world_y - frame.y,
+                rotation: math::atan2_deg(self.c, self.a),
+                scale_x: math::sqrt(self.a * self.a + self.c * self.c),
+                scale_y: math::sqrt(self.b * self.b + self.d * self.d),
+                shear_x: 0.0,
+                shear_y: math::atan2_deg(
+                    self.a * self.b + self.c * self.d,
+                    self.a * self.d - self.b * self.c,
+                ),
+            });
             return;
         };
         let (mut pa, mut pb, mut pc, mut pd) = (p.a, p.b, p.c, p.d);
@@ -551,8 +656,8 @@ impl Bone {
         let (mut ia, mut ib, mut ic, mut id) = (pd * pid, pb * pid, pc * pid, pa * pid);
         let dx = self.world_x - p.world_x;
         let dy = self.world_y - p.world_y;
-        self.ax = dx * ia - dy * ib;
-        self.ay = dy * id - dx * ic;
+        let x = dx * ia - dy * ib;
+        let y = dy * id - dx * ic;
         let (ra, rb, rc, rd);
         if self.inherit == Inherit::OnlyTranslation {
             ra = self.a;
@@ -605,27 +710,7 @@ impl Bone {
             rc = id * self.c - ic * self.a;
             rd = id * self.d - ic * self.b;
         }
-        self.applied_from_local_matrix(ra, rb, rc, rd);
-    }
-
-    /// The applied rotation, scale and shear of the parent-space matrix `ra rb / rc rd`
-    /// (the end of spine-cpp `Bone::updateAppliedTransform`).
-    #[inline(always)]
-    fn applied_from_local_matrix(&mut self, ra: f32, rb: f32, rc: f32, rd: f32) {
-        self.ashear_x = 0.0;
-        self.ascale_x = math::sqrt(ra * ra + rc * rc);
-        if self.ascale_x > 0.0001 {
-            let det = ra * rd - rb * rc;
-            self.ascale_y = det / self.ascale_x;
-            let (shear, rotation) = math::atan2_pair(ra * rb + rc * rd, det, rc, ra);
-            self.ashear_y = -(shear * RAD_DEG);
-            self.arotation = rotation * RAD_DEG;
-        } else {
-            self.ascale_x = 0.0;
-            self.ascale_y = math::sqrt(rb * rb + rd * rd);
-            self.ashear_y = 0.0;
-            self.arotation = 90.0 - math::atan2_deg(rd, rb);
-        }
+        self.defer_applied(x, y, ra, rb, rc, rd);
     }
 
     /// World point to this bone's local space.
@@ -1218,13 +1303,16 @@ impl Skeleton {
     /// bones compute their world transforms, constraints run their solvers.
     pub fn update_world_transform(&mut self, physics: Physics) {
         for b in &mut self.bones {
-            b.ax = b.x;
-            b.ay = b.y;
-            b.arotation = b.rotation;
-            b.ascale_x = b.scale_x;
-            b.ascale_y = b.scale_y;
-            b.ashear_x = b.shear_x;
-            b.ashear_y = b.shear_y;
+            b.ap = AppliedPose {
+                x: b.x,
+                y: b.y,
+                rotation: b.rotation,
+                scale_x: b.scale_x,
+                scale_y: b.scale_y,
+                shear_x: b.shear_x,
+                shear_y: b.shear_y,
+            };
+            b.ap_stale = false;
         }
         let frame = self.frame();
         if !self.lazy43.is_empty() {

@@ -1,0 +1,114 @@
+//! The applied pose a path, transform (world mode) or physics constraint leaves is computed
+//! on first read (`Bone::applied`), not when the constraint runs. For every 4.2 rig of the
+//! corpus, a few animations over a run of frames and a crossfade, with physics: the applied
+//! pose read through the accessor and the world transforms are bit-identical to those of a
+//! skeleton driven the same way with the pose computed at once (as spine-cpp does,
+//! `spine_anim::set_eager_applied(true)`), and some constraint did move bones (so the
+//! deferred path ran).
+//!
+//! One test function: the switch is process-wide.
+
+use std::sync::Arc;
+
+use spine_anim::{AnimationState, AnimationStateData, Bone, Physics, Skeleton};
+use spine_model::{AnimationId, ConstraintKind, SkeletonData, SkinId};
+
+/// The bits of a bone's applied pose and world transform.
+fn bits(b: &Bone) -> [u32; 13] {
+    let p = b.applied();
+    [
+        p.x, p.y, p.rotation, p.scale_x, p.scale_y, p.shear_x, p.shear_y, b.a, b.b, b.c, b.d,
+        b.world_x, b.world_y,
+    ]
+    .map(f32::to_bits)
+}
+
+/// A skeleton and its animation state.
+struct Runner {
+    sk: Skeleton,
+    state: AnimationState,
+}
+
+impl Runner {
+    fn new(data: &Arc<SkeletonData>) -> Runner {
+        let mut sk = Skeleton::new(data.clone());
+        if data.skins.len() > 1 {
+            sk.set_skin(Some(SkinId(1)));
+        }
+        sk.set_to_setup_pose();
+        let mut asd = AnimationStateData::new(data.clone());
+        asd.default_mix = 0.25;
+        Runner { sk, state: AnimationState::new(Arc::new(asd)) }
+    }
+
+    /// One frame; the applied pose is computed at once when `eager`.
+    fn frame(&mut self, eager: bool, dt: f32) {
+        spine_anim::set_eager_applied(eager);
+        self.state.update(dt);
+        self.state.apply(&mut self.sk);
+        self.sk.update(dt);
+        self.sk.update_world_transform(Physics::Update);
+        spine_anim::set_eager_applied(false);
+    }
+}
+
+/// Whether a constraint of the kinds that recompute the applied pose exists in `data`.
+fn has_world_constraint(data: &SkeletonData) -> bool {
+    data.constraints.iter().any(|c| {
+        matches!(
+            c.kind,
+            ConstraintKind::Path(_) | ConstraintKind::Transform(_) | ConstraintKind::Physics(_)
+        )
+    })
+}
+
+#[test]
+fn lazy_applied_pose_equals_eager_bit_for_bit() {
+    let Some(corpus) = skel_testkit::spine_corpus() else { return };
+    let files = skel_testkit::files_with_suffix(&corpus.join("4.2"), ".skel");
+    assert!(files.len() >= 20, "{} 4.2 rigs", files.len());
+    let dt = 1.0f32 / 30.0;
+    let (mut rigs_with_constraints, mut compared, mut differing_from_local) = (0, 0usize, 0usize);
+    for file in &files {
+        let bytes = std::fs::read(file).unwrap();
+        let data = Arc::new(spine_model::load_binary(&bytes, None).unwrap());
+        let n = data.animations.len();
+        if n == 0 {
+            continue;
+        }
+        rigs_with_constraints += usize::from(has_world_constraint(&data));
+        // The first, a middle and the last animation; then a crossfade between two of them.
+        let mut picks = vec![0, n / 2, n - 1];
+        picks.dedup();
+        let mut lazy = Runner::new(&data);
+        let mut eager = Runner::new(&data);
+        let mut schedule: Vec<(usize, AnimationId)> =
+            picks.iter().enumerate().map(|(k, &a)| (k * 20, AnimationId(a as u32))).collect();
+        // A crossfade (mixing two entries) in the middle of the last animation.
+        schedule.push((picks.len() * 20 - 10, AnimationId(0)));
+        let frames = picks.len() * 20 + 15;
+        for f in 0..frames {
+            for &(at, anim) in &schedule {
+                if at == f {
+                    for r in [&mut lazy, &mut eager] {
+                        r.state.set_animation(0, Some(anim), true);
+                    }
+                }
+            }
+            lazy.frame(false, dt);
+            eager.frame(true, dt);
+            for (i, (l, e)) in lazy.sk.bones.iter().zip(&eager.sk.bones).enumerate() {
+                assert_eq!(bits(l), bits(e), "{} frame {f} bone {i}", file.display());
+                compared += 1;
+                let p = l.applied();
+                if (p.x, p.y, p.rotation) != (l.x, l.y, l.rotation) {
+                    differing_from_local += 1;
+                }
+            }
+        }
+    }
+    assert!(rigs_with_constraints >= 10, "{rigs_with_constraints} rigs with constraints");
+    assert!(compared > 50_000, "{compared} bone comparisons");
+    // Constraints did leave applied poses that differ from the local ones.
+    assert!(differing_from_local > 1_000, "{differing_from_local} applied poses moved");
+}
