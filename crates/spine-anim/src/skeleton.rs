@@ -159,8 +159,8 @@ pub struct AppliedPose {
 /// The applied pose of a deferred [`Bone::update_applied_transform`]: `d` holds `x, y` and
 /// the parent-space matrix `ra, rb, rc, rd` in `rotation, scale_x, scale_y, shear_x`; the
 /// rotation, scale and shear of that matrix (the end of spine-cpp
-/// `Bone::updateAppliedTransform`).
-#[inline]
+/// `Bone::updateAppliedTransform`). Out of line: deferred poses are read rarely.
+#[inline(never)]
 fn applied_from_local_matrix(d: AppliedPose) -> AppliedPose {
     let (ra, rb, rc, rd) = (d.rotation, d.scale_x, d.scale_y, d.shear_x);
     let scale_x = math::sqrt(ra * ra + rc * rc);
@@ -188,6 +188,12 @@ fn applied_from_local_matrix(d: AppliedPose) -> AppliedPose {
         }
     }
 }
+
+/// [`Bone`] `ap_flags`: the applied pose is deferred.
+const AP_DEFERRED: u8 = 1;
+/// [`Bone`] `ap_flags`: the update cache walks the bone, or an IK constraint reads it, after
+/// a constraint that may defer its applied pose.
+const AP_READ_AFTER: u8 = 2;
 
 /// Test switch: when set, [`Bone::update_applied_transform`] computes the whole applied
 /// pose at once (as spine-cpp does) instead of on first read. Not part of the API.
@@ -227,8 +233,8 @@ pub struct Bone {
     pub shear_x: f32,
     /// Local shear y, degrees.
     pub shear_y: f32,
-    /// Applied pose (what the world transform was computed from); while `ap_stale`, the
-    /// inputs of its computation instead (see [`Bone::applied`]).
+    /// Applied pose (what the world transform was computed from); while deferred (see
+    /// `ap_flags`), the inputs of its computation instead (see [`Bone::applied`]).
     ap: AppliedPose,
     /// World matrix a.
     pub a: f32,
@@ -248,9 +254,13 @@ pub struct Bone {
     pub active: bool,
     /// Update-cache sort flag.
     pub sorted: bool,
-    /// `ap` holds `x, y` and the parent-space matrix `ra, rb, rc, rd` (in `rotation,
-    /// scale_x, scale_y, shear_x`) of a deferred [`Bone::update_applied_transform`].
-    ap_stale: bool,
+    /// [`AP_DEFERRED`]: `ap` holds `x, y` and the parent-space matrix `ra, rb, rc, rd` (in
+    /// `rotation, scale_x, scale_y, shear_x`) of a deferred
+    /// [`Bone::update_applied_transform`]. [`AP_READ_AFTER`]: the update cache walks this
+    /// bone, or an IK constraint reads it, after a constraint that may move it, so its
+    /// applied pose is computed at once (those read it without testing [`AP_DEFERRED`]);
+    /// set by [`Skeleton::update_cache`].
+    ap_flags: u8,
     /// The last local matrix (see [`LocalCache`]).
     local: LocalCache,
 }
@@ -278,7 +288,7 @@ impl Bone {
             inherit: Inherit::Normal,
             active: false,
             sorted: false,
-            ap_stale: false,
+            ap_flags: 0,
             local: LocalCache::default(),
         };
         b.set_to_setup_pose(data);
@@ -525,10 +535,9 @@ impl Bone {
     #[inline(always)]
     fn update_normal_child(&mut self, parent: &Bone) {
         let (pa, pb, pc, pd) = (parent.a, parent.b, parent.c, parent.d);
-        if self.ap_stale {
-            self.materialize_applied();
-        }
-        let ap = self.ap;
+        // No deferred pose here: bones the walk reaches after a constraint that may move
+        // them compute theirs at once (`AP_READ_AFTER`).
+        let ap = self.applied_in_cache();
         let (x, y) = (ap.x, ap.y);
         self.world_x = pa * x + pb * y + parent.world_x;
         self.world_y = pc * x + pd * y + parent.world_y;
@@ -553,11 +562,20 @@ impl Bone {
     /// the values that call took (the same operations, so the same bits).
     #[inline]
     pub fn applied(&self) -> AppliedPose {
-        if self.ap_stale {
+        if self.ap_flags & AP_DEFERRED != 0 {
             applied_from_local_matrix(self.ap)
         } else {
             self.ap
         }
+    }
+
+    /// The applied pose without the deferred test, for the readers in the update cache
+    /// that [`Skeleton::update_cache`] covers with [`AP_READ_AFTER`] (the walk, IK): a
+    /// bone they read after a constraint that may defer its pose computes it at once.
+    #[inline(always)]
+    pub(crate) fn applied_in_cache(&self) -> AppliedPose {
+        debug_assert!(self.ap_flags & AP_DEFERRED == 0, "deferred applied pose read in the cache");
+        self.ap
     }
 
     /// Sets the applied pose (spine-cpp `setAX .. setAShearY`; a pending
@@ -565,13 +583,13 @@ impl Bone {
     #[inline]
     pub fn set_applied(&mut self, pose: AppliedPose) {
         self.ap = pose;
-        self.ap_stale = false;
+        self.ap_flags &= !AP_DEFERRED;
     }
 
     /// The applied pose to read or change in place (computed first when pending).
     #[inline]
     pub fn applied_mut(&mut self) -> &mut AppliedPose {
-        if self.ap_stale {
+        if self.ap_flags & AP_DEFERRED != 0 {
             self.materialize_applied();
         }
         &mut self.ap
@@ -582,7 +600,7 @@ impl Bone {
     #[inline(never)]
     fn materialize_applied(&mut self) {
         self.ap = applied_from_local_matrix(self.ap);
-        self.ap_stale = false;
+        self.ap_flags &= !AP_DEFERRED;
     }
 
     /// Records `x, y` and the parent-space matrix `ra rb / rc rd` of
@@ -593,8 +611,8 @@ impl Bone {
     fn defer_applied(&mut self, x: f32, y: f32, ra: f32, rb: f32, rc: f32, rd: f32) {
         self.ap =
             AppliedPose { x, y, rotation: ra, scale_x: rb, scale_y: rc, shear_x: rd, shear_y: 0.0 };
-        self.ap_stale = true;
-        if eager_applied() {
+        self.ap_flags |= AP_DEFERRED;
+        if self.ap_flags & AP_READ_AFTER != 0 || eager_applied() {
             self.materialize_applied();
         }
     }
@@ -837,7 +855,8 @@ pub struct Skeleton {
     pub constraints: Vec<Constraint>,
     /// Current skin.
     pub skin: Option<SkinId>,
-    /// Update order of bones and constraints.
+    /// Update order of bones and constraints, built by [`Skeleton::update_cache`] (which
+    /// also derives per-bone facts the walk relies on: change it only through that).
     pub update_cache: Vec<UpdateEntry>,
     /// Skeleton tint.
     pub color: Color,
@@ -1228,6 +1247,50 @@ impl Skeleton {
         for i in 0..self.bones.len() {
             self.sort_bone(BoneId(i as u32));
         }
+        self.mark_read_after();
+    }
+
+    /// Sets [`AP_READ_AFTER`] on the bones the update cache walks, or an IK constraint of it
+    /// reads, after a constraint that may defer their applied pose (transform, path and
+    /// physics constraints: every bone they list, whatever their mode); clears it on the
+    /// others.
+    fn mark_read_after(&mut self) {
+        let mut moved = vec![false; self.bones.len()];
+        for b in &mut self.bones {
+            b.ap_flags &= !AP_READ_AFTER;
+        }
+        let data = &self.data;
+        let bones = &mut self.bones;
+        fn read(moved: &[bool], bones: &mut [Bone], id: BoneId) {
+            if moved.get(id.index()).copied().unwrap_or(false) {
+                if let Some(b) = bones.get_mut(id.index()) {
+                    b.ap_flags |= AP_READ_AFTER;
+                }
+            }
+        }
+        let mut deferring: Vec<BoneId> = Vec::new();
+        for entry in &self.update_cache {
+            match *entry {
+                UpdateEntry::Constraint(cid) => {
+                    deferring.clear();
+                    match data.constraints.get(cid.index()).map(|c| &c.kind) {
+                        Some(ConstraintKind::Ik(d)) => {
+                            d.bones.iter().for_each(|&b| read(&moved, bones, b))
+                        }
+                        Some(ConstraintKind::Transform(d)) => deferring.extend(&d.bones),
+                        Some(ConstraintKind::Path(d)) => deferring.extend(&d.bones),
+                        Some(ConstraintKind::Physics(d)) => deferring.push(d.bone),
+                        Some(ConstraintKind::Slider(_)) | None => {}
+                    }
+                    for b in &deferring {
+                        if let Some(m) = moved.get_mut(b.index()) {
+                            *m = true;
+                        }
+                    }
+                }
+                UpdateEntry::Bone(id) => read(&moved, bones, id),
+            }
+        }
     }
 
     fn bone_active(&self, id: BoneId) -> bool {
@@ -1312,7 +1375,7 @@ impl Skeleton {
                 shear_x: b.shear_x,
                 shear_y: b.shear_y,
             };
-            b.ap_stale = false;
+            b.ap_flags &= !AP_DEFERRED;
         }
         let frame = self.frame();
         if !self.lazy43.is_empty() {

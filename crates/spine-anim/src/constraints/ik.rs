@@ -226,7 +226,7 @@ pub(crate) fn apply_one_impl(
 ) {
     let parent = parent_world(bones, id);
     let Some(bone) = bones.get_mut(id.index()) else { return };
-    let ap = bone.applied();
+    let ap = bone.applied_in_cache();
     let p = parent.unwrap_or(ParentWorld {
         a: frame.scale_x,
         b: 0.0,
@@ -449,7 +449,7 @@ pub(crate) fn apply_two_impl(
         );
         let pw = parent_world(bones, child_id);
         if let Some(ch) = bones.get_mut(child_id.index()) {
-            let cp = ch.applied();
+            let cp = ch.applied_in_cache();
             let (csx, csy, hx, hy) = (cp.scale_x, cp.scale_y, cp.shear_x, cp.shear_y);
             ch.update_world_transform_cached(child_cache, pw, frame, cx, cy, 0.0, csx, csy, hx, hy);
         }
@@ -619,7 +619,7 @@ trait ClonePose {
 
 impl ClonePose for Bone {
     fn clone_pose(&self) -> PoseCopy {
-        let p = self.applied();
+        let p = self.applied_in_cache();
         PoseCopy {
             ax: p.x,
             ay: p.y,
@@ -656,7 +656,7 @@ pub fn apply_one_3x(
 ) {
     let parent = parent_world(bones, id);
     let Some(bone) = bones.get_mut(id.index()) else { return };
-    let ap = bone.applied();
+    let ap = bone.applied_in_cache();
     let p = parent.unwrap_or(ParentWorld {
         a: frame.scale_x,
         b: 0.0,
