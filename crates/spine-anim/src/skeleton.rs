@@ -194,6 +194,9 @@ const AP_DEFERRED: u8 = 1;
 /// [`Bone`] `ap_flags`: the update cache walks the bone, or an IK constraint reads it, after
 /// a constraint that may defer its applied pose.
 const AP_READ_AFTER: u8 = 2;
+/// [`Bone`] `ap_flags`, while [`Skeleton::update_cache`] runs only: a constraint before the
+/// current entry may defer the bone's applied pose.
+const AP_MOVED: u8 = 4;
 
 /// Test switch: when set, [`Bone::update_applied_transform`] computes the whole applied
 /// pose at once (as spine-cpp does) instead of on first read. Not part of the API.
@@ -1255,41 +1258,40 @@ impl Skeleton {
     /// physics constraints: every bone they list, whatever their mode); clears it on the
     /// others.
     fn mark_read_after(&mut self) {
-        let mut moved = vec![false; self.bones.len()];
+        // `AP_MOVED` (this pass only): a constraint before the entry may defer the pose.
         for b in &mut self.bones {
-            b.ap_flags &= !AP_READ_AFTER;
+            b.ap_flags &= !(AP_READ_AFTER | AP_MOVED);
         }
-        let data = &self.data;
         let bones = &mut self.bones;
-        fn read(moved: &[bool], bones: &mut [Bone], id: BoneId) {
-            if moved.get(id.index()).copied().unwrap_or(false) {
-                if let Some(b) = bones.get_mut(id.index()) {
-                    b.ap_flags |= AP_READ_AFTER;
+        let flag = |bones: &mut [Bone], id: BoneId, set: u8| {
+            if let Some(b) = bones.get_mut(id.index()) {
+                if set == AP_MOVED || b.ap_flags & AP_MOVED != 0 {
+                    b.ap_flags |= set;
                 }
             }
-        }
-        let mut deferring: Vec<BoneId> = Vec::new();
+        };
         for entry in &self.update_cache {
             match *entry {
                 UpdateEntry::Constraint(cid) => {
-                    deferring.clear();
-                    match data.constraints.get(cid.index()).map(|c| &c.kind) {
-                        Some(ConstraintKind::Ik(d)) => {
-                            d.bones.iter().for_each(|&b| read(&moved, bones, b))
-                        }
-                        Some(ConstraintKind::Transform(d)) => deferring.extend(&d.bones),
-                        Some(ConstraintKind::Path(d)) => deferring.extend(&d.bones),
-                        Some(ConstraintKind::Physics(d)) => deferring.push(d.bone),
-                        Some(ConstraintKind::Slider(_)) | None => {}
-                    }
-                    for b in &deferring {
-                        if let Some(m) = moved.get_mut(b.index()) {
-                            *m = true;
-                        }
+                    let (ids, set): (&[BoneId], u8) =
+                        match self.data.constraints.get(cid.index()).map(|c| &c.kind) {
+                            Some(ConstraintKind::Ik(d)) => (&d.bones, AP_READ_AFTER),
+                            Some(ConstraintKind::Transform(d)) => (&d.bones, AP_MOVED),
+                            Some(ConstraintKind::Path(d)) => (&d.bones, AP_MOVED),
+                            Some(ConstraintKind::Physics(d)) => {
+                                (std::slice::from_ref(&d.bone), AP_MOVED)
+                            }
+                            Some(ConstraintKind::Slider(_)) | None => (&[], 0),
+                        };
+                    for &id in ids {
+                        flag(bones, id, set);
                     }
                 }
-                UpdateEntry::Bone(id) => read(&moved, bones, id),
+                UpdateEntry::Bone(id) => flag(bones, id, AP_READ_AFTER),
             }
+        }
+        for b in bones.iter_mut() {
+            b.ap_flags &= !AP_MOVED;
         }
     }
 
