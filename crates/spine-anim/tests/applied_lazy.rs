@@ -4,7 +4,7 @@
 //! pose read through the accessor and the world transforms are bit-identical to those of a
 //! skeleton driven the same way with the pose computed at once (as spine-cpp does,
 //! `spine_anim::set_eager_applied(true)`), and some constraint did move bones (so the
-//! deferred path ran).
+//! deferred path ran). The 3.5–4.1 binary rigs of the corpus are compared the same way.
 //!
 //! One test function: the switch is process-wide.
 
@@ -62,53 +62,73 @@ fn has_world_constraint(data: &SkeletonData) -> bool {
     })
 }
 
+/// Runs `file` lazily and eagerly side by side; returns (bone comparisons, applied poses
+/// that differ from the local pose).
+fn compare_rig(file: &std::path::Path) -> (usize, usize) {
+    let dt = 1.0f32 / 30.0;
+    let (mut compared, mut differing_from_local) = (0usize, 0usize);
+    let bytes = std::fs::read(file).unwrap();
+    let data = Arc::new(spine_model::load_binary(&bytes, None).unwrap());
+    let n = data.animations.len();
+    if n == 0 {
+        return (0, 0);
+    }
+    // The first, a middle and the last animation; then a crossfade between two of them.
+    let mut picks = vec![0, n / 2, n - 1];
+    picks.dedup();
+    let mut lazy = Runner::new(&data);
+    let mut eager = Runner::new(&data);
+    let mut schedule: Vec<(usize, AnimationId)> =
+        picks.iter().enumerate().map(|(k, &a)| (k * 20, AnimationId(a as u32))).collect();
+    // A crossfade (mixing two entries) in the middle of the last animation.
+    schedule.push((picks.len() * 20 - 10, AnimationId(0)));
+    let frames = picks.len() * 20 + 15;
+    for f in 0..frames {
+        for &(at, anim) in &schedule {
+            if at == f {
+                for r in [&mut lazy, &mut eager] {
+                    r.state.set_animation(0, Some(anim), true);
+                }
+            }
+        }
+        lazy.frame(false, dt);
+        eager.frame(true, dt);
+        for (i, (l, e)) in lazy.sk.bones.iter().zip(&eager.sk.bones).enumerate() {
+            assert_eq!(bits(l), bits(e), "{} frame {f} bone {i}", file.display());
+            compared += 1;
+            let p = l.applied();
+            if (p.x, p.y, p.rotation) != (l.x, l.y, l.rotation) {
+                differing_from_local += 1;
+            }
+        }
+    }
+    (compared, differing_from_local)
+}
+
 #[test]
 fn lazy_applied_pose_equals_eager_bit_for_bit() {
     let Some(corpus) = skel_testkit::spine_corpus() else { return };
     let files = skel_testkit::files_with_suffix(&corpus.join("4.2"), ".skel");
     assert!(files.len() >= 20, "{} 4.2 rigs", files.len());
-    let dt = 1.0f32 / 30.0;
     let (mut rigs_with_constraints, mut compared, mut differing_from_local) = (0, 0usize, 0usize);
     for file in &files {
         let bytes = std::fs::read(file).unwrap();
-        let data = Arc::new(spine_model::load_binary(&bytes, None).unwrap());
-        let n = data.animations.len();
-        if n == 0 {
-            continue;
-        }
+        let data = spine_model::load_binary(&bytes, None).unwrap();
         rigs_with_constraints += usize::from(has_world_constraint(&data));
-        // The first, a middle and the last animation; then a crossfade between two of them.
-        let mut picks = vec![0, n / 2, n - 1];
-        picks.dedup();
-        let mut lazy = Runner::new(&data);
-        let mut eager = Runner::new(&data);
-        let mut schedule: Vec<(usize, AnimationId)> =
-            picks.iter().enumerate().map(|(k, &a)| (k * 20, AnimationId(a as u32))).collect();
-        // A crossfade (mixing two entries) in the middle of the last animation.
-        schedule.push((picks.len() * 20 - 10, AnimationId(0)));
-        let frames = picks.len() * 20 + 15;
-        for f in 0..frames {
-            for &(at, anim) in &schedule {
-                if at == f {
-                    for r in [&mut lazy, &mut eager] {
-                        r.state.set_animation(0, Some(anim), true);
-                    }
-                }
-            }
-            lazy.frame(false, dt);
-            eager.frame(true, dt);
-            for (i, (l, e)) in lazy.sk.bones.iter().zip(&eager.sk.bones).enumerate() {
-                assert_eq!(bits(l), bits(e), "{} frame {f} bone {i}", file.display());
-                compared += 1;
-                let p = l.applied();
-                if (p.x, p.y, p.rotation) != (l.x, l.y, l.rotation) {
-                    differing_from_local += 1;
-                }
-            }
-        }
+        let (c, d) = compare_rig(file);
+        compared += c;
+        differing_from_local += d;
     }
     assert!(rigs_with_constraints >= 10, "{rigs_with_constraints} rigs with constraints");
     assert!(compared > 50_000, "{compared} bone comparisons");
     // Constraints did leave applied poses that differ from the local ones.
     assert!(differing_from_local > 1_000, "{differing_from_local} applied poses moved");
+    // The 3.5–4.1 solvers (the same deferral behind their `Behaviour` flags).
+    let mut older = 0usize;
+    for v in ["3.5", "3.6", "3.7", "3.8", "4.0", "4.1"] {
+        for file in skel_testkit::files_with_suffix(&corpus.join(v), ".skel") {
+            older += compare_rig(&file).0;
+        }
+    }
+    assert!(older > 100_000, "{older} bone comparisons in 3.5-4.1 rigs");
 }
