@@ -216,7 +216,10 @@ pub fn set_eager_applied(eager: bool) {
 }
 
 /// A bone instance: local pose, applied pose and world transform.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Equality compares the applied poses as [`Bone::applied`] reads them (a deferred pose
+/// equals the same pose computed), not the update cache's bookkeeping.
+#[derive(Debug, Clone)]
 pub struct Bone {
     /// Parent bone (lower id).
     pub parent: Option<BoneId>,
@@ -266,6 +269,20 @@ pub struct Bone {
     ap_flags: u8,
     /// The last local matrix (see [`LocalCache`]).
     local: LocalCache,
+}
+
+impl PartialEq for Bone {
+    fn eq(&self, o: &Bone) -> bool {
+        self.parent == o.parent
+            && self.children == o.children
+            && (self.x, self.y, self.rotation) == (o.x, o.y, o.rotation)
+            && (self.scale_x, self.scale_y, self.shear_x, self.shear_y)
+                == (o.scale_x, o.scale_y, o.shear_x, o.shear_y)
+            && self.applied() == o.applied()
+            && (self.a, self.b, self.c, self.d, self.world_x, self.world_y)
+                == (o.a, o.b, o.c, o.d, o.world_x, o.world_y)
+            && (self.inherit, self.active, self.sorted) == (o.inherit, o.active, o.sorted)
+    }
 }
 
 impl Bone {
