@@ -1481,7 +1481,7 @@ impl Skeleton {
                 return Some((start + k - 1, id));
             }
             let Some(c) = constraints.get_mut(id.index()) else { continue };
-            constraints::update(&mut ctx, cd, c);
+            constraints::update_in_cache(&mut ctx, cd, c);
         }
     }
 

@@ -20,6 +20,7 @@ use crate::skeleton::{parent_world, Bone, LocalCache, ParentWorld, WorldFrame};
 /// `data.target`, blending by `pose.mix`, writing the bones' world transforms in
 /// `ctx.bones`.
 pub fn update(ctx: &mut SolverCtx<'_>, data: &IkData, pose: &mut IkPose) {
+    compute_applied(ctx.bones, &data.bones);
     update_cached(ctx, data, pose, None);
 }
 
@@ -204,7 +205,18 @@ pub fn apply_one_with(
     alpha: f32,
 ) {
     let (tx, ty) = (target_x, target_y);
+    compute_applied(bones, &[id]);
     apply_one_impl(None, rules, bones, frame, id, length, tx, ty, compress, stretch, mode, alpha);
+}
+
+/// Computes the deferred applied poses of `ids` (see [`Bone::applied`]): the solvers read
+/// the fields directly, which inside the update cache `Skeleton::update_cache` guarantees.
+fn compute_applied(bones: &mut [Bone], ids: &[BoneId]) {
+    for id in ids {
+        if let Some(b) = bones.get_mut(id.index()) {
+            b.applied_mut();
+        }
+    }
 }
 
 /// [`apply_one_with`], posing the bone through `cache` (see
@@ -351,6 +363,7 @@ pub fn apply_two_with(
 ) {
     let (tx, ty, bend, s) = (target_x, target_y, bend_dir, stretch);
     let (ids, lens) = ((parent_id, child_id), (parent_length, child_length));
+    compute_applied(bones, &[parent_id, child_id]);
     apply_two_impl(None, rules, bones, frame, ids, lens, tx, ty, bend, s, mode, softness, alpha);
 }
 
@@ -654,6 +667,7 @@ pub fn apply_one_3x(
     mode: ScaleYMode,
     alpha: f32,
 ) {
+    compute_applied(bones, &[id]);
     let parent = parent_world(bones, id);
     let Some(bone) = bones.get_mut(id.index()) else { return };
     let ap = bone.applied_in_cache();
@@ -721,6 +735,7 @@ pub fn apply_two_3x(
     stretch: bool,
     alpha: f32,
 ) {
+    compute_applied(bones, &[parent_id, child_id]);
     let (Some(parent), Some(child)) = (bones.get(parent_id.index()), bones.get(child_id.index()))
     else {
         return;
