@@ -26,8 +26,6 @@ mod skeleton;
 mod vertices;
 
 pub use render::SkeletonRenderer;
-#[doc(hidden)]
-pub use skeleton::set_eager_applied;
 pub use skeleton::{
     parent_world, timeline_attachment, update_bone, AppliedPose, Bone, ParentWorld, Physics,
     Skeleton, Slot, UpdateEntry, WorldFrame,

@@ -1,7 +1,6 @@
 //! Skeleton instances: bones, slots, draw order, skin, update cache, world transforms
 //! (spine-cpp 4.2 `Skeleton`, `Bone`, `Slot`).
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use spine_model::{
@@ -197,23 +196,6 @@ const AP_READ_AFTER: u8 = 2;
 /// [`Bone`] `ap_flags`, while [`Skeleton::update_cache`] runs only: a constraint before the
 /// current entry may defer the bone's applied pose.
 const AP_MOVED: u8 = 4;
-
-/// Test switch: when set, [`Bone::update_applied_transform`] computes the whole applied
-/// pose at once (as spine-cpp does) instead of on first read. Not part of the API.
-static EAGER_APPLIED: AtomicBool = AtomicBool::new(false);
-
-#[inline(always)]
-fn eager_applied() -> bool {
-    EAGER_APPLIED.load(Ordering::Relaxed)
-}
-
-/// Test hook: applied poses computed at once (`true`) or on first read (`false`, the
-/// default), process-wide. The results are the same bit for bit; this exists so a test can
-/// show it.
-#[doc(hidden)]
-pub fn set_eager_applied(eager: bool) {
-    EAGER_APPLIED.store(eager, Ordering::Relaxed);
-}
 
 /// A bone instance: local pose, applied pose and world transform.
 ///
@@ -632,7 +614,7 @@ impl Bone {
         self.ap =
             AppliedPose { x, y, rotation: ra, scale_x: rb, scale_y: rc, shear_x: rd, shear_y: 0.0 };
         self.ap_flags |= AP_DEFERRED;
-        if self.ap_flags & AP_READ_AFTER != 0 || eager_applied() {
+        if self.ap_flags & AP_READ_AFTER != 0 {
             self.materialize_applied();
         }
     }
@@ -902,6 +884,8 @@ pub struct Skeleton {
     /// 4.3 lazy-pose state per bone (empty unless
     /// [`Behaviour::lazy_pose_spine43`](spine_model::Behaviour::lazy_pose_spine43)).
     pub lazy43: Vec<constraints::lazy43::LazyBone>,
+    /// Test switch (see [`Skeleton::set_eager_applied`]).
+    eager_applied: bool,
 }
 
 impl Skeleton {
@@ -952,6 +936,7 @@ impl Skeleton {
             wind: [1.0, 0.0],
             gravity: [0.0, 1.0],
             lazy43: Vec::new(),
+            eager_applied: false,
         };
         if sk.data.behaviour.lazy_pose_spine43 {
             sk.lazy43 = vec![constraints::lazy43::LazyBone::default(); sk.bones.len()];
@@ -1307,8 +1292,9 @@ impl Skeleton {
                 UpdateEntry::Bone(id) => flag(bones, id, AP_READ_AFTER),
             }
         }
+        let every = if self.eager_applied { AP_READ_AFTER } else { 0 };
         for b in bones.iter_mut() {
-            b.ap_flags &= !AP_MOVED;
+            b.ap_flags = (b.ap_flags & !AP_MOVED) | every;
         }
     }
 
@@ -1483,6 +1469,15 @@ impl Skeleton {
             let Some(c) = constraints.get_mut(id.index()) else { continue };
             constraints::update_in_cache(&mut ctx, cd, c);
         }
+    }
+
+    /// Test hook: `true` computes every applied pose a constraint leaves at once (as
+    /// spine-cpp does: every bone marked as read after the constraint) instead of on first
+    /// read. The results are the same bit for bit; this exists so a test can show it.
+    #[doc(hidden)]
+    pub fn set_eager_applied(&mut self, eager: bool) {
+        self.eager_applied = eager;
+        self.mark_read_after();
     }
 
     /// A bone by name.

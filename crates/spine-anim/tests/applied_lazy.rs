@@ -3,10 +3,8 @@
 //! corpus, a few animations over a run of frames and a crossfade, with physics: the applied
 //! pose read through the accessor and the world transforms are bit-identical to those of a
 //! skeleton driven the same way with the pose computed at once (as spine-cpp does,
-//! `spine_anim::set_eager_applied(true)`), and some constraint did move bones (so the
+//! `Skeleton::set_eager_applied(true)`), and some constraint did move bones (so the
 //! deferred path ran). The 3.5–4.1 binary rigs of the corpus are compared the same way.
-//!
-//! One test function: the switch is process-wide.
 
 use std::sync::Arc;
 
@@ -31,25 +29,25 @@ struct Runner {
 }
 
 impl Runner {
-    fn new(data: &Arc<SkeletonData>) -> Runner {
+    /// A runner whose skeleton computes applied poses at once when `eager`.
+    fn new(data: &Arc<SkeletonData>, eager: bool) -> Runner {
         let mut sk = Skeleton::new(data.clone());
         if data.skins.len() > 1 {
             sk.set_skin(Some(SkinId(1)));
         }
+        sk.set_eager_applied(eager);
         sk.set_to_setup_pose();
         let mut asd = AnimationStateData::new(data.clone());
         asd.default_mix = 0.25;
         Runner { sk, state: AnimationState::new(Arc::new(asd)) }
     }
 
-    /// One frame; the applied pose is computed at once when `eager`.
-    fn frame(&mut self, eager: bool, dt: f32) {
-        spine_anim::set_eager_applied(eager);
+    /// One frame.
+    fn frame(&mut self, dt: f32) {
         self.state.update(dt);
         self.state.apply(&mut self.sk);
         self.sk.update(dt);
         self.sk.update_world_transform(Physics::Update);
-        spine_anim::set_eager_applied(false);
     }
 }
 
@@ -77,8 +75,8 @@ fn compare_rig(file: &std::path::Path) -> (usize, usize) {
     // The first, a middle and the last animation; then a crossfade between two of them.
     let mut picks = vec![0, n / 2, n - 1];
     picks.dedup();
-    let mut lazy = Runner::new(&data);
-    let mut eager = Runner::new(&data);
+    let mut lazy = Runner::new(&data, false);
+    let mut eager = Runner::new(&data, true);
     let mut schedule: Vec<(usize, AnimationId)> =
         picks.iter().enumerate().map(|(k, &a)| (k * 20, AnimationId(a as u32))).collect();
     // A crossfade (mixing two entries) in the middle of the last animation.
@@ -92,8 +90,8 @@ fn compare_rig(file: &std::path::Path) -> (usize, usize) {
                 }
             }
         }
-        lazy.frame(false, dt);
-        eager.frame(true, dt);
+        lazy.frame(dt);
+        eager.frame(dt);
         if f % 9 == 4 {
             compared += public_ik_matches(&lazy.sk, &eager.sk);
         }
