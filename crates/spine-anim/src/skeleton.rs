@@ -628,7 +628,7 @@ impl Bone {
     /// from the applied pose) reads them. The root bone's pose is computed at once.
     ///
     /// The common case (a parent, [`Inherit::Normal`]) is inlined into the caller; the
-    /// others go through [`Bone::update_applied_transform_general`] (the same operations).
+    /// others go through `Bone::update_applied_transform_general` (the same operations).
     #[inline(always)]
     pub fn update_applied_transform(&mut self, parent: Option<ParentWorld>, frame: &WorldFrame) {
         match parent {
