@@ -27,8 +27,8 @@ mod vertices;
 
 pub use render::SkeletonRenderer;
 pub use skeleton::{
-    parent_world, timeline_attachment, update_bone, Bone, ParentWorld, Physics, Skeleton, Slot,
-    UpdateEntry, WorldFrame,
+    parent_world, timeline_attachment, update_bone, AppliedPose, Bone, ParentWorld, Physics,
+    Skeleton, Slot, UpdateEntry, WorldFrame,
 };
 pub mod timeline;
 

@@ -135,8 +135,73 @@ impl LocalCache {
     }
 }
 
+/// A bone's applied pose (spine-cpp `Bone::ax .. ashearY`): the local pose its world
+/// transform was computed from (see [`Bone::applied`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct AppliedPose {
+    /// Applied x.
+    pub x: f32,
+    /// Applied y.
+    pub y: f32,
+    /// Applied rotation, degrees.
+    pub rotation: f32,
+    /// Applied scale x.
+    pub scale_x: f32,
+    /// Applied scale y.
+    pub scale_y: f32,
+    /// Applied shear x, degrees.
+    pub shear_x: f32,
+    /// Applied shear y, degrees.
+    pub shear_y: f32,
+}
+
+/// The applied pose of a deferred [`Bone::update_applied_transform`]: `d` holds `x, y` and
+/// the parent-space matrix `ra, rb, rc, rd` in `rotation, scale_x, scale_y, shear_x`; the
+/// rotation, scale and shear of that matrix (the end of spine-cpp
+/// `Bone::updateAppliedTransform`). Out of line: deferred poses are read rarely.
+#[inline(never)]
+fn applied_from_local_matrix(d: AppliedPose) -> AppliedPose {
+    let (ra, rb, rc, rd) = (d.rotation, d.scale_x, d.scale_y, d.shear_x);
+    let scale_x = math::sqrt(ra * ra + rc * rc);
+    if scale_x > 0.0001 {
+        let det = ra * rd - rb * rc;
+        let (shear, rotation) = math::atan2_pair(ra * rb + rc * rd, det, rc, ra);
+        AppliedPose {
+            x: d.x,
+            y: d.y,
+            rotation: rotation * RAD_DEG,
+            scale_x,
+            scale_y: det / scale_x,
+            shear_x: 0.0,
+            shear_y: -(shear * RAD_DEG),
+        }
+    } else {
+        AppliedPose {
+            x: d.x,
+            y: d.y,
+            rotation: 90.0 - math::atan2_deg(rd, rb),
+            scale_x: 0.0,
+            scale_y: math::sqrt(rb * rb + rd * rd),
+            shear_x: 0.0,
+            shear_y: 0.0,
+        }
+    }
+}
+
+/// [`Bone`] `ap_flags`: the applied pose is deferred.
+const AP_DEFERRED: u8 = 1;
+/// [`Bone`] `ap_flags`: the update cache walks the bone, or an IK constraint reads it, after
+/// a constraint that may defer its applied pose.
+const AP_READ_AFTER: u8 = 2;
+/// [`Bone`] `ap_flags`, while [`Skeleton::update_cache`] runs only: a constraint before the
+/// current entry may defer the bone's applied pose.
+const AP_MOVED: u8 = 4;
+
 /// A bone instance: local pose, applied pose and world transform.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Equality compares the applied poses as [`Bone::applied`] reads them (a deferred pose
+/// equals the same pose computed), not the update cache's bookkeeping.
+#[derive(Debug, Clone)]
 pub struct Bone {
     /// Parent bone (lower id).
     pub parent: Option<BoneId>,
@@ -156,20 +221,9 @@ pub struct Bone {
     pub shear_x: f32,
     /// Local shear y, degrees.
     pub shear_y: f32,
-    /// Applied x (what the world transform was computed from).
-    pub ax: f32,
-    /// Applied y.
-    pub ay: f32,
-    /// Applied rotation.
-    pub arotation: f32,
-    /// Applied scale x.
-    pub ascale_x: f32,
-    /// Applied scale y.
-    pub ascale_y: f32,
-    /// Applied shear x.
-    pub ashear_x: f32,
-    /// Applied shear y.
-    pub ashear_y: f32,
+    /// Applied pose (what the world transform was computed from); while deferred (see
+    /// `ap_flags`), the inputs of its computation instead (see [`Bone::applied`]).
+    ap: AppliedPose,
     /// World matrix a.
     pub a: f32,
     /// World matrix b.
@@ -188,8 +242,29 @@ pub struct Bone {
     pub active: bool,
     /// Update-cache sort flag.
     pub sorted: bool,
+    /// [`AP_DEFERRED`]: `ap` holds `x, y` and the parent-space matrix `ra, rb, rc, rd` (in
+    /// `rotation, scale_x, scale_y, shear_x`) of a deferred
+    /// [`Bone::update_applied_transform`]. [`AP_READ_AFTER`]: the update cache walks this
+    /// bone, or an IK constraint reads it, after a constraint that may move it, so its
+    /// applied pose is computed at once (those read it without testing [`AP_DEFERRED`]);
+    /// set by [`Skeleton::update_cache`].
+    ap_flags: u8,
     /// The last local matrix (see [`LocalCache`]).
     local: LocalCache,
+}
+
+impl PartialEq for Bone {
+    fn eq(&self, o: &Bone) -> bool {
+        self.parent == o.parent
+            && self.children == o.children
+            && (self.x, self.y, self.rotation) == (o.x, o.y, o.rotation)
+            && (self.scale_x, self.scale_y, self.shear_x, self.shear_y)
+                == (o.scale_x, o.scale_y, o.shear_x, o.shear_y)
+            && self.applied() == o.applied()
+            && (self.a, self.b, self.c, self.d, self.world_x, self.world_y)
+                == (o.a, o.b, o.c, o.d, o.world_x, o.world_y)
+            && (self.inherit, self.active, self.sorted) == (o.inherit, o.active, o.sorted)
+    }
 }
 
 impl Bone {
@@ -205,13 +280,7 @@ impl Bone {
             scale_y: 0.0,
             shear_x: 0.0,
             shear_y: 0.0,
-            ax: 0.0,
-            ay: 0.0,
-            arotation: 0.0,
-            ascale_x: 0.0,
-            ascale_y: 0.0,
-            ashear_x: 0.0,
-            ashear_y: 0.0,
+            ap: AppliedPose::default(),
             a: 1.0,
             b: 0.0,
             c: 0.0,
@@ -221,6 +290,7 @@ impl Bone {
             inherit: Inherit::Normal,
             active: false,
             sorted: false,
+            ap_flags: 0,
             local: LocalCache::default(),
         };
         b.set_to_setup_pose(data);
@@ -290,13 +360,7 @@ impl Bone {
         shear_x: f32,
         shear_y: f32,
     ) {
-        self.ax = x;
-        self.ay = y;
-        self.arotation = rotation;
-        self.ascale_x = scale_x;
-        self.ascale_y = scale_y;
-        self.ashear_x = shear_x;
-        self.ashear_y = shear_y;
+        self.set_applied(AppliedPose { x, y, rotation, scale_x, scale_y, shear_x, shear_y });
         let (sx, sy) = (scale_x, scale_y);
         self.world_from(cache, parent, frame, x, y, rotation, sx, sy, shear_x, shear_y);
     }
@@ -326,13 +390,15 @@ impl Bone {
             );
             return;
         };
-        self.ax = x;
-        self.ay = y;
-        self.arotation = rotation;
-        self.ascale_x = sx;
-        self.ascale_y = sy;
-        self.ashear_x = shear_x;
-        self.ashear_y = shear_y;
+        self.set_applied(AppliedPose {
+            x,
+            y,
+            rotation,
+            scale_x: sx,
+            scale_y: sy,
+            shear_x,
+            shear_y,
+        });
         let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
         self.world_x = pa * x + pb * y + p.world_x;
         self.world_y = pc * x + pd * y + p.world_y;
@@ -461,15 +527,8 @@ impl Bone {
 
     /// spine-cpp `Bone::update`: world transform from the applied pose.
     pub fn update_from_applied(&mut self, parent: Option<ParentWorld>, frame: &WorldFrame) {
-        let (x, y, r, sx, sy, hx, hy) = (
-            self.ax,
-            self.ay,
-            self.arotation,
-            self.ascale_x,
-            self.ascale_y,
-            self.ashear_x,
-            self.ashear_y,
-        );
+        let AppliedPose { x, y, rotation: r, scale_x: sx, scale_y: sy, shear_x: hx, shear_y: hy } =
+            *self.applied_mut();
         self.world_from(None, parent, frame, x, y, r, sx, sy, hx, hy);
     }
 
@@ -478,16 +537,14 @@ impl Bone {
     #[inline(always)]
     fn update_normal_child(&mut self, parent: &Bone) {
         let (pa, pb, pc, pd) = (parent.a, parent.b, parent.c, parent.d);
-        let (x, y) = (self.ax, self.ay);
+        // No deferred pose here: bones the walk reaches after a constraint that may move
+        // them compute theirs at once (`AP_READ_AFTER`).
+        let ap = self.applied_in_cache();
+        let (x, y) = (ap.x, ap.y);
         self.world_x = pa * x + pb * y + parent.world_x;
         self.world_y = pc * x + pd * y + parent.world_y;
-        let [la, lb, lc, ld] = self.local.get(
-            self.arotation,
-            self.ascale_x,
-            self.ascale_y,
-            self.ashear_x,
-            self.ashear_y,
-        );
+        let [la, lb, lc, ld] =
+            self.local.get(ap.rotation, ap.scale_x, ap.scale_y, ap.shear_x, ap.shear_y);
         self.a = pa * la + pb * lc;
         self.b = pa * lb + pb * ld;
         self.c = pc * la + pd * lc;
@@ -501,11 +558,77 @@ impl Bone {
         self.update_world_transform_with(parent, frame, x, y, r, sx, sy, hx, hy);
     }
 
+    /// The applied pose: what the world transform was computed from, or after a constraint
+    /// moved the world transform, the pose that gives it (spine-cpp `ax .. ashearY`). A
+    /// pose left by [`Bone::update_applied_transform`] is computed here on first read, from
+    /// the values that call took (the same operations, so the same bits).
+    #[inline]
+    pub fn applied(&self) -> AppliedPose {
+        if self.ap_flags & AP_DEFERRED != 0 {
+            applied_from_local_matrix(self.ap)
+        } else {
+            self.ap
+        }
+    }
+
+    /// The applied pose without the deferred test, for the readers in the update cache
+    /// that [`Skeleton::update_cache`] covers with [`AP_READ_AFTER`] (the walk, IK): a
+    /// bone they read after a constraint that may defer its pose computes it at once.
+    #[inline(always)]
+    pub(crate) fn applied_in_cache(&self) -> AppliedPose {
+        debug_assert!(self.ap_flags & AP_DEFERRED == 0, "deferred applied pose read in the cache");
+        self.ap
+    }
+
+    /// Sets the applied pose (spine-cpp `setAX .. setAShearY`; a pending
+    /// [`Bone::update_applied_transform`] is dropped).
+    #[inline]
+    pub fn set_applied(&mut self, pose: AppliedPose) {
+        self.ap = pose;
+        self.ap_flags &= !AP_DEFERRED;
+    }
+
+    /// The applied pose to read or change in place (computed first when pending).
+    #[inline]
+    pub fn applied_mut(&mut self) -> &mut AppliedPose {
+        if self.ap_flags & AP_DEFERRED != 0 {
+            self.materialize_applied();
+        }
+        &mut self.ap
+    }
+
+    /// Computes a pending applied pose into the fields.
+    #[cold]
+    #[inline(never)]
+    fn materialize_applied(&mut self) {
+        self.ap = applied_from_local_matrix(self.ap);
+        self.ap_flags &= !AP_DEFERRED;
+    }
+
+    /// Records `x, y` and the parent-space matrix `ra rb / rc rd` of
+    /// [`Bone::update_applied_transform`]; the rotation, scales and shears are computed
+    /// from them on first read ([`Bone::applied`]). Nothing a later change of this bone's or
+    /// its parent's world transform does can alter them.
+    #[inline(always)]
+    fn defer_applied(&mut self, x: f32, y: f32, ra: f32, rb: f32, rc: f32, rd: f32) {
+        self.ap =
+            AppliedPose { x, y, rotation: ra, scale_x: rb, scale_y: rc, shear_x: rd, shear_y: 0.0 };
+        self.ap_flags |= AP_DEFERRED;
+        if self.ap_flags & AP_READ_AFTER != 0 {
+            self.materialize_applied();
+        }
+    }
+
     /// spine-cpp `Bone::updateAppliedTransform`: the applied pose that gives the current
     /// world transform (after a constraint changed it).
     ///
+    /// With a parent, only the position and the parent-space matrix are computed here (the
+    /// matrix inverse and two products); the rotation, scales and shears that matrix gives
+    /// (a square root, two `atan2`s) are computed when [`Bone::applied`] (or the next update
+    /// from the applied pose) reads them. The root bone's pose is computed at once.
+    ///
     /// The common case (a parent, [`Inherit::Normal`]) is inlined into the caller; the
-    /// others go through [`Bone::update_applied_transform_general`] (the same operations).
+    /// others go through `Bone::update_applied_transform_general` (the same operations).
     #[inline(always)]
     pub fn update_applied_transform(&mut self, parent: Option<ParentWorld>, frame: &WorldFrame) {
         match parent {
@@ -514,13 +637,13 @@ impl Bone {
                 let (ia, ib, ic, id) = (p.d * pid, p.b * pid, p.c * pid, p.a * pid);
                 let dx = self.world_x - p.world_x;
                 let dy = self.world_y - p.world_y;
-                self.ax = dx * ia - dy * ib;
-                self.ay = dy * id - dx * ic;
+                let x = dx * ia - dy * ib;
+                let y = dy * id - dx * ic;
                 let ra = ia * self.a - ib * self.c;
                 let rb = ia * self.b - ib * self.d;
                 let rc = id * self.c - ic * self.a;
                 let rd = id * self.d - ic * self.b;
-                self.applied_from_local_matrix(ra, rb, rc, rd);
+                self.defer_applied(x, y, ra, rb, rc, rd);
             }
             _ => self.update_applied_transform_general(parent, frame),
         }
@@ -534,16 +657,18 @@ impl Bone {
         frame: &WorldFrame,
     ) {
         let Some(p) = parent else {
-            self.ax = self.world_x - frame.x;
-            self.ay = self.world_y - frame.y;
-            self.arotation = math::atan2_deg(self.c, self.a);
-            self.ascale_x = math::sqrt(self.a * self.a + self.c * self.c);
-            self.ascale_y = math::sqrt(self.b * self.b + self.d * self.d);
-            self.ashear_x = 0.0;
-            self.ashear_y = math::atan2_deg(
-                self.a * self.b + self.c * self.d,
-                self.a * self.d - self.b * self.c,
-            );
+            self.set_applied(AppliedPose {
+                x: self.world_x - frame.x,
+                y: self.world_y - frame.y,
+                rotation: math::atan2_deg(self.c, self.a),
+                scale_x: math::sqrt(self.a * self.a + self.c * self.c),
+                scale_y: math::sqrt(self.b * self.b + self.d * self.d),
+                shear_x: 0.0,
+                shear_y: math::atan2_deg(
+                    self.a * self.b + self.c * self.d,
+                    self.a * self.d - self.b * self.c,
+                ),
+            });
             return;
         };
         let (mut pa, mut pb, mut pc, mut pd) = (p.a, p.b, p.c, p.d);
@@ -551,8 +676,8 @@ impl Bone {
         let (mut ia, mut ib, mut ic, mut id) = (pd * pid, pb * pid, pc * pid, pa * pid);
         let dx = self.world_x - p.world_x;
         let dy = self.world_y - p.world_y;
-        self.ax = dx * ia - dy * ib;
-        self.ay = dy * id - dx * ic;
+        let x = dx * ia - dy * ib;
+        let y = dy * id - dx * ic;
         let (ra, rb, rc, rd);
         if self.inherit == Inherit::OnlyTranslation {
             ra = self.a;
@@ -605,27 +730,7 @@ impl Bone {
             rc = id * self.c - ic * self.a;
             rd = id * self.d - ic * self.b;
         }
-        self.applied_from_local_matrix(ra, rb, rc, rd);
-    }
-
-    /// The applied rotation, scale and shear of the parent-space matrix `ra rb / rc rd`
-    /// (the end of spine-cpp `Bone::updateAppliedTransform`).
-    #[inline(always)]
-    fn applied_from_local_matrix(&mut self, ra: f32, rb: f32, rc: f32, rd: f32) {
-        self.ashear_x = 0.0;
-        self.ascale_x = math::sqrt(ra * ra + rc * rc);
-        if self.ascale_x > 0.0001 {
-            let det = ra * rd - rb * rc;
-            self.ascale_y = det / self.ascale_x;
-            let (shear, rotation) = math::atan2_pair(ra * rb + rc * rd, det, rc, ra);
-            self.ashear_y = -(shear * RAD_DEG);
-            self.arotation = rotation * RAD_DEG;
-        } else {
-            self.ascale_x = 0.0;
-            self.ascale_y = math::sqrt(rb * rb + rd * rd);
-            self.ashear_y = 0.0;
-            self.arotation = 90.0 - math::atan2_deg(rd, rb);
-        }
+        self.defer_applied(x, y, ra, rb, rc, rd);
     }
 
     /// World point to this bone's local space.
@@ -752,7 +857,8 @@ pub struct Skeleton {
     pub constraints: Vec<Constraint>,
     /// Current skin.
     pub skin: Option<SkinId>,
-    /// Update order of bones and constraints.
+    /// Update order of bones and constraints, built by [`Skeleton::update_cache`] (which
+    /// also derives per-bone facts the walk relies on: change it only through that).
     pub update_cache: Vec<UpdateEntry>,
     /// Skeleton tint.
     pub color: Color,
@@ -778,6 +884,8 @@ pub struct Skeleton {
     /// 4.3 lazy-pose state per bone (empty unless
     /// [`Behaviour::lazy_pose_spine43`](spine_model::Behaviour::lazy_pose_spine43)).
     pub lazy43: Vec<constraints::lazy43::LazyBone>,
+    /// Test switch (see [`Skeleton::set_eager_applied`]).
+    eager_applied: bool,
 }
 
 impl Skeleton {
@@ -828,6 +936,7 @@ impl Skeleton {
             wind: [1.0, 0.0],
             gravity: [0.0, 1.0],
             lazy43: Vec::new(),
+            eager_applied: false,
         };
         if sk.data.behaviour.lazy_pose_spine43 {
             sk.lazy43 = vec![constraints::lazy43::LazyBone::default(); sk.bones.len()];
@@ -1143,6 +1252,50 @@ impl Skeleton {
         for i in 0..self.bones.len() {
             self.sort_bone(BoneId(i as u32));
         }
+        self.mark_read_after();
+    }
+
+    /// Sets [`AP_READ_AFTER`] on the bones the update cache walks, or an IK constraint of it
+    /// reads, after a constraint that may defer their applied pose (transform, path and
+    /// physics constraints: every bone they list, whatever their mode); clears it on the
+    /// others.
+    fn mark_read_after(&mut self) {
+        // `AP_MOVED` (this pass only): a constraint before the entry may defer the pose.
+        for b in &mut self.bones {
+            b.ap_flags &= !(AP_READ_AFTER | AP_MOVED);
+        }
+        let bones = &mut self.bones;
+        let flag = |bones: &mut [Bone], id: BoneId, set: u8| {
+            if let Some(b) = bones.get_mut(id.index()) {
+                if set == AP_MOVED || b.ap_flags & AP_MOVED != 0 {
+                    b.ap_flags |= set;
+                }
+            }
+        };
+        for entry in &self.update_cache {
+            match *entry {
+                UpdateEntry::Constraint(cid) => {
+                    let (ids, set): (&[BoneId], u8) =
+                        match self.data.constraints.get(cid.index()).map(|c| &c.kind) {
+                            Some(ConstraintKind::Ik(d)) => (&d.bones, AP_READ_AFTER),
+                            Some(ConstraintKind::Transform(d)) => (&d.bones, AP_MOVED),
+                            Some(ConstraintKind::Path(d)) => (&d.bones, AP_MOVED),
+                            Some(ConstraintKind::Physics(d)) => {
+                                (std::slice::from_ref(&d.bone), AP_MOVED)
+                            }
+                            Some(ConstraintKind::Slider(_)) | None => (&[], 0),
+                        };
+                    for &id in ids {
+                        flag(bones, id, set);
+                    }
+                }
+                UpdateEntry::Bone(id) => flag(bones, id, AP_READ_AFTER),
+            }
+        }
+        let every = if self.eager_applied { AP_READ_AFTER } else { 0 };
+        for b in bones.iter_mut() {
+            b.ap_flags = (b.ap_flags & !AP_MOVED) | every;
+        }
     }
 
     fn bone_active(&self, id: BoneId) -> bool {
@@ -1218,13 +1371,16 @@ impl Skeleton {
     /// bones compute their world transforms, constraints run their solvers.
     pub fn update_world_transform(&mut self, physics: Physics) {
         for b in &mut self.bones {
-            b.ax = b.x;
-            b.ay = b.y;
-            b.arotation = b.rotation;
-            b.ascale_x = b.scale_x;
-            b.ascale_y = b.scale_y;
-            b.ashear_x = b.shear_x;
-            b.ashear_y = b.shear_y;
+            b.ap = AppliedPose {
+                x: b.x,
+                y: b.y,
+                rotation: b.rotation,
+                scale_x: b.scale_x,
+                scale_y: b.scale_y,
+                shear_x: b.shear_x,
+                shear_y: b.shear_y,
+            };
+            b.ap_flags &= !AP_DEFERRED;
         }
         let frame = self.frame();
         if !self.lazy43.is_empty() {
@@ -1311,8 +1467,17 @@ impl Skeleton {
                 return Some((start + k - 1, id));
             }
             let Some(c) = constraints.get_mut(id.index()) else { continue };
-            constraints::update(&mut ctx, cd, c);
+            constraints::update_in_cache(&mut ctx, cd, c);
         }
+    }
+
+    /// Test hook: `true` computes every applied pose a constraint leaves at once (as
+    /// spine-cpp does: every bone marked as read after the constraint) instead of on first
+    /// read. The results are the same bit for bit; this exists so a test can show it.
+    #[doc(hidden)]
+    pub fn set_eager_applied(&mut self, eager: bool) {
+        self.eager_applied = eager;
+        self.mark_read_after();
     }
 
     /// A bone by name.

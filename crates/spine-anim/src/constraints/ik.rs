@@ -20,6 +20,7 @@ use crate::skeleton::{parent_world, Bone, LocalCache, ParentWorld, WorldFrame};
 /// `data.target`, blending by `pose.mix`, writing the bones' world transforms in
 /// `ctx.bones`.
 pub fn update(ctx: &mut SolverCtx<'_>, data: &IkData, pose: &mut IkPose) {
+    compute_applied(ctx.bones, &data.bones);
     update_cached(ctx, data, pose, None);
 }
 
@@ -204,7 +205,18 @@ pub fn apply_one_with(
     alpha: f32,
 ) {
     let (tx, ty) = (target_x, target_y);
+    compute_applied(bones, &[id]);
     apply_one_impl(None, rules, bones, frame, id, length, tx, ty, compress, stretch, mode, alpha);
+}
+
+/// Computes the deferred applied poses of `ids` (see [`Bone::applied`]): the solvers read
+/// the fields directly, which inside the update cache `Skeleton::update_cache` guarantees.
+fn compute_applied(bones: &mut [Bone], ids: &[BoneId]) {
+    for id in ids {
+        if let Some(b) = bones.get_mut(id.index()) {
+            b.applied_mut();
+        }
+    }
 }
 
 /// [`apply_one_with`], posing the bone through `cache` (see
@@ -226,6 +238,7 @@ pub(crate) fn apply_one_impl(
 ) {
     let parent = parent_world(bones, id);
     let Some(bone) = bones.get_mut(id.index()) else { return };
+    let ap = bone.applied_in_cache();
     let p = parent.unwrap_or(ParentWorld {
         a: frame.scale_x,
         b: 0.0,
@@ -235,7 +248,7 @@ pub(crate) fn apply_one_impl(
         world_y: frame.y,
     });
     let (pa, mut pb, pc, mut pd) = (p.a, p.b, p.c, p.d);
-    let mut rotation_ik = -bone.ashear_x - bone.arotation;
+    let mut rotation_ik = -ap.shear_x - ap.rotation;
     let (mut tx, mut ty);
     if bone.inherit == Inherit::OnlyTranslation {
         tx = (target_x - bone.world_x) * math::sign(frame.scale_x);
@@ -256,17 +269,17 @@ pub(crate) fn apply_one_impl(
             tx = 0.0;
             ty = 0.0;
         } else {
-            tx = (x * pd - y * pb) / d - bone.ax;
-            ty = (y * pa - x * pc) / d - bone.ay;
+            tx = (x * pd - y * pb) / d - ap.x;
+            ty = (y * pa - x * pc) / d - ap.y;
         }
     }
     rotation_ik += math::atan2_deg(ty, tx);
-    if bone.ascale_x < 0.0 {
+    if ap.scale_x < 0.0 {
         rotation_ik += 180.0;
     }
     rotation_ik = rules.wrap(rotation_ik);
-    let mut sx = bone.ascale_x;
-    let mut sy = bone.ascale_y;
+    let mut sx = ap.scale_x;
+    let mut sy = ap.scale_y;
     if compress || stretch {
         if matches!(bone.inherit, Inherit::NoScale | Inherit::NoScaleOrReflection) {
             tx = target_x - bone.world_x;
@@ -282,7 +295,7 @@ pub(crate) fn apply_one_impl(
             }
         }
     }
-    let (ax, ay, ar, hx, hy) = (bone.ax, bone.ay, bone.arotation, bone.ashear_x, bone.ashear_y);
+    let (ax, ay, ar, hx, hy) = (ap.x, ap.y, ap.rotation, ap.shear_x, ap.shear_y);
     bone.pose_cached(cache, parent, frame, ax, ay, ar + rotation_ik * alpha, sx, sy, hx, hy);
 }
 
@@ -350,6 +363,7 @@ pub fn apply_two_with(
 ) {
     let (tx, ty, bend, s) = (target_x, target_y, bend_dir, stretch);
     let (ids, lens) = ((parent_id, child_id), (parent_length, child_length));
+    compute_applied(bones, &[parent_id, child_id]);
     apply_two_impl(None, rules, bones, frame, ids, lens, tx, ty, bend, s, mode, softness, alpha);
 }
 
@@ -448,7 +462,8 @@ pub(crate) fn apply_two_impl(
         );
         let pw = parent_world(bones, child_id);
         if let Some(ch) = bones.get_mut(child_id.index()) {
-            let (csx, csy, hx, hy) = (ch.ascale_x, ch.ascale_y, ch.ashear_x, ch.ashear_y);
+            let cp = ch.applied_in_cache();
+            let (csx, csy, hx, hy) = (cp.scale_x, cp.scale_y, cp.shear_x, cp.shear_y);
             ch.update_world_transform_cached(child_cache, pw, frame, cx, cy, 0.0, csx, csy, hx, hy);
         }
         return;
@@ -617,14 +632,15 @@ trait ClonePose {
 
 impl ClonePose for Bone {
     fn clone_pose(&self) -> PoseCopy {
+        let p = self.applied_in_cache();
         PoseCopy {
-            ax: self.ax,
-            ay: self.ay,
-            arotation: self.arotation,
-            ascale_x: self.ascale_x,
-            ascale_y: self.ascale_y,
-            ashear_x: self.ashear_x,
-            ashear_y: self.ashear_y,
+            ax: p.x,
+            ay: p.y,
+            arotation: p.rotation,
+            ascale_x: p.scale_x,
+            ascale_y: p.scale_y,
+            ashear_x: p.shear_x,
+            ashear_y: p.shear_y,
             a: self.a,
             b: self.b,
             c: self.c,
@@ -651,8 +667,10 @@ pub fn apply_one_3x(
     mode: ScaleYMode,
     alpha: f32,
 ) {
+    compute_applied(bones, &[id]);
     let parent = parent_world(bones, id);
     let Some(bone) = bones.get_mut(id.index()) else { return };
+    let ap = bone.applied_in_cache();
     let p = parent.unwrap_or(ParentWorld {
         a: frame.scale_x,
         b: 0.0,
@@ -664,10 +682,10 @@ pub fn apply_one_3x(
     let inv = 1.0 / (p.a * p.d - p.b * p.c);
     let x = target_x - p.world_x;
     let y = target_y - p.world_y;
-    let tx = (x * p.d - y * p.b) * inv - bone.ax;
-    let ty = (y * p.a - x * p.c) * inv - bone.ay;
-    let mut rotation_ik = math::atan2(ty, tx) * RAD_DEG - bone.ashear_x - bone.arotation;
-    if bone.ascale_x < 0.0 {
+    let tx = (x * p.d - y * p.b) * inv - ap.x;
+    let ty = (y * p.a - x * p.c) * inv - ap.y;
+    let mut rotation_ik = math::atan2(ty, tx) * RAD_DEG - ap.shear_x - ap.rotation;
+    if ap.scale_x < 0.0 {
         rotation_ik += 180.0;
     }
     if rotation_ik > 180.0 {
@@ -675,8 +693,8 @@ pub fn apply_one_3x(
     } else if rotation_ik < -180.0 {
         rotation_ik += 360.0;
     }
-    let mut sx = bone.ascale_x;
-    let mut sy = bone.ascale_y;
+    let mut sx = ap.scale_x;
+    let mut sy = ap.scale_y;
     if compress || stretch {
         let b = length * sx;
         let dd = math::sqrt(tx * tx + ty * ty);
@@ -686,7 +704,7 @@ pub fn apply_one_3x(
             sy = scale_y(mode, sy, s);
         }
     }
-    let (ax, ay, ar, hx, hy) = (bone.ax, bone.ay, bone.arotation, bone.ashear_x, bone.ashear_y);
+    let (ax, ay, ar, hx, hy) = (ap.x, ap.y, ap.rotation, ap.shear_x, ap.shear_y);
     bone.update_world_transform_with(
         parent,
         frame,
@@ -717,6 +735,7 @@ pub fn apply_two_3x(
     stretch: bool,
     alpha: f32,
 ) {
+    compute_applied(bones, &[parent_id, child_id]);
     let (Some(parent), Some(child)) = (bones.get(parent_id.index()), bones.get(child_id.index()))
     else {
         return;

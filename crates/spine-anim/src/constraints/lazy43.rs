@@ -17,7 +17,9 @@
 use spine_model::{AttachmentKind, BoneId, ConstraintData, ConstraintKind, SkeletonData};
 
 use super::{Constraint, ConstraintPose, SolverCtx};
-use crate::skeleton::{update_bone, Bone, Physics, Skeleton, Slot, UpdateEntry, WorldFrame};
+use crate::skeleton::{
+    update_bone, AppliedPose, Bone, Physics, Skeleton, Slot, UpdateEntry, WorldFrame,
+};
 
 /// 4.3 lazy-pose state of one bone for the current update.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -53,11 +55,13 @@ pub fn bone_entry(lazy: &mut [LazyBone], id: BoneId) -> bool {
 }
 
 fn local_of(b: &Bone) -> [f32; 7] {
-    [b.ax, b.ay, b.arotation, b.ascale_x, b.ascale_y, b.ashear_x, b.ashear_y]
+    let p = b.applied();
+    [p.x, p.y, p.rotation, p.scale_x, p.scale_y, p.shear_x, p.shear_y]
 }
 
 fn set_local(b: &mut Bone, v: [f32; 7]) {
-    [b.ax, b.ay, b.arotation, b.ascale_x, b.ascale_y, b.ashear_x, b.ashear_y] = v;
+    let [x, y, rotation, scale_x, scale_y, shear_x, shear_y] = v;
+    b.set_applied(AppliedPose { x, y, rotation, scale_x, scale_y, shear_x, shear_y });
 }
 
 /// 4.3 `BonePose::resetWorld(update)` for the children of `id`.

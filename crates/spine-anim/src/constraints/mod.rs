@@ -285,8 +285,26 @@ fn ik_setup(d: &IkData) -> IkPose {
 
 /// Runs the solver of one constraint (called by the update cache for active constraints;
 /// sliders excepted, see [`slider::update`]).
-#[inline]
 pub fn update(ctx: &mut SolverCtx<'_>, data: &ConstraintData, constraint: &mut Constraint) {
+    if let ConstraintKind::Ik(d) = &data.kind {
+        // The IK solvers read the applied poses without the deferred test, which only the
+        // update cache's own walk may (see `Skeleton::update_cache`).
+        for id in &d.bones {
+            if let Some(b) = ctx.bones.get_mut(id.index()) {
+                b.applied_mut();
+            }
+        }
+    }
+    update_in_cache(ctx, data, constraint);
+}
+
+/// [`update`] from `Skeleton::update_world_transform`'s walk of the update cache.
+#[inline]
+pub(crate) fn update_in_cache(
+    ctx: &mut SolverCtx<'_>,
+    data: &ConstraintData,
+    constraint: &mut Constraint,
+) {
     match (&data.kind, &mut constraint.pose) {
         (ConstraintKind::Ik(d), ConstraintPose::Ik(p)) => {
             ik::update_cached(ctx, d, p, Some(&mut constraint.local))

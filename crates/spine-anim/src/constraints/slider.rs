@@ -59,13 +59,14 @@ pub fn property_value(
 ) -> f32 {
     let (sx, sy) = (frame.scale_x, frame.scale_y);
     if local {
+        let ap = bone.applied();
         return match property {
-            TransformProperty::Rotate => bone.arotation,
-            TransformProperty::X => bone.ax,
-            TransformProperty::Y => bone.ay,
-            TransformProperty::ScaleX => bone.ascale_x,
-            TransformProperty::ScaleY => bone.ascale_y,
-            TransformProperty::ShearY => bone.ashear_y,
+            TransformProperty::Rotate => ap.rotation,
+            TransformProperty::X => ap.x,
+            TransformProperty::Y => ap.y,
+            TransformProperty::ScaleX => ap.scale_x,
+            TransformProperty::ScaleY => ap.scale_y,
+            TransformProperty::ShearY => ap.shear_y,
         };
     }
     match property {
@@ -99,13 +100,15 @@ pub fn property_value(
 /// Exchanges a bone's local and applied pose (so that timelines, which write the local
 /// pose, write the applied one).
 fn swap_local_applied(b: &mut Bone) {
-    std::mem::swap(&mut b.x, &mut b.ax);
-    std::mem::swap(&mut b.y, &mut b.ay);
-    std::mem::swap(&mut b.rotation, &mut b.arotation);
-    std::mem::swap(&mut b.scale_x, &mut b.ascale_x);
-    std::mem::swap(&mut b.scale_y, &mut b.ascale_y);
-    std::mem::swap(&mut b.shear_x, &mut b.ashear_x);
-    std::mem::swap(&mut b.shear_y, &mut b.ashear_y);
+    let mut ap = *b.applied_mut();
+    std::mem::swap(&mut b.x, &mut ap.x);
+    std::mem::swap(&mut b.y, &mut ap.y);
+    std::mem::swap(&mut b.rotation, &mut ap.rotation);
+    std::mem::swap(&mut b.scale_x, &mut ap.scale_x);
+    std::mem::swap(&mut b.scale_y, &mut ap.scale_y);
+    std::mem::swap(&mut b.shear_x, &mut ap.shear_x);
+    std::mem::swap(&mut b.shear_y, &mut ap.shear_y);
+    b.set_applied(ap);
 }
 
 /// The constraints timeline `t` writes (`f` may see one several times).

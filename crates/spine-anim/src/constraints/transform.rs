@@ -162,21 +162,23 @@ fn absolute_local(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], l
     for &id in &data.bones {
         let bones = &mut *ctx.bones;
         let Some(t) = bones.get(data.source.index()) else { return };
+        let tp = t.applied();
         let (t_rot, t_x, t_y, t_sx, t_sy, t_shy) =
-            (t.arotation, t.ax, t.ay, t.ascale_x, t.ascale_y, t.ashear_y);
+            (tp.rotation, tp.x, tp.y, tp.scale_x, tp.scale_y, tp.shear_y);
         let parent = parent_world(bones, id);
         let Some(bone) = bones.get_mut(id.index()) else { continue };
-        let mut rotation = bone.arotation;
+        let ap = bone.applied();
+        let mut rotation = ap.rotation;
         if m[ts::ROTATE] != 0.0 {
             let r = wrap_deg(t_rot - rotation + o[ts::ROTATE], legacy3);
             rotation += r * m[ts::ROTATE];
         }
-        let (mut x, mut y) = (bone.ax, bone.ay);
+        let (mut x, mut y) = (ap.x, ap.y);
         if !legacy3 || m[ts::X] != 0.0 || m[ts::Y] != 0.0 {
             x += (t_x - x + o[ts::X]) * m[ts::X];
             y += (t_y - y + o[ts::Y]) * m[ts::Y];
         }
-        let (mut scale_x, mut scale_y) = (bone.ascale_x, bone.ascale_y);
+        let (mut scale_x, mut scale_y) = (ap.scale_x, ap.scale_y);
         let (ok_x, ok_y) = if legacy3 {
             (m[ts::SCALE_X] != 0.0 && scale_x > 0.00001, m[ts::SCALE_Y] != 0.0 && scale_y > 0.00001)
         } else {
@@ -188,12 +190,12 @@ fn absolute_local(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], l
         if ok_y {
             scale_y = (scale_y + (t_sy - scale_y + o[ts::SCALE_Y]) * m[ts::SCALE_Y]) / scale_y;
         }
-        let shear_y = bone.ashear_y;
+        let shear_y = ap.shear_y;
         if m[ts::SHEAR_Y] != 0.0 {
             let r = wrap_deg(t_shy - shear_y + o[ts::SHEAR_Y], legacy3);
             bone.shear_y += r * m[ts::SHEAR_Y];
         }
-        let shear_x = bone.ashear_x;
+        let shear_x = ap.shear_x;
         bone.update_world_transform_with(
             parent, &ctx.frame, x, y, rotation, scale_x, scale_y, shear_x, shear_y,
         );
@@ -206,24 +208,26 @@ fn relative_local(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], l
     for &id in &data.bones {
         let bones = &mut *ctx.bones;
         let Some(t) = bones.get(data.source.index()) else { return };
+        let tp = t.applied();
         let (t_rot, t_x, t_y, t_sx, t_sy, t_shy) =
-            (t.arotation, t.ax, t.ay, t.ascale_x, t.ascale_y, t.ashear_y);
+            (tp.rotation, tp.x, tp.y, tp.scale_x, tp.scale_y, tp.shear_y);
         let parent = parent_world(bones, id);
         let Some(bone) = bones.get_mut(id.index()) else { continue };
+        let ap = bone.applied();
         let (rotation, x, y, scale_x, scale_y, shear_y);
         if legacy3 {
-            let mut r = bone.arotation;
+            let mut r = ap.rotation;
             if m[ts::ROTATE] != 0.0 {
                 r += (t_rot + o[ts::ROTATE]) * m[ts::ROTATE];
             }
             rotation = r;
-            let (mut px, mut py) = (bone.ax, bone.ay);
+            let (mut px, mut py) = (ap.x, ap.y);
             if m[ts::X] != 0.0 || m[ts::Y] != 0.0 {
                 px += (t_x + o[ts::X]) * m[ts::X];
                 py += (t_y + o[ts::Y]) * m[ts::Y];
             }
             (x, y) = (px, py);
-            let (mut sx, mut sy) = (bone.ascale_x, bone.ascale_y);
+            let (mut sx, mut sy) = (ap.scale_x, ap.scale_y);
             if m[ts::SCALE_X] != 0.0 && sx > 0.00001 {
                 sx *= ((t_sx - 1.0 + o[ts::SCALE_X]) * m[ts::SCALE_X]) + 1.0;
             }
@@ -231,20 +235,20 @@ fn relative_local(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], l
                 sy *= ((t_sy - 1.0 + o[ts::SCALE_Y]) * m[ts::SCALE_Y]) + 1.0;
             }
             (scale_x, scale_y) = (sx, sy);
-            let mut shy = bone.ashear_y;
+            let mut shy = ap.shear_y;
             if m[ts::SHEAR_Y] != 0.0 {
                 shy += (t_shy + o[ts::SHEAR_Y]) * m[ts::SHEAR_Y];
             }
             shear_y = shy;
         } else {
-            rotation = bone.arotation + (t_rot + o[ts::ROTATE]) * m[ts::ROTATE];
-            x = bone.ax + (t_x + o[ts::X]) * m[ts::X];
-            y = bone.ay + (t_y + o[ts::Y]) * m[ts::Y];
-            scale_x = bone.ascale_x * (((t_sx - 1.0 + o[ts::SCALE_X]) * m[ts::SCALE_X]) + 1.0);
-            scale_y = bone.ascale_y * (((t_sy - 1.0 + o[ts::SCALE_Y]) * m[ts::SCALE_Y]) + 1.0);
-            shear_y = bone.ashear_y + (t_shy + o[ts::SHEAR_Y]) * m[ts::SHEAR_Y];
+            rotation = ap.rotation + (t_rot + o[ts::ROTATE]) * m[ts::ROTATE];
+            x = ap.x + (t_x + o[ts::X]) * m[ts::X];
+            y = ap.y + (t_y + o[ts::Y]) * m[ts::Y];
+            scale_x = ap.scale_x * (((t_sx - 1.0 + o[ts::SCALE_X]) * m[ts::SCALE_X]) + 1.0);
+            scale_y = ap.scale_y * (((t_sy - 1.0 + o[ts::SCALE_Y]) * m[ts::SCALE_Y]) + 1.0);
+            shear_y = ap.shear_y + (t_shy + o[ts::SHEAR_Y]) * m[ts::SHEAR_Y];
         }
-        let shear_x = bone.ashear_x;
+        let shear_x = ap.shear_x;
         bone.update_world_transform_with(
             parent, &ctx.frame, x, y, rotation, scale_x, scale_y, shear_x, shear_y,
         );

@@ -139,7 +139,8 @@ fn apply_to(
     match p {
         P::Rotate => {
             if local {
-                bone.arotation += (if additive { value } else { value - bone.arotation }) * mix;
+                let ap = bone.applied_mut();
+                ap.rotation += (if additive { value } else { value - ap.rotation }) * mix;
             } else {
                 let (ix, iy) = (1.0 / sx, 1.0 / sy);
                 let (a, b, c, d) = (bone.a * ix, bone.b * ix, bone.c * iy, bone.d * iy);
@@ -157,7 +158,8 @@ fn apply_to(
         }
         P::X => {
             if local {
-                bone.ax += (if additive { value } else { value - bone.ax }) * mix;
+                let ap = bone.applied_mut();
+                ap.x += (if additive { value } else { value - ap.x }) * mix;
             } else {
                 if !additive {
                     value -= bone.world_x / sx;
@@ -167,7 +169,8 @@ fn apply_to(
         }
         P::Y => {
             if local {
-                bone.ay += (if additive { value } else { value - bone.ay }) * mix;
+                let ap = bone.applied_mut();
+                ap.y += (if additive { value } else { value - ap.y }) * mix;
             } else {
                 if !additive {
                     value -= bone.world_y / sy;
@@ -177,10 +180,11 @@ fn apply_to(
         }
         P::ScaleX => {
             if local {
+                let ap = bone.applied_mut();
                 if additive {
-                    bone.ascale_x *= 1.0 + (value - 1.0) * mix;
-                } else if bone.ascale_x != 0.0 {
-                    bone.ascale_x += (value - bone.ascale_x) * mix;
+                    ap.scale_x *= 1.0 + (value - 1.0) * mix;
+                } else if ap.scale_x != 0.0 {
+                    ap.scale_x += (value - ap.scale_x) * mix;
                 }
             } else if additive {
                 let s = 1.0 + (value - 1.0) * mix;
@@ -198,10 +202,11 @@ fn apply_to(
         }
         P::ScaleY => {
             if local {
+                let ap = bone.applied_mut();
                 if additive {
-                    bone.ascale_y *= 1.0 + (value - 1.0) * mix;
-                } else if bone.ascale_y != 0.0 {
-                    bone.ascale_y += (value - bone.ascale_y) * mix;
+                    ap.scale_y *= 1.0 + (value - 1.0) * mix;
+                } else if ap.scale_y != 0.0 {
+                    ap.scale_y += (value - ap.scale_y) * mix;
                 }
             } else if additive {
                 let s = 1.0 + (value - 1.0) * mix;
@@ -219,10 +224,11 @@ fn apply_to(
         }
         P::ShearY => {
             if local {
+                let ap = bone.applied_mut();
                 if !additive {
-                    value -= bone.ashear_y;
+                    value -= ap.shear_y;
                 }
-                bone.ashear_y += value * mix;
+                ap.shear_y += value * mix;
             } else {
                 let (b, d) = (bone.b / sx, bone.d / sy);
                 let by = math::atan2(d, b);
@@ -269,13 +275,14 @@ pub(super) fn update(ctx: &mut SolverCtx<'_>, data: &TransformData, m: [f32; 6])
     for &id in &data.bones {
         let bones = &mut *ctx.bones;
         let Some(t) = bones.get(data.source.index()) else { return };
+        let ap = t.applied();
         let src = Source {
-            rotation: t.arotation,
-            x: t.ax,
-            y: t.ay,
-            scale_x: t.ascale_x,
-            scale_y: t.ascale_y,
-            shear_y: t.ashear_y,
+            rotation: ap.rotation,
+            x: ap.x,
+            y: ap.y,
+            scale_x: ap.scale_x,
+            scale_y: ap.scale_y,
+            shear_y: ap.shear_y,
             a: t.a,
             b: t.b,
             c: t.c,
