@@ -858,8 +858,9 @@ pub struct Skeleton {
     /// Current skin.
     pub skin: Option<SkinId>,
     /// Update order of bones and constraints, built by [`Skeleton::update_cache`] (which
-    /// also derives per-bone facts the walk relies on: change it only through that).
-    pub update_cache: Vec<UpdateEntry>,
+    /// also derives per-bone facts the walk relies on, so it is not public: read it through
+    /// [`Skeleton::update_order`]).
+    pub(crate) update_cache: Vec<UpdateEntry>,
     /// Skeleton tint.
     pub color: Color,
     /// Position x.
@@ -1122,6 +1123,12 @@ impl Skeleton {
         let id = name.and_then(|n| self.data.find_skin(n));
         self.set_skin(id);
         id.is_some() || name.is_none()
+    }
+
+    /// The update order [`Skeleton::update_cache`] built: bones and constraints in the
+    /// order [`Skeleton::update_world_transform`] visits them.
+    pub fn update_order(&self) -> &[UpdateEntry] {
+        &self.update_cache
     }
 
     /// Rebuilds the update cache (spine-cpp `Skeleton::updateCache`): bone activity from
