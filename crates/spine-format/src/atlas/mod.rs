@@ -220,7 +220,7 @@ struct RawEntry<'a> {
 impl<'a> RawEntry<'a> {
     /// The trimmed comma-separated values.
     fn values(self) -> impl Iterator<Item = &'a str> {
-        self.values.split(',').map(str::trim)
+        self.values.split(',').map(trim)
     }
 
     /// The owned [`Entry`] (kept for entries the parser does not interpret).
@@ -231,8 +231,68 @@ impl<'a> RawEntry<'a> {
 
 /// Splits `key: a, b` into the trimmed key and values; `None` when there is no colon.
 fn split_entry(line: &str) -> Option<RawEntry<'_>> {
-    let (k, v) = line.split_once(':')?;
-    Some(RawEntry { name: k.trim(), values: v })
+    let colon = line.bytes().position(|b| b == b':')?;
+    let (k, v) = (&line[..colon], &line[colon + 1..]);
+    Some(RawEntry { name: trim(k), values: v })
+}
+
+/// `str::trim` with an ASCII fast path: after the ASCII whitespace is cut, a text that
+/// starts and ends with a printable ASCII byte has nothing left for `trim` to remove.
+#[inline]
+fn trim(s: &str) -> &str {
+    let t = s.trim_ascii();
+    match (t.as_bytes().first(), t.as_bytes().last()) {
+        (Some(&a), Some(&b)) if !plain(a) || !plain(b) => t.trim(),
+        _ => t,
+    }
+}
+
+/// A byte `str::trim` never removes on its own: ASCII and not whitespace (`trim_ascii`
+/// leaves vertical tab 0x0B, which Unicode `White_Space` includes).
+#[inline]
+fn plain(b: u8) -> bool {
+    b < 0x80 && b != 0x0b
+}
+
+/// `str::parse::<i32>` with a fast path for up to nine digits after an optional `-`.
+#[inline]
+fn int(v: &str) -> Option<i32> {
+    let (neg, digits) = match v.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        all => (false, all),
+    };
+    if digits.is_empty() || digits.len() > 9 {
+        return v.parse().ok();
+    }
+    let mut n = 0i32;
+    for &d in digits {
+        let d = d.wrapping_sub(b'0');
+        if d > 9 {
+            return v.parse().ok();
+        }
+        n = n * 10 + i32::from(d);
+    }
+    Some(if neg { -n } else { n })
+}
+
+/// The lines of `text`: ends at `\r\n`, `\n` or `\r` (as splitting on `\r\n` and then on
+/// `\n` / `\r`), the text after the last end being the last line.
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let t = rest?;
+        match t.bytes().position(|b| b == b'\n' || b == b'\r') {
+            Some(i) => {
+                let skip = if t.as_bytes()[i..].starts_with(b"\r\n") { 2 } else { 1 };
+                rest = Some(&t[i + skip..]);
+                Some(&t[..i])
+            }
+            None => {
+                rest = None;
+                Some(t)
+            }
+        }
+    })
 }
 
 fn ints<const N: usize>(e: RawEntry<'_>, line: usize) -> Result<[i32; N], AtlasError> {
@@ -241,12 +301,18 @@ fn ints<const N: usize>(e: RawEntry<'_>, line: usize) -> Result<[i32; N], AtlasE
         format!("expected {N} integer(s) for `{}`, found `{found}`", e.name)
     };
     let mut out = [0i32; N];
-    let mut values = e.values();
+    // `e.values()` without the iterator: the text up to each comma, trimmed.
+    let mut rest = Some(e.values);
     for o in &mut out {
-        let v = values.next().ok_or_else(|| err(line, expected()))?;
-        *o = v.parse().map_err(|_| err(line, expected()))?;
+        let t = rest.ok_or_else(|| err(line, expected()))?;
+        let (v, r) = match t.bytes().position(|b| b == b',') {
+            Some(c) => (&t[..c], Some(&t[c + 1..])),
+            None => (t, None),
+        };
+        rest = r;
+        *o = int(trim(v)).ok_or_else(|| err(line, expected()))?;
     }
-    if values.next().is_some() {
+    if rest.is_some() {
         return Err(err(line, expected()));
     }
     Ok(out)
@@ -325,12 +391,12 @@ pub fn parse(text: &str) -> Result<Atlas, AtlasError> {
     let mut atlas = Atlas::default();
     // False between pages (start of file or after a blank line).
     let mut in_page = false;
-    let lines = text.split("\r\n").flat_map(|l| l.split(['\n', '\r']));
+    let lines = lines(text);
     let mut n = 0usize;
     let mut seen_page = false;
     for raw in lines {
         n += 1;
-        let line = raw.trim();
+        let line = trim(raw);
         if line.is_empty() {
             in_page = false;
             continue;
@@ -384,6 +450,39 @@ mod tests {
         assert_eq!((r.degrees(), r.index(), r.offsets()), (270, -1, [0, 0, 3, 4]));
         assert_eq!(r.entry("split").and_then(Entry::ints), Some(vec![1, 2, 3, 4]));
         assert_eq!(r.line, 19);
+    }
+
+    #[test]
+    fn fast_paths_match_std() {
+        for text in ["", "a", "a\r\r\nb\n\rc\r\n\r\nd", "\n\n", "x\r", "\r\n\r", "é\rü\n"] {
+            let std_lines: Vec<&str> =
+                text.split("\r\n").flat_map(|l| l.split(['\n', '\r'])).collect();
+            assert_eq!(lines(text).collect::<Vec<_>>(), std_lines, "{text:?}");
+        }
+        for s in ["", " ", "\u{b}a\u{b}", "\u{a0}a b\u{2003}", " \tx\x0c", "é ", "\u{85}", "a"] {
+            assert_eq!(trim(s), s.trim(), "{s:?}");
+        }
+        for v in [
+            "0",
+            "-0",
+            "+7",
+            "007",
+            "-",
+            "",
+            "123456789",
+            "2147483647",
+            "-2147483648",
+            "2147483648",
+            "1a",
+            "١",
+        ] {
+            assert_eq!(int(v), v.parse().ok(), "{v:?}");
+        }
+        for (size, ok) in
+            [("1 , 2 ", true), ("1, 2,", false), ("1", false), ("1,,2", false), (" 3,4", true)]
+        {
+            assert_eq!(parse(&format!("p.png\nsize: {size}\n")).is_ok(), ok, "{size:?}");
+        }
     }
 
     #[test]
