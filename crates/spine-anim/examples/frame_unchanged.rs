@@ -9,11 +9,12 @@
 //!
 //! `cargo run --release -p spine-anim --example frame_unchanged -- <rig> <file> <skin|-> <anim> [frames]`
 
-use std::sync::Arc;
+#[path = "common/rig.rs"]
+mod rig;
 
 use spine_anim::constraints::ConstraintPose;
-use spine_anim::{AnimationState, AnimationStateData, Physics, Skeleton};
-use spine_model::{ConstraintKind, SkinId, Timeline};
+use spine_anim::{Physics, Skeleton};
+use spine_model::{ConstraintKind, Timeline};
 
 fn local(sk: &Skeleton, i: usize) -> [u32; 8] {
     let b = &sk.bones[i];
@@ -39,32 +40,12 @@ fn parent_world(sk: &Skeleton, i: usize) -> [u32; 6] {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let rig = args.get(1).map_or("spineboy", String::as_str);
-    let file = args.get(2).map_or("spineboy-pro.skel", String::as_str);
-    let skin = args.get(3).map_or("-", String::as_str);
-    let anim = args.get(4).map_or("run", String::as_str);
-    let frames: usize = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(500);
-    let Some(corpus) = skel_testkit::spine_corpus() else {
-        eprintln!("no corpus");
-        return;
-    };
-    let bytes = std::fs::read(corpus.join("4.2").join(rig).join(file)).expect("rig readable");
-    let data = Arc::new(spine_model::load_binary(&bytes, None).expect("rig loads"));
-    let mut sk = Skeleton::new(data.clone());
-    let skin_id = if skin == "-" {
-        (data.skins.len() > 1).then_some(SkinId(1))
-    } else {
-        data.find_skin(skin)
-    };
-    if skin_id.is_some() {
-        sk.set_skin(skin_id);
-    }
-    sk.set_to_setup_pose();
-    let mut asd = AnimationStateData::new(data.clone());
-    asd.default_mix = 0.2;
-    let mut state = AnimationState::new(Arc::new(asd));
-    state.set_animation(0, Some(data.find_animation(anim).expect("animation exists")), true);
+    let args = rig::Args::parse("-", "run", 500);
+    let Some(data) = args.load() else { return };
+    let (mut sk, mut state) = rig::posed(&data, Some(&args.third), 0.2);
+    let anim_id = data.find_animation(&args.fourth).expect("animation exists");
+    state.set_animation(0, Some(anim_id), true);
+    let (rig, anim, frames) = (&args.rig, &args.fourth, args.frames);
     let dt = 1.0f32 / 60.0;
     let n = sk.bones.len();
     let active = sk.bones.iter().filter(|b| b.active).count();
@@ -128,7 +109,7 @@ fn main() {
     let f = counted.max(1) as f64;
     let never = (0..n).filter(|&i| sk.bones[i].active && !ever_changed[i]).count();
     let moving_still = same_local as f64 / f - never as f64;
-    let anim_data = data.find_animation(anim).and_then(|a| data.animations.get(a.index()));
+    let anim_data = data.animations.get(anim_id.index());
     // (bone, key count, all keys' values equal)
     let bone_timelines: Vec<(usize, usize, bool)> = anim_data.map_or(Vec::new(), |a| {
         a.timelines

@@ -6,28 +6,16 @@
 //! e.g. `... -- spineboy spineboy-pro.skel run walk 600`. Prints a checksum of the world
 //! transforms so the work cannot be optimised away.
 
-use std::sync::Arc;
+#[path = "common/rig.rs"]
+mod rig;
 
-use spine_anim::{AnimationState, AnimationStateData, Physics, Skeleton};
+use spine_anim::Physics;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let rig = args.get(1).map_or("spineboy", String::as_str);
-    let file = args.get(2).map_or("spineboy-pro.skel", String::as_str);
-    let first = args.get(3).map_or("run", String::as_str);
-    let second = args.get(4).map_or("walk", String::as_str);
-    let frames: usize = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(600);
-    let Some(corpus) = skel_testkit::spine_corpus() else {
-        eprintln!("no corpus");
-        return;
-    };
-    let bytes = std::fs::read(corpus.join("4.2").join(rig).join(file)).expect("rig readable");
-    let data = Arc::new(spine_model::load_binary(&bytes, None).expect("rig loads"));
-    let mut sk = Skeleton::new(data.clone());
-    sk.set_to_setup_pose();
-    let mut asd = AnimationStateData::new(data.clone());
-    asd.default_mix = 0.4;
-    let mut state = AnimationState::new(Arc::new(asd));
+    let args = rig::Args::parse("run", "walk", 600);
+    let Some(data) = args.load() else { return };
+    let (mut sk, mut state) = rig::posed(&data, None, 0.4);
+    let (first, second, frames) = (&args.third, &args.fourth, args.frames);
     let ids = [
         data.find_animation(first).expect("animation exists"),
         data.find_animation(second).expect("animation exists"),
