@@ -96,7 +96,7 @@ fn sample(sk: &Skeleton, out: &mut Map<String, Value>) {
         .slots
         .iter()
         .map(|s| {
-            let name = s.attachment.map_or(Value::Null, |a| json!(sk.data.attachment(a).name));
+            let name = s.attachment.map_or(Value::Null, |a| json!(&*sk.data.attachment(a).name));
             let c = s.color;
             let mut v = vec![name, Value::Array([c.r, c.g, c.b, c.a].map(num).to_vec())];
             if s.has_dark_color {

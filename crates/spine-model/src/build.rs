@@ -13,6 +13,7 @@ use crate::data::*;
 use crate::error::{LoadError, Problem, ProblemKind};
 use crate::ids::*;
 use crate::LoadOptions;
+use std::sync::Arc;
 
 /// A linked mesh waiting for its source.
 pub(crate) struct PendingLink {
@@ -217,7 +218,18 @@ impl<'o> Builder<'o> {
         self.f(field, value * s)
     }
 
-    /// A required name from a string table reference.
+    /// A required name as a shared string; reports [`ProblemKind::MissingName`] when absent.
+    pub fn name_shared(&mut self, what: &'static str, name: Option<&str>) -> Arc<str> {
+        match name {
+            Some(n) => Arc::from(n),
+            None => {
+                self.report(ProblemKind::MissingName { what });
+                Arc::from("")
+            }
+        }
+    }
+
+    /// A required name as a `String`; reports [`ProblemKind::MissingName`] when absent.
     pub fn name(&mut self, what: &'static str, name: Option<&str>) -> String {
         match name {
             Some(n) => n.to_owned(),
@@ -327,13 +339,13 @@ impl<'o> Builder<'o> {
 
     /// A sequence: frame paths per `Sequence::getPath`, one unsuffixed frame when the export
     /// has none (4.3 gotcha 6: every region and mesh has a sequence).
-    pub fn sequence(&mut self, path: &str, raw: Option<[u32; 4]>) -> SequenceData {
+    pub fn sequence(&mut self, path: &Arc<str>, raw: Option<[u32; 4]>) -> SequenceData {
         match raw {
             None => SequenceData {
                 start: 0,
                 digits: 0,
                 setup_index: 0,
-                paths: Frames::One([path.to_owned()]),
+                paths: Frames::One([Arc::clone(path)]),
                 regions: Frames::One([None]),
             },
             Some([count, start, digits, setup_index]) => {
@@ -342,11 +354,11 @@ impl<'o> Builder<'o> {
                 }
                 // `Sequence::apply` clamps the frame index to the last region.
                 let setup_index = setup_index.min(count.saturating_sub(1));
-                let paths: Vec<String> = (0..count)
+                let paths: Vec<Arc<str>> = (0..count)
                     .map(|i| {
                         let frame = (u64::from(start) + u64::from(i)).to_string();
                         let pad = (digits as usize).saturating_sub(frame.len()).min(32);
-                        format!("{path}{}{frame}", "0".repeat(pad))
+                        Arc::from(format!("{path}{}{frame}", "0".repeat(pad)))
                     })
                     .collect();
                 let regions = Frames::from_vec(vec![None; paths.len()]);
@@ -451,7 +463,7 @@ impl<'o> Builder<'o> {
             };
             let mut missing = Vec::new();
             for (path, region) in seq.paths.iter().zip(seq.regions.iter_mut()) {
-                let found = by_name.get(path.as_str()).copied();
+                let found = by_name.get(&**path).copied();
                 match found {
                     Some((pi, page, r)) => {
                         let pid = *page_ids[pi].get_or_insert_with(|| {
@@ -466,7 +478,7 @@ impl<'o> Builder<'o> {
                         });
                         *region = Some(atlas_bind::texture_region(pid, page, r));
                     }
-                    None => missing.push(path.clone()),
+                    None => missing.push(path.to_string()),
                 }
             }
             let setup = seq.setup_index as usize;
@@ -632,6 +644,15 @@ pub(crate) fn draw_order(
         }
     }
     order.into_iter().map(|c| c.ok_or_else(|| "unfilled position".to_owned())).collect()
+}
+
+/// `base` shared when `s` is absent or spells the same string, else a new allocation of `s`
+/// (attachment names, image paths and single frame paths are usually one string).
+pub(crate) fn share(base: &Arc<str>, s: Option<&str>) -> Arc<str> {
+    match s {
+        Some(s) if s != &**base => Arc::from(s),
+        _ => Arc::clone(base),
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 
 use crate::anim::AnimationData;
 use crate::ids::*;
+use std::sync::Arc;
 
 /// An RGBA color, each channel `0..=1`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -785,8 +786,8 @@ pub struct SkinData {
 pub struct SkinEntry {
     /// Slot.
     pub slot: SlotId,
-    /// Placeholder name.
-    pub name: String,
+    /// Placeholder name (shared: usually the same allocation as the attachment's name).
+    pub name: Arc<str>,
     /// The attachment.
     pub attachment: AttachmentId,
 }
@@ -795,7 +796,7 @@ impl SkinData {
     /// The attachment for `slot` under placeholder `name` (binary search).
     pub fn attachment(&self, slot: SlotId, name: &str) -> Option<AttachmentId> {
         self.entries
-            .binary_search_by(|e| (e.slot, e.name.as_str()).cmp(&(slot, name)))
+            .binary_search_by(|e| (e.slot, &*e.name).cmp(&(slot, name)))
             .ok()
             .and_then(|i| self.entries.get(i))
             .map(|e| e.attachment)
@@ -812,8 +813,9 @@ impl SkinData {
 /// An attachment.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AttachmentData {
-    /// Name (the attachment's own name, also the default image path).
-    pub name: String,
+    /// Name (the attachment's own name, also the default image path). Shared (`Arc<str>`)
+    /// with the skin entry, the image path and the single frame path when they are equal.
+    pub name: Arc<str>,
     /// Type-specific data.
     pub kind: AttachmentKind,
 }
@@ -883,8 +885,9 @@ pub struct SequenceData {
     pub digits: u32,
     /// Setup frame index.
     pub setup_index: u32,
-    /// Frame paths (`path + zero-padded (start + i)`).
-    pub paths: Frames<String>,
+    /// Frame paths (`path + zero-padded (start + i)`); the single frame of a plain image
+    /// shares the attachment's path allocation.
+    pub paths: Frames<Arc<str>>,
     /// The atlas region of each frame (`None` in geometry-only mode).
     pub regions: Frames<Option<TextureRegion>>,
 }
@@ -991,8 +994,9 @@ pub struct PageData {
 /// A region attachment.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RegionAttachment {
-    /// Image path (base path when there is a sequence).
-    pub path: String,
+    /// Image path (base path when there is a sequence); shared with the attachment's name
+    /// and the single frame path when they are equal.
+    pub path: Arc<str>,
     /// Tint color.
     pub color: Color,
     /// X.
@@ -1032,8 +1036,9 @@ pub struct BoundingBoxAttachment {
 /// A mesh attachment (linked meshes are resolved into one of these).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MeshAttachment {
-    /// Image path (base path when there is a sequence).
-    pub path: String,
+    /// Image path (base path when there is a sequence); shared like
+    /// [`RegionAttachment::path`].
+    pub path: Arc<str>,
     /// Tint color.
     pub color: Color,
     /// Vertices (copied from the source of a linked mesh).

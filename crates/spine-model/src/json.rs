@@ -29,7 +29,7 @@ use spine_format::binary::shared::CurveType;
 use spine_format::json as j;
 
 use crate::anim::*;
-use crate::build::{draw_order, Builder, PendingLink};
+use crate::build::{draw_order, share, Builder, PendingLink};
 use crate::curves::{self, sampled3x, Curve3};
 use crate::data::*;
 use crate::error::{LoadError, ProblemKind};
@@ -37,6 +37,7 @@ use crate::ids::*;
 use crate::v3x::{constraints3, mixes3, Con3, Ik3, Path3, Transform3};
 use crate::v40::{check_mesh_parts, seq_mode, timeline_attachment, vertices_of};
 use crate::LoadOptions;
+use std::sync::Arc;
 
 /// Name → index of a list, the first of equal names winning. Keys borrow the raw skeleton's
 /// strings (no copy per name).
@@ -422,10 +423,11 @@ fn skins(c: &mut Conv<'_, '_>) {
             c.b.enter("slot", &sa.slot);
             for a in &sa.attachments {
                 c.b.enter("attachment", &a.key);
-                let name = a.name.clone().unwrap_or_else(|| a.key.clone());
+                let key: Arc<str> = Arc::from(a.key.as_str());
+                let name = share(&key, a.name.as_deref());
                 let id = attachment(c, &name, &a.kind, slot.0, &mut links);
                 c.b.pop();
-                entries.push(SkinEntry { slot, name: a.key.clone(), attachment: id });
+                entries.push(SkinEntry { slot, name: key, attachment: id });
             }
             c.b.pop();
         }
@@ -497,7 +499,7 @@ fn vertices(c: &mut Conv<'_, '_>, vertex_count: usize, values: &[f32]) -> Vertic
 
 fn attachment(
     c: &mut Conv<'_, '_>,
-    name: &str,
+    name: &Arc<str>,
     kind: &j::AttachmentKind,
     slot: u32,
     links: &mut Vec<Link>,
@@ -524,7 +526,7 @@ fn attachment(
             color: col,
             sequence,
         } => {
-            let path = path.clone().unwrap_or_else(|| name.to_owned());
+            let path = share(name, path.as_deref());
             let sq = c.b.sequence(&path, seq(sequence));
             AttachmentKind::Region(RegionAttachment {
                 path,
@@ -560,7 +562,7 @@ fn attachment(
             hull,
             edges,
         } => {
-            let path = path.clone().unwrap_or_else(|| name.to_owned());
+            let path = share(name, path.as_deref());
             let sq = c.b.sequence(&path, seq(sequence));
             let verts = vertices(c, uvs.len() / 2, v);
             let hull = hull.unwrap_or(0);
@@ -593,7 +595,7 @@ fn attachment(
             skin,
             timelines,
         } => {
-            let path = path.clone().unwrap_or_else(|| name.to_owned());
+            let path = share(name, path.as_deref());
             let sq = c.b.sequence(&path, seq(sequence));
             let at = c.b.at();
             links.push(Link {
@@ -659,7 +661,7 @@ fn attachment(
             })
         }
     };
-    c.b.add_attachment(AttachmentData { name: name.to_owned(), kind })
+    c.b.add_attachment(AttachmentData { name: Arc::clone(name), kind })
 }
 
 /// Builds a curve table from JSON keys: `values` per key (already scaled), and for 4.x the

@@ -45,13 +45,14 @@ use spine_format::binary::v3_common as w;
 use spine_format::binary::{v35, v38, StrRef};
 
 use crate::anim::*;
-use crate::build::{draw_order, Builder, PendingLink};
+use crate::build::{draw_order, share, Builder, PendingLink};
 use crate::curves::{sampled3x, Curve3};
 use crate::data::*;
 use crate::error::{LoadError, ProblemKind};
 use crate::ids::*;
 use crate::v40::{check_mesh_parts, identity_properties, timeline_attachment, vertices_of};
 use crate::LoadOptions;
+use std::sync::Arc;
 
 /// Resolves the generation's string encoding.
 pub(crate) trait Text<S> {
@@ -762,9 +763,8 @@ fn skin_entries<S, T: Text<S>>(
             c.b.data.slots.get(slot.index()).map(|s| s.name.clone()).unwrap_or_default();
         c.b.enter("slot", &slot_name);
         for e in &sa.entries {
-            let key = c.t.text(&e.key).map(str::to_owned);
-            let key = c.b.name("attachment", key.as_deref());
-            let name = c.t.text(&e.name).map_or_else(|| key.clone(), str::to_owned);
+            let key = c.b.name_shared("attachment", c.t.text(&e.key));
+            let name = share(&key, c.t.text(&e.name));
             c.b.enter("attachment", &key);
             let id = attachment(c, &name, &e.attachment, sa.slot, links);
             c.b.pop();
@@ -786,7 +786,7 @@ fn vertices(b: &mut Builder<'_>, v: &w::Vertices) -> Vertices {
 
 fn attachment<S, T: Text<S>>(
     c: &mut Conv<'_, '_, T>,
-    name: &str,
+    name: &Arc<str>,
     a: &w::Attachment<S>,
     slot: u32,
     links: &mut Vec<Link3>,
@@ -794,7 +794,7 @@ fn attachment<S, T: Text<S>>(
     let next = AttachmentId(c.b.data.attachments.len() as u32);
     let kind = match a {
         w::Attachment::Region(r) => {
-            let path = c.t.text(&r.path).unwrap_or(name).to_owned();
+            let path = share(name, c.t.text(&r.path));
             let sequence = c.b.sequence(&path, None);
             AttachmentKind::Region(RegionAttachment {
                 path,
@@ -817,7 +817,7 @@ fn attachment<S, T: Text<S>>(
             color: bb.color.map(Color::from_bytes),
         }),
         w::Attachment::Mesh(m) => {
-            let path = c.t.text(&m.path).unwrap_or(name).to_owned();
+            let path = share(name, c.t.text(&m.path));
             let sequence = c.b.sequence(&path, None);
             let verts = vertices(&mut c.b, &m.vertices);
             let triangles: Vec<u32> = m.triangles.iter().map(|&t| u32::from(t)).collect();
@@ -849,7 +849,7 @@ fn attachment<S, T: Text<S>>(
             })
         }
         w::Attachment::LinkedMesh(m) => {
-            let path = c.t.text(&m.path).unwrap_or(name).to_owned();
+            let path = share(name, c.t.text(&m.path));
             let sequence = c.b.sequence(&path, None);
             let parent = c.t.text(&m.parent).map(str::to_owned);
             let parent = c.b.name("linked mesh parent", parent.as_deref());
@@ -900,7 +900,7 @@ fn attachment<S, T: Text<S>>(
             color: k.color.map(Color::from_bytes),
         }),
     };
-    c.b.add_attachment(AttachmentData { name: name.to_owned(), kind })
+    c.b.add_attachment(AttachmentData { name: Arc::clone(name), kind })
 }
 
 fn curve3(c: &w::Curve) -> Curve3 {

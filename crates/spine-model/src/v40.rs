@@ -23,12 +23,13 @@ use spine_format::binary::{Generation, StrRef};
 use spine_format::BinaryError;
 
 use crate::anim::*;
-use crate::build::{draw_order, Builder, Counts, PendingLink};
+use crate::build::{draw_order, share, Builder, Counts, PendingLink};
 use crate::curves;
 use crate::data::*;
 use crate::error::{LoadError, ProblemKind};
 use crate::ids::*;
 use crate::LoadOptions;
+use std::sync::Arc;
 
 fn inherit(i: w::Inherit) -> Inherit {
     match i {
@@ -653,10 +654,10 @@ fn skin_entries(
         for e in &sa.attachments {
             // `c.strings` is a shared reference: it outlives the builder's borrow.
             let strings = c.strings;
-            let key = c.b.name("attachment", e.key.resolve(strings));
-            let name = e.attachment.name.resolve(strings).unwrap_or(&key);
+            let key = c.b.name_shared("attachment", e.key.resolve(strings));
+            let name = share(&key, e.attachment.name.resolve(strings));
             c.b.enter("attachment", &key);
-            let id = attachment(c, name, &e.attachment.kind, sa.slot, links);
+            let id = attachment(c, &name, &e.attachment.kind, sa.slot, links);
             c.b.pop();
             entries.push(SkinEntry { slot, name: key, attachment: id });
         }
@@ -671,7 +672,7 @@ fn seq(q: &Option<w::Sequence>) -> Option<[u32; 4]> {
 
 fn attachment(
     c: &mut Conv<'_, '_>,
-    name: &str,
+    name: &Arc<str>,
     kind: &w::AttachmentKind,
     slot: u32,
     links: &mut Vec<Link>,
@@ -679,7 +680,7 @@ fn attachment(
     let next = AttachmentId(c.b.data.attachments.len() as u32);
     let kind = match kind {
         w::AttachmentKind::Region(r) => {
-            let path = c.text(r.path).unwrap_or(name).to_owned();
+            let path = share(name, c.text(r.path));
             let sequence = c.b.sequence(&path, seq(&r.sequence));
             AttachmentKind::Region(RegionAttachment {
                 path,
@@ -702,7 +703,7 @@ fn attachment(
             color: b.color.map(Color::from_bytes),
         }),
         w::AttachmentKind::Mesh(m) => {
-            let path = c.text(m.path).unwrap_or(name).to_owned();
+            let path = share(name, c.text(m.path));
             let sequence = c.b.sequence(&path, seq(&m.sequence));
             let key = std::ptr::from_ref::<w::Mesh>(m) as usize;
             let taken = match c.mesh_buffers.front() {
@@ -742,7 +743,7 @@ fn attachment(
             })
         }
         w::AttachmentKind::LinkedMesh(m) => {
-            let path = c.text(m.path).unwrap_or(name).to_owned();
+            let path = share(name, c.text(m.path));
             let sequence = c.b.sequence(&path, seq(&m.sequence));
             let parent = c.text(m.parent).map(str::to_owned);
             let parent = c.b.name("linked mesh parent", parent.as_deref());
@@ -793,7 +794,7 @@ fn attachment(
             color: k.color.map(Color::from_bytes),
         }),
     };
-    c.b.add_attachment(AttachmentData { name: name.to_owned(), kind })
+    c.b.add_attachment(AttachmentData { name: Arc::clone(name), kind })
 }
 
 /// Mesh consistency: one UV pair per vertex, triangle indices in range, hull within.

@@ -13,13 +13,14 @@ use spine_format::binary::v43 as w;
 use spine_format::binary::StrRef;
 
 use crate::anim::*;
-use crate::build::{draw_order, Builder, PendingLink};
+use crate::build::{draw_order, share, Builder, PendingLink};
 use crate::curves;
 use crate::data::*;
 use crate::error::{LoadError, ProblemKind};
 use crate::ids::*;
 use crate::v40::{check_mesh_parts, timeline_attachment, vertices_of};
 use crate::LoadOptions;
+use std::sync::Arc;
 
 fn inherit(i: w::Inherit) -> Inherit {
     match i {
@@ -372,11 +373,8 @@ fn skin_entries(c: &mut Conv<'_, '_>, slots: &[w::SkinSlot]) -> Vec<SkinEntry> {
         c.b.enter("slot", &slot_name);
         for e in &sa.attachments {
             let key = c.text(e.placeholder).map(str::to_owned);
-            let key = c.b.name("attachment", key.as_deref());
-            let name = match e.attachment.name.and_then(|n| c.text(n)) {
-                Some(n) => n.to_owned(),
-                None => key.clone(),
-            };
+            let key = c.b.name_shared("attachment", key.as_deref());
+            let name = share(&key, e.attachment.name.and_then(|n| c.text(n)));
             c.b.enter("attachment", &key);
             let id = attachment(c, &name, &e.attachment);
             c.b.pop();
@@ -395,10 +393,9 @@ fn color(c: Option<[u8; 4]>) -> Color {
     c.map_or(Color::WHITE, Color::from_bytes)
 }
 
-fn attachment(c: &mut Conv<'_, '_>, name: &str, a: &w::Attachment) -> AttachmentId {
+fn attachment(c: &mut Conv<'_, '_>, name: &Arc<str>, a: &w::Attachment) -> AttachmentId {
     let next = AttachmentId(c.b.data.attachments.len() as u32);
-    let path_of =
-        |c: &Conv<'_, '_>, p: Option<StrRef>| p.and_then(|p| c.text(p)).unwrap_or(name).to_owned();
+    let path_of = |c: &Conv<'_, '_>, p: Option<StrRef>| share(name, p.and_then(|p| c.text(p)));
     let kind = match &a.kind {
         w::AttachmentKind::Region(r) => {
             let path = path_of(c, r.path);
@@ -503,7 +500,7 @@ fn attachment(c: &mut Conv<'_, '_>, name: &str, a: &w::Attachment) -> Attachment
             color: k.color.map(Color::from_bytes),
         }),
     };
-    c.b.add_attachment(AttachmentData { name: name.to_owned(), kind })
+    c.b.add_attachment(AttachmentData { name: Arc::clone(name), kind })
 }
 
 fn constraint_ref(c: &mut Conv<'_, '_>, index: u32, ty: ConstraintType) -> ConstraintId {

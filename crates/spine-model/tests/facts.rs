@@ -100,7 +100,7 @@ fn dragon_sequence_regions_resolve() {
     let entries = skin.slot_entries(slot);
     let AttachmentKind::Region(r) = &d.attachment(entries[0].attachment).kind else { panic!() };
     assert!(r.has_sequence);
-    assert_eq!(r.sequence.paths.first().map(String::as_str), Some("left-wing01"));
+    assert_eq!(r.sequence.paths.first().map(|p| &**p), Some("left-wing01"));
     assert_eq!(r.sequence.paths.len(), 9);
     assert!(r.sequence.regions.iter().all(Option::is_some));
     assert_eq!(d.pages.len(), 5, "dragon's atlas has 5 pages, all used");
@@ -168,7 +168,7 @@ fn goblins_linked_meshes_share_their_source_geometry() {
     assert_eq!(m.vertices, src.vertices);
     assert_eq!(m.triangles, src.triangles);
     assert_eq!(m.timeline_attachment, source, "goblins' linked meshes inherit timelines");
-    assert_eq!(m.path, "goblingirl/left-foot");
+    assert_eq!(&*m.path, "goblingirl/left-foot");
     assert!(m.uvs.as_ref().is_some_and(|u| u.len() == m.region_uvs.len()));
     assert_ne!(m.uvs, src.uvs, "own region, own UVs");
 }

@@ -406,12 +406,12 @@ fn compare(a: &SkeletonData, b: &SkeletonData, version: &str, file: &str) -> Vec
         let ea: BTreeMap<(String, String), AttachmentId> = x
             .entries
             .iter()
-            .map(|e| ((slot_name(a, e.slot).to_owned(), e.name.clone()), e.attachment))
+            .map(|e| ((slot_name(a, e.slot).to_owned(), e.name.to_string()), e.attachment))
             .collect();
         let eb: BTreeMap<(String, String), AttachmentId> = y
             .entries
             .iter()
-            .map(|e| ((slot_name(b, e.slot).to_owned(), e.name.clone()), e.attachment))
+            .map(|e| ((slot_name(b, e.slot).to_owned(), e.name.to_string()), e.attachment))
             .collect();
         c.eq(
             &format!("{at} entries"),

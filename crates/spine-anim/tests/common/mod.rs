@@ -256,7 +256,7 @@ pub fn compare_sample(rig: &Rig, sk: &Skeleton, s: &Value, what: &str) -> Cmp {
         let slot = &sk.slots[i];
         let slot_name = &rig.data.slots[i].name;
         let gs = gs.as_array().unwrap();
-        let name = slot.attachment.map(|a| rig.data.attachment(a).name.as_str());
+        let name = slot.attachment.map(|a| &*rig.data.attachment(a).name);
         if name != gs[0].as_str() {
             cmp.hard
                 .push((f64::INFINITY, format!("{what} slot {slot_name}: {name:?} vs {}", gs[0])));
