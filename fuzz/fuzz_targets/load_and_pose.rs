@@ -1,5 +1,6 @@
-//! Bytes → binary skeleton → resolved model → every animation posed with physics on, and the
-//! render commands (clipping included) of each pose.
+//! Bytes → binary skeleton → resolved model (parse-then-convert and the streamed load must
+//! agree) → every animation posed with physics on, and the render commands (clipping
+//! included) of each pose.
 #![no_main]
 
 use std::sync::Arc;
@@ -11,8 +12,21 @@ use spine_anim::{
 use spine_model::{AnimationId, LoadOptions, SkeletonData};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(file) = spine_format::binary::parse(data) else { return };
-    let Ok(skeleton) = SkeletonData::from_binary(&file, &LoadOptions::default()) else { return };
+    // The streamed load (4.0-4.2 animations read straight into the model) must give what
+    // parse-then-convert gives: the same data, or an error on both paths.
+    let options = LoadOptions::default();
+    let streamed = spine_model::load_binary_with(data, &options);
+    let Ok(file) = spine_format::binary::parse(data) else {
+        assert!(streamed.is_err(), "streamed load accepted bytes that parse rejects");
+        return;
+    };
+    let converted = SkeletonData::from_binary(&file, &options);
+    match (&converted, &streamed) {
+        (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "load paths differ"),
+        (Err(_), Err(_)) => {}
+        _ => panic!("load paths disagree: {:?} vs {:?}", converted.is_ok(), streamed.is_ok()),
+    }
+    let Ok(skeleton) = converted else { return };
     let skeleton = Arc::new(skeleton);
     let mut sk = Skeleton::new(skeleton.clone());
     let mut renderer = SkeletonRenderer::new();
