@@ -9,10 +9,11 @@
 //! child earlier in the update is discarded, the child is recomputed from its old local
 //! pose. A bone already valid is not recomputed by the update cache (`BonePose::update`).
 //!
-//! This runtime recomputes applied local poses eagerly after a world-space change, so the
-//! flags live here ([`LazyBone`], one per bone in
-//! [`Skeleton::lazy43`](crate::Skeleton::lazy43)), with the local pose a world-space change
-//! replaced, which `reset_world` puts back.
+//! This runtime derives the applied local pose right after a world-space change (its inputs
+//! are recorded then; the angles are computed on first read, see
+//! [`Bone::applied`](crate::Bone::applied), with the same result), so the 4.3 flags live
+//! here ([`LazyBone`], one per bone in [`Skeleton::lazy43`](crate::Skeleton::lazy43)), with
+//! the local pose a world-space change replaced, which `reset_world` puts back.
 
 use spine_model::{AttachmentKind, BoneId, ConstraintData, ConstraintKind, SkeletonData};
 
