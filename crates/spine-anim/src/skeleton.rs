@@ -887,6 +887,17 @@ pub struct Skeleton {
     pub lazy43: Vec<constraints::lazy43::LazyBone>,
     /// Test switch (see [`Skeleton::set_eager_applied`]).
     eager_applied: bool,
+    /// Which bones are active, as a stamp: a new process-wide unique value each time
+    /// [`Skeleton::update_cache`] runs (a clone keeps it: same bones, same activity). Lets
+    /// an [`AnimationState`](crate::AnimationState) keep the timelines of an animation that
+    /// reach an active bone (see `TrackEntry`).
+    pub(crate) activity: u64,
+}
+
+/// The next [`Skeleton`] `activity` stamp (never 0).
+fn next_activity() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl Skeleton {
@@ -938,6 +949,7 @@ impl Skeleton {
             gravity: [0.0, 1.0],
             lazy43: Vec::new(),
             eager_applied: false,
+            activity: 0,
         };
         if sk.data.behaviour.lazy_pose_spine43 {
             sk.lazy43 = vec![constraints::lazy43::LazyBone::default(); sk.bones.len()];
@@ -1135,6 +1147,7 @@ impl Skeleton {
     /// the skin, constraints in order with their bones sorted before them.
     pub fn update_cache(&mut self) {
         let data = self.data.clone();
+        self.activity = next_activity();
         self.update_cache.clear();
         for (b, d) in self.bones.iter_mut().zip(&data.bones) {
             b.sorted = d.skin_required;

@@ -234,6 +234,13 @@ pub struct TrackEntry {
     timeline_mode: Vec<u8>,
     timeline_hold_mix: Vec<Option<EntryId>>,
     timelines_rotation: Vec<f32>,
+    /// The ranges `[start, end)` of the animation's timelines that [`AnimationState::apply`]
+    /// runs when mixing in fully: every timeline except bone timelines without keys or
+    /// on a bone that is not active (those do nothing), for the skeleton activity and
+    /// animation in `active_key`.
+    active_runs: Vec<(u32, u32)>,
+    /// The skeleton's `activity` stamp and the animation `active_runs` were built for.
+    active_key: (u64, Option<AnimationId>),
 }
 
 impl TrackEntry {
@@ -639,9 +646,31 @@ impl AnimationState {
                     // The usual case (track 0, alpha 1) with its mix settings as constants.
                     if blend == MixBlend::First && alpha == 1.0 {
                         let (alpha, blend) = (1.0, MixBlend::First);
-                        self.apply_in(sk, &skd, a, timelines, times, ev, alpha, blend, attachments);
+                        self.apply_in(
+                            cur,
+                            sk,
+                            &skd,
+                            a,
+                            timelines,
+                            times,
+                            ev,
+                            alpha,
+                            blend,
+                            attachments,
+                        );
                     } else {
-                        self.apply_in(sk, &skd, a, timelines, times, ev, alpha, blend, attachments);
+                        self.apply_in(
+                            cur,
+                            sk,
+                            &skd,
+                            a,
+                            timelines,
+                            times,
+                            ev,
+                            alpha,
+                            blend,
+                            attachments,
+                        );
                     }
                 }
             } else {
@@ -744,6 +773,7 @@ impl AnimationState {
     #[allow(clippy::too_many_arguments)]
     fn apply_in(
         &mut self,
+        cur: EntryId,
         sk: &mut Skeleton,
         skd: &SkeletonData,
         anim: AnimationId,
@@ -755,19 +785,31 @@ impl AnimationState {
         attachments: bool,
     ) {
         use MixDirection::In;
-        let mut ii = 0;
-        loop {
-            // A run of bone timelines over borrowed slices, then one timeline of another kind.
-            apply_bone_run(&mut sk.bones, skd, timelines, &mut ii, time, alpha, blend, In);
-            let Some(tl) = timelines.get(ii) else { break };
-            if let Timeline::Attachment { .. } = tl {
-                let cache = self.attachment_cache_slot(Some(anim), ii);
-                self.apply_attachment_timeline(sk, tl, cache, time, blend, attachments);
-            } else {
-                let ev = events.as_deref_mut();
-                apply_held(sk, skd, anim, ii, tl, last, time, ev, alpha, blend, In);
+        let key = (sk.activity, Some(anim));
+        let e = self.em(cur);
+        if e.active_key != key {
+            e.active_key = key;
+            active_runs(&sk.bones, timelines, &mut e.active_runs);
+        }
+        let mut r = 0;
+        // The ranges read through the entry one at a time (the loop needs `self`).
+        while let Some(&(start, end)) = self.e(cur).active_runs.get(r) {
+            r += 1;
+            let Some(timelines) = timelines.get(..end as usize) else { continue };
+            let mut ii = start as usize;
+            loop {
+                // A run of bone timelines over borrowed slices, then one of another kind.
+                apply_bone_run(&mut sk.bones, skd, timelines, &mut ii, time, alpha, blend, In);
+                let Some(tl) = timelines.get(ii) else { break };
+                if let Timeline::Attachment { .. } = tl {
+                    let cache = self.attachment_cache_slot(Some(anim), ii);
+                    self.apply_attachment_timeline(sk, tl, cache, time, blend, attachments);
+                } else {
+                    let ev = events.as_deref_mut();
+                    apply_held(sk, skd, anim, ii, tl, last, time, ev, alpha, blend, In);
+                }
+                ii += 1;
             }
-            ii += 1;
         }
     }
 
@@ -1548,6 +1590,7 @@ impl AnimationState {
         e.timeline_mode.clear();
         e.timeline_hold_mix.clear();
         e.timelines_rotation.clear();
+        e.active_key = (0, None);
         id
     }
 
@@ -1687,6 +1730,37 @@ impl AnimationState {
 /// `math::fmod(x, 360.0)`: `x` itself when `|x| < 360` (what `fmod` returns then, signed
 /// zero included), which is what a rotation's running total usually is.
 #[inline]
+/// The ranges of `timelines` that do something on a skeleton with `bones` (see
+/// `TrackEntry::active_runs`) into `runs`.
+fn active_runs(
+    bones: &[crate::skeleton::Bone],
+    timelines: &[Timeline],
+    runs: &mut Vec<(u32, u32)>,
+) {
+    runs.clear();
+    let mut start = None;
+    for (i, tl) in timelines.iter().enumerate() {
+        let idle = match tl {
+            Timeline::Bone { bone, curves, .. } => {
+                curves.frames.len() < curves.stride()
+                    || !bones.get(bone.index()).is_some_and(|b| b.active)
+            }
+            _ => false,
+        };
+        match (idle, start) {
+            (false, None) => start = Some(i as u32),
+            (true, Some(s)) => {
+                runs.push((s, i as u32));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        runs.push((s, timelines.len() as u32));
+    }
+}
+
 fn fmod_360(x: f32) -> f32 {
     if x.abs() < 360.0 {
         x

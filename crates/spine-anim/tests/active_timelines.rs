@@ -1,0 +1,86 @@
+//! `AnimationState` skips, on track 0 at full alpha, the bone timelines that cannot change
+//! anything: no keys, or a bone that is not active for the skeleton's skin (kept per track
+//! entry, rebuilt when the skeleton's update cache changes). The bones must be posed as if
+//! every timeline ran: each frame is compared bit for bit with a second skeleton posed by
+//! `apply_animation` (every timeline, no skipping) at the same times, across skin switches
+//! (including no skin) and animation changes.
+
+use std::sync::Arc;
+
+use spine_anim::{
+    apply_animation, AnimationState, AnimationStateData, MixBlend, MixDirection, Skeleton,
+};
+use spine_model::{AnimationId, SkeletonData, SkinId};
+
+fn load(rig: &str, file: &str) -> Option<SkeletonData> {
+    let corpus = skel_testkit::spine_corpus()?;
+    let bytes = std::fs::read(corpus.join("4.2").join(rig).join(file)).ok()?;
+    Some(spine_model::load_binary(&bytes, None).expect("rig loads"))
+}
+
+fn local(sk: &Skeleton) -> Vec<[u32; 7]> {
+    sk.bones
+        .iter()
+        .map(|b| {
+            [b.x, b.y, b.rotation, b.scale_x, b.scale_y, b.shear_x, b.shear_y].map(f32::to_bits)
+        })
+        .collect()
+}
+
+#[test]
+fn skipped_timelines_pose_bones_like_every_timeline() {
+    let rigs = [
+        ("mix-and-match", "mix-and-match-pro.skel"),
+        ("goblins", "goblins-pro.skel"),
+        ("spineboy", "spineboy-pro.skel"),
+    ];
+    let mut checked_rigs = 0;
+    let mut skin_bone_changes = 0usize;
+    for (rig, file) in rigs {
+        let Some(data) = load(rig, file) else { continue };
+        checked_rigs += 1;
+        let data = Arc::new(data);
+        let mut state = AnimationState::new(Arc::new(AnimationStateData::new(data.clone())));
+        let mut sk_a = Skeleton::new(data.clone());
+        let mut sk_b = Skeleton::new(data.clone());
+        let skins = data.skins.len();
+        let mut frame = 0usize;
+        for anim in 0..data.animations.len() {
+            let id = AnimationId(anim as u32);
+            // No mixing: every frame is track 0 at alpha 1.
+            state.clear_tracks();
+            let entry = state.set_animation(0, Some(id), true);
+            for _ in 0..40 {
+                if frame.is_multiple_of(7) {
+                    // Every skin in turn, and no skin.
+                    let skin = (frame / 7) % (skins + 1);
+                    let skin = (skin < skins).then_some(SkinId(skin as u32));
+                    sk_a.set_skin(skin);
+                    sk_b.set_skin(skin);
+                }
+                state.update(1.0 / 60.0);
+                let e = state.entry(entry);
+                let (last, time) = (e.animation_last, e.animation_time());
+                let before = local(&sk_a);
+                state.apply(&mut sk_a);
+                state.clear_events();
+                let (first, into) = (MixBlend::First, MixDirection::In);
+                apply_animation(&mut sk_b, id, last, time, false, None, 1.0, first, into);
+                let (a, b) = (local(&sk_a), local(&sk_b));
+                for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+                    assert_eq!(x, y, "{rig} animation {anim} frame {frame} bone {i}");
+                }
+                skin_bone_changes += a
+                    .iter()
+                    .zip(&before)
+                    .enumerate()
+                    .filter(|&(i, (x, y))| x != y && data.bones[i].skin_required)
+                    .count();
+                frame += 1;
+            }
+        }
+    }
+    if checked_rigs > 0 {
+        assert!(skin_bone_changes > 0, "some timeline moved a skin-required bone");
+    }
+}
