@@ -196,6 +196,9 @@ const AP_READ_AFTER: u8 = 2;
 /// [`Bone`] `ap_flags`, while [`Skeleton::update_cache`] runs only: a constraint before the
 /// current entry may defer the bone's applied pose.
 const AP_MOVED: u8 = 4;
+/// [`Bone`] `ap_flags`, while [`Skeleton::update_cache`] runs only: an earlier entry of the
+/// update cache walks the bone.
+const AP_SEEN: u8 = 8;
 
 /// A bone instance: local pose, applied pose and world transform.
 ///
@@ -551,6 +554,21 @@ impl Bone {
         self.d = pc * lb + pd * ld;
     }
 
+    /// The applied pose set to the local pose (the reset before the update cache's walk).
+    #[inline(always)]
+    fn reset_applied(&mut self) {
+        self.ap = AppliedPose {
+            x: self.x,
+            y: self.y,
+            rotation: self.rotation,
+            scale_x: self.scale_x,
+            scale_y: self.scale_y,
+            shear_x: self.shear_x,
+            shear_y: self.shear_y,
+        };
+        self.ap_flags &= !AP_DEFERRED;
+    }
+
     /// spine-cpp `Bone::updateWorldTransform()`: world transform from the local pose.
     pub fn update_from_local(&mut self, parent: Option<ParentWorld>, frame: &WorldFrame) {
         let (x, y, r, sx, sy, hx, hy) =
@@ -842,6 +860,21 @@ pub enum UpdateEntry {
     Constraint(ConstraintId),
 }
 
+/// One entry of the walk [`Skeleton::update_world_transform`] runs: the update cache with a
+/// bone's first entry told apart from its later ones (built with it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WalkEntry {
+    /// A bone's first entry: its applied pose is set to its local pose here (the reset
+    /// spine-cpp does for every bone before the walk; no entry before this one reads or
+    /// writes this bone's applied pose, since constraints sort the bones they touch before
+    /// them).
+    Bone(BoneId),
+    /// A constraint (index below the constraint count), or `constraint count + bone index`:
+    /// a later entry of that bone (re-sorted after a constraint), from its applied pose.
+    /// Apart from the bone arm, so the bone entries' dispatch stays one tag test.
+    Other(u32),
+}
+
 /// A posable instance of shared [`SkeletonData`]. `Send`; cheap to create.
 #[derive(Debug, Clone)]
 pub struct Skeleton {
@@ -861,6 +894,12 @@ pub struct Skeleton {
     /// also derives per-bone facts the walk relies on, so it is not public: read it through
     /// [`Skeleton::update_order`]).
     pub(crate) update_cache: Vec<UpdateEntry>,
+    /// `update_cache` as the walk runs it (see [`WalkEntry`]).
+    walk: Vec<WalkEntry>,
+    /// The ranges of bones no [`WalkEntry::Bone`] reaches (inactive for the skin; every bone
+    /// with a slider constraint): their applied pose is reset to the local pose before the
+    /// walk.
+    unwalked: Vec<std::ops::Range<usize>>,
     /// Skeleton tint.
     pub color: Color,
     /// Position x.
@@ -938,6 +977,8 @@ impl Skeleton {
             constraints,
             skin: None,
             update_cache: Vec::new(),
+            walk: Vec::new(),
+            unwalked: Vec::new(),
             color: Color::WHITE,
             x: 0.0,
             y: 0.0,
@@ -1273,6 +1314,47 @@ impl Skeleton {
             self.sort_bone(BoneId(i as u32));
         }
         self.mark_read_after();
+        self.build_walk();
+    }
+
+    /// Builds `walk` and `unwalked` from `update_cache`. With a slider constraint (which
+    /// poses bones inside the walk) every bone entry is a later one and every bone is reset
+    /// before the walk, as spine-cpp does.
+    fn build_walk(&mut self) {
+        let n = self.data.constraints.len();
+        let reset_all =
+            self.data.constraints.iter().any(|c| matches!(c.kind, ConstraintKind::Slider(_)));
+        let again =
+            |id: BoneId| WalkEntry::Other(u32::try_from(n + id.index()).unwrap_or(u32::MAX));
+        self.walk.clear();
+        for entry in &self.update_cache {
+            self.walk.push(match *entry {
+                UpdateEntry::Constraint(id) => WalkEntry::Other(id.0),
+                UpdateEntry::Bone(id) => match self.bones.get_mut(id.index()) {
+                    Some(b) if !reset_all && b.ap_flags & AP_SEEN == 0 => {
+                        b.ap_flags |= AP_SEEN;
+                        WalkEntry::Bone(id)
+                    }
+                    _ => again(id),
+                },
+            });
+        }
+        self.unwalked.clear();
+        let mut open = None;
+        for (i, b) in self.bones.iter_mut().enumerate() {
+            match (b.ap_flags & AP_SEEN == 0, open) {
+                (true, None) => open = Some(i),
+                (false, Some(s)) => {
+                    self.unwalked.push(s..i);
+                    open = None;
+                }
+                _ => {}
+            }
+            b.ap_flags &= !AP_SEEN;
+        }
+        if let Some(s) = open {
+            self.unwalked.push(s..self.bones.len());
+        }
     }
 
     /// Sets [`AP_READ_AFTER`] on the bones the update cache walks, or an IK constraint of it
@@ -1390,23 +1472,20 @@ impl Skeleton {
     /// Copies every bone's local pose to its applied pose, then runs the update cache:
     /// bones compute their world transforms, constraints run their solvers.
     pub fn update_world_transform(&mut self, physics: Physics) {
-        for b in &mut self.bones {
-            b.ap = AppliedPose {
-                x: b.x,
-                y: b.y,
-                rotation: b.rotation,
-                scale_x: b.scale_x,
-                scale_y: b.scale_y,
-                shear_x: b.shear_x,
-                shear_y: b.shear_y,
-            };
-            b.ap_flags &= !AP_DEFERRED;
-        }
         let frame = self.frame();
         if !self.lazy43.is_empty() {
+            for b in &mut self.bones {
+                b.reset_applied();
+            }
             // 4.3 lazy poses: the same loop with the flags of `constraints::lazy43`.
             constraints::lazy43::run_update_cache(self, physics, &frame);
             return;
+        }
+        // The bones the walk does not reset itself (see `WalkEntry`).
+        for r in &self.unwalked {
+            for b in self.bones.get_mut(r.clone()).unwrap_or_default() {
+                b.reset_applied();
+            }
         }
         let mut start = 0;
         // Runs of entries with the fields borrowed once; a slider (which needs the whole
@@ -1427,21 +1506,11 @@ impl Skeleton {
         physics: Physics,
         frame: &WorldFrame,
     ) -> Option<(usize, ConstraintId)> {
-        let Skeleton {
-            data,
-            bones,
-            slots,
-            constraints,
-            update_cache,
-            time,
-            y_down,
-            wind,
-            gravity,
-            ..
-        } = self;
+        let Skeleton { data, bones, slots, constraints, walk, time, y_down, wind, gravity, .. } =
+            self;
         let data: &SkeletonData = data;
         let constraints: &mut [Constraint] = constraints;
-        let entries = update_cache.get(start..)?;
+        let entries = walk.get(start..)?;
         // One solver context for the run; the bone walk uses its bones.
         let mut ctx = SolverCtx {
             data,
@@ -1461,8 +1530,8 @@ impl Skeleton {
             let bones = &mut *ctx.bones;
             let id = loop {
                 let id = match entries.get(k) {
-                    Some(&UpdateEntry::Bone(id)) => id,
-                    Some(&UpdateEntry::Constraint(id)) => break id,
+                    Some(&WalkEntry::Bone(id)) => id,
+                    Some(&WalkEntry::Other(id)) => break id,
                     None => return None,
                 };
                 k += 1;
@@ -1474,15 +1543,26 @@ impl Skeleton {
                     if p < i {
                         let (head, tail) = bones.split_at_mut(i);
                         if let (Some(pw), Some(b)) = (head.get(p), tail.first_mut()) {
+                            b.reset_applied();
                             b.update_normal_child(pw);
                             continue;
                         }
                     }
                 }
+                if let Some(b) = bones.get_mut(i) {
+                    b.reset_applied();
+                }
                 update_bone(bones, id, frame);
             };
             k += 1;
-            let Some(cd) = data.constraints.get(id.index()) else { continue };
+            let Some(cd) = data.constraints.get(id as usize) else {
+                // A later entry of a bone (see `WalkEntry::Other`).
+                if let Some(b) = (id as usize).checked_sub(data.constraints.len()) {
+                    update_bone(ctx.bones, BoneId(b as u32), frame);
+                }
+                continue;
+            };
+            let id = ConstraintId(id);
             if let ConstraintKind::Slider(_) = cd.kind {
                 return Some((start + k - 1, id));
             }
