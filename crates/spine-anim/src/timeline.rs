@@ -1362,6 +1362,10 @@ impl BoneRules {
 /// The bone timelines of `timelines` from `*ii` on, until the first other kind (left at
 /// `*ii`) or the end: [`apply_held`] for each, with the skeleton's bones and the data's bone
 /// list borrowed once for the whole run (not re-read through the skeleton per timeline).
+///
+/// The caller passes only bone timelines with keys (the state's timeline ranges leave the
+/// others out, `TrackEntry::active_runs`): the full no-key test is not repeated here, only
+/// an empty table is stepped over (what keeps the readers in bounds).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) fn apply_bone_run(
@@ -1380,7 +1384,8 @@ pub(crate) fn apply_bone_run(
     for tl in rest {
         let Timeline::Bone { bone, property, curves } = tl else { return };
         *ii += 1;
-        if !no_keys(curves) {
+        debug_assert!(!no_keys(curves), "bone timeline without keys in a run");
+        if !curves.frames.is_empty() {
             let (bi, p) = (bone.index(), *property);
             apply_bone_in(bones, bone_data, rules, bi, p, curves, time, alpha, blend, direction);
         }
