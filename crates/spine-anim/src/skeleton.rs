@@ -830,6 +830,23 @@ pub fn update_bone(bones: &mut [Bone], id: BoneId, frame: &WorldFrame) {
     }
 }
 
+/// A later update-cache entry of bone `i` (see `WalkEntry::Other`): from its applied pose,
+/// a child of [`Inherit::Normal`] inline as in the walk's bone arm.
+#[inline(always)]
+fn update_again(bones: &mut [Bone], i: usize, frame: &WorldFrame) {
+    if let Some(Bone { parent: Some(p), inherit: Inherit::Normal, .. }) = bones.get(i) {
+        let p = p.index();
+        if p < i {
+            let (head, tail) = bones.split_at_mut(i);
+            if let (Some(pw), Some(b)) = (head.get(p), tail.first_mut()) {
+                b.update_normal_child(pw);
+                return;
+            }
+        }
+    }
+    update_bone(bones, BoneId(i as u32), frame);
+}
+
 /// A slot instance.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Slot {
@@ -1557,8 +1574,8 @@ impl Skeleton {
             k += 1;
             let Some(cd) = data.constraints.get(id as usize) else {
                 // A later entry of a bone (see `WalkEntry::Other`).
-                if let Some(b) = (id as usize).checked_sub(data.constraints.len()) {
-                    update_bone(ctx.bones, BoneId(b as u32), frame);
+                if let Some(i) = (id as usize).checked_sub(data.constraints.len()) {
+                    update_again(ctx.bones, i, frame);
                 }
                 continue;
             };
