@@ -1344,6 +1344,7 @@ impl Skeleton {
         let again =
             |id: BoneId| WalkEntry::Other(u32::try_from(n + id.index()).unwrap_or(u32::MAX));
         self.walk.clear();
+        self.walk.reserve_exact(self.update_cache.len());
         for entry in &self.update_cache {
             self.walk.push(match *entry {
                 UpdateEntry::Constraint(id) => WalkEntry::Other(id.0),
