@@ -370,7 +370,8 @@ impl Bone {
 
     /// [`Bone::update_world_transform_cached`] with its most common case inlined into the
     /// caller (a parent and [`Inherit::Normal`]: the same operations as that mode's arm of
-    /// the world transform); the other cases call it. For the IK solvers' poses.
+    /// the world transform, with the local matrix computed, not taken from `cache`); the
+    /// other cases call it. For the IK solvers' poses.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn pose_cached(
@@ -405,8 +406,9 @@ impl Bone {
         let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
         self.world_x = pa * x + pb * y + p.world_x;
         self.world_y = pc * x + pd * y + p.world_y;
-        let [la, lb, lc, ld] =
-            cache.unwrap_or(&mut self.local).get(rotation, sx, sy, shear_x, shear_y);
+        // Not through a cache: an IK solve moves its bones nearly every frame (the key
+        // compare and store cost more than the rare hit saves). The same matrix either way.
+        let [la, lb, lc, ld] = local_matrix(rotation, sx, sy, shear_x, shear_y);
         self.a = pa * la + pb * lc;
         self.b = pa * lb + pb * ld;
         self.c = pc * la + pd * lc;
