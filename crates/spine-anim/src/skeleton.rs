@@ -241,7 +241,10 @@ pub struct Bone {
     pub world_y: f32,
     /// Inheritance (timelines may change it).
     pub inherit: Inherit,
-    /// Updated by the update cache (skin-required bones need the skin).
+    /// Updated by the update cache (skin-required bones need the skin). An
+    /// [`AnimationState`](crate::AnimationState) keeps which bone timelines reach active
+    /// bones per [`Skeleton::update_cache`] call, so a value written here by hand is seen by
+    /// it after the next `update_cache`.
     pub active: bool,
     /// Update-cache sort flag.
     pub sorted: bool,
