@@ -459,7 +459,7 @@ fn compute_world_positions(
             }
             let w =
                 [world[0], world[1], world[2], world[3], world[4], world[5], world[6], world[7]];
-            add_curve_position(p, w, out, o, tangents || (i > 0 && rule.zero_space(space)), rule);
+            add_curve_position(p, w, out, o, tangents || (i > 0 && rule.zero_space(space)), tangents || i > 0, rule);
         }
         return;
     }
@@ -610,6 +610,7 @@ fn compute_world_positions(
             out,
             o,
             tangents || (i > 0 && rule.zero_space(space)),
+            tangents || i > 0,
             rule,
         );
     }
@@ -682,6 +683,11 @@ fn add_after_position(p: f32, temp: &[f32], i: usize, out: &mut [f32], o: usize)
 /// spine-cpp `addCurvePosition`: the point at `p` in `[0, 1]` of the cubic bezier `w`
 /// (`x1, y1, cx1, cy1, cx2, cy2, x2, y2`) and, with `tangents`, its tangent angle
 /// (spine-c 3.5/3.6 `_addCurvePosition` with `rule`).
+///
+/// `start_rotation` false: nothing reads this position's rotation (the first position
+/// without tangents: the bone loop reads the rotations of spaces `1..`), so the start
+/// point's control tangent (`p < EPSILON`, always written by spine-cpp) is not computed.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn add_curve_position(
     mut p: f32,
@@ -689,6 +695,7 @@ fn add_curve_position(
     out: &mut [f32],
     o: usize,
     tangents: bool,
+    start_rotation: bool,
     rule: CurveRule,
 ) {
     let [x1, y1, cx1, cy1, cx2, cy2, x2, y2] = w;
@@ -697,7 +704,9 @@ fn add_curve_position(
             if p < EPSILON || p.is_nan() {
                 out[o] = x1;
                 out[o + 1] = y1;
-                out[o + 2] = math::atan2(cy1 - y1, cx1 - x1);
+                if start_rotation {
+                    out[o + 2] = math::atan2(cy1 - y1, cx1 - x1);
+                }
                 return;
             }
         }
