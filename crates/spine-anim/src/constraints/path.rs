@@ -459,7 +459,15 @@ fn compute_world_positions(
             }
             let w =
                 [world[0], world[1], world[2], world[3], world[4], world[5], world[6], world[7]];
-            add_curve_position(p, w, out, o, tangents || (i > 0 && rule.zero_space(space)), tangents || i > 0, rule);
+            add_curve_position(
+                p,
+                w,
+                out,
+                o,
+                tangents || (i > 0 && rule.zero_space(space)),
+                tangents || i > 0,
+                rule,
+            );
         }
         return;
     }

@@ -63,8 +63,24 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
     // 4.2 scales when the mix is != 0 (relative) / > 0 (absolute); 3.8 when > 0.
     let scale_x_on = if rel && !legacy3 { mix_scale_x != 0.0 } else { mix_scale_x > 0.0 };
     let scale_y_on = if rel && !legacy3 { mix_scale_y != 0.0 } else { mix_scale_y > 0.0 };
-    // The source's angles are the same for every bone (its matrix was copied above).
-    let t_rot = if mix_rotate != 0.0 || mix_shear_y > 0.0 { math::atan2(tc, ta) } else { 0.0 };
+    // The source's angles are the same for every bone (its matrix was copied above). An
+    // absolute rotation computes the source's angle beside the first bone's (`first_r`,
+    // taken by that bone: nothing moves it before its rotation is read).
+    let mut first_r = None;
+    let t_rot = if !rel && mix_rotate != 0.0 {
+        match data.bones.first().and_then(|id| bones.get(id.index())) {
+            Some(b) => {
+                let (t, r) = math::atan2_pair(tc, ta, b.c, b.a);
+                first_r = Some(r);
+                t
+            }
+            None => math::atan2(tc, ta),
+        }
+    } else if mix_rotate != 0.0 || mix_shear_y > 0.0 {
+        math::atan2(tc, ta)
+    } else {
+        0.0
+    };
     let t_shear = if mix_shear_y > 0.0 { math::atan2(td, tb) - t_rot } else { 0.0 };
     for &id in &data.bones {
         let (tx, ty) = match bones.get(data.source.index()) {
@@ -78,7 +94,11 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
             let mut r = if rel {
                 t_rot + offset_rotation
             } else {
-                t_rot - math::atan2(c, a) + offset_rotation
+                let bone_r = match first_r.take() {
+                    Some(r) => r,
+                    None => math::atan2(c, a),
+                };
+                t_rot - bone_r + offset_rotation
             };
             r = wrap_pi(r) * mix_rotate;
             let (sin, cos) = math::sin_cos(r);
