@@ -8,7 +8,8 @@
 //! and after the end of an open path, positions continue on the tangent line.
 
 use spine_model::{
-    AttachmentKind, PathAttachment, PathData, PositionMode, RotateMode, SpacingMode, Vertices,
+    AttachmentKind, BoneId, PathAttachment, PathData, PositionMode, RotateMode, SpacingMode,
+    Vertices,
 };
 
 use super::{PathPose, SolverCtx};
@@ -73,6 +74,11 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     let spine_c = ctx.data.behaviour.path_spine_c;
     let spine_c35 = spine_c && ctx.data.behaviour.path_spine_c35;
     let length_spacing = data.spacing_mode == SpacingMode::Length;
+    // Percent spacing uses the bone lengths only for the chain scale: with distinct bones
+    // each length is computed in the bone loop, from the bone's matrix before it moves (the
+    // same values: nothing else moves it before its turn).
+    let lazy_lengths =
+        scale && !spine_c && data.spacing_mode == SpacingMode::Percent && distinct(&data.bones);
     match data.spacing_mode {
         _ if spine_c35 => {
             // spine-c 3.5.51: world length + spacing (clamped at 0 as `MAX(0, x)`, which
@@ -121,7 +127,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
             }
         }
         SpacingMode::Percent => {
-            if scale {
+            if scale && !lazy_lengths {
                 for i in 0..spaces_count - 1 {
                     let (_, x, y) = bone_len(i);
                     sc.lengths[i] = math::sqrt(x * x + y * y);
@@ -218,7 +224,13 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         bone.world_y += (bone_y - bone.world_y) * mix_y;
         let (dx, dy) = (x - bone_x, y - bone_y);
         if scale {
-            let length = sc.lengths[i];
+            let length = if lazy_lengths {
+                let setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
+                let (x, y) = (setup * bone.a, setup * bone.c);
+                math::sqrt(x * x + y * y)
+            } else {
+                sc.lengths[i]
+            };
             if (spine_c && length != 0.0) || (!spine_c && length >= EPSILON) {
                 let s = (math::sqrt(dx * dx + dy * dy) / length - 1.0) * mix_rotate + 1.0;
                 bone.a *= s;
@@ -269,6 +281,20 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
             bone.update_applied_transform(parent, &ctx.frame);
         }
     }
+}
+
+/// Whether no bone appears twice in `ids`: a 64-bit mask of the ids modulo 64, and the
+/// exact pairwise test only when two of them share a bit.
+fn distinct(ids: &[BoneId]) -> bool {
+    let mut mask = 0u64;
+    for id in ids {
+        let bit = 1u64 << (id.index() & 63);
+        if mask & bit != 0 {
+            return ids.iter().enumerate().all(|(k, a)| !ids[..k].contains(a));
+        }
+        mask |= bit;
+    }
+    true
 }
 
 /// spine-cpp `VertexAttachment::computeWorldVertices(slot, start, count, out, offset, 2)`:
@@ -741,5 +767,33 @@ fn add_curve_position(
                 x - (x1 * uu + cx1 * ut * 2.0 + cx2 * tt),
             )
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distinct_finds_every_repeat() {
+        let ids = |v: &[u32]| v.iter().map(|&i| BoneId(i)).collect::<Vec<_>>();
+        assert!(distinct(&ids(&[])));
+        assert!(distinct(&ids(&[5])));
+        assert!(distinct(&ids(&[3, 4, 5, 6, 7, 8, 9, 10])));
+        // Different ids on the same mask bit (modulo 64) are still distinct.
+        assert!(distinct(&ids(&[3, 67, 131, 4])));
+        assert!(!distinct(&ids(&[3, 4, 3])));
+        assert!(!distinct(&ids(&[3, 67, 4, 67])));
+        assert!(!distinct(&ids(&[7, 7])));
+        assert!(!distinct(&ids(&[1, 2, 3, 200, 9, 200])));
+        // Every pair of positions in an 8-bone list, repeated and not.
+        for a in 0..8 {
+            for b in a + 1..8 {
+                let mut v: Vec<u32> = (10..18).collect();
+                assert!(distinct(&ids(&v)));
+                v[b] = v[a];
+                assert!(!distinct(&ids(&v)), "{v:?}");
+            }
+        }
     }
 }
