@@ -51,18 +51,22 @@ fn wrap_pi(mut r: f32) -> f32 {
 
 /// `applyAbsoluteWorld` / `applyRelativeWorld`.
 fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: bool, rel: bool) {
+    let (mix_rotate, mix_scale_x, mix_scale_y) = (m[ts::ROTATE], m[ts::SCALE_X], m[ts::SCALE_Y]);
+    // 4.2 scales when the mix is != 0 (relative) / > 0 (absolute); 3.8 when > 0.
+    let scale_x_on = if rel && !legacy3 { mix_scale_x != 0.0 } else { mix_scale_x > 0.0 };
+    let scale_y_on = if rel && !legacy3 { mix_scale_y != 0.0 } else { mix_scale_y > 0.0 };
+    if mix_rotate == 0.0 && !scale_x_on && !scale_y_on && !(m[ts::SHEAR_Y] > 0.0) {
+        translate_only(ctx, data, m, rel);
+        return;
+    }
     let bones = &mut *ctx.bones;
     let Some((ta, tb, tc, td)) = target_matrix(bones, data.source) else { return };
     let o = &data.offsets;
-    let (mix_rotate, mix_x, mix_y) = (m[ts::ROTATE], m[ts::X], m[ts::Y]);
-    let (mix_scale_x, mix_scale_y, mix_shear_y) = (m[ts::SCALE_X], m[ts::SCALE_Y], m[ts::SHEAR_Y]);
+    let (mix_x, mix_y, mix_shear_y) = (m[ts::X], m[ts::Y], m[ts::SHEAR_Y]);
     let translate = mix_x != 0.0 || mix_y != 0.0;
     let deg_rad_reflect = if ta * td - tb * tc > 0.0 { DEG_RAD } else { -DEG_RAD };
     let offset_rotation = o[ts::ROTATE] * deg_rad_reflect;
     let offset_shear_y = o[ts::SHEAR_Y] * deg_rad_reflect;
-    // 4.2 scales when the mix is != 0 (relative) / > 0 (absolute); 3.8 when > 0.
-    let scale_x_on = if rel && !legacy3 { mix_scale_x != 0.0 } else { mix_scale_x > 0.0 };
-    let scale_y_on = if rel && !legacy3 { mix_scale_y != 0.0 } else { mix_scale_y > 0.0 };
     // The source's angles are the same for every bone (its matrix was copied above). An
     // absolute rotation computes the source's angle beside the first bone's (`first_r`,
     // taken by that bone: nothing moves it before its rotation is read).
@@ -160,6 +164,34 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
             let (sin, cos) = math::sin_cos(r);
             bone.b = cos * s;
             bone.d = sin * s;
+        }
+        bone.update_applied_transform(parent, &ctx.frame);
+    }
+}
+
+/// [`world`] when only the translate mixes can be set (no rotation, scale or shear): the
+/// same operations for what remains (the world position, then the applied transform), without
+/// the source's angles and scales the other mixes need.
+fn translate_only(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], rel: bool) {
+    let bones = &mut *ctx.bones;
+    let o = &data.offsets;
+    let (mix_x, mix_y) = (m[ts::X], m[ts::Y]);
+    let translate = mix_x != 0.0 || mix_y != 0.0;
+    for &id in &data.bones {
+        let (tx, ty) = match bones.get(data.source.index()) {
+            Some(t) if translate => t.local_to_world(o[ts::X], o[ts::Y]),
+            _ => (0.0, 0.0),
+        };
+        let parent = parent_world(bones, id);
+        let Some(bone) = bones.get_mut(id.index()) else { continue };
+        if translate {
+            if rel {
+                bone.world_x += tx * mix_x;
+                bone.world_y += ty * mix_y;
+            } else {
+                bone.world_x += (tx - bone.world_x) * mix_x;
+                bone.world_y += (ty - bone.world_y) * mix_y;
+            }
         }
         bone.update_applied_transform(parent, &ctx.frame);
     }
