@@ -55,8 +55,8 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
     // 4.2 scales when the mix is != 0 (relative) / > 0 (absolute); 3.8 when > 0.
     let scale_x_on = if rel && !legacy3 { mix_scale_x != 0.0 } else { mix_scale_x > 0.0 };
     let scale_y_on = if rel && !legacy3 { mix_scale_y != 0.0 } else { mix_scale_y > 0.0 };
-    if mix_rotate == 0.0 && !scale_x_on && !scale_y_on && !(m[ts::SHEAR_Y] > 0.0) {
-        translate_only(ctx, data, m, rel);
+    if !scale_x_on && !scale_y_on && !(m[ts::SHEAR_Y] > 0.0) {
+        rotate_translate(ctx, data, m, rel);
         return;
     }
     let bones = &mut *ctx.bones;
@@ -169,14 +169,31 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
     }
 }
 
-/// [`world`] when only the translate mixes can be set (no rotation, scale or shear): the
-/// same operations for what remains (the world position, then the applied transform), without
-/// the source's angles and scales the other mixes need.
-fn translate_only(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], rel: bool) {
+/// [`world`] without scale and shear mixes (rotation and translation only): the same
+/// operations for what remains (rotation, world position, applied transform), without the
+/// source's scales and shear angle the other mixes need.
+fn rotate_translate(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], rel: bool) {
     let bones = &mut *ctx.bones;
+    let Some((ta, tb, tc, td)) = target_matrix(bones, data.source) else { return };
     let o = &data.offsets;
-    let (mix_x, mix_y) = (m[ts::X], m[ts::Y]);
+    let (mix_rotate, mix_x, mix_y) = (m[ts::ROTATE], m[ts::X], m[ts::Y]);
     let translate = mix_x != 0.0 || mix_y != 0.0;
+    let mut first_r = None;
+    let (mut t_rot, mut offset_rotation) = (0.0, 0.0);
+    if mix_rotate != 0.0 {
+        let deg_rad_reflect = if ta * td - tb * tc > 0.0 { DEG_RAD } else { -DEG_RAD };
+        offset_rotation = o[ts::ROTATE] * deg_rad_reflect;
+        // As in `world`: an absolute rotation computes the source's angle beside the
+        // first bone's.
+        t_rot = match data.bones.first().and_then(|id| bones.get(id.index())) {
+            Some(b) if !rel => {
+                let (t, r) = math::atan2_pair(tc, ta, b.c, b.a);
+                first_r = Some(r);
+                t
+            }
+            _ => math::atan2(tc, ta),
+        };
+    }
     for &id in &data.bones {
         let (tx, ty) = match bones.get(data.source.index()) {
             Some(t) if translate => t.local_to_world(o[ts::X], o[ts::Y]),
@@ -184,6 +201,24 @@ fn translate_only(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], r
         };
         let parent = parent_world(bones, id);
         let Some(bone) = bones.get_mut(id.index()) else { continue };
+        if mix_rotate != 0.0 {
+            let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
+            let mut r = if rel {
+                t_rot + offset_rotation
+            } else {
+                let bone_r = match first_r.take() {
+                    Some(r) => r,
+                    None => math::atan2(c, a),
+                };
+                t_rot - bone_r + offset_rotation
+            };
+            r = wrap_pi(r) * mix_rotate;
+            let (sin, cos) = math::sin_cos(r);
+            bone.a = cos * a - sin * c;
+            bone.b = cos * b - sin * d;
+            bone.c = sin * a + cos * c;
+            bone.d = sin * b + cos * d;
+        }
         if translate {
             if rel {
                 bone.world_x += tx * mix_x;
