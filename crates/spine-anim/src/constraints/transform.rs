@@ -55,7 +55,8 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
     // 4.2 scales when the mix is != 0 (relative) / > 0 (absolute); 3.8 when > 0.
     let scale_x_on = if rel && !legacy3 { mix_scale_x != 0.0 } else { mix_scale_x > 0.0 };
     let scale_y_on = if rel && !legacy3 { mix_scale_y != 0.0 } else { mix_scale_y > 0.0 };
-    if !scale_x_on && !scale_y_on && !(m[ts::SHEAR_Y] > 0.0) {
+    let shear_on = m[ts::SHEAR_Y] > 0.0;
+    if !scale_x_on && !scale_y_on && !shear_on {
         rotate_translate(ctx, data, m, rel);
         return;
     }
