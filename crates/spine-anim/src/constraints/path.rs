@@ -163,20 +163,24 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
             }
         }
         SpacingMode::Length | SpacingMode::Fixed => {
-            for i in 0..spaces_count - 1 {
-                let (setup, x, y) = bone_len(i);
+            // Spaces `1..` (one per bone but the last with tangents), walked with the bones.
+            let spaces = sc.spaces.get_mut(1..).unwrap_or_default();
+            for (i, (space, &id)) in spaces.iter_mut().zip(&data.bones).enumerate() {
+                let setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
+                let (a, c) = ctx.bones.get(id.index()).map_or((0.0, 0.0), |b| (b.a, b.c));
+                let (x, y) = (setup * a, setup * c);
                 if setup < EPSILON {
                     if scale {
                         sc.lengths[i] = 0.0;
                     }
-                    sc.spaces[i + 1] = spacing;
+                    *space = spacing;
                 } else {
                     let length = math::sqrt(x * x + y * y);
                     if scale {
                         sc.lengths[i] = length;
                     }
                     let s = if length_spacing { setup + spacing } else { spacing };
-                    sc.spaces[i + 1] = s * length / setup;
+                    *space = s * length / setup;
                 }
             }
         }
