@@ -60,9 +60,9 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     let spaces_count = if tangents { bone_count } else { bone_count + 1 };
     let sc = &mut pose.scratch;
     // spine-cpp `Vector::setSize`: existing values are kept, new ones are 0.
-    sc.spaces.resize(spaces_count, 0.0);
+    set_len(&mut sc.spaces, spaces_count);
     if scale {
-        sc.lengths.resize(bone_count, 0.0);
+        set_len(&mut sc.lengths, bone_count);
     }
     let spacing = pose.spacing;
     let bone_len = |i: usize| -> (f32, f32, f32) {
@@ -422,6 +422,15 @@ fn rotate(bone: &mut Bone, m: [f32; 4], sin: f32, cos: f32) {
     bone.d = sin * b + cos * d;
 }
 
+/// `v.resize(n, 0.0)` (spine-cpp `Vector::setSize`: kept values, new ones 0), with the
+/// common case (already `n` long) tested inline instead of calling `resize`.
+#[inline(always)]
+fn set_len(v: &mut Vec<f32>, n: usize) {
+    if v.len() != n {
+        v.resize(n, 0.0);
+    }
+}
+
 /// Whether the bone loop may take [`Chain::place_pairs`]: always, except in this crate's unit
 /// tests, which compare it bit for bit with the one-bone loop.
 #[cfg(not(test))]
@@ -579,7 +588,7 @@ fn compute_world_positions(
 ) {
     // `x, y, rotation` per space, plus scratch floats so that every bone has a whole
     // triple after the first position (`update` walks them in chunks of 3).
-    sc.positions.resize(spaces_count * 3 + 3, 0.0);
+    set_len(&mut sc.positions, spaces_count * 3 + 3);
     let out = &mut sc.positions;
     let world = &mut sc.world;
     let closed = path.closed;
@@ -604,7 +613,7 @@ fn compute_world_positions(
             position *= path_length;
         }
         let multiplier = multiplier_for(path_length);
-        world.resize(8, 0.0);
+        set_len(world, 8);
         let mut curve = 0usize;
         let mut last_p = f32::NAN;
         for i in 0..spaces_count {
@@ -658,7 +667,7 @@ fn compute_world_positions(
     // World vertices.
     if closed {
         vertices_length += 2;
-        world.resize(vertices_length, 0.0);
+        set_len(world, vertices_length);
         vw(2, vertices_length - 4, world, 0);
         vw(0, 2, world, vertices_length - 4);
         world[vertices_length - 2] = world[0];
@@ -666,7 +675,7 @@ fn compute_world_positions(
     } else {
         curve_count = curve_count.saturating_sub(1);
         vertices_length = vertices_length.saturating_sub(4);
-        world.resize(vertices_length, 0.0);
+        set_len(world, vertices_length);
         vw(2, vertices_length, world, 0);
     }
     if world.len() < 2 {
@@ -674,7 +683,7 @@ fn compute_world_positions(
     }
 
     // Curve lengths.
-    sc.curves.resize(curve_count, 0.0);
+    set_len(&mut sc.curves, curve_count);
     let mut path_length = 0.0f32;
     let (mut x1, mut y1) = (world[0], world[1]);
     let (mut cx1, mut cy1, mut cx2, mut cy2, mut x2, mut y2) = (0.0f32, 0.0, 0.0, 0.0, 0.0, 0.0);
