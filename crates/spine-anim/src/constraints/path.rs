@@ -77,8 +77,12 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     // Percent spacing uses the bone lengths only for the chain scale: with distinct bones
     // each length is computed in the bone loop, from the bone's matrix before it moves (the
     // same values: nothing else moves it before its turn).
-    let lazy_lengths =
-        scale && !spine_c && data.spacing_mode == SpacingMode::Percent && distinct(&data.bones);
+    let percent_scale = scale && data.spacing_mode == SpacingMode::Percent;
+    // The bone loop below pairs bones without the tip (see `place_pairs`).
+    let tip_mode = data.offset_rotation == 0.0 && data.rotate_mode == RotateMode::Chain;
+    let unique =
+        !spine_c && (percent_scale || (!tip_mode && mix_rotate > 0.0)) && distinct(&data.bones);
+    let lazy_lengths = percent_scale && unique;
     match data.spacing_mode {
         _ if spine_c35 => {
             // spine-c 3.5.51: world length + spacing (clamped at 0 as `MAX(0, x)`, which
@@ -217,7 +221,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     }
     // Without the tip (whose position feeds the next bone) two distinct bones are independent
     // until their final rotation: their two `sin_cos` run as one pair.
-    if !tip && mix_rotate > 0.0 && !spine_c && pairs_allowed() && distinct(&data.bones) {
+    if !tip && mix_rotate > 0.0 && unique && pairs_allowed() {
         let chain =
             Chain { mix_x, mix_y, mix_rotate, scale, tangents, lazy_lengths, offset_rotation };
         chain.place_pairs(ctx, &data.bones, sc, bone_x, bone_y);
