@@ -121,6 +121,35 @@ pub fn sin_cos_deg_pair(d0: f32, d1: f32) -> ((f32, f32), (f32, f32)) {
     (quadrant(t0.to_bits(), s0, c0), quadrant(t1.to_bits(), s1, c1))
 }
 
+/// [`sin_cos`] of two angles at once: the reduction and the kernel run in the two lanes of a
+/// `wide::f64x2` (per lane the same `f64` operations in the same order, so the same bits),
+/// then the quadrant mapping per lane. When either angle is outside the fast range (or NaN)
+/// both go through the scalar [`sin_cos`].
+#[inline(always)]
+pub fn sin_cos_pair(x0: f32, x1: f32) -> ((f32, f32), (f32, f32)) {
+    use wide::f64x2;
+    let (a0, a1) = (x0 as f64, x1 as f64);
+    if !(a0.abs() < FAST_LIMIT && a1.abs() < FAST_LIMIT) {
+        return (sin_cos(x0), sin_cos(x1));
+    }
+    let c = |v: f64| f64x2::splat(v);
+    let xd = f64x2::new([a0, a1]);
+    let t = xd * c(TWO_OVER_PI) + c(ROUND_MAGIC);
+    let q = t - c(ROUND_MAGIC);
+    let r = (xd - q * c(PIO2_HI)) - q * c(PIO2_LO);
+    // `sin_cos_kernel`, lane-wise.
+    let z = r * r;
+    let s = r + r
+        * z
+        * (c(-1.0 / 6.0) + z * (c(1.0 / 120.0) + z * (c(-1.0 / 5040.0) + z * c(1.0 / 362_880.0))));
+    let co = c(1.0)
+        + z * (c(-0.5)
+            + z * (c(1.0 / 24.0)
+                + z * (c(-1.0 / 720.0) + z * (c(1.0 / 40_320.0) + z * c(-1.0 / 3_628_800.0)))));
+    let ([t0, t1], [s0, s1], [c0, c1]) = (t.to_array(), s.to_array(), co.to_array());
+    (quadrant(t0.to_bits(), s0, c0), quadrant(t1.to_bits(), s1, c1))
+}
+
 /// `sin x` (radians).
 #[inline]
 pub fn sin(x: f32) -> f32 {
@@ -475,6 +504,24 @@ mod tests {
             let ((e0, f0), (e1, f1)) = (sin_cos_deg(d0), sin_cos_deg(d1));
             assert!(same(s0, e0) && same(c0, f0), "sin_cos_deg({d0}): {s0} {c0} vs {e0} {f0}");
             assert!(same(s1, e1) && same(c1, f1), "sin_cos_deg({d1}): {s1} {c1} vs {e1} {f1}");
+        }
+    }
+
+    #[test]
+    fn sin_cos_pair_equals_sin_cos_bit_for_bit() {
+        let mut args: Vec<f32> = (-40_000..40_000).map(|i| i as f32 * 0.000_317).collect();
+        args.extend((-3000..3000).map(|i| i as f32 * std::f32::consts::FRAC_PI_4));
+        args.extend((-2000..2000).map(|i| i as f32 * 517.3));
+        args.extend((0..2000).map(|i| (i as f32 * 0.37).sin() * 1e-3));
+        args.extend([0.0, -0.0, PI, -PI, 2.0 * PI, 1e-40, -1e-40, 999_999.9, 1.0e6, -1.0e6]);
+        args.extend([3e7, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, f32::MAX, f32::MIN]);
+        let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+        for w in args.windows(2) {
+            let (x0, x1) = (w[0], w[1]);
+            let ((s0, c0), (s1, c1)) = sin_cos_pair(x0, x1);
+            let ((e0, f0), (e1, f1)) = (sin_cos(x0), sin_cos(x1));
+            assert!(same(s0, e0) && same(c0, f0), "sin_cos({x0}): {s0} {c0} vs {e0} {f0}");
+            assert!(same(s1, e1) && same(c1, f1), "sin_cos({x1}): {s1} {c1} vs {e1} {f1}");
         }
     }
 

@@ -8,7 +8,8 @@
 //! and after the end of an open path, positions continue on the tangent line.
 
 use spine_model::{
-    AttachmentKind, PathAttachment, PathData, PositionMode, RotateMode, SpacingMode, Vertices,
+    AttachmentKind, BoneId, PathAttachment, PathData, PositionMode, RotateMode, SpacingMode,
+    Vertices,
 };
 
 use super::{PathPose, SolverCtx};
@@ -59,9 +60,9 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     let spaces_count = if tangents { bone_count } else { bone_count + 1 };
     let sc = &mut pose.scratch;
     // spine-cpp `Vector::setSize`: existing values are kept, new ones are 0.
-    sc.spaces.resize(spaces_count, 0.0);
+    set_len(&mut sc.spaces, spaces_count);
     if scale {
-        sc.lengths.resize(bone_count, 0.0);
+        set_len(&mut sc.lengths, bone_count);
     }
     let spacing = pose.spacing;
     let bone_len = |i: usize| -> (f32, f32, f32) {
@@ -73,6 +74,15 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     let spine_c = ctx.data.behaviour.path_spine_c;
     let spine_c35 = spine_c && ctx.data.behaviour.path_spine_c35;
     let length_spacing = data.spacing_mode == SpacingMode::Length;
+    // Percent spacing uses the bone lengths only for the chain scale: with distinct bones
+    // each length is computed in the bone loop, from the bone's matrix before it moves (the
+    // same values: nothing else moves it before its turn).
+    let percent_scale = scale && data.spacing_mode == SpacingMode::Percent;
+    // The bone loop below pairs bones without the tip (see `place_pairs`).
+    let tip_mode = data.offset_rotation == 0.0 && data.rotate_mode == RotateMode::Chain;
+    let unique =
+        !spine_c && (percent_scale || (!tip_mode && mix_rotate > 0.0)) && distinct(&data.bones);
+    let lazy_lengths = percent_scale && unique;
     match data.spacing_mode {
         _ if spine_c35 => {
             // spine-c 3.5.51: world length + spacing (clamped at 0 as `MAX(0, x)`, which
@@ -121,7 +131,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
             }
         }
         SpacingMode::Percent => {
-            if scale {
+            if scale && !lazy_lengths {
                 for i in 0..spaces_count - 1 {
                     let (_, x, y) = bone_len(i);
                     sc.lengths[i] = math::sqrt(x * x + y * y);
@@ -157,20 +167,24 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
             }
         }
         SpacingMode::Length | SpacingMode::Fixed => {
-            for i in 0..spaces_count - 1 {
-                let (setup, x, y) = bone_len(i);
+            // Spaces `1..` (one per bone but the last with tangents), walked with the bones.
+            let spaces = sc.spaces.get_mut(1..).unwrap_or_default();
+            for (i, (space, &id)) in spaces.iter_mut().zip(&data.bones).enumerate() {
+                let setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
+                let (a, c) = ctx.bones.get(id.index()).map_or((0.0, 0.0), |b| (b.a, b.c));
+                let (x, y) = (setup * a, setup * c);
                 if setup < EPSILON {
                     if scale {
                         sc.lengths[i] = 0.0;
                     }
-                    sc.spaces[i + 1] = spacing;
+                    *space = spacing;
                 } else {
                     let length = math::sqrt(x * x + y * y);
                     if scale {
                         sc.lengths[i] = length;
                     }
                     let s = if length_spacing { setup + spacing } else { spacing };
-                    sc.spaces[i + 1] = s * length / setup;
+                    *space = s * length / setup;
                 }
             }
         }
@@ -205,6 +219,14 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         let det = p.map_or(1.0, |p| p.a * p.d - p.b * p.c);
         offset_rotation *= if det > 0.0 { DEG_RAD } else { -DEG_RAD };
     }
+    // Without the tip (whose position feeds the next bone) two distinct bones are independent
+    // until their final rotation: their two `sin_cos` run as one pair.
+    if !tip && mix_rotate > 0.0 && unique && pairs_allowed() {
+        let chain =
+            Chain { mix_x, mix_y, mix_rotate, scale, tangents, lazy_lengths, offset_rotation };
+        chain.place_pairs(ctx, &data.bones, sc, bone_x, bone_y);
+        return;
+    }
     // Bone `i` reads space `i + 1`: its position and (zero space) its rotation, or (tangents)
     // the rotation of space `i`, kept from the previous triple.
     let mut r_prev = positions.get(2).copied().unwrap_or(0.0);
@@ -218,7 +240,13 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         bone.world_y += (bone_y - bone.world_y) * mix_y;
         let (dx, dy) = (x - bone_x, y - bone_y);
         if scale {
-            let length = sc.lengths[i];
+            let length = if lazy_lengths {
+                let setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
+                let (x, y) = (setup * bone.a, setup * bone.c);
+                math::sqrt(x * x + y * y)
+            } else {
+                sc.lengths[i]
+            };
             if (spine_c && length != 0.0) || (!spine_c && length >= EPSILON) {
                 let s = (math::sqrt(dx * dx + dy * dy) / length - 1.0) * mix_rotate + 1.0;
                 bone.a *= s;
@@ -269,6 +297,174 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
             bone.update_applied_transform(parent, &ctx.frame);
         }
     }
+}
+
+/// The per-constraint values of the bone loop without the tip (spine-cpp 4.x rules,
+/// `mix_rotate > 0`, distinct bones).
+struct Chain {
+    mix_x: f32,
+    mix_y: f32,
+    mix_rotate: f32,
+    scale: bool,
+    tangents: bool,
+    lazy_lengths: bool,
+    offset_rotation: f32,
+}
+
+impl Chain {
+    /// The bone loop of `update` two bones at a time: each bone's operations and the order of
+    /// its writes are those of the one-bone loop; only the two final `sin_cos` share one
+    /// [`math::sin_cos_pair`]. Parents are read as that loop reads them: before either bone
+    /// moves, except the second bone's parent when it is the first bone (after that is done).
+    #[inline(never)]
+    fn place_pairs(
+        &self,
+        ctx: &mut SolverCtx<'_>,
+        ids: &[BoneId],
+        sc: &PathScratch,
+        mut bone_x: f32,
+        mut bone_y: f32,
+    ) {
+        let positions = &sc.positions;
+        let mut r_prev = positions.get(2).copied().unwrap_or(0.0);
+        let triples = positions.get(3..).unwrap_or_default().as_chunks::<3>().0;
+        let n = ids.len().min(triples.len());
+        let (ids, triples) = (&ids[..n], &triples[..n]);
+        let mut i = 0;
+        while i + 1 < n {
+            let (id, id1) = (ids[i], ids[i + 1]);
+            let (t0, t1) = (triples[i], triples[i + 1]);
+            let parent = parent_world(ctx.bones, id);
+            let after_first = ctx.bones.get(id1.index()).and_then(|b| b.parent) == Some(id);
+            let parent1 = if after_first { None } else { parent_world(ctx.bones, id1) };
+            let Ok([b0, b1]) = ctx.bones.get_disjoint_mut([id.index(), id1.index()]) else {
+                break;
+            };
+            let r_this1 = t0[2];
+            let r_this0 = std::mem::replace(&mut r_prev, t1[2]);
+            let w0 = self.place(ctx.data, sc, i, b0, id, [bone_x, bone_y], t0, r_this0);
+            let w1 = self.place(ctx.data, sc, i + 1, b1, id1, [t0[0], t0[1]], t1, r_this1);
+            (bone_x, bone_y) = (t1[0], t1[1]);
+            let ((sin0, cos0), (sin1, cos1)) = math::sin_cos_pair(w0.0, w1.0);
+            rotate(b0, w0.1, sin0, cos0);
+            b0.update_applied_transform(parent, &ctx.frame);
+            let parent1 = if after_first { Some(b0.world()) } else { parent1 };
+            rotate(b1, w1.1, sin1, cos1);
+            b1.update_applied_transform(parent1, &ctx.frame);
+            i += 2;
+        }
+        // The last bone of an odd count (or the rest, after a missing bone).
+        while i < n {
+            let (id, t) = (ids[i], triples[i]);
+            let r_this = std::mem::replace(&mut r_prev, t[2]);
+            let parent = parent_world(ctx.bones, id);
+            if let Some(bone) = ctx.bones.get_mut(id.index()) {
+                let w = self.place(ctx.data, sc, i, bone, id, [bone_x, bone_y], t, r_this);
+                (bone_x, bone_y) = (t[0], t[1]);
+                let (sin, cos) = math::sin_cos(w.0);
+                rotate(bone, w.1, sin, cos);
+                bone.update_applied_transform(parent, &ctx.frame);
+            }
+            i += 1;
+        }
+    }
+
+    /// Bone `i` of the loop up to its final rotation: moves it to `from`, scales it toward
+    /// its position `t` (chain scale) and returns the angle whose sine and cosine rotate it,
+    /// with its matrix after the scale.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn place(
+        &self,
+        data: &spine_model::SkeletonData,
+        sc: &PathScratch,
+        i: usize,
+        bone: &mut Bone,
+        id: BoneId,
+        from: [f32; 2],
+        t: [f32; 3],
+        r_this: f32,
+    ) -> (f32, [f32; 4]) {
+        let [bone_x, bone_y] = from;
+        let (x, y, r_next) = (t[0], t[1], t[2]);
+        bone.world_x += (bone_x - bone.world_x) * self.mix_x;
+        bone.world_y += (bone_y - bone.world_y) * self.mix_y;
+        let (dx, dy) = (x - bone_x, y - bone_y);
+        if self.scale {
+            let length = if self.lazy_lengths {
+                let setup = data.bones.get(id.index()).map_or(0.0, |b| b.length);
+                let (x, y) = (setup * bone.a, setup * bone.c);
+                math::sqrt(x * x + y * y)
+            } else {
+                sc.lengths.get(i).copied().unwrap_or(0.0)
+            };
+            if length >= EPSILON {
+                let s = (math::sqrt(dx * dx + dy * dy) / length - 1.0) * self.mix_rotate + 1.0;
+                bone.a *= s;
+                bone.c *= s;
+            }
+        }
+        let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
+        let (r, bone_r) = if self.tangents {
+            (r_this, math::atan2(c, a))
+        } else if sc.spaces.get(i + 1).is_some_and(|&s| s < EPSILON) {
+            (r_next, math::atan2(c, a))
+        } else {
+            math::atan2_pair(dy, dx, c, a)
+        };
+        (wrap_pi(r - bone_r + self.offset_rotation) * self.mix_rotate, [a, b, c, d])
+    }
+}
+
+/// Rotates `bone`, whose matrix is `m` (`a, b, c, d`), by the angle of `sin`, `cos`.
+#[inline(always)]
+fn rotate(bone: &mut Bone, m: [f32; 4], sin: f32, cos: f32) {
+    let [a, b, c, d] = m;
+    bone.a = cos * a - sin * c;
+    bone.b = cos * b - sin * d;
+    bone.c = sin * a + cos * c;
+    bone.d = sin * b + cos * d;
+}
+
+/// `v.resize(n, 0.0)` (spine-cpp `Vector::setSize`: kept values, new ones 0), with the
+/// common case (already `n` long) tested inline instead of calling `resize`.
+#[inline(always)]
+fn set_len(v: &mut Vec<f32>, n: usize) {
+    if v.len() != n {
+        v.resize(n, 0.0);
+    }
+}
+
+/// Whether the bone loop may take [`Chain::place_pairs`]: always, except in this crate's unit
+/// tests, which compare it bit for bit with the one-bone loop.
+#[cfg(not(test))]
+#[inline(always)]
+fn pairs_allowed() -> bool {
+    true
+}
+
+#[cfg(test)]
+thread_local! {
+    static ONE_BY_ONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn pairs_allowed() -> bool {
+    !ONE_BY_ONE.with(|c| c.get())
+}
+
+/// Whether no bone appears twice in `ids`: a 64-bit mask of the ids modulo 64, and the
+/// exact pairwise test only when two of them share a bit.
+fn distinct(ids: &[BoneId]) -> bool {
+    let mut mask = 0u64;
+    for id in ids {
+        let bit = 1u64 << (id.index() & 63);
+        if mask & bit != 0 {
+            return ids.iter().enumerate().all(|(k, a)| !ids[..k].contains(a));
+        }
+        mask |= bit;
+    }
+    true
 }
 
 /// spine-cpp `VertexAttachment::computeWorldVertices(slot, start, count, out, offset, 2)`:
@@ -396,7 +592,7 @@ fn compute_world_positions(
 ) {
     // `x, y, rotation` per space, plus scratch floats so that every bone has a whole
     // triple after the first position (`update` walks them in chunks of 3).
-    sc.positions.resize(spaces_count * 3 + 3, 0.0);
+    set_len(&mut sc.positions, spaces_count * 3 + 3);
     let out = &mut sc.positions;
     let world = &mut sc.world;
     let closed = path.closed;
@@ -421,7 +617,7 @@ fn compute_world_positions(
             position *= path_length;
         }
         let multiplier = multiplier_for(path_length);
-        world.resize(8, 0.0);
+        set_len(world, 8);
         let mut curve = 0usize;
         let mut last_p = f32::NAN;
         for i in 0..spaces_count {
@@ -459,7 +655,15 @@ fn compute_world_positions(
             }
             let w =
                 [world[0], world[1], world[2], world[3], world[4], world[5], world[6], world[7]];
-            add_curve_position(p, w, out, o, tangents || (i > 0 && rule.zero_space(space)), rule);
+            add_curve_position(
+                p,
+                w,
+                out,
+                o,
+                tangents || (i > 0 && rule.zero_space(space)),
+                tangents || i > 0,
+                rule,
+            );
         }
         return;
     }
@@ -467,7 +671,7 @@ fn compute_world_positions(
     // World vertices.
     if closed {
         vertices_length += 2;
-        world.resize(vertices_length, 0.0);
+        set_len(world, vertices_length);
         vw(2, vertices_length - 4, world, 0);
         vw(0, 2, world, vertices_length - 4);
         world[vertices_length - 2] = world[0];
@@ -475,7 +679,7 @@ fn compute_world_positions(
     } else {
         curve_count = curve_count.saturating_sub(1);
         vertices_length = vertices_length.saturating_sub(4);
-        world.resize(vertices_length, 0.0);
+        set_len(world, vertices_length);
         vw(2, vertices_length, world, 0);
     }
     if world.len() < 2 {
@@ -483,7 +687,7 @@ fn compute_world_positions(
     }
 
     // Curve lengths.
-    sc.curves.resize(curve_count, 0.0);
+    set_len(&mut sc.curves, curve_count);
     let mut path_length = 0.0f32;
     let (mut x1, mut y1) = (world[0], world[1]);
     let (mut cx1, mut cy1, mut cx2, mut cy2, mut x2, mut y2) = (0.0f32, 0.0, 0.0, 0.0, 0.0, 0.0);
@@ -610,6 +814,7 @@ fn compute_world_positions(
             out,
             o,
             tangents || (i > 0 && rule.zero_space(space)),
+            tangents || i > 0,
             rule,
         );
     }
@@ -682,6 +887,11 @@ fn add_after_position(p: f32, temp: &[f32], i: usize, out: &mut [f32], o: usize)
 /// spine-cpp `addCurvePosition`: the point at `p` in `[0, 1]` of the cubic bezier `w`
 /// (`x1, y1, cx1, cy1, cx2, cy2, x2, y2`) and, with `tangents`, its tangent angle
 /// (spine-c 3.5/3.6 `_addCurvePosition` with `rule`).
+///
+/// `start_rotation` false: nothing reads this position's rotation (the first position
+/// without tangents: the bone loop reads the rotations of spaces `1..`), so the start
+/// point's control tangent (`p < EPSILON`, always written by spine-cpp) is not computed.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn add_curve_position(
     mut p: f32,
@@ -689,6 +899,7 @@ fn add_curve_position(
     out: &mut [f32],
     o: usize,
     tangents: bool,
+    start_rotation: bool,
     rule: CurveRule,
 ) {
     let [x1, y1, cx1, cy1, cx2, cy2, x2, y2] = w;
@@ -697,7 +908,9 @@ fn add_curve_position(
             if p < EPSILON || p.is_nan() {
                 out[o] = x1;
                 out[o + 1] = y1;
-                out[o + 2] = math::atan2(cy1 - y1, cx1 - x1);
+                if start_rotation {
+                    out[o + 2] = math::atan2(cy1 - y1, cx1 - x1);
+                }
                 return;
             }
         }
@@ -724,5 +937,126 @@ fn add_curve_position(
                 x - (x1 * uu + cx1 * ut * 2.0 + cx2 * tt),
             )
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Physics, Skeleton};
+    use std::sync::Arc;
+
+    /// A chain `c0 .. c6` (each the child of the previous one) and two loose bones, a
+    /// four-curve path, and one path constraint on `bones` with the given modes.
+    fn chain_rig(
+        bones: &[&str],
+        rotate: &str,
+        spacing_mode: &str,
+        spacing: f32,
+        mix: f32,
+    ) -> Skeleton {
+        let list = bones.iter().map(|b| format!("\"{b}\"")).collect::<Vec<_>>().join(", ");
+        let text = format!(
+            r#"{{"skeleton": {{"spine": "4.2.22"}},
+            "bones": [
+                {{"name": "root"}},
+                {{"name": "c0", "parent": "root", "x": 5, "y": 3, "length": 12, "rotation": 10}},
+                {{"name": "c1", "parent": "c0", "x": 12, "length": 9, "rotation": -20}},
+                {{"name": "c2", "parent": "c1", "x": 9, "length": 15, "rotation": 35, "scaleX": 1.3}},
+                {{"name": "c3", "parent": "c2", "x": 15, "length": 7, "rotation": -5}},
+                {{"name": "c4", "parent": "c3", "x": 7, "length": 11, "shearY": 12}},
+                {{"name": "c5", "parent": "c4", "x": 11, "length": 0, "rotation": 60}},
+                {{"name": "c6", "parent": "c5", "x": 4, "length": 13, "scaleY": 0.8}},
+                {{"name": "l0", "parent": "root", "x": -30, "y": 8, "length": 10, "rotation": 170}},
+                {{"name": "l1", "parent": "root", "x": 40, "y": -12, "length": 6, "rotation": -95}}
+            ],
+            "slots": [{{"name": "path", "bone": "root", "attachment": "path"}}],
+            "skins": [{{"name": "default", "attachments": {{"path": {{"path": {{
+                "type": "path", "closed": false, "lengths": [40, 90, 150, 210], "vertexCount": 15,
+                "vertices": [-10, -10, 0, 0, 12, 25, 20, 30, 35, 28, 50, 40, 58, 61, 70, 70, 85, 66,
+                    100, 50, 110, 52, 130, 71, 140, 90, 150, 95, 160, 91]
+            }}}}}}}}],
+            "path": [{{"name": "p", "bones": [{list}], "target": "path", "positionMode": "fixed",
+                "position": 7, "spacingMode": "{spacing_mode}", "spacing": {spacing},
+                "rotateMode": "{rotate}", "rotation": 23, "mixRotate": {mix}, "mixX": 0.7}}]}}"#
+        );
+        let data = spine_model::load_json(&text, None).unwrap();
+        let mut sk = Skeleton::new(Arc::new(data));
+        sk.set_to_setup_pose();
+        sk
+    }
+
+    fn bits(sk: &Skeleton) -> Vec<u32> {
+        let mut v = Vec::new();
+        for b in &sk.bones {
+            let p = b.applied();
+            for f in [b.a, b.b, b.c, b.d, b.world_x, b.world_y, p.x, p.y, p.rotation, p.scale_x] {
+                v.push(f.to_bits());
+            }
+            v.extend([p.scale_y.to_bits(), p.shear_x.to_bits(), p.shear_y.to_bits()]);
+        }
+        v
+    }
+
+    #[test]
+    fn pairs_equal_the_one_bone_loop_bit_for_bit() {
+        let orders: [&[&str]; 5] = [
+            &["c0", "c1", "c2", "c3", "c4", "c5", "c6"],
+            &["c6", "c5", "c4", "c3", "c2", "c1"],
+            &["c1", "l0", "c2", "c0", "l1"],
+            &["c3", "c4"],
+            &["c2"],
+        ];
+        let mut paired = 0;
+        for order in orders {
+            for rotate in ["tangent", "chainScale", "chain"] {
+                for mode in ["percent", "length", "fixed", "proportional"] {
+                    for spacing in [0.0f32, 0.15, 9.0] {
+                        for mix in [1.0f32, 0.6] {
+                            let mut a = chain_rig(order, rotate, mode, spacing, mix);
+                            let mut b = chain_rig(order, rotate, mode, spacing, mix);
+                            for (k, (ba, bb)) in a.bones.iter_mut().zip(&mut b.bones).enumerate() {
+                                let r = k as f32 * 37.3 - 80.0;
+                                (ba.rotation, bb.rotation) = (r, r);
+                            }
+                            a.update_world_transform(Physics::None);
+                            ONE_BY_ONE.with(|c| c.set(true));
+                            b.update_world_transform(Physics::None);
+                            ONE_BY_ONE.with(|c| c.set(false));
+                            assert_eq!(
+                                bits(&a),
+                                bits(&b),
+                                "{order:?} {rotate} {mode} {spacing} {mix}"
+                            );
+                            paired += usize::from(order.len() > 1 && rotate != "chain");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(paired >= 96, "{paired}");
+    }
+
+    #[test]
+    fn distinct_finds_every_repeat() {
+        let ids = |v: &[u32]| v.iter().map(|&i| BoneId(i)).collect::<Vec<_>>();
+        assert!(distinct(&ids(&[])));
+        assert!(distinct(&ids(&[5])));
+        assert!(distinct(&ids(&[3, 4, 5, 6, 7, 8, 9, 10])));
+        // Different ids on the same mask bit (modulo 64) are still distinct.
+        assert!(distinct(&ids(&[3, 67, 131, 4])));
+        assert!(!distinct(&ids(&[3, 4, 3])));
+        assert!(!distinct(&ids(&[3, 67, 4, 67])));
+        assert!(!distinct(&ids(&[7, 7])));
+        assert!(!distinct(&ids(&[1, 2, 3, 200, 9, 200])));
+        // Every pair of positions in an 8-bone list, repeated and not.
+        for a in 0..8 {
+            for b in a + 1..8 {
+                let mut v: Vec<u32> = (10..18).collect();
+                assert!(distinct(&ids(&v)));
+                v[b] = v[a];
+                assert!(!distinct(&ids(&v)), "{v:?}");
+            }
+        }
     }
 }

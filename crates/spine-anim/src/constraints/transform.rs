@@ -51,20 +51,41 @@ fn wrap_pi(mut r: f32) -> f32 {
 
 /// `applyAbsoluteWorld` / `applyRelativeWorld`.
 fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: bool, rel: bool) {
+    let (mix_rotate, mix_scale_x, mix_scale_y) = (m[ts::ROTATE], m[ts::SCALE_X], m[ts::SCALE_Y]);
+    // 4.2 scales when the mix is != 0 (relative) / > 0 (absolute); 3.8 when > 0.
+    let scale_x_on = if rel && !legacy3 { mix_scale_x != 0.0 } else { mix_scale_x > 0.0 };
+    let scale_y_on = if rel && !legacy3 { mix_scale_y != 0.0 } else { mix_scale_y > 0.0 };
+    let shear_on = m[ts::SHEAR_Y] > 0.0;
+    if !scale_x_on && !scale_y_on && !shear_on {
+        rotate_translate(ctx, data, m, rel);
+        return;
+    }
     let bones = &mut *ctx.bones;
     let Some((ta, tb, tc, td)) = target_matrix(bones, data.source) else { return };
     let o = &data.offsets;
-    let (mix_rotate, mix_x, mix_y) = (m[ts::ROTATE], m[ts::X], m[ts::Y]);
-    let (mix_scale_x, mix_scale_y, mix_shear_y) = (m[ts::SCALE_X], m[ts::SCALE_Y], m[ts::SHEAR_Y]);
+    let (mix_x, mix_y, mix_shear_y) = (m[ts::X], m[ts::Y], m[ts::SHEAR_Y]);
     let translate = mix_x != 0.0 || mix_y != 0.0;
     let deg_rad_reflect = if ta * td - tb * tc > 0.0 { DEG_RAD } else { -DEG_RAD };
     let offset_rotation = o[ts::ROTATE] * deg_rad_reflect;
     let offset_shear_y = o[ts::SHEAR_Y] * deg_rad_reflect;
-    // 4.2 scales when the mix is != 0 (relative) / > 0 (absolute); 3.8 when > 0.
-    let scale_x_on = if rel && !legacy3 { mix_scale_x != 0.0 } else { mix_scale_x > 0.0 };
-    let scale_y_on = if rel && !legacy3 { mix_scale_y != 0.0 } else { mix_scale_y > 0.0 };
-    // The source's angles are the same for every bone (its matrix was copied above).
-    let t_rot = if mix_rotate != 0.0 || mix_shear_y > 0.0 { math::atan2(tc, ta) } else { 0.0 };
+    // The source's angles are the same for every bone (its matrix was copied above). An
+    // absolute rotation computes the source's angle beside the first bone's (`first_r`,
+    // taken by that bone: nothing moves it before its rotation is read).
+    let mut first_r = None;
+    let t_rot = if !rel && mix_rotate != 0.0 {
+        match data.bones.first().and_then(|id| bones.get(id.index())) {
+            Some(b) => {
+                let (t, r) = math::atan2_pair(tc, ta, b.c, b.a);
+                first_r = Some(r);
+                t
+            }
+            None => math::atan2(tc, ta),
+        }
+    } else if mix_rotate != 0.0 || mix_shear_y > 0.0 {
+        math::atan2(tc, ta)
+    } else {
+        0.0
+    };
     let t_shear = if mix_shear_y > 0.0 { math::atan2(td, tb) - t_rot } else { 0.0 };
     for &id in &data.bones {
         let (tx, ty) = match bones.get(data.source.index()) {
@@ -78,7 +99,11 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
             let mut r = if rel {
                 t_rot + offset_rotation
             } else {
-                t_rot - math::atan2(c, a) + offset_rotation
+                let bone_r = match first_r.take() {
+                    Some(r) => r,
+                    None => math::atan2(c, a),
+                };
+                t_rot - bone_r + offset_rotation
             };
             r = wrap_pi(r) * mix_rotate;
             let (sin, cos) = math::sin_cos(r);
@@ -140,6 +165,69 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
             let (sin, cos) = math::sin_cos(r);
             bone.b = cos * s;
             bone.d = sin * s;
+        }
+        bone.update_applied_transform(parent, &ctx.frame);
+    }
+}
+
+/// [`world`] without scale and shear mixes (rotation and translation only): the same
+/// operations for what remains (rotation, world position, applied transform), without the
+/// source's scales and shear angle the other mixes need.
+fn rotate_translate(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], rel: bool) {
+    let bones = &mut *ctx.bones;
+    let Some((ta, tb, tc, td)) = target_matrix(bones, data.source) else { return };
+    let o = &data.offsets;
+    let (mix_rotate, mix_x, mix_y) = (m[ts::ROTATE], m[ts::X], m[ts::Y]);
+    let translate = mix_x != 0.0 || mix_y != 0.0;
+    let mut first_r = None;
+    let (mut t_rot, mut offset_rotation) = (0.0, 0.0);
+    if mix_rotate != 0.0 {
+        let deg_rad_reflect = if ta * td - tb * tc > 0.0 { DEG_RAD } else { -DEG_RAD };
+        offset_rotation = o[ts::ROTATE] * deg_rad_reflect;
+        // As in `world`: an absolute rotation computes the source's angle beside the
+        // first bone's.
+        t_rot = match data.bones.first().and_then(|id| bones.get(id.index())) {
+            Some(b) if !rel => {
+                let (t, r) = math::atan2_pair(tc, ta, b.c, b.a);
+                first_r = Some(r);
+                t
+            }
+            _ => math::atan2(tc, ta),
+        };
+    }
+    for &id in &data.bones {
+        let (tx, ty) = match bones.get(data.source.index()) {
+            Some(t) if translate => t.local_to_world(o[ts::X], o[ts::Y]),
+            _ => (0.0, 0.0),
+        };
+        let parent = parent_world(bones, id);
+        let Some(bone) = bones.get_mut(id.index()) else { continue };
+        if mix_rotate != 0.0 {
+            let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
+            let mut r = if rel {
+                t_rot + offset_rotation
+            } else {
+                let bone_r = match first_r.take() {
+                    Some(r) => r,
+                    None => math::atan2(c, a),
+                };
+                t_rot - bone_r + offset_rotation
+            };
+            r = wrap_pi(r) * mix_rotate;
+            let (sin, cos) = math::sin_cos(r);
+            bone.a = cos * a - sin * c;
+            bone.b = cos * b - sin * d;
+            bone.c = sin * a + cos * c;
+            bone.d = sin * b + cos * d;
+        }
+        if translate {
+            if rel {
+                bone.world_x += tx * mix_x;
+                bone.world_y += ty * mix_y;
+            } else {
+                bone.world_x += (tx - bone.world_x) * mix_x;
+                bone.world_y += (ty - bone.world_y) * mix_y;
+            }
         }
         bone.update_applied_transform(parent, &ctx.frame);
     }
