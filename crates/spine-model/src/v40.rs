@@ -23,7 +23,7 @@ use spine_format::binary::{Generation, StrRef};
 use spine_format::BinaryError;
 
 use crate::anim::*;
-use crate::build::{draw_order, share, Builder, Counts, PendingLink};
+use crate::build::{draw_order, Builder, Counts, PendingLink};
 use crate::curves;
 use crate::data::*;
 use crate::error::{LoadError, ProblemKind};
@@ -75,6 +75,9 @@ struct Conv<'a, 'o> {
     mesh_buffers: std::collections::VecDeque<MeshBuffers>,
     /// Bone and slot names moved out of an owned skeleton (empty: clone them).
     names: Names,
+    /// One shared string per string-table entry used by skin keys, attachment names and
+    /// image paths (filled on first use): attachments of several skins name the same entry.
+    shared: Vec<Option<Arc<str>>>,
     b: Builder<'o>,
     ik: Vec<ConstraintId>,
     transform: Vec<ConstraintId>,
@@ -85,6 +88,24 @@ struct Conv<'a, 'o> {
 impl Conv<'_, '_> {
     fn text(&self, r: StrRef) -> Option<&str> {
         r.resolve(self.strings)
+    }
+
+    /// The string `r` refers to as a shared string (one allocation per table entry), or
+    /// `None` where [`Conv::text`] gives `None`.
+    fn shared(&mut self, r: StrRef) -> Option<Arc<str>> {
+        let i = r.index()?;
+        let s = *self.strings.get(i)?;
+        let slot = self.shared.get_mut(i)?;
+        Some(Arc::clone(slot.get_or_insert_with(|| Arc::from(s))))
+    }
+
+    /// [`share`] through the string cache: `base` when `r` is absent or spells `base`, else
+    /// the table entry's shared string.
+    fn share_ref(&mut self, base: &Arc<str>, r: StrRef) -> Arc<str> {
+        match self.text(r) {
+            Some(s) if s != &**base => self.shared(r).unwrap_or_else(|| Arc::clone(base)),
+            _ => Arc::clone(base),
+        }
     }
 
     fn vertices(&mut self, v: &w::Vertices) -> Vertices {
@@ -242,6 +263,7 @@ fn convert_with<'a>(
         strings,
         mesh_buffers,
         names,
+        shared: vec![None; strings.len()],
         b: Builder::new(behaviour, options),
         ik: Vec::new(),
         transform: Vec::new(),
@@ -652,10 +674,11 @@ fn skin_entries(
         let slot = c.b.slot(sa.slot);
         c.b.enter_slot(slot);
         for e in &sa.attachments {
-            // `c.strings` is a shared reference: it outlives the builder's borrow.
-            let strings = c.strings;
-            let key = c.b.name_shared("attachment", e.key.resolve(strings));
-            let name = share(&key, e.attachment.name.resolve(strings));
+            let key = match c.shared(e.key) {
+                Some(key) => key,
+                None => c.b.name_shared("attachment", None),
+            };
+            let name = c.share_ref(&key, e.attachment.name);
             c.b.enter("attachment", &key);
             let id = attachment(c, &name, &e.attachment.kind, sa.slot, links);
             c.b.pop();
@@ -680,7 +703,7 @@ fn attachment(
     let next = AttachmentId(c.b.data.attachments.len() as u32);
     let kind = match kind {
         w::AttachmentKind::Region(r) => {
-            let path = share(name, c.text(r.path));
+            let path = c.share_ref(name, r.path);
             let sequence = c.b.sequence(&path, seq(&r.sequence));
             AttachmentKind::Region(RegionAttachment {
                 path,
@@ -703,7 +726,7 @@ fn attachment(
             color: b.color.map(Color::from_bytes),
         }),
         w::AttachmentKind::Mesh(m) => {
-            let path = share(name, c.text(m.path));
+            let path = c.share_ref(name, m.path);
             let sequence = c.b.sequence(&path, seq(&m.sequence));
             let key = std::ptr::from_ref::<w::Mesh>(m) as usize;
             let taken = match c.mesh_buffers.front() {
@@ -743,7 +766,7 @@ fn attachment(
             })
         }
         w::AttachmentKind::LinkedMesh(m) => {
-            let path = share(name, c.text(m.path));
+            let path = c.share_ref(name, m.path);
             let sequence = c.b.sequence(&path, seq(&m.sequence));
             let parent = c.text(m.parent).map(str::to_owned);
             let parent = c.b.name("linked mesh parent", parent.as_deref());
