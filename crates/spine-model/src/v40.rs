@@ -112,20 +112,23 @@ impl Conv<'_, '_> {
         match v {
             w::Vertices::Plain(xy) => self.b.unweighted(xy),
             w::Vertices::Weighted(vs) => {
-                if let Some((bones, values)) =
-                    weighted_valid(vs, self.b.data.bones.len(), self.b.scale)
-                {
-                    let counts = vs.counts.clone();
-                    return Vertices::Weighted(WeightedVertices { counts, bones, values });
+                if weighted_valid(vs, self.b.data.bones.len(), self.b.scale) {
+                    let mut values = vs.values.clone();
+                    scale_xy(&mut values, self.b.scale);
+                    return Vertices::Weighted(WeightedVertices {
+                        counts: vs.counts.clone(),
+                        bones: vs.bones.iter().map(|&b| BoneId(b)).collect(),
+                        values,
+                    });
                 }
-                let groups = vs.groups().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight)));
-                self.b.weighted_with_capacity(groups, vs.weights.len())
+                let groups = vs.groups().map(|v| v.map(|i| (i.bone, i.x, i.y, i.weight)));
+                self.b.weighted_with_capacity(groups, vs.influence_count())
             }
         }
     }
 
-    /// [`Conv::vertices`] of vertices moved out of an owned AST: plain positions are scaled
-    /// in place and weighted counts reused (same values, same problems in the same order).
+    /// [`Conv::vertices`] of vertices moved out of an owned AST: positions are scaled in
+    /// place and the buffers reused (same values, same problems in the same order).
     fn vertices_owned(&mut self, v: w::Vertices) -> Vertices {
         match v {
             w::Vertices::Plain(mut xy) => {
@@ -134,11 +137,12 @@ impl Conv<'_, '_> {
                 }
                 Vertices::Unweighted(xy)
             }
-            w::Vertices::Weighted(vs) => {
-                if let Some((bones, values)) =
-                    weighted_valid(&vs, self.b.data.bones.len(), self.b.scale)
-                {
-                    let counts = vs.counts;
+            w::Vertices::Weighted(mut vs) => {
+                if weighted_valid(&vs, self.b.data.bones.len(), self.b.scale) {
+                    scale_xy(&mut vs.values, self.b.scale);
+                    // `u32` to `BoneId` in place (same layout: no allocation).
+                    let bones = vs.bones.into_iter().map(BoneId).collect();
+                    let (counts, values) = (vs.counts, vs.values);
                     return Vertices::Weighted(WeightedVertices { counts, bones, values });
                 }
                 self.vertices(&w::Vertices::Weighted(vs))
@@ -147,36 +151,35 @@ impl Conv<'_, '_> {
     }
 }
 
-/// The bones and values of weighted vertices with nothing to report (the counts cover
-/// exactly the influences, every bone index is in range, every scaled value is finite), built
-/// in whole-buffer passes; `None` sends the caller to [`Builder::weighted_with_capacity`],
-/// which reports each problem.
+/// Whether weighted vertices have nothing to report (the counts cover exactly the
+/// influences, every bone index is in range, every scaled value is finite): then their
+/// buffers are taken as they are (positions scaled by [`scale_xy`]); otherwise the caller
+/// goes through [`Builder::weighted_with_capacity`], which reports each problem.
 /// The values are those the checked path computes (`x * scale`, `y * scale`, `weight`).
-fn weighted_valid(
-    vs: &w::WeightedVertices,
-    bones: usize,
-    scale: f32,
-) -> Option<(Vec<BoneId>, Vec<f32>)> {
+fn weighted_valid(vs: &w::WeightedVertices, bones: usize, scale: f32) -> bool {
     let total: u64 = vs.counts.iter().map(|&n| u64::from(n)).sum();
-    if total != vs.weights.len() as u64 {
-        return None;
+    if total != vs.bones.len() as u64 || vs.values.len() != vs.bones.len() * 3 {
+        return false;
     }
-    // One branch-free pass builds the values and notes anything off (no early exit: the
-    // common case is all valid); the rare invalid case drops them.
+    // Branch-free passes (no early exit: the common case is all valid).
     use crate::curves::non_finite_bit;
-    let mut values = vec![0.0; vs.weights.len() * 3];
     let mut bad = 0u32;
-    let mut max_bone = 0u32;
-    for (v, i) in values.chunks_exact_mut(3).zip(&vs.weights) {
-        let (x, y) = (i.x * scale, i.y * scale);
-        bad |= non_finite_bit(x) | non_finite_bit(y) | non_finite_bit(i.weight);
-        max_bone = max_bone.max(i.bone);
-        v.copy_from_slice(&[x, y, i.weight]);
+    for v in vs.values.chunks_exact(3) {
+        bad |= non_finite_bit(v[0] * scale) | non_finite_bit(v[1] * scale) | non_finite_bit(v[2]);
     }
-    if bad & 0x8000_0000 != 0 || (!vs.weights.is_empty() && max_bone as usize >= bones) {
-        return None;
+    let max_bone = vs.bones.iter().fold(0, |m, &b| m.max(b));
+    bad & 0x8000_0000 == 0 && (vs.bones.is_empty() || (max_bone as usize) < bones)
+}
+
+/// Multiplies the `x, y` of each `x, y, weight` triple by `scale` (nothing to do for 1:
+/// `v * 1.0 == v` bit for bit for the finite values [`weighted_valid`] lets through).
+fn scale_xy(values: &mut [f32], scale: f32) {
+    if scale != 1.0 {
+        for v in values.chunks_exact_mut(3) {
+            v[0] *= scale;
+            v[1] *= scale;
+        }
     }
-    Some((vs.weights.iter().map(|i| BoneId(i.bone)).collect(), values))
 }
 
 /// Loads a 4.0–4.2 skeleton from its bytes (`load_binary`): everything before the

@@ -655,24 +655,39 @@ pub enum Vertices {
     Weighted(WeightedVertices),
 }
 
-/// Weighted vertices: vertex `i` has `counts[i]` influences, stored consecutively in
-/// `weights` (in vertex order).
+/// Weighted vertices: vertex `i` has `counts[i]` influences, stored consecutively (in vertex
+/// order) in `bones` and `values` — the layout of the model's weighted vertices, so a loader
+/// that owns the tree moves these buffers instead of copying them.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct WeightedVertices {
     /// Number of influences of each vertex.
     pub counts: Vec<u32>,
-    /// Every influence, vertex after vertex.
-    pub weights: Vec<BoneWeight>,
+    /// The bone index of every influence, vertex after vertex.
+    pub bones: Vec<u32>,
+    /// `x, y, weight` of every influence (`x`, `y` in bone space), vertex after vertex.
+    pub values: Vec<f32>,
 }
 
 impl WeightedVertices {
-    /// The influences of each vertex, in order (an empty slice for a count that overruns
-    /// `weights`, which the parser never produces).
-    pub fn groups(&self) -> impl Iterator<Item = &[BoneWeight]> + '_ {
+    /// Number of influences.
+    pub fn influence_count(&self) -> usize {
+        self.bones.len()
+    }
+
+    /// Influence `i`, or `None` past the end of `bones` or `values`.
+    pub fn influence(&self, i: usize) -> Option<BoneWeight> {
+        let bone = *self.bones.get(i)?;
+        let v = self.values.get(i * 3..i * 3 + 3)?;
+        Some(BoneWeight { bone, x: v[0], y: v[1], weight: v[2] })
+    }
+
+    /// The influences of each vertex, in order (a count that overruns the influences ends
+    /// its vertex early, which the parser never produces).
+    pub fn groups(&self) -> impl Iterator<Item = impl Iterator<Item = BoneWeight> + '_> + '_ {
         let mut start = 0usize;
         self.counts.iter().map(move |&n| {
             let end = start.saturating_add(n as usize);
-            let group = self.weights.get(start..end).unwrap_or(&[]);
+            let group = (start..end).map_while(|i| self.influence(i));
             start = end;
             group
         })

@@ -23,6 +23,10 @@ pub(super) struct Ctx {
     pub skins: usize,
     /// Per event: whether it has an audio path (event keys then carry volume and balance).
     pub event_audio: Vec<bool>,
+    /// Scratch for the bones of weighted vertices' influences (reused from mesh to mesh).
+    pub weight_bones: std::cell::Cell<Vec<u32>>,
+    /// Scratch for `x, y, weight` of weighted vertices' influences.
+    pub weight_values: std::cell::Cell<Vec<f32>>,
 }
 
 impl Ctx {
@@ -114,6 +118,8 @@ pub(super) fn parse_head(
         physics: 0,
         skins: 0,
         event_audio: Vec::new(),
+        weight_bones: Default::default(),
+        weight_values: Default::default(),
     };
 
     r.enter("strings");
@@ -595,21 +601,33 @@ fn read_vertices(
     }
     r.check_count(r.pos(), "vertex", count as u64, 1)?;
     let mut counts = Vec::with_capacity(count);
+    // The influences go to reused scratch buffers, then are copied into exact ones (the
+    // influence count is only known at the end; growing two buffers costs more).
+    let mut bones = c.weight_bones.take();
+    let mut values = c.weight_values.take();
+    bones.clear();
+    values.clear();
     // Most meshes have one to three influences per vertex; bounded by the remaining input.
-    let mut weights = Vec::with_capacity((count * 2).min(r.remaining() / 13));
+    let guess = (count * 2).min(r.remaining() / 13);
+    bones.reserve(guess);
+    values.reserve(guess * 3);
     for _ in 0..count {
         let n = r.count("vertex bone", 13)?;
         counts.push(n as u32);
-        weights.reserve(n);
+        bones.reserve(n);
+        values.reserve(n * 3);
         for _ in 0..n {
-            let (bone, [x, y, weight]) = match r.index_f32x3(c.bones) {
+            let (bone, xyw) = match r.index_f32x3(c.bones) {
                 Some(w) => w,
                 None => (r.index("vertex bone", c.bones)?, r.f32x3()?),
             };
-            weights.push(BoneWeight { bone, x, y, weight });
+            bones.push(bone);
+            values.extend_from_slice(&xyw);
         }
     }
-    let v = WeightedVertices { counts, weights };
+    let v = WeightedVertices { counts, bones: bones.to_vec(), values: values.to_vec() };
+    c.weight_bones.set(bones);
+    c.weight_values.set(values);
     Ok(Vertices::Weighted(v))
 }
 

@@ -322,6 +322,7 @@ fn write_vertices(o: &mut Out, v: &Vertices) {
         }
         Vertices::Weighted(vs) => {
             for v in vs.groups() {
+                let v: Vec<_> = v.collect();
                 o.w.len(v.len());
                 for b in v {
                     o.w.varint(b.bone);
