@@ -954,11 +954,11 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
         let (property, (curves, streamed)) = match t {
             I::Attachment(keys) => {
                 self.see(keys.last().map_or(0.0, |k| k.time));
-                let c = &*self.c;
+                let c = &mut *self.c;
                 self.tl.push(Timeline::Attachment {
                     slot,
                     times: keys.iter().map(|k| k.time).collect(),
-                    names: keys.iter().map(|k| c.text(k.name).map(str::to_owned)).collect(),
+                    names: keys.iter().map(|k| c.shared(k.name)).collect(),
                 });
                 return Ok(());
             }

@@ -551,7 +551,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
                         times: keys.iter().map(|k| k.time).collect(),
                         names: keys
                             .iter()
-                            .map(|k| c.text(k.attachment).map(str::to_owned))
+                            .map(|k| c.text(k.attachment).map(Arc::from))
                             .collect(),
                     });
                     continue;
