@@ -221,20 +221,18 @@ fn take_mesh_buffers(s: &mut w::Skeleton) -> std::collections::VecDeque<MeshBuff
     let mut out = std::collections::VecDeque::new();
     let skins = s.default_skin.iter_mut().chain(s.skins.iter_mut().map(|k| &mut k.slots));
     for slots in skins {
-        for sa in slots {
-            for e in &mut sa.attachments {
-                if let w::AttachmentKind::Mesh(m) = &mut e.attachment.kind {
-                    let key = std::ptr::from_ref::<w::Mesh>(m) as usize;
-                    let edges =
-                        m.extras.as_mut().map(|x| std::mem::take(&mut x.edges)).unwrap_or_default();
-                    out.push_back((
-                        key,
-                        std::mem::take(&mut m.uvs),
-                        std::mem::take(&mut m.triangles),
-                        edges,
-                        std::mem::replace(&mut m.vertices, w::Vertices::Plain(Vec::new())),
-                    ));
-                }
+        for e in &mut slots.attachments {
+            if let w::AttachmentKind::Mesh(m) = &mut e.attachment.kind {
+                let key = std::ptr::from_ref::<w::Mesh>(m) as usize;
+                let edges =
+                    m.extras.as_mut().map(|x| std::mem::take(&mut x.edges)).unwrap_or_default();
+                out.push_back((
+                    key,
+                    std::mem::take(&mut m.uvs),
+                    std::mem::take(&mut m.triangles),
+                    edges,
+                    std::mem::replace(&mut m.vertices, w::Vertices::Plain(Vec::new())),
+                ));
             }
         }
     }
@@ -282,7 +280,7 @@ fn convert_with<'a>(
             + s.path_constraints.len()
             + s.physics_constraints.len(),
         skins: usize::from(s.default_skin.is_some()) + s.skins.len(),
-        attachments: skin_slots.flatten().map(|sa| sa.attachments.len()).sum(),
+        attachments: skin_slots.map(|k| k.attachments.len()).sum(),
         events: s.events.len(),
         animations: stream.as_ref().map_or(s.animations.len(), |a| a.len()),
     });
@@ -669,21 +667,21 @@ fn skins(c: &mut Conv<'_, '_>) {
 
 fn skin_entries(
     c: &mut Conv<'_, '_>,
-    slots: &[w::SlotAttachments],
+    slots: &w::SkinSlots,
     links: &mut Vec<Link>,
 ) -> Vec<SkinEntry> {
-    let mut entries = Vec::with_capacity(slots.iter().map(|s| s.attachments.len()).sum());
-    for sa in slots {
-        let slot = c.b.slot(sa.slot);
+    let mut entries = Vec::with_capacity(slots.attachments.len());
+    for (sa_slot, attachments) in slots.groups() {
+        let slot = c.b.slot(sa_slot);
         c.b.enter_slot(slot);
-        for e in &sa.attachments {
+        for e in attachments {
             let key = match c.shared(e.key) {
                 Some(key) => key,
                 None => c.b.name_shared("attachment", None),
             };
             let name = c.share_ref(&key, e.attachment.name);
             c.b.enter("attachment", &key);
-            let id = attachment(c, &name, &e.attachment.kind, sa.slot, links);
+            let id = attachment(c, &name, &e.attachment.kind, sa_slot, links);
             c.b.pop();
             entries.push(SkinEntry { slot, name: key, attachment: id });
         }

@@ -27,6 +27,8 @@ pub(super) struct Ctx {
     pub weight_bones: std::cell::Cell<Vec<u32>>,
     /// Scratch for `x, y, weight` of weighted vertices' influences.
     pub weight_values: std::cell::Cell<Vec<f32>>,
+    /// Scratch for the attachments of a skin (reused from skin to skin).
+    pub skin_attachments: std::cell::Cell<Vec<SkinAttachment>>,
 }
 
 impl Ctx {
@@ -120,6 +122,7 @@ pub(super) fn parse_head(
         event_audio: Vec::new(),
         weight_bones: Default::default(),
         weight_values: Default::default(),
+        skin_attachments: Default::default(),
     };
 
     r.enter("strings");
@@ -529,13 +532,19 @@ fn read_skin_slots(
     c: &Ctx,
     n: usize,
     linked_skins: &mut Vec<(usize, u32)>,
-) -> Result<Vec<SlotAttachments>, BinaryError> {
+) -> Result<SkinSlots, BinaryError> {
     let mut slots = Vec::with_capacity(n);
+    // The attachments go to a reused scratch list, then are moved into an exact one (their
+    // count is only known at the end).
+    let mut attachments = c.skin_attachments.take();
+    attachments.clear();
+    // At least one attachment per slot (bounded by the remaining input).
+    attachments.reserve(n.min(r.remaining() / 3));
     for i in 0..n {
         r.enter_item("slots", i);
         let slot = r.index("slot", c.slots)?;
         let m = r.count("attachment", 3)?;
-        let mut attachments = Vec::with_capacity(m);
+        attachments.reserve(m);
         for j in 0..m {
             r.enter_item("attachments", j);
             let key = r.str_ref(c.strings)?;
@@ -543,10 +552,14 @@ fn read_skin_slots(
             attachments.push(SkinAttachment { key, attachment });
             r.leave();
         }
-        slots.push(SlotAttachments { slot, attachments });
+        slots.push((slot, m as u32));
         r.leave();
     }
-    Ok(slots)
+    // Drained, not taken: the scratch keeps its capacity, the skin gets an exact list.
+    #[allow(clippy::drain_collect)]
+    let skin = SkinSlots { slots, attachments: attachments.drain(..).collect() };
+    c.skin_attachments.set(attachments);
+    Ok(skin)
 }
 
 fn read_sequence(r: &mut Reader<'_>) -> Result<Sequence, BinaryError> {
