@@ -29,6 +29,8 @@ pub(super) struct Ctx {
     pub weight_values: std::cell::Cell<Vec<f32>>,
     /// Scratch for the attachments of a skin (reused from skin to skin).
     pub skin_attachments: std::cell::Cell<Vec<SkinAttachment>>,
+    /// Scratch for the keys of an attachment timeline handed to a sink.
+    pub attachment_keys: std::cell::Cell<Vec<super::animation::AttachmentKey>>,
 }
 
 impl Ctx {
@@ -123,6 +125,7 @@ pub(super) fn parse_head(
         weight_bones: Default::default(),
         weight_values: Default::default(),
         skin_attachments: Default::default(),
+        attachment_keys: Default::default(),
     };
 
     r.enter("strings");
