@@ -138,9 +138,8 @@ fn raptor_body_mesh_counts() {
         let key = str_index(&s, "raptor-body");
         let skin = s.default_skin.as_ref().expect("default skin");
         let entry = skin
-            .iter()
-            .find(|e| e.slot == slot)
-            .and_then(|e| e.attachments.iter().find(|a| a.key == key))
+            .slot(slot)
+            .and_then(|e| e.iter().find(|a| a.key == key))
             .expect("raptor-body attachment");
         let AttachmentKind::Mesh(m) = &entry.attachment.kind else { panic!("{v}: not a mesh") };
         assert_eq!(m.vertices.count(), 157, "{v}");
@@ -215,9 +214,9 @@ fn dragon_wings_are_sequences_from_4_1_on() {
         let slot = s.slots.iter().position(|x| x.name == "left-wing").unwrap() as u32;
         if v == "4.0" {
             // 4.0 had no sequences: nine regions switched by an attachment timeline.
-            let entry = s.default_skin.as_ref().unwrap().iter().find(|e| e.slot == slot).unwrap();
-            assert_eq!(entry.attachments.len(), 9);
-            assert!(entry.attachments.iter().all(|a| matches!(
+            let entry = s.default_skin.as_ref().unwrap().slot(slot).unwrap();
+            assert_eq!(entry.len(), 9);
+            assert!(entry.iter().all(|a| matches!(
                 &a.attachment.kind,
                 AttachmentKind::Region(r) if r.sequence.is_none()
             )));
@@ -232,9 +231,8 @@ fn dragon_wings_are_sequences_from_4_1_on() {
             .default_skin
             .as_ref()
             .unwrap()
-            .iter()
-            .find(|e| e.slot == slot)
-            .and_then(|e| e.attachments.iter().find(|a| a.key == key))
+            .slot(slot)
+            .and_then(|e| e.iter().find(|a| a.key == key))
             .unwrap();
         let AttachmentKind::Region(r) = &entry.attachment.kind else { panic!("not a region") };
         let flying = s.animations.iter().find(|a| a.name == "flying").unwrap();

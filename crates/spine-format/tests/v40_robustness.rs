@@ -89,9 +89,9 @@ fn strip_nonessential(s: &mut Skeleton) {
     for sl in &mut s.slots {
         sl.visible = None;
     }
-    let slots = s.default_skin.iter_mut().flatten().chain(s.skins.iter_mut().flat_map(|k| {
+    let slots = s.default_skin.iter_mut().chain(s.skins.iter_mut().map(|k| {
         k.color = None;
-        k.slots.iter_mut()
+        &mut k.slots
     }));
     for sl in slots {
         for a in &mut sl.attachments {
@@ -148,7 +148,10 @@ fn points_inherit_timelines_and_event_audio_round_trip() {
             }),
         };
         let skin = s.default_skin.as_mut().unwrap();
-        skin[0].attachments.push(SkinAttachment { key: StrRef(1), attachment: point });
+        // Appended to the first slot's attachments.
+        let first = skin.slots[0].1 as usize;
+        skin.attachments.insert(first, SkinAttachment { key: StrRef(1), attachment: point });
+        skin.slots[0].1 += 1;
         // Event audio: definitions then keys carry volume and balance.
         s.events[0].audio =
             Some(EventAudio { path: "step.ogg".into(), volume: 0.5, balance: -1.0 });

@@ -339,8 +339,9 @@ pub enum Timeline {
         slot: SlotId,
         /// Key times.
         times: Vec<f32>,
-        /// Placeholder names (`None` = hide).
-        names: Vec<Option<String>>,
+        /// Placeholder names (`None` = hide); a name used by several keys or timelines is
+        /// one shared string.
+        names: Vec<Option<std::sync::Arc<str>>>,
     },
     /// Slot color.
     Color {

@@ -790,7 +790,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                     tl.push(Timeline::Attachment {
                         slot,
                         times: keys.iter().map(|k| k.time).collect(),
-                        names: keys.iter().map(|k| k.value.clone()).collect(),
+                        names: keys.iter().map(|k| k.value.as_deref().map(Arc::from)).collect(),
                     });
                     continue;
                 }

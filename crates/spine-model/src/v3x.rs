@@ -947,7 +947,7 @@ fn animation<S, T: Text<S>>(c: &mut Conv<'_, '_, T>, a: &w::Animation<S>) {
                 w::SlotTimeline::Attachment(keys) => tl.push(Timeline::Attachment {
                     slot,
                     times: keys.iter().map(|k| k.time).collect(),
-                    names: keys.iter().map(|k| c.t.text(&k.name).map(str::to_owned)).collect(),
+                    names: keys.iter().map(|k| c.t.text(&k.name).map(Arc::from)).collect(),
                 }),
                 w::SlotTimeline::Color(t) => tl.push(Timeline::Color {
                     slot,

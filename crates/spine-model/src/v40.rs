@@ -23,7 +23,7 @@ use spine_format::binary::{Generation, StrRef};
 use spine_format::BinaryError;
 
 use crate::anim::*;
-use crate::build::{draw_order, share, Builder, Counts, PendingLink};
+use crate::build::{draw_order, Builder, Counts, PendingLink};
 use crate::curves;
 use crate::data::*;
 use crate::error::{LoadError, ProblemKind};
@@ -75,6 +75,9 @@ struct Conv<'a, 'o> {
     mesh_buffers: std::collections::VecDeque<MeshBuffers>,
     /// Bone and slot names moved out of an owned skeleton (empty: clone them).
     names: Names,
+    /// One shared string per string-table entry used by skin keys, attachment names and
+    /// image paths (filled on first use): attachments of several skins name the same entry.
+    shared: Vec<Option<Arc<str>>>,
     b: Builder<'o>,
     ik: Vec<ConstraintId>,
     transform: Vec<ConstraintId>,
@@ -87,24 +90,45 @@ impl Conv<'_, '_> {
         r.resolve(self.strings)
     }
 
+    /// The string `r` refers to as a shared string (one allocation per table entry), or
+    /// `None` where [`Conv::text`] gives `None`.
+    fn shared(&mut self, r: StrRef) -> Option<Arc<str>> {
+        let i = r.index()?;
+        let s = *self.strings.get(i)?;
+        let slot = self.shared.get_mut(i)?;
+        Some(Arc::clone(slot.get_or_insert_with(|| Arc::from(s))))
+    }
+
+    /// [`share`] through the string cache: `base` when `r` is absent or spells `base`, else
+    /// the table entry's shared string.
+    fn share_ref(&mut self, base: &Arc<str>, r: StrRef) -> Arc<str> {
+        match self.text(r) {
+            Some(s) if s != &**base => self.shared(r).unwrap_or_else(|| Arc::clone(base)),
+            _ => Arc::clone(base),
+        }
+    }
+
     fn vertices(&mut self, v: &w::Vertices) -> Vertices {
         match v {
             w::Vertices::Plain(xy) => self.b.unweighted(xy),
             w::Vertices::Weighted(vs) => {
-                if let Some((bones, values)) =
-                    weighted_valid(vs, self.b.data.bones.len(), self.b.scale)
-                {
-                    let counts = vs.counts.clone();
-                    return Vertices::Weighted(WeightedVertices { counts, bones, values });
+                if weighted_valid(vs, self.b.data.bones.len(), self.b.scale) {
+                    let mut values = vs.values.clone();
+                    scale_xy(&mut values, self.b.scale);
+                    return Vertices::Weighted(WeightedVertices {
+                        counts: vs.counts.clone(),
+                        bones: vs.bones.iter().map(|&b| BoneId(b)).collect(),
+                        values,
+                    });
                 }
-                let groups = vs.groups().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight)));
-                self.b.weighted_with_capacity(groups, vs.weights.len())
+                let groups = vs.groups().map(|v| v.map(|i| (i.bone, i.x, i.y, i.weight)));
+                self.b.weighted_with_capacity(groups, vs.influence_count())
             }
         }
     }
 
-    /// [`Conv::vertices`] of vertices moved out of an owned AST: plain positions are scaled
-    /// in place and weighted counts reused (same values, same problems in the same order).
+    /// [`Conv::vertices`] of vertices moved out of an owned AST: positions are scaled in
+    /// place and the buffers reused (same values, same problems in the same order).
     fn vertices_owned(&mut self, v: w::Vertices) -> Vertices {
         match v {
             w::Vertices::Plain(mut xy) => {
@@ -113,11 +137,12 @@ impl Conv<'_, '_> {
                 }
                 Vertices::Unweighted(xy)
             }
-            w::Vertices::Weighted(vs) => {
-                if let Some((bones, values)) =
-                    weighted_valid(&vs, self.b.data.bones.len(), self.b.scale)
-                {
-                    let counts = vs.counts;
+            w::Vertices::Weighted(mut vs) => {
+                if weighted_valid(&vs, self.b.data.bones.len(), self.b.scale) {
+                    scale_xy(&mut vs.values, self.b.scale);
+                    // `u32` to `BoneId` in place (same layout: no allocation).
+                    let bones = vs.bones.into_iter().map(BoneId).collect();
+                    let (counts, values) = (vs.counts, vs.values);
                     return Vertices::Weighted(WeightedVertices { counts, bones, values });
                 }
                 self.vertices(&w::Vertices::Weighted(vs))
@@ -126,36 +151,35 @@ impl Conv<'_, '_> {
     }
 }
 
-/// The bones and values of weighted vertices with nothing to report (the counts cover
-/// exactly the influences, every bone index is in range, every scaled value is finite), built
-/// in whole-buffer passes; `None` sends the caller to [`Builder::weighted_with_capacity`],
-/// which reports each problem.
+/// Whether weighted vertices have nothing to report (the counts cover exactly the
+/// influences, every bone index is in range, every scaled value is finite): then their
+/// buffers are taken as they are (positions scaled by [`scale_xy`]); otherwise the caller
+/// goes through [`Builder::weighted_with_capacity`], which reports each problem.
 /// The values are those the checked path computes (`x * scale`, `y * scale`, `weight`).
-fn weighted_valid(
-    vs: &w::WeightedVertices,
-    bones: usize,
-    scale: f32,
-) -> Option<(Vec<BoneId>, Vec<f32>)> {
+fn weighted_valid(vs: &w::WeightedVertices, bones: usize, scale: f32) -> bool {
     let total: u64 = vs.counts.iter().map(|&n| u64::from(n)).sum();
-    if total != vs.weights.len() as u64 {
-        return None;
+    if total != vs.bones.len() as u64 || vs.values.len() != vs.bones.len() * 3 {
+        return false;
     }
-    // One branch-free pass builds the values and notes anything off (no early exit: the
-    // common case is all valid); the rare invalid case drops them.
+    // Branch-free passes (no early exit: the common case is all valid).
     use crate::curves::non_finite_bit;
-    let mut values = vec![0.0; vs.weights.len() * 3];
     let mut bad = 0u32;
-    let mut max_bone = 0u32;
-    for (v, i) in values.chunks_exact_mut(3).zip(&vs.weights) {
-        let (x, y) = (i.x * scale, i.y * scale);
-        bad |= non_finite_bit(x) | non_finite_bit(y) | non_finite_bit(i.weight);
-        max_bone = max_bone.max(i.bone);
-        v.copy_from_slice(&[x, y, i.weight]);
+    for v in vs.values.chunks_exact(3) {
+        bad |= non_finite_bit(v[0] * scale) | non_finite_bit(v[1] * scale) | non_finite_bit(v[2]);
     }
-    if bad & 0x8000_0000 != 0 || (!vs.weights.is_empty() && max_bone as usize >= bones) {
-        return None;
+    let max_bone = vs.bones.iter().fold(0, |m, &b| m.max(b));
+    bad & 0x8000_0000 == 0 && (vs.bones.is_empty() || (max_bone as usize) < bones)
+}
+
+/// Multiplies the `x, y` of each `x, y, weight` triple by `scale` (nothing to do for 1:
+/// `v * 1.0 == v` bit for bit for the finite values [`weighted_valid`] lets through).
+fn scale_xy(values: &mut [f32], scale: f32) {
+    if scale != 1.0 {
+        for v in values.chunks_exact_mut(3) {
+            v[0] *= scale;
+            v[1] *= scale;
+        }
     }
-    Some((vs.weights.iter().map(|i| BoneId(i.bone)).collect(), values))
 }
 
 /// Loads a 4.0–4.2 skeleton from its bytes (`load_binary`): everything before the
@@ -197,20 +221,18 @@ fn take_mesh_buffers(s: &mut w::Skeleton) -> std::collections::VecDeque<MeshBuff
     let mut out = std::collections::VecDeque::new();
     let skins = s.default_skin.iter_mut().chain(s.skins.iter_mut().map(|k| &mut k.slots));
     for slots in skins {
-        for sa in slots {
-            for e in &mut sa.attachments {
-                if let w::AttachmentKind::Mesh(m) = &mut e.attachment.kind {
-                    let key = std::ptr::from_ref::<w::Mesh>(m) as usize;
-                    let edges =
-                        m.extras.as_mut().map(|x| std::mem::take(&mut x.edges)).unwrap_or_default();
-                    out.push_back((
-                        key,
-                        std::mem::take(&mut m.uvs),
-                        std::mem::take(&mut m.triangles),
-                        edges,
-                        std::mem::replace(&mut m.vertices, w::Vertices::Plain(Vec::new())),
-                    ));
-                }
+        for e in &mut slots.attachments {
+            if let w::AttachmentKind::Mesh(m) = &mut e.attachment.kind {
+                let key = std::ptr::from_ref::<w::Mesh>(m) as usize;
+                let edges =
+                    m.extras.as_mut().map(|x| std::mem::take(&mut x.edges)).unwrap_or_default();
+                out.push_back((
+                    key,
+                    std::mem::take(&mut m.uvs),
+                    std::mem::take(&mut m.triangles),
+                    edges,
+                    std::mem::replace(&mut m.vertices, w::Vertices::Plain(Vec::new())),
+                ));
             }
         }
     }
@@ -242,6 +264,7 @@ fn convert_with<'a>(
         strings,
         mesh_buffers,
         names,
+        shared: vec![None; strings.len()],
         b: Builder::new(behaviour, options),
         ik: Vec::new(),
         transform: Vec::new(),
@@ -257,7 +280,7 @@ fn convert_with<'a>(
             + s.path_constraints.len()
             + s.physics_constraints.len(),
         skins: usize::from(s.default_skin.is_some()) + s.skins.len(),
-        attachments: skin_slots.flatten().map(|sa| sa.attachments.len()).sum(),
+        attachments: skin_slots.map(|k| k.attachments.len()).sum(),
         events: s.events.len(),
         animations: stream.as_ref().map_or(s.animations.len(), |a| a.len()),
     });
@@ -644,20 +667,21 @@ fn skins(c: &mut Conv<'_, '_>) {
 
 fn skin_entries(
     c: &mut Conv<'_, '_>,
-    slots: &[w::SlotAttachments],
+    slots: &w::SkinSlots,
     links: &mut Vec<Link>,
 ) -> Vec<SkinEntry> {
-    let mut entries = Vec::with_capacity(slots.iter().map(|s| s.attachments.len()).sum());
-    for sa in slots {
-        let slot = c.b.slot(sa.slot);
+    let mut entries = Vec::with_capacity(slots.attachments.len());
+    for (sa_slot, attachments) in slots.groups() {
+        let slot = c.b.slot(sa_slot);
         c.b.enter_slot(slot);
-        for e in &sa.attachments {
-            // `c.strings` is a shared reference: it outlives the builder's borrow.
-            let strings = c.strings;
-            let key = c.b.name_shared("attachment", e.key.resolve(strings));
-            let name = share(&key, e.attachment.name.resolve(strings));
+        for e in attachments {
+            let key = match c.shared(e.key) {
+                Some(key) => key,
+                None => c.b.name_shared("attachment", None),
+            };
+            let name = c.share_ref(&key, e.attachment.name);
             c.b.enter("attachment", &key);
-            let id = attachment(c, &name, &e.attachment.kind, sa.slot, links);
+            let id = attachment(c, &name, &e.attachment.kind, sa_slot, links);
             c.b.pop();
             entries.push(SkinEntry { slot, name: key, attachment: id });
         }
@@ -680,7 +704,7 @@ fn attachment(
     let next = AttachmentId(c.b.data.attachments.len() as u32);
     let kind = match kind {
         w::AttachmentKind::Region(r) => {
-            let path = share(name, c.text(r.path));
+            let path = c.share_ref(name, r.path);
             let sequence = c.b.sequence(&path, seq(&r.sequence));
             AttachmentKind::Region(RegionAttachment {
                 path,
@@ -703,7 +727,7 @@ fn attachment(
             color: b.color.map(Color::from_bytes),
         }),
         w::AttachmentKind::Mesh(m) => {
-            let path = share(name, c.text(m.path));
+            let path = c.share_ref(name, m.path);
             let sequence = c.b.sequence(&path, seq(&m.sequence));
             let key = std::ptr::from_ref::<w::Mesh>(m) as usize;
             let taken = match c.mesh_buffers.front() {
@@ -743,7 +767,7 @@ fn attachment(
             })
         }
         w::AttachmentKind::LinkedMesh(m) => {
-            let path = share(name, c.text(m.path));
+            let path = c.share_ref(name, m.path);
             let sequence = c.b.sequence(&path, seq(&m.sequence));
             let parent = c.text(m.parent).map(str::to_owned);
             let parent = c.b.name("linked mesh parent", parent.as_deref());
@@ -928,11 +952,11 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
         let (property, (curves, streamed)) = match t {
             I::Attachment(keys) => {
                 self.see(keys.last().map_or(0.0, |k| k.time));
-                let c = &*self.c;
+                let c = &mut *self.c;
                 self.tl.push(Timeline::Attachment {
                     slot,
                     times: keys.iter().map(|k| k.time).collect(),
-                    names: keys.iter().map(|k| c.text(k.name).map(str::to_owned)).collect(),
+                    names: keys.iter().map(|k| c.shared(k.name)).collect(),
                 });
                 return Ok(());
             }

@@ -549,10 +549,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
                     tl.push(Timeline::Attachment {
                         slot,
                         times: keys.iter().map(|k| k.time).collect(),
-                        names: keys
-                            .iter()
-                            .map(|k| c.text(k.attachment).map(str::to_owned))
-                            .collect(),
+                        names: keys.iter().map(|k| c.text(k.attachment).map(Arc::from)).collect(),
                     });
                     continue;
                 }

@@ -35,7 +35,7 @@ pub struct Skeleton {
     pub physics_constraints: Vec<PhysicsConstraint>,
     /// The default skin's attachments; `None` when the file has no default skin
     /// (its slot count is 0 on the wire).
-    pub default_skin: Option<Vec<SlotAttachments>>,
+    pub default_skin: Option<SkinSlots>,
     /// The named skins, in file order (skin index `i` of the file is `i + 1` when a default
     /// skin exists, `i` otherwise).
     pub skins: Vec<Skin>,
@@ -522,16 +522,49 @@ pub struct Skin {
     /// Skin physics constraints (4.2 only).
     pub physics: Vec<u32>,
     /// Attachments per slot.
-    pub slots: Vec<SlotAttachments>,
+    pub slots: SkinSlots,
 }
 
-/// The attachments a skin has for one slot.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct SlotAttachments {
-    /// Slot index.
-    pub slot: u32,
-    /// Attachments by skin placeholder name.
+/// The attachments of a skin, slot after slot, in one list (not one list per slot).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct SkinSlots {
+    /// Per slot, in wire order: the slot index and how many of `attachments` (the next ones
+    /// in order) it has.
+    pub slots: Vec<(u32, u32)>,
+    /// Every attachment by skin placeholder name, slot after slot.
     pub attachments: Vec<SkinAttachment>,
+}
+
+impl SkinSlots {
+    /// Each slot and its attachments, in wire order (a count that overruns `attachments`
+    /// is cut short, which the parser never produces).
+    pub fn groups(&self) -> impl Iterator<Item = (u32, &[SkinAttachment])> + '_ {
+        let mut start = 0usize;
+        self.slots.iter().map(move |&(slot, n)| {
+            let end = start.saturating_add(n as usize).min(self.attachments.len());
+            let group = self.attachments.get(start.min(end)..end).unwrap_or(&[]);
+            start = end;
+            (slot, group)
+        })
+    }
+
+    /// The attachments of `slot` (its first group).
+    pub fn slot(&self, slot: u32) -> Option<&[SkinAttachment]> {
+        self.groups().find(|(s, _)| *s == slot).map(|(_, a)| a)
+    }
+
+    /// Appends a slot and its attachments.
+    pub fn push_slot(&mut self, slot: u32, attachments: impl IntoIterator<Item = SkinAttachment>) {
+        let before = self.attachments.len();
+        self.attachments.extend(attachments);
+        let n = u32::try_from(self.attachments.len() - before).unwrap_or(u32::MAX);
+        self.slots.push((slot, n));
+    }
+
+    /// No slot.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
 }
 
 /// One skin entry: the placeholder name and the attachment.
@@ -655,24 +688,39 @@ pub enum Vertices {
     Weighted(WeightedVertices),
 }
 
-/// Weighted vertices: vertex `i` has `counts[i]` influences, stored consecutively in
-/// `weights` (in vertex order).
+/// Weighted vertices: vertex `i` has `counts[i]` influences, stored consecutively (in vertex
+/// order) in `bones` and `values` — the layout of the model's weighted vertices, so a loader
+/// that owns the tree moves these buffers instead of copying them.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct WeightedVertices {
     /// Number of influences of each vertex.
     pub counts: Vec<u32>,
-    /// Every influence, vertex after vertex.
-    pub weights: Vec<BoneWeight>,
+    /// The bone index of every influence, vertex after vertex.
+    pub bones: Vec<u32>,
+    /// `x, y, weight` of every influence (`x`, `y` in bone space), vertex after vertex.
+    pub values: Vec<f32>,
 }
 
 impl WeightedVertices {
-    /// The influences of each vertex, in order (an empty slice for a count that overruns
-    /// `weights`, which the parser never produces).
-    pub fn groups(&self) -> impl Iterator<Item = &[BoneWeight]> + '_ {
+    /// Number of influences.
+    pub fn influence_count(&self) -> usize {
+        self.bones.len()
+    }
+
+    /// Influence `i`, or `None` past the end of `bones` or `values`.
+    pub fn influence(&self, i: usize) -> Option<BoneWeight> {
+        let bone = *self.bones.get(i)?;
+        let v = self.values.get(i * 3..i * 3 + 3)?;
+        Some(BoneWeight { bone, x: v[0], y: v[1], weight: v[2] })
+    }
+
+    /// The influences of each vertex, in order (a count that overruns the influences ends
+    /// its vertex early, which the parser never produces).
+    pub fn groups(&self) -> impl Iterator<Item = impl Iterator<Item = BoneWeight> + '_> + '_ {
         let mut start = 0usize;
         self.counts.iter().map(move |&n| {
             let end = start.saturating_add(n as usize);
-            let group = self.weights.get(start..end).unwrap_or(&[]);
+            let group = (start..end).map_while(|i| self.influence(i));
             start = end;
             group
         })

@@ -23,6 +23,14 @@ pub(super) struct Ctx {
     pub skins: usize,
     /// Per event: whether it has an audio path (event keys then carry volume and balance).
     pub event_audio: Vec<bool>,
+    /// Scratch for the bones of weighted vertices' influences (reused from mesh to mesh).
+    pub weight_bones: std::cell::Cell<Vec<u32>>,
+    /// Scratch for `x, y, weight` of weighted vertices' influences.
+    pub weight_values: std::cell::Cell<Vec<f32>>,
+    /// Scratch for the attachments of a skin (reused from skin to skin).
+    pub skin_attachments: std::cell::Cell<Vec<SkinAttachment>>,
+    /// Scratch for the keys of an attachment timeline handed to a sink.
+    pub attachment_keys: std::cell::Cell<Vec<super::animation::AttachmentKey>>,
 }
 
 impl Ctx {
@@ -114,6 +122,10 @@ pub(super) fn parse_head(
         physics: 0,
         skins: 0,
         event_audio: Vec::new(),
+        weight_bones: Default::default(),
+        weight_values: Default::default(),
+        skin_attachments: Default::default(),
+        attachment_keys: Default::default(),
     };
 
     r.enter("strings");
@@ -523,13 +535,19 @@ fn read_skin_slots(
     c: &Ctx,
     n: usize,
     linked_skins: &mut Vec<(usize, u32)>,
-) -> Result<Vec<SlotAttachments>, BinaryError> {
+) -> Result<SkinSlots, BinaryError> {
     let mut slots = Vec::with_capacity(n);
+    // The attachments go to a reused scratch list, then are moved into an exact one (their
+    // count is only known at the end).
+    let mut attachments = c.skin_attachments.take();
+    attachments.clear();
+    // At least one attachment per slot (bounded by the remaining input).
+    attachments.reserve(n.min(r.remaining() / 3));
     for i in 0..n {
         r.enter_item("slots", i);
         let slot = r.index("slot", c.slots)?;
         let m = r.count("attachment", 3)?;
-        let mut attachments = Vec::with_capacity(m);
+        attachments.reserve(m);
         for j in 0..m {
             r.enter_item("attachments", j);
             let key = r.str_ref(c.strings)?;
@@ -537,10 +555,14 @@ fn read_skin_slots(
             attachments.push(SkinAttachment { key, attachment });
             r.leave();
         }
-        slots.push(SlotAttachments { slot, attachments });
+        slots.push((slot, m as u32));
         r.leave();
     }
-    Ok(slots)
+    // Drained, not taken: the scratch keeps its capacity, the skin gets an exact list.
+    #[allow(clippy::drain_collect)]
+    let skin = SkinSlots { slots, attachments: attachments.drain(..).collect() };
+    c.skin_attachments.set(attachments);
+    Ok(skin)
 }
 
 fn read_sequence(r: &mut Reader<'_>) -> Result<Sequence, BinaryError> {
@@ -595,21 +617,33 @@ fn read_vertices(
     }
     r.check_count(r.pos(), "vertex", count as u64, 1)?;
     let mut counts = Vec::with_capacity(count);
+    // The influences go to reused scratch buffers, then are copied into exact ones (the
+    // influence count is only known at the end; growing two buffers costs more).
+    let mut bones = c.weight_bones.take();
+    let mut values = c.weight_values.take();
+    bones.clear();
+    values.clear();
     // Most meshes have one to three influences per vertex; bounded by the remaining input.
-    let mut weights = Vec::with_capacity((count * 2).min(r.remaining() / 13));
+    let guess = (count * 2).min(r.remaining() / 13);
+    bones.reserve(guess);
+    values.reserve(guess * 3);
     for _ in 0..count {
         let n = r.count("vertex bone", 13)?;
         counts.push(n as u32);
-        weights.reserve(n);
+        bones.reserve(n);
+        values.reserve(n * 3);
         for _ in 0..n {
-            let (bone, [x, y, weight]) = match r.index_f32x3(c.bones) {
+            let (bone, xyw) = match r.index_f32x3(c.bones) {
                 Some(w) => w,
                 None => (r.index("vertex bone", c.bones)?, r.f32x3()?),
             };
-            weights.push(BoneWeight { bone, x, y, weight });
+            bones.push(bone);
+            values.extend_from_slice(&xyw);
         }
     }
-    let v = WeightedVertices { counts, weights };
+    let v = WeightedVertices { counts, bones: bones.to_vec(), values: values.to_vec() };
+    c.weight_bones.set(bones);
+    c.weight_values.set(values);
     Ok(Vertices::Weighted(v))
 }
 

@@ -205,11 +205,15 @@ fn read_slot_timeline<S: AnimationSink>(
     let frames = r.count("keyframe", 5)?;
     match ty {
         0 => {
-            let mut keys = Vec::with_capacity(frames);
+            let mut keys = c.attachment_keys.take();
+            keys.clear();
+            keys.reserve(frames);
             for _ in 0..frames {
                 keys.push(AttachmentKey { time: r.f32()?, name: r.str_ref(c.strings)? });
             }
-            sink.slot_timeline(SlotTimelineIn::Attachment(keys))
+            let delivered = sink.slot_timeline(SlotTimelineIn::Attachment(&keys));
+            c.attachment_keys.set(keys);
+            delivered
         }
         1 => deliver_curve_frames(r, frames, |f| sink.slot_timeline(SlotTimelineIn::Rgba(f))),
         2 => deliver_curve_frames(r, frames, |f| sink.slot_timeline(SlotTimelineIn::Rgb(f))),

@@ -18,8 +18,8 @@ use super::read::Ctx;
 
 /// A slot timeline as it is read: curve timelines unread.
 pub enum SlotTimelineIn<'r, 'a> {
-    /// `0`: attachment switches.
-    Attachment(Vec<AttachmentKey>),
+    /// `0`: attachment switches (borrowed from a buffer the reader reuses).
+    Attachment(&'r [AttachmentKey]),
     /// `1`: RGBA bytes.
     Rgba(CurveFrames<'r, 'a, [u8; 4]>),
     /// `2`: RGB bytes.
@@ -176,7 +176,7 @@ impl AnimationSink for AstSink {
     }
     fn slot_timeline(&mut self, t: SlotTimelineIn<'_, '_>) -> Result<(), BinaryError> {
         let t = match t {
-            SlotTimelineIn::Attachment(k) => SlotTimeline::Attachment(k),
+            SlotTimelineIn::Attachment(k) => SlotTimeline::Attachment(k.to_vec()),
             SlotTimelineIn::Rgba(f) => SlotTimeline::Rgba(keys(f)?),
             SlotTimelineIn::Rgb(f) => SlotTimeline::Rgb(keys(f)?),
             SlotTimelineIn::Rgba2(f) => SlotTimeline::Rgba2(keys(f)?),
@@ -292,7 +292,7 @@ impl Animation {
             sink.slot_group(slot, timelines.len());
             for t in timelines {
                 sink.slot_timeline(match t {
-                    SlotTimeline::Attachment(k) => SlotTimelineIn::Attachment(k.clone()),
+                    SlotTimeline::Attachment(k) => SlotTimelineIn::Attachment(k),
                     SlotTimeline::Rgba(t) => SlotTimelineIn::Rgba(CurveFrames::replay(t)),
                     SlotTimeline::Rgb(t) => SlotTimelineIn::Rgb(CurveFrames::replay(t)),
                     SlotTimeline::Rgba2(t) => SlotTimelineIn::Rgba2(CurveFrames::replay(t)),

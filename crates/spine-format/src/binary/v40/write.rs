@@ -284,12 +284,12 @@ fn write_skin(o: &mut Out, s: &Skin) {
     write_skin_slots(o, &s.slots);
 }
 
-fn write_skin_slots(o: &mut Out, slots: &[SlotAttachments]) {
-    o.w.len(slots.len());
-    for s in slots {
-        o.w.varint(s.slot);
-        o.w.len(s.attachments.len());
-        for a in &s.attachments {
+fn write_skin_slots(o: &mut Out, slots: &SkinSlots) {
+    o.w.len(slots.slots.len());
+    for (slot, attachments) in slots.groups() {
+        o.w.varint(slot);
+        o.w.len(attachments.len());
+        for a in attachments {
             o.w.str_ref(a.key);
             write_attachment(o, &a.attachment);
         }
@@ -322,6 +322,7 @@ fn write_vertices(o: &mut Out, v: &Vertices) {
         }
         Vertices::Weighted(vs) => {
             for v in vs.groups() {
+                let v: Vec<_> = v.collect();
                 o.w.len(v.len());
                 for b in v {
                     o.w.varint(b.bone);
