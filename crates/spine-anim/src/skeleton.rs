@@ -199,6 +199,32 @@ const AP_MOVED: u8 = 4;
 /// [`Bone`] `ap_flags`, while [`Skeleton::update_cache`] runs only: an earlier entry of the
 /// update cache walks the bone.
 const AP_SEEN: u8 = 8;
+/// [`Bone`] `ap_flags`, with [`AP_DEFERRED`]: the deferred pose is held as the inputs of
+/// [`Bone::update_applied_transform`]'s common case (see [`Bone::defer_inputs`]), not as
+/// the parent-space matrix.
+const AP_INPUTS: u8 = 16;
+
+/// The parent-space matrix of a pose deferred as the inputs of
+/// [`Bone::update_applied_transform`]'s common case (a parent, [`Inherit::Normal`]): `d`
+/// holds `dx, dy` and the parent's `a, b, c, d` in `x .. shear_x`, the bone's world `a` in
+/// `shear_y`, and `more` its `b, c, d`. The operations of that case, in its order (so the
+/// same bits as computing them at once); the result is in [`applied_from_local_matrix`]'s
+/// layout.
+#[inline(always)]
+fn local_matrix_from_inputs(d: AppliedPose, more: [f32; 3]) -> AppliedPose {
+    let (pa, pb, pc, pd) = (d.rotation, d.scale_x, d.scale_y, d.shear_x);
+    let (a, [b, c, dd]) = (d.shear_y, more);
+    let pid = 1.0 / (pa * pd - pb * pc);
+    let (ia, ib, ic, id) = (pd * pid, pb * pid, pc * pid, pa * pid);
+    let (dx, dy) = (d.x, d.y);
+    let x = dx * ia - dy * ib;
+    let y = dy * id - dx * ic;
+    let ra = ia * a - ib * c;
+    let rb = ia * b - ib * dd;
+    let rc = id * c - ic * a;
+    let rd = id * dd - ic * b;
+    AppliedPose { x, y, rotation: ra, scale_x: rb, scale_y: rc, shear_x: rd, shear_y: 0.0 }
+}
 
 /// A bone instance: local pose, applied pose and world transform.
 ///
@@ -250,11 +276,14 @@ pub struct Bone {
     pub sorted: bool,
     /// [`AP_DEFERRED`]: `ap` holds `x, y` and the parent-space matrix `ra, rb, rc, rd` (in
     /// `rotation, scale_x, scale_y, shear_x`) of a deferred
-    /// [`Bone::update_applied_transform`]. [`AP_READ_AFTER`]: the update cache walks this
+    /// [`Bone::update_applied_transform`], or with [`AP_INPUTS`] the inputs of its common
+    /// case (with `ap_more`, see [`Bone::defer_inputs`]). [`AP_READ_AFTER`]: the update cache walks this
     /// bone, or an IK constraint reads it, after a constraint that may move it, so its
     /// applied pose is computed at once (those read it without testing [`AP_DEFERRED`]);
     /// set by [`Skeleton::update_cache`].
     ap_flags: u8,
+    /// With [`AP_INPUTS`]: the rest of the deferred inputs (see [`Bone::defer_inputs`]).
+    ap_more: [f32; 3],
     /// The last local matrix (see [`LocalCache`]).
     local: LocalCache,
 }
@@ -297,6 +326,7 @@ impl Bone {
             active: false,
             sorted: false,
             ap_flags: 0,
+            ap_more: [0.0; 3],
             local: LocalCache::default(),
         };
         b.set_to_setup_pose(data);
@@ -588,7 +618,7 @@ impl Bone {
     #[inline]
     pub fn applied(&self) -> AppliedPose {
         if self.ap_flags & AP_DEFERRED != 0 {
-            applied_from_local_matrix(self.ap)
+            self.deferred_pose()
         } else {
             self.ap
         }
@@ -624,8 +654,19 @@ impl Bone {
     #[cold]
     #[inline(never)]
     fn materialize_applied(&mut self) {
-        self.ap = applied_from_local_matrix(self.ap);
+        self.ap = self.deferred_pose();
         self.ap_flags &= !AP_DEFERRED;
+    }
+
+    /// The pose a deferred [`Bone::update_applied_transform`] gives (`ap_flags` has
+    /// [`AP_DEFERRED`]).
+    #[inline(never)]
+    fn deferred_pose(&self) -> AppliedPose {
+        if self.ap_flags & AP_INPUTS != 0 {
+            applied_from_local_matrix(local_matrix_from_inputs(self.ap, self.ap_more))
+        } else {
+            applied_from_local_matrix(self.ap)
+        }
     }
 
     /// Records `x, y` and the parent-space matrix `ra rb / rc rd` of
@@ -636,7 +677,32 @@ impl Bone {
     fn defer_applied(&mut self, x: f32, y: f32, ra: f32, rb: f32, rc: f32, rd: f32) {
         self.ap =
             AppliedPose { x, y, rotation: ra, scale_x: rb, scale_y: rc, shear_x: rd, shear_y: 0.0 };
-        self.ap_flags |= AP_DEFERRED;
+        self.ap_flags = (self.ap_flags & !AP_INPUTS) | AP_DEFERRED;
+        if self.ap_flags & AP_READ_AFTER != 0 {
+            self.materialize_applied();
+        }
+    }
+
+    /// [`Bone::update_applied_transform`] with a parent and [`Inherit::Normal`]: records its
+    /// inputs (the position relative to the parent, the parent's matrix and this bone's),
+    /// from which [`local_matrix_from_inputs`] and [`applied_from_local_matrix`] compute
+    /// the pose on first read. Copies, so nothing a later change of this bone's or its
+    /// parent's world transform does can alter them.
+    #[inline(always)]
+    fn defer_inputs(&mut self, p: ParentWorld) {
+        let dx = self.world_x - p.world_x;
+        let dy = self.world_y - p.world_y;
+        self.ap = AppliedPose {
+            x: dx,
+            y: dy,
+            rotation: p.a,
+            scale_x: p.b,
+            scale_y: p.c,
+            shear_x: p.d,
+            shear_y: self.a,
+        };
+        self.ap_more = [self.b, self.c, self.d];
+        self.ap_flags |= AP_DEFERRED | AP_INPUTS;
         if self.ap_flags & AP_READ_AFTER != 0 {
             self.materialize_applied();
         }
@@ -645,29 +711,17 @@ impl Bone {
     /// spine-cpp `Bone::updateAppliedTransform`: the applied pose that gives the current
     /// world transform (after a constraint changed it).
     ///
-    /// With a parent, only the position and the parent-space matrix are computed here (the
-    /// matrix inverse and two products); the rotation, scales and shears that matrix gives
-    /// (a square root, two `atan2`s) are computed when [`Bone::applied`] (or the next update
-    /// from the applied pose) reads them. The root bone's pose is computed at once.
-    ///
-    /// The common case (a parent, [`Inherit::Normal`]) is inlined into the caller; the
-    /// others go through `Bone::update_applied_transform_general` (the same operations).
+    /// The common case (a parent, [`Inherit::Normal`], inlined into the caller) only copies
+    /// its inputs (this bone's world transform relative to the parent's and the two
+    /// matrices); the other cases compute the position and the parent-space matrix here
+    /// (the matrix inverse and two products). The rest (a square root, two `atan2`s, and in
+    /// the common case the inverse and products) is computed when [`Bone::applied`] (or the
+    /// next update from the applied pose) reads the pose, with the same operations. The
+    /// root bone's pose is computed at once.
     #[inline(always)]
     pub fn update_applied_transform(&mut self, parent: Option<ParentWorld>, frame: &WorldFrame) {
         match parent {
-            Some(p) if self.inherit == Inherit::Normal => {
-                let pid = 1.0 / (p.a * p.d - p.b * p.c);
-                let (ia, ib, ic, id) = (p.d * pid, p.b * pid, p.c * pid, p.a * pid);
-                let dx = self.world_x - p.world_x;
-                let dy = self.world_y - p.world_y;
-                let x = dx * ia - dy * ib;
-                let y = dy * id - dx * ic;
-                let ra = ia * self.a - ib * self.c;
-                let rb = ia * self.b - ib * self.d;
-                let rc = id * self.c - ic * self.a;
-                let rd = id * self.d - ic * self.b;
-                self.defer_applied(x, y, ra, rb, rc, rd);
-            }
+            Some(p) if self.inherit == Inherit::Normal => self.defer_inputs(p),
             _ => self.update_applied_transform_general(parent, frame),
         }
     }
@@ -1656,6 +1710,77 @@ mod tests {
             inherit,
             skin_required: false,
             color: None,
+        }
+    }
+
+    /// spine-cpp `updateAppliedTransform` for a parent and `Inherit::Normal`, computed at once.
+    fn applied_at_once(b: &Bone, p: ParentWorld) -> AppliedPose {
+        let pid = 1.0 / (p.a * p.d - p.b * p.c);
+        let (ia, ib, ic, id) = (p.d * pid, p.b * pid, p.c * pid, p.a * pid);
+        let dx = b.world_x - p.world_x;
+        let dy = b.world_y - p.world_y;
+        let x = dx * ia - dy * ib;
+        let y = dy * id - dx * ic;
+        let ra = ia * b.a - ib * b.c;
+        let rb = ia * b.b - ib * b.d;
+        let rc = id * b.c - ic * b.a;
+        let rd = id * b.d - ic * b.b;
+        let m =
+            AppliedPose { x, y, rotation: ra, scale_x: rb, scale_y: rc, shear_x: rd, shear_y: 0.0 };
+        applied_from_local_matrix(m)
+    }
+
+    fn pose_bits(p: AppliedPose) -> [u32; 7] {
+        [p.x, p.y, p.rotation, p.scale_x, p.scale_y, p.shear_x, p.shear_y].map(f32::to_bits)
+    }
+
+    /// A deferred applied pose is the one computed at once from the world transforms of the
+    /// call, bit for bit, whatever happens to those world transforms before it is read
+    /// (through `applied`, `applied_mut`, or at once with `AP_READ_AFTER`); a later deferral
+    /// of another inherit mode is not read in the first one's layout.
+    #[test]
+    fn deferred_applied_pose_keeps_its_inputs() {
+        let frame = WorldFrame { x: 1.5, y: -2.0, scale_x: 1.25, scale_y: -0.75 };
+        let parents = [
+            ParentWorld { a: 0.9, b: -0.3, c: 0.2, d: 1.1, world_x: 3.0, world_y: 4.0 },
+            ParentWorld { a: -1.5, b: 0.25, c: 0.75, d: 2.0, world_x: -7.0, world_y: 0.5 },
+            ParentWorld { a: 0.0, b: 0.0, c: 0.0, d: 0.0, world_x: 0.0, world_y: 0.0 },
+            ParentWorld { a: f32::NAN, b: 1.0, c: 0.0, d: 1.0, world_x: 0.0, world_y: 0.0 },
+        ];
+        let worlds: [[f32; 6]; 4] = [
+            [0.5, -0.8, 0.8, 0.5, 10.0, -3.0],
+            [0.0, 0.0, 0.0, 0.0, 1.0, 1.0],
+            [-2.0, 0.1, 0.3, -1e-6, 1e6, -0.0],
+            [1.0, 0.0, 0.0, 1.0, f32::INFINITY, 2.0],
+        ];
+        for p in parents {
+            for [a, b, c, d, wx, wy] in worlds {
+                for read in 0..3 {
+                    let mut bone = Bone::new(&bone_data(Inherit::Normal));
+                    (bone.a, bone.b, bone.c, bone.d, bone.world_x, bone.world_y) =
+                        (a, b, c, d, wx, wy);
+                    let want = pose_bits(applied_at_once(&bone, p));
+                    if read == 2 {
+                        bone.ap_flags |= AP_READ_AFTER;
+                    }
+                    bone.update_applied_transform(Some(p), &frame);
+                    // The world transforms change before the read.
+                    (bone.a, bone.b, bone.c, bone.d, bone.world_x, bone.world_y) =
+                        (7.0, 8.0, 9.0, 10.0, 11.0, 12.0);
+                    let got = if read == 1 { *bone.applied_mut() } else { bone.applied() };
+                    assert_eq!(pose_bits(got), want, "{p:?} {a} {b} {c} {d} {wx} {wy} {read}");
+                    // Another inherit mode defers in the matrix layout.
+                    bone.inherit = Inherit::OnlyTranslation;
+                    (bone.a, bone.b, bone.c, bone.d, bone.world_x, bone.world_y) =
+                        (a, b, c, d, wx, wy);
+                    bone.update_applied_transform(Some(p), &frame);
+                    let mut fresh = Bone::new(&bone_data(Inherit::OnlyTranslation));
+                    (fresh.a, fresh.b, fresh.c, fresh.d, fresh.world_x, fresh.world_y) =
+                        (a, b, c, d, wx, wy);
+                    fresh.update_applied_transform(Some(p), &frame);
+                    assert_eq!(pose_bits(bone.applied()), pose_bits(fresh.applied()));
+                }
+            }
         }
     }
 
