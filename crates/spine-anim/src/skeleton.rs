@@ -690,6 +690,10 @@ impl Bone {
     /// parent's world transform does can alter them.
     #[inline(always)]
     fn defer_inputs(&mut self, p: ParentWorld) {
+        if self.ap_flags & AP_READ_AFTER != 0 {
+            self.applied_from_inputs(p);
+            return;
+        }
         let dx = self.world_x - p.world_x;
         let dy = self.world_y - p.world_y;
         self.ap = AppliedPose {
@@ -703,9 +707,25 @@ impl Bone {
         };
         self.ap_more = [self.b, self.c, self.d];
         self.ap_flags |= AP_DEFERRED | AP_INPUTS;
-        if self.ap_flags & AP_READ_AFTER != 0 {
-            self.materialize_applied();
-        }
+    }
+
+    /// [`Bone::defer_inputs`] computed at once (for [`AP_READ_AFTER`]).
+    #[cold]
+    #[inline(never)]
+    fn applied_from_inputs(&mut self, p: ParentWorld) {
+        let dx = self.world_x - p.world_x;
+        let dy = self.world_y - p.world_y;
+        let d = AppliedPose {
+            x: dx,
+            y: dy,
+            rotation: p.a,
+            scale_x: p.b,
+            scale_y: p.c,
+            shear_x: p.d,
+            shear_y: self.a,
+        };
+        let m = local_matrix_from_inputs(d, [self.b, self.c, self.d]);
+        self.set_applied(applied_from_local_matrix(m));
     }
 
     /// spine-cpp `Bone::updateAppliedTransform`: the applied pose that gives the current
