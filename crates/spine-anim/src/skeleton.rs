@@ -206,14 +206,14 @@ const AP_INPUTS: u8 = 16;
 
 /// The parent-space matrix of a pose deferred as the inputs of
 /// [`Bone::update_applied_transform`]'s common case (a parent, [`Inherit::Normal`]): `d`
-/// holds `dx, dy` and the parent's `a, b, c, d` in `x .. shear_x`, the bone's world `a` in
-/// `shear_y`, and `more` its `b, c, d`. The operations of that case, in its order (so the
+/// holds `dx, dy` and the parent's `a, b, c, d` in `x .. shear_x` (`shear_y` is not read),
+/// `m` the bone's world `a, b, c, d`. The operations of that case, in its order (so the
 /// same bits as computing them at once); the result is in [`applied_from_local_matrix`]'s
 /// layout.
 #[inline(always)]
-fn local_matrix_from_inputs(d: AppliedPose, more: [f32; 3]) -> AppliedPose {
+fn local_matrix_from_inputs(d: AppliedPose, m: [f32; 4]) -> AppliedPose {
     let (pa, pb, pc, pd) = (d.rotation, d.scale_x, d.scale_y, d.shear_x);
-    let (a, [b, c, dd]) = (d.shear_y, more);
+    let [a, b, c, dd] = m;
     let pid = 1.0 / (pa * pd - pb * pc);
     let (ia, ib, ic, id) = (pd * pid, pb * pid, pc * pid, pa * pid);
     let (dx, dy) = (d.x, d.y);
@@ -282,8 +282,9 @@ pub struct Bone {
     /// applied pose is computed at once (those read it without testing [`AP_DEFERRED`]);
     /// set by [`Skeleton::update_cache`].
     ap_flags: u8,
-    /// With [`AP_INPUTS`]: the rest of the deferred inputs (see [`Bone::defer_inputs`]).
-    ap_more: [f32; 3],
+    /// With [`AP_INPUTS`]: the world `a, b, c, d` of the deferred inputs (see
+    /// [`Bone::defer_inputs`]).
+    ap_more: [f32; 4],
     /// The last local matrix (see [`LocalCache`]).
     local: LocalCache,
 }
@@ -326,7 +327,7 @@ impl Bone {
             active: false,
             sorted: false,
             ap_flags: 0,
-            ap_more: [0.0; 3],
+            ap_more: [0.0; 4],
             local: LocalCache::default(),
         };
         b.set_to_setup_pose(data);
@@ -696,16 +697,10 @@ impl Bone {
         }
         let dx = self.world_x - p.world_x;
         let dy = self.world_y - p.world_y;
-        self.ap = AppliedPose {
-            x: dx,
-            y: dy,
-            rotation: p.a,
-            scale_x: p.b,
-            scale_y: p.c,
-            shear_x: p.d,
-            shear_y: self.a,
-        };
-        self.ap_more = [self.b, self.c, self.d];
+        let ap = &mut self.ap;
+        (ap.x, ap.y) = (dx, dy);
+        (ap.rotation, ap.scale_x, ap.scale_y, ap.shear_x) = (p.a, p.b, p.c, p.d);
+        self.ap_more = [self.a, self.b, self.c, self.d];
         self.ap_flags |= AP_DEFERRED | AP_INPUTS;
     }
 
@@ -722,9 +717,9 @@ impl Bone {
             scale_x: p.b,
             scale_y: p.c,
             shear_x: p.d,
-            shear_y: self.a,
+            shear_y: 0.0,
         };
-        let m = local_matrix_from_inputs(d, [self.b, self.c, self.d]);
+        let m = local_matrix_from_inputs(d, [self.a, self.b, self.c, self.d]);
         self.set_applied(applied_from_local_matrix(m));
     }
 
