@@ -69,6 +69,19 @@ fn local_axes(rotation: f32, shear_x: f32, shear_y: f32) -> (f32, f32, f32, f32)
     (sin_x, cos_x, sin_y, cos_y)
 }
 
+/// [`local_matrix`] of a pose with equal shears from the sine and cosine of `rotation +
+/// shear_x` ([`local_axes`]' one-evaluation case).
+#[inline(always)]
+pub(crate) fn local_matrix_equal_shears(
+    sin: f32,
+    cos: f32,
+    scale_x: f32,
+    scale_y: f32,
+) -> [f32; 4] {
+    let (sin_x, cos_x, sin_y, cos_y) = (sin, cos, cos, -sin);
+    [cos_x * scale_x, cos_y * scale_y, sin_x * scale_x, sin_y * scale_y]
+}
+
 /// The local 2×2 matrix `(la, lb, lc, ld)` of a bone's rotation, scales and shears (the
 /// columns are the local x and y axes scaled): `la = cos_x * scale_x`, `lb = cos_y *
 /// scale_y`, `lc = sin_x * scale_x`, `ld = sin_y * scale_y`.
@@ -428,6 +441,29 @@ impl Bone {
             );
             return;
         };
+        // Not through a cache: an IK solve moves its bones nearly every frame (the key
+        // compare and store cost more than the rare hit saves). The same matrix either way.
+        let m = local_matrix(rotation, sx, sy, shear_x, shear_y);
+        self.pose_normal(p, x, y, rotation, sx, sy, shear_x, shear_y, m);
+    }
+
+    /// [`Bone::pose_cached`] for a child bone of [`Inherit::Normal`] whose local matrix `m`
+    /// (`local_matrix` of the pose) is given (the IK solver computes two at once, see
+    /// [`local_matrix_equal_shears`]).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn pose_normal(
+        &mut self,
+        p: ParentWorld,
+        x: f32,
+        y: f32,
+        rotation: f32,
+        sx: f32,
+        sy: f32,
+        shear_x: f32,
+        shear_y: f32,
+        m: [f32; 4],
+    ) {
         self.set_applied(AppliedPose {
             x,
             y,
@@ -440,9 +476,7 @@ impl Bone {
         let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
         self.world_x = pa * x + pb * y + p.world_x;
         self.world_y = pc * x + pd * y + p.world_y;
-        // Not through a cache: an IK solve moves its bones nearly every frame (the key
-        // compare and store cost more than the rare hit saves). The same matrix either way.
-        let [la, lb, lc, ld] = local_matrix(rotation, sx, sy, shear_x, shear_y);
+        let [la, lb, lc, ld] = m;
         self.a = pa * la + pb * lc;
         self.b = pa * lb + pb * ld;
         self.c = pc * la + pd * lc;
@@ -1795,6 +1829,80 @@ mod tests {
                     fresh.update_applied_transform(Some(p), &frame);
                     assert_eq!(pose_bits(bone.applied()), pose_bits(fresh.applied()));
                 }
+            }
+        }
+    }
+
+    /// The IK solver's paired poses (`sin_cos_deg_pair` of two rotations plus shear x,
+    /// `local_matrix_equal_shears`, `pose_normal`) give what `pose_cached` gives for each
+    /// bone, bit for bit (world and applied pose), for equal shears and finite angles (the
+    /// solver poses the others through `pose_cached`).
+    #[test]
+    fn paired_poses_equal_pose_cached() {
+        let frame = WorldFrame { x: 1.5, y: -2.0, scale_x: 1.25, scale_y: -0.75 };
+        let parent = ParentWorld { a: 0.9, b: -0.3, c: 0.2, d: 1.1, world_x: 3.0, world_y: 4.0 };
+        let rotations = [
+            0.0,
+            -0.0,
+            30.0,
+            -45.5,
+            90.0,
+            179.99,
+            -270.25,
+            1234.5,
+            1e7,
+            -3e9,
+            f32::NAN,
+            f32::INFINITY,
+        ];
+        let shears = [0.0, -0.0, 12.5, f32::NAN];
+        let bits = |b: &Bone| {
+            let ap = b.applied();
+            [b.a, b.b, b.c, b.d, b.world_x, b.world_y, ap.rotation, ap.scale_x, ap.shear_x]
+                .map(f32::to_bits)
+        };
+        for (i, &r0) in rotations.iter().enumerate() {
+            let r1 = rotations[(i * 7 + 3) % rotations.len()];
+            for &h in &shears {
+                if !((r0 + h).is_finite() && (r1 + h).is_finite()) {
+                    continue; // The solver poses these through `pose_cached`.
+                }
+                let (sx, sy) = (1.5, -0.5);
+                let mut want = [
+                    Bone::new(&bone_data(Inherit::Normal)),
+                    Bone::new(&bone_data(Inherit::Normal)),
+                ];
+                want[0].pose_cached(None, Some(parent), &frame, 1.0, 2.0, r0, sx, sy, h, h);
+                want[1].pose_cached(None, Some(parent), &frame, -1.0, 0.5, r1, sy, sx, h, h);
+                let mut got = [
+                    Bone::new(&bone_data(Inherit::Normal)),
+                    Bone::new(&bone_data(Inherit::Normal)),
+                ];
+                let ((s0, c0), (s1, c1)) = math::sin_cos_deg_pair(r0 + h, r1 + h);
+                got[0].pose_normal(
+                    parent,
+                    1.0,
+                    2.0,
+                    r0,
+                    sx,
+                    sy,
+                    h,
+                    h,
+                    local_matrix_equal_shears(s0, c0, sx, sy),
+                );
+                got[1].pose_normal(
+                    parent,
+                    -1.0,
+                    0.5,
+                    r1,
+                    sy,
+                    sx,
+                    h,
+                    h,
+                    local_matrix_equal_shears(s1, c1, sy, sx),
+                );
+                assert_eq!(bits(&got[0]), bits(&want[0]), "{r0} {h}");
+                assert_eq!(bits(&got[1]), bits(&want[1]), "{r1} {h}");
             }
         }
     }
