@@ -69,6 +69,19 @@ fn local_axes(rotation: f32, shear_x: f32, shear_y: f32) -> (f32, f32, f32, f32)
     (sin_x, cos_x, sin_y, cos_y)
 }
 
+/// [`local_matrix`] of a pose with equal shears from the sine and cosine of `rotation +
+/// shear_x` ([`local_axes`]' one-evaluation case).
+#[inline(always)]
+pub(crate) fn local_matrix_equal_shears(
+    sin: f32,
+    cos: f32,
+    scale_x: f32,
+    scale_y: f32,
+) -> [f32; 4] {
+    let (sin_x, cos_x, sin_y, cos_y) = (sin, cos, cos, -sin);
+    [cos_x * scale_x, cos_y * scale_y, sin_x * scale_x, sin_y * scale_y]
+}
+
 /// The local 2×2 matrix `(la, lb, lc, ld)` of a bone's rotation, scales and shears (the
 /// columns are the local x and y axes scaled): `la = cos_x * scale_x`, `lb = cos_y *
 /// scale_y`, `lc = sin_x * scale_x`, `ld = sin_y * scale_y`.
@@ -199,6 +212,32 @@ const AP_MOVED: u8 = 4;
 /// [`Bone`] `ap_flags`, while [`Skeleton::update_cache`] runs only: an earlier entry of the
 /// update cache walks the bone.
 const AP_SEEN: u8 = 8;
+/// [`Bone`] `ap_flags`, with [`AP_DEFERRED`]: the deferred pose is held as the inputs of
+/// [`Bone::update_applied_transform`]'s common case (see [`Bone::defer_inputs`]), not as
+/// the parent-space matrix.
+const AP_INPUTS: u8 = 16;
+
+/// The parent-space matrix of a pose deferred as the inputs of
+/// [`Bone::update_applied_transform`]'s common case (a parent, [`Inherit::Normal`]): `d`
+/// holds `dx, dy` and the parent's `a, b, c, d` in `x .. shear_x` (`shear_y` is not read),
+/// `m` the bone's world `a, b, c, d`. The operations of that case, in its order (so the
+/// same bits as computing them at once); the result is in [`applied_from_local_matrix`]'s
+/// layout.
+#[inline(always)]
+fn local_matrix_from_inputs(d: AppliedPose, m: [f32; 4]) -> AppliedPose {
+    let (pa, pb, pc, pd) = (d.rotation, d.scale_x, d.scale_y, d.shear_x);
+    let [a, b, c, dd] = m;
+    let pid = 1.0 / (pa * pd - pb * pc);
+    let (ia, ib, ic, id) = (pd * pid, pb * pid, pc * pid, pa * pid);
+    let (dx, dy) = (d.x, d.y);
+    let x = dx * ia - dy * ib;
+    let y = dy * id - dx * ic;
+    let ra = ia * a - ib * c;
+    let rb = ia * b - ib * dd;
+    let rc = id * c - ic * a;
+    let rd = id * dd - ic * b;
+    AppliedPose { x, y, rotation: ra, scale_x: rb, scale_y: rc, shear_x: rd, shear_y: 0.0 }
+}
 
 /// A bone instance: local pose, applied pose and world transform.
 ///
@@ -250,11 +289,15 @@ pub struct Bone {
     pub sorted: bool,
     /// [`AP_DEFERRED`]: `ap` holds `x, y` and the parent-space matrix `ra, rb, rc, rd` (in
     /// `rotation, scale_x, scale_y, shear_x`) of a deferred
-    /// [`Bone::update_applied_transform`]. [`AP_READ_AFTER`]: the update cache walks this
+    /// [`Bone::update_applied_transform`], or with [`AP_INPUTS`] the inputs of its common
+    /// case (with `ap_more`, see [`Bone::defer_inputs`]). [`AP_READ_AFTER`]: the update cache walks this
     /// bone, or an IK constraint reads it, after a constraint that may move it, so its
     /// applied pose is computed at once (those read it without testing [`AP_DEFERRED`]);
     /// set by [`Skeleton::update_cache`].
     ap_flags: u8,
+    /// With [`AP_INPUTS`]: the world `a, b, c, d` of the deferred inputs (see
+    /// [`Bone::defer_inputs`]).
+    ap_more: [f32; 4],
     /// The last local matrix (see [`LocalCache`]).
     local: LocalCache,
 }
@@ -297,6 +340,7 @@ impl Bone {
             active: false,
             sorted: false,
             ap_flags: 0,
+            ap_more: [0.0; 4],
             local: LocalCache::default(),
         };
         b.set_to_setup_pose(data);
@@ -397,6 +441,29 @@ impl Bone {
             );
             return;
         };
+        // Not through a cache: an IK solve moves its bones nearly every frame (the key
+        // compare and store cost more than the rare hit saves). The same matrix either way.
+        let m = local_matrix(rotation, sx, sy, shear_x, shear_y);
+        self.pose_normal(p, x, y, rotation, sx, sy, shear_x, shear_y, m);
+    }
+
+    /// [`Bone::pose_cached`] for a child bone of [`Inherit::Normal`] whose local matrix `m`
+    /// (`local_matrix` of the pose) is given (the IK solver computes two at once, see
+    /// [`local_matrix_equal_shears`]).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn pose_normal(
+        &mut self,
+        p: ParentWorld,
+        x: f32,
+        y: f32,
+        rotation: f32,
+        sx: f32,
+        sy: f32,
+        shear_x: f32,
+        shear_y: f32,
+        m: [f32; 4],
+    ) {
         self.set_applied(AppliedPose {
             x,
             y,
@@ -409,9 +476,7 @@ impl Bone {
         let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
         self.world_x = pa * x + pb * y + p.world_x;
         self.world_y = pc * x + pd * y + p.world_y;
-        // Not through a cache: an IK solve moves its bones nearly every frame (the key
-        // compare and store cost more than the rare hit saves). The same matrix either way.
-        let [la, lb, lc, ld] = local_matrix(rotation, sx, sy, shear_x, shear_y);
+        let [la, lb, lc, ld] = m;
         self.a = pa * la + pb * lc;
         self.b = pa * lb + pb * ld;
         self.c = pc * la + pd * lc;
@@ -588,7 +653,7 @@ impl Bone {
     #[inline]
     pub fn applied(&self) -> AppliedPose {
         if self.ap_flags & AP_DEFERRED != 0 {
-            applied_from_local_matrix(self.ap)
+            self.deferred_pose()
         } else {
             self.ap
         }
@@ -624,8 +689,19 @@ impl Bone {
     #[cold]
     #[inline(never)]
     fn materialize_applied(&mut self) {
-        self.ap = applied_from_local_matrix(self.ap);
+        self.ap = self.deferred_pose();
         self.ap_flags &= !AP_DEFERRED;
+    }
+
+    /// The pose a deferred [`Bone::update_applied_transform`] gives (`ap_flags` has
+    /// [`AP_DEFERRED`]).
+    #[inline(never)]
+    fn deferred_pose(&self) -> AppliedPose {
+        if self.ap_flags & AP_INPUTS != 0 {
+            applied_from_local_matrix(local_matrix_from_inputs(self.ap, self.ap_more))
+        } else {
+            applied_from_local_matrix(self.ap)
+        }
     }
 
     /// Records `x, y` and the parent-space matrix `ra rb / rc rd` of
@@ -636,38 +712,65 @@ impl Bone {
     fn defer_applied(&mut self, x: f32, y: f32, ra: f32, rb: f32, rc: f32, rd: f32) {
         self.ap =
             AppliedPose { x, y, rotation: ra, scale_x: rb, scale_y: rc, shear_x: rd, shear_y: 0.0 };
-        self.ap_flags |= AP_DEFERRED;
+        self.ap_flags = (self.ap_flags & !AP_INPUTS) | AP_DEFERRED;
         if self.ap_flags & AP_READ_AFTER != 0 {
             self.materialize_applied();
         }
     }
 
+    /// [`Bone::update_applied_transform`] with a parent and [`Inherit::Normal`]: records its
+    /// inputs (the position relative to the parent, the parent's matrix and this bone's),
+    /// from which [`local_matrix_from_inputs`] and [`applied_from_local_matrix`] compute
+    /// the pose on first read. Copies, so nothing a later change of this bone's or its
+    /// parent's world transform does can alter them.
+    #[inline(always)]
+    fn defer_inputs(&mut self, p: ParentWorld) {
+        if self.ap_flags & AP_READ_AFTER != 0 {
+            self.applied_from_inputs(p);
+            return;
+        }
+        let dx = self.world_x - p.world_x;
+        let dy = self.world_y - p.world_y;
+        let ap = &mut self.ap;
+        (ap.x, ap.y) = (dx, dy);
+        (ap.rotation, ap.scale_x, ap.scale_y, ap.shear_x) = (p.a, p.b, p.c, p.d);
+        self.ap_more = [self.a, self.b, self.c, self.d];
+        self.ap_flags |= AP_DEFERRED | AP_INPUTS;
+    }
+
+    /// [`Bone::defer_inputs`] computed at once (for [`AP_READ_AFTER`]).
+    #[cold]
+    #[inline(never)]
+    fn applied_from_inputs(&mut self, p: ParentWorld) {
+        let dx = self.world_x - p.world_x;
+        let dy = self.world_y - p.world_y;
+        let d = AppliedPose {
+            x: dx,
+            y: dy,
+            rotation: p.a,
+            scale_x: p.b,
+            scale_y: p.c,
+            shear_x: p.d,
+            shear_y: 0.0,
+        };
+        let m = local_matrix_from_inputs(d, [self.a, self.b, self.c, self.d]);
+        self.set_applied(applied_from_local_matrix(m));
+    }
+
     /// spine-cpp `Bone::updateAppliedTransform`: the applied pose that gives the current
     /// world transform (after a constraint changed it).
     ///
-    /// With a parent, only the position and the parent-space matrix are computed here (the
-    /// matrix inverse and two products); the rotation, scales and shears that matrix gives
-    /// (a square root, two `atan2`s) are computed when [`Bone::applied`] (or the next update
-    /// from the applied pose) reads them. The root bone's pose is computed at once.
-    ///
-    /// The common case (a parent, [`Inherit::Normal`]) is inlined into the caller; the
-    /// others go through `Bone::update_applied_transform_general` (the same operations).
+    /// The common case (a parent, [`Inherit::Normal`], inlined into the caller) only copies
+    /// its inputs (this bone's world transform relative to the parent's and the two
+    /// matrices); the other cases compute the position and the parent-space matrix here
+    /// (the matrix inverse and two products). The rest (a square root, two `atan2`s, and in
+    /// the common case the inverse and products) is computed when [`Bone::applied`] (or the
+    /// next update from the applied pose) reads the pose, with the same operations. The
+    /// root bone's pose is computed at once.
     #[inline(always)]
     pub fn update_applied_transform(&mut self, parent: Option<ParentWorld>, frame: &WorldFrame) {
         match parent {
-            Some(p) if self.inherit == Inherit::Normal => {
-                let pid = 1.0 / (p.a * p.d - p.b * p.c);
-                let (ia, ib, ic, id) = (p.d * pid, p.b * pid, p.c * pid, p.a * pid);
-                let dx = self.world_x - p.world_x;
-                let dy = self.world_y - p.world_y;
-                let x = dx * ia - dy * ib;
-                let y = dy * id - dx * ic;
-                let ra = ia * self.a - ib * self.c;
-                let rb = ia * self.b - ib * self.d;
-                let rc = id * self.c - ic * self.a;
-                let rd = id * self.d - ic * self.b;
-                self.defer_applied(x, y, ra, rb, rc, rd);
-            }
+            Some(p) if self.inherit == Inherit::Normal => self.defer_inputs(p),
             _ => self.update_applied_transform_general(parent, frame),
         }
     }
@@ -1656,6 +1759,151 @@ mod tests {
             inherit,
             skin_required: false,
             color: None,
+        }
+    }
+
+    /// spine-cpp `updateAppliedTransform` for a parent and `Inherit::Normal`, computed at once.
+    fn applied_at_once(b: &Bone, p: ParentWorld) -> AppliedPose {
+        let pid = 1.0 / (p.a * p.d - p.b * p.c);
+        let (ia, ib, ic, id) = (p.d * pid, p.b * pid, p.c * pid, p.a * pid);
+        let dx = b.world_x - p.world_x;
+        let dy = b.world_y - p.world_y;
+        let x = dx * ia - dy * ib;
+        let y = dy * id - dx * ic;
+        let ra = ia * b.a - ib * b.c;
+        let rb = ia * b.b - ib * b.d;
+        let rc = id * b.c - ic * b.a;
+        let rd = id * b.d - ic * b.b;
+        let m =
+            AppliedPose { x, y, rotation: ra, scale_x: rb, scale_y: rc, shear_x: rd, shear_y: 0.0 };
+        applied_from_local_matrix(m)
+    }
+
+    fn pose_bits(p: AppliedPose) -> [u32; 7] {
+        [p.x, p.y, p.rotation, p.scale_x, p.scale_y, p.shear_x, p.shear_y].map(f32::to_bits)
+    }
+
+    /// A deferred applied pose is the one computed at once from the world transforms of the
+    /// call, bit for bit, whatever happens to those world transforms before it is read
+    /// (through `applied`, `applied_mut`, or at once with `AP_READ_AFTER`); a later deferral
+    /// of another inherit mode is not read in the first one's layout.
+    #[test]
+    fn deferred_applied_pose_keeps_its_inputs() {
+        let frame = WorldFrame { x: 1.5, y: -2.0, scale_x: 1.25, scale_y: -0.75 };
+        let parents = [
+            ParentWorld { a: 0.9, b: -0.3, c: 0.2, d: 1.1, world_x: 3.0, world_y: 4.0 },
+            ParentWorld { a: -1.5, b: 0.25, c: 0.75, d: 2.0, world_x: -7.0, world_y: 0.5 },
+            ParentWorld { a: 0.0, b: 0.0, c: 0.0, d: 0.0, world_x: 0.0, world_y: 0.0 },
+            ParentWorld { a: f32::NAN, b: 1.0, c: 0.0, d: 1.0, world_x: 0.0, world_y: 0.0 },
+        ];
+        let worlds: [[f32; 6]; 4] = [
+            [0.5, -0.8, 0.8, 0.5, 10.0, -3.0],
+            [0.0, 0.0, 0.0, 0.0, 1.0, 1.0],
+            [-2.0, 0.1, 0.3, -1e-6, 1e6, -0.0],
+            [1.0, 0.0, 0.0, 1.0, f32::INFINITY, 2.0],
+        ];
+        for p in parents {
+            for [a, b, c, d, wx, wy] in worlds {
+                for read in 0..3 {
+                    let mut bone = Bone::new(&bone_data(Inherit::Normal));
+                    (bone.a, bone.b, bone.c, bone.d, bone.world_x, bone.world_y) =
+                        (a, b, c, d, wx, wy);
+                    let want = pose_bits(applied_at_once(&bone, p));
+                    if read == 2 {
+                        bone.ap_flags |= AP_READ_AFTER;
+                    }
+                    bone.update_applied_transform(Some(p), &frame);
+                    // The world transforms change before the read.
+                    (bone.a, bone.b, bone.c, bone.d, bone.world_x, bone.world_y) =
+                        (7.0, 8.0, 9.0, 10.0, 11.0, 12.0);
+                    let got = if read == 1 { *bone.applied_mut() } else { bone.applied() };
+                    assert_eq!(pose_bits(got), want, "{p:?} {a} {b} {c} {d} {wx} {wy} {read}");
+                    // Another inherit mode defers in the matrix layout.
+                    bone.inherit = Inherit::OnlyTranslation;
+                    (bone.a, bone.b, bone.c, bone.d, bone.world_x, bone.world_y) =
+                        (a, b, c, d, wx, wy);
+                    bone.update_applied_transform(Some(p), &frame);
+                    let mut fresh = Bone::new(&bone_data(Inherit::OnlyTranslation));
+                    (fresh.a, fresh.b, fresh.c, fresh.d, fresh.world_x, fresh.world_y) =
+                        (a, b, c, d, wx, wy);
+                    fresh.update_applied_transform(Some(p), &frame);
+                    assert_eq!(pose_bits(bone.applied()), pose_bits(fresh.applied()));
+                }
+            }
+        }
+    }
+
+    /// The IK solver's paired poses (`sin_cos_deg_pair` of two rotations plus shear x,
+    /// `local_matrix_equal_shears`, `pose_normal`) give what `pose_cached` gives for each
+    /// bone, bit for bit (world and applied pose), for equal shears and finite angles (the
+    /// solver poses the others through `pose_cached`).
+    #[test]
+    fn paired_poses_equal_pose_cached() {
+        let frame = WorldFrame { x: 1.5, y: -2.0, scale_x: 1.25, scale_y: -0.75 };
+        let parent = ParentWorld { a: 0.9, b: -0.3, c: 0.2, d: 1.1, world_x: 3.0, world_y: 4.0 };
+        let rotations = [
+            0.0,
+            -0.0,
+            30.0,
+            -45.5,
+            90.0,
+            179.99,
+            -270.25,
+            1234.5,
+            1e7,
+            -3e9,
+            f32::NAN,
+            f32::INFINITY,
+        ];
+        let shears = [0.0, -0.0, 12.5, f32::NAN];
+        let bits = |b: &Bone| {
+            let ap = b.applied();
+            [b.a, b.b, b.c, b.d, b.world_x, b.world_y, ap.rotation, ap.scale_x, ap.shear_x]
+                .map(f32::to_bits)
+        };
+        for (i, &r0) in rotations.iter().enumerate() {
+            let r1 = rotations[(i * 7 + 3) % rotations.len()];
+            for &h in &shears {
+                if !((r0 + h).is_finite() && (r1 + h).is_finite()) {
+                    continue; // The solver poses these through `pose_cached`.
+                }
+                let (sx, sy) = (1.5, -0.5);
+                let mut want = [
+                    Bone::new(&bone_data(Inherit::Normal)),
+                    Bone::new(&bone_data(Inherit::Normal)),
+                ];
+                want[0].pose_cached(None, Some(parent), &frame, 1.0, 2.0, r0, sx, sy, h, h);
+                want[1].pose_cached(None, Some(parent), &frame, -1.0, 0.5, r1, sy, sx, h, h);
+                let mut got = [
+                    Bone::new(&bone_data(Inherit::Normal)),
+                    Bone::new(&bone_data(Inherit::Normal)),
+                ];
+                let ((s0, c0), (s1, c1)) = math::sin_cos_deg_pair(r0 + h, r1 + h);
+                got[0].pose_normal(
+                    parent,
+                    1.0,
+                    2.0,
+                    r0,
+                    sx,
+                    sy,
+                    h,
+                    h,
+                    local_matrix_equal_shears(s0, c0, sx, sy),
+                );
+                got[1].pose_normal(
+                    parent,
+                    -1.0,
+                    0.5,
+                    r1,
+                    sy,
+                    sx,
+                    h,
+                    h,
+                    local_matrix_equal_shears(s1, c1, sy, sx),
+                );
+                assert_eq!(bits(&got[0]), bits(&want[0]), "{r0} {h}");
+                assert_eq!(bits(&got[1]), bits(&want[1]), "{r1} {h}");
+            }
         }
     }
 

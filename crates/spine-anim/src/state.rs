@@ -692,7 +692,7 @@ impl AnimationState {
         while let Some(off) = sk
             .slots
             .get(si..)
-            .and_then(|rest| rest.iter().position(|s| s.attachment_state == setup_state))
+            .and_then(|rest| position4(rest, |s| s.attachment_state == setup_state))
         {
             si += off;
             let sid = spine_model::SlotId(si as u32);
@@ -1953,10 +1953,46 @@ fn rotate_mix_3x(
     b.rotation = wrap_3x(r1 + total * alpha);
 }
 
+/// `items.iter().position(hit)`, four items per loop step (one bounds and loop test per
+/// four; the unkeyed-slot pass at the end of [`AnimationState::apply`]).
+#[inline(always)]
+fn position4<T>(items: &[T], hit: impl Fn(&T) -> bool) -> Option<usize> {
+    let (quads, rest) = items.as_chunks::<4>();
+    for (q, [a, b, c, d]) in quads.iter().enumerate() {
+        let base = q * 4;
+        if hit(a) {
+            return Some(base);
+        }
+        if hit(b) {
+            return Some(base + 1);
+        }
+        if hit(c) {
+            return Some(base + 2);
+        }
+        if hit(d) {
+            return Some(base + 3);
+        }
+    }
+    rest.iter().position(hit).map(|i| quads.len() * 4 + i)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{ceil, fmod_360};
+    use super::{ceil, fmod_360, position4};
     use crate::math;
+
+    /// `position4` is `iter().position` for every length and match place.
+    #[test]
+    fn position4_is_position() {
+        for n in 0..11 {
+            for hit in 0..=n {
+                let v: Vec<i32> =
+                    (0..n).map(|i| if i == hit || i == hit + 2 { -7 } else { i }).collect();
+                let want = v.iter().position(|&s| s == -7);
+                assert_eq!(position4(&v, |&s| s == -7), want, "{n} {hit}");
+            }
+        }
+    }
 
     /// Edge values and a spread of magnitudes, both signs.
     fn samples() -> Vec<f64> {

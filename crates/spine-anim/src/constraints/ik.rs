@@ -14,7 +14,9 @@ use spine_model::{BoneId, IkData, Inherit, ScaleYMode};
 
 use super::{IkPose, SolverCtx};
 use crate::math::{self, PI, RAD_DEG};
-use crate::skeleton::{parent_world, Bone, LocalCache, ParentWorld, WorldFrame};
+use crate::skeleton::{
+    local_matrix_equal_shears, parent_world, Bone, LocalCache, ParentWorld, WorldFrame,
+};
 
 /// Solves one IK constraint: rotates (and with stretch/compress scales) `data.bones` toward
 /// `data.target`, blending by `pose.mix`, writing the bones' world transforms in
@@ -543,17 +545,44 @@ pub(crate) fn apply_two_impl(
     }
     let os = os_raw * s2;
     let a1 = rules.wrap((a1 - os) * RAD_DEG + o1 - parent.arotation);
+    let a2 = rules.wrap(((a2 + os) * RAD_DEG - child.ashear_x) * s2 + o2 - child.arotation);
+    let rot = parent.arotation + a1 * alpha;
+    let (hx, hy) = if rules.spine43 { (parent.ashear_x, parent.ashear_y) } else { (0.0, 0.0) };
+    let crot = child.arotation + a2 * alpha;
+    let (chx, chy) = (child.ashear_x, child.ashear_y);
+    // Both bones inherit normally (tested above): with equal shears each local matrix is
+    // one sine and cosine, and neither depends on the other's pose, so they are computed
+    // as one pair (the same bits as `sin_cos_deg` per lane). Infinite and NaN angles go
+    // through `pose_cached`: their NaN results may take another sign bit when computed in
+    // another place.
+    let (r0, r1) = (rot + hx, crot + chx);
+    let child_parent = bones.get(child_id.index()).and_then(|c| c.parent);
+    if hx == hy
+        && chx == chy
+        && r0.is_finite()
+        && r1.is_finite()
+        && child_parent.is_some_and(|p| p.index() < bones.len())
+    {
+        let ((ps, pc), (cs, cc)) = math::sin_cos_deg_pair(r0, r1);
+        if let Some(pb) = bones.get_mut(parent_id.index()) {
+            let m = local_matrix_equal_shears(ps, pc, sx, sy);
+            pb.pose_normal(pp, px, py, rot, sx, sy, hx, hy, m);
+        }
+        let pw = parent_world(bones, child_id);
+        if let (Some(ch), Some(pw)) = (bones.get_mut(child_id.index()), pw) {
+            let (csx, csy) = (child.ascale_x, child.ascale_y);
+            let m = local_matrix_equal_shears(cs, cc, csx, csy);
+            ch.pose_normal(pw, cx, cy, crot, csx, csy, chx, chy, m);
+        }
+        return;
+    }
     if let Some(pb) = bones.get_mut(parent_id.index()) {
-        let rot = parent.arotation + a1 * alpha;
-        let (hx, hy) = if rules.spine43 { (parent.ashear_x, parent.ashear_y) } else { (0.0, 0.0) };
         pb.pose_cached(parent_cache, Some(pp), frame, px, py, rot, sx, sy, hx, hy);
     }
-    let a2 = rules.wrap(((a2 + os) * RAD_DEG - child.ashear_x) * s2 + o2 - child.arotation);
     let pw = parent_world(bones, child_id);
     if let Some(ch) = bones.get_mut(child_id.index()) {
-        let rot = child.arotation + a2 * alpha;
-        let (csx, csy, hx, hy) = (child.ascale_x, child.ascale_y, child.ashear_x, child.ashear_y);
-        ch.pose_cached(child_cache, pw, frame, cx, cy, rot, csx, csy, hx, hy);
+        let (csx, csy) = (child.ascale_x, child.ascale_y);
+        ch.pose_cached(child_cache, pw, frame, cx, cy, crot, csx, csy, chx, chy);
     }
 }
 
