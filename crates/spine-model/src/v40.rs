@@ -595,7 +595,7 @@ struct Link {
     slot: u32,
     parent: String,
     inherit: bool,
-    at: String,
+    at: crate::build::PathAt,
 }
 
 fn skins(c: &mut Conv<'_, '_>) {
@@ -771,7 +771,7 @@ fn attachment(
             let sequence = c.b.sequence(&path, seq(&m.sequence));
             let parent = c.text(m.parent).map(str::to_owned);
             let parent = c.b.name("linked mesh parent", parent.as_deref());
-            let at = c.b.at();
+            let at = c.b.here();
             links.push(Link {
                 mesh: next,
                 skin: m.skin,
