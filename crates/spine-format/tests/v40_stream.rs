@@ -206,3 +206,39 @@ fn streaming_damaged_bytes_fails_like_parse() {
     }
     assert!(checked > 1000, "{checked}");
 }
+
+#[test]
+fn head_without_icons_is_the_head_with_icons_cleared() {
+    let Some(corpus) = skel_testkit::spine_corpus() else { return };
+    let mut icons = 0;
+    let mut files = 0;
+    for v in ["4.0", "4.1", "4.2"] {
+        for f in skel_testkit::files_with_suffix(&corpus.join(v), ".skel") {
+            let bytes = std::fs::read(&f).unwrap();
+            let (mut full, a) = parse_head(&bytes, &Limits::default()).unwrap();
+            let (lean, b) = parse_head_without_icons(&bytes, &Limits::default()).unwrap();
+            for bone in &mut full.bones {
+                if let Some(e) = &mut bone.extras {
+                    icons += usize::from(e.icon.take().is_some());
+                }
+            }
+            assert!(full == lean, "{}: heads differ beyond the icons", f.display());
+            assert_eq!(a.len(), b.len());
+            files += 1;
+        }
+    }
+    assert!(files >= 40 && icons > 100, "only {files} files, {icons} icons");
+    // The icons are still read and checked: a damaged file fails the same way.
+    let f = skel_testkit::files_with_suffix(&corpus.join("4.2"), ".skel")
+        .into_iter()
+        .find(|f| f.to_string_lossy().contains("spineboy-pro"))
+        .expect("spineboy-pro 4.2");
+    let bytes = std::fs::read(&f).unwrap();
+    for at in (0..bytes.len() / 4).step_by(7) {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0xa5;
+        let full = parse_head(&flipped, &Limits::default()).map(|_| ());
+        let lean = parse_head_without_icons(&flipped, &Limits::default()).map(|_| ());
+        assert_eq!(full.map_err(|e| e.to_string()), lean.map_err(|e| e.to_string()), "at {at}");
+    }
+}

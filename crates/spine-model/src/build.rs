@@ -28,7 +28,53 @@ pub(crate) struct PendingLink {
     /// Whether the source's deform/sequence timelines apply.
     pub inherit_timelines: bool,
     /// Where the linked mesh is (for problems).
-    pub at: String,
+    pub at: PathAt,
+}
+
+/// One entered object of the builder's path: `kind "name"`, or the name alone (a segment
+/// entered by [`Builder::push`]); the name is `start..end` of the builder's name buffer and
+/// `parent` the enclosing object's segment (`NO_SEG` at the top).
+#[derive(Debug, Clone, Copy)]
+struct Seg {
+    kind: Option<&'static str>,
+    start: usize,
+    end: usize,
+    parent: usize,
+}
+
+/// A recorded object path ([`Builder::here`]), formatted only if a problem needs it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PathAt(usize);
+
+/// The parent of a top-level segment.
+const NO_SEG: usize = usize::MAX;
+
+/// Formats the path ending at segment `last`: segments joined by ` > `, each `kind "name"`
+/// or its raw text.
+fn render_path(segs: &[Seg], names: &str, last: usize) -> String {
+    let mut chain = Vec::new();
+    let mut at = last;
+    while let Some(seg) = segs.get(at) {
+        chain.push(seg);
+        at = seg.parent;
+    }
+    let mut out = String::new();
+    for seg in chain.iter().rev() {
+        let name = names.get(seg.start..seg.end).unwrap_or_default();
+        if !out.is_empty() {
+            out.push_str(" > ");
+        }
+        match seg.kind {
+            Some(kind) => {
+                out.push_str(kind);
+                out.push_str(" \"");
+                out.push_str(name);
+                out.push('"');
+            }
+            None => out.push_str(name),
+        }
+    }
+    out
 }
 
 /// Expected record counts for [`Builder::reserve`].
@@ -57,16 +103,20 @@ pub(crate) struct Builder<'o> {
     options: LoadOptions<'o>,
     /// Problems found so far.
     pub problems: Vec<Problem>,
-    /// The object path (`bone "hip" > …`) as one buffer, so entering an object does not
-    /// allocate; `path_ends[i]` is its length before segment `i` was entered.
-    path: String,
-    path_ends: Vec<usize>,
+    /// The object path (`bone "hip" > …`), kept unformatted so entering an object only
+    /// copies its name: each entered object is a segment of `path_segs` (so a recorded path
+    /// is one index), its name in `path_names`; `path_at` is the current one. A path is
+    /// formatted only when a problem is reported.
+    path_segs: Vec<Seg>,
+    path_names: String,
+    path_at: usize,
+    /// Segments below this index stay: a recorded path ([`Builder::here`], an attachment's)
+    /// names them. Leaving a later segment that is the last one drops it.
+    path_kept: usize,
     /// The data under construction.
     pub data: SkeletonData,
-    /// Object path of each attachment, for problems.
-    /// (kept as ranges of one buffer: one allocation per load, not per attachment).
-    attachment_at: Vec<(usize, usize)>,
-    attachment_paths: String,
+    /// Object path of each attachment (its segment), for problems.
+    attachment_at: Vec<usize>,
     links: Vec<PendingLink>,
 }
 
@@ -77,8 +127,10 @@ impl<'o> Builder<'o> {
             scale: options.scale,
             options: *options,
             problems: Vec::new(),
-            path: String::new(),
-            path_ends: Vec::new(),
+            path_segs: Vec::new(),
+            path_names: String::new(),
+            path_at: NO_SEG,
+            path_kept: 0,
             data: SkeletonData {
                 hash: String::new(),
                 behaviour,
@@ -99,54 +151,70 @@ impl<'o> Builder<'o> {
                 animations: Vec::new(),
             },
             attachment_at: Vec::new(),
-            attachment_paths: String::new(),
             links: Vec::new(),
         }
     }
 
     /// Enters an object (`bone "hip"`, `animation "run"`, …).
     pub fn push(&mut self, seg: impl AsRef<str>) {
-        self.begin_segment();
-        self.path.push_str(seg.as_ref());
+        let start = self.path_names.len();
+        self.path_names.push_str(seg.as_ref());
+        self.add_segment(None, start);
     }
 
     /// Enters a named object: `kind "name"` (`bone "hip"`), without formatting.
-    pub fn enter(&mut self, kind: &str, name: &str) {
-        self.begin_segment();
-        self.path.push_str(kind);
-        self.path.push_str(" \"");
-        self.path.push_str(name);
-        self.path.push('"');
+    pub fn enter(&mut self, kind: &'static str, name: &str) {
+        let start = self.path_names.len();
+        self.path_names.push_str(name);
+        self.add_segment(Some(kind), start);
     }
 
     /// [`Builder::enter`] with the name of slot `slot` (empty when out of range), without
     /// copying the name out first.
     pub fn enter_slot(&mut self, slot: SlotId) {
-        self.begin_segment();
-        self.path.push_str("slot \"");
+        let start = self.path_names.len();
         if let Some(s) = self.data.slots.get(slot.index()) {
-            self.path.push_str(&s.name);
+            self.path_names.push_str(&s.name);
         }
-        self.path.push('"');
+        self.add_segment(Some("slot"), start);
     }
 
-    fn begin_segment(&mut self) {
-        self.path_ends.push(self.path.len());
-        if !self.path.is_empty() {
-            self.path.push_str(" > ");
-        }
+    /// Enters the segment whose name was just appended from `start`.
+    fn add_segment(&mut self, kind: Option<&'static str>, start: usize) {
+        let end = self.path_names.len();
+        self.path_segs.push(Seg { kind, start, end, parent: self.path_at });
+        self.path_at = self.path_segs.len() - 1;
     }
 
     /// Leaves the current object.
     pub fn pop(&mut self) {
-        if let Some(end) = self.path_ends.pop() {
-            self.path.truncate(end);
+        let at = self.path_at;
+        if let Some(&seg) = self.path_segs.get(at) {
+            // The last segment is dropped unless a recorded path names it.
+            if at + 1 == self.path_segs.len() && at >= self.path_kept {
+                self.path_segs.pop();
+                self.path_names.truncate(seg.start);
+            }
+            self.path_at = seg.parent;
         }
     }
 
     /// The current object path.
     pub fn at(&self) -> String {
-        self.path.clone()
+        render_path(&self.path_segs, &self.path_names, self.path_at)
+    }
+
+    /// The current object path, recorded without formatting it.
+    pub fn here(&mut self) -> PathAt {
+        self.keep_path();
+        PathAt(self.path_at)
+    }
+
+    /// Keeps the current path's segments (a recorded path names them).
+    fn keep_path(&mut self) {
+        if self.path_at != NO_SEG && self.path_at >= self.path_kept {
+            self.path_kept = self.path_at + 1;
+        }
     }
 
     /// Records a problem at the current path.
@@ -259,9 +327,8 @@ impl<'o> Builder<'o> {
     pub fn add_attachment(&mut self, attachment: AttachmentData) -> AttachmentId {
         let id = AttachmentId(self.data.attachments.len() as u32);
         self.data.attachments.push(attachment);
-        let start = self.attachment_paths.len();
-        self.attachment_paths.push_str(&self.path);
-        self.attachment_at.push((start, self.attachment_paths.len()));
+        self.keep_path();
+        self.attachment_at.push(self.path_at);
         id
     }
 
@@ -376,7 +443,8 @@ impl<'o> Builder<'o> {
         for link in links {
             let skin_count = self.data.skins.len();
             let slot_count = self.data.slots.len();
-            let problem = |kind| Problem { at: link.at.clone(), kind };
+            let (segs, names) = (&self.path_segs, &self.path_names);
+            let problem = |kind| Problem { at: render_path(segs, names, link.at.0), kind };
             let (Some(skin), true) =
                 (self.data.skins.get(link.skin as usize), (link.slot as usize) < slot_count)
             else {
@@ -499,9 +567,7 @@ impl<'o> Builder<'o> {
             }
             for region in missing {
                 let at = match self.attachment_at.get(i) {
-                    Some(&(start, end)) => {
-                        self.attachment_paths.get(start..end).unwrap_or_default().to_owned()
-                    }
+                    Some(&seg) => render_path(&self.path_segs, &self.path_names, seg),
                     None => String::new(),
                 };
                 let kind = ProblemKind::RegionNotInAtlas { region, atlas: atlas_name.clone() };

@@ -395,7 +395,7 @@ struct Link {
     slot: u32,
     parent: String,
     inherit: bool,
-    at: String,
+    at: crate::build::PathAt,
 }
 
 fn skins(c: &mut Conv<'_, '_>) {
@@ -597,7 +597,7 @@ fn attachment(
         } => {
             let path = share(name, path.as_deref());
             let sq = c.b.sequence(&path, seq(sequence));
-            let at = c.b.at();
+            let at = c.b.here();
             links.push(Link {
                 mesh: next,
                 skin: skin.clone(),

@@ -687,7 +687,7 @@ struct Link3 {
     slot: u32,
     parent: String,
     inherit: bool,
-    at: String,
+    at: crate::build::PathAt,
 }
 
 fn skins3<S, T: Text<S>>(
@@ -853,7 +853,7 @@ fn attachment<S, T: Text<S>>(
             let sequence = c.b.sequence(&path, None);
             let parent = c.t.text(&m.parent).map(str::to_owned);
             let parent = c.b.name("linked mesh parent", parent.as_deref());
-            let at = c.b.at();
+            let at = c.b.here();
             links.push(Link3 {
                 mesh: next,
                 skin: c.t.text(&m.skin).map(str::to_owned),

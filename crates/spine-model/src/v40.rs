@@ -190,7 +190,8 @@ pub(crate) fn load_streaming(
     bytes: &[u8],
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    let (mut s, mut animations) = wst::parse_head(bytes, &spine_format::Limits::default())?;
+    let (mut s, mut animations) =
+        wst::parse_head_without_icons(bytes, &spine_format::Limits::default())?;
     let buffers = take_mesh_buffers(&mut s);
     let names = Names {
         bones: s.bones.iter_mut().map(|b| std::mem::take(&mut b.name)).collect(),
@@ -595,7 +596,7 @@ struct Link {
     slot: u32,
     parent: String,
     inherit: bool,
-    at: String,
+    at: crate::build::PathAt,
 }
 
 fn skins(c: &mut Conv<'_, '_>) {
@@ -771,7 +772,7 @@ fn attachment(
             let sequence = c.b.sequence(&path, seq(&m.sequence));
             let parent = c.text(m.parent).map(str::to_owned);
             let parent = c.b.name("linked mesh parent", parent.as_deref());
-            let at = c.b.at();
+            let at = c.b.here();
             links.push(Link {
                 mesh: next,
                 skin: m.skin,

@@ -453,7 +453,7 @@ fn attachment(c: &mut Conv<'_, '_>, name: &Arc<str>, a: &w::Attachment) -> Attac
             let sequence = c.b.sequence(&path, seq(&m.sequence));
             let source = c.text(m.source).map(str::to_owned);
             let source = c.b.name("linked mesh source", source.as_deref());
-            let at = c.b.at();
+            let at = c.b.here();
             c.b.link(PendingLink {
                 mesh: next,
                 skin: m.skin,

@@ -13,6 +13,8 @@ use super::stream::{Animations, AstSink};
 pub(super) struct Ctx {
     pub gen: Generation,
     pub nonessential: bool,
+    /// Whether bone icons are copied into the AST (else read, checked and left `None`).
+    pub keep_icons: bool,
     pub strings: usize,
     pub bones: usize,
     pub slots: usize,
@@ -71,7 +73,7 @@ fn opt_f32(r: &mut Reader<'_>, present: bool) -> Result<Option<f32>, BinaryError
 
 /// Parses a whole 4.0–4.2 file.
 pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryError> {
-    let (mut skeleton, mut animations) = parse_head(bytes, limits)?;
+    let (mut skeleton, mut animations) = parse_head(bytes, limits, true)?;
     skeleton.animations.reserve_exact(animations.len());
     skeleton.strings = animations.strings().iter().map(|s| (*s).to_owned()).collect();
     let mut sink = AstSink::default();
@@ -87,6 +89,7 @@ pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryErro
 pub(super) fn parse_head(
     bytes: &[u8],
     limits: Limits,
+    keep_icons: bool,
 ) -> Result<(Skeleton, Animations<'_>), BinaryError> {
     let mut r = Reader::with_limits(bytes, limits);
     r.check_file_size()?;
@@ -113,6 +116,7 @@ pub(super) fn parse_head(
     let mut c = Ctx {
         gen,
         nonessential: header.nonessential.is_some(),
+        keep_icons,
         strings: 0,
         bones: 0,
         slots: 0,
@@ -288,7 +292,12 @@ fn read_bone(r: &mut Reader<'_>, c: &Ctx, i: usize) -> Result<Bone, BinaryError>
     let skin_required = r.bool()?;
     let extras = if c.nonessential {
         let color = r.rgba()?;
-        let (icon, visible) = if c.v42() { (r.string()?, r.bool()?) } else { (None, true) };
+        let (icon, visible) = if c.v42() {
+            let icon = r.str()?.filter(|_| c.keep_icons).map(str::to_owned);
+            (icon, r.bool()?)
+        } else {
+            (None, true)
+        };
         Some(BoneExtras { color, icon, visible })
     } else {
         None

@@ -436,5 +436,15 @@ pub fn parse_head<'a>(
     bytes: &'a [u8],
     limits: &Limits,
 ) -> Result<(Skeleton, Animations<'a>), BinaryError> {
-    super::read::parse_head(bytes, *limits)
+    super::read::parse_head(bytes, *limits, true)
+}
+
+/// [`parse_head`] for a loader that does not keep the editor's bone icons: each
+/// [`BoneExtras::icon`](super::ast::BoneExtras::icon) is read and checked (the same errors)
+/// but left `None`, which saves copying one string per bone. Everything else is the same.
+pub fn parse_head_without_icons<'a>(
+    bytes: &'a [u8],
+    limits: &Limits,
+) -> Result<(Skeleton, Animations<'a>), BinaryError> {
+    super::read::parse_head(bytes, *limits, false)
 }
