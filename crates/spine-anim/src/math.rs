@@ -108,7 +108,16 @@ pub fn sin_cos_deg_pair(d0: f32, d1: f32) -> ((f32, f32), (f32, f32)) {
     let t = dd * c(1.0 / 90.0) + c(ROUND_MAGIC);
     let q = t - c(ROUND_MAGIC);
     let r = (dd - q * c(90.0)) * c(DEG_TO_RAD_F64);
-    // `sin_cos_kernel`, lane-wise.
+    kernel_pair(t, r)
+}
+
+/// `sin_cos_kernel` in both lanes of the reduced angles `r` (quadrant counts in `t`, still
+/// offset by `ROUND_MAGIC`), then the quadrant mapping per lane: the shared end of
+/// [`sin_cos_pair`] and the degree pair.
+#[inline(always)]
+fn kernel_pair(t: wide::f64x2, r: wide::f64x2) -> ((f32, f32), (f32, f32)) {
+    use wide::f64x2;
+    let c = |v: f64| f64x2::splat(v);
     let z = r * r;
     let s = r + r
         * z
@@ -137,17 +146,7 @@ pub fn sin_cos_pair(x0: f32, x1: f32) -> ((f32, f32), (f32, f32)) {
     let t = xd * c(TWO_OVER_PI) + c(ROUND_MAGIC);
     let q = t - c(ROUND_MAGIC);
     let r = (xd - q * c(PIO2_HI)) - q * c(PIO2_LO);
-    // `sin_cos_kernel`, lane-wise.
-    let z = r * r;
-    let s = r + r
-        * z
-        * (c(-1.0 / 6.0) + z * (c(1.0 / 120.0) + z * (c(-1.0 / 5040.0) + z * c(1.0 / 362_880.0))));
-    let co = c(1.0)
-        + z * (c(-0.5)
-            + z * (c(1.0 / 24.0)
-                + z * (c(-1.0 / 720.0) + z * (c(1.0 / 40_320.0) + z * c(-1.0 / 3_628_800.0)))));
-    let ([t0, t1], [s0, s1], [c0, c1]) = (t.to_array(), s.to_array(), co.to_array());
-    (quadrant(t0.to_bits(), s0, c0), quadrant(t1.to_bits(), s1, c1))
+    kernel_pair(t, r)
 }
 
 /// `sin x` (radians).

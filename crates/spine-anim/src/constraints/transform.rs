@@ -94,33 +94,9 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
         };
         let parent = parent_world(bones, id);
         let Some(bone) = bones.get_mut(id.index()) else { continue };
-        if mix_rotate != 0.0 {
-            let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
-            let mut r = if rel {
-                t_rot + offset_rotation
-            } else {
-                let bone_r = match first_r.take() {
-                    Some(r) => r,
-                    None => math::atan2(c, a),
-                };
-                t_rot - bone_r + offset_rotation
-            };
-            r = wrap_pi(r) * mix_rotate;
-            let (sin, cos) = math::sin_cos(r);
-            bone.a = cos * a - sin * c;
-            bone.b = cos * b - sin * d;
-            bone.c = sin * a + cos * c;
-            bone.d = sin * b + cos * d;
-        }
-        if translate {
-            if rel {
-                bone.world_x += tx * mix_x;
-                bone.world_y += ty * mix_y;
-            } else {
-                bone.world_x += (tx - bone.world_x) * mix_x;
-                bone.world_y += (ty - bone.world_y) * mix_y;
-            }
-        }
+        let rt =
+            RotateTranslate { mix_rotate, rel, t_rot, offset_rotation, translate, mix_x, mix_y };
+        rt.apply(bone, &mut first_r, tx, ty);
         if scale_x_on {
             let s = if rel {
                 (math::sqrt(ta * ta + tc * tc) - 1.0 + o[ts::SCALE_X]) * mix_scale_x + 1.0
@@ -202,6 +178,33 @@ fn rotate_translate(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6],
         };
         let parent = parent_world(bones, id);
         let Some(bone) = bones.get_mut(id.index()) else { continue };
+        let rt =
+            RotateTranslate { mix_rotate, rel, t_rot, offset_rotation, translate, mix_x, mix_y };
+        rt.apply(bone, &mut first_r, tx, ty);
+        bone.update_applied_transform(parent, &ctx.frame);
+    }
+}
+
+/// The rotation and translation mixes of a world-space constraint on one bone: the part
+/// [`world`] and [`rotate_translate`] share (spine-cpp's `applyAbsoluteWorld` /
+/// `applyRelativeWorld` rotate and translate steps).
+#[derive(Clone, Copy)]
+struct RotateTranslate {
+    mix_rotate: f32,
+    rel: bool,
+    t_rot: f32,
+    offset_rotation: f32,
+    translate: bool,
+    mix_x: f32,
+    mix_y: f32,
+}
+
+impl RotateTranslate {
+    /// Rotates the bone's world matrix and moves its world position; an absolute rotation
+    /// takes the first bone's angle from `first_r` when it was computed beside the source's.
+    #[inline(always)]
+    fn apply(&self, bone: &mut Bone, first_r: &mut Option<f32>, tx: f32, ty: f32) {
+        let Self { mix_rotate, rel, t_rot, offset_rotation, translate, mix_x, mix_y } = *self;
         if mix_rotate != 0.0 {
             let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
             let mut r = if rel {
@@ -229,7 +232,6 @@ fn rotate_translate(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6],
                 bone.world_y += (ty - bone.world_y) * mix_y;
             }
         }
-        bone.update_applied_transform(parent, &ctx.frame);
     }
 }
 
