@@ -72,16 +72,9 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
     // absolute rotation computes the source's angle beside the first bone's (`first_r`,
     // taken by that bone: nothing moves it before its rotation is read).
     let mut first_r = None;
-    let t_rot = if !rel && mix_rotate != 0.0 {
-        match data.bones.first().and_then(|id| bones.get(id.index())) {
-            Some(b) => {
-                let (t, r) = math::atan2_pair(tc, ta, b.c, b.a);
-                first_r = Some(r);
-                t
-            }
-            None => math::atan2(tc, ta),
-        }
-    } else if mix_rotate != 0.0 || mix_shear_y > 0.0 {
+    let t_rot = if mix_rotate != 0.0 {
+        source_rotation(bones, data, rel, tc, ta, &mut first_r)
+    } else if mix_shear_y > 0.0 {
         math::atan2(tc, ta)
     } else {
         0.0
@@ -162,14 +155,7 @@ fn rotate_translate(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6],
         offset_rotation = o[ts::ROTATE] * deg_rad_reflect;
         // As in `world`: an absolute rotation computes the source's angle beside the
         // first bone's.
-        t_rot = match data.bones.first().and_then(|id| bones.get(id.index())) {
-            Some(b) if !rel => {
-                let (t, r) = math::atan2_pair(tc, ta, b.c, b.a);
-                first_r = Some(r);
-                t
-            }
-            _ => math::atan2(tc, ta),
-        };
+        t_rot = source_rotation(bones, data, rel, tc, ta, &mut first_r);
     }
     for &id in &data.bones {
         let (tx, ty) = match bones.get(data.source.index()) {
@@ -182,6 +168,27 @@ fn rotate_translate(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6],
             RotateTranslate { mix_rotate, rel, t_rot, offset_rotation, translate, mix_x, mix_y };
         rt.apply(bone, &mut first_r, tx, ty);
         bone.update_applied_transform(parent, &ctx.frame);
+    }
+}
+
+/// The source's rotation (radians, `atan2(tc, ta)`) for a rotate mix. An absolute rotation
+/// computes it beside the first bone's angle, left in `first_r` for that bone.
+#[inline(always)]
+fn source_rotation(
+    bones: &[Bone],
+    data: &TransformData,
+    rel: bool,
+    tc: f32,
+    ta: f32,
+    first_r: &mut Option<f32>,
+) -> f32 {
+    match data.bones.first().and_then(|id| bones.get(id.index())) {
+        Some(b) if !rel => {
+            let (t, r) = math::atan2_pair(tc, ta, b.c, b.a);
+            *first_r = Some(r);
+            t
+        }
+        _ => math::atan2(tc, ta),
     }
 }
 
