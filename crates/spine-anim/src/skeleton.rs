@@ -131,15 +131,24 @@ impl LocalCache {
         shear_x: f32,
         shear_y: f32,
     ) -> [f32; 4] {
-        let key = [
-            rotation.to_bits(),
-            scale_x.to_bits(),
-            scale_y.to_bits(),
-            shear_x.to_bits(),
-            shear_y.to_bits(),
-        ];
-        if key != self.key {
-            self.key = key;
+        let [k0, k1, k2, k3, k4] = self.key;
+        // One OR of the bit differences, not an array compare: that built the key on the
+        // stack from two stores and read it back with one wider load, which the CPU cannot
+        // forward from its store buffer (a stall of every bone's walk step; see
+        // BENCHMARKS.md, frame round 12).
+        let differ = (rotation.to_bits() ^ k0)
+            | (scale_x.to_bits() ^ k1)
+            | (scale_y.to_bits() ^ k2)
+            | (shear_x.to_bits() ^ k3)
+            | (shear_y.to_bits() ^ k4);
+        if differ != 0 {
+            self.key = [
+                rotation.to_bits(),
+                scale_x.to_bits(),
+                scale_y.to_bits(),
+                shear_x.to_bits(),
+                shear_y.to_bits(),
+            ];
             let [la, lb, lc, ld] = local_matrix(rotation, scale_x, scale_y, shear_x, shear_y);
             self.m = [la, ld, lc, lb];
         }
@@ -1675,10 +1684,13 @@ impl Skeleton {
                         }
                     }
                 }
+                // The reset and the update in one: the pose goes to the world transform
+                // from registers, not stored and read back at other widths (which the CPU
+                // cannot forward from its store buffer; BENCHMARKS.md, frame round 12).
+                let parent = parent_world(bones, id);
                 if let Some(b) = bones.get_mut(i) {
-                    b.reset_applied();
+                    b.update_from_local(parent, frame);
                 }
-                update_bone(bones, id, frame);
             };
             k += 1;
             let Some(cd) = data.constraints.get(id as usize) else {
