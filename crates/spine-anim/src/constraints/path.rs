@@ -390,21 +390,26 @@ impl Chain {
         bone.world_x += (bone_x - bone.world_x) * self.mix_x;
         bone.world_y += (bone_y - bone.world_y) * self.mix_y;
         let (dx, dy) = (x - bone_x, y - bone_y);
+        // The matrix is read once and the scaled columns kept in registers: reading it
+        // back whole after two single-float stores cannot be forwarded from the store
+        // buffer (a stall per bone; BENCHMARKS.md, frame round 12).
+        let (mut a, b, mut c, d) = (bone.a, bone.b, bone.c, bone.d);
         if self.scale {
             let length = if self.lazy_lengths {
                 let setup = data.bones.get(id.index()).map_or(0.0, |b| b.length);
-                let (x, y) = (setup * bone.a, setup * bone.c);
+                let (x, y) = (setup * a, setup * c);
                 math::sqrt(x * x + y * y)
             } else {
                 sc.lengths.get(i).copied().unwrap_or(0.0)
             };
             if length >= EPSILON {
                 let s = (math::sqrt(dx * dx + dy * dy) / length - 1.0) * self.mix_rotate + 1.0;
-                bone.a *= s;
-                bone.c *= s;
+                a *= s;
+                c *= s;
+                bone.a = a;
+                bone.c = c;
             }
         }
-        let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
         let (r, bone_r) = if self.tangents {
             (r_this, math::atan2(c, a))
         } else if sc.spaces.get(i + 1).is_some_and(|&s| s < EPSILON) {
