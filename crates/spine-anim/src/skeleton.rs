@@ -254,10 +254,8 @@ fn local_matrix_from_inputs(d: AppliedPose, m: [f32; 4]) -> AppliedPose {
 /// equals the same pose computed), not the update cache's bookkeeping.
 #[derive(Debug, Clone)]
 pub struct Bone {
-    /// Parent bone (lower id).
+    /// Parent bone (lower id). The children are [`Skeleton::children`].
     pub parent: Option<BoneId>,
-    /// Child bones.
-    pub children: Vec<BoneId>,
     /// Local x.
     pub x: f32,
     /// Local y.
@@ -314,7 +312,6 @@ pub struct Bone {
 impl PartialEq for Bone {
     fn eq(&self, o: &Bone) -> bool {
         self.parent == o.parent
-            && self.children == o.children
             && (self.x, self.y, self.rotation) == (o.x, o.y, o.rotation)
             && (self.scale_x, self.scale_y, self.shear_x, self.shear_y)
                 == (o.scale_x, o.scale_y, o.shear_x, o.shear_y)
@@ -330,7 +327,6 @@ impl Bone {
     pub fn new(data: &BoneData) -> Bone {
         let mut b = Bone {
             parent: data.parent,
-            children: Vec::new(),
             x: 0.0,
             y: 0.0,
             rotation: 0.0,
@@ -1058,6 +1054,9 @@ pub struct Skeleton {
     /// 4.3 lazy-pose state per bone (empty unless
     /// [`Behaviour::lazy_pose_spine43`](spine_model::Behaviour::lazy_pose_spine43)).
     pub lazy43: Vec<constraints::lazy43::LazyBone>,
+    /// Every bone's children (from the data; one flat list, not a `Vec` in each [`Bone`],
+    /// which the frame's walk would carry through the cache).
+    pub(crate) children: Children,
     /// Test switch (see [`Skeleton::set_eager_applied`]).
     eager_applied: bool,
     /// Which bones are active, as a stamp: a new process-wide unique value each time
@@ -1073,17 +1072,54 @@ fn next_activity() -> u64 {
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
+/// The children of every bone, in bone order, as one flat list: bone `i`'s are
+/// `ids[at[i]..at[i + 1]]` (spine-cpp `Bone::children`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Children {
+    at: Vec<u32>,
+    ids: Vec<BoneId>,
+}
+
+impl Children {
+    /// The lists of `data`'s bones (a parent out of range has no list).
+    fn new(data: &SkeletonData) -> Children {
+        let n = data.bones.len();
+        let mut at = vec![0u32; n + 1];
+        for b in &data.bones {
+            if let Some(c) = b.parent.and_then(|p| at.get_mut(p.index() + 1)) {
+                *c += 1;
+            }
+        }
+        for i in 1..at.len() {
+            at[i] += at[i - 1];
+        }
+        let mut ids = vec![BoneId(0); at[n] as usize];
+        let mut fill: Vec<u32> = at[..n].to_vec();
+        for (i, b) in data.bones.iter().enumerate() {
+            let Some(f) = b.parent.and_then(|p| fill.get_mut(p.index())) else { continue };
+            if let Some(slot) = ids.get_mut(*f as usize) {
+                *slot = BoneId(i as u32);
+            }
+            *f += 1;
+        }
+        Children { at, ids }
+    }
+
+    /// The children of bone `id`.
+    pub(crate) fn of(&self, id: BoneId) -> &[BoneId] {
+        let i = id.index();
+        match (self.at.get(i), self.at.get(i + 1)) {
+            (Some(&s), Some(&e)) => self.ids.get(s as usize..e as usize).unwrap_or_default(),
+            _ => &[],
+        }
+    }
+}
+
 impl Skeleton {
     /// A skeleton in the setup pose, no skin (world transforms not computed yet).
     pub fn new(data: Arc<SkeletonData>) -> Skeleton {
-        let mut bones: Vec<Bone> = data.bones.iter().map(Bone::new).collect();
-        for (i, b) in data.bones.iter().enumerate() {
-            if let Some(p) = b.parent {
-                if let Some(pb) = bones.get_mut(p.index()) {
-                    pb.children.push(BoneId(i as u32));
-                }
-            }
-        }
+        let bones: Vec<Bone> = data.bones.iter().map(Bone::new).collect();
+        let children = Children::new(&data);
         let slots = data
             .slots
             .iter()
@@ -1123,6 +1159,7 @@ impl Skeleton {
             wind: [1.0, 0.0],
             gravity: [0.0, 1.0],
             lazy43: Vec::new(),
+            children,
             eager_applied: false,
             activity: 0,
         };
@@ -1583,14 +1620,16 @@ impl Skeleton {
         self.update_cache.push(UpdateEntry::Bone(id));
     }
 
+    /// The child bones of `id` (empty for a bone without children or out of range).
+    pub fn children(&self, id: BoneId) -> &[BoneId] {
+        self.children.of(id)
+    }
+
     /// spine-cpp `sortReset(bone->children)`.
     fn sort_reset_children(&mut self, id: BoneId) {
-        let n = self.bones.get(id.index()).map_or(0, |b| b.children.len());
+        let n = self.children.of(id).len();
         for i in 0..n {
-            let Some(child) = self.bones.get(id.index()).and_then(|b| b.children.get(i).copied())
-            else {
-                continue;
-            };
+            let Some(&child) = self.children.of(id).get(i) else { continue };
             let Some(c) = self.bones.get(child.index()) else { continue };
             if !c.active {
                 continue;

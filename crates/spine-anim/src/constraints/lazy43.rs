@@ -19,7 +19,7 @@ use spine_model::{AttachmentKind, BoneId, ConstraintData, ConstraintKind, Skelet
 
 use super::{Constraint, ConstraintPose, SolverCtx};
 use crate::skeleton::{
-    update_bone, AppliedPose, Bone, Physics, Skeleton, Slot, UpdateEntry, WorldFrame,
+    update_bone, AppliedPose, Bone, Children, Physics, Skeleton, Slot, UpdateEntry, WorldFrame,
 };
 
 /// 4.3 lazy-pose state of one bone for the current update.
@@ -66,12 +66,8 @@ fn set_local(b: &mut Bone, v: [f32; 7]) {
 }
 
 /// 4.3 `BonePose::resetWorld(update)` for the children of `id`.
-fn reset_world(lazy: &mut [LazyBone], bones: &mut [Bone], id: BoneId) {
-    let n = bones.get(id.index()).map_or(0, |b| b.children.len());
-    for i in 0..n {
-        let Some(c) = bones.get(id.index()).and_then(|b| b.children.get(i).copied()) else {
-            continue;
-        };
+fn reset_world(lazy: &mut [LazyBone], bones: &mut [Bone], children: &Children, id: BoneId) {
+    for &c in children.of(id) {
         let Some(l) = lazy.get_mut(c.index()) else { continue };
         if !l.world_valid {
             continue;
@@ -84,23 +80,33 @@ fn reset_world(lazy: &mut [LazyBone], bones: &mut [Bone], id: BoneId) {
                 set_local(b, backup);
             }
         }
-        reset_world(lazy, bones, c);
+        reset_world(lazy, bones, children, c);
     }
 }
 
 /// 4.3 `BonePose::modifyLocal`: the local pose is current (here it always is), the world
 /// transform becomes invalid, the children are reset.
-pub fn modify_local(lazy: &mut [LazyBone], bones: &mut [Bone], id: BoneId) {
+pub(crate) fn modify_local(
+    lazy: &mut [LazyBone],
+    bones: &mut [Bone],
+    children: &Children,
+    id: BoneId,
+) {
     if let Some(l) = lazy.get_mut(id.index()) {
         l.local_stale = false;
         l.world_valid = false;
     }
-    reset_world(lazy, bones, id);
+    reset_world(lazy, bones, children, id);
 }
 
 /// 4.3 `BonePose::modifyWorld`: the world transform is valid, the local pose stale (the
 /// current one is remembered), the children are reset.
-pub fn modify_world(lazy: &mut [LazyBone], bones: &mut [Bone], id: BoneId) {
+pub(crate) fn modify_world(
+    lazy: &mut [LazyBone],
+    bones: &mut [Bone],
+    children: &Children,
+    id: BoneId,
+) {
     let local = bones.get(id.index()).map(local_of);
     if let Some(l) = lazy.get_mut(id.index()) {
         if !l.local_stale {
@@ -111,7 +117,7 @@ pub fn modify_world(lazy: &mut [LazyBone], bones: &mut [Bone], id: BoneId) {
         l.local_stale = true;
         l.world_valid = true;
     }
-    reset_world(lazy, bones, id);
+    reset_world(lazy, bones, children, id);
 }
 
 /// The bones constraint `cd` changes this update and whether in world space (`None` when
@@ -156,9 +162,10 @@ fn changed<'a>(
 /// Before constraint `cd` runs: its `modifyLocal` / `modifyWorld` calls. Returns the bones
 /// it changes (for [`after`]).
 #[allow(clippy::too_many_arguments)]
-pub fn before<'a>(
+pub(crate) fn before<'a>(
     lazy: &mut [LazyBone],
     bones: &mut [Bone],
+    children: &Children,
     slots: &[Slot],
     data: &SkeletonData,
     cd: &'a ConstraintData,
@@ -168,9 +175,9 @@ pub fn before<'a>(
     let Some((ids, world)) = changed(data, bones, slots, cd, c, physics) else { return &[] };
     for &id in ids {
         if world {
-            modify_world(lazy, bones, id);
+            modify_world(lazy, bones, children, id);
         } else {
-            modify_local(lazy, bones, id);
+            modify_local(lazy, bones, children, id);
         }
     }
     ids
@@ -207,8 +214,16 @@ pub fn run_update_cache(sk: &mut Skeleton, physics: Physics, frame: &WorldFrame)
                     continue;
                 }
                 let Some(c) = sk.constraints.get_mut(id.index()) else { continue };
-                let changed =
-                    before(&mut sk.lazy43, &mut sk.bones, &sk.slots, data, cd, c, physics);
+                let changed = before(
+                    &mut sk.lazy43,
+                    &mut sk.bones,
+                    &sk.children,
+                    &sk.slots,
+                    data,
+                    cd,
+                    c,
+                    physics,
+                );
                 let mut ctx = SolverCtx {
                     data,
                     bones: &mut sk.bones,

@@ -183,7 +183,7 @@ fn update_inner(sk: &mut Skeleton, id: ConstraintId) {
     // 4.3: `modifyLocal` on the animation's bones.
     if !sk.lazy43.is_empty() {
         for b in animation_bones(&data, d) {
-            super::lazy43::modify_local(&mut sk.lazy43, &mut sk.bones, b);
+            super::lazy43::modify_local(&mut sk.lazy43, &mut sk.bones, &sk.children, b);
         }
     }
     let n = sk.constraints.len();
