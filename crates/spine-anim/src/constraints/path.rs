@@ -371,7 +371,7 @@ impl Chain {
 
     /// Bone `i` of the loop up to its final rotation: moves it to `from`, scales it toward
     /// its position `t` (chain scale) and returns the angle whose sine and cosine rotate it,
-    /// with its matrix after the scale.
+    /// with its matrix after the scale (not stored: the caller's [`rotate`] writes it).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn place(
@@ -390,9 +390,10 @@ impl Chain {
         bone.world_x += (bone_x - bone.world_x) * self.mix_x;
         bone.world_y += (bone_y - bone.world_y) * self.mix_y;
         let (dx, dy) = (x - bone_x, y - bone_y);
-        // The matrix is read once and the scaled columns kept in registers: reading it
-        // back whole after two single-float stores cannot be forwarded from the store
-        // buffer (a stall per bone; BENCHMARKS.md, frame round 12).
+        // The matrix is read once and the scaled columns stay in registers: the caller's
+        // `rotate` writes the whole matrix (storing the columns here and reading the matrix
+        // back whole after two single-float stores stalled store forwarding per bone;
+        // BENCHMARKS.md, frame round 12).
         let (mut a, b, mut c, d) = (bone.a, bone.b, bone.c, bone.d);
         if self.scale {
             let length = if self.lazy_lengths {
@@ -406,8 +407,6 @@ impl Chain {
                 let s = (math::sqrt(dx * dx + dy * dy) / length - 1.0) * self.mix_rotate + 1.0;
                 a *= s;
                 c *= s;
-                bone.a = a;
-                bone.c = c;
             }
         }
         let (r, bone_r) = if self.tangents {
