@@ -32,13 +32,16 @@ const DEG_TO_RAD_F64: f64 = std::f64::consts::PI / 180.0;
 /// ulp.
 #[inline(always)]
 fn sin_cos_kernel(r: f64) -> (f64, f64) {
+    // Estrin's scheme (pairs of terms, then powers of z²), not Horner's: the same
+    // polynomials with a shorter chain of dependent operations.
     let z = r * r;
-    let s =
-        r + r * z * (-1.0 / 6.0 + z * (1.0 / 120.0 + z * (-1.0 / 5040.0 + z * (1.0 / 362_880.0))));
+    let z2 = z * z;
+    let s = r + r
+        * z
+        * ((-1.0 / 6.0 + z * (1.0 / 120.0)) + z2 * (-1.0 / 5040.0 + z * (1.0 / 362_880.0)));
     let c = 1.0
-        + z * (-0.5
-            + z * (1.0 / 24.0
-                + z * (-1.0 / 720.0 + z * (1.0 / 40_320.0 + z * (-1.0 / 3_628_800.0)))));
+        + z * ((-0.5 + z * (1.0 / 24.0))
+            + z2 * ((-1.0 / 720.0 + z * (1.0 / 40_320.0)) + z2 * (-1.0 / 3_628_800.0)));
     (s, c)
 }
 
@@ -118,14 +121,15 @@ pub fn sin_cos_deg_pair(d0: f32, d1: f32) -> ((f32, f32), (f32, f32)) {
 fn kernel_pair(t: wide::f64x2, r: wide::f64x2) -> ((f32, f32), (f32, f32)) {
     use wide::f64x2;
     let c = |v: f64| f64x2::splat(v);
+    // `sin_cos_kernel`'s Estrin scheme, lane-wise.
     let z = r * r;
+    let z2 = z * z;
     let s = r + r
         * z
-        * (c(-1.0 / 6.0) + z * (c(1.0 / 120.0) + z * (c(-1.0 / 5040.0) + z * c(1.0 / 362_880.0))));
+        * ((c(-1.0 / 6.0) + z * c(1.0 / 120.0)) + z2 * (c(-1.0 / 5040.0) + z * c(1.0 / 362_880.0)));
     let co = c(1.0)
-        + z * (c(-0.5)
-            + z * (c(1.0 / 24.0)
-                + z * (c(-1.0 / 720.0) + z * (c(1.0 / 40_320.0) + z * c(-1.0 / 3_628_800.0)))));
+        + z * ((c(-0.5) + z * c(1.0 / 24.0))
+            + z2 * ((c(-1.0 / 720.0) + z * c(1.0 / 40_320.0)) + z2 * c(-1.0 / 3_628_800.0)));
     let ([t0, t1], [s0, s1], [c0, c1]) = (t.to_array(), s.to_array(), co.to_array());
     (quadrant(t0.to_bits(), s0, c0), quadrant(t1.to_bits(), s1, c1))
 }
@@ -180,12 +184,13 @@ pub fn atan2(y: f32, x: f32) -> f32 {
         if far { (n * SQRT3 - m, n + m * SQRT3, std::f64::consts::FRAC_PI_6) } else { (n, m, 0.0) };
     let t = num / den;
     let z = t * t;
-    // Taylor series to t¹³ (truncation < 7e-10 relative for |t| ≤ tan π/12).
+    let z2 = z * z;
+    // Taylor series to t¹³ (truncation < 7e-10 relative for |t| ≤ tan π/12), by Estrin's
+    // scheme (see `sin_cos_kernel`).
     let p = t + t
         * z
-        * (-1.0 / 3.0
-            + z * (1.0 / 5.0
-                + z * (-1.0 / 7.0 + z * (1.0 / 9.0 + z * (-1.0 / 11.0 + z * (1.0 / 13.0))))));
+        * ((-1.0 / 3.0 + z * (1.0 / 5.0))
+            + z2 * ((-1.0 / 7.0 + z * (1.0 / 9.0)) + z2 * (-1.0 / 11.0 + z * (1.0 / 13.0))));
     let mut a = base + p;
     if swap {
         a = std::f64::consts::FRAC_PI_2 - a;
@@ -222,13 +227,14 @@ pub fn atan2_pair(y0: f32, x0: f32, y1: f32, x1: f32) -> (f32, f32) {
     let base = far.blend(f64x2::splat(std::f64::consts::FRAC_PI_6), f64x2::splat(0.0));
     let t = num / den;
     let z = t * t;
+    let z2 = z * z;
     let c = |v: f64| f64x2::splat(v);
+    // [`atan2`]'s Estrin scheme, lane-wise.
     let p = t + t
         * z
-        * (c(-1.0 / 3.0)
-            + z * (c(1.0 / 5.0)
-                + z * (c(-1.0 / 7.0)
-                    + z * (c(1.0 / 9.0) + z * (c(-1.0 / 11.0) + z * c(1.0 / 13.0))))));
+        * ((c(-1.0 / 3.0) + z * c(1.0 / 5.0))
+            + z2 * ((c(-1.0 / 7.0) + z * c(1.0 / 9.0))
+                + z2 * (c(-1.0 / 11.0) + z * c(1.0 / 13.0))));
     let mut a = base + p;
     a = swap.blend(c(std::f64::consts::FRAC_PI_2) - a, a);
     // `x` has its sign bit set (also `-0.0`): `1.0` with that sign is negative.
