@@ -780,6 +780,32 @@ impl Bone {
         }
     }
 
+    /// Sets the world transform to `w` (`a, b, c, d, world_x, world_y`), then
+    /// [`Bone::update_applied_transform`] with the deferred inputs taken from `w`, not read
+    /// back: a constraint that computed `w` field by field would leave single-float stores
+    /// the wider reads of the copy cannot be forwarded from (BENCHMARKS.md, frame round 12).
+    #[inline(always)]
+    pub(crate) fn set_world_update_applied(
+        &mut self,
+        w: [f32; 6],
+        parent: Option<ParentWorld>,
+        frame: &WorldFrame,
+    ) {
+        let [a, b, c, d, world_x, world_y] = w;
+        (self.a, self.b, self.c, self.d) = (a, b, c, d);
+        (self.world_x, self.world_y) = (world_x, world_y);
+        match parent {
+            Some(p) if self.inherit == Inherit::Normal && self.ap_flags & AP_READ_AFTER == 0 => {
+                let ap = &mut self.ap;
+                (ap.x, ap.y) = (world_x - p.world_x, world_y - p.world_y);
+                (ap.rotation, ap.scale_x, ap.scale_y, ap.shear_x) = (p.a, p.b, p.c, p.d);
+                self.ap_more = [a, b, c, d];
+                self.ap_flags |= AP_DEFERRED | AP_INPUTS;
+            }
+            _ => self.update_applied_transform(parent, frame),
+        }
+    }
+
     /// [`Bone::update_applied_transform`] for every parent and inherit mode.
     #[inline(never)]
     fn update_applied_transform_general(

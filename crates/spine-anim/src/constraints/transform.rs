@@ -89,12 +89,16 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
         let Some(bone) = bones.get_mut(id.index()) else { continue };
         let rt =
             RotateTranslate { mix_rotate, rel, t_rot, offset_rotation, translate, mix_x, mix_y };
-        rt.apply(bone, &mut first_r, tx, ty);
+        // The world transform in registers until the applied transform is deferred (see
+        // `Bone::set_world_update_applied`).
+        let mut w = [bone.a, bone.b, bone.c, bone.d, bone.world_x, bone.world_y];
+        rt.apply(&mut w, &mut first_r, tx, ty);
+        let [a, b, c, d, ..] = &mut w;
         if scale_x_on {
             let s = if rel {
                 (math::sqrt(ta * ta + tc * tc) - 1.0 + o[ts::SCALE_X]) * mix_scale_x + 1.0
             } else {
-                let mut s = math::sqrt(bone.a * bone.a + bone.c * bone.c);
+                let mut s = math::sqrt(*a * *a + *c * *c);
                 let ok = if legacy3 { s > 0.00001 } else { s != 0.0 };
                 if ok {
                     s = (s + (math::sqrt(ta * ta + tc * tc) - s + o[ts::SCALE_X]) * mix_scale_x)
@@ -102,14 +106,14 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
                 }
                 s
             };
-            bone.a *= s;
-            bone.c *= s;
+            *a *= s;
+            *c *= s;
         }
         if scale_y_on {
             let s = if rel {
                 (math::sqrt(tb * tb + td * td) - 1.0 + o[ts::SCALE_Y]) * mix_scale_y + 1.0
             } else {
-                let mut s = math::sqrt(bone.b * bone.b + bone.d * bone.d);
+                let mut s = math::sqrt(*b * *b + *d * *d);
                 let ok = if legacy3 { s > 0.00001 } else { s != 0.0 };
                 if ok {
                     s = (s + (math::sqrt(tb * tb + td * td) - s + o[ts::SCALE_Y]) * mix_scale_y)
@@ -117,25 +121,25 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
                 }
                 s
             };
-            bone.b *= s;
-            bone.d *= s;
+            *b *= s;
+            *d *= s;
         }
         if mix_shear_y > 0.0 {
-            let (b, d) = (bone.b, bone.d);
+            let (bb, dd) = (*b, *d);
             let r = if rel {
                 let r = wrap_pi(t_shear);
-                math::atan2(d, b) + (r - PI / 2.0 + offset_shear_y) * mix_shear_y
+                math::atan2(dd, bb) + (r - PI / 2.0 + offset_shear_y) * mix_shear_y
             } else {
-                let (by, bx) = math::atan2_pair(d, b, bone.c, bone.a);
+                let (by, bx) = math::atan2_pair(dd, bb, *c, *a);
                 let r = t_shear - (by - bx);
                 by + (wrap_pi(r) + offset_shear_y) * mix_shear_y
             };
-            let s = math::sqrt(b * b + d * d);
+            let s = math::sqrt(bb * bb + dd * dd);
             let (sin, cos) = math::sin_cos(r);
-            bone.b = cos * s;
-            bone.d = sin * s;
+            *b = cos * s;
+            *d = sin * s;
         }
-        bone.update_applied_transform(parent, &ctx.frame);
+        bone.set_world_update_applied(w, parent, &ctx.frame);
     }
 }
 
@@ -166,8 +170,9 @@ fn rotate_translate(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6],
         let Some(bone) = bones.get_mut(id.index()) else { continue };
         let rt =
             RotateTranslate { mix_rotate, rel, t_rot, offset_rotation, translate, mix_x, mix_y };
-        rt.apply(bone, &mut first_r, tx, ty);
-        bone.update_applied_transform(parent, &ctx.frame);
+        let mut w = [bone.a, bone.b, bone.c, bone.d, bone.world_x, bone.world_y];
+        rt.apply(&mut w, &mut first_r, tx, ty);
+        bone.set_world_update_applied(w, parent, &ctx.frame);
     }
 }
 
@@ -207,13 +212,15 @@ struct RotateTranslate {
 }
 
 impl RotateTranslate {
-    /// Rotates the bone's world matrix and moves its world position; an absolute rotation
-    /// takes the first bone's angle from `first_r` when it was computed beside the source's.
+    /// Rotates a bone's world matrix and moves its world position (`w`: `a, b, c, d,
+    /// world_x, world_y`); an absolute rotation takes the first bone's angle from `first_r`
+    /// when it was computed beside the source's.
     #[inline(always)]
-    fn apply(&self, bone: &mut Bone, first_r: &mut Option<f32>, tx: f32, ty: f32) {
+    fn apply(&self, w: &mut [f32; 6], first_r: &mut Option<f32>, tx: f32, ty: f32) {
         let Self { mix_rotate, rel, t_rot, offset_rotation, translate, mix_x, mix_y } = *self;
+        let [wa, wb, wc, wd, world_x, world_y] = w;
         if mix_rotate != 0.0 {
-            let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
+            let (a, b, c, d) = (*wa, *wb, *wc, *wd);
             let mut r = if rel {
                 t_rot + offset_rotation
             } else {
@@ -225,18 +232,18 @@ impl RotateTranslate {
             };
             r = wrap_pi(r) * mix_rotate;
             let (sin, cos) = math::sin_cos(r);
-            bone.a = cos * a - sin * c;
-            bone.b = cos * b - sin * d;
-            bone.c = sin * a + cos * c;
-            bone.d = sin * b + cos * d;
+            *wa = cos * a - sin * c;
+            *wb = cos * b - sin * d;
+            *wc = sin * a + cos * c;
+            *wd = sin * b + cos * d;
         }
         if translate {
             if rel {
-                bone.world_x += tx * mix_x;
-                bone.world_y += ty * mix_y;
+                *world_x += tx * mix_x;
+                *world_y += ty * mix_y;
             } else {
-                bone.world_x += (tx - bone.world_x) * mix_x;
-                bone.world_y += (ty - bone.world_y) * mix_y;
+                *world_x += (tx - *world_x) * mix_x;
+                *world_y += (ty - *world_y) * mix_y;
             }
         }
     }
