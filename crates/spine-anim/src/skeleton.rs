@@ -614,25 +614,42 @@ impl Bone {
     /// parent): the same arithmetic as that mode's branch, with no frame lookup.
     #[inline(always)]
     fn update_normal_child(&mut self, parent: &Bone) {
-        let (pa, pb, pc, pd) = (parent.a, parent.b, parent.c, parent.d);
         // No deferred pose here: bones the walk reaches after a constraint that may move
         // them compute theirs at once (`AP_READ_AFTER`).
         let ap = self.applied_in_cache();
-        let (x, y) = (ap.x, ap.y);
+        self.world_normal_child(parent, ap);
+    }
+
+    /// [`Bone::reset_applied`] then [`Bone::update_normal_child`]: every local field read
+    /// before the applied pose is written, the world computed from those registers.
+    #[inline(always)]
+    fn reset_update_normal_child(&mut self, parent: &Bone) {
+        let pose = self.local_pose();
+        self.world_normal_child(parent, pose);
+        self.ap = pose;
+        self.ap_flags &= !AP_DEFERRED;
+    }
+
+    /// The world transform of a child of [`Inherit::Normal`] from `pose` (the arithmetic of
+    /// that mode's branch of the world transform).
+    #[inline(always)]
+    fn world_normal_child(&mut self, parent: &Bone, pose: AppliedPose) {
+        let (pa, pb, pc, pd) = (parent.a, parent.b, parent.c, parent.d);
+        let (x, y) = (pose.x, pose.y);
         self.world_x = pa * x + pb * y + parent.world_x;
         self.world_y = pc * x + pd * y + parent.world_y;
         let [la, lb, lc, ld] =
-            self.local.get(ap.rotation, ap.scale_x, ap.scale_y, ap.shear_x, ap.shear_y);
+            self.local.get(pose.rotation, pose.scale_x, pose.scale_y, pose.shear_x, pose.shear_y);
         self.a = pa * la + pb * lc;
         self.b = pa * lb + pb * ld;
         self.c = pc * la + pd * lc;
         self.d = pc * lb + pd * ld;
     }
 
-    /// The applied pose set to the local pose (the reset before the update cache's walk).
+    /// The local pose as an [`AppliedPose`].
     #[inline(always)]
-    fn reset_applied(&mut self) {
-        self.ap = AppliedPose {
+    fn local_pose(&self) -> AppliedPose {
+        AppliedPose {
             x: self.x,
             y: self.y,
             rotation: self.rotation,
@@ -640,7 +657,13 @@ impl Bone {
             scale_y: self.scale_y,
             shear_x: self.shear_x,
             shear_y: self.shear_y,
-        };
+        }
+    }
+
+    /// The applied pose set to the local pose (the reset before the update cache's walk).
+    #[inline(always)]
+    fn reset_applied(&mut self) {
+        self.ap = self.local_pose();
         self.ap_flags &= !AP_DEFERRED;
     }
 
@@ -1743,8 +1766,7 @@ impl Skeleton {
                     if p < i {
                         let (head, tail) = bones.split_at_mut(i);
                         if let (Some(pw), Some(b)) = (head.get(p), tail.first_mut()) {
-                            b.reset_applied();
-                            b.update_normal_child(pw);
+                            b.reset_update_normal_child(pw);
                             continue;
                         }
                     }
