@@ -1932,6 +1932,62 @@ mod tests {
         }
     }
 
+    /// `set_world_update_applied` gives what setting the six world fields and calling
+    /// `update_applied_transform` gives, bit for bit (world and applied pose), for every
+    /// inherit mode, with and without a parent, deferred and computed at once.
+    #[test]
+    fn set_world_update_applied_equals_fields_then_update() {
+        let frame = WorldFrame { x: 1.5, y: -2.0, scale_x: 1.25, scale_y: -0.75 };
+        let parents = [
+            None,
+            Some(ParentWorld { a: 0.9, b: -0.3, c: 0.2, d: 1.1, world_x: 3.0, world_y: 4.0 }),
+            Some(ParentWorld { a: 0.0, b: 0.0, c: 0.0, d: 0.0, world_x: 0.0, world_y: 0.0 }),
+            Some(ParentWorld { a: f32::NAN, b: 1.0, c: 0.0, d: 1.0, world_x: 0.0, world_y: 0.0 }),
+        ];
+        let worlds: [[f32; 6]; 3] = [
+            [0.5, -0.8, 0.8, 0.5, 10.0, -3.0],
+            [-2.0, 0.1, 0.3, -1e-6, 1e6, -0.0],
+            [1.0, 0.0, 0.0, 1.0, f32::INFINITY, 2.0],
+        ];
+        let inherits = [
+            Inherit::Normal,
+            Inherit::OnlyTranslation,
+            Inherit::NoRotationOrReflection,
+            Inherit::NoScale,
+            Inherit::NoScaleOrReflection,
+        ];
+        let mut checked = 0;
+        for inherit in inherits {
+            for p in parents {
+                for w in worlds {
+                    for read_after in [false, true] {
+                        let mut want = Bone::new(&bone_data(inherit));
+                        let mut got = want.clone();
+                        if read_after {
+                            want.ap_flags |= AP_READ_AFTER;
+                            got.ap_flags |= AP_READ_AFTER;
+                        }
+                        let [a, b, c, d, wx, wy] = w;
+                        (want.a, want.b, want.c, want.d, want.world_x, want.world_y) =
+                            (a, b, c, d, wx, wy);
+                        want.update_applied_transform(p, &frame);
+                        got.set_world_update_applied(w, p, &frame);
+                        let world =
+                            |b: &Bone| [b.a, b.b, b.c, b.d, b.world_x, b.world_y].map(f32::to_bits);
+                        assert_eq!(world(&got), world(&want), "{inherit:?} {p:?} {w:?}");
+                        assert_eq!(
+                            pose_bits(got.applied()),
+                            pose_bits(want.applied()),
+                            "{inherit:?} {p:?} {w:?} {read_after}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 5 * 4 * 3 * 2);
+    }
+
     /// The IK solver's paired poses (`sin_cos_deg_pair` of two rotations plus shear x,
     /// `local_matrix_equal_shears`, `pose_normal`) give what `pose_cached` gives for each
     /// bone, bit for bit (world and applied pose), for equal shears and finite angles (the
