@@ -342,6 +342,11 @@ pub struct AnimationState {
     /// What each attachment timeline's key (or the setup attachment) last resolved to,
     /// and under which skin (see [`AnimationState::resolve_attachment`]).
     attachment_cache: Vec<ResolvedAttachment>,
+    /// A second strong reference to `data`, moved out for the length of
+    /// [`AnimationState::apply`] and put back: an owner of the data that does not borrow
+    /// the state, without an atomic reference-count round trip per frame (every instance
+    /// of a rig shares that count, so the round trips also contended between threads).
+    spare_data: Option<Arc<AnimationStateData>>,
 }
 
 /// A cached attachment lookup by name: key `key` of an attachment timeline
@@ -365,6 +370,7 @@ impl AnimationState {
         let attachment_cache = vec![empty; data.attachment_cache_len];
         AnimationState {
             attachment_cache,
+            spare_data: Some(data.clone()),
             data,
             time_scale: 1.0,
             tracks: Vec::new(),
@@ -599,9 +605,16 @@ impl AnimationState {
         if self.animations_changed {
             self.compute_animations_changed();
         }
-        let data = self.data.clone();
-        let sd = data.skeleton_data.clone();
-        let skd = sk.data.clone();
+        // Owners of the state's and the skeleton's data that do not borrow `self` or `sk`:
+        // the spare reference moved out (a clone only when `data` was replaced), and the
+        // skeleton's data is the state's own in the usual case (a clone otherwise).
+        let data = match self.spare_data.take() {
+            Some(d) if Arc::ptr_eq(&d, &self.data) => d,
+            _ => self.data.clone(),
+        };
+        let sd: &SkeletonData = &data.skeleton_data;
+        let skd_own = (!Arc::ptr_eq(&data.skeleton_data, &sk.data)).then(|| sk.data.clone());
+        let skd: &SkeletonData = skd_own.as_deref().unwrap_or(sd);
         let mut events = std::mem::take(&mut self.events);
         let mut applied = false;
         for i in 0..self.tracks.len() {
@@ -611,13 +624,13 @@ impl AnimationState {
             }
             applied = true;
             if sd.behaviour.state_mix_spine35 {
-                self.apply_current_35(cur, sk, &mut events);
+                self.apply_current_35(cur, sk, sd, skd, &mut events);
                 continue;
             }
             let blend = if i == 0 { MixBlend::First } else { self.e(cur).mix_blend };
             let mut alpha = self.e(cur).alpha;
             if self.e(cur).mixing_from.is_some() {
-                alpha *= self.apply_mixing_from(cur, sk, blend, &mut events);
+                alpha *= self.apply_mixing_from(cur, sk, sd, skd, blend, &mut events);
             } else if self.e(cur).track_time >= self.e(cur).track_end && self.e(cur).next.is_none()
             {
                 alpha = 0.0;
@@ -649,7 +662,7 @@ impl AnimationState {
                         self.apply_in(
                             cur,
                             sk,
-                            &skd,
+                            skd,
                             a,
                             timelines,
                             times,
@@ -662,7 +675,7 @@ impl AnimationState {
                         self.apply_in(
                             cur,
                             sk,
-                            &skd,
+                            skd,
                             a,
                             timelines,
                             times,
@@ -676,9 +689,9 @@ impl AnimationState {
             } else {
                 let ev = if reverse { None } else { Some(&mut events) };
                 let times = (animation_last, apply_time);
-                self.apply_general(cur, sk, &skd, timelines, times, ev, alpha, blend, attachments);
+                self.apply_general(cur, sk, skd, timelines, times, ev, alpha, blend, attachments);
             }
-            self.queue_events(cur, animation_time, &events, &sd);
+            self.queue_events(cur, animation_time, &events, sd);
             events.clear();
             let c = self.em(cur);
             c.next_animation_last = animation_time;
@@ -701,6 +714,7 @@ impl AnimationState {
             si += 1;
         }
         self.unkeyed_state += 2;
+        self.spare_data = Some(data);
         self.drain();
         applied
     }
@@ -813,16 +827,19 @@ impl AnimationState {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn apply_mixing_from(
         &mut self,
         to: EntryId,
         sk: &mut Skeleton,
+        sd: &SkeletonData,
+        skd: &SkeletonData,
         mut blend: MixBlend,
         events: &mut Vec<EventRef>,
     ) -> f32 {
         let Some(from) = self.e(to).mixing_from else { return 1.0 };
         if self.e(from).mixing_from.is_some() {
-            self.apply_mixing_from(from, sk, blend, events);
+            self.apply_mixing_from(from, sk, sd, skd, blend, events);
         }
         let mix;
         let to_mix_duration = self.e(to).mix_duration;
@@ -837,8 +854,6 @@ impl AnimationState {
                 blend = self.e(from).mix_blend;
             }
         }
-        let sd = self.data.skeleton_data.clone();
-        let skd = sk.data.clone();
         let f = self.e(from);
         let attachments = mix < f.mix_attachment_threshold;
         let draw_order = mix < f.mix_draw_order_threshold;
@@ -863,7 +878,7 @@ impl AnimationState {
                     let ev = if fire { Some(&mut *events) } else { None };
                     apply_timeline_in(
                         sk,
-                        &skd,
+                        skd,
                         a,
                         ii,
                         animation_last,
@@ -912,7 +927,7 @@ impl AnimationState {
                 if !shortest && is_rotate {
                     apply_rotate_timeline(
                         sk,
-                        &skd,
+                        skd,
                         anim,
                         ii,
                         tl,
@@ -942,7 +957,7 @@ impl AnimationState {
                     let ev = if fire { Some(&mut *events) } else { None };
                     apply_held(
                         sk,
-                        &skd,
+                        skd,
                         a,
                         ii,
                         tl,
@@ -961,7 +976,7 @@ impl AnimationState {
             f.total_alpha = total_alpha;
         }
         if to_mix_duration > 0.0 {
-            self.queue_events(from, animation_time, events, &sd);
+            self.queue_events(from, animation_time, events, sd);
         }
         events.clear();
         let f = self.em(from);
@@ -973,12 +988,17 @@ impl AnimationState {
     /// spine-c 3.5 `spAnimationState_apply` for one track's current entry. The entry fields
     /// 3.5 does not have (`reverse`, `hold_previous`, `shortest_rotation`, `mix_blend`,
     /// `alpha_attachment_threshold`) are ignored.
-    fn apply_current_35(&mut self, cur: EntryId, sk: &mut Skeleton, events: &mut Vec<EventRef>) {
-        let sd = self.data.skeleton_data.clone();
-        let skd = sk.data.clone();
+    fn apply_current_35(
+        &mut self,
+        cur: EntryId,
+        sk: &mut Skeleton,
+        sd: &SkeletonData,
+        skd: &SkeletonData,
+        events: &mut Vec<EventRef>,
+    ) {
         let mut mix = self.e(cur).alpha;
         if self.e(cur).mixing_from.is_some() {
-            mix *= self.apply_mixing_from_35(cur, sk, events);
+            mix *= self.apply_mixing_from_35(cur, sk, sd, skd, events);
         } else if self.e(cur).track_time >= self.e(cur).track_end {
             mix = 0.0;
         }
@@ -1001,7 +1021,7 @@ impl AnimationState {
                 let mut rot = std::mem::take(&mut self.em(cur).timelines_rotation);
                 apply_rotate_timeline(
                     sk,
-                    &skd,
+                    skd,
                     anim,
                     ii,
                     tl,
@@ -1036,7 +1056,7 @@ impl AnimationState {
                 );
             }
         }
-        self.queue_events(cur, animation_time, events, &sd);
+        self.queue_events(cur, animation_time, events, sd);
         events.clear();
         let c = self.em(cur);
         c.next_animation_last = animation_time;
@@ -1049,11 +1069,13 @@ impl AnimationState {
         &mut self,
         to: EntryId,
         sk: &mut Skeleton,
+        sd: &SkeletonData,
+        skd: &SkeletonData,
         events: &mut Vec<EventRef>,
     ) -> f32 {
         let Some(from) = self.e(to).mixing_from else { return 1.0 };
         if self.e(from).mixing_from.is_some() {
-            self.apply_mixing_from_35(from, sk, events);
+            self.apply_mixing_from_35(from, sk, sd, skd, events);
         }
         let to_mix_duration = self.e(to).mix_duration;
         let mix = if to_mix_duration == 0.0 {
@@ -1061,8 +1083,6 @@ impl AnimationState {
         } else {
             (self.e(to).mix_time / to_mix_duration).min(1.0)
         };
-        let sd = self.data.skeleton_data.clone();
-        let skd = sk.data.clone();
         let f = self.e(from);
         let fire = mix < f.event_threshold;
         let attachments = mix < f.mix_attachment_threshold;
@@ -1085,7 +1105,7 @@ impl AnimationState {
                 let mut rot = std::mem::take(&mut self.em(from).timelines_rotation);
                 apply_rotate_timeline(
                     sk,
-                    &skd,
+                    skd,
                     anim,
                     ii,
                     tl,
@@ -1136,7 +1156,7 @@ impl AnimationState {
             }
         }
         if to_mix_duration > 0.0 {
-            self.queue_events(from, animation_time, events, &sd);
+            self.queue_events(from, animation_time, events, sd);
         }
         events.clear();
         let f = self.em(from);

@@ -83,3 +83,63 @@ fn additive_track_adds_to_track_zero() {
     let expected = base + 0.5 * (base - setup_rot);
     assert!((added - expected).abs() < 1e-3, "{added} vs {expected}");
 }
+
+/// `AnimationState::apply` borrows the state's data through a spare reference it keeps;
+/// replacing `state.data` (a public field) between frames, or posing a skeleton of another
+/// data, still poses exactly as a state on the new data from the start would.
+#[test]
+fn replaced_state_data_and_another_skeleton_data_pose_the_same() {
+    let Some(corpus) = skel_testkit::spine_corpus() else { return };
+    let bytes = std::fs::read(corpus.join("4.2/spineboy/spineboy-pro.skel")).unwrap();
+    let load = || spine_model::load_binary(&bytes, None).unwrap();
+    let a = Arc::new(load());
+    // `b`: another copy whose `run` moves every keyed bone value by 1 (so a pass that
+    // read `a`'s timelines after the replacement would pose differently).
+    let mut b = load();
+    let run = b.find_animation("run").unwrap();
+    for tl in &mut b.animations[run.index()].timelines {
+        if let spine_model::Timeline::Bone { curves, .. } = tl {
+            let stride = curves.stride();
+            for (i, v) in curves.frames.iter_mut().enumerate() {
+                if i % stride != 0 {
+                    *v += 1.0;
+                }
+            }
+        }
+    }
+    let b = Arc::new(b);
+    let asd = |d: &Arc<spine_model::SkeletonData>, mix: f32| {
+        let mut asd = AnimationStateData::new(d.clone());
+        asd.default_mix = mix;
+        Arc::new(asd)
+    };
+    // Reference: state and skeleton on `b` throughout (default mix 0.2, then 0.4).
+    let mut want_sk = Skeleton::new(b.clone());
+    let mut want = AnimationState::new(asd(&b, 0.2));
+    // Tested: the state starts on `a` (mix 0.2) and its data is replaced by `b`'s (mix 0.4)
+    // after 10 frames; the skeleton is on `b` throughout (another copy than the state's at
+    // first).
+    let mut got_sk = Skeleton::new(b.clone());
+    let mut got = AnimationState::new(asd(&a, 0.2));
+    for (sk, st) in [(&mut want_sk, &mut want), (&mut got_sk, &mut got)] {
+        st.set_animation_by_name(0, "walk", true).unwrap();
+        step(st, sk, 10);
+    }
+    got.data = asd(&b, 0.4);
+    want.data = asd(&b, 0.4);
+    let mut compared = 0;
+    for st in [&mut want, &mut got] {
+        st.set_animation_by_name(0, "run", true).unwrap();
+    }
+    for _ in 0..40 {
+        step(&mut want, &mut want_sk, 1);
+        step(&mut got, &mut got_sk, 1);
+        for (g, w) in got_sk.bones.iter().zip(&want_sk.bones) {
+            let bits =
+                |b: &spine_anim::Bone| [b.a, b.b, b.c, b.d, b.world_x, b.world_y].map(f32::to_bits);
+            assert_eq!(bits(g), bits(w));
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 40 * want_sk.bones.len());
+}
