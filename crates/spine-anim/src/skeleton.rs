@@ -757,12 +757,19 @@ impl Bone {
             self.applied_from_inputs(p);
             return;
         }
-        let dx = self.world_x - p.world_x;
-        let dy = self.world_y - p.world_y;
+        let w = [self.a, self.b, self.c, self.d, self.world_x, self.world_y];
+        self.store_inputs(p, w);
+    }
+
+    /// The deferred pose's inputs: the offset to the parent, the parent's matrix and the
+    /// bone's (`w`: `a, b, c, d, world_x, world_y`).
+    #[inline(always)]
+    fn store_inputs(&mut self, p: ParentWorld, w: [f32; 6]) {
+        let [a, b, c, d, world_x, world_y] = w;
         let ap = &mut self.ap;
-        (ap.x, ap.y) = (dx, dy);
+        (ap.x, ap.y) = (world_x - p.world_x, world_y - p.world_y);
         (ap.rotation, ap.scale_x, ap.scale_y, ap.shear_x) = (p.a, p.b, p.c, p.d);
-        self.ap_more = [self.a, self.b, self.c, self.d];
+        self.ap_more = [a, b, c, d];
         self.ap_flags |= AP_DEFERRED | AP_INPUTS;
     }
 
@@ -819,11 +826,7 @@ impl Bone {
         (self.world_x, self.world_y) = (world_x, world_y);
         match parent {
             Some(p) if self.inherit == Inherit::Normal && self.ap_flags & AP_READ_AFTER == 0 => {
-                let ap = &mut self.ap;
-                (ap.x, ap.y) = (world_x - p.world_x, world_y - p.world_y);
-                (ap.rotation, ap.scale_x, ap.scale_y, ap.shear_x) = (p.a, p.b, p.c, p.d);
-                self.ap_more = [a, b, c, d];
-                self.ap_flags |= AP_DEFERRED | AP_INPUTS;
+                self.store_inputs(p, w);
             }
             _ => self.update_applied_transform(parent, frame),
         }
