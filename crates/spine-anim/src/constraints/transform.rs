@@ -10,7 +10,7 @@ use spine_model::{transform_slot as ts, BoneId, TransformData, TransformSolver};
 
 use super::{SolverCtx, TransformPose};
 use crate::math::{self, DEG_RAD, PI};
-use crate::skeleton::{parent_world, Bone};
+use crate::skeleton::{parent_world, Bone, ParentWorld};
 
 const PI_2: f32 = PI * 2.0;
 
@@ -80,47 +80,17 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
         0.0
     };
     let t_shear = if mix_shear_y > 0.0 { math::atan2(td, tb) - t_rot } else { 0.0 };
+    let rt = RotateTranslate { mix_rotate, rel, t_rot, offset_rotation, translate, mix_x, mix_y };
     for &id in &data.bones {
-        let (tx, ty) = match bones.get(data.source.index()) {
-            Some(t) if translate => t.local_to_world(o[ts::X], o[ts::Y]),
-            _ => (0.0, 0.0),
-        };
-        let parent = parent_world(bones, id);
-        let Some(bone) = bones.get_mut(id.index()) else { continue };
-        let rt =
-            RotateTranslate { mix_rotate, rel, t_rot, offset_rotation, translate, mix_x, mix_y };
-        // The world transform in registers until the applied transform is deferred (see
-        // `Bone::set_world_update_applied`).
-        let mut w = [bone.a, bone.b, bone.c, bone.d, bone.world_x, bone.world_y];
-        rt.apply(&mut w, &mut first_r, tx, ty);
+        let Some((parent, mut w)) = rt.rotated(bones, data, id, &mut first_r) else { continue };
         let [a, b, c, d, ..] = &mut w;
         if scale_x_on {
-            let s = if rel {
-                (math::sqrt(ta * ta + tc * tc) - 1.0 + o[ts::SCALE_X]) * mix_scale_x + 1.0
-            } else {
-                let mut s = math::sqrt(*a * *a + *c * *c);
-                let ok = if legacy3 { s > 0.00001 } else { s != 0.0 };
-                if ok {
-                    s = (s + (math::sqrt(ta * ta + tc * tc) - s + o[ts::SCALE_X]) * mix_scale_x)
-                        / s;
-                }
-                s
-            };
+            let s = axis_scale(rel, legacy3, (*a, *c), (ta, tc), o[ts::SCALE_X], mix_scale_x);
             *a *= s;
             *c *= s;
         }
         if scale_y_on {
-            let s = if rel {
-                (math::sqrt(tb * tb + td * td) - 1.0 + o[ts::SCALE_Y]) * mix_scale_y + 1.0
-            } else {
-                let mut s = math::sqrt(*b * *b + *d * *d);
-                let ok = if legacy3 { s > 0.00001 } else { s != 0.0 };
-                if ok {
-                    s = (s + (math::sqrt(tb * tb + td * td) - s + o[ts::SCALE_Y]) * mix_scale_y)
-                        / s;
-                }
-                s
-            };
+            let s = axis_scale(rel, legacy3, (*b, *d), (tb, td), o[ts::SCALE_Y], mix_scale_y);
             *b *= s;
             *d *= s;
         }
@@ -139,8 +109,33 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
             *b = cos * s;
             *d = sin * s;
         }
-        bone.set_world_update_applied(w, parent, &ctx.frame);
+        if let Some(bone) = bones.get_mut(id.index()) {
+            bone.set_world_update_applied(w, parent, &ctx.frame);
+        }
     }
+}
+
+/// The factor a world-space scale mix multiplies one axis of a bone's matrix by: `(u, v)` is
+/// the bone's column, `(tu, tv)` the source's (spine-cpp's `applyRelativeWorld` /
+/// `applyAbsoluteWorld` scale steps, with the 3.8 threshold when `legacy3`).
+#[inline(always)]
+fn axis_scale(
+    rel: bool,
+    legacy3: bool,
+    (u, v): (f32, f32),
+    (tu, tv): (f32, f32),
+    offset: f32,
+    mix: f32,
+) -> f32 {
+    if rel {
+        return (math::sqrt(tu * tu + tv * tv) - 1.0 + offset) * mix + 1.0;
+    }
+    let mut s = math::sqrt(u * u + v * v);
+    let ok = if legacy3 { s > 0.00001 } else { s != 0.0 };
+    if ok {
+        s = (s + (math::sqrt(tu * tu + tv * tv) - s + offset) * mix) / s;
+    }
+    s
 }
 
 /// [`world`] without scale and shear mixes (rotation and translation only): the same
@@ -161,18 +156,12 @@ fn rotate_translate(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6],
         // first bone's.
         t_rot = source_rotation(bones, data, rel, tc, ta, &mut first_r);
     }
+    let rt = RotateTranslate { mix_rotate, rel, t_rot, offset_rotation, translate, mix_x, mix_y };
     for &id in &data.bones {
-        let (tx, ty) = match bones.get(data.source.index()) {
-            Some(t) if translate => t.local_to_world(o[ts::X], o[ts::Y]),
-            _ => (0.0, 0.0),
-        };
-        let parent = parent_world(bones, id);
-        let Some(bone) = bones.get_mut(id.index()) else { continue };
-        let rt =
-            RotateTranslate { mix_rotate, rel, t_rot, offset_rotation, translate, mix_x, mix_y };
-        let mut w = [bone.a, bone.b, bone.c, bone.d, bone.world_x, bone.world_y];
-        rt.apply(&mut w, &mut first_r, tx, ty);
-        bone.set_world_update_applied(w, parent, &ctx.frame);
+        let Some((parent, w)) = rt.rotated(bones, data, id, &mut first_r) else { continue };
+        if let Some(bone) = bones.get_mut(id.index()) {
+            bone.set_world_update_applied(w, parent, &ctx.frame);
+        }
     }
 }
 
@@ -212,6 +201,29 @@ struct RotateTranslate {
 }
 
 impl RotateTranslate {
+    /// Bone `id`'s world transform (`a, b, c, d, world_x, world_y`) after the rotate and
+    /// translate mixes toward `data.source`, and its parent's world (`None` when `id` is out
+    /// of range): the per-bone start that [`world`] and [`rotate_translate`] share.
+    #[inline(always)]
+    fn rotated(
+        &self,
+        bones: &[Bone],
+        data: &TransformData,
+        id: BoneId,
+        first_r: &mut Option<f32>,
+    ) -> Option<(Option<ParentWorld>, [f32; 6])> {
+        let o = &data.offsets;
+        let (tx, ty) = match bones.get(data.source.index()) {
+            Some(t) if self.translate => t.local_to_world(o[ts::X], o[ts::Y]),
+            _ => (0.0, 0.0),
+        };
+        let parent = parent_world(bones, id);
+        let bone = bones.get(id.index())?;
+        let mut w = [bone.a, bone.b, bone.c, bone.d, bone.world_x, bone.world_y];
+        self.apply(&mut w, first_r, tx, ty);
+        Some((parent, w))
+    }
+
     /// Rotates a bone's world matrix and moves its world position (`w`: `a, b, c, d,
     /// world_x, world_y`); an absolute rotation takes the first bone's angle from `first_r`
     /// when it was computed beside the source's.
