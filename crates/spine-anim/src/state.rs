@@ -1747,9 +1747,6 @@ impl AnimationState {
     }
 }
 
-/// `math::fmod(x, 360.0)`: `x` itself when `|x| < 360` (what `fmod` returns then, signed
-/// zero included), which is what a rotation's running total usually is.
-#[inline]
 /// The ranges of `timelines` that do something on a skeleton with `bones` (see
 /// `TrackEntry::active_runs`) into `runs`.
 fn active_runs(
@@ -1781,6 +1778,9 @@ fn active_runs(
     }
 }
 
+/// `math::fmod(x, 360.0)`: `x` itself when `|x| < 360` (what `fmod` returns then, signed
+/// zero included), which is what a rotation's running total usually is.
+#[inline]
 fn fmod_360(x: f32) -> f32 {
     if x.abs() < 360.0 {
         x

@@ -98,6 +98,16 @@ fn search_times(times: &[f32], time: f32) -> usize {
     times.len().saturating_sub(1)
 }
 
+/// The start in `curves` of the bezier of curve type `ty` (`BEZIER + i`, `i` a whole number
+/// below 2³¹: every type a loader writes), without a saturating float-to-integer
+/// conversion: `i` is exact in `f64`, and added to 2⁵² its bits end with `i`. Any other
+/// `ty` (malformed) gives some start below 2³¹, which the readers' bounds checks handle.
+#[inline(always)]
+fn bezier_start(ty: f32) -> usize {
+    const TWO_POW_52: f64 = 4_503_599_627_370_496.0;
+    ((f64::from(ty - BEZIER) + TWO_POW_52).to_bits() & 0x7FFF_FFFF) as usize
+}
+
 /// Curve type of key `k` (the last key is stepped, as spine-cpp's constructor sets it).
 fn curve_type(c: &Curves, k: usize) -> f32 {
     if k + 1 >= c.frame_count() {
@@ -205,10 +215,7 @@ fn channel_value(c: &Curves, time: f32, k: usize, ch: usize, bezier_slot: usize)
     } else if ty == STEPPED {
         c.value(k, ch)
     } else {
-        // Through `i32`: a cheaper conversion than to `usize`, the same for every index a
-        // table can hold (larger ones miss the table either way).
-        let base = ((ty - BEZIER) as i32).max(0) as usize;
-        bezier_value(c, time, k, ch, base + bezier_slot * BEZIER_SIZE)
+        bezier_value(c, time, k, ch, bezier_start(ty) + bezier_slot * BEZIER_SIZE)
     }
 }
 
@@ -270,7 +277,7 @@ fn curve_values_nk<const N: usize>(c: &Curves, time: f32) -> ([f32; N], usize) {
             } else if ty == STEPPED {
                 out.copy_from_slice(&key[1..]);
             } else {
-                let base = ((ty - BEZIER) as i32).max(0) as usize;
+                let base = bezier_start(ty);
                 for (ch, o) in out.iter_mut().enumerate() {
                     *o = bezier_value(c, time, k, ch, base + ch * BEZIER_SIZE);
                 }
@@ -1937,6 +1944,25 @@ mod tests {
         let y = p[BEZIER_SIZE - 1];
         let (nt, nv) = (c.time(k + 1), c.value(k + 1, ch));
         y + (time - x) / (nt - x) * (nv - y)
+    }
+
+    /// `bezier_start` is the saturating conversion it replaced for every type a loader
+    /// writes (`BEZIER + i`, `i` whole), up to the largest `f32` below 2³¹; any other type
+    /// (negative, fractional, NaN, infinite, huge) still gives a start below 2³¹.
+    #[test]
+    fn bezier_start_matches_the_conversion() {
+        let old = |ty: f32| ((ty - BEZIER) as i32).max(0) as usize;
+        let mut i = 0u32;
+        while i < 1 << 31 {
+            let ty = BEZIER + i as f32;
+            assert_eq!(bezier_start(ty), old(ty), "type {ty}");
+            i = if i < 1 << 20 { i + 1 } else { i + (i >> 12) + 7 };
+        }
+        let largest = f32::from_bits((2.0f32.powi(31)).to_bits() - 1);
+        assert_eq!(bezier_start(largest + BEZIER), old(largest + BEZIER));
+        for ty in [-1.0, 0.5, 1.5, -0.0, f32::NAN, f32::INFINITY, -f32::INFINITY, 1e30, -1e30] {
+            assert!(bezier_start(ty) < 1 << 31, "type {ty}");
+        }
     }
 
     /// The masked search stops at the sample the scan stops at, bit for bit, for sorted,
