@@ -1395,7 +1395,9 @@ pub(crate) fn apply_bone_run(
     direction: MixDirection,
 ) {
     let rules = BoneRules::of(data);
-    let bone_data = &data.bones[..];
+    // Both slices cut to one length: one bounds check per timeline serves both.
+    let n = bones.len().min(data.bones.len());
+    let (bones, bone_data) = (&mut bones[..n], &data.bones[..n]);
     let Some(rest) = timelines.get(*ii..) else { return };
     for tl in rest {
         let Timeline::Bone { bone, property, curves } = tl else { return };
