@@ -298,7 +298,38 @@ pub(crate) fn apply_one_impl(
         }
     }
     let (ax, ay, ar, hx, hy) = (ap.x, ap.y, ap.rotation, ap.shear_x, ap.shear_y);
+    if let Some(p) = parent.filter(|_| bone.inherit == Inherit::Normal) {
+        if alpha == 1.0 && hx == hy {
+            if let Some(m) = aimed_matrix(tx, ty, ap.scale_x < 0.0, sx, sy) {
+                bone.pose_normal(p, ax, ay, ar + rotation_ik, sx, sy, hx, hy, m);
+                return;
+            }
+        }
+    }
     bone.pose_cached(cache, parent, frame, ax, ay, ar + rotation_ik * alpha, sx, sy, hx, hy);
+}
+
+/// The local matrix of a bone fully aimed at `(tx, ty)` (its parent-space offset to the
+/// target) with equal shears: its x axis points at the target (turned by 180° when
+/// `flip`, a negative scale x), its y axis 90° further. That is the pose the one-bone solve
+/// sets (`rotation + shear_x` is `atan2(ty, tx)` in degrees, plus 180° when flipped, up to
+/// whole turns), with the axis taken from the offset itself instead of the sine and cosine
+/// of the angle computed from it: the same matrix within rounding (the angle's `f32`
+/// roundings are skipped), and the world transform no longer waits for atan2 and then
+/// sine and cosine (BENCHMARKS.md, frame round 13). `None` at a zero or non-finite
+/// distance, where the angle path decides.
+#[inline(always)]
+fn aimed_matrix(tx: f32, ty: f32, flip: bool, sx: f32, sy: f32) -> Option<[f32; 4]> {
+    let rr = tx * tx + ty * ty;
+    if !(rr > 0.0 && rr.is_finite()) {
+        return None;
+    }
+    let r = math::sqrt(rr);
+    let (mut cos, mut sin) = (tx / r, ty / r);
+    if flip {
+        (cos, sin) = (-cos, -sin);
+    }
+    Some([cos * sx, -sin * sy, sin * sx, cos * sy])
 }
 
 /// `MathUtil::max(a, b)` (`a > b ? a : b`).
@@ -489,6 +520,9 @@ pub(crate) fn apply_two_impl(
     }
     // `os_raw` = `atan2(cy, cx)`, computed beside another angle in each branch.
     let (a1, a2, os_raw);
+    // The uniform solve's `(a, b)` with `b` from the child's angle by algebra (its cosine is
+    // known, its sine is `bend * sqrt(1 - cosine^2)`), for `aimed_pair`.
+    let mut aimed_ab = None;
     'outer: {
         if u {
             l2 *= psx;
@@ -507,6 +541,10 @@ pub(crate) fn apply_two_impl(
                 }
             } else {
                 a2v = acos(cosine) * bend;
+                if bend == 1.0 || bend == -1.0 {
+                    let sine = bend * math::sqrt(1.0 - cosine * cosine);
+                    aimed_ab = Some((cosine, sine, l1 + l2 * cosine, l2 * sine));
+                }
             }
             a = l1 + l2 * cosine;
             b = l2 * math::sin(a2v);
@@ -563,7 +601,16 @@ pub(crate) fn apply_two_impl(
         && r1.is_finite()
         && child_parent.is_some_and(|p| p.index() < bones.len())
     {
-        let ((ps, pc), (cs, cc)) = math::sin_cos_deg_pair(r0, r1);
+        let aimed = aimed_ab
+            .filter(|_| alpha == 1.0 && hx == 0.0 && (s2 == 1.0 || chx == 0.0))
+            .and_then(|(ca, sa, a, b)| aimed_pair(tx, ty, a, b, (cx, cy), (ca, sa), s2));
+        let ((ps, pc), (cs, cc)) = match aimed {
+            Some(((ps, pc), (cs, cc))) => {
+                let flip = |(s, c): (f32, f32), o: f32| if o == 0.0 { (s, c) } else { (-s, -c) };
+                (flip((ps, pc), o1), flip((cs, cc), o2))
+            }
+            None => math::sin_cos_deg_pair(r0, r1),
+        };
         if let Some(pb) = bones.get_mut(parent_id.index()) {
             let m = local_matrix_equal_shears(ps, pc, sx, sy);
             pb.pose_normal(pp, px, py, rot, sx, sy, hx, hy, m);
@@ -584,6 +631,37 @@ pub(crate) fn apply_two_impl(
         let (csx, csy) = (child.ascale_x, child.ascale_y);
         ch.pose_cached(child_cache, pw, frame, cx, cy, crot, csx, csy, chx, chy);
     }
+}
+
+/// `((sin, cos), (sin, cos))` of the parent's and the child's x axes after a full-mix
+/// uniform two-bone solve, from the solve's vectors instead of its angles (as
+/// [`aimed_matrix`] does for one bone), before the 180° turns of negative scales: the
+/// parent's axis is the direction of `(tx * a + ty * b, ty * a - tx * b)` (whose atan2 is
+/// the solve's `a1`) turned back by the child's offset angle `os` (`atan2(cy, cx)`, times
+/// `s2`), the child's is its bend angle (cosine `ca`, sine `sa`) turned by `os`, its sine
+/// times `s2`. `None` where a direction is undefined (a zero or non-finite vector), where
+/// the angle path decides.
+#[inline(always)]
+fn aimed_pair(
+    tx: f32,
+    ty: f32,
+    a: f32,
+    b: f32,
+    (cx, cy): (f32, f32),
+    (ca, sa): (f32, f32),
+    s2: f32,
+) -> Option<((f32, f32), (f32, f32))> {
+    let (x1, y1) = (tx * a + ty * b, ty * a - tx * b);
+    let (n1, nc) = (x1 * x1 + y1 * y1, cx * cx + cy * cy);
+    if !(n1 > 0.0 && n1.is_finite() && nc > 0.0 && nc.is_finite()) {
+        return None;
+    }
+    let (n1, nc) = (math::sqrt(n1), math::sqrt(nc));
+    let (c1, s1) = (x1 / n1, y1 / n1);
+    let (co, so) = (cx / nc, s2 * (cy / nc));
+    let parent = (s1 * co - c1 * so, c1 * co + s1 * so);
+    let child = (s2 * (sa * co + ca * so), ca * co - sa * so);
+    Some((parent, child))
 }
 
 /// The two-bone solve when the target is out of reach: the closest or farthest point of the
