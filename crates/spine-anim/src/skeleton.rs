@@ -225,6 +225,11 @@ const AP_SEEN: u8 = 8;
 /// [`Bone::update_applied_transform`]'s common case (see [`Bone::defer_inputs`]), not as
 /// the parent-space matrix.
 const AP_INPUTS: u8 = 16;
+/// [`Bone`] `ap_flags`, with [`AP_DEFERRED`]: the deferred pose is a full-mix IK pose, final
+/// but for its rotation, which [`ik::aimed_rotation`](crate::constraints::ik) computes from
+/// the rotation before the solve (in `ap.rotation`) and what the solve left in `ap_more`
+/// (see [`Bone::pose_normal_aimed`]).
+const AP_AIMED: u8 = 32;
 
 /// The parent-space matrix of a pose deferred as the inputs of
 /// [`Bone::update_applied_transform`]'s common case (a parent, [`Inherit::Normal`]): `d`
@@ -488,6 +493,36 @@ impl Bone {
         self.d = pc * lb + pd * ld;
     }
 
+    /// [`Bone::pose_normal`] for a full-mix IK pose whose rotation is left to
+    /// [`ik::aimed_rotation`](crate::constraints::ik) of `pose` (its `rotation` the rotation
+    /// before the solve) and `aim` (what the solve left): the world transform from `m` at
+    /// once, the rotation on first read of the applied pose, or at once for a bone the
+    /// update cache reads later ([`AP_READ_AFTER`]). Nothing reads the rotation of most IK
+    /// poses before the next frame's walk resets it (BENCHMARKS.md, frame round 13).
+    #[inline(always)]
+    pub(crate) fn pose_normal_aimed(
+        &mut self,
+        p: ParentWorld,
+        pose: AppliedPose,
+        aim: [f32; 4],
+        m: [f32; 4],
+    ) {
+        self.ap = pose;
+        self.ap_more = aim;
+        self.ap_flags = (self.ap_flags & !AP_INPUTS) | AP_DEFERRED | AP_AIMED;
+        if self.ap_flags & AP_READ_AFTER != 0 {
+            self.materialize_applied();
+        }
+        let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
+        self.world_x = pa * pose.x + pb * pose.y + p.world_x;
+        self.world_y = pc * pose.x + pd * pose.y + p.world_y;
+        let [la, lb, lc, ld] = m;
+        self.a = pa * la + pb * lc;
+        self.b = pa * lb + pb * ld;
+        self.c = pc * la + pd * lc;
+        self.d = pc * lb + pd * ld;
+    }
+
     /// The world transform from the parent's and a local pose (the applied pose is not
     /// touched): the body of [`Bone::update_world_transform_with`]; the local matrix from
     /// `cache`, else the bone's own cache.
@@ -725,6 +760,10 @@ impl Bone {
     /// [`AP_DEFERRED`]).
     #[inline(never)]
     fn deferred_pose(&self) -> AppliedPose {
+        if self.ap_flags & AP_AIMED != 0 {
+            let rotation = crate::constraints::ik::aimed_rotation(self.ap, self.ap_more);
+            return AppliedPose { rotation, ..self.ap };
+        }
         if self.ap_flags & AP_INPUTS != 0 {
             applied_from_local_matrix(local_matrix_from_inputs(self.ap, self.ap_more))
         } else {
@@ -740,7 +779,7 @@ impl Bone {
     fn defer_applied(&mut self, x: f32, y: f32, ra: f32, rb: f32, rc: f32, rd: f32) {
         self.ap =
             AppliedPose { x, y, rotation: ra, scale_x: rb, scale_y: rc, shear_x: rd, shear_y: 0.0 };
-        self.ap_flags = (self.ap_flags & !AP_INPUTS) | AP_DEFERRED;
+        self.ap_flags = (self.ap_flags & !(AP_INPUTS | AP_AIMED)) | AP_DEFERRED;
         if self.ap_flags & AP_READ_AFTER != 0 {
             self.materialize_applied();
         }
@@ -770,7 +809,7 @@ impl Bone {
         (ap.x, ap.y) = (world_x - p.world_x, world_y - p.world_y);
         (ap.rotation, ap.scale_x, ap.scale_y, ap.shear_x) = (p.a, p.b, p.c, p.d);
         self.ap_more = [a, b, c, d];
-        self.ap_flags |= AP_DEFERRED | AP_INPUTS;
+        self.ap_flags = (self.ap_flags & !AP_AIMED) | AP_DEFERRED | AP_INPUTS;
     }
 
     /// [`Bone::defer_inputs`] computed at once (for [`AP_READ_AFTER`]).
@@ -1613,6 +1652,15 @@ impl Skeleton {
                         };
                     for &id in ids {
                         flag(bones, id, set);
+                    }
+                    // A full-mix IK pose defers its rotation (`Bone::pose_normal_aimed`):
+                    // later readers in the cache compute it at once.
+                    if let Some(ConstraintKind::Ik(_)) =
+                        self.data.constraints.get(cid.index()).map(|c| &c.kind)
+                    {
+                        for &id in ids {
+                            flag(bones, id, AP_MOVED);
+                        }
                     }
                 }
                 UpdateEntry::Bone(id) => flag(bones, id, AP_READ_AFTER),

@@ -15,7 +15,7 @@ use spine_model::{BoneId, IkData, Inherit, ScaleYMode};
 use super::{IkPose, SolverCtx};
 use crate::math::{self, PI, RAD_DEG};
 use crate::skeleton::{
-    local_matrix_equal_shears, parent_world, Bone, LocalCache, ParentWorld, WorldFrame,
+    local_matrix_equal_shears, parent_world, AppliedPose, Bone, LocalCache, ParentWorld, WorldFrame,
 };
 
 /// Solves one IK constraint: rotates (and with stretch/compress scales) `data.bones` toward
@@ -275,11 +275,20 @@ pub(crate) fn apply_one_impl(
             ty = (y * pa - x * pc) / d - ap.y;
         }
     }
-    rotation_ik += math::atan2_deg(ty, tx);
-    if ap.scale_x < 0.0 {
-        rotation_ik += 180.0;
+    let flip = ap.scale_x < 0.0;
+    // A full-mix pose of a child of `Inherit::Normal` with equal shears: its axes from the
+    // direction to the target, its rotation on first read (`aimed_rotation`, the same
+    // operations as below in the same order).
+    let aimed = parent
+        .filter(|_| bone.inherit == Inherit::Normal && alpha == 1.0 && ap.shear_x == ap.shear_y)
+        .and_then(|p| aimed_axis(tx, ty, flip).map(|axis| (p, axis)));
+    if aimed.is_none() {
+        rotation_ik += math::atan2_deg(ty, tx);
+        if flip {
+            rotation_ik += 180.0;
+        }
+        rotation_ik = rules.wrap(rotation_ik);
     }
-    rotation_ik = rules.wrap(rotation_ik);
     let mut sx = ap.scale_x;
     let mut sy = ap.scale_y;
     if compress || stretch {
@@ -298,38 +307,67 @@ pub(crate) fn apply_one_impl(
         }
     }
     let (ax, ay, ar, hx, hy) = (ap.x, ap.y, ap.rotation, ap.shear_x, ap.shear_y);
-    if let Some(p) = parent.filter(|_| bone.inherit == Inherit::Normal) {
-        if alpha == 1.0 && hx == hy {
-            if let Some(m) = aimed_matrix(tx, ty, ap.scale_x < 0.0, sx, sy) {
-                bone.pose_normal(p, ax, ay, ar + rotation_ik, sx, sy, hx, hy, m);
-                return;
-            }
-        }
+    if let Some((p, (cos, sin))) = aimed {
+        let m = [cos * sx, -sin * sy, sin * sx, cos * sy];
+        let pose = AppliedPose {
+            x: ax,
+            y: ay,
+            rotation: ar,
+            scale_x: sx,
+            scale_y: sy,
+            shear_x: hx,
+            shear_y: hy,
+        };
+        let code =
+            AIM_ONE | if flip { AIM_FLIP } else { 0 } | if rules.spine43 { AIM_43 } else { 0 };
+        bone.pose_normal_aimed(p, pose, [tx, ty, 0.0, code as f32], m);
+        return;
     }
     bone.pose_cached(cache, parent, frame, ax, ay, ar + rotation_ik * alpha, sx, sy, hx, hy);
 }
 
-/// The local matrix of a bone fully aimed at `(tx, ty)` (its parent-space offset to the
-/// target) with equal shears: its x axis points at the target (turned by 180° when
-/// `flip`, a negative scale x), its y axis 90° further. That is the pose the one-bone solve
-/// sets (`rotation + shear_x` is `atan2(ty, tx)` in degrees, plus 180° when flipped, up to
-/// whole turns), with the axis taken from the offset itself instead of the sine and cosine
-/// of the angle computed from it: the same matrix within rounding (the angle's `f32`
-/// roundings are skipped), and the world transform no longer waits for atan2 and then
-/// sine and cosine (BENCHMARKS.md, frame round 13). `None` at a zero or non-finite
-/// distance, where the angle path decides.
+/// `aim[3]` of a deferred one-bone pose (see [`aimed_rotation`]).
+const AIM_ONE: u32 = 0;
+/// `aim[3]` flag: the solve added 180° (a negative scale x).
+const AIM_FLIP: u32 = 1;
+/// `aim[3]` flag: 4.3's wrap ([`IkRules::SPINE43`]).
+const AIM_43: u32 = 2;
+
+/// The rotation of a full-mix IK pose deferred by `Bone::pose_normal_aimed`: `ap` is the
+/// applied pose with the rotation before the solve, `aim` what the solve left (`aim[3]`
+/// the kind and flags). One bone (`aim` = target offset `tx, ty`): the operations of
+/// [`apply_one_impl`], in its order, so the same bits as computed there at once.
+pub(crate) fn aimed_rotation(ap: AppliedPose, aim: [f32; 4]) -> f32 {
+    let code = aim[3] as u32;
+    let rules = if code & AIM_43 != 0 { IkRules::SPINE43 } else { IkRules::SPINE42 };
+    let [tx, ty, _, _] = aim;
+    let mut rotation_ik = -ap.shear_x - ap.rotation;
+    rotation_ik += math::atan2_deg(ty, tx);
+    if code & AIM_FLIP != 0 {
+        rotation_ik += 180.0;
+    }
+    rotation_ik = rules.wrap(rotation_ik);
+    ap.rotation + rotation_ik
+}
+
+/// The x axis (`cos, sin`) of a bone fully aimed at `(tx, ty)` (its parent-space offset to
+/// the target), turned by 180° when `flip` (a negative scale x); with equal shears its y
+/// axis is 90° further. That is the pose the one-bone solve sets (`rotation + shear_x` is
+/// `atan2(ty, tx)` in degrees, plus 180° when flipped, up to whole turns), with the axis
+/// taken from the offset itself instead of the sine and cosine of the angle computed from
+/// it: the same axis within rounding (the angle's `f32` roundings are skipped), and the
+/// world transform no longer waits for atan2 and then sine and cosine (BENCHMARKS.md,
+/// frame round 13). `None` at a zero or non-finite distance, where the angle path
+/// decides.
 #[inline(always)]
-fn aimed_matrix(tx: f32, ty: f32, flip: bool, sx: f32, sy: f32) -> Option<[f32; 4]> {
+fn aimed_axis(tx: f32, ty: f32, flip: bool) -> Option<(f32, f32)> {
     let rr = tx * tx + ty * ty;
     if !(rr > 0.0 && rr.is_finite()) {
         return None;
     }
     let r = math::sqrt(rr);
-    let (mut cos, mut sin) = (tx / r, ty / r);
-    if flip {
-        (cos, sin) = (-cos, -sin);
-    }
-    Some([cos * sx, -sin * sy, sin * sx, cos * sy])
+    let (cos, sin) = (tx / r, ty / r);
+    Some(if flip { (-cos, -sin) } else { (cos, sin) })
 }
 
 /// `MathUtil::max(a, b)` (`a > b ? a : b`).
@@ -635,7 +673,7 @@ pub(crate) fn apply_two_impl(
 
 /// `((sin, cos), (sin, cos))` of the parent's and the child's x axes after a full-mix
 /// uniform two-bone solve, from the solve's vectors instead of its angles (as
-/// [`aimed_matrix`] does for one bone), before the 180° turns of negative scales: the
+/// [`aimed_axis`] does for one bone), before the 180° turns of negative scales: the
 /// parent's axis is the direction of `(tx * a + ty * b, ty * a - tx * b)` (whose atan2 is
 /// the solve's `a1`) turned back by the child's offset angle `os` (`atan2(cy, cx)`, times
 /// `s2`), the child's is its bend angle (cosine `ca`, sine `sa`) turned by `os`, its sine
