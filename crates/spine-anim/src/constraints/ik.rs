@@ -328,26 +328,56 @@ pub(crate) fn apply_one_impl(
 
 /// `aim[3]` of a deferred one-bone pose (see [`aimed_rotation`]).
 const AIM_ONE: u32 = 0;
-/// `aim[3]` flag: the solve added 180° (a negative scale x).
+/// `aim[3]` of a deferred two-bone parent pose.
+const AIM_PARENT: u32 = 4;
+/// `aim[3]` of a deferred two-bone child pose.
+const AIM_CHILD: u32 = 8;
+/// `aim[3]` kind bits.
+const AIM_KIND: u32 = 12;
+/// `aim[3]` flag: the solve turns the bone by 180° (a negative scale).
 const AIM_FLIP: u32 = 1;
 /// `aim[3]` flag: 4.3's wrap ([`IkRules::SPINE43`]).
 const AIM_43: u32 = 2;
+/// `aim[3]` flag: a two-bone child bends the negative way.
+const AIM_BEND_NEG: u32 = 16;
 
 /// The rotation of a full-mix IK pose deferred by `Bone::pose_normal_aimed`: `ap` is the
 /// applied pose with the rotation before the solve, `aim` what the solve left (`aim[3]`
-/// the kind and flags). One bone (`aim` = target offset `tx, ty`): the operations of
-/// [`apply_one_impl`], in its order, so the same bits as computed there at once.
+/// the kind and flags). The operations of the solve at full mix, in its order:
+/// - one bone (`aim` = target offset `tx, ty`): [`apply_one_impl`]'s;
+/// - two-bone parent (`aim` = `y1, x1, os`): `a1 = atan2(y1, x1)`, then
+///   [`apply_two_impl`]'s `rot`;
+/// - two-bone child (`aim` = `cosine, os, s2`): `a2 = acos(cosine) * bend`, then its
+///   `crot`.
 pub(crate) fn aimed_rotation(ap: AppliedPose, aim: [f32; 4]) -> f32 {
     let code = aim[3] as u32;
     let rules = if code & AIM_43 != 0 { IkRules::SPINE43 } else { IkRules::SPINE42 };
-    let [tx, ty, _, _] = aim;
-    let mut rotation_ik = -ap.shear_x - ap.rotation;
-    rotation_ik += math::atan2_deg(ty, tx);
-    if code & AIM_FLIP != 0 {
-        rotation_ik += 180.0;
+    let turn: f32 = if code & AIM_FLIP != 0 { 180.0 } else { 0.0 };
+    match code & AIM_KIND {
+        AIM_PARENT => {
+            let [y1, x1, os, _] = aim;
+            let a1 = math::atan2(y1, x1);
+            let a1 = rules.wrap((a1 - os) * RAD_DEG + turn - ap.rotation);
+            ap.rotation + a1
+        }
+        AIM_CHILD => {
+            let [cosine, os, s2, _] = aim;
+            let bend: f32 = if code & AIM_BEND_NEG != 0 { -1.0 } else { 1.0 };
+            let a2 = acos(cosine) * bend;
+            let a2 = rules.wrap(((a2 + os) * RAD_DEG - ap.shear_x) * s2 + turn - ap.rotation);
+            ap.rotation + a2
+        }
+        _ => {
+            let [tx, ty, _, _] = aim;
+            let mut rotation_ik = -ap.shear_x - ap.rotation;
+            rotation_ik += math::atan2_deg(ty, tx);
+            if code & AIM_FLIP != 0 {
+                rotation_ik += 180.0;
+            }
+            rotation_ik = rules.wrap(rotation_ik);
+            ap.rotation + rotation_ik
+        }
     }
-    rotation_ik = rules.wrap(rotation_ik);
-    ap.rotation + rotation_ik
 }
 
 /// The x axis (`cos, sin`) of a bone fully aimed at `(tx, ty)` (its parent-space offset to
@@ -558,9 +588,6 @@ pub(crate) fn apply_two_impl(
     }
     // `os_raw` = `atan2(cy, cx)`, computed beside another angle in each branch.
     let (a1, a2, os_raw);
-    // The uniform solve's `(a, b)` with `b` from the child's angle by algebra (its cosine is
-    // known, its sine is `bend * sqrt(1 - cosine^2)`), for `aimed_pair`.
-    let mut aimed_ab = None;
     'outer: {
         if u {
             l2 *= psx;
@@ -578,11 +605,35 @@ pub(crate) fn apply_two_impl(
                     sy = scale_y(mode, sy, a);
                 }
             } else {
-                a2v = acos(cosine) * bend;
-                if bend == 1.0 || bend == -1.0 {
-                    let sine = bend * math::sqrt(1.0 - cosine * cosine);
-                    aimed_ab = Some((cosine, sine, l1 + l2 * cosine, l2 * sine));
+                // Full mix, shears the aimed axes allow: the pose from vectors, its angles
+                // on first read (`pose_two_aimed`).
+                let (chx, chy) = (child.ashear_x, child.ashear_y);
+                let (hx, hy) =
+                    if rules.spine43 { (parent.ashear_x, parent.ashear_y) } else { (0.0, 0.0) };
+                if alpha == 1.0
+                    && (bend == 1.0 || bend == -1.0)
+                    && hx == 0.0
+                    && hy == 0.0
+                    && chx == chy
+                    && (s2 == 1.0 || chx == 0.0)
+                {
+                    let two = TwoAimed {
+                        ids: (parent_id, child_id),
+                        pp,
+                        parent: (parent.ax, parent.ay, parent.arotation, sx, sy),
+                        child: (cx, cy, child.arotation, child.ascale_x, child.ascale_y, chx),
+                        target: (tx, ty),
+                        lengths: (l1, l2),
+                        cosine,
+                        bend,
+                        flips: (o1 != 0.0, o2 != 0.0, s2),
+                        spine43: rules.spine43,
+                    };
+                    if pose_two_aimed(bones, &two) {
+                        return;
+                    }
                 }
+                a2v = acos(cosine) * bend;
             }
             a = l1 + l2 * cosine;
             b = l2 * math::sin(a2v);
@@ -639,16 +690,7 @@ pub(crate) fn apply_two_impl(
         && r1.is_finite()
         && child_parent.is_some_and(|p| p.index() < bones.len())
     {
-        let aimed = aimed_ab
-            .filter(|_| alpha == 1.0 && hx == 0.0 && (s2 == 1.0 || chx == 0.0))
-            .and_then(|(ca, sa, a, b)| aimed_pair(tx, ty, a, b, (cx, cy), (ca, sa), s2));
-        let ((ps, pc), (cs, cc)) = match aimed {
-            Some(((ps, pc), (cs, cc))) => {
-                let flip = |(s, c): (f32, f32), o: f32| if o == 0.0 { (s, c) } else { (-s, -c) };
-                (flip((ps, pc), o1), flip((cs, cc), o2))
-            }
-            None => math::sin_cos_deg_pair(r0, r1),
-        };
+        let ((ps, pc), (cs, cc)) = math::sin_cos_deg_pair(r0, r1);
         if let Some(pb) = bones.get_mut(parent_id.index()) {
             let m = local_matrix_equal_shears(ps, pc, sx, sy);
             pb.pose_normal(pp, px, py, rot, sx, sy, hx, hy, m);
@@ -674,22 +716,19 @@ pub(crate) fn apply_two_impl(
 /// `((sin, cos), (sin, cos))` of the parent's and the child's x axes after a full-mix
 /// uniform two-bone solve, from the solve's vectors instead of its angles (as
 /// [`aimed_axis`] does for one bone), before the 180° turns of negative scales: the
-/// parent's axis is the direction of `(tx * a + ty * b, ty * a - tx * b)` (whose atan2 is
-/// the solve's `a1`) turned back by the child's offset angle `os` (`atan2(cy, cx)`, times
+/// parent's axis is the direction of `(x1, y1)` = `(tx * a + ty * b, ty * a - tx * b)`
+/// (whose atan2 is the solve's `a1`) turned back by the child's offset angle `os` (`atan2(cy, cx)`, times
 /// `s2`), the child's is its bend angle (cosine `ca`, sine `sa`) turned by `os`, its sine
 /// times `s2`. `None` where a direction is undefined (a zero or non-finite vector), where
 /// the angle path decides.
 #[inline(always)]
 fn aimed_pair(
-    tx: f32,
-    ty: f32,
-    a: f32,
-    b: f32,
+    x1: f32,
+    y1: f32,
     (cx, cy): (f32, f32),
     (ca, sa): (f32, f32),
     s2: f32,
 ) -> Option<((f32, f32), (f32, f32))> {
-    let (x1, y1) = (tx * a + ty * b, ty * a - tx * b);
     let (n1, nc) = (x1 * x1 + y1 * y1, cx * cx + cy * cy);
     if !(n1 > 0.0 && n1.is_finite() && nc > 0.0 && nc.is_finite()) {
         return None;
@@ -700,6 +739,93 @@ fn aimed_pair(
     let parent = (s1 * co - c1 * so, c1 * co + s1 * so);
     let child = (s2 * (sa * co + ca * so), ca * co - sa * so);
     Some((parent, child))
+}
+
+/// What [`pose_two_aimed`] needs of a uniform two-bone solve whose target is within reach.
+struct TwoAimed {
+    /// Parent and child bone.
+    ids: (BoneId, BoneId),
+    /// The parent's parent's world transform.
+    pp: ParentWorld,
+    /// The parent's applied `x, y, rotation` and the scales it is posed with.
+    parent: (f32, f32, f32, f32, f32),
+    /// The child's `x, y` as posed, applied rotation, scales and shear (x = y).
+    child: (f32, f32, f32, f32, f32, f32),
+    /// The target in the parent's parent space, relative to the parent.
+    target: (f32, f32),
+    /// `l1, l2` of the solve.
+    lengths: (f32, f32),
+    /// The cosine of the child's bend, in (-1, 1).
+    cosine: f32,
+    /// The bend direction, ±1.
+    bend: f32,
+    /// `o1 != 0`, `o2 != 0` (negative scales turn by 180°) and `s2`.
+    flips: (bool, bool, f32),
+    /// 4.3's wrap.
+    spine43: bool,
+}
+
+/// Poses both bones of a full-mix uniform two-bone solve whose target is within reach:
+/// their world axes from [`aimed_pair`] (the bend's sine `bend * sqrt(1 - cosine²)`, no
+/// `acos` then sine), their rotations left to [`aimed_rotation`] (the parent's from the
+/// vector whose atan2 is its angle, the child's from the cosine), computed on first read:
+/// the world transforms no longer wait for `acos`, sine, atan2 and then sine and cosine,
+/// and nothing computes the angles of most poses (BENCHMARKS.md, frame round 13). `false`
+/// (nothing posed) where a direction is undefined.
+#[inline(always)]
+fn pose_two_aimed(bones: &mut [Bone], t: &TwoAimed) -> bool {
+    let (parent_id, child_id) = t.ids;
+    let (tx, ty) = t.target;
+    let (l1, l2) = t.lengths;
+    let (flip1, flip2, s2) = t.flips;
+    let (cx, cy, car, csx, csy, chx) = t.child;
+    let (px, py, par, sx, sy) = t.parent;
+    let child_parent_ok =
+        bones.get(child_id.index()).and_then(|c| c.parent).is_some_and(|p| p.index() < bones.len());
+    if !child_parent_ok || parent_id.index() >= bones.len() {
+        return false;
+    }
+    let sine = t.bend * math::sqrt(1.0 - t.cosine * t.cosine);
+    let (a, b) = (l1 + l2 * t.cosine, l2 * sine);
+    let (x1, y1) = (tx * a + ty * b, ty * a - tx * b);
+    let Some(((ps, pc), (cs, cc))) = aimed_pair(x1, y1, (cx, cy), (t.cosine, sine), s2) else {
+        return false;
+    };
+    let os = math::atan2(cy, cx) * s2;
+    let turn = |(s, c): (f32, f32), flip: bool| if flip { (-s, -c) } else { (s, c) };
+    let ((ps, pc), (cs, cc)) = (turn((ps, pc), flip1), turn((cs, cc), flip2));
+    let rules = if t.spine43 { AIM_43 } else { 0 };
+    let flag = |on: bool, bit: u32| if on { bit } else { 0 };
+    if let Some(pb) = bones.get_mut(parent_id.index()) {
+        let pose = AppliedPose {
+            x: px,
+            y: py,
+            rotation: par,
+            scale_x: sx,
+            scale_y: sy,
+            shear_x: 0.0,
+            shear_y: 0.0,
+        };
+        let code = AIM_PARENT | flag(flip1, AIM_FLIP) | rules;
+        let m = local_matrix_equal_shears(ps, pc, sx, sy);
+        pb.pose_normal_aimed(t.pp, pose, [y1, x1, os, code as f32], m);
+    }
+    let pw = parent_world(bones, child_id);
+    if let (Some(ch), Some(pw)) = (bones.get_mut(child_id.index()), pw) {
+        let pose = AppliedPose {
+            x: cx,
+            y: cy,
+            rotation: car,
+            scale_x: csx,
+            scale_y: csy,
+            shear_x: chx,
+            shear_y: chx,
+        };
+        let code = AIM_CHILD | flag(flip2, AIM_FLIP) | flag(t.bend < 0.0, AIM_BEND_NEG) | rules;
+        let m = local_matrix_equal_shears(cs, cc, csx, csy);
+        ch.pose_normal_aimed(pw, pose, [t.cosine, os, s2, code as f32], m);
+    }
+    true
 }
 
 /// The two-bone solve when the target is out of reach: the closest or farthest point of the
