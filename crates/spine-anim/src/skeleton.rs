@@ -581,6 +581,25 @@ impl Bone {
                     pc /= sy;
                     pb = pc * s;
                     pd = pa * s;
+                    // The local axes turned back by the parent's rotation `prx` (the angle
+                    // of `pa, pc`): the local matrix (cached while the pose holds) turned
+                    // by that direction, not sine and cosine of angles less `atan2`. The
+                    // same axes within rounding (BENCHMARKS.md, frame round 13).
+                    let n = pa * pa + pc * pc;
+                    if n > 0.0 && n.is_finite() {
+                        let n = math::sqrt(n);
+                        let (cp, sp) = (pa / n, pc / n);
+                        let [la, lb, lc, ld] = cache
+                            .unwrap_or(&mut self.local)
+                            .get(rotation, scale_x, scale_y, shear_x, shear_y);
+                        let (la, lc) = (la * cp + lc * sp, lc * cp - la * sp);
+                        let (lb, ld) = (lb * cp + ld * sp, ld * cp - lb * sp);
+                        self.a = (pa * la - pb * lc) * sx;
+                        self.b = (pa * lb - pb * ld) * sx;
+                        self.c = (pc * la + pd * lc) * sy;
+                        self.d = (pc * lb + pd * ld) * sy;
+                        return;
+                    }
                     prx = math::atan2_deg(pc, pa);
                 } else {
                     pa = 0.0;
@@ -1931,6 +1950,72 @@ mod tests {
 
     fn pose_bits(p: AppliedPose) -> [u32; 7] {
         [p.x, p.y, p.rotation, p.scale_x, p.scale_y, p.shear_x, p.shear_y].map(f32::to_bits)
+    }
+
+    /// `Inherit::NoRotationOrReflection` turns the cached local matrix by the direction of
+    /// the parent's x axis: the world matrix of spine-cpp's angle formula (sine and cosine of
+    /// the local angles less the parent's `atan2`) within the rounding of those angles, for
+    /// parents and poses of every quadrant, reflected or not, at any skeleton scale. An
+    /// error (a sign, a swapped column) is of order one.
+    #[test]
+    fn no_rotation_or_reflection_turns_the_local_matrix_by_the_parent_direction() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |lo: f32, hi: f32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            lo + (hi - lo) * ((seed >> 40) as f32 / (1u64 << 24) as f32)
+        };
+        let mut worst = 0.0f32;
+        for _ in 0..20_000 {
+            let frame = WorldFrame {
+                x: next(-5.0, 5.0),
+                y: next(-5.0, 5.0),
+                scale_x: next(0.5, 2.0) * if next(0.0, 1.0) < 0.5 { -1.0 } else { 1.0 },
+                scale_y: next(0.5, 2.0) * if next(0.0, 1.0) < 0.5 { -1.0 } else { 1.0 },
+            };
+            let p = ParentWorld {
+                a: next(-2.0, 2.0),
+                b: next(-2.0, 2.0),
+                c: next(-2.0, 2.0),
+                d: next(-2.0, 2.0),
+                world_x: next(-50.0, 50.0),
+                world_y: next(-50.0, 50.0),
+            };
+            let (r, sx, sy) = (next(-720.0, 720.0), next(-2.0, 2.0), next(-2.0, 2.0));
+            let (hx, hy) = (next(-40.0, 40.0), next(-40.0, 40.0));
+            let mut b = Bone::new(&bone_data(Inherit::NoRotationOrReflection));
+            b.update_world_transform_with(Some(p), &frame, 1.0, 2.0, r, sx, sy, hx, hy);
+            // spine-cpp's formula.
+            let (mut pa, mut pb, mut pc, mut pd) = (p.a, p.b, p.c, p.d);
+            let mut s = pa * pa + pc * pc;
+            if s <= 0.0001 {
+                continue;
+            }
+            s = math::abs(pa * pd - pb * pc) / s;
+            pa /= frame.scale_x;
+            pc /= frame.scale_y;
+            pb = pc * s;
+            pd = pa * s;
+            let prx = math::atan2_deg(pc, pa);
+            let ((sin_x, cos_x), (sin_y, cos_y)) =
+                math::sin_cos_deg_pair(r + hx - prx, r + hy - prx + 90.0);
+            let (la, lb, lc, ld) = (cos_x * sx, cos_y * sy, sin_x * sx, sin_y * sy);
+            let want = [
+                (pa * la - pb * lc) * frame.scale_x,
+                (pa * lb - pb * ld) * frame.scale_x,
+                (pc * la + pd * lc) * frame.scale_y,
+                (pc * lb + pd * ld) * frame.scale_y,
+            ];
+            let got = [b.a, b.b, b.c, b.d];
+            let size = want.iter().fold(1.0f32, |m, v| m.max(v.abs()));
+            for (g, w) in got.iter().zip(want) {
+                worst = worst.max((g - w).abs() / size);
+            }
+        }
+        // Angles up to ~800° carry f32 roundings of ~1e-6 rad each.
+        assert!(worst < 1e-5, "worst relative difference {worst:e}");
+        assert!(worst > 0.0, "the turned matrix rounds like the angles' somewhere");
     }
 
     /// A deferred applied pose is the one computed at once from the world transforms of the
