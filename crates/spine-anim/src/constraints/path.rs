@@ -345,7 +345,10 @@ impl Chain {
             let w0 = self.place(ctx.data, sc, i, b0, id, [bone_x, bone_y], t0, r_this0);
             let w1 = self.place(ctx.data, sc, i + 1, b1, id1, [t0[0], t0[1]], t1, r_this1);
             (bone_x, bone_y) = (t1[0], t1[1]);
-            let ((sin0, cos0), (sin1, cos1)) = math::sin_cos_pair(w0.0, w1.0);
+            let ((sin0, cos0), (sin1, cos1)) = match (w0.0, w1.0) {
+                (Turn::Angle(r0), Turn::Angle(r1)) => math::sin_cos_pair(r0, r1),
+                (t0, t1) => (t0.sin_cos(), t1.sin_cos()),
+            };
             rotate(b0, w0.1, sin0, cos0);
             b0.update_applied_transform(parent, &ctx.frame);
             let parent1 = if after_first { Some(b0.world()) } else { parent1 };
@@ -361,7 +364,7 @@ impl Chain {
             if let Some(bone) = ctx.bones.get_mut(id.index()) {
                 let w = self.place(ctx.data, sc, i, bone, id, [bone_x, bone_y], t, r_this);
                 (bone_x, bone_y) = (t[0], t[1]);
-                let (sin, cos) = math::sin_cos(w.0);
+                let (sin, cos) = w.0.sin_cos();
                 rotate(bone, w.1, sin, cos);
                 bone.update_applied_transform(parent, &ctx.frame);
             }
@@ -370,8 +373,8 @@ impl Chain {
     }
 
     /// Bone `i` of the loop up to its final rotation: moves it to `from`, scales it toward
-    /// its position `t` (chain scale) and returns the angle whose sine and cosine rotate it,
-    /// with its matrix after the scale (not stored: the caller's [`rotate`] writes it).
+    /// its position `t` (chain scale) and returns the turn that rotates it, with its matrix
+    /// after the scale (not stored: the caller's [`rotate`] writes it).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn place(
@@ -384,7 +387,7 @@ impl Chain {
         from: [f32; 2],
         t: [f32; 3],
         r_this: f32,
-    ) -> (f32, [f32; 4]) {
+    ) -> (Turn, [f32; 4]) {
         let [bone_x, bone_y] = from;
         let (x, y, r_next) = (t[0], t[1], t[2]);
         bone.world_x += (bone_x - bone.world_x) * self.mix_x;
@@ -414,10 +417,52 @@ impl Chain {
         } else if sc.spaces.get(i + 1).is_some_and(|&s| s < EPSILON) {
             (r_next, math::atan2(c, a))
         } else {
+            // A full turn toward the chord: from the two directions, not their angles.
+            if self.mix_rotate == 1.0 && self.offset_rotation == 0.0 {
+                if let Some(turn) = chord_turn(dx, dy, a, c) {
+                    return (turn, [a, b, c, d]);
+                }
+            }
             math::atan2_pair(dy, dx, c, a)
         };
-        (wrap_pi(r - bone_r + self.offset_rotation) * self.mix_rotate, [a, b, c, d])
+        let turn = wrap_pi(r - bone_r + self.offset_rotation) * self.mix_rotate;
+        (Turn::Angle(turn), [a, b, c, d])
     }
+}
+
+/// How a chain bone turns: by an angle (radians), or by the sine and cosine of one.
+#[derive(Debug, Clone, Copy)]
+enum Turn {
+    /// The angle, whose sine and cosine are still to compute.
+    Angle(f32),
+    /// `(sin, cos)`.
+    SinCos(f32, f32),
+}
+
+impl Turn {
+    /// `(sin, cos)` of the turn.
+    #[inline(always)]
+    fn sin_cos(self) -> (f32, f32) {
+        match self {
+            Turn::Angle(r) => math::sin_cos(r),
+            Turn::SinCos(sin, cos) => (sin, cos),
+        }
+    }
+}
+
+/// The turn that brings the bone's x axis `(a, c)` onto the chord `(dx, dy)`: its sine and
+/// cosine from the two directions (their cross and dot products over the product of the
+/// lengths), not from the difference of their atan2s. The same turn within rounding
+/// (BENCHMARKS.md, frame round 13); `None` where a direction is undefined (a zero or
+/// non-finite length), where the angles decide.
+#[inline(always)]
+fn chord_turn(dx: f32, dy: f32, a: f32, c: f32) -> Option<Turn> {
+    let q = (dx * dx + dy * dy) * (a * a + c * c);
+    if !(q > 0.0 && q.is_finite()) {
+        return None;
+    }
+    let inv = 1.0 / math::sqrt(q);
+    Some(Turn::SinCos((dy * a - dx * c) * inv, (dx * a + dy * c) * inv))
 }
 
 /// Rotates `bone`, whose matrix is `m` (`a, b, c, d`), by the angle of `sin`, `cos`.
@@ -949,6 +994,37 @@ mod tests {
     use super::*;
     use crate::{Physics, Skeleton};
     use std::sync::Arc;
+
+    /// `chord_turn` is the turn of the angle path (`atan2` of the chord less `atan2` of the
+    /// bone's axis, wrapped, then sine and cosine) within rounding, in every quadrant and at
+    /// lengths from 1e-3 to 1e3; undefined directions are left to the angles.
+    #[test]
+    fn chord_turn_matches_the_angles() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |lo: f32, hi: f32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            lo + (hi - lo) * ((seed >> 40) as f32 / (1u64 << 24) as f32)
+        };
+        let mut worst = 0.0f32;
+        for _ in 0..50_000 {
+            let size = 10f32.powf(next(-3.0, 3.0));
+            let (dx, dy) = (next(-1.0, 1.0) * size, next(-1.0, 1.0) * size);
+            let (a, c) = (next(-2.0, 2.0), next(-2.0, 2.0));
+            let Some(Turn::SinCos(sin, cos)) = chord_turn(dx, dy, a, c) else {
+                panic!("({dx}, {dy}) ({a}, {c}): no turn");
+            };
+            let (r, bone_r) = math::atan2_pair(dy, dx, c, a);
+            let (want_sin, want_cos) = math::sin_cos(wrap_pi(r - bone_r));
+            worst = worst.max((sin - want_sin).abs()).max((cos - want_cos).abs());
+        }
+        assert!(worst < 2e-6, "worst difference {worst:e}");
+        assert!(chord_turn(0.0, 0.0, 1.0, 0.0).is_none());
+        assert!(chord_turn(1.0, 0.0, 0.0, 0.0).is_none());
+        assert!(chord_turn(f32::NAN, 0.0, 1.0, 0.0).is_none());
+        assert!(chord_turn(f32::INFINITY, 0.0, 1.0, 0.0).is_none());
+    }
 
     /// A chain `c0 .. c6` (each the child of the previous one) and two loose bones, a
     /// four-curve path, and one path constraint on `bones` with the given modes.
