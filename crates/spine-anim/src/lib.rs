@@ -23,6 +23,8 @@ pub mod constraints;
 pub mod math;
 pub mod render;
 mod skeleton;
+#[cfg(test)]
+mod test_rng;
 mod vertices;
 
 pub use render::SkeletonRenderer;

@@ -1959,13 +1959,8 @@ mod tests {
     /// error (a sign, a swapped column) is of order one.
     #[test]
     fn no_rotation_or_reflection_turns_the_local_matrix_by_the_parent_direction() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |lo: f32, hi: f32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            lo + (hi - lo) * ((seed >> 40) as f32 / (1u64 << 24) as f32)
-        };
+        let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
+        let mut next = |lo: f32, hi: f32| rng.range(lo, hi);
         let mut worst = 0.0f32;
         for _ in 0..20_000 {
             let frame = WorldFrame {

@@ -1971,13 +1971,8 @@ mod tests {
     /// unsorted, repeated and NaN samples and times before, on and after every sample.
     #[test]
     fn bezier_value_matches_the_sample_scan() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+        let mut next = move || rng.bits();
         let mut checked = 0;
         for case in 0..2000 {
             let mut xs: Vec<f32> = (0..9).map(|_| (next() % 1000) as f32 / 1000.0).collect();

@@ -1000,13 +1000,8 @@ mod tests {
     /// lengths from 1e-3 to 1e3; undefined directions are left to the angles.
     #[test]
     fn chord_turn_matches_the_angles() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |lo: f32, hi: f32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            lo + (hi - lo) * ((seed >> 40) as f32 / (1u64 << 24) as f32)
-        };
+        let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+        let mut next = |lo: f32, hi: f32| rng.range(lo, hi);
         let mut worst = 0.0f32;
         for _ in 0..50_000 {
             let size = 10f32.powf(next(-3.0, 3.0));
