@@ -1340,6 +1340,9 @@ fn apply_bone(
     blend: MixBlend,
     direction: MixDirection,
 ) {
+    if !sk.bones.get(bi).is_some_and(|b| b.active) {
+        return;
+    }
     let rules = BoneRules::of(data);
     apply_bone_in(
         &mut sk.bones,
@@ -1379,9 +1382,11 @@ impl BoneRules {
 /// `*ii`) or the end: [`apply_held`] for each, with the skeleton's bones and the data's bone
 /// list borrowed once for the whole run (not re-read through the skeleton per timeline).
 ///
-/// The caller passes only bone timelines with keys (the state's timeline ranges leave the
-/// others out, `TrackEntry::active_runs`): the full no-key test is not repeated here, only
-/// an empty table is stepped over (what keeps the readers in bounds).
+/// The caller passes only bone timelines with keys on active bones (the state's timeline
+/// ranges leave the others out, `TrackEntry::active_runs`, rebuilt when the skeleton's
+/// update cache, which sets `Bone::active`, is): neither the full no-key test nor the
+/// active test is repeated here, only an empty table is stepped over (what keeps the
+/// readers in bounds).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) fn apply_bone_run(
@@ -1410,7 +1415,7 @@ pub(crate) fn apply_bone_run(
     }
 }
 
-/// [`apply_bone`] over the bones and bone data slices.
+/// [`apply_bone`] over the bones and bone data slices, for an active bone (the callers test it).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn apply_bone_in(
@@ -1427,9 +1432,6 @@ fn apply_bone_in(
 ) {
     let Some(bd) = bone_data.get(bi) else { return };
     let Some(b) = bones.get_mut(bi) else { return };
-    if !b.active {
-        return;
-    }
     match property {
         BoneProperty::Rotate if rules.rotate_3x => {
             b.rotation = rotate_3x(c, time, alpha, blend, b.rotation, bd.rotation)
