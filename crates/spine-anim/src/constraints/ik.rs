@@ -717,10 +717,10 @@ pub(crate) fn apply_two_impl(
 /// uniform two-bone solve, from the solve's vectors instead of its angles (as
 /// [`aimed_axis`] does for one bone), before the 180° turns of negative scales: the
 /// parent's axis is the direction of `(x1, y1)` = `(tx * a + ty * b, ty * a - tx * b)`
-/// (whose atan2 is the solve's `a1`) turned back by the child's offset angle `os` (`atan2(cy, cx)`, times
-/// `s2`), the child's is its bend angle (cosine `ca`, sine `sa`) turned by `os`, its sine
-/// times `s2`. `None` where a direction is undefined (a zero or non-finite vector), where
-/// the angle path decides.
+/// (whose atan2 is the solve's `a1`) turned back by the child's offset angle `os`
+/// (`atan2(cy, cx)`, times `s2`), the child's is its bend angle (cosine `ca`, sine `sa`)
+/// turned by `os`, its sine times `s2`. `None` where a direction is undefined (a zero or
+/// non-finite vector), where the angle path decides.
 #[inline(always)]
 fn aimed_pair(
     x1: f32,
