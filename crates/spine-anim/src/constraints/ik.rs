@@ -224,6 +224,7 @@ fn compute_applied(bones: &mut [Bone], ids: &[BoneId]) {
 /// [`apply_one_with`], posing the bone through `cache` (see
 /// [`Bone::update_world_transform_cached`]).
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(crate) fn apply_one_impl(
     cache: Option<&mut LocalCache>,
     rules: IkRules,
