@@ -231,6 +231,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     // the rotation of space `i`, kept from the previous triple.
     let mut r_prev = positions.get(2).copied().unwrap_or(0.0);
     let triples = positions.get(3..).unwrap_or_default().chunks_exact(3);
+    let chords = !spine_c && !tip && !tangents && mix_rotate == 1.0 && offset_rotation == 0.0;
     for (i, (&id, t)) in data.bones.iter().zip(triples).enumerate() {
         let (x, y, r_next) = (t[0], t[1], t[2]);
         let r_this = std::mem::replace(&mut r_prev, r_next);
@@ -257,34 +258,42 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         bone_y = y;
         if mix_rotate > 0.0 {
             let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
-            let (mut r, bone_r) = if tangents {
-                (r_this, math::atan2(c, a))
-            } else if (spine_c && sc.spaces[i + 1] == 0.0)
-                || (!spine_c && sc.spaces[i + 1] < EPSILON)
-            {
-                (r_next, math::atan2(c, a))
+            // A full turn toward the chord (4.x rules, no offset): from the two directions,
+            // as `Chain::place` does, so that both loops give the same bits.
+            let chord = chords && sc.spaces[i + 1] >= EPSILON;
+            let turn = if chord { chord_turn(dx, dy, a, c) } else { None };
+            let (sin, cos) = if let Some(turn) = turn {
+                turn.sin_cos()
             } else {
-                math::atan2_pair(dy, dx, c, a)
-            };
-            if spine_c {
-                r -= bone_r - offset_rotation * DEG_RAD;
-            } else {
-                r -= bone_r;
-            }
-            let (sin, cos) = if tip {
-                let (sin, cos) = math::sin_cos(r);
-                let length_setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
-                bone_x += (length_setup * (cos * a - sin * c) - dx) * mix_rotate;
-                bone_y += (length_setup * (sin * a + cos * c) - dy) * mix_rotate;
-                // Without a wrap and with `mix_rotate == 1` the final rotation is this `r`
-                // (`r * 1.0 == r`): its sine and cosine are reused.
-                if mix_rotate == 1.0 && (-PI..=PI).contains(&r) {
-                    (sin, cos)
+                let (mut r, bone_r) = if tangents {
+                    (r_this, math::atan2(c, a))
+                } else if (spine_c && sc.spaces[i + 1] == 0.0)
+                    || (!spine_c && sc.spaces[i + 1] < EPSILON)
+                {
+                    (r_next, math::atan2(c, a))
                 } else {
-                    math::sin_cos(wrap_pi(r) * mix_rotate)
+                    math::atan2_pair(dy, dx, c, a)
+                };
+                if spine_c {
+                    r -= bone_r - offset_rotation * DEG_RAD;
+                } else {
+                    r -= bone_r;
                 }
-            } else {
-                math::sin_cos(wrap_pi(r + offset_rotation) * mix_rotate)
+                if tip {
+                    let (sin, cos) = math::sin_cos(r);
+                    let length_setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
+                    bone_x += (length_setup * (cos * a - sin * c) - dx) * mix_rotate;
+                    bone_y += (length_setup * (sin * a + cos * c) - dy) * mix_rotate;
+                    // Without a wrap and with `mix_rotate == 1` the final rotation is this `r`
+                    // (`r * 1.0 == r`): its sine and cosine are reused.
+                    if mix_rotate == 1.0 && (-PI..=PI).contains(&r) {
+                        (sin, cos)
+                    } else {
+                        math::sin_cos(wrap_pi(r) * mix_rotate)
+                    }
+                } else {
+                    math::sin_cos(wrap_pi(r + offset_rotation) * mix_rotate)
+                }
             };
             bone.a = cos * a - sin * c;
             bone.b = cos * b - sin * d;
@@ -1029,6 +1038,7 @@ mod tests {
         spacing_mode: &str,
         spacing: f32,
         mix: f32,
+        offset: f32,
     ) -> Skeleton {
         let list = bones.iter().map(|b| format!("\"{b}\"")).collect::<Vec<_>>().join(", ");
         let text = format!(
@@ -1053,7 +1063,7 @@ mod tests {
             }}}}}}}}],
             "path": [{{"name": "p", "bones": [{list}], "target": "path", "positionMode": "fixed",
                 "position": 7, "spacingMode": "{spacing_mode}", "spacing": {spacing},
-                "rotateMode": "{rotate}", "rotation": 23, "mixRotate": {mix}, "mixX": 0.7}}]}}"#
+                "rotateMode": "{rotate}", "rotation": {offset}, "mixRotate": {mix}, "mixX": 0.7}}]}}"#
         );
         let data = spine_model::load_json(&text, None).unwrap();
         let mut sk = Skeleton::new(Arc::new(data));
@@ -1087,9 +1097,10 @@ mod tests {
             for rotate in ["tangent", "chainScale", "chain"] {
                 for mode in ["percent", "length", "fixed", "proportional"] {
                     for spacing in [0.0f32, 0.15, 9.0] {
-                        for mix in [1.0f32, 0.6] {
-                            let mut a = chain_rig(order, rotate, mode, spacing, mix);
-                            let mut b = chain_rig(order, rotate, mode, spacing, mix);
+                        // With no offset and a full mix, chords turn by `chord_turn`.
+                        for (mix, offset) in [(1.0f32, 23.0f32), (0.6, 23.0), (1.0, 0.0)] {
+                            let mut a = chain_rig(order, rotate, mode, spacing, mix, offset);
+                            let mut b = chain_rig(order, rotate, mode, spacing, mix, offset);
                             for (k, (ba, bb)) in a.bones.iter_mut().zip(&mut b.bones).enumerate() {
                                 let r = k as f32 * 37.3 - 80.0;
                                 (ba.rotation, bb.rotation) = (r, r);
@@ -1101,7 +1112,7 @@ mod tests {
                             assert_eq!(
                                 bits(&a),
                                 bits(&b),
-                                "{order:?} {rotate} {mode} {spacing} {mix}"
+                                "{order:?} {rotate} {mode} {spacing} {mix} {offset}"
                             );
                             paired += usize::from(order.len() > 1 && rotate != "chain");
                         }
