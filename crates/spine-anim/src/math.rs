@@ -264,6 +264,18 @@ pub fn sqrt(x: f32) -> f32 {
     x.sqrt()
 }
 
+/// The unit vector along `(x, y)`: each coordinate divided by the length (`None` at a zero
+/// or non-finite length, where a direction is undefined).
+#[inline(always)]
+pub fn unit(x: f32, y: f32) -> Option<(f32, f32)> {
+    let rr = x * x + y * y;
+    if !(rr > 0.0 && rr.is_finite()) {
+        return None;
+    }
+    let r = sqrt(rr);
+    Some((x / r, y / r))
+}
+
 /// `(float)fmod((double)a, (double)b)`.
 ///
 /// `fmod` is exact (the remainder is representable), so below 2^24 quotients it is computed

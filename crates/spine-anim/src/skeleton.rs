@@ -483,6 +483,13 @@ impl Bone {
             shear_x,
             shear_y,
         });
+        self.world_child(p, x, y, m);
+    }
+
+    /// The world transform of a child of `p` (of [`Inherit::Normal`]) at `(x, y)` with the
+    /// local matrix `m` (`la, lb, lc, ld`).
+    #[inline(always)]
+    fn world_child(&mut self, p: ParentWorld, x: f32, y: f32, m: [f32; 4]) {
         let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
         self.world_x = pa * x + pb * y + p.world_x;
         self.world_y = pc * x + pd * y + p.world_y;
@@ -513,14 +520,7 @@ impl Bone {
         if self.ap_flags & AP_READ_AFTER != 0 {
             self.materialize_applied();
         }
-        let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
-        self.world_x = pa * pose.x + pb * pose.y + p.world_x;
-        self.world_y = pc * pose.x + pd * pose.y + p.world_y;
-        let [la, lb, lc, ld] = m;
-        self.a = pa * la + pb * lc;
-        self.b = pa * lb + pb * ld;
-        self.c = pc * la + pd * lc;
-        self.d = pc * lb + pd * ld;
+        self.world_child(p, pose.x, pose.y, m);
     }
 
     /// The world transform from the parent's and a local pose (the applied pose is not
@@ -585,10 +585,7 @@ impl Bone {
                     // of `pa, pc`): the local matrix (cached while the pose holds) turned
                     // by that direction, not sine and cosine of angles less `atan2`. The
                     // same axes within rounding (BENCHMARKS.md, frame round 13).
-                    let n = pa * pa + pc * pc;
-                    if n > 0.0 && n.is_finite() {
-                        let n = math::sqrt(n);
-                        let (cp, sp) = (pa / n, pc / n);
+                    if let Some((cp, sp)) = math::unit(pa, pc) {
                         let [la, lb, lc, ld] = cache
                             .unwrap_or(&mut self.local)
                             .get(rotation, scale_x, scale_y, shear_x, shear_y);
@@ -1659,24 +1656,22 @@ impl Skeleton {
         for entry in &self.update_cache {
             match *entry {
                 UpdateEntry::Constraint(cid) => {
-                    let (ids, set): (&[BoneId], u8) =
+                    // IK reads its bones, then (a full-mix pose defers its rotation,
+                    // `Bone::pose_normal_aimed`) moves them for the entries after it.
+                    let (ids, set, then_moved): (&[BoneId], u8, bool) =
                         match self.data.constraints.get(cid.index()).map(|c| &c.kind) {
-                            Some(ConstraintKind::Ik(d)) => (&d.bones, AP_READ_AFTER),
-                            Some(ConstraintKind::Transform(d)) => (&d.bones, AP_MOVED),
-                            Some(ConstraintKind::Path(d)) => (&d.bones, AP_MOVED),
+                            Some(ConstraintKind::Ik(d)) => (&d.bones, AP_READ_AFTER, true),
+                            Some(ConstraintKind::Transform(d)) => (&d.bones, AP_MOVED, false),
+                            Some(ConstraintKind::Path(d)) => (&d.bones, AP_MOVED, false),
                             Some(ConstraintKind::Physics(d)) => {
-                                (std::slice::from_ref(&d.bone), AP_MOVED)
+                                (std::slice::from_ref(&d.bone), AP_MOVED, false)
                             }
-                            Some(ConstraintKind::Slider(_)) | None => (&[], 0),
+                            Some(ConstraintKind::Slider(_)) | None => (&[], 0, false),
                         };
                     for &id in ids {
                         flag(bones, id, set);
                     }
-                    // A full-mix IK pose defers its rotation (`Bone::pose_normal_aimed`):
-                    // later readers in the cache compute it at once.
-                    if let Some(ConstraintKind::Ik(_)) =
-                        self.data.constraints.get(cid.index()).map(|c| &c.kind)
-                    {
+                    if then_moved {
                         for &id in ids {
                             flag(bones, id, AP_MOVED);
                         }

@@ -284,11 +284,7 @@ pub(crate) fn apply_one_impl(
         .filter(|_| bone.inherit == Inherit::Normal && alpha == 1.0 && ap.shear_x == ap.shear_y)
         .and_then(|p| aimed_axis(tx, ty, flip).map(|axis| (p, axis)));
     if aimed.is_none() {
-        rotation_ik += math::atan2_deg(ty, tx);
-        if flip {
-            rotation_ik += 180.0;
-        }
-        rotation_ik = rules.wrap(rotation_ik);
+        rotation_ik = one_bone_turn(rotation_ik, tx, ty, flip, rules);
     }
     let mut sx = ap.scale_x;
     let mut sy = ap.scale_y;
@@ -309,7 +305,7 @@ pub(crate) fn apply_one_impl(
     }
     let (ax, ay, ar, hx, hy) = (ap.x, ap.y, ap.rotation, ap.shear_x, ap.shear_y);
     if let Some((p, (cos, sin))) = aimed {
-        let m = [cos * sx, -sin * sy, sin * sx, cos * sy];
+        let m = local_matrix_equal_shears(sin, cos, sx, sy);
         let pose = AppliedPose {
             x: ax,
             y: ay,
@@ -357,28 +353,54 @@ pub(crate) fn aimed_rotation(ap: AppliedPose, aim: [f32; 4]) -> f32 {
     match code & AIM_KIND {
         AIM_PARENT => {
             let [y1, x1, os, _] = aim;
-            let a1 = math::atan2(y1, x1);
-            let a1 = rules.wrap((a1 - os) * RAD_DEG + turn - ap.rotation);
-            ap.rotation + a1
+            ap.rotation + parent_turn(math::atan2(y1, x1), os, turn, ap.rotation, rules)
         }
         AIM_CHILD => {
             let [cosine, os, s2, _] = aim;
             let bend: f32 = if code & AIM_BEND_NEG != 0 { -1.0 } else { 1.0 };
             let a2 = acos(cosine) * bend;
-            let a2 = rules.wrap(((a2 + os) * RAD_DEG - ap.shear_x) * s2 + turn - ap.rotation);
-            ap.rotation + a2
+            ap.rotation + child_turn(a2, os, ap.shear_x, s2, turn, ap.rotation, rules)
         }
         _ => {
             let [tx, ty, _, _] = aim;
-            let mut rotation_ik = -ap.shear_x - ap.rotation;
-            rotation_ik += math::atan2_deg(ty, tx);
-            if code & AIM_FLIP != 0 {
-                rotation_ik += 180.0;
-            }
-            rotation_ik = rules.wrap(rotation_ik);
-            ap.rotation + rotation_ik
+            let base = -ap.shear_x - ap.rotation;
+            ap.rotation + one_bone_turn(base, tx, ty, code & AIM_FLIP != 0, rules)
         }
     }
+}
+
+/// The one-bone solve's rotation delta: `base` (the applied rotation and shear x, negated,
+/// plus the parent's angle for `NoRotationOrReflection`) turned to the target offset's angle,
+/// by 180° more when `flip`, wrapped.
+#[inline(always)]
+fn one_bone_turn(base: f32, tx: f32, ty: f32, flip: bool, rules: IkRules) -> f32 {
+    let mut rotation_ik = base + math::atan2_deg(ty, tx);
+    if flip {
+        rotation_ik += 180.0;
+    }
+    rules.wrap(rotation_ik)
+}
+
+/// The two-bone solve's parent rotation delta from its angle `a1` (radians), the child's
+/// offset angle `os` and the 180° turn `o1` of a negative scale, relative to `arotation`.
+#[inline(always)]
+fn parent_turn(a1: f32, os: f32, o1: f32, arotation: f32, rules: IkRules) -> f32 {
+    rules.wrap((a1 - os) * RAD_DEG + o1 - arotation)
+}
+
+/// The two-bone solve's child rotation delta from its bend angle `a2` (radians).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn child_turn(
+    a2: f32,
+    os: f32,
+    shear_x: f32,
+    s2: f32,
+    o2: f32,
+    arotation: f32,
+    rules: IkRules,
+) -> f32 {
+    rules.wrap(((a2 + os) * RAD_DEG - shear_x) * s2 + o2 - arotation)
 }
 
 /// The x axis (`cos, sin`) of a bone fully aimed at `(tx, ty)` (its parent-space offset to
@@ -392,12 +414,7 @@ pub(crate) fn aimed_rotation(ap: AppliedPose, aim: [f32; 4]) -> f32 {
 /// decides.
 #[inline(always)]
 fn aimed_axis(tx: f32, ty: f32, flip: bool) -> Option<(f32, f32)> {
-    let rr = tx * tx + ty * ty;
-    if !(rr > 0.0 && rr.is_finite()) {
-        return None;
-    }
-    let r = math::sqrt(rr);
-    let (cos, sin) = (tx / r, ty / r);
+    let (cos, sin) = math::unit(tx, ty)?;
     Some(if flip { (-cos, -sin) } else { (cos, sin) })
 }
 
@@ -672,8 +689,8 @@ pub(crate) fn apply_two_impl(
         }
     }
     let os = os_raw * s2;
-    let a1 = rules.wrap((a1 - os) * RAD_DEG + o1 - parent.arotation);
-    let a2 = rules.wrap(((a2 + os) * RAD_DEG - child.ashear_x) * s2 + o2 - child.arotation);
+    let a1 = parent_turn(a1, os, o1, parent.arotation, rules);
+    let a2 = child_turn(a2, os, child.ashear_x, s2, o2, child.arotation, rules);
     let rot = parent.arotation + a1 * alpha;
     let (hx, hy) = if rules.spine43 { (parent.ashear_x, parent.ashear_y) } else { (0.0, 0.0) };
     let crot = child.arotation + a2 * alpha;
@@ -730,13 +747,8 @@ fn aimed_pair(
     (ca, sa): (f32, f32),
     s2: f32,
 ) -> Option<((f32, f32), (f32, f32))> {
-    let (n1, nc) = (x1 * x1 + y1 * y1, cx * cx + cy * cy);
-    if !(n1 > 0.0 && n1.is_finite() && nc > 0.0 && nc.is_finite()) {
-        return None;
-    }
-    let (n1, nc) = (math::sqrt(n1), math::sqrt(nc));
-    let (c1, s1) = (x1 / n1, y1 / n1);
-    let (co, so) = (cx / nc, s2 * (cy / nc));
+    let ((c1, s1), (co, so)) = (math::unit(x1, y1)?, math::unit(cx, cy)?);
+    let so = s2 * so;
     let parent = (s1 * co - c1 * so, c1 * co + s1 * so);
     let child = (s2 * (sa * co + ca * so), ca * co - sa * so);
     Some((parent, child))
