@@ -117,7 +117,7 @@ fn main() {
             .filter_map(|t| match t {
                 Timeline::Bone { bone, curves, .. } => {
                     let stride = curves.channels + 1;
-                    let keys: Vec<&[f32]> = curves.frames.chunks(stride).collect();
+                    let keys: Vec<&[f32]> = a.table(curves).frames.chunks(stride).collect();
                     let equal = keys.windows(2).all(|w| w[0][1..] == w[1][1..]);
                     Some((bone.index(), keys.len(), equal))
                 }

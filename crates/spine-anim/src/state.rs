@@ -647,6 +647,7 @@ impl AnimationState {
                 apply_time = duration - apply_time;
             }
             let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
+            let keys: &[f32] = anim.map_or(&[], |a| &sd.animation(a).keys);
             let mixed_in_setup = sd.behaviour.state_mixed_in_from_setup && alpha == 1.0;
             if mixed_in_setup || (i == 0 && alpha == 1.0) || blend == MixBlend::Add {
                 if i == 0 {
@@ -664,7 +665,7 @@ impl AnimationState {
                             sk,
                             skd,
                             a,
-                            timelines,
+                            (timelines, keys),
                             times,
                             ev,
                             alpha,
@@ -677,7 +678,7 @@ impl AnimationState {
                             sk,
                             skd,
                             a,
-                            timelines,
+                            (timelines, keys),
                             times,
                             ev,
                             alpha,
@@ -689,7 +690,8 @@ impl AnimationState {
             } else {
                 let ev = if reverse { None } else { Some(&mut events) };
                 let times = (animation_last, apply_time);
-                self.apply_general(cur, sk, skd, timelines, times, ev, alpha, blend, attachments);
+                let tl = (timelines, keys);
+                self.apply_general(cur, sk, skd, tl, times, ev, alpha, blend, attachments);
             }
             self.queue_events(cur, animation_time, &events, sd);
             events.clear();
@@ -729,7 +731,7 @@ impl AnimationState {
         cur: EntryId,
         sk: &mut Skeleton,
         skd: &SkeletonData,
-        timelines: &[Timeline],
+        (timelines, keys): (&[Timeline], &[f32]),
         (animation_last, apply_time): (f32, f32),
         mut events: Option<&mut Vec<EventRef>>,
         alpha: f32,
@@ -757,7 +759,7 @@ impl AnimationState {
                     skd,
                     anim,
                     ii,
-                    tl,
+                    (tl, keys),
                     apply_time,
                     alpha,
                     tblend,
@@ -771,7 +773,8 @@ impl AnimationState {
             } else if let Some(a) = anim {
                 let ev = events.as_deref_mut();
                 let (last, time) = (animation_last, apply_time);
-                apply_held(sk, skd, a, ii, tl, last, time, ev, alpha, tblend, MixDirection::In);
+                let d = MixDirection::In;
+                apply_held(sk, skd, a, ii, tl, keys, last, time, ev, alpha, tblend, d);
             }
         }
         let c = self.em(cur);
@@ -791,7 +794,7 @@ impl AnimationState {
         sk: &mut Skeleton,
         skd: &SkeletonData,
         anim: AnimationId,
-        timelines: &[Timeline],
+        (timelines, keys): (&[Timeline], &[f32]),
         (last, time): (f32, f32),
         mut events: Option<&mut Vec<EventRef>>,
         alpha: f32,
@@ -813,14 +816,24 @@ impl AnimationState {
             let mut ii = start as usize;
             loop {
                 // A run of bone timelines over borrowed slices, then one of another kind.
-                apply_bone_run(&mut sk.bones, skd, timelines, &mut ii, time, alpha, blend, In);
+                apply_bone_run(
+                    &mut sk.bones,
+                    skd,
+                    timelines,
+                    keys,
+                    &mut ii,
+                    time,
+                    alpha,
+                    blend,
+                    In,
+                );
                 let Some(tl) = timelines.get(ii) else { break };
                 if let Timeline::Attachment { .. } = tl {
                     let cache = self.attachment_cache_slot(Some(anim), ii);
                     self.apply_attachment_timeline(sk, tl, cache, time, blend, attachments);
                 } else {
                     let ev = events.as_deref_mut();
-                    apply_held(sk, skd, anim, ii, tl, last, time, ev, alpha, blend, In);
+                    apply_held(sk, skd, anim, ii, tl, keys, last, time, ev, alpha, blend, In);
                 }
                 ii += 1;
             }
@@ -859,6 +872,7 @@ impl AnimationState {
         let draw_order = mix < f.mix_draw_order_threshold;
         let anim = f.animation;
         let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
+        let keys: &[f32] = anim.map_or(&[], |a| &sd.animation(a).keys);
         let n = timelines.len();
         let alpha_hold = f.alpha * self.e(to).interrupt_alpha;
         let alpha_mix = alpha_hold * (1.0 - mix);
@@ -930,7 +944,7 @@ impl AnimationState {
                         skd,
                         anim,
                         ii,
-                        tl,
+                        (tl, keys),
                         apply_time,
                         alpha,
                         tblend,
@@ -961,6 +975,7 @@ impl AnimationState {
                         a,
                         ii,
                         tl,
+                        keys,
                         animation_last,
                         apply_time,
                         ev,
@@ -1007,6 +1022,7 @@ impl AnimationState {
         let animation_time = c.animation_time();
         let anim = c.animation;
         let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
+        let keys: &[f32] = anim.map_or(&[], |a| &sd.animation(a).keys);
         let n = timelines.len();
         let first_frame = mix != 1.0 && self.e(cur).timelines_rotation.len() != n << 1;
         if first_frame {
@@ -1024,7 +1040,7 @@ impl AnimationState {
                     skd,
                     anim,
                     ii,
-                    tl,
+                    (tl, keys),
                     animation_time,
                     mix,
                     tblend,
@@ -1091,6 +1107,7 @@ impl AnimationState {
         let animation_time = f.animation_time();
         let anim = f.animation;
         let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
+        let keys: &[f32] = anim.map_or(&[], |a| &sd.animation(a).keys);
         let n = timelines.len();
         let alpha = f.alpha * self.e(to).interrupt_alpha * (1.0 - mix);
         let first_frame = self.e(from).timelines_rotation.len() != n << 1;
@@ -1108,7 +1125,7 @@ impl AnimationState {
                     skd,
                     anim,
                     ii,
-                    tl,
+                    (tl, keys),
                     animation_time,
                     alpha,
                     tblend,
@@ -1759,8 +1776,7 @@ fn active_runs(
     for (i, tl) in timelines.iter().enumerate() {
         let idle = match tl {
             Timeline::Bone { bone, curves, .. } => {
-                curves.frames.len() < curves.stride()
-                    || !bones.get(bone.index()).is_some_and(|b| b.active)
+                curves.is_empty() || !bones.get(bone.index()).is_some_and(|b| b.active)
             }
             _ => false,
         };
@@ -1810,7 +1826,7 @@ fn apply_rotate_timeline(
     skd: &SkeletonData,
     anim: Option<AnimationId>,
     index: usize,
-    tl: &Timeline,
+    (tl, keys): (&Timeline, &[f32]),
     time: f32,
     alpha: f32,
     blend: MixBlend,
@@ -1825,16 +1841,17 @@ fn apply_rotate_timeline(
     }
     let Some(anim) = anim else { return };
     if alpha == 1.0 {
-        apply_held(sk, skd, anim, index, tl, 0.0, time, None, 1.0, blend, MixDirection::In);
+        let d = MixDirection::In;
+        apply_held(sk, skd, anim, index, tl, keys, 0.0, time, None, 1.0, blend, d);
         return;
     }
     let Timeline::Bone { bone, curves, .. } = tl else { return };
     let setup = sk.data.bone(*bone).rotation;
     let Some(b) = sk.bones.get_mut(bone.index()) else { return };
-    // `frame_count() == 0` without the division.
-    if !b.active || curves.frames.len() < curves.stride() {
+    if !b.active || curves.is_empty() {
         return;
     }
+    let curves = curves.table(keys);
     if sk.data.behaviour.rotation_mix == RotationMix::Spine3 {
         let spine_c = sk.data.behaviour.rotate_mix_spine_c;
         rotate_mix_3x(b, curves, setup, time, alpha, blend, rot, i, first_frame, spine_c);
@@ -1902,7 +1919,7 @@ fn apply_rotate_timeline(
 #[allow(clippy::too_many_arguments)]
 fn rotate_mix_3x(
     b: &mut crate::skeleton::Bone,
-    curves: &spine_model::Curves,
+    curves: spine_model::CurveTable<'_>,
     setup: f32,
     time: f32,
     alpha: f32,

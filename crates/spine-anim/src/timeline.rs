@@ -6,9 +6,9 @@
 //! stepped, event windows are `(last, time]`.
 
 use spine_model::{
-    AnimationId, AttachmentKind, BoneProperty, ColorProperty, ConstraintKind, CurveModel, Curves,
-    PathProperty, PhysicsData, PhysicsProperty, RotationMix, SequenceMode, SkeletonData,
-    SliderProperty, Timeline, Vertices, BEZIER, BEZIER_SIZE, LINEAR, STEPPED,
+    AnimationId, AttachmentKind, BoneProperty, ColorProperty, ConstraintKind, CurveModel,
+    CurveTable, Curves, PathProperty, PhysicsData, PhysicsProperty, RotationMix, SequenceMode,
+    SkeletonData, SliderProperty, Timeline, Vertices, BEZIER, BEZIER_SIZE, LINEAR, STEPPED,
 };
 
 use wide::{f32x8, CmpGe};
@@ -68,9 +68,9 @@ impl EventRef {
 /// spine-cpp `Animation::search(frames, time, step)` over keys: the key at or before `time`
 /// (the same linear scan, over whole keys of the flat `time, values…` table).
 #[inline]
-pub fn search(c: &Curves, time: f32) -> usize {
+pub fn search(c: CurveTable<'_>, time: f32) -> usize {
     let stride = c.stride();
-    let frames = &c.frames[..];
+    let frames = c.frames;
     // Key `k` starts at `at = k * stride`; only whole keys count (`at + stride <= len`).
     let (mut k, mut at) = (1, stride);
     while let Some(key) = frames.get(at..at + stride) {
@@ -86,7 +86,7 @@ pub fn search(c: &Curves, time: f32) -> usize {
 /// The table has no key (`frame_count() == 0`, without the division).
 #[inline]
 fn no_keys(c: &Curves) -> bool {
-    c.frames.len() < c.stride()
+    c.is_empty()
 }
 
 fn search_times(times: &[f32], time: f32) -> usize {
@@ -109,7 +109,7 @@ fn bezier_start(ty: f32) -> usize {
 }
 
 /// Curve type of key `k` (the last key is stepped, as spine-cpp's constructor sets it).
-fn curve_type(c: &Curves, k: usize) -> f32 {
+fn curve_type(c: CurveTable<'_>, k: usize) -> f32 {
     if k + 1 >= c.frame_count() {
         STEPPED
     } else {
@@ -117,17 +117,17 @@ fn curve_type(c: &Curves, k: usize) -> f32 {
     }
 }
 
-fn cv(c: &Curves, i: usize) -> f32 {
+fn cv(c: CurveTable<'_>, i: usize) -> f32 {
     c.curves.get(i).copied().unwrap_or(0.0)
 }
 
 /// spine-cpp `CurveTimeline::getBezierValue` for key `k`, channel `ch`, bezier at `i`.
 #[inline(always)]
-fn bezier_value(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
+fn bezier_value(c: CurveTable<'_>, time: f32, k: usize, ch: usize, i: usize) -> f32 {
     let Some(p) =
         c.curves.get(i..i + BEZIER_SIZE).and_then(|p| <&[f32; BEZIER_SIZE]>::try_from(p).ok())
     else {
-        return bezier_value_clamped(c, time, k, ch, i);
+        return bezier_value_clamped(c.frames, c.curves, c.channels, time, k, ch, i);
     };
     if p[0] > time {
         let x = c.time(k);
@@ -159,9 +159,19 @@ fn bezier_value(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
 }
 
 /// [`bezier_value`] for a bezier that runs past the end of the table (malformed data):
-/// missing points read as 0.
+/// missing points read as 0. Out-of-line callees take a table's parts, not the table: a
+/// [`CurveTable`] argument is passed through memory, which makes its callers store it.
 #[cold]
-fn bezier_value_clamped(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
+fn bezier_value_clamped(
+    frames: &[f32],
+    curves: &[f32],
+    channels: usize,
+    time: f32,
+    k: usize,
+    ch: usize,
+    i: usize,
+) -> f32 {
+    let c = CurveTable { channels, frames, curves, model: CurveModel::Bezier4x };
     if cv(c, i) > time {
         let x = c.time(k);
         let y = c.value(k, ch);
@@ -187,7 +197,7 @@ fn bezier_value_clamped(c: &Curves, time: f32, k: usize, ch: usize, i: usize) ->
 /// Channel `ch` at `time` (key `k` found by [`search`]); `bezier_slot` is the bezier
 /// offset (in beziers) spine-cpp reads for this channel (normally `ch`).
 #[inline]
-fn channel_value(c: &Curves, time: f32, k: usize, ch: usize, bezier_slot: usize) -> f32 {
+fn channel_value(c: CurveTable<'_>, time: f32, k: usize, ch: usize, bezier_slot: usize) -> f32 {
     if c.model == CurveModel::Sampled3x {
         if k + 1 >= c.frame_count() {
             return c.value(k, ch);
@@ -207,7 +217,7 @@ fn channel_value(c: &Curves, time: f32, k: usize, ch: usize, bezier_slot: usize)
     let ty = c.curves.get(k).copied().unwrap_or(LINEAR);
     if ty == LINEAR {
         let (Some(&v), Some(&nv)) = (key.get(1 + ch), next.get(1 + ch)) else {
-            return linear_value_unchecked(c, time, k, ch);
+            return linear_value_unchecked(c.frames, c.channels, time, k, ch);
         };
         let before = key[0];
         let t = (time - before) / (next[0] - before);
@@ -222,7 +232,8 @@ fn channel_value(c: &Curves, time: f32, k: usize, ch: usize, bezier_slot: usize)
 /// The linear segment for a channel beyond the table's channel count (reads like spine-cpp's
 /// flat array would).
 #[cold]
-fn linear_value_unchecked(c: &Curves, time: f32, k: usize, ch: usize) -> f32 {
+fn linear_value_unchecked(frames: &[f32], channels: usize, time: f32, k: usize, ch: usize) -> f32 {
+    let c = CurveTable { channels, frames, curves: &[], model: CurveModel::Bezier4x };
     let before = c.time(k);
     let v = c.value(k, ch);
     let t = (time - before) / (c.time(k + 1) - before);
@@ -231,7 +242,7 @@ fn linear_value_unchecked(c: &Curves, time: f32, k: usize, ch: usize) -> f32 {
 
 /// spine-cpp `CurveTimeline1::getCurveValue`.
 #[inline(always)]
-pub(crate) fn curve_value1(c: &Curves, time: f32) -> f32 {
+pub(crate) fn curve_value1(c: CurveTable<'_>, time: f32) -> f32 {
     let [v] = curve_values_n::<1>(c, time);
     v
 }
@@ -242,13 +253,13 @@ pub(crate) fn curve_value1(c: &Curves, time: f32) -> f32 {
 /// (the same value each channel would compute). Tables of another shape, 3.x sampled
 /// tables and the last key go through [`channel_value`].
 #[inline(always)]
-fn curve_values_n<const N: usize>(c: &Curves, time: f32) -> [f32; N] {
+fn curve_values_n<const N: usize>(c: CurveTable<'_>, time: f32) -> [f32; N] {
     curve_values_nk::<N>(c, time).0
 }
 
 /// [`curve_values_n`] and the key found by [`search`].
 #[inline(always)]
-fn curve_values_nk<const N: usize>(c: &Curves, time: f32) -> ([f32; N], usize) {
+fn curve_values_nk<const N: usize>(c: CurveTable<'_>, time: f32) -> ([f32; N], usize) {
     let mut out = [0.0; N];
     if c.model != CurveModel::Sampled3x && c.channels == N {
         let stride = N + 1;
@@ -290,6 +301,21 @@ fn curve_values_nk<const N: usize>(c: &Curves, time: f32) -> ([f32; N], usize) {
             return (out, k);
         }
     }
+    values_general(c.frames, c.curves, c.channels, c.model, time)
+}
+
+/// [`curve_values_nk`] for the tables its fast path does not take, out of line (with the
+/// table's parts as arguments, see [`bezier_value_clamped`]).
+#[inline(never)]
+fn values_general<const N: usize>(
+    frames: &[f32],
+    curves: &[f32],
+    channels: usize,
+    model: CurveModel,
+    time: f32,
+) -> ([f32; N], usize) {
+    let c = CurveTable { channels, frames, curves, model };
+    let mut out = [0.0; N];
     let k = search(c, time);
     for (ch, o) in out.iter_mut().enumerate() {
         *o = channel_value(c, time, k, ch, ch);
@@ -299,7 +325,7 @@ fn curve_values_nk<const N: usize>(c: &Curves, time: f32) -> ([f32; N], usize) {
 
 /// All channels of a curve timeline at `time` into `out` (channel `i` read with bezier
 /// slot `slots[i]`).
-fn curve_values(c: &Curves, time: f32, out: &mut [f32], slots: &[usize]) {
+fn curve_values(c: CurveTable<'_>, time: f32, out: &mut [f32], slots: &[usize]) {
     let k = search(c, time);
     for (ch, (o, &s)) in out.iter_mut().zip(slots).enumerate() {
         *o = channel_value(c, time, k, ch, s);
@@ -309,8 +335,16 @@ fn curve_values(c: &Curves, time: f32, out: &mut [f32], slots: &[usize]) {
 const SLOTS: [usize; 7] = [0, 1, 2, 3, 4, 5, 6];
 
 #[inline(always)]
-fn relative(c: &Curves, time: f32, alpha: f32, blend: MixBlend, current: f32, setup: f32) -> f32 {
-    if time < c.time(0) {
+fn relative(
+    c: CurveTable<'_>,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    current: f32,
+    setup: f32,
+) -> f32 {
+    let Some(&first) = c.frames.first() else { return current };
+    if time < first {
         return match blend {
             MixBlend::Setup => setup,
             MixBlend::First => current + (setup - current) * alpha,
@@ -360,7 +394,7 @@ fn absolute_with(
 
 #[allow(clippy::too_many_arguments)]
 fn absolute(
-    c: &Curves,
+    c: CurveTable<'_>,
     time: f32,
     alpha: f32,
     blend: MixBlend,
@@ -373,7 +407,8 @@ fn absolute(
 
 #[allow(clippy::too_many_arguments)]
 fn scale_value(
-    c: &Curves,
+    curves: &Curves,
+    keys: &[f32],
     time: f32,
     alpha: f32,
     blend: MixBlend,
@@ -381,7 +416,9 @@ fn scale_value(
     current: f32,
     setup: f32,
 ) -> f32 {
-    if time < c.time(0) {
+    let c = curves.table(keys);
+    let Some(&first) = c.frames.first() else { return current };
+    if time < first {
         return match blend {
             MixBlend::Setup => setup,
             MixBlend::First => current + (setup - current) * alpha,
@@ -675,15 +712,16 @@ pub fn apply_timeline_in(
     blend: MixBlend,
     direction: MixDirection,
 ) {
-    let Some(tl) = data.animations.get(animation.index()).and_then(|a| a.timelines.get(index))
-    else {
-        return;
-    };
-    apply_tl(sk, data, animation, index, tl, last_time, time, events, alpha, blend, direction);
+    let Some(anim) = data.animations.get(animation.index()) else { return };
+    let Some(tl) = anim.timelines.get(index) else { return };
+    let keys = &anim.keys;
+    apply_tl(
+        sk, data, animation, index, tl, keys, last_time, time, events, alpha, blend, direction,
+    );
 }
 
 /// [`apply_timeline_in`] for a timeline the caller already holds (`tl` is timeline `index`
-/// of `animation`, `data` is `sk.data`). Bone timelines, most of a typical animation, are
+/// of `animation`, `keys` that animation's keys, `data` is `sk.data`). Bone timelines, most of a typical animation, are
 /// applied inline; the other kinds through one out-of-line arm.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
@@ -693,6 +731,7 @@ pub(crate) fn apply_held(
     animation: AnimationId,
     index: usize,
     tl: &Timeline,
+    keys: &[f32],
     last_time: f32,
     time: f32,
     events: Option<&mut Vec<EventRef>>,
@@ -702,11 +741,14 @@ pub(crate) fn apply_held(
 ) {
     if let Timeline::Bone { bone, property, curves } = tl {
         if !no_keys(curves) {
-            apply_bone(sk, data, bone.index(), *property, curves, time, alpha, blend, direction);
+            let (c, p) = ((curves, keys), *property);
+            apply_bone(sk, data, bone.index(), p, c, time, alpha, blend, direction);
         }
         return;
     }
-    apply_tl(sk, data, animation, index, tl, last_time, time, events, alpha, blend, direction);
+    apply_tl(
+        sk, data, animation, index, tl, keys, last_time, time, events, alpha, blend, direction,
+    );
 }
 
 #[inline(never)]
@@ -717,6 +759,7 @@ fn apply_tl(
     animation: AnimationId,
     index: usize,
     tl: &Timeline,
+    keys: &[f32],
     last_time: f32,
     time: f32,
     events: Option<&mut Vec<EventRef>>,
@@ -731,7 +774,8 @@ fn apply_tl(
             if no_keys(curves) {
                 return;
             }
-            apply_bone(sk, data, bone.index(), *property, curves, time, alpha, blend, direction)
+            let c = (curves, keys);
+            apply_bone(sk, data, bone.index(), *property, c, time, alpha, blend, direction)
         }
         Timeline::Inherit { bone, keys } => {
             let Some(b) = sk.bones.get_mut(bone.index()) else { return };
@@ -789,9 +833,11 @@ fn apply_tl(
             if !slot_active(sk, slot.index()) || no_keys(curves) {
                 return;
             }
+            let curves = curves.table(keys);
             apply_color(sk, data, slot.index(), *property, curves, time, alpha, blend);
         }
         Timeline::Deform { slot, attachment, curves, vertices } => {
+            let curves = curves.table(keys);
             apply_deform(sk, data, slot.index(), *attachment, curves, vertices, time, alpha, blend)
         }
         Timeline::Sequence { slot, attachment, keys } => {
@@ -868,6 +914,7 @@ fn apply_tl(
             if !c.active || no_keys(curves) {
                 return;
             }
+            let curves = curves.table(keys);
             if time < curves.time(0) {
                 match blend {
                     MixBlend::Setup => {
@@ -919,6 +966,7 @@ fn apply_tl(
             if !c.active || no_keys(curves) {
                 return;
             }
+            let curves = curves.table(keys);
             if time < curves.time(0) {
                 match blend {
                     MixBlend::Setup => p.mixes = d.mixes,
@@ -948,6 +996,7 @@ fn apply_tl(
             if !c.active || no_keys(curves) {
                 return;
             }
+            let curves = curves.table(keys);
             match property {
                 PathProperty::Position => {
                     p.position = absolute(curves, time, alpha, blend, add43, p.position, d.position)
@@ -986,6 +1035,7 @@ fn apply_tl(
             if no_keys(curves) {
                 return;
             }
+            let curves = curves.table(keys);
             match constraint {
                 Some(ci) => {
                     let Some(ConstraintKind::Physics(d)) =
@@ -1050,6 +1100,7 @@ fn apply_tl(
             if !c.active || no_keys(curves) {
                 return;
             }
+            let curves = curves.table(keys);
             match property {
                 SliderProperty::Time => {
                     p.time = absolute(curves, time, alpha, blend, add43, p.time, d.time)
@@ -1290,7 +1341,17 @@ pub(crate) fn wrap_3x(r: f32) -> f32 {
 
 /// 3.x `RotateTimeline::apply` ([`RotationMix::Spine3`]): the key delta is wrapped into
 /// `[-180, 180]` before interpolating, and the animated offset is wrapped again.
-fn rotate_3x(c: &Curves, time: f32, alpha: f32, blend: MixBlend, current: f32, setup: f32) -> f32 {
+#[allow(clippy::too_many_arguments)]
+fn rotate_3x(
+    curves: &Curves,
+    keys: &[f32],
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    current: f32,
+    setup: f32,
+) -> f32 {
+    let c = curves.table(keys);
     let n = c.frame_count();
     if n == 0 {
         return current;
@@ -1334,7 +1395,7 @@ fn apply_bone(
     data: &SkeletonData,
     bi: usize,
     property: BoneProperty,
-    c: &Curves,
+    (curves, keys): (&Curves, &[f32]),
     time: f32,
     alpha: f32,
     blend: MixBlend,
@@ -1350,7 +1411,7 @@ fn apply_bone(
         rules,
         bi,
         property,
-        c,
+        (curves, keys),
         time,
         alpha,
         blend,
@@ -1379,7 +1440,7 @@ impl BoneRules {
 }
 
 /// The bone timelines of `timelines` from `*ii` on, until the first other kind (left at
-/// `*ii`) or the end: [`apply_held`] for each, with the skeleton's bones and the data's bone
+/// `*ii`) or the end (their tables in `keys`): [`apply_held`] for each, with the skeleton's bones and the data's bone
 /// list borrowed once for the whole run (not re-read through the skeleton per timeline).
 ///
 /// The caller passes only bone timelines with keys on active bones (the state's timeline
@@ -1393,6 +1454,7 @@ pub(crate) fn apply_bone_run(
     bones: &mut [crate::skeleton::Bone],
     data: &SkeletonData,
     timelines: &[Timeline],
+    keys: &[f32],
     ii: &mut usize,
     time: f32,
     alpha: f32,
@@ -1408,10 +1470,8 @@ pub(crate) fn apply_bone_run(
         let Timeline::Bone { bone, property, curves } = tl else { return };
         *ii += 1;
         debug_assert!(!no_keys(curves), "bone timeline without keys in a run");
-        if !curves.frames.is_empty() {
-            let (bi, p) = (bone.index(), *property);
-            apply_bone_in(bones, bone_data, rules, bi, p, curves, time, alpha, blend, direction);
-        }
+        let (bi, p, c) = (bone.index(), *property, (curves, keys));
+        apply_bone_in(bones, bone_data, rules, bi, p, c, time, alpha, blend, direction);
     }
 }
 
@@ -1424,7 +1484,7 @@ fn apply_bone_in(
     rules: BoneRules,
     bi: usize,
     property: BoneProperty,
-    c: &Curves,
+    (curves, keys): (&Curves, &[f32]),
     time: f32,
     alpha: f32,
     blend: MixBlend,
@@ -1432,9 +1492,12 @@ fn apply_bone_in(
 ) {
     let Some(bd) = bone_data.get(bi) else { return };
     let Some(b) = bones.get_mut(bi) else { return };
+    // The table is built where it is read inline; the out-of-line arms get its location
+    // (see `bezier_value_clamped`).
+    let c = curves.table(keys);
     match property {
         BoneProperty::Rotate if rules.rotate_3x => {
-            b.rotation = rotate_3x(c, time, alpha, blend, b.rotation, bd.rotation)
+            b.rotation = rotate_3x(curves, keys, time, alpha, blend, b.rotation, bd.rotation)
         }
         BoneProperty::Rotate => {
             b.rotation = relative(c, time, alpha, blend, b.rotation, bd.rotation)
@@ -1444,12 +1507,14 @@ fn apply_bone_in(
         BoneProperty::ShearX => b.shear_x = relative(c, time, alpha, blend, b.shear_x, bd.shear_x),
         BoneProperty::ShearY => b.shear_y = relative(c, time, alpha, blend, b.shear_y, bd.shear_y),
         BoneProperty::ScaleX => {
-            b.scale_x = scale_value(c, time, alpha, blend, direction, b.scale_x, bd.scale_x)
+            let (current, setup) = (b.scale_x, bd.scale_x);
+            b.scale_x = scale_value(curves, keys, time, alpha, blend, direction, current, setup)
         }
         // spine-cpp 4.2 quirk: the current value passed is scale *x* (4.3 passes scale y).
         BoneProperty::ScaleY => {
             let current = if rules.spine43 { b.scale_y } else { b.scale_x };
-            b.scale_y = scale_value(c, time, alpha, blend, direction, current, bd.scale_y)
+            let setup = bd.scale_y;
+            b.scale_y = scale_value(curves, keys, time, alpha, blend, direction, current, setup)
         }
         BoneProperty::Translate | BoneProperty::Shear => {
             let (cx, cy, sx, sy) = if property == BoneProperty::Translate {
@@ -1457,7 +1522,8 @@ fn apply_bone_in(
             } else {
                 (&mut b.shear_x, &mut b.shear_y, bd.shear_x, bd.shear_y)
             };
-            if time < c.time(0) {
+            let Some(&first) = c.frames.first() else { return };
+            if time < first {
                 match blend {
                     MixBlend::Setup => {
                         *cx = sx;
@@ -1488,22 +1554,26 @@ fn apply_bone_in(
                 }
             }
         }
-        BoneProperty::Scale => scale2(b, bd, c, time, alpha, blend, direction),
+        BoneProperty::Scale => scale2(b, bd, curves, keys, time, alpha, blend, direction),
     }
 }
 
 /// The `Scale` arm of [`apply_bone`] (spine-cpp `ScaleTimeline::apply`).
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 fn scale2(
     b: &mut crate::skeleton::Bone,
     bd: &spine_model::BoneData,
-    c: &Curves,
+    curves: &Curves,
+    keys: &[f32],
     time: f32,
     alpha: f32,
     blend: MixBlend,
     direction: MixDirection,
 ) {
-    if time < c.time(0) {
+    let c = curves.table(keys);
+    let Some(&first) = c.frames.first() else { return };
+    if time < first {
         match blend {
             MixBlend::Setup => {
                 b.scale_x = bd.scale_x;
@@ -1573,7 +1643,7 @@ fn apply_color(
     data: &SkeletonData,
     si: usize,
     property: ColorProperty,
-    c: &Curves,
+    c: CurveTable<'_>,
     time: f32,
     alpha: f32,
     blend: MixBlend,
@@ -1724,14 +1794,14 @@ fn clamp_color(c: &mut spine_model::Color) {
 
 /// 3.x segment percent (`CurveModel::Sampled3x`): with `frame` the key after `time`,
 /// `getCurvePercent(frame - 1, 1 - (time - frameTime) / (prevTime - frameTime))`.
-pub(crate) fn percent_3x(c: &Curves, time: f32, k: usize) -> f32 {
+pub(crate) fn percent_3x(c: CurveTable<'_>, time: f32, k: usize) -> f32 {
     let frame_time = c.time(k + 1);
     let linear = 1.0 - (time - frame_time) / (c.time(k) - frame_time);
     c.curve_percent_3x(k, linear)
 }
 
 /// spine-cpp `DeformTimeline::getCurvePercent`.
-fn deform_percent(c: &Curves, time: f32, k: usize) -> f32 {
+fn deform_percent(c: CurveTable<'_>, time: f32, k: usize) -> f32 {
     if c.model == CurveModel::Sampled3x {
         return if k + 1 >= c.frame_count() { 0.0 } else { percent_3x(c, time, k) };
     }
@@ -1769,13 +1839,13 @@ fn apply_deform(
     data: &SkeletonData,
     si: usize,
     target: spine_model::AttachmentId,
-    c: &Curves,
+    c: CurveTable<'_>,
     vertices: &[Vec<f32>],
     time: f32,
     mut alpha: f32,
     mut blend: MixBlend,
 ) {
-    if !slot_active(sk, si) || no_keys(c) {
+    if !slot_active(sk, si) || c.frames.len() < c.stride() {
         return;
     }
     let Some(slot) = sk.slots.get_mut(si) else { return };
@@ -1928,7 +1998,7 @@ mod tests {
     use super::*;
 
     /// spine-cpp's `getBezierValue` scan as written there: one sample at a time.
-    fn scan_reference(c: &Curves, time: f32, k: usize, ch: usize, i: usize) -> f32 {
+    fn scan_reference(c: CurveTable<'_>, time: f32, k: usize, ch: usize, i: usize) -> f32 {
         let p = &c.curves[i..i + BEZIER_SIZE];
         if p[0] > time {
             let x = c.time(k);
@@ -1996,19 +2066,18 @@ mod tests {
                 curves.push(*x);
                 curves.push((next() % 500) as f32 / 7.0);
             }
-            let c = Curves {
+            let c = CurveTable {
                 channels: 1,
-                frames: vec![-0.5, 3.0, 1.5, 9.0],
-                curves,
-                bezier_base: 2,
+                frames: &[-0.5, 3.0, 1.5, 9.0],
+                curves: &curves,
                 model: CurveModel::Bezier4x,
             };
             let mut times: Vec<f32> = xs.clone();
             times.extend([-1.0, 0.0, 0.25, 0.5, 0.999, 1.0, 2.0]);
             times.extend(xs.iter().map(|x| x + 1e-4));
             for time in times {
-                let got = bezier_value(&c, time, 0, 0, 2);
-                let want = scan_reference(&c, time, 0, 0, 2);
+                let got = bezier_value(c, time, 0, 0, 2);
+                let want = scan_reference(c, time, 0, 0, 2);
                 assert_eq!(got.to_bits(), want.to_bits(), "case {case} time {time} samples {xs:?}");
                 checked += 1;
             }

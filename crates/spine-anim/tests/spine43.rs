@@ -374,7 +374,7 @@ fn slider_chain(a_first: bool) -> Skeleton {
     let Timeline::Bone { curves, .. } = data.animations[src].timelines[0].clone() else {
         panic!("src keys a rotation")
     };
-    assert_eq!(curves.value(0, 0), 0.5);
+    assert_eq!(data.animations[src].table(&curves).value(0, 0), 0.5);
     data.animations[src].timelines = vec![Timeline::Slider {
         constraint: spine_model::ConstraintId(ib as u32),
         property: spine_model::SliderProperty::Time,

@@ -97,10 +97,12 @@ fn replaced_state_data_and_another_skeleton_data_pose_the_same() {
     // read `a`'s timelines after the replacement would pose differently).
     let mut b = load();
     let run = b.find_animation("run").unwrap();
-    for tl in &mut b.animations[run.index()].timelines {
+    let anim = &mut b.animations[run.index()];
+    for tl in &anim.timelines {
         if let spine_model::Timeline::Bone { curves, .. } = tl {
-            let stride = curves.stride();
-            for (i, v) in curves.frames.iter_mut().enumerate() {
+            let (stride, start) = (curves.stride(), curves.start as usize);
+            let frames = &mut anim.keys[start..start + curves.frames_len as usize];
+            for (i, v) in frames.iter_mut().enumerate() {
                 if i % stride != 0 {
                     *v += 1.0;
                 }

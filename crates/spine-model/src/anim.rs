@@ -13,25 +13,24 @@ pub const BEZIER: f32 = 2.0;
 /// Floats per precomputed bezier: 9 `(x, y)` points (spine-cpp 4.2 `BEZIER_SIZE`).
 pub const BEZIER_SIZE: usize = 18;
 
-/// Keyframes and curves of one timeline.
+/// Where one timeline's keys and curve table are in its animation's
+/// [`AnimationData::keys`]: the floats `start..start + frames_len` are the keys, the next
+/// `curves_len` floats the curve table. Read them through [`Curves::table`] (or
+/// [`AnimationData::table`]).
 ///
-/// `frames` holds `1 + channels` floats per key: the time then the values (scaled, colors
-/// `0..=1`). With [`CurveModel::Bezier4x`](crate::CurveModel::Bezier4x), `curves` is the
-/// spine-cpp 4.2 layout: `curves[k]` (for each key `k` but the last) is [`LINEAR`],
-/// [`STEPPED`] or `BEZIER + i`, and from index `frame_count()` on come [`BEZIER_SIZE`]
-/// floats per bezier (one bezier per channel of each bezier segment, channel `c` of
-/// segment `k` written by `setBezier(…, k, c, …)`). A table whose segments are all linear
-/// (no stepped, no bezier) may leave `curves` empty: read it with [`Curves::curve`] (or
-/// `curves.get(k)`, a missing entry being [`LINEAR`]).
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Every curve timeline of an animation shares that one buffer, so that loading allocates
+/// once per animation rather than once or twice per timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Curves {
     /// Values per key (0 for deform timelines, whose curve maps `0..1` percent).
     pub channels: usize,
-    /// `time, v0, v1, …` per key.
-    pub frames: Vec<f32>,
-    /// Curve table.
-    pub curves: Vec<f32>,
-    /// Index in `curves` where the bezier points start (the key count).
+    /// Index in the animation's keys of the first key's time.
+    pub start: u32,
+    /// Floats of keys (`(1 + channels)` per key).
+    pub frames_len: u32,
+    /// Floats of the curve table, right after the keys.
+    pub curves_len: u32,
+    /// Index in the curve table where the bezier points start (the key count).
     pub bezier_base: usize,
     /// How the bezier entries were built and must be sampled: the SkeletonData's
     /// [`Behaviour::curve_model`](crate::Behaviour::curve_model), recorded per table so
@@ -41,23 +40,64 @@ pub struct Curves {
 }
 
 impl Curves {
-    /// A table for `frame_count` keys of `channels` values and `bezier_count` beziers.
-    pub fn new(channels: usize, frame_count: usize, bezier_count: usize) -> Curves {
-        Curves {
-            channels,
-            frames: Vec::with_capacity(frame_count * (1 + channels)),
-            // Without beziers the table stays empty (all linear) until a segment is stepped.
-            curves: if bezier_count == 0 {
-                Vec::new()
-            } else {
-                linear_table(frame_count + bezier_count * BEZIER_SIZE)
-            },
-            bezier_base: frame_count,
-            model: crate::CurveModel::Bezier4x,
-        }
+    /// Floats per key.
+    #[inline]
+    pub fn stride(&self) -> usize {
+        1 + self.channels
     }
 
+    /// Number of keys.
+    pub fn frame_count(&self) -> usize {
+        self.frames_len as usize / self.stride()
+    }
+
+    /// The timeline has no key (`frame_count() == 0`, without the division).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        (self.frames_len as usize) < self.stride()
+    }
+
+    /// The keys and curve table in `keys` (the animation's [`AnimationData::keys`]); an
+    /// empty table when they do not fit in `keys`.
+    #[inline]
+    pub fn table<'a>(&self, keys: &'a [f32]) -> CurveTable<'a> {
+        // One bounds check: the offsets are `u32`s, so `start + len` cannot overflow (the
+        // range is never reversed) and the split is within the slice.
+        let (s, f) = (self.start as usize, self.frames_len as usize);
+        let len = f + self.curves_len as usize;
+        let (frames, curves) = match keys.get(s..s + len) {
+            Some(all) => all.split_at(f),
+            None => (&[][..], &[][..]),
+        };
+        CurveTable { channels: self.channels, frames, curves, model: self.model }
+    }
+}
+
+/// Keyframes and curves of one timeline, borrowed from its animation's keys.
+///
+/// `frames` holds `1 + channels` floats per key: the time then the values (scaled, colors
+/// `0..=1`). With [`CurveModel::Bezier4x`](crate::CurveModel::Bezier4x), `curves` is the
+/// spine-cpp 4.2 layout: `curves[k]` (for each key `k` but the last) is [`LINEAR`],
+/// [`STEPPED`] or `BEZIER + i`, and from index `frame_count()` on come [`BEZIER_SIZE`]
+/// floats per bezier (one bezier per channel of each bezier segment, channel `c` of
+/// segment `k` written by `setBezier(…, k, c, …)`). A table whose segments are all linear
+/// (no stepped, no bezier) may leave `curves` empty: read it with [`CurveTable::curve`] (or
+/// `curves.get(k)`, a missing entry being [`LINEAR`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CurveTable<'a> {
+    /// Values per key (0 for deform timelines, whose curve maps `0..1` percent).
+    pub channels: usize,
+    /// `time, v0, v1, …` per key.
+    pub frames: &'a [f32],
+    /// Curve table (the bezier points start at index [`CurveTable::frame_count`]).
+    pub curves: &'a [f32],
+    /// How the bezier entries were built and must be sampled (see [`Curves::model`]).
+    pub model: crate::CurveModel,
+}
+
+impl CurveTable<'_> {
     /// Floats per key.
+    #[inline]
     pub fn stride(&self) -> usize {
         1 + self.channels
     }
@@ -91,6 +131,92 @@ impl Curves {
     #[inline]
     pub fn curve(&self, i: usize) -> f32 {
         self.curves.get(i).copied().unwrap_or(LINEAR)
+    }
+}
+
+/// A curve table being built: the owned form of a [`CurveTable`], which
+/// [`CurveBuf::store`] appends to an animation's keys.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CurveBuf {
+    /// Values per key (0 for deform timelines, whose curve maps `0..1` percent).
+    pub channels: usize,
+    /// `time, v0, v1, …` per key.
+    pub frames: Vec<f32>,
+    /// Curve table ([`CurveTable::curves`]).
+    pub curves: Vec<f32>,
+    /// Index in `curves` where the bezier points start (the key count).
+    pub bezier_base: usize,
+    /// How the bezier entries were built and must be sampled (see [`Curves::model`]).
+    pub model: crate::CurveModel,
+}
+
+impl CurveBuf {
+    /// A table for `frame_count` keys of `channels` values and `bezier_count` beziers.
+    pub fn new(channels: usize, frame_count: usize, bezier_count: usize) -> CurveBuf {
+        CurveBuf {
+            channels,
+            frames: Vec::with_capacity(frame_count * (1 + channels)),
+            // Without beziers the table stays empty (all linear) until a segment is stepped.
+            curves: if bezier_count == 0 {
+                Vec::new()
+            } else {
+                linear_table(frame_count + bezier_count * BEZIER_SIZE)
+            },
+            bezier_base: frame_count,
+            model: crate::CurveModel::Bezier4x,
+        }
+    }
+
+    /// The table, borrowed.
+    pub fn table(&self) -> CurveTable<'_> {
+        CurveTable {
+            channels: self.channels,
+            frames: &self.frames,
+            curves: &self.curves,
+            model: self.model,
+        }
+    }
+
+    /// Floats per key.
+    pub fn stride(&self) -> usize {
+        1 + self.channels
+    }
+
+    /// Number of keys.
+    pub fn frame_count(&self) -> usize {
+        self.table().frame_count()
+    }
+
+    /// Time of key `k`.
+    pub fn time(&self, k: usize) -> f32 {
+        self.table().time(k)
+    }
+
+    /// Value `c` of key `k`.
+    pub fn value(&self, k: usize, c: usize) -> f32 {
+        self.table().value(k, c)
+    }
+
+    /// Time of the last key.
+    pub fn last_time(&self) -> f32 {
+        self.table().last_time()
+    }
+
+    /// Appends the table to `keys` (an animation's [`AnimationData::keys`] being built) and
+    /// returns where it is.
+    pub fn store(&self, keys: &mut Vec<f32>) -> Curves {
+        let start = keys.len();
+        keys.reserve(self.frames.len() + self.curves.len());
+        keys.extend_from_slice(&self.frames);
+        keys.extend_from_slice(&self.curves);
+        Curves {
+            channels: self.channels,
+            start: offset(start),
+            frames_len: offset(self.frames.len()),
+            curves_len: offset(self.curves.len()),
+            bezier_base: self.bezier_base,
+            model: self.model,
+        }
     }
 
     /// Marks segment `frame` (to the next key) stepped.
@@ -455,4 +581,22 @@ pub struct AnimationData {
     pub duration: f32,
     /// Timelines.
     pub timelines: Vec<Timeline>,
+    /// The keys and curve tables of every curve timeline, one after another (see
+    /// [`Curves`]).
+    pub keys: Vec<f32>,
+}
+
+impl AnimationData {
+    /// The keys and curve table of `curves` (a timeline of this animation).
+    #[inline]
+    pub fn table(&self, curves: &Curves) -> CurveTable<'_> {
+        curves.table(&self.keys)
+    }
+}
+
+/// An index or length in an animation's keys as stored in [`Curves`]: past `u32::MAX`
+/// (beyond any real animation) it saturates, so that the table reads as empty rather than
+/// as some other timeline's keys.
+pub(crate) fn offset(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }

@@ -7,7 +7,7 @@
 //! returns the data or every problem found. Ids handed out after a problem may be
 //! placeholders, which is harmless: data with problems is never returned.
 
-use crate::anim::Curves;
+use crate::anim::CurveTable;
 use crate::atlas_bind;
 use crate::data::*;
 use crate::error::{LoadError, Problem, ProblemKind};
@@ -624,12 +624,12 @@ impl<'o> Builder<'o> {
     }
 
     /// Checks every key of a curve table is finite.
-    pub fn check_curves(&mut self, curves: &Curves) {
+    pub fn check_curves(&mut self, curves: CurveTable<'_>) {
         // Branch-free scan first; the search only when something is off.
-        if all_finite(&curves.frames) && all_finite(&curves.curves) {
+        if all_finite(curves.frames) && all_finite(curves.curves) {
             return;
         }
-        if let Some(v) = curves.frames.iter().chain(&curves.curves).find(|v| !v.is_finite()) {
+        if let Some(v) = curves.frames.iter().chain(curves.curves).find(|v| !v.is_finite()) {
             let value = *v;
             self.report(ProblemKind::NonFinite { field: "timeline value", value });
         }

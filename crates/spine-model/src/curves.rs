@@ -1,10 +1,12 @@
-//! Builds [`Curves`] tables from the 4.x wire curve encoding (shared by 4.0–4.3), and the
+//! Builds curve tables ([`CurveBuf`], or streamed into an animation's keys as [`Curves`]) from the 4.x wire curve encoding (shared by 4.0–4.3), and the
 //! 3.x sampled curve kind ([`CurveModel::Sampled3x`](crate::CurveModel::Sampled3x)).
 
 use spine_format::binary::shared::{Channels, CurveFrames, CurveTimeline, CurveType, KeySink};
 use spine_format::BinaryError;
 
-use crate::anim::{bezier_points, Curves, BEZIER, BEZIER_SIZE, LINEAR, STEPPED};
+use crate::anim::{
+    bezier_points, offset, CurveBuf, CurveTable, Curves, BEZIER, BEZIER_SIZE, LINEAR, STEPPED,
+};
 
 /// 3.x curves ([`CurveModel::Sampled3x`](crate::CurveModel::Sampled3x)).
 ///
@@ -14,9 +16,9 @@ use crate::anim::{bezier_points, Curves, BEZIER, BEZIER_SIZE, LINEAR, STEPPED};
 /// space (`0..1` of the segment's time → `0..1` of the value change), sampled by the 3.x
 /// runtimes' `CurveTimeline.setCurve` (float forward differences with the float constants
 /// `0.03`, `0.006`, `0.3`, `0.16666667`); the implied first point is `(0, 0)` and the last
-/// `(1, 1)`. Evaluate with [`Curves::curve_percent_3x`] (3.x `getCurvePercent`), then
+/// `(1, 1)`. Evaluate with [`CurveTable::curve_percent_3x`] (3.x `getCurvePercent`), then
 /// interpolate each value linearly with that percent.
-impl Curves {
+impl CurveBuf {
     /// 3.x `CurveTimeline.setCurve(frame, cx1, cy1, cx2, cy2)` (spine-libgdx 3.8): writes
     /// bezier number `bezier` for segment `frame`.
     pub fn set_curve_3x(&mut self, bezier: usize, frame: usize, [cx1, cy1, cx2, cy2]: [f32; 4]) {
@@ -48,7 +50,9 @@ impl Curves {
             i += 2;
         }
     }
+}
 
+impl CurveTable<'_> {
     /// 3.x `CurveTimeline.getCurvePercent(frame, percent)` (spine-libgdx 3.8): the eased
     /// percent of segment `frame` for the linear `percent` (clamped to `0..=1`).
     pub fn curve_percent_3x(&self, frame: usize, percent: f32) -> f32 {
@@ -96,11 +100,11 @@ pub(crate) fn sampled3x(
     channels: usize,
     keys: impl ExactSizeIterator<Item = (f32, Vec<f32>)>,
     curves: &[Curve3],
-) -> Curves {
+) -> CurveBuf {
     let n = keys.len();
     let beziers =
         curves.iter().take(n.saturating_sub(1)).filter(|c| matches!(c, Curve3::Bezier(_))).count();
-    let mut c = Curves::new(channels, n, beziers);
+    let mut c = CurveBuf::new(channels, n, beziers);
     c.model = crate::CurveModel::Sampled3x;
     for (time, values) in keys {
         c.frames.push(time);
@@ -125,7 +129,7 @@ pub(crate) fn sampled3x(
 /// as the loaders scale them like the values). A table with 0 channels (deform) maps a
 /// `0 → 1` percent.
 pub(crate) fn segment(
-    c: &mut Curves,
+    c: &mut CurveBuf,
     next_bezier: &mut usize,
     k: usize,
     curve: CurveType,
@@ -160,10 +164,10 @@ pub(crate) fn convert<V: Channels>(
     channels: usize,
     value: impl Fn(&V, usize) -> f32,
     cy_scale: f32,
-) -> Curves {
+) -> CurveBuf {
     let n = t.frames.len();
     let beziers = t.curves().filter(|c| *c == CurveType::Bezier).count() * channels.max(1);
-    let mut c = Curves::new(channels, n, beziers);
+    let mut c = CurveBuf::new(channels, n, beziers);
     for f in &t.frames {
         c.frames.push(f.time);
         c.frames.extend((0..channels).map(|ch| value(&f.value, ch)));
@@ -179,7 +183,7 @@ pub(crate) fn convert<V: Channels>(
 }
 
 /// A float curve timeline of `N` channels, values and `cy` times `scale`.
-pub(crate) fn floats<const N: usize>(t: &CurveTimeline<[f32; N]>, scale: f32) -> Curves
+pub(crate) fn floats<const N: usize>(t: &CurveTimeline<[f32; N]>, scale: f32) -> CurveBuf
 where
     [f32; N]: Channels,
 {
@@ -187,7 +191,7 @@ where
 }
 
 /// A color curve timeline of `N` byte channels, values `byte / 255`.
-pub(crate) fn colors<const N: usize>(t: &CurveTimeline<[u8; N]>) -> Curves
+pub(crate) fn colors<const N: usize>(t: &CurveTimeline<[u8; N]>) -> CurveBuf
 where
     [u8; N]: Channels,
 {
@@ -201,11 +205,19 @@ pub(crate) fn non_finite_bit(v: f32) -> u32 {
     (v.to_bits() & 0x7f80_0000).wrapping_add(0x0080_0000)
 }
 
-/// Fills a [`Curves`] table from streamed wire keys ([`KeySink`]): float values and bezier
-/// `cy` times `scale`, byte values `/ 255` (bezier `cy` unscaled). Builds exactly the table
-/// [`floats`] / [`colors`] build from the parsed timeline.
+/// Fills a curve table from streamed wire keys ([`KeySink`]) straight into an animation's
+/// keys: float values and bezier `cy` times `scale`, byte values `/ 255` (bezier `cy`
+/// unscaled). The keys are appended to `keys` as they come; the curve table is built in
+/// `curves` (a scratch buffer) and appended after them by [`Fill::finish`]. Builds exactly
+/// the table [`floats`] / [`colors`] build from the parsed timeline.
 struct Fill<'c> {
-    c: &'c mut Curves,
+    keys: &'c mut Vec<f32>,
+    /// Index in `keys` of this table's first key.
+    start: usize,
+    curves: &'c mut Vec<f32>,
+    channels: usize,
+    /// The key count (where the bezier points start in `curves`).
+    bezier_base: usize,
     scale: f32,
     next: usize,
     stepped: bool,
@@ -215,8 +227,35 @@ struct Fill<'c> {
 }
 
 impl<'c> Fill<'c> {
-    fn new(c: &'c mut Curves, scale: f32) -> Self {
-        Fill { c, scale, next: 0, stepped: false, last_time: 0.0, non_finite: 0 }
+    /// An empty table of `frame_count` keys of `channels` values: the segment entries
+    /// [`LINEAR`] when beziers are expected, the bezier points reserved (appended as they are
+    /// computed, not pre-filled).
+    fn new(
+        keys: &'c mut Vec<f32>,
+        curves: &'c mut Vec<f32>,
+        channels: usize,
+        frame_count: usize,
+        bezier_count: usize,
+        scale: f32,
+    ) -> Self {
+        keys.reserve(frame_count * (1 + channels));
+        curves.clear();
+        if bezier_count > 0 {
+            curves.reserve(frame_count + bezier_count * BEZIER_SIZE);
+            curves.resize(frame_count, LINEAR);
+        }
+        Fill {
+            start: keys.len(),
+            keys,
+            curves,
+            channels,
+            bezier_base: frame_count,
+            scale,
+            next: 0,
+            stepped: false,
+            last_time: 0.0,
+            non_finite: 0,
+        }
     }
 
     /// Segment `k` (keys `k` and `k + 1` are in the table): stepped, or one bezier per
@@ -229,12 +268,19 @@ impl<'c> Fill<'c> {
         cy_scale: f32,
     ) {
         let stride = N + 1;
-        let Some(keys) = self.c.frames.get(k * stride..(k + 2) * stride) else { return };
+        let at = self.start + k * stride;
+        let Some(keys) = self.keys.get(at..at + 2 * stride) else { return };
         match curve {
             CurveType::Linear => {}
             CurveType::Stepped => {
                 self.stepped = true;
-                self.c.set_stepped(k);
+                // What `CurveBuf::set_stepped` does.
+                if k < self.bezier_base && self.curves.len() < self.bezier_base {
+                    self.curves.resize(self.bezier_base, LINEAR);
+                }
+                if let Some(c) = self.curves.get_mut(k) {
+                    *c = STEPPED;
+                }
             }
             CurveType::Bezier => {
                 let (t1, t2) = (keys[0], keys[stride]);
@@ -242,10 +288,10 @@ impl<'c> Fill<'c> {
                 let mut v2 = [0.0; N];
                 v1.copy_from_slice(&keys[1..stride]);
                 v2.copy_from_slice(&keys[stride + 1..]);
-                // What `Curves::set_bezier` does per channel, appending the points (the
+                // What `CurveBuf::set_bezier` does per channel, appending the points (the
                 // beziers of a table come in order; the reserved capacity is a hint).
-                let first = self.c.bezier_base + self.next * BEZIER_SIZE;
-                let curves = &mut self.c.curves;
+                let first = self.bezier_base + self.next * BEZIER_SIZE;
+                let curves = &mut *self.curves;
                 if curves.len() != first {
                     curves.resize(first, LINEAR);
                 }
@@ -270,15 +316,28 @@ impl<'c> Fill<'c> {
         }
     }
 
-    /// Trims the table to the beziers used (what [`convert`] allocates).
-    fn finish(self) -> Streamed {
-        let base = self.c.bezier_base;
+    /// Trims the table to the beziers used (what [`convert`] allocates), appends it after
+    /// the keys and returns where both are.
+    fn finish(self) -> (Curves, Streamed) {
+        let base = self.bezier_base;
         if self.next == 0 && !self.stepped {
-            self.c.curves = Vec::new();
+            self.curves.clear();
         } else {
-            self.c.curves.truncate(base + self.next * BEZIER_SIZE);
+            self.curves.truncate(base + self.next * BEZIER_SIZE);
         }
-        Streamed { last_time: self.last_time, finite: self.non_finite & 0x8000_0000 == 0 }
+        let frames_len = self.keys.len() - self.start;
+        self.keys.extend_from_slice(self.curves);
+        let curves = Curves {
+            channels: self.channels,
+            start: offset(self.start),
+            frames_len: offset(frames_len),
+            curves_len: offset(self.curves.len()),
+            bezier_base: base,
+            model: crate::CurveModel::Bezier4x,
+        };
+        let streamed =
+            Streamed { last_time: self.last_time, finite: self.non_finite & 0x8000_0000 == 0 };
+        (curves, streamed)
     }
 }
 
@@ -288,9 +347,9 @@ where
 {
     #[inline]
     fn key(&mut self, time: f32, value: &[f32; N]) {
-        self.c.frames.push(time);
+        self.keys.push(time);
         let scale = self.scale;
-        self.c.frames.extend(value.iter().map(|v| v * scale));
+        self.keys.extend(value.iter().map(|v| v * scale));
         let bits = value.iter().fold(non_finite_bit(time), |a, v| a | non_finite_bit(v * scale));
         self.non_finite |= bits;
         self.last_time = time;
@@ -306,8 +365,8 @@ where
 {
     #[inline]
     fn key(&mut self, time: f32, value: &[u8; N]) {
-        self.c.frames.push(time);
-        self.c.frames.extend(value.iter().map(|v| f32::from(*v) / 255.0));
+        self.keys.push(time);
+        self.keys.extend(value.iter().map(|v| f32::from(*v) / 255.0));
         self.non_finite |= non_finite_bit(time);
         self.last_time = time;
     }
@@ -325,45 +384,41 @@ pub(crate) struct Streamed {
     pub finite: bool,
 }
 
-/// An empty table for streaming: the segment entries [`LINEAR`] when beziers are expected,
-/// the bezier points reserved (appended as they are computed, not pre-filled).
-fn streamed_table(channels: usize, frame_count: usize, bezier_count: usize) -> Curves {
-    let mut c = Curves::new(channels, frame_count, 0);
-    if bezier_count > 0 {
-        c.curves.reserve_exact(frame_count + bezier_count * BEZIER_SIZE);
-        c.curves.resize(frame_count, LINEAR);
-    }
-    c
+/// Where a streamed timeline's table goes: the animation's keys being built, and a scratch
+/// buffer for the curve table (kept between timelines for its capacity).
+pub(crate) struct KeyOut<'k> {
+    /// The animation's keys ([`AnimationData::keys`](crate::AnimationData::keys)).
+    pub keys: &'k mut Vec<f32>,
+    /// Scratch for the curve table.
+    pub curves: &'k mut Vec<f32>,
 }
 
-/// Streams a float curve timeline of `N` channels into a table: values and `cy` times
+/// Streams a float curve timeline of `N` channels into `out`: values and `cy` times
 /// `scale`.
 pub(crate) fn stream_floats<const N: usize>(
+    out: KeyOut<'_>,
     f: CurveFrames<'_, '_, [f32; N]>,
     scale: f32,
 ) -> Result<(Curves, Streamed), BinaryError>
 where
     [f32; N]: Channels<Beziers = [[f32; 4]; N]>,
 {
-    let mut c = streamed_table(N, f.len(), f.bezier_capacity());
-    let mut fill = Fill::new(&mut c, scale);
+    let mut fill = Fill::new(out.keys, out.curves, N, f.len(), f.bezier_capacity(), scale);
     f.read(&mut fill)?;
-    let last = fill.finish();
-    Ok((c, last))
+    Ok(fill.finish())
 }
 
-/// Streams a color curve timeline of `N` byte channels into a table (values `byte / 255`).
+/// Streams a color curve timeline of `N` byte channels into `out` (values `byte / 255`).
 pub(crate) fn stream_colors<const N: usize>(
+    out: KeyOut<'_>,
     f: CurveFrames<'_, '_, [u8; N]>,
 ) -> Result<(Curves, Streamed), BinaryError>
 where
     [u8; N]: Channels<Beziers = [[f32; 4]; N]>,
 {
-    let mut c = streamed_table(N, f.len(), f.bezier_capacity());
-    let mut fill = Fill::new(&mut c, 1.0);
+    let mut fill = Fill::new(out.keys, out.curves, N, f.len(), f.bezier_capacity(), 1.0);
     f.read(&mut fill)?;
-    let last = fill.finish();
-    Ok((c, last))
+    Ok(fill.finish())
 }
 
 #[cfg(test)]
@@ -379,10 +434,10 @@ mod tests {
         assert_eq!(c.curves.len(), 2 + BEZIER_SIZE);
         // First sample is the cubic at t = 0.1: x = 0.028 + 0.0675*... computed by the
         // forward differences; check the symmetric midpoint and the clamped ends instead.
-        assert!((c.curve_percent_3x(0, 0.5) - 0.5).abs() < 1e-4);
-        assert_eq!(c.curve_percent_3x(0, 0.0), 0.0);
-        assert!((c.curve_percent_3x(0, 1.0) - 1.0).abs() < 1e-6);
-        assert!(c.curve_percent_3x(0, 0.2) < 0.2, "ease-in is slower at the start");
+        assert!((c.table().curve_percent_3x(0, 0.5) - 0.5).abs() < 1e-4);
+        assert_eq!(c.table().curve_percent_3x(0, 0.0), 0.0);
+        assert!((c.table().curve_percent_3x(0, 1.0) - 1.0).abs() < 1e-6);
+        assert!(c.table().curve_percent_3x(0, 0.2) < 0.2, "ease-in is slower at the start");
         // Point 5 (t = 0.5) of the forward-difference samples is (0.5, 0.5).
         assert!((c.curves[2 + 8] - 0.5).abs() < 1e-5 && (c.curves[2 + 9] - 0.5).abs() < 1e-5);
     }
@@ -392,8 +447,8 @@ mod tests {
         let keys = vec![(0.0, vec![0.0]), (1.0, vec![1.0]), (2.0, vec![3.0])];
         let c = sampled3x(1, keys.into_iter(), &[Curve3::Stepped, Curve3::Linear]);
         assert_eq!(c.curves, vec![STEPPED, LINEAR, LINEAR]);
-        assert_eq!(c.curve_percent_3x(0, 0.7), 0.0);
-        assert_eq!(c.curve_percent_3x(1, 0.7), 0.7);
+        assert_eq!(c.table().curve_percent_3x(0, 0.7), 0.0);
+        assert_eq!(c.table().curve_percent_3x(1, 0.7), 0.7);
         assert_eq!(c.frames, vec![0.0, 0.0, 1.0, 1.0, 2.0, 3.0]);
     }
     use spine_format::binary::shared::CurveKey;
@@ -402,7 +457,7 @@ mod tests {
     /// bezier sums, infinite and NaN keys.
     #[test]
     fn streamed_finite_flag_matches_a_full_scan() {
-        let all_finite = |c: &Curves| c.frames.iter().chain(&c.curves).all(|v| v.is_finite());
+        let all_finite = |c: CurveTable| c.frames.iter().chain(c.curves).all(|v| v.is_finite());
         let values = [0.0, 1.0, -2.5, 1e30, 3e38, -3.4e38, f32::MAX, f32::INFINITY, f32::NAN];
         let mut checked = 0;
         for &a in &values {
@@ -421,13 +476,21 @@ mod tests {
                                 CurveKey::linear(1.0, [b, a]),
                             ],
                         };
-                        let (c, s) = stream_floats(CurveFrames::replay(&t), scale).expect("replay");
-                        let bits = |c: &Curves| {
-                            let f = c.frames.iter().chain(&c.curves).map(|v| v.to_bits());
-                            (f.collect::<Vec<_>>(), c.frames.len(), c.bezier_base)
+                        // Streamed after another table's floats, with a dirty scratch.
+                        let mut keys = vec![7.0; 3];
+                        let mut scratch = vec![9.0; 5];
+                        let out = KeyOut { keys: &mut keys, curves: &mut scratch };
+                        let (c, s) =
+                            stream_floats(out, CurveFrames::replay(&t), scale).expect("replay");
+                        assert_eq!(c.start, 3);
+                        assert_eq!(keys.len(), 3 + (c.frames_len + c.curves_len) as usize);
+                        let bits = |c: CurveTable| {
+                            let f = c.frames.iter().chain(c.curves).map(|v| v.to_bits());
+                            (f.collect::<Vec<_>>(), c.frames.len(), c.frame_count())
                         };
-                        assert_eq!(bits(&c), bits(&floats(&t, scale)));
-                        assert_eq!(s.finite, all_finite(&c), "{a} {b} {cy} {scale}");
+                        let built = floats(&t, scale);
+                        assert_eq!(bits(c.table(&keys)), bits(built.table()));
+                        assert_eq!(s.finite, all_finite(c.table(&keys)), "{a} {b} {cy} {scale}");
                         checked += 1;
                     }
                 }

@@ -672,7 +672,7 @@ fn table<V>(
     channels: usize,
     values: impl Fn(&V) -> Vals,
     cy_scale: &[f32],
-) -> Curves {
+) -> CurveBuf {
     let n = keys.len();
     if c.v3 {
         let v38 = c.s.version >= j::Version(3, 8);
@@ -706,7 +706,7 @@ fn table<V>(
             _ => CurveType::Linear,
         })
         .collect();
-    let mut t = Curves::new(channels, n, curves::bezier_count(&kinds, channels));
+    let mut t = CurveBuf::new(channels, n, curves::bezier_count(&kinds, channels));
     for k in keys {
         t.frames.push(k.time);
         let v = values(&k.value);
@@ -778,6 +778,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
     let scale = c.b.scale;
     let v3 = c.v3;
     let mut tl = Vec::new();
+    let mut anim_keys = Vec::new();
     let mut duration = 0.0f32;
     let mut see = |t: f32| duration = duration.max(t);
     for st in &a.slots {
@@ -849,6 +850,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                 }
             }
             see(curves.last_time());
+            let curves = curves.store(&mut anim_keys);
             tl.push(Timeline::Color { slot, property, curves });
         }
         c.b.pop();
@@ -883,6 +885,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                 }
             };
             see(curves.last_time());
+            let curves = curves.store(&mut anim_keys);
             tl.push(Timeline::Bone { bone, property, curves });
         }
         c.b.pop();
@@ -908,6 +911,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                 })
                 .collect();
             see(curves.last_time());
+            let curves = curves.store(&mut anim_keys);
             tl.push(Timeline::Ik { constraint, curves, flags });
         }
         c.b.pop();
@@ -948,6 +952,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                 &[],
             );
             see(curves.last_time());
+            let curves = curves.store(&mut anim_keys);
             tl.push(Timeline::Transform { constraint, curves });
         }
         c.b.pop();
@@ -1010,6 +1015,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                     }
                 };
                 see(curves.last_time());
+                let curves = curves.store(&mut anim_keys);
                 tl.push(Timeline::Path { constraint, property, curves });
             }
         }
@@ -1050,6 +1056,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                     };
                     let curves = table(c, k, 1, |v| Vals::of(&[v.unwrap_or(0.0)]), &[]);
                     see(curves.last_time());
+                    let curves = curves.store(&mut anim_keys);
                     tl.push(Timeline::Physics { constraint, property, curves });
                 }
             }
@@ -1082,6 +1089,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
                         out.push(c.b.deform_key(i, &verts, vals));
                     }
                     c.b.pop();
+                    let curves = curves.store(&mut anim_keys);
                     tl.push(Timeline::Deform { slot, attachment: att, curves, vertices: out });
                 }
                 j::AttachmentTimeline::Sequence(keys) => {
@@ -1174,9 +1182,10 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
         | Timeline::Path { curves, .. }
         | Timeline::Physics { curves, .. } = t
         {
-            c.b.check_curves(curves);
+            c.b.check_curves(curves.table(&anim_keys));
         }
     }
     c.b.pop();
-    c.b.data.animations.push(AnimationData { name: a.name.clone(), duration, timelines: tl });
+    let name = a.name.clone();
+    c.b.data.animations.push(AnimationData { name, duration, timelines: tl, keys: anim_keys });
 }

@@ -911,11 +911,17 @@ fn curve3(c: &w::Curve) -> Curve3 {
     }
 }
 
-/// A 3.x wire timeline as a [`CurveModel::Sampled3x`] table; `values` gives the channels.
-fn table<V>(t: &w::Timeline<V>, channels: usize, values: impl Fn(&V) -> Vec<f32>) -> Curves {
+/// A 3.x wire timeline as a [`CurveModel::Sampled3x`] table (`values` gives the channels),
+/// stored in the animation's keys `pool`.
+fn table<V>(
+    pool: &mut Vec<f32>,
+    t: &w::Timeline<V>,
+    channels: usize,
+    values: impl Fn(&V) -> Vec<f32>,
+) -> Curves {
     let curves: Vec<Curve3> = t.curves.iter().map(curve3).collect();
     let keys = t.frames.iter().map(|f: &Keyframe<V>| (f.time, values(&f.value)));
-    sampled3x(channels, keys.collect::<Vec<_>>().into_iter(), &curves)
+    sampled3x(channels, keys.collect::<Vec<_>>().into_iter(), &curves).store(pool)
 }
 
 fn constraint_ref<T>(
@@ -940,6 +946,7 @@ fn animation<S, T: Text<S>>(c: &mut Conv<'_, '_, T>, a: &w::Animation<S>) {
     let scale = c.b.scale;
     let byte = |v: u8| f32::from(v) / 255.0;
     let mut tl = Vec::new();
+    let mut pool = Vec::new();
     for st in &a.slots {
         let slot = c.b.slot(st.slot);
         for t in &st.timelines {
@@ -952,12 +959,12 @@ fn animation<S, T: Text<S>>(c: &mut Conv<'_, '_, T>, a: &w::Animation<S>) {
                 w::SlotTimeline::Color(t) => tl.push(Timeline::Color {
                     slot,
                     property: ColorProperty::Rgba,
-                    curves: table(t, 4, |v| v.iter().map(|&x| byte(x)).collect()),
+                    curves: table(&mut pool, t, 4, |v| v.iter().map(|&x| byte(x)).collect()),
                 }),
                 w::SlotTimeline::TwoColor(t) => tl.push(Timeline::Color {
                     slot,
                     property: ColorProperty::Rgba2,
-                    curves: table(t, 7, |v| {
+                    curves: table(&mut pool, t, 7, |v| {
                         let [r, g, b, al] = v.light;
                         let [_, dr, dg, db] = v.dark;
                         [r, g, b, al, dr, dg, db].iter().map(|&x| byte(x)).collect()
@@ -970,19 +977,26 @@ fn animation<S, T: Text<S>>(c: &mut Conv<'_, '_, T>, a: &w::Animation<S>) {
         let bone = c.b.bone(bt.bone);
         for t in &bt.timelines {
             let (property, curves) = match t {
-                w::BoneTimeline::Rotate(t) => (BoneProperty::Rotate, table(t, 1, |v| vec![*v])),
-                w::BoneTimeline::Translate(t) => {
-                    (BoneProperty::Translate, table(t, 2, |v| vec![v[0] * scale, v[1] * scale]))
+                w::BoneTimeline::Rotate(t) => {
+                    (BoneProperty::Rotate, table(&mut pool, t, 1, |v| vec![*v]))
                 }
-                w::BoneTimeline::Scale(t) => (BoneProperty::Scale, table(t, 2, |v| v.to_vec())),
-                w::BoneTimeline::Shear(t) => (BoneProperty::Shear, table(t, 2, |v| v.to_vec())),
+                w::BoneTimeline::Translate(t) => (
+                    BoneProperty::Translate,
+                    table(&mut pool, t, 2, |v| vec![v[0] * scale, v[1] * scale]),
+                ),
+                w::BoneTimeline::Scale(t) => {
+                    (BoneProperty::Scale, table(&mut pool, t, 2, |v| v.to_vec()))
+                }
+                w::BoneTimeline::Shear(t) => {
+                    (BoneProperty::Shear, table(&mut pool, t, 2, |v| v.to_vec()))
+                }
             };
             tl.push(Timeline::Bone { bone, property, curves });
         }
     }
     for t in &a.ik {
         let constraint = constraint_ref(c, 0, t.constraint, ConstraintType::Ik);
-        let curves = table(&t.timeline, 2, |k| vec![k.mix, k.softness * scale]);
+        let curves = table(&mut pool, &t.timeline, 2, |k| vec![k.mix, k.softness * scale]);
         let flags = t
             .timeline
             .frames
@@ -998,7 +1012,7 @@ fn animation<S, T: Text<S>>(c: &mut Conv<'_, '_, T>, a: &w::Animation<S>) {
     for t in &a.transform {
         let constraint = constraint_ref(c, 1, t.constraint, ConstraintType::Transform);
         // 3.x rotate, translate, scale, shear → rotate, x, y, scale x, scale y, shear y.
-        let curves = table(&t.timeline, 6, |m| vec![m[0], m[1], m[1], m[2], m[2], m[3]]);
+        let curves = table(&mut pool, &t.timeline, 6, |m| vec![m[0], m[1], m[1], m[2], m[2], m[3]]);
         tl.push(Timeline::Transform { constraint, curves });
     }
     for pt in &a.path {
@@ -1012,7 +1026,7 @@ fn animation<S, T: Text<S>>(c: &mut Conv<'_, '_, T>, a: &w::Animation<S>) {
                 w::PathTimeline::Position(t) => {
                     let s =
                         if matches!(modes, Some((PositionMode::Fixed, _))) { scale } else { 1.0 };
-                    (PathProperty::Position, table(t, 1, |v| vec![v * s]))
+                    (PathProperty::Position, table(&mut pool, t, 1, |v| vec![v * s]))
                 }
                 w::PathTimeline::Spacing(t) => {
                     let s = if matches!(modes, Some((_, SpacingMode::Length | SpacingMode::Fixed)))
@@ -1021,11 +1035,11 @@ fn animation<S, T: Text<S>>(c: &mut Conv<'_, '_, T>, a: &w::Animation<S>) {
                     } else {
                         1.0
                     };
-                    (PathProperty::Spacing, table(t, 1, |v| vec![v * s]))
+                    (PathProperty::Spacing, table(&mut pool, t, 1, |v| vec![v * s]))
                 }
                 // 3.x rotate, translate → rotate, x, y.
                 w::PathTimeline::Mix(t) => {
-                    (PathProperty::Mix, table(t, 3, |m| vec![m[0], m[1], m[1]]))
+                    (PathProperty::Mix, table(&mut pool, t, 3, |m| vec![m[0], m[1], m[1]]))
                 }
             };
             tl.push(Timeline::Path { constraint, property, curves });
@@ -1042,7 +1056,7 @@ fn animation<S, T: Text<S>>(c: &mut Conv<'_, '_, T>, a: &w::Animation<S>) {
                     continue;
                 };
                 let verts = vertices_of(&c.b.data.attachments[att.index()].kind);
-                let curves = table(&d.timeline, 0, |_| Vec::new());
+                let curves = table(&mut pool, &d.timeline, 0, |_| Vec::new());
                 c.b.enter("deform", &key);
                 let mut keys = Vec::with_capacity(d.timeline.frames.len());
                 for (i, f) in d.timeline.frames.iter().enumerate() {
@@ -1108,7 +1122,7 @@ fn animation<S, T: Text<S>>(c: &mut Conv<'_, '_, T>, a: &w::Animation<S>) {
         | Timeline::Transform { curves, .. }
         | Timeline::Path { curves, .. } = t
         {
-            c.b.check_curves(curves);
+            c.b.check_curves(curves.table(&pool));
         }
     }
     c.b.pop();
@@ -1116,5 +1130,6 @@ fn animation<S, T: Text<S>>(c: &mut Conv<'_, '_, T>, a: &w::Animation<S>) {
         name: a.name.clone(),
         duration: a.duration(),
         timelines: tl,
+        keys: pool,
     });
 }

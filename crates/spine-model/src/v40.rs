@@ -876,6 +876,11 @@ struct AnimSink<'c, 'a, 'o> {
     /// Indices in `tl` of curve tables with a value that may not be finite (checked, in
     /// order, when the animation ends).
     unchecked: Vec<usize>,
+    /// The animation's keys ([`AnimationData::keys`]), copied out when it ends (the
+    /// buffer is kept for the next animation).
+    keys: Vec<f32>,
+    /// Scratch for a streamed curve table.
+    scratch: Vec<f32>,
 }
 
 impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
@@ -892,7 +897,14 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
             skin: SkinId(0),
             attachment_slot: SlotId(0),
             unchecked: Vec::new(),
+            keys: Vec::new(),
+            scratch: Vec::new(),
         }
+    }
+
+    /// Where a streamed curve table goes.
+    fn out(&mut self) -> curves::KeyOut<'_> {
+        curves::KeyOut { keys: &mut self.keys, curves: &mut self.scratch }
     }
 
     fn see(&mut self, t: f32) {
@@ -921,15 +933,19 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
                 | Timeline::Physics { curves, .. },
             ) = tl.get(i)
             {
-                self.c.b.check_curves(curves);
+                self.c.b.check_curves(curves.table(&self.keys));
             }
         }
         self.unchecked.clear();
         self.c.b.pop();
+        // One exactly sized copy; the buffer keeps its capacity for the next animation.
+        let keys = self.keys.as_slice().to_vec();
+        self.keys.clear();
         self.c.b.data.animations.push(AnimationData {
             name: std::mem::take(&mut self.name),
             duration: self.duration,
             timelines: tl,
+            keys,
         });
     }
 }
@@ -961,11 +977,11 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
                 });
                 return Ok(());
             }
-            I::Rgba(f) => (ColorProperty::Rgba, curves::stream_colors(f)?),
-            I::Rgb(f) => (ColorProperty::Rgb, curves::stream_colors(f)?),
-            I::Rgba2(f) => (ColorProperty::Rgba2, curves::stream_colors(f)?),
-            I::Rgb2(f) => (ColorProperty::Rgb2, curves::stream_colors(f)?),
-            I::Alpha(f) => (ColorProperty::Alpha, curves::stream_colors(f)?),
+            I::Rgba(f) => (ColorProperty::Rgba, curves::stream_colors(self.out(), f)?),
+            I::Rgb(f) => (ColorProperty::Rgb, curves::stream_colors(self.out(), f)?),
+            I::Rgba2(f) => (ColorProperty::Rgba2, curves::stream_colors(self.out(), f)?),
+            I::Rgb2(f) => (ColorProperty::Rgb2, curves::stream_colors(self.out(), f)?),
+            I::Alpha(f) => (ColorProperty::Alpha, curves::stream_colors(self.out(), f)?),
         };
         self.push(Timeline::Color { slot, property, curves }, streamed);
         Ok(())
@@ -982,16 +998,16 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
         let bone = self.bone;
         let scale = self.c.b.scale;
         let (property, (curves, streamed)) = match t {
-            I::Rotate(f) => (P::Rotate, floats(f, 1.0)?),
-            I::Translate(f) => (P::Translate, floats(f, scale)?),
-            I::TranslateX(f) => (P::TranslateX, floats(f, scale)?),
-            I::TranslateY(f) => (P::TranslateY, floats(f, scale)?),
-            I::Scale(f) => (P::Scale, floats(f, 1.0)?),
-            I::ScaleX(f) => (P::ScaleX, floats(f, 1.0)?),
-            I::ScaleY(f) => (P::ScaleY, floats(f, 1.0)?),
-            I::Shear(f) => (P::Shear, floats(f, 1.0)?),
-            I::ShearX(f) => (P::ShearX, floats(f, 1.0)?),
-            I::ShearY(f) => (P::ShearY, floats(f, 1.0)?),
+            I::Rotate(f) => (P::Rotate, floats(self.out(), f, 1.0)?),
+            I::Translate(f) => (P::Translate, floats(self.out(), f, scale)?),
+            I::TranslateX(f) => (P::TranslateX, floats(self.out(), f, scale)?),
+            I::TranslateY(f) => (P::TranslateY, floats(self.out(), f, scale)?),
+            I::Scale(f) => (P::Scale, floats(self.out(), f, 1.0)?),
+            I::ScaleX(f) => (P::ScaleX, floats(self.out(), f, 1.0)?),
+            I::ScaleY(f) => (P::ScaleY, floats(self.out(), f, 1.0)?),
+            I::Shear(f) => (P::Shear, floats(self.out(), f, 1.0)?),
+            I::ShearX(f) => (P::ShearX, floats(self.out(), f, 1.0)?),
+            I::ShearY(f) => (P::ShearY, floats(self.out(), f, 1.0)?),
             I::Inherit(keys) => {
                 self.see(keys.last().map_or(0.0, |k| k.time));
                 let keys = keys.iter().map(|k| (k.time, inherit(k.inherit))).collect();
@@ -1010,7 +1026,7 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
         let constraint = constraint_ref(c, Kind::Ik, t.constraint);
         let n = t.keys.len();
         let beziers = t.keys.iter().filter(|k| k.curve == CurveType::Bezier).count() * 2;
-        let mut curves = Curves::new(2, n, beziers);
+        let mut curves = CurveBuf::new(2, n, beziers);
         let mut flags = Vec::with_capacity(n);
         for k in &t.keys {
             let mix = match k.flags {
@@ -1031,7 +1047,8 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
             let ctl: &[[f32; 4]] = ctl.as_ref().map_or(&[], |c| c.as_slice());
             curves::segment(&mut curves, &mut next, i - 1, k.curve, ctl, 1.0);
         }
-        c.b.check_curves(&curves);
+        c.b.check_curves(curves.table());
+        let curves = curves.store(&mut self.keys);
         self.tl.push(Timeline::Ik { constraint, curves, flags });
     }
 
@@ -1041,7 +1058,7 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
         t: CurveFrames<'_, '_, [f32; 6]>,
     ) -> Result<(), BinaryError> {
         let constraint = constraint_ref(self.c, Kind::Transform, constraint);
-        let (curves, streamed) = curves::stream_floats(t, 1.0)?;
+        let (curves, streamed) = curves::stream_floats(self.out(), t, 1.0)?;
         self.push(Timeline::Transform { constraint, curves }, streamed);
         Ok(())
     }
@@ -1062,7 +1079,7 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
         let (property, (curves, streamed)) = match t {
             I::Position(f) => {
                 let s = if matches!(data, Some((PositionMode::Fixed, _))) { scale } else { 1.0 };
-                (PathProperty::Position, curves::stream_floats(f, s)?)
+                (PathProperty::Position, curves::stream_floats(self.out(), f, s)?)
             }
             I::Spacing(f) => {
                 let s = if matches!(data, Some((_, SpacingMode::Length | SpacingMode::Fixed))) {
@@ -1070,9 +1087,9 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
                 } else {
                     1.0
                 };
-                (PathProperty::Spacing, curves::stream_floats(f, s)?)
+                (PathProperty::Spacing, curves::stream_floats(self.out(), f, s)?)
             }
-            I::Mix(f) => (PathProperty::Mix, curves::stream_floats(f, 1.0)?),
+            I::Mix(f) => (PathProperty::Mix, curves::stream_floats(self.out(), f, 1.0)?),
         };
         self.push(Timeline::Path { constraint, property, curves }, streamed);
         Ok(())
@@ -1099,7 +1116,7 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
                     W::Gravity => PhysicsProperty::Gravity,
                     W::Mix => PhysicsProperty::Mix,
                 };
-                let (curves, streamed) = curves::stream_floats(f, 1.0)?;
+                let (curves, streamed) = curves::stream_floats(self.out(), f, 1.0)?;
                 self.push(Timeline::Physics { constraint, property, curves }, streamed);
             }
             wst::PhysicsTimelineIn::Reset(times) => {
@@ -1136,7 +1153,7 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
                     .unwrap_or(Vertices::Unweighted(Vec::new()));
                 let n = d.keys.len();
                 let beziers = d.keys.iter().filter(|k| k.curve == CurveType::Bezier).count();
-                let mut curves = Curves::new(0, n, beziers);
+                let mut curves = CurveBuf::new(0, n, beziers);
                 let mut keys = Vec::with_capacity(n);
                 c.b.enter("deform", &key);
                 for (i, k) in d.keys.iter().enumerate() {
@@ -1153,6 +1170,7 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
                     let ctl = k.bezier.as_slice();
                     curves::segment(&mut curves, &mut next, i - 1, k.curve, ctl, 1.0);
                 }
+                let curves = curves.store(&mut self.keys);
                 self.tl.push(Timeline::Deform { slot, attachment: att, curves, vertices: keys });
             }
             wa::AttachmentTimeline::Sequence(keys) => {

@@ -541,6 +541,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
     c.b.enter("animation", &a.name);
     let scale = c.b.scale;
     let mut tl = Vec::new();
+    let mut pool = Vec::new();
     for st in &a.slots {
         let slot = c.b.slot(st.slot);
         for t in &st.timelines {
@@ -559,6 +560,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
                 w::SlotTimeline::Rgb2(t) => (ColorProperty::Rgb2, curves::colors(t)),
                 w::SlotTimeline::Alpha(t) => (ColorProperty::Alpha, curves::colors(t)),
             };
+            let curves = curves.store(&mut pool);
             tl.push(Timeline::Color { slot, property, curves });
         }
     }
@@ -583,6 +585,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
                     continue;
                 }
             };
+            let curves = curves.store(&mut pool);
             tl.push(Timeline::Bone { bone, property, curves });
         }
     }
@@ -590,7 +593,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
         let constraint = constraint_ref(c, t.constraint, ConstraintType::Ik);
         let n = t.keys.len();
         let beziers = t.keys.iter().filter(|k| k.bezier.is_some()).count() * 2;
-        let mut curves = Curves::new(2, n, beziers);
+        let mut curves = CurveBuf::new(2, n, beziers);
         let mut flags = Vec::with_capacity(n);
         for k in &t.keys {
             let mix = if k.flags & 1 == 0 { 0.0 } else { k.mix.unwrap_or(1.0) };
@@ -612,12 +615,14 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
             };
             curves::segment(&mut curves, &mut next, i - 1, curve, &ctl, 1.0);
         }
-        c.b.check_curves(&curves);
+        c.b.check_curves(curves.table());
+        let curves = curves.store(&mut pool);
         tl.push(Timeline::Ik { constraint, curves, flags });
     }
     for t in &a.transform {
         let constraint = constraint_ref(c, t.constraint, ConstraintType::Transform);
-        tl.push(Timeline::Transform { constraint, curves: curves::floats(&t.timeline, 1.0) });
+        let curves = curves::floats(&t.timeline, 1.0).store(&mut pool);
+        tl.push(Timeline::Transform { constraint, curves });
     }
     for pt in &a.path {
         let constraint = constraint_ref(c, pt.constraint, ConstraintType::Path);
@@ -639,6 +644,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
                 }
                 w::PathTimeline::Mix(t) => (PathProperty::Mix, curves::floats(t, 1.0)),
             };
+            let curves = curves.store(&mut pool);
             tl.push(Timeline::Path { constraint, property, curves });
         }
     }
@@ -660,7 +666,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
                     tl.push(Timeline::Physics {
                         constraint,
                         property,
-                        curves: curves::floats(t, 1.0),
+                        curves: curves::floats(t, 1.0).store(&mut pool),
                     });
                 }
                 w::PhysicsTimeline::Reset(times) => {
@@ -676,6 +682,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
                 w::SliderTimeline::Time(t) => (SliderProperty::Time, curves::floats(t, 1.0)),
                 w::SliderTimeline::Mix(t) => (SliderProperty::Mix, curves::floats(t, 1.0)),
             };
+            let curves = curves.store(&mut pool);
             tl.push(Timeline::Slider { constraint, property, curves });
         }
     }
@@ -695,7 +702,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
                         let vertices = vertices_of(&c.b.data.attachments[att.index()].kind);
                         let n = d.keys.len();
                         let beziers = d.curves.iter().filter(|k| **k == CurveType::Bezier).count();
-                        let mut curves = Curves::new(0, n, beziers);
+                        let mut curves = CurveBuf::new(0, n, beziers);
                         let mut keys = Vec::with_capacity(n);
                         c.b.enter("deform", &key);
                         for (i, k) in d.keys.iter().enumerate() {
@@ -714,6 +721,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
                             };
                             curves::segment(&mut curves, &mut next, i, curve, &ctl, 1.0);
                         }
+                        let curves = curves.store(&mut pool);
                         tl.push(Timeline::Deform { slot, attachment: att, curves, vertices: keys });
                     }
                     w::AttachmentTimelineKind::Sequence(keys) => {
@@ -777,7 +785,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
         | Timeline::Physics { curves, .. }
         | Timeline::Slider { curves, .. } = t
         {
-            c.b.check_curves(curves);
+            c.b.check_curves(curves.table(&pool));
         }
     }
     c.b.pop();
@@ -785,6 +793,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
         name: a.name.clone(),
         duration: a.duration(),
         timelines: tl,
+        keys: pool,
     });
 }
 

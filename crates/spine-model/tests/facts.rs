@@ -81,6 +81,8 @@ fn scale_applies_to_scaled_fields_only() {
             Timeline::Bone { curves: cb, .. },
         ) = (a, b)
         {
+            let ca = one.animation(run).table(ca);
+            let cb = two.animation(run).table(cb);
             for k in 0..ca.frame_count() {
                 assert_eq!(cb.time(k), ca.time(k));
                 assert_eq!(cb.value(k, 0), ca.value(k, 0) * 2.0);

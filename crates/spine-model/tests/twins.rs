@@ -163,7 +163,7 @@ fn constraint_key(d: &SkeletonData, c: &ConstraintData) -> String {
         .replace(&d.hash, "")
 }
 
-fn curves(c: &mut Cmp, at: &str, x: &Curves, y: &Curves) {
+fn curves(c: &mut Cmp, at: &str, x: CurveTable<'_>, y: CurveTable<'_>) {
     c.eq(&format!("{at} channels"), x.channels, y.channels);
     let (n, m) = (x.frame_count(), y.frame_count());
     if n != m {
@@ -477,13 +477,13 @@ fn compare(a: &SkeletonData, b: &SkeletonData, version: &str, file: &str) -> Vec
                 | (Timeline::Transform { curves: u, .. }, Timeline::Transform { curves: v, .. })
                 | (Timeline::Path { curves: u, .. }, Timeline::Path { curves: v, .. })
                 | (Timeline::Physics { curves: u, .. }, Timeline::Physics { curves: v, .. }) => {
-                    curves(&mut c, &at, u, v)
+                    curves(&mut c, &at, x.table(u), y.table(v))
                 }
                 (
                     Timeline::Ik { constraint, curves: u, flags: f, .. },
                     Timeline::Ik { curves: v, flags: g, .. },
                 ) => {
-                    curves(&mut c, &at, u, v);
+                    curves(&mut c, &at, x.table(u), y.table(v));
                     let one = matches!(&a.constraint(*constraint).kind, ConstraintKind::Ik(k) if k.bones.len() == 1);
                     let strip = |f: &[IkFlags]| {
                         f.iter()
@@ -498,7 +498,7 @@ fn compare(a: &SkeletonData, b: &SkeletonData, version: &str, file: &str) -> Vec
                     Timeline::Deform { curves: u, vertices: va, .. },
                     Timeline::Deform { curves: v, vertices: vb, .. },
                 ) => {
-                    curves(&mut c, &at, u, v);
+                    curves(&mut c, &at, x.table(u), y.table(v));
                     for (i, (p, q)) in va.iter().zip(vb).enumerate() {
                         c.fs(&format!("{at} key {i} vertices"), p, q);
                     }
