@@ -19,6 +19,7 @@
 //! runtime's goldens in `tests/oracle_versions.rs` (4.0, 4.1 and 4.2-JSON all match; the 3.x
 //! rows list their open mismatches).
 
+mod bone_groups;
 pub mod constraints;
 pub mod math;
 pub mod render;

@@ -241,6 +241,9 @@ pub struct TrackEntry {
     active_runs: Vec<(u32, u32)>,
     /// The skeleton's `activity` stamp and the animation `active_runs` were built for.
     active_key: (u64, Option<AnimationId>),
+    /// The bone timelines of `active_runs` grouped by property, and the others' indices
+    /// (built with `active_runs`).
+    bone_groups: crate::bone_groups::BoneGroups,
 }
 
 impl TrackEntry {
@@ -807,6 +810,27 @@ impl AnimationState {
         if e.active_key != key {
             e.active_key = key;
             active_runs(&sk.bones, timelines, &mut e.active_runs);
+            let rules = crate::timeline::BoneRules::of(skd);
+            e.bone_groups.build(sk.bones.len(), rules, timelines, &e.active_runs);
+        }
+        if self.e(cur).bone_groups.usable {
+            // The bone timelines by property, then the others in order (no other kind
+            // reads or writes a bone's local pose).
+            self.e(cur).bone_groups.apply(&mut sk.bones, skd, keys, time, alpha, blend, In);
+            let mut r = 0;
+            while let Some(&ii) = self.e(cur).bone_groups.others.get(r) {
+                r += 1;
+                let ii = ii as usize;
+                let Some(tl) = timelines.get(ii) else { continue };
+                if let Timeline::Attachment { .. } = tl {
+                    let cache = self.attachment_cache_slot(Some(anim), ii);
+                    self.apply_attachment_timeline(sk, tl, cache, time, blend, attachments);
+                } else {
+                    let ev = events.as_deref_mut();
+                    apply_held(sk, skd, anim, ii, tl, keys, last, time, ev, alpha, blend, In);
+                }
+            }
+            return;
         }
         let mut r = 0;
         // The ranges read through the entry one at a time (the loop needs `self`).

@@ -335,7 +335,7 @@ fn curve_values(c: CurveTable<'_>, time: f32, out: &mut [f32], slots: &[usize]) 
 const SLOTS: [usize; 7] = [0, 1, 2, 3, 4, 5, 6];
 
 #[inline(always)]
-fn relative(
+pub(crate) fn relative(
     c: CurveTable<'_>,
     time: f32,
     alpha: f32,
@@ -406,7 +406,7 @@ fn absolute(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn scale_value(
+pub(crate) fn scale_value(
     curves: &Curves,
     keys: &[f32],
     time: f32,
@@ -1423,9 +1423,9 @@ fn apply_bone(
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct BoneRules {
     /// 3.x rotation mixing ([`RotationMix::Spine3`]).
-    rotate_3x: bool,
+    pub(crate) rotate_3x: bool,
     /// 4.3 timelines (scale y reads the current scale y).
-    spine43: bool,
+    pub(crate) spine43: bool,
 }
 
 impl BoneRules {
@@ -1516,52 +1516,68 @@ fn apply_bone_in(
             let setup = bd.scale_y;
             b.scale_y = scale_value(curves, keys, time, alpha, blend, direction, current, setup)
         }
-        BoneProperty::Translate | BoneProperty::Shear => {
-            let (cx, cy, sx, sy) = if property == BoneProperty::Translate {
-                (&mut b.x, &mut b.y, bd.x, bd.y)
-            } else {
-                (&mut b.shear_x, &mut b.shear_y, bd.shear_x, bd.shear_y)
-            };
-            let Some(&first) = c.frames.first() else { return };
-            if time < first {
-                match blend {
-                    MixBlend::Setup => {
-                        *cx = sx;
-                        *cy = sy;
-                    }
-                    MixBlend::First => {
-                        *cx += (sx - *cx) * alpha;
-                        *cy += (sy - *cy) * alpha;
-                    }
-                    _ => {}
-                }
-                return;
-            }
-            let v = curve_values_n::<2>(c, time);
-            let [x, y] = v;
-            match blend {
-                MixBlend::Setup => {
-                    *cx = sx + x * alpha;
-                    *cy = sy + y * alpha;
-                }
-                MixBlend::First | MixBlend::Replace => {
-                    *cx += (sx + x - *cx) * alpha;
-                    *cy += (sy + y - *cy) * alpha;
-                }
-                MixBlend::Add => {
-                    *cx += x * alpha;
-                    *cy += y * alpha;
-                }
-            }
+        BoneProperty::Translate => {
+            relative2(c, time, alpha, blend, (&mut b.x, &mut b.y), (bd.x, bd.y))
         }
+        BoneProperty::Shear => relative2(
+            c,
+            time,
+            alpha,
+            blend,
+            (&mut b.shear_x, &mut b.shear_y),
+            (bd.shear_x, bd.shear_y),
+        ),
         BoneProperty::Scale => scale2(b, bd, curves, keys, time, alpha, blend, direction),
+    }
+}
+
+/// [`relative`] for a two-channel timeline (translate, shear): spine-cpp
+/// `TranslateTimeline::apply` / `ShearTimeline::apply` on `(cx, cy)` with setup `(sx, sy)`.
+#[inline(always)]
+pub(crate) fn relative2(
+    c: CurveTable<'_>,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    (cx, cy): (&mut f32, &mut f32),
+    (sx, sy): (f32, f32),
+) {
+    let Some(&first) = c.frames.first() else { return };
+    if time < first {
+        match blend {
+            MixBlend::Setup => {
+                *cx = sx;
+                *cy = sy;
+            }
+            MixBlend::First => {
+                *cx += (sx - *cx) * alpha;
+                *cy += (sy - *cy) * alpha;
+            }
+            _ => {}
+        }
+        return;
+    }
+    let [x, y] = curve_values_n::<2>(c, time);
+    match blend {
+        MixBlend::Setup => {
+            *cx = sx + x * alpha;
+            *cy = sy + y * alpha;
+        }
+        MixBlend::First | MixBlend::Replace => {
+            *cx += (sx + x - *cx) * alpha;
+            *cy += (sy + y - *cy) * alpha;
+        }
+        MixBlend::Add => {
+            *cx += x * alpha;
+            *cy += y * alpha;
+        }
     }
 }
 
 /// The `Scale` arm of [`apply_bone`] (spine-cpp `ScaleTimeline::apply`).
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn scale2(
+pub(crate) fn scale2(
     b: &mut crate::skeleton::Bone,
     bd: &spine_model::BoneData,
     curves: &Curves,

@@ -84,3 +84,56 @@ fn skipped_timelines_pose_bones_like_every_timeline() {
         assert!(skin_bone_changes > 0, "some timeline moved a skin-required bone");
     }
 }
+
+/// `AnimationState` applies a full-alpha entry's bone timelines grouped by property. Two
+/// timelines writing one field of a bone (here translate x before translate, an order the
+/// grouping would reverse) must still run in their order: the last one wins, as in
+/// `apply_animation`.
+#[test]
+fn timelines_writing_one_field_run_in_their_order() {
+    let text = r#"{"skeleton": {"spine": "4.2.22"},
+        "bones": [{"name": "root"}, {"name": "a", "parent": "root"}],
+        "animations": {"a": {"bones": {"a": {
+            "translate": [{"x": 1, "y": 5}, {"time": 1, "x": 2, "y": 6}],
+            "translatex": [{"value": 30}, {"time": 1, "value": 40}],
+            "rotate": [{"value": 10}, {"time": 1, "value": 20}]}}}}}"#;
+    let mut data = spine_model::load_json(text, None).unwrap();
+    let tl = &mut data.animations[0].timelines;
+    let x = tl
+        .iter()
+        .position(|t| {
+            matches!(
+                t,
+                spine_model::Timeline::Bone { property: spine_model::BoneProperty::TranslateX, .. }
+            )
+        })
+        .unwrap();
+    let xy = tl
+        .iter()
+        .position(|t| {
+            matches!(
+                t,
+                spine_model::Timeline::Bone { property: spine_model::BoneProperty::Translate, .. }
+            )
+        })
+        .unwrap();
+    if x > xy {
+        tl.swap(x, xy);
+    }
+    let data = Arc::new(data);
+    let mut state = AnimationState::new(Arc::new(AnimationStateData::new(data.clone())));
+    let (mut sk_a, mut sk_b) = (Skeleton::new(data.clone()), Skeleton::new(data.clone()));
+    let id = AnimationId(0);
+    let entry = state.set_animation(0, Some(id), true);
+    for frame in 0..30 {
+        state.update(1.0 / 30.0);
+        let e = state.entry(entry);
+        let (last, time) = (e.animation_last, e.animation_time());
+        state.apply(&mut sk_a);
+        let (first, into) = (MixBlend::First, MixDirection::In);
+        apply_animation(&mut sk_b, id, last, time, false, None, 1.0, first, into);
+        assert_eq!(local(&sk_a), local(&sk_b), "frame {frame}");
+        // Translate ran last: x is its value (1..2), not translate x's (30..40).
+        assert!(sk_a.bones[1].x < 3.0, "frame {frame}: x = {}", sk_a.bones[1].x);
+    }
+}

@@ -1,0 +1,303 @@
+//! A track entry's bone timelines grouped by property, for the usual mix
+//! ([`AnimationState::apply`](crate::state::AnimationState::apply) mixing an entry in).
+//!
+//! Timelines that key different fields of a bone give the same pose in any order, and an
+//! exported animation keys each field of a bone once. Grouped, each property is one loop
+//! with its arithmetic known (no dispatch per timeline, the channel count a constant, the
+//! loop's values kept in registers) over compact records of where each table is. The
+//! groups are built with the entry's active timeline ranges (when its animation or the
+//! skeleton's active bones change), not per frame; when two timelines of a bone touch the
+//! same field (or 4.2's scale y, which reads scale x, meets a scale x timeline), or a table
+//! is not a 4.x one of the property's channel count, the entry keeps the timelines' order.
+
+use spine_model::{BoneProperty, CurveModel, CurveTable, Curves, SkeletonData, Timeline};
+
+use crate::skeleton::Bone;
+use crate::timeline::{
+    relative, relative2, scale2, scale_value, BoneRules, MixBlend, MixDirection,
+};
+
+/// The properties in the order their groups run.
+const KINDS: [BoneProperty; 10] = [
+    BoneProperty::Rotate,
+    BoneProperty::Translate,
+    BoneProperty::TranslateX,
+    BoneProperty::TranslateY,
+    BoneProperty::Scale,
+    BoneProperty::ScaleX,
+    BoneProperty::ScaleY,
+    BoneProperty::Shear,
+    BoneProperty::ShearX,
+    BoneProperty::ShearY,
+];
+
+/// One bone timeline: its bone and where its table is in the animation's keys.
+#[derive(Debug, Clone, Copy)]
+struct BoneOp {
+    bone: u32,
+    start: u32,
+    frames_len: u32,
+    curves_len: u32,
+}
+
+impl BoneOp {
+    /// The timeline's table of `N` channels (as [`Curves::table`]).
+    #[inline(always)]
+    fn table<'k, const N: usize>(&self, keys: &'k [f32]) -> CurveTable<'k> {
+        self.curves::<N>().table(keys)
+    }
+
+    /// The timeline's [`Curves`] (for the out-of-line scale arms).
+    #[inline(always)]
+    fn curves<const N: usize>(&self) -> Curves {
+        Curves {
+            channels: N,
+            start: self.start,
+            frames_len: self.frames_len,
+            curves_len: self.curves_len,
+            bezier_base: 0,
+            model: CurveModel::Bezier4x,
+        }
+    }
+}
+
+/// The bone timelines of a track entry's active timeline ranges, grouped by property.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BoneGroups {
+    /// The groups apply (see the module doc); otherwise the timelines run in order.
+    pub(crate) usable: bool,
+    /// The bone timelines, by property in [`KINDS`] order.
+    ops: Vec<BoneOp>,
+    /// The end in `ops` of each property's group.
+    ends: [u32; KINDS.len()],
+    /// The indices of the other timelines of the active ranges, in order.
+    pub(crate) others: Vec<u32>,
+    /// Per bone, the fields its timelines touch (while building).
+    touched: Vec<u8>,
+}
+
+/// Channels of a property's table.
+fn channels(p: BoneProperty) -> usize {
+    match p {
+        BoneProperty::Translate | BoneProperty::Scale | BoneProperty::Shear => 2,
+        _ => 1,
+    }
+}
+
+/// The bone fields a property's timeline reads or writes, one bit each.
+fn fields(p: BoneProperty, rules: BoneRules) -> u8 {
+    const ROTATION: u8 = 1;
+    const X: u8 = 2;
+    const Y: u8 = 4;
+    const SCALE_X: u8 = 8;
+    const SCALE_Y: u8 = 16;
+    const SHEAR_X: u8 = 32;
+    const SHEAR_Y: u8 = 64;
+    match p {
+        BoneProperty::Rotate => ROTATION,
+        BoneProperty::Translate => X | Y,
+        BoneProperty::TranslateX => X,
+        BoneProperty::TranslateY => Y,
+        BoneProperty::Scale => SCALE_X | SCALE_Y,
+        BoneProperty::ScaleX => SCALE_X,
+        // spine-cpp 4.2 reads scale x as the current value.
+        BoneProperty::ScaleY if rules.spine43 => SCALE_Y,
+        BoneProperty::ScaleY => SCALE_Y | SCALE_X,
+        BoneProperty::Shear => SHEAR_X | SHEAR_Y,
+        BoneProperty::ShearX => SHEAR_X,
+        BoneProperty::ShearY => SHEAR_Y,
+    }
+}
+
+impl BoneGroups {
+    /// Groups the bone timelines of `timelines` in `runs` (the entry's active ranges) for a
+    /// skeleton of `bone_count` bones; the other timelines' indices go to `others`.
+    pub(crate) fn build(
+        &mut self,
+        bone_count: usize,
+        rules: BoneRules,
+        timelines: &[Timeline],
+        runs: &[(u32, u32)],
+    ) {
+        self.ops.clear();
+        self.others.clear();
+        self.touched.clear();
+        self.touched.resize(bone_count, 0);
+        self.ends = [0; KINDS.len()];
+        let mut usable = !rules.rotate_3x;
+        let active = || runs.iter().flat_map(|&(s, e)| s..e);
+        for i in active() {
+            match timelines.get(i as usize) {
+                Some(Timeline::Bone { bone, property, curves }) => {
+                    usable &= curves.model == CurveModel::Bezier4x
+                        && curves.channels == channels(*property);
+                    let f = fields(*property, rules);
+                    match self.touched.get_mut(bone.index()) {
+                        Some(t) if *t & f == 0 => *t |= f,
+                        _ => usable = false,
+                    }
+                }
+                Some(_) => self.others.push(i),
+                None => {}
+            }
+        }
+        self.usable = usable;
+        if !usable {
+            self.others.clear();
+            return;
+        }
+        for (end, kind) in self.ends.iter_mut().zip(KINDS) {
+            for i in active() {
+                if let Some(Timeline::Bone { bone, property, curves }) = timelines.get(i as usize) {
+                    if *property == kind {
+                        self.ops.push(BoneOp {
+                            bone: bone.index() as u32,
+                            start: curves.start,
+                            frames_len: curves.frames_len,
+                            curves_len: curves.curves_len,
+                        });
+                    }
+                }
+            }
+            *end = self.ops.len() as u32;
+        }
+    }
+
+    /// The ops of group `k` ([`KINDS`]`[k]`).
+    #[inline(always)]
+    fn group(&self, k: usize) -> &[BoneOp] {
+        let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
+        self.ops.get(start..self.ends[k] as usize).unwrap_or(&[])
+    }
+
+    /// Applies every group (the timelines' tables in `keys`) to `bones`, as
+    /// [`apply_bone_run`](crate::timeline::apply_bone_run) applies them one by one.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn apply(
+        &self,
+        bones: &mut [Bone],
+        data: &SkeletonData,
+        keys: &[f32],
+        time: f32,
+        alpha: f32,
+        blend: MixBlend,
+        direction: MixDirection,
+    ) {
+        let spine43 = BoneRules::of(data).spine43;
+        // Both slices cut to one length: one bounds check per timeline serves both.
+        let n = bones.len().min(data.bones.len());
+        let (bones, bd) = (&mut bones[..n], &data.bones[..n]);
+        // One loop per group, its arm's arithmetic inline (a closure per group would be
+        // called out of line, with the table passed through memory).
+        macro_rules! each {
+            ($k:expr, |$b:ident, $d:ident, $o:ident| $body:expr) => {
+                for $o in self.group($k) {
+                    let i = $o.bone as usize;
+                    if let (Some($b), Some($d)) = (bones.get_mut(i), bd.get(i)) {
+                        $body;
+                    }
+                }
+            };
+        }
+        each!(0, |b, d, o| {
+            b.rotation = relative(o.table::<1>(keys), time, alpha, blend, b.rotation, d.rotation)
+        });
+        each!(1, |b, d, o| {
+            relative2(o.table::<2>(keys), time, alpha, blend, (&mut b.x, &mut b.y), (d.x, d.y))
+        });
+        each!(2, |b, d, o| b.x = relative(o.table::<1>(keys), time, alpha, blend, b.x, d.x));
+        each!(3, |b, d, o| b.y = relative(o.table::<1>(keys), time, alpha, blend, b.y, d.y));
+        each!(4, |b, d, o| scale2(b, d, &o.curves::<2>(), keys, time, alpha, blend, direction));
+        each!(5, |b, d, o| {
+            let (current, setup, c) = (b.scale_x, d.scale_x, o.curves::<1>());
+            b.scale_x = scale_value(&c, keys, time, alpha, blend, direction, current, setup)
+        });
+        each!(6, |b, d, o| {
+            // spine-cpp 4.2 quirk: the current value passed is scale *x* (4.3: scale y).
+            let current = if spine43 { b.scale_y } else { b.scale_x };
+            let c = o.curves::<1>();
+            b.scale_y = scale_value(&c, keys, time, alpha, blend, direction, current, d.scale_y)
+        });
+        each!(7, |b, d, o| {
+            let (cur, setup) = ((&mut b.shear_x, &mut b.shear_y), (d.shear_x, d.shear_y));
+            relative2(o.table::<2>(keys), time, alpha, blend, cur, setup)
+        });
+        each!(8, |b, d, o| {
+            b.shear_x = relative(o.table::<1>(keys), time, alpha, blend, b.shear_x, d.shear_x)
+        });
+        each!(9, |b, d, o| {
+            b.shear_y = relative(o.table::<1>(keys), time, alpha, blend, b.shear_y, d.shear_y)
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A two-bone rig whose animation `a` keys `bone_a` (a timeline map of bone `a`).
+    fn rig(bone_a: &str) -> SkeletonData {
+        let text = format!(
+            r#"{{"skeleton": {{"spine": "4.2.22"}},
+                "bones": [{{"name": "root"}}, {{"name": "a", "parent": "root"}}],
+                "events": {{"e": {{}}}},
+                "animations": {{"a": {{
+                    "bones": {{"a": {bone_a},
+                               "root": {{"rotate": [{{"value": 1}}, {{"time": 1, "value": 2}}]}}}},
+                    "events": [{{"time": 0.5, "name": "e"}}]}}}}}}"#
+        );
+        spine_model::load_json(&text, None).unwrap()
+    }
+
+    /// Groups animation `a` of `data` with every timeline active.
+    fn groups(data: &SkeletonData) -> (BoneGroups, Vec<BoneProperty>) {
+        let a = &data.animations[0];
+        let runs = [(0, a.timelines.len() as u32)];
+        let mut g = BoneGroups::default();
+        g.build(data.bones.len(), BoneRules::of(data), &a.timelines, &runs);
+        let kind = |op: &BoneOp| {
+            a.timelines.iter().find_map(|t| match t {
+                Timeline::Bone { bone, property, curves }
+                    if bone.index() == op.bone as usize && curves.start == op.start =>
+                {
+                    Some(*property)
+                }
+                _ => None,
+            })
+        };
+        let kinds = g.ops.iter().filter_map(kind).collect();
+        (g, kinds)
+    }
+
+    #[test]
+    fn timelines_are_grouped_by_property_and_the_others_kept_in_order() {
+        let data =
+            rig(r#"{"translate": [{"x": 1}], "rotate": [{"value": 3}], "shearx": [{"value": 4}]}"#);
+        let (g, kinds) = groups(&data);
+        assert!(g.usable);
+        use BoneProperty as P;
+        assert_eq!(kinds, [P::Rotate, P::Rotate, P::Translate, P::ShearX]);
+        assert_eq!(g.ends, [2, 3, 3, 3, 3, 3, 3, 3, 4, 4]);
+        let others: Vec<_> =
+            g.others.iter().map(|&i| &data.animations[0].timelines[i as usize]).collect();
+        assert!(matches!(others[..], [Timeline::Event { .. }]), "{others:?}");
+    }
+
+    #[test]
+    fn timelines_touching_one_field_keep_their_order() {
+        // translate and translate x both write x; 4.2's scale y reads scale x.
+        for bone_a in [
+            r#"{"translate": [{"x": 1}], "translatex": [{"value": 2}]}"#,
+            r#"{"scalex": [{"value": 2}], "scaley": [{"value": 3}]}"#,
+        ] {
+            let (g, _) = groups(&rig(bone_a));
+            assert!(!g.usable, "{bone_a}");
+            assert!(g.ops.is_empty() && g.others.is_empty());
+        }
+        // 4.3's scale y reads scale y: no overlap.
+        let mut data = rig(r#"{"scalex": [{"value": 2}], "scaley": [{"value": 3}]}"#);
+        data.behaviour.timelines_spine43 = true;
+        assert!(groups(&data).0.usable);
+    }
+}
