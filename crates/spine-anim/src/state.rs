@@ -822,13 +822,8 @@ impl AnimationState {
                 r += 1;
                 let ii = ii as usize;
                 let Some(tl) = timelines.get(ii) else { continue };
-                if let Timeline::Attachment { .. } = tl {
-                    let cache = self.attachment_cache_slot(Some(anim), ii);
-                    self.apply_attachment_timeline(sk, tl, cache, time, blend, attachments);
-                } else {
-                    let ev = events.as_deref_mut();
-                    apply_held(sk, skd, anim, ii, tl, keys, last, time, ev, alpha, blend, In);
-                }
+                let (ev, at) = (events.as_deref_mut(), (anim, ii, keys));
+                self.apply_other_in(sk, skd, at, tl, (last, time), ev, alpha, blend, attachments);
             }
             return;
         }
@@ -852,15 +847,36 @@ impl AnimationState {
                     In,
                 );
                 let Some(tl) = timelines.get(ii) else { break };
-                if let Timeline::Attachment { .. } = tl {
-                    let cache = self.attachment_cache_slot(Some(anim), ii);
-                    self.apply_attachment_timeline(sk, tl, cache, time, blend, attachments);
-                } else {
-                    let ev = events.as_deref_mut();
-                    apply_held(sk, skd, anim, ii, tl, keys, last, time, ev, alpha, blend, In);
-                }
+                let (ev, at) = (events.as_deref_mut(), (anim, ii, keys));
+                self.apply_other_in(sk, skd, at, tl, (last, time), ev, alpha, blend, attachments);
                 ii += 1;
             }
+        }
+    }
+
+    /// Timeline `ii` of `anim` (`tl`, its tables in `keys`) in [`AnimationState::apply_in`],
+    /// not a bone timeline of a run: attachment timelines through the state, the others
+    /// through [`apply_held`].
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn apply_other_in(
+        &mut self,
+        sk: &mut Skeleton,
+        skd: &SkeletonData,
+        (anim, ii, keys): (AnimationId, usize, &[f32]),
+        tl: &Timeline,
+        (last, time): (f32, f32),
+        events: Option<&mut Vec<EventRef>>,
+        alpha: f32,
+        blend: MixBlend,
+        attachments: bool,
+    ) {
+        if let Timeline::Attachment { .. } = tl {
+            let cache = self.attachment_cache_slot(Some(anim), ii);
+            self.apply_attachment_timeline(sk, tl, cache, time, blend, attachments);
+        } else {
+            let into = MixDirection::In;
+            apply_held(sk, skd, anim, ii, tl, keys, last, time, events, alpha, blend, into);
         }
     }
 
