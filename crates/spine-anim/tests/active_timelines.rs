@@ -99,24 +99,12 @@ fn timelines_writing_one_field_run_in_their_order() {
             "rotate": [{"value": 10}, {"time": 1, "value": 20}]}}}}}"#;
     let mut data = spine_model::load_json(text, None).unwrap();
     let tl = &mut data.animations[0].timelines;
-    let x = tl
-        .iter()
-        .position(|t| {
-            matches!(
-                t,
-                spine_model::Timeline::Bone { property: spine_model::BoneProperty::TranslateX, .. }
-            )
-        })
-        .unwrap();
-    let xy = tl
-        .iter()
-        .position(|t| {
-            matches!(
-                t,
-                spine_model::Timeline::Bone { property: spine_model::BoneProperty::Translate, .. }
-            )
-        })
-        .unwrap();
+    use spine_model::{BoneProperty, Timeline};
+    let find = |tl: &[Timeline], p: BoneProperty| {
+        tl.iter().position(|t| matches!(t, Timeline::Bone { property, .. } if *property == p))
+    };
+    let (x, xy) =
+        (find(tl, BoneProperty::TranslateX).unwrap(), find(tl, BoneProperty::Translate).unwrap());
     if x > xy {
         tl.swap(x, xy);
     }
