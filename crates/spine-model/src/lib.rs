@@ -8,8 +8,9 @@
 //!   survives, so `spine-anim` never re-checks;
 //! * constraints in one list in update order; skins (default first) with sorted entries;
 //!   every attachment in one flat list; linked meshes resolved into meshes;
-//! * timelines bound to ids, keys as flat `f32` arrays with precomputed curve tables
-//!   ([`Curves`]);
+//! * timelines bound to ids, keys as flat `f32` arrays with precomputed curve tables, every
+//!   table of an animation in one buffer ([`AnimationData::keys`]; a timeline's [`Curves`]
+//!   says where, [`AnimationData::table`] reads it);
 //! * the load-time scale applied to the fields the format marks scaled;
 //! * per-version behaviour recorded in [`Behaviour`] (the only way code below may tell
 //!   versions apart);
