@@ -61,14 +61,12 @@ impl Curves {
     /// empty table when they do not fit in `keys`.
     #[inline]
     pub fn table<'a>(&self, keys: &'a [f32]) -> CurveTable<'a> {
-        // One bounds check: the offsets are `u32`s, so `start + len` cannot overflow (the
-        // range is never reversed) and the split is within the slice.
-        let (s, f) = (self.start as usize, self.frames_len as usize);
-        let len = f + self.curves_len as usize;
-        let (frames, curves) = match keys.get(s..s + len) {
-            Some(all) => all.split_at(f),
-            None => (&[][..], &[][..]),
-        };
+        // On 64-bit targets the sums of `u32`s cannot overflow, the checked additions fold
+        // away and one bounds check remains; on 32-bit ones an overflowing range reads as
+        // empty too.
+        let (s, f, c) = (self.start as usize, self.frames_len as usize, self.curves_len as usize);
+        let all = f.checked_add(c).and_then(|len| keys.get(s..s.checked_add(len)?));
+        let (frames, curves) = all.and_then(|a| a.split_at_checked(f)).unwrap_or((&[], &[]));
         CurveTable { channels: self.channels, frames, curves, model: self.model }
     }
 }
