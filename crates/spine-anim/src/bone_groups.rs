@@ -55,7 +55,6 @@ impl BoneOp {
             start: self.start,
             frames_len: self.frames_len,
             curves_len: self.curves_len,
-            bezier_base: 0,
             model: CurveModel::Bezier4x,
         }
     }

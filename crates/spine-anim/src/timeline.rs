@@ -83,12 +83,6 @@ pub fn search(c: CurveTable<'_>, time: f32) -> usize {
     k - 1
 }
 
-/// The table has no key (`frame_count() == 0`, without the division).
-#[inline]
-fn no_keys(c: &Curves) -> bool {
-    c.is_empty()
-}
-
 fn search_times(times: &[f32], time: f32) -> usize {
     for (i, &t) in times.iter().enumerate().skip(1) {
         if t > time {
@@ -740,7 +734,7 @@ pub(crate) fn apply_held(
     direction: MixDirection,
 ) {
     if let Timeline::Bone { bone, property, curves } = tl {
-        if !no_keys(curves) {
+        if !curves.is_empty() {
             let (c, p) = ((curves, keys), *property);
             apply_bone(sk, data, bone.index(), p, c, time, alpha, blend, direction);
         }
@@ -771,7 +765,7 @@ fn apply_tl(
     let add43 = blend == MixBlend::Add && data.behaviour.timelines_spine43;
     match tl {
         Timeline::Bone { bone, property, curves } => {
-            if no_keys(curves) {
+            if curves.is_empty() {
                 return;
             }
             let c = (curves, keys);
@@ -830,7 +824,7 @@ fn apply_tl(
             sk.set_attachment_by_name(*slot, name);
         }
         Timeline::Color { slot, property, curves } => {
-            if !slot_active(sk, slot.index()) || no_keys(curves) {
+            if !slot_active(sk, slot.index()) || curves.is_empty() {
                 return;
             }
             let curves = curves.table(keys);
@@ -911,7 +905,7 @@ fn apply_tl(
             let ConstraintKind::Ik(d) = &cd.kind else { return };
             let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
             let ConstraintPose::Ik(p) = &mut c.pose else { return };
-            if !c.active || no_keys(curves) {
+            if !c.active || curves.is_empty() {
                 return;
             }
             let curves = curves.table(keys);
@@ -963,7 +957,7 @@ fn apply_tl(
             let ConstraintKind::Transform(d) = &cd.kind else { return };
             let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
             let ConstraintPose::Transform(p) = &mut c.pose else { return };
-            if !c.active || no_keys(curves) {
+            if !c.active || curves.is_empty() {
                 return;
             }
             let curves = curves.table(keys);
@@ -993,7 +987,7 @@ fn apply_tl(
             let ConstraintKind::Path(d) = &cd.kind else { return };
             let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
             let ConstraintPose::Path(p) = &mut c.pose else { return };
-            if !c.active || no_keys(curves) {
+            if !c.active || curves.is_empty() {
                 return;
             }
             let curves = curves.table(keys);
@@ -1032,7 +1026,7 @@ fn apply_tl(
             }
         }
         Timeline::Physics { constraint, property, curves } => {
-            if no_keys(curves) {
+            if curves.is_empty() {
                 return;
             }
             let curves = curves.table(keys);
@@ -1097,7 +1091,7 @@ fn apply_tl(
             };
             let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
             let ConstraintPose::Slider(p) = &mut c.pose else { return };
-            if !c.active || no_keys(curves) {
+            if !c.active || curves.is_empty() {
                 return;
             }
             let curves = curves.table(keys);
@@ -1469,7 +1463,7 @@ pub(crate) fn apply_bone_run(
     for tl in rest {
         let Timeline::Bone { bone, property, curves } = tl else { return };
         *ii += 1;
-        debug_assert!(!no_keys(curves), "bone timeline without keys in a run");
+        debug_assert!(!curves.is_empty(), "bone timeline without keys in a run");
         let (bi, p, c) = (bone.index(), *property, (curves, keys));
         apply_bone_in(bones, bone_data, rules, bi, p, c, time, alpha, blend, direction);
     }

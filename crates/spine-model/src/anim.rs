@@ -28,10 +28,9 @@ pub struct Curves {
     pub start: u32,
     /// Floats of keys (`(1 + channels)` per key).
     pub frames_len: u32,
-    /// Floats of the curve table, right after the keys.
+    /// Floats of the curve table, right after the keys (its bezier points start at index
+    /// [`Curves::frame_count`]).
     pub curves_len: u32,
-    /// Index in the curve table where the bezier points start (the key count).
-    pub bezier_base: usize,
     /// How the bezier entries were built and must be sampled: the SkeletonData's
     /// [`Behaviour::curve_model`](crate::Behaviour::curve_model), recorded per table so
     /// evaluators need not look it up ([`CurveModel::Sampled3x`](crate::CurveModel::Sampled3x)
@@ -212,7 +211,6 @@ impl CurveBuf {
             start: offset(start),
             frames_len: offset(self.frames.len()),
             curves_len: offset(self.curves.len()),
-            bezier_base: self.bezier_base,
             model: self.model,
         }
     }

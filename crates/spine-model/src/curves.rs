@@ -332,7 +332,6 @@ impl<'c> Fill<'c> {
             start: offset(self.start),
             frames_len: offset(frames_len),
             curves_len: offset(self.curves.len()),
-            bezier_base: base,
             model: crate::CurveModel::Bezier4x,
         };
         let streamed =
