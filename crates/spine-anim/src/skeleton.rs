@@ -1080,8 +1080,6 @@ pub struct Slot {
     pub has_dark_color: bool,
     /// Current attachment.
     pub attachment: Option<AttachmentId>,
-    /// AnimationState bookkeeping (`attachmentState`).
-    pub attachment_state: i32,
     /// Deform offsets (empty = none).
     pub deform: Vec<f32>,
     /// Sequence frame, `-1` = the sequence's setup index.
@@ -1137,6 +1135,10 @@ pub struct Skeleton {
     /// with a slider constraint): their applied pose is reset to the local pose before the
     /// walk.
     unwalked: Vec<std::ops::Range<usize>>,
+    /// Per slot, the animation states' bookkeeping (spine-cpp `Slot::attachmentState`),
+    /// apart from the slots so that the end of `AnimationState::apply` reads a few cache
+    /// lines, not every slot (see [`AttachmentStates`]).
+    pub(crate) attachment_states: AttachmentStates,
     /// Skeleton tint.
     pub color: Color,
     /// Position x.
@@ -1171,6 +1173,50 @@ pub struct Skeleton {
     /// an [`AnimationState`](crate::AnimationState) keep the timelines of an animation that
     /// reach an active bone (see `TrackEntry`).
     pub(crate) activity: u64,
+}
+
+/// The slots' attachment states (spine-cpp `Slot::attachmentState`, written by
+/// [`AnimationState`](crate::AnimationState)s): `unkeyed + 2` (current) when an attachment
+/// timeline set the slot's attachment, `unkeyed + 1` (setup) when one was applied without
+/// setting it, where `unkeyed` is the state's even counter. So a state is odd exactly when
+/// its last mark was a setup mark; the count of odd states lets the end of `apply`, which
+/// looks for slots marked setup in this frame, skip the search when there are none.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct AttachmentStates {
+    /// One per slot (a slot past the end reads 0).
+    states: Vec<i32>,
+    /// How many of `states` are odd.
+    odd: usize,
+}
+
+impl AttachmentStates {
+    /// The state of slot `i`.
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> i32 {
+        self.states.get(i).copied().unwrap_or(0)
+    }
+
+    /// Sets the state of slot `i` (grown to the slot count on first use; `slots` is it).
+    #[inline]
+    pub(crate) fn set(&mut self, i: usize, slots: usize, v: i32) {
+        if self.states.len() < slots {
+            self.states.resize(slots, 0);
+        }
+        let Some(s) = self.states.get_mut(i) else { return };
+        self.odd = self.odd + (v & 1) as usize - (*s & 1) as usize;
+        *s = v;
+    }
+
+    /// The first slot at or after `from` in state `v`, when `v` is odd and some state is;
+    /// `None` otherwise.
+    #[inline]
+    pub(crate) fn find_odd(&self, from: usize, v: i32) -> Option<usize> {
+        if self.odd == 0 || v & 1 == 0 {
+            return None;
+        }
+        let rest = self.states.get(from..)?;
+        rest.iter().position(|&s| s == v).map(|i| from + i)
+    }
 }
 
 /// The next [`Skeleton`] `activity` stamp (never 0).
@@ -1239,7 +1285,6 @@ impl Skeleton {
                     .unwrap_or(Color { r: 0.0, g: 0.0, b: 0.0, a: 0.0 }),
                 has_dark_color: s.dark_color.is_some(),
                 attachment: None,
-                attachment_state: 0,
                 deform: Vec::new(),
                 sequence_index: 0,
             })
@@ -1256,6 +1301,7 @@ impl Skeleton {
             update_cache: Vec::new(),
             walk: Vec::new(),
             unwalked: Vec::new(),
+            attachment_states: AttachmentStates::default(),
             color: Color::WHITE,
             x: 0.0,
             y: 0.0,
@@ -1278,6 +1324,12 @@ impl Skeleton {
         }
         sk.update_cache();
         sk
+    }
+
+    /// The animation states' bookkeeping of slot `slot` (spine-cpp
+    /// `Slot::getAttachmentState`; 0 for a slot out of range).
+    pub fn attachment_state(&self, slot: SlotId) -> i32 {
+        self.attachment_states.get(slot.index())
     }
 
     /// Position and scale as bones see them.
@@ -2222,6 +2274,26 @@ mod tests {
                     // The walk's pose (the applied pose just set) through the bone's own cache.
                     outside.update_from_applied(parent, &frame);
                     assert_eq!(bits(&outside), bits(&fresh), "{inherit:?} {r} {sx} {hx}");
+                }
+            }
+        }
+    }
+
+    /// `find_odd` finds what a scan of every slot finds, whatever marks were set before
+    /// (the odd count never lets it skip a slot in the state it looks for).
+    #[test]
+    fn attachment_states_find_what_a_scan_finds() {
+        let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
+        let mut st = AttachmentStates::default();
+        let n = 9;
+        for step in 0..4000 {
+            let v = (rng.bits() % 12) as i32 - 4;
+            st.set((rng.bits() % n as u64) as usize, n, v);
+            assert_eq!(st.odd, st.states.iter().filter(|&&s| s & 1 != 0).count(), "{step}");
+            for want in -5..9 {
+                for from in 0..=n {
+                    let scan = (from..n).find(|&i| st.get(i) == want).filter(|_| want & 1 != 0);
+                    assert_eq!(st.find_odd(from, want), scan, "{step} {want} {from}");
                 }
             }
         }

@@ -707,12 +707,8 @@ impl AnimationState {
         // The next slot in the setup state, searched over the slice (no reload of the
         // skeleton's slot list per slot).
         let mut si = 0;
-        while let Some(off) = sk
-            .slots
-            .get(si..)
-            .and_then(|rest| position4(rest, |s| s.attachment_state == setup_state))
-        {
-            si += off;
+        while let Some(i) = sk.attachment_states.find_odd(si, setup_state) {
+            si = i;
             let sid = spine_model::SlotId(si as u32);
             let name = sd.slot(sid).attachment.as_deref();
             sk.set_attachment_by_name(sid, name);
@@ -1311,15 +1307,11 @@ impl AnimationState {
         if let Some(attachment) = resolved {
             sk.set_attachment(*slot, attachment);
             if attachments {
-                if let Some(s) = sk.slots.get_mut(slot.index()) {
-                    s.attachment_state = self.unkeyed_state + CURRENT;
-                }
+                self.mark(sk, *slot, CURRENT);
             }
         }
-        if let Some(s) = sk.slots.get_mut(slot.index()) {
-            if s.attachment_state <= self.unkeyed_state {
-                s.attachment_state = self.unkeyed_state + SETUP;
-            }
+        if sk.attachment_states.get(slot.index()) <= self.unkeyed_state {
+            self.mark(sk, *slot, SETUP);
         }
     }
 
@@ -1332,9 +1324,16 @@ impl AnimationState {
     ) {
         sk.set_attachment_by_name(slot, name.filter(|n| !n.is_empty()));
         if attachments {
-            if let Some(s) = sk.slots.get_mut(slot.index()) {
-                s.attachment_state = self.unkeyed_state + CURRENT;
-            }
+            self.mark(sk, slot, CURRENT);
+        }
+    }
+
+    /// Sets the attachment state of `slot` to `unkeyed_state + mark` (spine-cpp
+    /// `slot->setAttachmentState`).
+    fn mark(&self, sk: &mut Skeleton, slot: spine_model::SlotId, mark: i32) {
+        let n = sk.slots.len();
+        if slot.index() < n {
+            sk.attachment_states.set(slot.index(), n, self.unkeyed_state + mark);
         }
     }
 
@@ -2030,46 +2029,10 @@ fn rotate_mix_3x(
     b.rotation = wrap_3x(r1 + total * alpha);
 }
 
-/// `items.iter().position(hit)`, four items per loop step (one bounds and loop test per
-/// four; the unkeyed-slot pass at the end of [`AnimationState::apply`]).
-#[inline(always)]
-fn position4<T>(items: &[T], hit: impl Fn(&T) -> bool) -> Option<usize> {
-    let (quads, rest) = items.as_chunks::<4>();
-    for (q, [a, b, c, d]) in quads.iter().enumerate() {
-        let base = q * 4;
-        if hit(a) {
-            return Some(base);
-        }
-        if hit(b) {
-            return Some(base + 1);
-        }
-        if hit(c) {
-            return Some(base + 2);
-        }
-        if hit(d) {
-            return Some(base + 3);
-        }
-    }
-    rest.iter().position(hit).map(|i| quads.len() * 4 + i)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{ceil, fmod_360, position4};
+    use super::{ceil, fmod_360};
     use crate::math;
-
-    /// `position4` is `iter().position` for every length and match place.
-    #[test]
-    fn position4_is_position() {
-        for n in 0..11 {
-            for hit in 0..=n {
-                let v: Vec<i32> =
-                    (0..n).map(|i| if i == hit || i == hit + 2 { -7 } else { i }).collect();
-                let want = v.iter().position(|&s| s == -7);
-                assert_eq!(position4(&v, |&s| s == -7), want, "{n} {hit}");
-            }
-        }
-    }
 
     /// Edge values and a spread of magnitudes, both signs.
     fn samples() -> Vec<f64> {
