@@ -14,7 +14,8 @@ use spine_model::{BoneProperty, CurveModel, CurveTable, Curves, SkeletonData, Ti
 
 use crate::skeleton::Bone;
 use crate::timeline::{
-    relative, relative2, scale2, scale_value, BoneRules, MixBlend, MixDirection,
+    relative2_from, relative_from, scale2, scale_value, times_sorted, BoneRules, MixBlend,
+    MixDirection,
 };
 
 /// The properties in the order their groups run.
@@ -31,13 +32,15 @@ const KINDS: [BoneProperty; 10] = [
     BoneProperty::ShearY,
 ];
 
-/// One bone timeline: its bone and where its table is in the animation's keys.
+/// One bone timeline: its bone, where its table is in the animation's keys, and the key
+/// its last evaluation found (a cursor: see [`KeySearch`](crate::timeline::KeySearch)).
 #[derive(Debug, Clone, Copy)]
 struct BoneOp {
     bone: u32,
     start: u32,
     frames_len: u32,
     curves_len: u32,
+    key: u32,
 }
 
 impl BoneOp {
@@ -116,6 +119,7 @@ impl BoneGroups {
         bone_count: usize,
         rules: BoneRules,
         timelines: &[Timeline],
+        keys: &[f32],
         runs: &[(u32, u32)],
     ) {
         self.ops.clear();
@@ -128,8 +132,10 @@ impl BoneGroups {
         for i in active() {
             match timelines.get(i as usize) {
                 Some(Timeline::Bone { bone, property, curves }) => {
+                    // A cursor searches tables whose key times never decrease.
                     usable &= curves.model == CurveModel::Bezier4x
-                        && curves.channels == channels(*property);
+                        && curves.channels == channels(*property)
+                        && times_sorted(curves.table(keys).frames, curves.channels + 1);
                     let f = fields(*property, rules);
                     match self.touched.get_mut(bone.index()) {
                         Some(t) if *t & f == 0 => *t |= f,
@@ -154,6 +160,7 @@ impl BoneGroups {
                             start: curves.start,
                             frames_len: curves.frames_len,
                             curves_len: curves.curves_len,
+                            key: 0,
                         });
                     }
                 }
@@ -164,9 +171,9 @@ impl BoneGroups {
 
     /// The ops of group `k` ([`KINDS`]`[k]`).
     #[inline(always)]
-    fn group(&self, k: usize) -> &[BoneOp] {
+    fn group(&mut self, k: usize) -> &mut [BoneOp] {
         let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
-        self.ops.get(start..self.ends[k] as usize).unwrap_or(&[])
+        self.ops.get_mut(start..self.ends[k] as usize).unwrap_or(&mut [])
     }
 
     /// Applies every group (the timelines' tables in `keys`) to `bones`, as
@@ -174,7 +181,7 @@ impl BoneGroups {
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn apply(
-        &self,
+        &mut self,
         bones: &mut [Bone],
         data: &SkeletonData,
         keys: &[f32],
@@ -200,13 +207,31 @@ impl BoneGroups {
             };
         }
         each!(0, |b, d, o| {
-            b.rotation = relative(o.table::<1>(keys), time, alpha, blend, b.rotation, d.rotation)
+            b.rotation = relative_from(
+                o.table::<1>(keys),
+                &mut o.key,
+                time,
+                alpha,
+                blend,
+                b.rotation,
+                d.rotation,
+            )
         });
         each!(1, |b, d, o| {
-            relative2(o.table::<2>(keys), time, alpha, blend, (&mut b.x, &mut b.y), (d.x, d.y))
+            relative2_from(
+                o.table::<2>(keys),
+                &mut o.key,
+                time,
+                alpha,
+                blend,
+                (&mut b.x, &mut b.y),
+                (d.x, d.y),
+            )
         });
-        each!(2, |b, d, o| b.x = relative(o.table::<1>(keys), time, alpha, blend, b.x, d.x));
-        each!(3, |b, d, o| b.y = relative(o.table::<1>(keys), time, alpha, blend, b.y, d.y));
+        each!(2, |b, d, o| b.x =
+            relative_from(o.table::<1>(keys), &mut o.key, time, alpha, blend, b.x, d.x));
+        each!(3, |b, d, o| b.y =
+            relative_from(o.table::<1>(keys), &mut o.key, time, alpha, blend, b.y, d.y));
         each!(4, |b, d, o| scale2(b, d, &o.curves::<2>(), keys, time, alpha, blend, direction));
         each!(5, |b, d, o| {
             let (current, setup, c) = (b.scale_x, d.scale_x, o.curves::<1>());
@@ -220,13 +245,29 @@ impl BoneGroups {
         });
         each!(7, |b, d, o| {
             let (cur, setup) = ((&mut b.shear_x, &mut b.shear_y), (d.shear_x, d.shear_y));
-            relative2(o.table::<2>(keys), time, alpha, blend, cur, setup)
+            relative2_from(o.table::<2>(keys), &mut o.key, time, alpha, blend, cur, setup)
         });
         each!(8, |b, d, o| {
-            b.shear_x = relative(o.table::<1>(keys), time, alpha, blend, b.shear_x, d.shear_x)
+            b.shear_x = relative_from(
+                o.table::<1>(keys),
+                &mut o.key,
+                time,
+                alpha,
+                blend,
+                b.shear_x,
+                d.shear_x,
+            )
         });
         each!(9, |b, d, o| {
-            b.shear_y = relative(o.table::<1>(keys), time, alpha, blend, b.shear_y, d.shear_y)
+            b.shear_y = relative_from(
+                o.table::<1>(keys),
+                &mut o.key,
+                time,
+                alpha,
+                blend,
+                b.shear_y,
+                d.shear_y,
+            )
         });
     }
 }
@@ -254,7 +295,7 @@ mod tests {
         let a = &data.animations[0];
         let runs = [(0, a.timelines.len() as u32)];
         let mut g = BoneGroups::default();
-        g.build(data.bones.len(), BoneRules::of(data), &a.timelines, &runs);
+        g.build(data.bones.len(), BoneRules::of(data), &a.timelines, &a.keys, &runs);
         let kind = |op: &BoneOp| {
             a.timelines.iter().find_map(|t| match t {
                 Timeline::Bone { bone, property, curves }
@@ -297,6 +338,16 @@ mod tests {
         // 4.3's scale y reads scale y: no overlap.
         let mut data = rig(r#"{"scalex": [{"value": 2}], "scaley": [{"value": 3}]}"#);
         data.behaviour.timelines_spine43 = true;
+        assert!(groups(&data).0.usable);
+    }
+
+    #[test]
+    fn a_table_with_decreasing_key_times_keeps_the_order() {
+        // The cursor needs key times that never decrease.
+        let data = rig(r#"{"rotate": [{"time": 1, "value": 1}, {"time": 0.5, "value": 2}]}"#);
+        let (g, _) = groups(&data);
+        assert!(!g.usable);
+        let data = rig(r#"{"rotate": [{"time": 0.5, "value": 1}, {"time": 1, "value": 2}]}"#);
         assert!(groups(&data).0.usable);
     }
 }

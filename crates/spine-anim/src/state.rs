@@ -807,12 +807,12 @@ impl AnimationState {
             e.active_key = key;
             active_runs(&sk.bones, timelines, &mut e.active_runs);
             let rules = crate::timeline::BoneRules::of(skd);
-            e.bone_groups.build(sk.bones.len(), rules, timelines, &e.active_runs);
+            e.bone_groups.build(sk.bones.len(), rules, timelines, keys, &e.active_runs);
         }
         if self.e(cur).bone_groups.usable {
             // The bone timelines by property, then the others in order (no other kind
             // reads or writes a bone's local pose).
-            self.e(cur).bone_groups.apply(&mut sk.bones, skd, keys, time, alpha, blend, In);
+            self.em(cur).bone_groups.apply(&mut sk.bones, skd, keys, time, alpha, blend, In);
             let mut r = 0;
             while let Some(&ii) = self.e(cur).bone_groups.others.get(r) {
                 r += 1;

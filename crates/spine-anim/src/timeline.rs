@@ -251,24 +251,98 @@ fn curve_values_n<const N: usize>(c: CurveTable<'_>, time: f32) -> [f32; N] {
     curve_values_nk::<N>(c, time).0
 }
 
+/// How [`curve_values_from`] finds the key at a time in a table's key times (`frames`, keys
+/// of `stride` floats): [`Scan`] from the first key, or a cursor (`&mut u32`, the key found
+/// last) for a table whose key times never decrease (see [`times_sorted`]).
+pub(crate) trait KeySearch {
+    /// The last key whose time is at or before `time`, as [`search`] finds it (the caller
+    /// has checked `time` is not before the first key).
+    fn key(self, frames: &[f32], stride: usize, time: f32) -> usize;
+}
+
+/// [`KeySearch`] from the first key.
+pub(crate) struct Scan;
+
+impl KeySearch for Scan {
+    #[inline(always)]
+    fn key(self, frames: &[f32], stride: usize, time: f32) -> usize {
+        scan_from(frames, stride, time, 0)
+    }
+}
+
+/// A cursor: the scan starts at the key found last when that key's time is not after
+/// `time`. For key times that never decrease every key before it is then not after `time`
+/// either, so the scan from the first key would pass them all: the same key, found in one
+/// step while the time stays within a key's span (the usual frame to frame), and no
+/// mispredicted exit of a scan whose length changes with the time.
+impl KeySearch for &mut u32 {
+    #[inline(always)]
+    fn key(self, frames: &[f32], stride: usize, time: f32) -> usize {
+        let h = *self as usize;
+        let from = match frames.get(h.saturating_mul(stride)) {
+            Some(&t) if t <= time => h,
+            _ => 0,
+        };
+        let k = scan_from(frames, stride, time, from);
+        *self = k as u32;
+        k
+    }
+}
+
+/// [`search`] from key `from` with the stride known at compile time, over key times only: a
+/// trailing partial key (malformed table) may be counted here, but then neither a key pair
+/// nor a last key is found by [`curve_values_from`] and its general path searches again.
+#[inline(always)]
+fn scan_from(frames: &[f32], stride: usize, time: f32, from: usize) -> usize {
+    let mut k = from;
+    let mut at = (from + 1) * stride;
+    while let Some(&t) = frames.get(at) {
+        if t > time {
+            break;
+        }
+        k += 1;
+        at += stride;
+    }
+    k
+}
+
+/// Whether the key times of `frames` (keys of `stride` floats, a trailing partial key
+/// included, as [`scan_from`] reads them) never decrease and are not NaN: the tables a
+/// cursor ([`KeySearch`] for `&mut u32`) may search.
+pub(crate) fn times_sorted(frames: &[f32], stride: usize) -> bool {
+    let mut times = frames.iter().step_by(stride.max(1));
+    let Some(&first) = times.next() else { return true };
+    let mut last = first;
+    if last.is_nan() {
+        return false;
+    }
+    for &t in times {
+        // NaN compares as neither.
+        if t < last || t.is_nan() {
+            return false;
+        }
+        last = t;
+    }
+    true
+}
+
 /// [`curve_values_n`] and the key found by [`search`].
 #[inline(always)]
 fn curve_values_nk<const N: usize>(c: CurveTable<'_>, time: f32) -> ([f32; N], usize) {
+    curve_values_from::<N, _>(c, time, Scan)
+}
+
+/// [`curve_values_nk`] with the key found by `search`.
+#[inline(always)]
+fn curve_values_from<const N: usize, S: KeySearch>(
+    c: CurveTable<'_>,
+    time: f32,
+    search: S,
+) -> ([f32; N], usize) {
     let mut out = [0.0; N];
     if c.model != CurveModel::Sampled3x && c.channels == N {
         let stride = N + 1;
-        // [`search`] with the stride known at compile time, over key times only: a trailing
-        // partial key (malformed table) may be counted here, but then neither a key pair
-        // nor a last key is found below and the general path searches again.
-        let mut k = 0;
-        let mut at = stride;
-        while let Some(&t) = c.frames.get(at) {
-            if t > time {
-                break;
-            }
-            k += 1;
-            at += stride;
-        }
+        let k = search.key(c.frames, stride, time);
         if let Some(pair) = c.frames.get(k * stride..(k + 2) * stride) {
             let (key, next) = pair.split_at(stride);
             let ty = c.curves.get(k).copied().unwrap_or(LINEAR);
@@ -337,6 +411,20 @@ pub(crate) fn relative(
     current: f32,
     setup: f32,
 ) -> f32 {
+    relative_from(c, Scan, time, alpha, blend, current, setup)
+}
+
+/// [`relative`] with the key found by `search`.
+#[inline(always)]
+pub(crate) fn relative_from(
+    c: CurveTable<'_>,
+    search: impl KeySearch,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    current: f32,
+    setup: f32,
+) -> f32 {
     let Some(&first) = c.frames.first() else { return current };
     if time < first {
         return match blend {
@@ -345,7 +433,7 @@ pub(crate) fn relative(
             _ => current,
         };
     }
-    let mut value = curve_value1(c, time);
+    let [mut value] = curve_values_from::<1, _>(c, time, search).0;
     match blend {
         MixBlend::Setup => return setup + value * alpha,
         MixBlend::First | MixBlend::Replace => value += setup - current,
@@ -1533,6 +1621,20 @@ pub(crate) fn relative2(
     time: f32,
     alpha: f32,
     blend: MixBlend,
+    current: (&mut f32, &mut f32),
+    setup: (f32, f32),
+) {
+    relative2_from(c, Scan, time, alpha, blend, current, setup)
+}
+
+/// [`relative2`] with the key found by `search`.
+#[inline(always)]
+pub(crate) fn relative2_from(
+    c: CurveTable<'_>,
+    search: impl KeySearch,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
     (cx, cy): (&mut f32, &mut f32),
     (sx, sy): (f32, f32),
 ) {
@@ -1551,7 +1653,7 @@ pub(crate) fn relative2(
         }
         return;
     }
-    let [x, y] = curve_values_n::<2>(c, time);
+    let [x, y] = curve_values_from::<2, _>(c, time, search).0;
     match blend {
         MixBlend::Setup => {
             *cx = sx + x * alpha;
@@ -2093,5 +2195,42 @@ mod tests {
             }
         }
         assert_eq!(checked, 2000 * 25);
+    }
+
+    /// A cursor finds the key a scan from the first key finds, for sorted key times (with
+    /// repeats) and any cursor left by an earlier time, earlier or later than this one;
+    /// `times_sorted` refuses decreasing and NaN times.
+    #[test]
+    fn cursor_finds_the_scanned_key() {
+        let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+        for case in 0..300 {
+            let stride = 1 + (case % 3);
+            let n = 1 + (rng.bits() % 9) as usize;
+            let mut t = 0.0f32;
+            let mut frames = Vec::new();
+            for _ in 0..n {
+                if !rng.bits().is_multiple_of(4) {
+                    t += rng.range(0.0, 1.0);
+                }
+                frames.push(t);
+                frames.extend((1..stride).map(|_| rng.range(-9.0, 9.0)));
+            }
+            assert!(times_sorted(&frames, stride), "{frames:?}");
+            let mut cursor = 0u32;
+            for _ in 0..40 {
+                let time = if rng.bits().is_multiple_of(3) {
+                    frames[stride * (rng.bits() as usize % n)]
+                } else {
+                    rng.range(frames[0], t + 0.5)
+                };
+                let want = scan_from(&frames, stride, time, 0);
+                assert_eq!((&mut cursor).key(&frames, stride, time), want, "{frames:?} {time}");
+                assert_eq!(cursor as usize, want);
+            }
+        }
+        assert!(!times_sorted(&[0.0, 5.0, 2.0, 3.0, 1.0, 4.0], 2));
+        assert!(!times_sorted(&[0.0, f32::NAN, 1.0], 1));
+        assert!(!times_sorted(&[f32::NAN], 1));
+        assert!(times_sorted(&[1.0, 1.0, 2.0], 1));
     }
 }
