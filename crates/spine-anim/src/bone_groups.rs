@@ -14,8 +14,8 @@ use spine_model::{BoneProperty, CurveModel, CurveTable, Curves, SkeletonData, Ti
 
 use crate::skeleton::Bone;
 use crate::timeline::{
-    relative2_from, relative_from, scale2, scale_value, times_sorted, BoneRules, MixBlend,
-    MixDirection,
+    curve_values_from, relative2_from, relative_from, scale2, scale_value, times_sorted, BoneRules,
+    MixBlend, MixDirection,
 };
 
 /// The properties in the order their groups run.
@@ -232,16 +232,39 @@ impl BoneGroups {
             relative_from(o.table::<1>(keys), &mut o.key, time, alpha, blend, b.x, d.x));
         each!(3, |b, d, o| b.y =
             relative_from(o.table::<1>(keys), &mut o.key, time, alpha, blend, b.y, d.y));
-        each!(4, |b, d, o| scale2(b, d, &o.curves::<2>(), keys, time, alpha, blend, direction));
-        each!(5, |b, d, o| {
-            let (current, setup, c) = (b.scale_x, d.scale_x, o.curves::<1>());
-            b.scale_x = scale_value(&c, keys, time, alpha, blend, direction, current, setup)
+        // Scales at full alpha (not added) are the keyed value times the setup value
+        // (spine-cpp `ScaleTimeline::apply`, `getScaleValue`), inline; the other mixes out
+        // of line.
+        let full = alpha == 1.0 && blend != MixBlend::Add;
+        each!(4, |b, d, o| match o.table::<2>(keys).frames.first() {
+            Some(&first) if full && time >= first => {
+                let [x, y] = curve_values_from::<2, _>(o.table::<2>(keys), time, &mut o.key).0;
+                b.scale_x = x * d.scale_x;
+                b.scale_y = y * d.scale_y;
+            }
+            _ => scale2(b, d, &o.curves::<2>(), keys, time, alpha, blend, direction),
         });
-        each!(6, |b, d, o| {
-            // spine-cpp 4.2 quirk: the current value passed is scale *x* (4.3: scale y).
-            let current = if spine43 { b.scale_y } else { b.scale_x };
-            let c = o.curves::<1>();
-            b.scale_y = scale_value(&c, keys, time, alpha, blend, direction, current, d.scale_y)
+        each!(5, |b, d, o| match o.table::<1>(keys).frames.first() {
+            Some(&first) if full && time >= first => {
+                let [x] = curve_values_from::<1, _>(o.table::<1>(keys), time, &mut o.key).0;
+                b.scale_x = x * d.scale_x;
+            }
+            _ => {
+                let (current, setup, c) = (b.scale_x, d.scale_x, o.curves::<1>());
+                b.scale_x = scale_value(&c, keys, time, alpha, blend, direction, current, setup)
+            }
+        });
+        each!(6, |b, d, o| match o.table::<1>(keys).frames.first() {
+            Some(&first) if full && time >= first => {
+                let [y] = curve_values_from::<1, _>(o.table::<1>(keys), time, &mut o.key).0;
+                b.scale_y = y * d.scale_y;
+            }
+            _ => {
+                // spine-cpp 4.2 quirk: the current value passed is scale *x* (4.3: scale y).
+                let current = if spine43 { b.scale_y } else { b.scale_x };
+                let c = o.curves::<1>();
+                b.scale_y = scale_value(&c, keys, time, alpha, blend, direction, current, d.scale_y)
+            }
         });
         each!(7, |b, d, o| {
             let (cur, setup) = ((&mut b.shear_x, &mut b.shear_y), (d.shear_x, d.shear_y));

@@ -334,7 +334,7 @@ fn curve_values_nk<const N: usize>(c: CurveTable<'_>, time: f32) -> ([f32; N], u
 
 /// [`curve_values_nk`] with the key found by `search`.
 #[inline(always)]
-fn curve_values_from<const N: usize, S: KeySearch>(
+pub(crate) fn curve_values_from<const N: usize, S: KeySearch>(
     c: CurveTable<'_>,
     time: f32,
     search: S,
