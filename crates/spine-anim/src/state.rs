@@ -1347,8 +1347,15 @@ impl AnimationState {
         let e = self.e(entry);
         let (start, end) = (e.animation_start, e.animation_end);
         let duration = end - start;
-        let track_last_wrapped =
-            if duration != 0.0 { math::fmod(e.track_last, duration) } else { f32::NAN };
+        let behaviour = &self.data.skeleton_data.behaviour;
+        // Read by the events loop and by the wrapped loop-complete test only (most frames
+        // have neither: no division then).
+        let wrapped_complete = e.looping && duration != 0.0 && behaviour.loop_complete_wrapped;
+        let track_last_wrapped = if duration != 0.0 && (!events.is_empty() || wrapped_complete) {
+            math::fmod(e.track_last, duration)
+        } else {
+            f32::NAN
+        };
         let time_of = |r: &EventRef| r.key(sd).map_or(0.0, |k| k.time);
         let mut i = 0;
         let n = events.len();
