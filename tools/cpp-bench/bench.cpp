@@ -33,12 +33,17 @@ static double measure(double budget_s, std::function<void()> f) {
   return per[per.size() / 2];
 }
 int main(int argc, char **argv) {
-  if (argc < 5) { fprintf(stderr, "usage: bench FILE ATLAS ANIM SKIN|- [budget_s]\n"); return 2; }
+  if (argc < 5) {
+    fprintf(stderr, "usage: bench FILE ATLAS ANIM SKIN|- [budget_s | phases FRAMES]\n");
+    return 2;
+  }
   const char *file = argv[1], *atlasPath = argv[2], *anim = argv[3], *skin = argv[4];
-  double budget = argc > 5 ? atof(argv[5]) : 1.0;
+  // `phases FRAMES`: the frame's two phases timed apart over FRAMES frames (README.md).
+  long phases = argc > 6 && strcmp(argv[5], "phases") == 0 ? atol(argv[6]) : 0;
+  double budget = argc > 5 && !phases ? atof(argv[5]) : 1.0;
   bool json = strstr(file, ".json") != nullptr;
   NopLoader loader;
-  double load_ns = measure(budget, [&]() {
+  double load_ns = phases ? 0 : measure(budget, [&]() {
     Atlas *atlas = new Atlas(atlasPath, &loader);
     SkeletonData *d;
     if (json) { SkeletonJson j(atlas); d = j.readSkeletonDataFile(file); }
@@ -58,6 +63,24 @@ int main(int argc, char **argv) {
   AnimationState st(&asd);
   st.setAnimation(0, anim, true);
   float dt = 1.0f / 60.0f;
+  if (phases) {
+    // Wall time per frame of `state.update + apply` and of `skeleton.update +
+    // updateWorldTransform`, timed apart (a clock read costs ~20 ns); the Rust side is the
+    // spine-anim example `frame_phases`.
+    double apply = 0, world = 0;
+    for (long i = 0; i < phases; i++) {
+      auto a = Clock::now();
+      st.update(dt); st.apply(sk);
+      auto b = Clock::now();
+      sk.update(dt); sk.updateWorldTransform(Physics_Update);
+      auto c = Clock::now();
+      apply += std::chrono::duration<double>(b - a).count();
+      world += std::chrono::duration<double>(c - b).count();
+    }
+    printf("apply %.0f ns, world %.0f ns per frame\n", apply * 1e9 / phases, world * 1e9 / phases);
+    delete data;
+    return 0;
+  }
   double frame_ns = measure(budget, [&]() {
     st.update(dt); st.apply(sk); sk.update(dt); sk.updateWorldTransform(Physics_Update);
   });

@@ -1,6 +1,6 @@
 //! Where the frame goes, by phase: wall time per frame of `state.update + apply` and of
 //! `skeleton.update + update_world_transform(Update)`, timed separately over many frames (a
-//! clock read costs ~20 ns). spine-cpp's side is `tools/cpp-bench/phases.cpp`.
+//! clock read costs ~20 ns). spine-cpp's side is `tools/cpp-bench/bench.cpp` with `phases FRAMES` (its README).
 //!
 //! `cargo run --release -p spine-anim --example frame_phases -- <rig> <file> <skin|-> <anim> [frames]`
 //! e.g. `... -- spineboy spineboy-pro.skel - run 200000`.

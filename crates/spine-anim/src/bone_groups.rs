@@ -63,6 +63,22 @@ impl BoneOp {
     }
 }
 
+/// The keyed values of scale timeline `o` at `time` when the mix is `full` (alpha 1, not
+/// added) and `time` is not before its first key: then the scales are these times the setup
+/// scales (spine-cpp `ScaleTimeline::apply`, `getScaleValue`). `None` for the other cases,
+/// which the out-of-line functions serving every mix take.
+#[inline(always)]
+fn full_scale<const N: usize>(
+    o: &mut BoneOp,
+    keys: &[f32],
+    time: f32,
+    full: bool,
+) -> Option<[f32; N]> {
+    let c = o.table::<N>(keys);
+    let &first = c.frames.first()?;
+    (full && time >= first).then(|| curve_values_from::<N, _>(c, time, &mut o.key).0)
+}
+
 /// The bone timelines of a track entry's active timeline ranges, grouped by property.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct BoneGroups {
@@ -206,60 +222,46 @@ impl BoneGroups {
                 }
             };
         }
-        each!(0, |b, d, o| {
-            b.rotation = relative_from(
-                o.table::<1>(keys),
-                &mut o.key,
-                time,
-                alpha,
-                blend,
-                b.rotation,
-                d.rotation,
-            )
-        });
+        // A one-channel timeline's relative value (`relative_from` from the op's cursor).
+        macro_rules! relative1 {
+            ($o:ident, $current:expr, $setup:expr) => {
+                relative_from(
+                    $o.table::<1>(keys),
+                    &mut $o.key,
+                    time,
+                    alpha,
+                    blend,
+                    $current,
+                    $setup,
+                )
+            };
+        }
+        each!(0, |b, d, o| b.rotation = relative1!(o, b.rotation, d.rotation));
         each!(1, |b, d, o| {
-            relative2_from(
-                o.table::<2>(keys),
-                &mut o.key,
-                time,
-                alpha,
-                blend,
-                (&mut b.x, &mut b.y),
-                (d.x, d.y),
-            )
+            let (cur, setup) = ((&mut b.x, &mut b.y), (d.x, d.y));
+            relative2_from(o.table::<2>(keys), &mut o.key, time, alpha, blend, cur, setup)
         });
-        each!(2, |b, d, o| b.x =
-            relative_from(o.table::<1>(keys), &mut o.key, time, alpha, blend, b.x, d.x));
-        each!(3, |b, d, o| b.y =
-            relative_from(o.table::<1>(keys), &mut o.key, time, alpha, blend, b.y, d.y));
-        // Scales at full alpha (not added) are the keyed value times the setup value
-        // (spine-cpp `ScaleTimeline::apply`, `getScaleValue`), inline; the other mixes out
-        // of line.
+        each!(2, |b, d, o| b.x = relative1!(o, b.x, d.x));
+        each!(3, |b, d, o| b.y = relative1!(o, b.y, d.y));
+        // Scales at full alpha (not added) inline (`full_scale`), the other mixes out of line.
         let full = alpha == 1.0 && blend != MixBlend::Add;
-        each!(4, |b, d, o| match o.table::<2>(keys).frames.first() {
-            Some(&first) if full && time >= first => {
-                let [x, y] = curve_values_from::<2, _>(o.table::<2>(keys), time, &mut o.key).0;
+        each!(4, |b, d, o| match full_scale::<2>(o, keys, time, full) {
+            Some([x, y]) => {
                 b.scale_x = x * d.scale_x;
                 b.scale_y = y * d.scale_y;
             }
-            _ => scale2(b, d, &o.curves::<2>(), keys, time, alpha, blend, direction),
+            None => scale2(b, d, &o.curves::<2>(), keys, time, alpha, blend, direction),
         });
-        each!(5, |b, d, o| match o.table::<1>(keys).frames.first() {
-            Some(&first) if full && time >= first => {
-                let [x] = curve_values_from::<1, _>(o.table::<1>(keys), time, &mut o.key).0;
-                b.scale_x = x * d.scale_x;
-            }
-            _ => {
+        each!(5, |b, d, o| match full_scale::<1>(o, keys, time, full) {
+            Some([x]) => b.scale_x = x * d.scale_x,
+            None => {
                 let (current, setup, c) = (b.scale_x, d.scale_x, o.curves::<1>());
                 b.scale_x = scale_value(&c, keys, time, alpha, blend, direction, current, setup)
             }
         });
-        each!(6, |b, d, o| match o.table::<1>(keys).frames.first() {
-            Some(&first) if full && time >= first => {
-                let [y] = curve_values_from::<1, _>(o.table::<1>(keys), time, &mut o.key).0;
-                b.scale_y = y * d.scale_y;
-            }
-            _ => {
+        each!(6, |b, d, o| match full_scale::<1>(o, keys, time, full) {
+            Some([y]) => b.scale_y = y * d.scale_y,
+            None => {
                 // spine-cpp 4.2 quirk: the current value passed is scale *x* (4.3: scale y).
                 let current = if spine43 { b.scale_y } else { b.scale_x };
                 let c = o.curves::<1>();
@@ -270,28 +272,8 @@ impl BoneGroups {
             let (cur, setup) = ((&mut b.shear_x, &mut b.shear_y), (d.shear_x, d.shear_y));
             relative2_from(o.table::<2>(keys), &mut o.key, time, alpha, blend, cur, setup)
         });
-        each!(8, |b, d, o| {
-            b.shear_x = relative_from(
-                o.table::<1>(keys),
-                &mut o.key,
-                time,
-                alpha,
-                blend,
-                b.shear_x,
-                d.shear_x,
-            )
-        });
-        each!(9, |b, d, o| {
-            b.shear_y = relative_from(
-                o.table::<1>(keys),
-                &mut o.key,
-                time,
-                alpha,
-                blend,
-                b.shear_y,
-                d.shear_y,
-            )
-        });
+        each!(8, |b, d, o| b.shear_x = relative1!(o, b.shear_x, d.shear_x));
+        each!(9, |b, d, o| b.shear_y = relative1!(o, b.shear_y, d.shear_y));
     }
 }
 
