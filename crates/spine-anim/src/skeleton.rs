@@ -1196,7 +1196,8 @@ impl AttachmentStates {
         self.states.get(i).copied().unwrap_or(0)
     }
 
-    /// Sets the state of slot `i` (grown to the slot count on first use; `slots` is it).
+    /// Sets the state of slot `i` of `slots` (the list grown to the slot count on first
+    /// use; a slot out of range is ignored).
     #[inline]
     pub(crate) fn set(&mut self, i: usize, slots: usize, v: i32) {
         if self.states.len() < slots {

@@ -1332,9 +1332,7 @@ impl AnimationState {
     /// `slot->setAttachmentState`).
     fn mark(&self, sk: &mut Skeleton, slot: spine_model::SlotId, mark: i32) {
         let n = sk.slots.len();
-        if slot.index() < n {
-            sk.attachment_states.set(slot.index(), n, self.unkeyed_state + mark);
-        }
+        sk.attachment_states.set(slot.index(), n, self.unkeyed_state + mark);
     }
 
     fn queue_events(

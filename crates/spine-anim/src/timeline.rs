@@ -273,8 +273,8 @@ impl KeySearch for Scan {
 /// A cursor: the scan starts at the key found last when that key's time is not after
 /// `time`. For key times that never decrease every key before it is then not after `time`
 /// either, so the scan from the first key would pass them all: the same key, found in one
-/// step while the time stays within a key's span (the usual frame to frame), and no
-/// mispredicted exit of a scan whose length changes with the time.
+/// step while the time stays within a key's span (the usual frame to frame) instead of a
+/// scan whose length grows with the key.
 impl KeySearch for &mut u32 {
     #[inline(always)]
     fn key(self, frames: &[f32], stride: usize, time: f32) -> usize {
