@@ -63,7 +63,9 @@ pub fn region_offsets(a: &RegionAttachment, region: &TextureRegion) -> [f32; 8] 
     [lxc - lys, lyc + lxs, lxc - ly2s, ly2c + lxs, lx2c - ly2s, ly2c + lx2s, lx2c - lys, lyc + lx2s]
 }
 
-/// The UVs of the corners `BL, UL, UR, BR` of a region attachment showing `region`.
+/// The UVs of the corners `BR, BL, UL, UR` of a region attachment showing `region` (the
+/// corner order of `RegionAttachment::computeWorldVertices` in 3.6 and later; see
+/// [`region_uvs_bl_first`] for spine-c 3.5's).
 pub fn region_uvs(r: &TextureRegion) -> [f32; 8] {
     if r.degrees == 90 {
         // BL, UL, UR, BR
@@ -71,6 +73,17 @@ pub fn region_uvs(r: &TextureRegion) -> [f32; 8] {
     } else {
         [r.u2, r.v2, r.u, r.v2, r.u, r.v, r.u2, r.v]
     }
+}
+
+/// The UVs of the corners `BL, UL, UR, BR` (spine-c 3.5.51's corner order, both for the
+/// world vertices and `spRegionAttachment_updateUVs`): [`region_uvs`] moved by one corner,
+/// so that vertex `i` keeps the UV of its own corner.
+pub fn region_uvs_bl_first(r: &TextureRegion) -> [f32; 8] {
+    let uvs = region_uvs(r);
+    let mut out = [0.0; 8];
+    out[..6].copy_from_slice(&uvs[2..]);
+    out[6..].copy_from_slice(&uvs[..2]);
+    out
 }
 
 /// Mesh UVs in page space from region-relative UVs (`MeshAttachment::updateRegion`,

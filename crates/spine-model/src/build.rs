@@ -555,7 +555,11 @@ impl<'o> Builder<'o> {
                 AttachmentKind::Region(r) => {
                     if let Some(tr) = &setup_region {
                         r.offsets = Some(atlas_bind::region_offsets(r, tr));
-                        r.uvs = Some(atlas_bind::region_uvs(tr));
+                        r.uvs = Some(if self.data.behaviour.region_vertices_bl_first {
+                            atlas_bind::region_uvs_bl_first(tr)
+                        } else {
+                            atlas_bind::region_uvs(tr)
+                        });
                     }
                 }
                 AttachmentKind::Mesh(m) => {

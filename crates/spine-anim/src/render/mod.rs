@@ -29,13 +29,17 @@ pub use triangulator::Triangulator;
 use std::collections::HashMap;
 
 use spine_model::{
-    mesh_uvs, region_offsets, region_uvs, AttachmentKind, SequenceData, SkeletonData, TextureRegion,
+    mesh_uvs, region_offsets, region_uvs, region_uvs_bl_first, AttachmentKind, SequenceData,
+    SkeletonData, TextureRegion,
 };
 use spine_render_traits::{Argb, Batching, BlendMode, PageId, RenderCommands};
 
 use crate::skeleton::{Skeleton, Slot};
 
+/// A region's two triangles: `[0, 1, 2, 2, 3, 0]` (3.6+ `quadIndices`), or spine-sfml 3.5's
+/// `[0, 1, 2, 0, 2, 3]` for its `BL, UL, UR, BR` corners (the same two triangles).
 const QUAD: [u16; 6] = [0, 1, 2, 2, 3, 0];
+const QUAD_BL_FIRST: [u16; 6] = [0, 1, 2, 0, 2, 3];
 
 /// Turns posed skeletons into render commands. Reuse one renderer across frames.
 #[derive(Debug, Default, Clone)]
@@ -152,12 +156,10 @@ impl SkeletonRenderer {
                             r.offsets
                         };
                         let Some(offsets) = offsets else { continue };
-                        quad = crate::vertices::region_world(
-                            &offsets,
-                            bone,
-                            data.behaviour.region_vertices_bl_first,
-                        );
-                        quad_uvs = region_uvs(region);
+                        let bl_first = data.behaviour.region_vertices_bl_first;
+                        quad = crate::vertices::region_world(&offsets, bone, bl_first);
+                        quad_uvs =
+                            if bl_first { region_uvs_bl_first(region) } else { region_uvs(region) };
                         (r.color, region, &[], &[], true)
                     }
                     AttachmentKind::Mesh(m) => {
@@ -231,6 +233,8 @@ impl SkeletonRenderer {
             } else {
                 Argb::BLACK
             };
+            let quad_indices =
+                if data.behaviour.region_vertices_bl_first { &QUAD_BL_FIRST } else { &QUAD };
             let page = PageId(region.page.0);
             let blend = to_blend(data.slot(slot_id).blend);
             // Draws are validated by construction; a failure (an index out of range, an
@@ -238,7 +242,7 @@ impl SkeletonRenderer {
             if self.clipper.is_clipping() {
                 self.triangles.clear();
                 if is_region {
-                    self.triangles.extend_from_slice(&QUAD);
+                    self.triangles.extend_from_slice(quad_indices);
                 } else {
                     self.triangles.extend(triangles.iter().map(|&t| t as u16));
                 }
@@ -257,7 +261,7 @@ impl SkeletonRenderer {
                     self.clipper.clipped_triangles(),
                 );
             } else if is_region {
-                let _ = out.push_uniform(page, blend, light, dark, positions, uvs, &QUAD);
+                let _ = out.push_uniform(page, blend, light, dark, positions, uvs, quad_indices);
             } else {
                 let _ = out.push_uniform(
                     page,
