@@ -58,8 +58,16 @@ pub fn oracle_dir() -> Option<PathBuf> {
     locate("SKEL_ORACLE", shared_dir().join("oracle"), "the oracle goldens")
 }
 
-/// Every file under `dir` (recursively) whose name ends with `suffix`, sorted.
+/// Every file under `dir` (recursively) whose name ends with `suffix`, sorted. Panics when
+/// there is none: every caller loops over corpus, golden or fixture files, and a loop over
+/// nothing would check nothing (a moved folder, a renamed suffix).
 pub fn files_with_suffix(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let out = find_files_with_suffix(dir, suffix);
+    assert!(!out.is_empty(), "no file ending in {suffix:?} under {}", dir.display());
+    out
+}
+
+fn find_files_with_suffix(dir: &Path, suffix: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -80,4 +88,22 @@ pub fn files_with_suffix(dir: &Path, suffix: &str) -> Vec<PathBuf> {
 /// The project's own generated fixtures folder (`fixtures/` in the workspace).
 pub fn project_fixtures() -> PathBuf {
     workspace_root().join("fixtures")
+}
+
+/// Reads a file of the shared corpus or goldens. A missing or unreadable file is a loud
+/// notice and `None`, or a panic under `SKEL_REQUIRE_CORPUS=1`: a test that expects a
+/// corpus file never passes silently without it.
+pub fn read_corpus_file(path: &Path) -> Option<Vec<u8>> {
+    match std::fs::read(path) {
+        Ok(bytes) => Some(bytes),
+        Err(e) => {
+            let msg =
+                format!("\n!!! corpus file {}: {e}; this check is SKIPPED !!!\n", path.display());
+            if required() {
+                panic!("{msg}SKEL_REQUIRE_CORPUS=1: failing instead of skipping");
+            }
+            eprintln!("{msg}");
+            None
+        }
+    }
 }

@@ -52,7 +52,10 @@ fn every_sample_loads_or_fails_cleanly() {
                     }
                 }
                 arm.construct();
-                assert!(arm.world().iter().all(|w| w.pos.x.is_finite() || w.pos.x.is_nan()));
+                for (b, w) in arm.world().iter().enumerate() {
+                    let v = [w.pos.x, w.pos.y, w.rot, w.scale.x, w.scale.y];
+                    assert!(v.iter().all(|x| x.is_finite()), "{name}: bone {b} world {v:?}");
+                }
                 println!(
                     "{name}: loaded ({nb} bones, {na} animations, from {:?})",
                     arm.upgraded_from()

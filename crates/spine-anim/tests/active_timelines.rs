@@ -14,7 +14,7 @@ use spine_model::{AnimationId, SkeletonData, SkinId};
 
 fn load(rig: &str, file: &str) -> Option<SkeletonData> {
     let corpus = skel_testkit::spine_corpus()?;
-    let bytes = std::fs::read(corpus.join("4.2").join(rig).join(file)).ok()?;
+    let bytes = skel_testkit::read_corpus_file(&corpus.join("4.2").join(rig).join(file))?;
     Some(spine_model::load_binary(&bytes, None).expect("rig loads"))
 }
 

@@ -43,6 +43,10 @@ fn every_corpus_skel_parses_fully_and_round_trips() {
         }
     }
     eprintln!("{checked} .skel files checked, {} failed", failures.len());
+    if let Some(only) = &only {
+        eprintln!("SKEL_CORPUS_VERSIONS limited the run to {only:?}");
+    }
+    assert!(checked > 0, "no .skel file checked (SKEL_CORPUS_VERSIONS = {only:?})");
     assert!(
         failures.is_empty(),
         "{} of {checked} files failed:\n{}",
