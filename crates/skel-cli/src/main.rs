@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use spine_model::validate::AtlasChoice;
 
 /// Inspect and use Spine and SkelForm skeletons.
 #[derive(Parser)]
@@ -106,6 +107,9 @@ enum Command {
         /// Sample every n-th frame (and frame 1).
         #[arg(long, default_value_t = 10)]
         every: usize,
+        /// Add world vertices of region and mesh attachments to each sample (as `pose`).
+        #[arg(long)]
+        vertices: bool,
         /// Print JSON (the only output form).
         #[arg(long)]
         json: bool,
@@ -114,9 +118,12 @@ enum Command {
     Commands {
         /// The skeleton file.
         file: PathBuf,
-        /// Atlas (default: the one next to the skeleton).
-        #[arg(long)]
+        /// Atlas (default: the one next to the skeleton; none found is an error).
+        #[arg(long, conflicts_with = "no_atlas")]
         atlas: Option<PathBuf>,
+        /// Geometry only: every region and mesh on one 1x1 page named "(no atlas)".
+        #[arg(long)]
+        no_atlas: bool,
         /// Skin (default: the first non-default skin, if any).
         #[arg(long)]
         skin: Option<String>,
@@ -126,6 +133,13 @@ enum Command {
         /// Time in seconds, read as an f32 exactly as written.
         #[arg(long, default_value = "0")]
         time: String,
+        /// Play to --time as `skel play` does (AnimationState from 0 at 1/--fps steps,
+        /// physics on) instead of posing at --time with physics off.
+        #[arg(long)]
+        play: bool,
+        /// Frames per second of the --play run.
+        #[arg(long, default_value_t = 30.0, requires = "play")]
+        fps: f32,
         /// Print JSON (the only output form).
         #[arg(long)]
         json: bool,
@@ -134,9 +148,25 @@ enum Command {
     Render {
         /// The skeleton file (default: the project's demo rig).
         file: Option<PathBuf>,
-        /// Atlas (default: the one next to the skeleton); page images are read next to it.
-        #[arg(long)]
+        /// Atlas (default: the one next to the skeleton; none found is an error); page
+        /// images are read next to it.
+        #[arg(long, conflicts_with = "no_atlas")]
         atlas: Option<PathBuf>,
+        /// Draw geometry only, untextured (every region and mesh a flat grey).
+        #[arg(long)]
+        no_atlas: bool,
+        /// The atlas pages are premultiplied (default: the atlas' `pma:` field, else a
+        /// file name ending in `-pma.atlas`). Not for SkelForm files.
+        #[arg(long, conflicts_with = "no_pma")]
+        pma: bool,
+        /// The atlas pages are not premultiplied (overrides the atlas).
+        #[arg(long)]
+        no_pma: bool,
+        /// `update`: play the animation from 0 as a player does (AnimationState stepped at
+        /// 1/--fps, physics on; a still --time T is played to T); `none`: pose each frame
+        /// at its time with physics off. Not for SkelForm files.
+        #[arg(long, value_enum)]
+        physics: Option<render::PhysicsMode>,
         /// Skin (default: the first non-default skin, if any).
         #[arg(long)]
         skin: Option<String>,
@@ -149,7 +179,7 @@ enum Command {
         /// Time of a single .png frame, seconds.
         #[arg(long, default_value = "0")]
         time: String,
-        /// Frames per second of animated outputs.
+        /// Frames per second of animated outputs, and the step of the played run.
         #[arg(long, default_value_t = 30.0)]
         fps: f32,
         /// Image size WxH (default: the animation's bounds at --scale, at most 2048).
@@ -309,7 +339,19 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Play { file, atlas, skin, anim, mix, delay, fps, frames, every, json } => {
+        Command::Play {
+            file,
+            atlas,
+            skin,
+            anim,
+            mix,
+            delay,
+            fps,
+            frames,
+            every,
+            vertices,
+            json,
+        } => {
             match skelform_bytes(file) {
                 Err(f) => return report(Err(f)),
                 Ok(Some(bytes)) => {
@@ -325,19 +367,27 @@ fn main() -> ExitCode {
                 fps: *fps,
                 frames: *frames,
                 every: *every,
-                ..pose::PlayOptions::default()
+                vertices: *vertices,
             };
             pose::play(file, atlas.as_deref(), skin.as_deref(), &o)
                 .map(|v| outln!("{v}"))
                 .map_err(|e| Failure::new(file, e))
         }
-        Command::Commands { file, atlas, skin, anim, time, json: _ } => pose::parse_time(time)
-            .and_then(|t| render::commands(file, atlas.as_deref(), skin.as_deref(), anim, t))
-            .map(|v| outln!("{v}"))
-            .map_err(|e| Failure::new(file, e)),
+        Command::Commands { file, atlas, no_atlas, skin, anim, time, play, fps, json: _ } => {
+            let atlas = atlas_choice(atlas.as_ref(), *no_atlas);
+            let play = play.then_some(*fps);
+            pose::parse_time(time)
+                .and_then(|t| render::commands(file, &atlas, skin.as_deref(), anim, t, play))
+                .map(|v| outln!("{v}"))
+                .map_err(|e| Failure::new(file, e))
+        }
         Command::Render {
             file,
             atlas,
+            no_atlas,
+            pma,
+            no_pma,
+            physics,
             skin,
             anim,
             all,
@@ -355,6 +405,24 @@ fn main() -> ExitCode {
                 Err(f) => return report(Err(f)),
             };
             if let Some(bytes) = skf_bytes {
+                let spine_only: Vec<&str> = [
+                    (*no_atlas, "--no-atlas"),
+                    (*pma, "--pma"),
+                    (*no_pma, "--no-pma"),
+                    (physics.is_some(), "--physics"),
+                ]
+                .into_iter()
+                .filter_map(|(given, flag)| given.then_some(flag))
+                .collect();
+                if !spine_only.is_empty() {
+                    eprintln!(
+                        "error: {}: {} apply only to Spine skeletons: a SkelForm .skf archive \
+                         carries its own textures (straight alpha) and runs its own physics",
+                        shown.display(),
+                        spine_only.join(", ")
+                    );
+                    return ExitCode::from(2);
+                }
                 let args = (|| {
                     Ok::<_, String>(skf::SkfRenderArgs {
                         anim: anim.clone(),
@@ -384,7 +452,15 @@ fn main() -> ExitCode {
                 use std::io::IsTerminal;
                 Ok::<_, String>(render::RenderArgs {
                     file: file.clone(),
-                    atlas: atlas.clone(),
+                    atlas: atlas_choice(atlas.as_ref(), *no_atlas),
+                    pma: if *pma {
+                        Some(true)
+                    } else if *no_pma {
+                        Some(false)
+                    } else {
+                        None
+                    },
+                    physics: physics.unwrap_or_default(),
                     skin: skin.clone(),
                     anim: anim.clone(),
                     all: *all,
@@ -415,6 +491,15 @@ fn main() -> ExitCode {
         }
     };
     report(result)
+}
+
+/// `--atlas A` / `--no-atlas` / neither.
+fn atlas_choice(atlas: Option<&PathBuf>, no_atlas: bool) -> AtlasChoice {
+    match (atlas, no_atlas) {
+        (_, true) => AtlasChoice::None,
+        (Some(a), false) => AtlasChoice::File(a.clone()),
+        (None, false) => AtlasChoice::Auto,
+    }
 }
 
 /// Prints a failure as `error: <file>: <message>` and maps the result to the exit code.

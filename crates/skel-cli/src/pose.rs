@@ -12,13 +12,13 @@ use spine_anim::{
     apply_animation, AnimationState, AnimationStateData, MixBlend, MixDirection, Physics, Skeleton,
     StateEventType,
 };
+use spine_format::atlas::Atlas;
 use spine_model::validate::{discover_atlas, load_atlas};
 use spine_model::{AnimationId, LoadOptions, SkeletonData, SlotId};
 
 /// Loads a Spine skeleton (binary or JSON, detected from the content) with `atlas` (or the
 /// atlas found next to it).
 pub fn load_rig(file: &Path, atlas: Option<&Path>) -> Result<Arc<SkeletonData>, String> {
-    let bytes = std::fs::read(file).map_err(|e| e.to_string())?;
     let atlas_path = atlas.map(Path::to_path_buf).or_else(|| discover_atlas(file));
     let atlas = atlas_path.as_deref().map(load_atlas).transpose()?;
     let atlas_name = atlas_path
@@ -27,7 +27,18 @@ pub fn load_rig(file: &Path, atlas: Option<&Path>) -> Result<Arc<SkeletonData>, 
         .and_then(|n| n.to_str())
         .unwrap_or("atlas")
         .to_owned();
-    let options = LoadOptions { scale: 1.0, atlas: atlas.as_ref(), atlas_name: &atlas_name };
+    load_rig_with(file, atlas.as_ref(), &atlas_name)
+}
+
+/// Loads a Spine skeleton (binary or JSON, detected from the content) binding regions from
+/// an already parsed atlas (`None`: geometry only); `atlas_name` names it in problems.
+pub(crate) fn load_rig_with(
+    file: &Path,
+    atlas: Option<&Atlas>,
+    atlas_name: &str,
+) -> Result<Arc<SkeletonData>, String> {
+    let bytes = std::fs::read(file).map_err(|e| e.to_string())?;
+    let options = LoadOptions { scale: 1.0, atlas, atlas_name };
     let is_json = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
     let data = if is_json {
         let text = std::str::from_utf8(&bytes).map_err(|e| format!("JSON is not UTF-8: {e}"))?;
