@@ -946,8 +946,8 @@ fn apply_tl(
             }
             let key = &keys[k];
             let count = match &data.attachment(*attachment).kind {
-                AttachmentKind::Region(r) => r.sequence.paths.len() as i32,
-                AttachmentKind::Mesh(m) => m.sequence.paths.len() as i32,
+                AttachmentKind::Region(r) => r.sequence.len() as i32,
+                AttachmentKind::Mesh(m) => m.sequence.len() as i32,
                 _ => return,
             };
             let mut index = key.index;

@@ -280,6 +280,16 @@ impl<'o> Builder<'o> {
         value
     }
 
+    /// A physics constraint's step, `1 / fps`. The editor stores fps in one byte, so 1–255 is
+    /// the range real data has; anything else (0, negative, 2^31) is reported and clamped
+    /// into it, so that no step is infinite or too small to advance the simulation clock.
+    pub fn physics_step(&mut self, fps: i64) -> f32 {
+        if !(1..=255).contains(&fps) {
+            self.report(ProblemKind::Invalid(format!("physics fps {fps} is outside 1..=255")));
+        }
+        1.0 / fps.clamp(1, 255) as f32
+    }
+
     /// A finite number times the load scale (a "scaled" field).
     pub fn fs(&mut self, field: &'static str, value: f32) -> f32 {
         let s = self.scale;
@@ -412,7 +422,8 @@ impl<'o> Builder<'o> {
                 start: 0,
                 digits: 0,
                 setup_index: 0,
-                paths: Frames::One([Arc::clone(path)]),
+                path: Arc::clone(path),
+                numbered: false,
                 regions: Frames::One([None]),
             },
             Some([count, start, digits, setup_index]) => {
@@ -421,16 +432,17 @@ impl<'o> Builder<'o> {
                 }
                 // `Sequence::apply` clamps the frame index to the last region.
                 let setup_index = setup_index.min(count.saturating_sub(1));
-                let paths: Vec<Arc<str>> = (0..count)
-                    .map(|i| {
-                        let frame = (u64::from(start) + u64::from(i)).to_string();
-                        let pad = (digits as usize).saturating_sub(frame.len()).min(32);
-                        Arc::from(format!("{path}{}{frame}", "0".repeat(pad)))
-                    })
-                    .collect();
-                let regions = Frames::from_vec(vec![None; paths.len()]);
-                let paths = Frames::from_vec(paths);
-                SequenceData { start, digits, setup_index, paths, regions }
+                // The count was checked against `Limits::max_sequence_frames` by the parser;
+                // one empty region slot per frame, no path strings.
+                let regions = Frames::from_vec(vec![None; count as usize]);
+                SequenceData {
+                    start,
+                    digits,
+                    setup_index,
+                    path: Arc::clone(path),
+                    numbered: true,
+                    regions,
+                }
             }
         }
     }
@@ -440,7 +452,13 @@ impl<'o> Builder<'o> {
     /// attachment is the source when `inheritTimelines`, else the linked mesh itself.
     pub fn resolve_links(&mut self) {
         let links = std::mem::take(&mut self.links);
+        // Links resolve in file order, as the runtimes resolve them: a source that is a
+        // linked mesh not resolved yet (the link itself, a cycle, a later link) has no
+        // geometry to lend (the runtimes would copy empty arrays).
+        let mut pending: std::collections::HashSet<AttachmentId> =
+            links.iter().map(|l| l.mesh).collect();
         for link in links {
+            let mesh = link.mesh;
             let skin_count = self.data.skins.len();
             let slot_count = self.data.slots.len();
             let (segs, names) = (&self.path_segs, &self.path_names);
@@ -469,6 +487,14 @@ impl<'o> Builder<'o> {
                 self.problems.push(problem(kind));
                 continue;
             };
+            if pending.contains(&source) {
+                let kind = ProblemKind::LinkedMeshSourceUnresolved {
+                    source_name: link.source,
+                    itself: source == link.mesh,
+                };
+                self.problems.push(problem(kind));
+                continue;
+            }
             let src = match &self.data.attachments[source.index()].kind {
                 AttachmentKind::Mesh(m) => m.clone(),
                 _ => {
@@ -492,6 +518,7 @@ impl<'o> Builder<'o> {
                 m.linked_source = Some(source);
                 m.timeline_attachment = if link.inherit_timelines { source } else { link.mesh };
             }
+            pending.remove(&mesh);
         }
     }
 
@@ -530,8 +557,11 @@ impl<'o> Builder<'o> {
                 _ => continue,
             };
             let mut missing = Vec::new();
-            for (path, region) in seq.paths.iter().zip(seq.regions.iter_mut()) {
-                let found = by_name.get(&**path).copied();
+            let mut path = String::new();
+            for i in 0..seq.len() {
+                seq.write_frame_path(i, &mut path);
+                let Some(region) = seq.regions.get_mut(i) else { break };
+                let found = by_name.get(path.as_str()).copied();
                 match found {
                     Some((pi, page, r)) => {
                         let pid = *page_ids[pi].get_or_insert_with(|| {
@@ -546,15 +576,18 @@ impl<'o> Builder<'o> {
                         });
                         *region = Some(atlas_bind::texture_region(pid, page, r));
                     }
-                    None => missing.push(path.to_string()),
+                    None => missing.push(path.clone()),
                 }
             }
             let setup = seq.setup_index as usize;
             let setup_region = seq.regions.get(setup).cloned().flatten();
+            let mut non_finite = None;
             match &mut self.data.attachments[i].kind {
                 AttachmentKind::Region(r) => {
                     if let Some(tr) = &setup_region {
-                        r.offsets = Some(atlas_bind::region_offsets(r, tr));
+                        let offsets = atlas_bind::region_offsets(r, tr);
+                        non_finite = offsets.iter().copied().find(|v| !v.is_finite());
+                        r.offsets = Some(offsets);
                         r.uvs = Some(if self.data.behaviour.region_vertices_bl_first {
                             atlas_bind::region_uvs_bl_first(tr)
                         } else {
@@ -564,10 +597,24 @@ impl<'o> Builder<'o> {
                 }
                 AttachmentKind::Mesh(m) => {
                     if let Some(tr) = &setup_region {
-                        m.uvs = Some(atlas_bind::mesh_uvs(&m.region_uvs, tr));
+                        let uvs = atlas_bind::mesh_uvs(&m.region_uvs, tr);
+                        non_finite = uvs.iter().copied().find(|v| !v.is_finite());
+                        m.uvs = Some(uvs);
                     }
                 }
                 _ => {}
+            }
+            if let Some(value) = non_finite {
+                // Finite inputs can still overflow (a width of 1e38 times the region scale).
+                let at = match self.attachment_at.get(i) {
+                    Some(&seg) => render_path(&self.path_segs, &self.path_names, seg),
+                    None => String::new(),
+                };
+                let field = match self.data.attachments[i].kind {
+                    AttachmentKind::Region(_) => "region corner offset",
+                    _ => "mesh UV",
+                };
+                self.problems.push(Problem { at, kind: ProblemKind::NonFinite { field, value } });
             }
             for region in missing {
                 let at = match self.attachment_at.get(i) {

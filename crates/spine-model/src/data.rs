@@ -885,11 +885,62 @@ pub struct SequenceData {
     pub digits: u32,
     /// Setup frame index.
     pub setup_index: u32,
-    /// Frame paths (`path + zero-padded (start + i)`); the single frame of a plain image
-    /// shares the attachment's path allocation.
-    pub paths: Frames<Arc<str>>,
-    /// The atlas region of each frame (`None` in geometry-only mode).
+    /// The attachment's path (shared with it), from which the frame paths are made.
+    pub path: Arc<str>,
+    /// Whether the frames are numbered (an exported sequence: frame `i` is `path` followed by
+    /// `start + i` zero-padded to `digits`), or the single frame of a plain image (`path`).
+    pub numbered: bool,
+    /// The atlas region of each frame (`None` in geometry-only mode); its length is the
+    /// frame count.
     pub regions: Frames<Option<TextureRegion>>,
+}
+
+/// Zero padding beyond this many digits is not written (`digits` is a count from the file;
+/// no real export pads a frame number to more than a few digits).
+const MAX_PAD: usize = 32;
+
+impl SequenceData {
+    /// The number of frames.
+    pub fn len(&self) -> usize {
+        self.regions.len()
+    }
+
+    /// Whether there is no frame (a sequence exported with `count` 0).
+    pub fn is_empty(&self) -> bool {
+        self.regions.is_empty()
+    }
+
+    /// Writes the path of frame `i` (spine-cpp `Sequence::getPath`) into `out`, replacing its
+    /// contents; false (and `out` cleared) when there is no frame `i`. Paths are made on
+    /// demand, never stored per frame.
+    pub fn write_frame_path(&self, i: usize, out: &mut String) -> bool {
+        use std::fmt::Write;
+        out.clear();
+        if i >= self.len() {
+            return false;
+        }
+        out.push_str(&self.path);
+        if self.numbered {
+            let frame = u64::from(self.start) + i as u64;
+            let len = frame.checked_ilog10().unwrap_or(0) as usize + 1;
+            for _ in len..(self.digits as usize).min(MAX_PAD) {
+                out.push('0');
+            }
+            let _ = write!(out, "{frame}");
+        }
+        true
+    }
+
+    /// The path of frame `i`, if there is one (one allocation; see [`Self::write_frame_path`]).
+    pub fn frame_path(&self, i: usize) -> Option<String> {
+        let mut s = String::new();
+        self.write_frame_path(i, &mut s).then_some(s)
+    }
+
+    /// Every frame's path in order, each made when the iterator reaches it.
+    pub fn frame_paths(&self) -> impl Iterator<Item = String> + '_ {
+        (0..self.len()).filter_map(|i| self.frame_path(i))
+    }
 }
 
 /// The per-frame list of a [`SequenceData`]: a single frame (every attachment without a

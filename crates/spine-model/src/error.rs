@@ -72,6 +72,15 @@ pub enum ProblemKind {
         /// The source's placeholder name.
         source_name: String,
     },
+    /// A linked mesh whose source is a linked mesh not resolved before it (the linked mesh
+    /// itself, a cycle, or a link later in the file): no geometry to lend.
+    #[error("linked mesh source \"{source_name}\" is {}", if *itself { "the linked mesh itself" } else { "a linked mesh not resolved before it (a cycle or a later link)" })]
+    LinkedMeshSourceUnresolved {
+        /// The source's placeholder name.
+        source_name: String,
+        /// Whether the source is the linked mesh itself.
+        itself: bool,
+    },
     /// A deform or sequence timeline on an attachment missing from its skin and slot.
     #[error("attachment \"{name}\" not found in skin \"{skin}\"")]
     TimelineAttachmentMissing {

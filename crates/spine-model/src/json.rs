@@ -340,10 +340,7 @@ fn constraints(c: &mut Conv<'_, '_>) {
         c.b.enter("physics constraint", &p.head.name);
         let bone = c.bone(&p.bone);
         let g = |i: usize| p.global[i].unwrap_or(false);
-        let fps = p.fps.unwrap_or(60);
-        if fps <= 0 {
-            c.b.report(ProblemKind::Invalid(format!("physics fps is {fps}")));
-        }
+        let step = c.b.physics_step(i64::from(p.fps.unwrap_or(60)));
         let data = PhysicsData {
             bone,
             x: c.b.f("x", p.x.unwrap_or(0.0)),
@@ -353,7 +350,7 @@ fn constraints(c: &mut Conv<'_, '_>) {
             shear_x: c.b.f("shear x", p.shear_x.unwrap_or(0.0)),
             scale_y_mode: ScaleYMode::None,
             limit: c.b.f("limit", p.limit.unwrap_or(5000.0) * scale),
-            step: 1.0 / fps.max(1) as f32,
+            step,
             inertia: c.b.f("inertia", p.inertia.unwrap_or(1.0)),
             strength: c.b.f("strength", p.strength.unwrap_or(100.0)),
             damping: c.b.f("damping", p.damping.unwrap_or(1.0)),

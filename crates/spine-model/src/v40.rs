@@ -547,7 +547,7 @@ fn physics(c: &mut Conv<'_, '_>, p: &w::PhysicsConstraint) -> ConstraintData {
         shear_x: c.b.f("shear x", p.shear_x.unwrap_or(0.0)),
         scale_y_mode: ScaleYMode::None,
         limit: c.b.fs("limit", p.limit.unwrap_or(5000.0)),
-        step: 1.0 / f32::from(p.fps),
+        step: c.b.physics_step(i64::from(p.fps)),
         inertia: c.b.f("inertia", p.inertia),
         strength: c.b.f("strength", p.strength),
         damping: c.b.f("damping", p.damping),
@@ -831,6 +831,12 @@ pub(crate) fn check_mesh_parts(
     hull: u32,
 ) {
     let n = vertices.vertex_count();
+    if !triangles.len().is_multiple_of(3) {
+        b.report(ProblemKind::Invalid(format!(
+            "{} triangle indices, not a multiple of 3",
+            triangles.len()
+        )));
+    }
     if uvs.len() != n * 2 {
         b.report(ProblemKind::Invalid(format!("{} UVs for {n} vertices", uvs.len())));
     }

@@ -277,7 +277,7 @@ fn constraint(c: &mut Conv<'_, '_>, con: &w::Constraint) -> ConstraintData {
                 shear_x: c.b.f("shear x", p.shear_x.unwrap_or(0.0)),
                 scale_y_mode: scale_y_mode(mode),
                 limit: c.b.fs("limit", p.limit.unwrap_or(5000.0)),
-                step: 1.0 / f32::from(p.fps),
+                step: c.b.physics_step(i64::from(p.fps)),
                 inertia: c.b.f("inertia", p.inertia),
                 strength: c.b.f("strength", p.strength),
                 damping: c.b.f("damping", p.damping),

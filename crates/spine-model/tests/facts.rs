@@ -102,8 +102,10 @@ fn dragon_sequence_regions_resolve() {
     let entries = skin.slot_entries(slot);
     let AttachmentKind::Region(r) = &d.attachment(entries[0].attachment).kind else { panic!() };
     assert!(r.has_sequence);
-    assert_eq!(r.sequence.paths.first().map(|p| &**p), Some("left-wing01"));
-    assert_eq!(r.sequence.paths.len(), 9);
+    assert_eq!(r.sequence.frame_path(0).as_deref(), Some("left-wing01"));
+    assert_eq!(r.sequence.frame_path(8).as_deref(), Some("left-wing09"));
+    assert_eq!(r.sequence.frame_path(9), None);
+    assert_eq!(r.sequence.len(), 9);
     assert!(r.sequence.regions.iter().all(Option::is_some));
     assert_eq!(d.pages.len(), 5, "dragon's atlas has 5 pages, all used");
     // The sequence timelines of the flying animation target this attachment.

@@ -74,6 +74,10 @@ fn slot_name(d: &SkeletonData, id: SlotId) -> &str {
     &d.slot(id).name
 }
 
+fn seq_paths(s: &SequenceData) -> Vec<String> {
+    s.frame_paths().collect()
+}
+
 fn color(c: &Color) -> [f32; 4] {
     [c.r, c.g, c.b, c.a]
 }
@@ -109,7 +113,7 @@ fn attachment(
                 [r.x, r.y, r.rotation, r.scale_x, r.scale_y, r.width, r.height]
             };
             c.fs(&format!("{at} transform"), &v(p), &v(q));
-            c.eq(&format!("{at} sequence paths"), &p.sequence.paths, &q.sequence.paths);
+            c.eq(&format!("{at} sequence paths"), seq_paths(&p.sequence), seq_paths(&q.sequence));
             if let (Some(u), Some(w)) = (&p.uvs, &q.uvs) {
                 c.fs(&format!("{at} uvs"), u, w);
             }
@@ -126,7 +130,7 @@ fn attachment(
                 m.linked_source.map(|s| d.attachment(s).name.clone())
             };
             c.eq(&format!("{at} source"), own(p, a), own(q, b));
-            c.eq(&format!("{at} sequence paths"), &p.sequence.paths, &q.sequence.paths);
+            c.eq(&format!("{at} sequence paths"), seq_paths(&p.sequence), seq_paths(&q.sequence));
             if !p.edges.is_empty() && !q.edges.is_empty() {
                 c.eq(&format!("{at} edges"), &p.edges, &q.edges);
             }

@@ -17,6 +17,11 @@
 //! * the velocity limit uses `|scale_y|` for x and `|scale_x|` for y (axes swapped);
 //! * wind and gravity are multiplied by the data's reference scale in the translation part
 //!   only, not in the rotation/scale part.
+//!
+//! One guard the reference lacks: an update simulates at most [`MAX_STEPS_PER_UPDATE`] steps
+//! per constraint ([`bounded_backlog`]). The reference loops while `remaining >= step`, which
+//! never ends once `step` is below the float spacing of `remaining` (a time jump of 1e30 s)
+//! and runs for minutes on huge deltas; real frames need a handful of steps.
 
 use spine_model::{PhysicsData, ScaleYMode};
 
@@ -206,7 +211,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPos
                 st.reset(ctx.time);
             }
             let delta = (ctx.time - st.last_time).max(0.0);
-            st.remaining += delta;
+            st.remaining = bounded_backlog(st.remaining + delta, data.step);
             st.last_time = ctx.time;
 
             let (bx, by) = (bone.world_x, bone.world_y);
@@ -355,6 +360,26 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPos
     bone.update_applied_transform(parent, &frame);
 }
 
+/// Most simulation steps one update runs per constraint: 10,000 (166 s of backlog at 60
+/// steps per second). Beyond it the backlog is dropped to this many steps.
+pub const MAX_STEPS_PER_UPDATE: f32 = 10_000.0;
+
+/// The time left to simulate, bounded so that the step loops end: at most
+/// [`MAX_STEPS_PER_UPDATE`] steps of `step` (whose float spacing is then far below `step`,
+/// so every `remaining -= step` makes progress); nothing when `step` is not a positive
+/// number (a hand-built `PhysicsData`; loaded data always has `1 / fps`, fps 1–255).
+fn bounded_backlog(remaining: f32, step: f32) -> f32 {
+    if step.is_nan() || step <= 0.0 {
+        return 0.0;
+    }
+    let cap = step * MAX_STEPS_PER_UPDATE;
+    if remaining > cap {
+        cap
+    } else {
+        remaining
+    }
+}
+
 /// `MathUtil::ceil` (`::ceil` of a float).
 fn ceil(v: f32) -> f32 {
     v.ceil()
@@ -405,7 +430,7 @@ pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut Physics
             }
             let delta = (ctx.time - st.last_time).max(0.0);
             let aa = st.remaining;
-            st.remaining += delta;
+            st.remaining = bounded_backlog(st.remaining + delta, t);
             st.last_time = ctx.time;
 
             let (bx, by) = (bone.world_x, bone.world_y);

@@ -1,0 +1,123 @@
+//! Hostile data the parsers accept but the model must not: each case is crafted here as a
+//! small Spine 4.2 JSON document and must come back as the exact list of reported problems
+//! (or, for sequences, load without building anything per frame up front).
+
+use spine_model::{load_json, LoadError, SkeletonData};
+
+/// A 4.2 document: bones `root`, slot `s` on root, the given default-skin attachments of
+/// slot `s`, physics constraints and atlas-free.
+fn doc(attachments: &str, physics: &str) -> String {
+    format!(
+        r#"{{"skeleton": {{"spine": "4.2.00"}},
+            "bones": [{{"name": "root"}}],
+            "slots": [{{"name": "s", "bone": "root"}}],
+            "skins": [{{"name": "default", "attachments": {{"s": {{{attachments}}}}}}}],
+            "physics": [{physics}]}}"#
+    )
+}
+
+fn problems(text: &str) -> Vec<String> {
+    match load_json(text, None) {
+        Ok(_) => Vec::new(),
+        Err(LoadError::Invalid(p)) => p.iter().map(|p| p.to_string()).collect(),
+        Err(e) => vec![format!("error: {e}")],
+    }
+}
+
+fn load(text: &str) -> SkeletonData {
+    load_json(text, None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+const MESH: &str = r#""type": "mesh", "uvs": [0,0, 1,0, 0,1], "triangles": [0,1,2],
+    "vertices": [0,0, 10,0, 0,10], "hull": 3"#;
+
+#[test]
+fn a_long_sequence_builds_no_path_per_frame() {
+    let text = doc(
+        r#""img": {"width": 10, "height": 10,
+            "sequence": {"count": 100000, "start": 7, "digits": 3}}"#,
+        "",
+    );
+    let d = load(&text);
+    let att = d.attachments.iter().find(|a| &*a.name == "img").unwrap();
+    let spine_model::AttachmentKind::Region(r) = &att.kind else { panic!("region") };
+    assert_eq!(r.sequence.len(), 100_000);
+    assert_eq!(r.sequence.frame_path(0).as_deref(), Some("img007"));
+    assert_eq!(r.sequence.frame_path(99_999).as_deref(), Some("img100006"));
+    assert_eq!(r.sequence.frame_path(100_000), None);
+    // The frames' regions are one slot each; no path is stored.
+    assert!(r.sequence.regions.iter().all(Option::is_none));
+}
+
+#[test]
+fn absurd_physics_fps_is_reported() {
+    let physics = |fps: i64| format!(r#"{{"name": "p", "bone": "root", "x": 1, "fps": {fps}}}"#);
+    for fps in [0, -5, 256, 2_147_483_647] {
+        assert_eq!(
+            problems(&doc("", &physics(fps))),
+            [format!("physics constraint \"p\" > physics fps {fps} is outside 1..=255")],
+        );
+    }
+    let d = load(&doc("", &physics(255)));
+    let spine_model::ConstraintKind::Physics(p) = &d.constraints[0].kind else { panic!() };
+    assert_eq!(p.step, 1.0 / 255.0);
+}
+
+#[test]
+fn linked_mesh_sources_must_have_geometry() {
+    let link = |name: &str, parent: &str| {
+        format!(
+            r#""{name}": {{"type": "linkedmesh", "parent": "{parent}", "width": 1, "height": 1}}"#
+        )
+    };
+    // Itself.
+    assert_eq!(
+        problems(&doc(&link("a", "a"), "")),
+        [
+            r#"skin "default" > slot "s" > attachment "a" > linked mesh source "a" is the linked mesh itself"#
+        ]
+    );
+    // A cycle: both unresolved.
+    let cycle = format!("{}, {}", link("a", "b"), link("b", "a"));
+    assert_eq!(problems(&doc(&cycle, "")).len(), 2, "{:?}", problems(&doc(&cycle, "")));
+    // A chain to a mesh, in file order, resolves as the runtimes resolve it.
+    let chain = format!(r#""m": {{{MESH}}}, {}, {}"#, link("a", "m"), link("b", "a"));
+    let d = load(&doc(&chain, ""));
+    let b = d.attachments.iter().find(|a| &*a.name == "b").unwrap();
+    let spine_model::AttachmentKind::Mesh(m) = &b.kind else { panic!() };
+    assert_eq!(m.triangles, [0, 1, 2]);
+    // The same chain with the later link first: its source is not resolved yet.
+    let forward = format!(r#""m": {{{MESH}}}, {}, {}"#, link("b", "a"), link("a", "m"));
+    assert_eq!(
+        problems(&doc(&forward, "")),
+        [
+            r#"skin "default" > slot "s" > attachment "b" > linked mesh source "a" is a linked mesh not resolved before it (a cycle or a later link)"#
+        ]
+    );
+}
+
+#[test]
+fn triangles_come_in_threes() {
+    let mesh = r#""m": {"type": "mesh", "uvs": [0,0, 1,0, 0,1], "triangles": [0,1,2,0],
+        "vertices": [0,0, 10,0, 0,10], "hull": 3}"#;
+    assert_eq!(
+        problems(&doc(mesh, "")),
+        [r#"skin "default" > slot "s" > attachment "m" > 4 triangle indices, not a multiple of 3"#]
+    );
+}
+
+#[test]
+fn geometry_that_overflows_is_reported() {
+    let atlas = spine_format::atlas::parse("page.png\nsize: 64, 64\nimg\n  bounds: 0, 0, 8, 8\n")
+        .expect("atlas");
+    let text = doc(r#""img": {"width": 1e38, "height": 10, "scaleX": 1e10}"#, "");
+    let parsed = spine_format::json::parse(&text).unwrap();
+    let options = spine_model::LoadOptions { atlas: Some(&atlas), ..Default::default() };
+    let err = SkeletonData::from_json(&parsed, &options).unwrap_err();
+    let got: Vec<String> = err.problems().iter().map(|p| p.to_string()).collect();
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0].contains("region corner offset") && got[0].contains("attachment \"img\""),
+        "{got:?}"
+    );
+}
