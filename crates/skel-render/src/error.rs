@@ -38,6 +38,17 @@ pub enum RenderError {
         /// What the limit is.
         why: &'static str,
     },
+    /// A page image far larger than its atlas declares (see
+    /// [`MAX_PAGE_OVERSIZE`](crate::texture::MAX_PAGE_OVERSIZE)).
+    #[error("page image is {width}x{height}, the atlas declares {}x{}", .declared.0, .declared.1)]
+    PageSizeMismatch {
+        /// The image's width.
+        width: u32,
+        /// The image's height.
+        height: u32,
+        /// The atlas's `size:`.
+        declared: (u32, u32),
+    },
     /// A frame handed to an encoder has the wrong number of bytes.
     #[error("frame has {got} bytes, expected {expected}")]
     FrameSize {

@@ -50,5 +50,5 @@ mod view;
 pub use encode::{FrameSink, OutputKind};
 pub use error::RenderError;
 pub use raster::{RenderOptions, SoftwareRenderer};
-pub use texture::{decode_png, load_png, RgbaImage, MAX_SIDE};
+pub use texture::{decode_png, decode_png_page, load_png, RgbaImage, MAX_PIXELS, MAX_SIDE};
 pub use view::{parse_rgba_hex, ViewTransform};

@@ -177,7 +177,21 @@ impl SoftwareRenderer {
         png_bytes: &[u8],
         premultiplied_alpha: bool,
     ) -> Result<(), RenderError> {
-        let img = crate::texture::decode_png(png_bytes)?;
+        self.load_png_page(page, name, png_bytes, premultiplied_alpha, None)
+    }
+
+    /// [`SoftwareRenderer::load_png_texture`] for an atlas page whose atlas declares its size
+    /// (`declared`, the `size:` line): the PNG header is checked against it and against the
+    /// pixel limits before decoding ([`crate::texture::decode_png_page`]).
+    pub fn load_png_page(
+        &mut self,
+        page: PageId,
+        name: &str,
+        png_bytes: &[u8],
+        premultiplied_alpha: bool,
+        declared: Option<(u32, u32)>,
+    ) -> Result<(), RenderError> {
+        let img = crate::texture::decode_png_page(png_bytes, declared)?;
         self.set_texture(
             page,
             &TextureDesc {

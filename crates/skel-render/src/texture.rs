@@ -10,6 +10,15 @@ use crate::error::RenderError;
 /// Largest texture or image side accepted (pixels).
 pub const MAX_SIDE: u32 = 16_384;
 
+/// Most pixels a decoded texture may have: 8192 × 8192 (256 MiB as RGBA8). Checked on the
+/// PNG header, before anything is allocated, so a small file that declares a huge image (a
+/// decompression bomb) is refused at once.
+pub const MAX_PIXELS: u64 = 8192 * 8192;
+
+/// How much larger than its atlas's `size:` a page image may be on either side (atlases of
+/// downscaled or `@2x` textures keep the declared size; UVs are normalized).
+pub const MAX_PAGE_OVERSIZE: u32 = 2;
+
 /// An RGBA8 image: `width * height * 4` bytes, row-major, top row first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RgbaImage {
@@ -35,6 +44,17 @@ impl RgbaImage {
 
 /// Decodes a PNG (any color type and bit depth) into RGBA8.
 pub fn decode_png(bytes: &[u8]) -> Result<RgbaImage, RenderError> {
+    decode_png_page(bytes, None)
+}
+
+/// Decodes a PNG into RGBA8 after checking its header: each side at most [`MAX_SIDE`], at
+/// most [`MAX_PIXELS`] pixels, and, for an atlas page whose atlas declares `size: w, h`
+/// (`declared`), no side over [`MAX_PAGE_OVERSIZE`] times the declared one. Nothing is
+/// allocated for the pixels before these checks pass.
+pub fn decode_png_page(
+    bytes: &[u8],
+    declared: Option<(u32, u32)>,
+) -> Result<RgbaImage, RenderError> {
     let mut dec = png::Decoder::new(Cursor::new(bytes));
     dec.set_transformations(png::Transformations::normalize_to_color8());
     let mut reader = dec.read_info()?;
@@ -43,6 +63,20 @@ pub fn decode_png(bytes: &[u8]) -> Result<RgbaImage, RenderError> {
         (info.width, info.height)
     };
     check_size(width, height)?;
+    if u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(RenderError::BadSize {
+            width,
+            height,
+            why: "over 8192 x 8192 pixels (MAX_PIXELS)",
+        });
+    }
+    if let Some((dw, dh)) = declared.filter(|&(w, h)| w > 0 && h > 0) {
+        if width > dw.saturating_mul(MAX_PAGE_OVERSIZE)
+            || height > dh.saturating_mul(MAX_PAGE_OVERSIZE)
+        {
+            return Err(RenderError::PageSizeMismatch { width, height, declared: (dw, dh) });
+        }
+    }
     let size = reader.output_buffer_size().ok_or(RenderError::BadSize {
         width,
         height,
