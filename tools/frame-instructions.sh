@@ -1,6 +1,6 @@
 #!/bin/bash
-# Instructions per frame (callgrind) and the pose checksum of the four 4.2 rigs the frame
-# rounds in BENCHMARKS.md track: (500-frame count - 0-frame count) / 500.
+# Instructions per frame (callgrind) and the pose checksum of the four 4.2 rigs of the
+# frame goals in BENCHMARKS.md: (500-frame count - 0-frame count) / 500.
 # usage: cargo build --release -p spine-anim --example frame_profile
 #        tools/frame-instructions.sh target/release/examples/frame_profile
 set -eu

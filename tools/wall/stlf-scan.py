@@ -7,7 +7,7 @@ Reads `objdump -d` and reports each load whose bytes overlap a store made within
 WINDOW instructions (default 40) through the same base and index registers without being
 contained in it: a wider or shifted read of bytes just written by narrower stores, which
 the CPU cannot forward from its store buffer, so the load waits until the stores reach the
-cache (frame round 12 in BENCHMARKS.md: two such places cost 10-15 % of a frame). Calls
+cache (two such places once cost 10-15 % of a spineboy frame). Calls
 and returns end the window; jumps do not (the pair may sit in two blocks of one path).
 Candidates only: confirm with a time profile (`tools/wall/hot.sh`).
 """

@@ -1,5 +1,5 @@
 //! Counts, per frame, how much of the pose is unchanged since the previous frame (the
-//! payoff bound of skipping work by a stamp/compare, frame round 9 in `BENCHMARKS.md`):
+//! payoff bound of skipping work by a stamp/compare):
 //! bones whose local pose is bit-identical, bones whose local pose *and* parent world are
 //! bit-identical (what a skipped world-transform walk could reuse), bones whose final world
 //! transform is bit-identical, and IK constraints whose inputs (target world position,

@@ -134,8 +134,7 @@ impl LocalCache {
         let [k0, k1, k2, k3, k4] = self.key;
         // One OR of the bit differences, not an array compare: that built the key on the
         // stack from two stores and read it back with one wider load, which the CPU cannot
-        // forward from its store buffer (a stall of every bone's walk step; see
-        // BENCHMARKS.md, frame round 12).
+        // forward from its store buffer (a stall of every bone's walk step).
         let differ = (rotation.to_bits() ^ k0)
             | (scale_x.to_bits() ^ k1)
             | (scale_y.to_bits() ^ k2)
@@ -505,7 +504,7 @@ impl Bone {
     /// before the solve) and `aim` (what the solve left): the world transform from `m` at
     /// once, the rotation on first read of the applied pose, or at once for a bone the
     /// update cache reads later ([`AP_READ_AFTER`]). Nothing reads the rotation of most IK
-    /// poses before the next frame's walk resets it (BENCHMARKS.md, frame round 13).
+    /// poses before the next frame's walk resets it.
     #[inline(always)]
     pub(crate) fn pose_normal_aimed(
         &mut self,
@@ -584,7 +583,7 @@ impl Bone {
                     // The local axes turned back by the parent's rotation `prx` (the angle
                     // of `pa, pc`): the local matrix (cached while the pose holds) turned
                     // by that direction, not sine and cosine of angles less `atan2`. The
-                    // same axes within rounding (BENCHMARKS.md, frame round 13).
+                    // same axes within rounding.
                     if let Some((cp, sp)) = math::unit(pa, pc) {
                         let [la, lb, lc, ld] = cache
                             .unwrap_or(&mut self.local)
@@ -868,7 +867,7 @@ impl Bone {
     /// Sets the world transform to `w` (`a, b, c, d, world_x, world_y`), then
     /// [`Bone::update_applied_transform`] with the deferred inputs taken from `w`, not read
     /// back: a constraint that computed `w` field by field would leave single-float stores
-    /// the wider reads of the copy cannot be forwarded from (BENCHMARKS.md, frame round 12).
+    /// the wider reads of the copy cannot be forwarded from.
     #[inline(always)]
     pub(crate) fn set_world_update_applied(
         &mut self,
@@ -1891,7 +1890,7 @@ impl Skeleton {
                 }
                 // The reset and the update in one: the pose goes to the world transform
                 // from registers, not stored and read back at other widths (which the CPU
-                // cannot forward from its store buffer; BENCHMARKS.md, frame round 12).
+                // cannot forward from its store buffer).
                 let parent = parent_world(bones, id);
                 if let Some(b) = bones.get_mut(i) {
                     b.update_from_local(parent, frame);

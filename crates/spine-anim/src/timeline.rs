@@ -132,7 +132,7 @@ fn bezier_value(c: CurveTable<'_>, time: f32, k: usize, ch: usize, i: usize) -> 
     // sample: the eight remaining samples compared at once, the lowest set bit of the
     // x lanes' mask is the sample the scan stops at (the same one for any data, sorted or
     // not; a compare with NaN is false in both). Where the scan stops changes from frame
-    // to frame, so its exit branch was mispredicted (BENCHMARKS.md, frame round 12).
+    // to frame, so its exit branch was mispredicted.
     let t = f32x8::splat(time);
     let lo = f32x8::from(std::array::from_fn::<f32, 8, _>(|n| p[2 + n]));
     let hi = f32x8::from(std::array::from_fn::<f32, 8, _>(|n| p[10 + n]));

@@ -91,7 +91,7 @@ fn bench(c: &mut Criterion) {
                 time_excluding_drop(n, || load_binary(black_box(&bytes), Some(&atlas)).unwrap())
             })
         });
-        // Raw parse only (no model build), for the profile note in BENCHMARKS.md.
+        // Raw parse only (no model build): how much of a load the format layer takes.
         g.bench_function(format!("raw_parse_binary_from_memory/{case}"), |b| {
             b.iter_batched(
                 || (),

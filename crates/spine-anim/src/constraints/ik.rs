@@ -409,9 +409,8 @@ fn child_turn(
 /// `atan2(ty, tx)` in degrees, plus 180° when flipped, up to whole turns), with the axis
 /// taken from the offset itself instead of the sine and cosine of the angle computed from
 /// it: the same axis within rounding (the angle's `f32` roundings are skipped), and the
-/// world transform no longer waits for atan2 and then sine and cosine (BENCHMARKS.md,
-/// frame round 13). `None` at a zero or non-finite distance, where the angle path
-/// decides.
+/// world transform no longer waits for atan2 and then sine and cosine. `None` at a zero or
+/// non-finite distance, where the angle path decides.
 #[inline(always)]
 fn aimed_axis(tx: f32, ty: f32, flip: bool) -> Option<(f32, f32)> {
     let (cos, sin) = math::unit(tx, ty)?;
@@ -783,7 +782,7 @@ struct TwoAimed {
 /// `acos` then sine), their rotations left to [`aimed_rotation`] (the parent's from the
 /// vector whose atan2 is its angle, the child's from the cosine), computed on first read:
 /// the world transforms no longer wait for `acos`, sine, atan2 and then sine and cosine,
-/// and nothing computes the angles of most poses (BENCHMARKS.md, frame round 13). `false`
+/// and nothing computes the angles of most poses. `false`
 /// (nothing posed) where a direction is undefined.
 #[inline(always)]
 fn pose_two_aimed(bones: &mut [Bone], t: &TwoAimed) -> bool {

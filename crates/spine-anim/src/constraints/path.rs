@@ -404,8 +404,7 @@ impl Chain {
         let (dx, dy) = (x - bone_x, y - bone_y);
         // The matrix is read once and the scaled columns stay in registers: the caller's
         // `rotate` writes the whole matrix (storing the columns here and reading the matrix
-        // back whole after two single-float stores stalled store forwarding per bone;
-        // BENCHMARKS.md, frame round 12).
+        // back whole after two single-float stores stalled store forwarding per bone).
         let (mut a, b, mut c, d) = (bone.a, bone.b, bone.c, bone.d);
         if self.scale {
             let length = if self.lazy_lengths {
@@ -462,7 +461,7 @@ impl Turn {
 /// The turn that brings the bone's x axis `(a, c)` onto the chord `(dx, dy)`: its sine and
 /// cosine from the two directions (their cross and dot products over the product of the
 /// lengths), not from the difference of their atan2s. The same turn within rounding
-/// (BENCHMARKS.md, frame round 13); `None` where a direction is undefined (a zero or
+/// (unit-tested against the angle path); `None` where a direction is undefined (a zero or
 /// non-finite length), where the angles decide.
 #[inline(always)]
 fn chord_turn(dx: f32, dy: f32, a: f32, c: f32) -> Option<Turn> {
