@@ -162,9 +162,8 @@ enum Command {
         /// The atlas pages are not premultiplied (overrides the atlas).
         #[arg(long)]
         no_pma: bool,
-        /// `update`: play the animation from 0 as a player does (AnimationState stepped at
-        /// 1/--fps, physics on; a still --time T is played to T); `none`: pose each frame
-        /// at its time with physics off. Not for SkelForm files.
+        /// How frames are posed (default: update; a still --time T is then played from 0 to
+        /// T). Not for SkelForm files.
         #[arg(long, value_enum)]
         physics: Option<render::PhysicsMode>,
         /// Skin (default: the first non-default skin, if any).

@@ -56,8 +56,8 @@ pub fn demo_rig_path() -> PathBuf {
 /// How `skel render` poses its frames.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum PhysicsMode {
-    /// Play the animation as a player does: an AnimationState stepped from t = 0 at the
-    /// output's frame step, physics updated.
+    /// Play the animation as a player (and `skel play`) does: an AnimationState stepped
+    /// from t = 0 at 1/--fps, physics updated.
     #[default]
     Update,
     /// Pose each frame at its time (setup pose, animation applied once), physics off.
