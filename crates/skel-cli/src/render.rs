@@ -184,7 +184,7 @@ fn play_frames(
 pub const GEOMETRY_PAGE: &str = "(no atlas)";
 
 /// The texel of [`GEOMETRY_PAGE`], straight RGBA: a 75 %-opaque mid grey, visible on light
-/// and dark backgrounds, overlaps darker.
+/// and dark backgrounds (overlaps more opaque, tinted by slot colors).
 const GEOMETRY_TEXEL: [u8; 4] = [0x90, 0x90, 0x90, 0xc0];
 
 /// Where the pixels of one atlas page come from.
