@@ -165,7 +165,7 @@ impl Armature {
                     w.rot = -w.rot;
                 }
                 w.rot += orbit;
-                w.scale = w.scale * parent.scale;
+                w.scale *= parent.scale;
                 // Children of one parent share its orbit angle: sine and cosine are cached
                 // per parent, keyed by the angle's exact bits (so always the same values).
                 let (sn, cs) = match trig.get_mut(p_index(bone)) {
@@ -345,7 +345,7 @@ impl Armature {
                             continue;
                         };
                         let end = bxf.apply(vx.init_pos) - *o;
-                        *o = *o + end * bv.weight;
+                        *o += end * bv.weight;
                     }
                     continue;
                 }

@@ -2,50 +2,10 @@
 
 use serde::Serialize;
 
-/// A 2D vector (pixels or a scale factor; y up).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
-pub struct Vec2 {
-    /// X component.
-    pub x: f32,
-    /// Y component.
-    pub y: f32,
-}
-
-impl Vec2 {
-    /// A vector from its components.
-    pub const fn new(x: f32, y: f32) -> Self {
-        Vec2 { x, y }
-    }
-    /// (0, 0).
-    pub const ZERO: Vec2 = Vec2::new(0.0, 0.0);
-    /// (1, 1).
-    pub const ONE: Vec2 = Vec2::new(1.0, 1.0);
-}
-
-impl std::ops::Add for Vec2 {
-    type Output = Vec2;
-    fn add(self, o: Vec2) -> Vec2 {
-        Vec2::new(self.x + o.x, self.y + o.y)
-    }
-}
-impl std::ops::Sub for Vec2 {
-    type Output = Vec2;
-    fn sub(self, o: Vec2) -> Vec2 {
-        Vec2::new(self.x - o.x, self.y - o.y)
-    }
-}
-impl std::ops::Mul for Vec2 {
-    type Output = Vec2;
-    fn mul(self, o: Vec2) -> Vec2 {
-        Vec2::new(self.x * o.x, self.y * o.y)
-    }
-}
-impl std::ops::Mul<f32> for Vec2 {
-    type Output = Vec2;
-    fn mul(self, s: f32) -> Vec2 {
-        Vec2::new(self.x * s, self.y * s)
-    }
-}
+/// A 2D vector (pixels or a scale factor; y up): `glam::Vec2`, so engines built on glam
+/// (bevy, macroquad, wgpu code) take positions and scales without conversion. With serde it
+/// serializes as `[x, y]`.
+pub use glam::Vec2;
 
 /// An RGBA colour, components 0..1 (tints) or 0..255 (`clear_color`), as in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
