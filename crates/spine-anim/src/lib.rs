@@ -21,6 +21,7 @@
 
 mod bone_groups;
 pub mod constraints;
+pub mod geometry;
 pub mod math;
 pub mod render;
 mod skeleton;
