@@ -2,8 +2,9 @@
 //!
 //! Every count the binary parsers read is first checked against the bytes left (so nothing
 //! allocates more than the input could hold) and then against these limits, so a small file
-//! cannot ask for an absurd number of bones or keys either. Exceeding one is a typed error
-//! naming the limit ([`crate::BinaryErrorKind::LimitExceeded`]).
+//! cannot ask for an absurd number of bones or keys either. Counts of things that take no bytes
+//! of their own (the frames of an image sequence) are checked against their limit only.
+//! Exceeding one is a typed error naming the limit ([`crate::BinaryErrorKind::LimitExceeded`]).
 
 /// Limits for loading untrusted files. [`Limits::default`] is generous for any real export
 /// (the largest official example rig has 143 bones) and safe for hostile input.
@@ -23,6 +24,10 @@ pub struct Limits {
     pub max_string_bytes: usize,
     /// Most items in any other list (skins, attachments, animations, …; default 1,000,000).
     pub max_items: usize,
+    /// Most frames of one image sequence (`sequence.count`, 4.1+; default 100,000). A
+    /// sequence costs no bytes per frame on the wire, so only this limit stops a few bytes
+    /// from asking for billions of frame regions; real sequences have tens of frames.
+    pub max_sequence_frames: usize,
 }
 
 impl Default for Limits {
@@ -35,6 +40,7 @@ impl Default for Limits {
             max_keyframes: 1_000_000,
             max_string_bytes: 1 << 20,
             max_items: 1_000_000,
+            max_sequence_frames: 100_000,
         }
     }
 }
@@ -50,6 +56,7 @@ impl Limits {
             max_keyframes: usize::MAX,
             max_string_bytes: usize::MAX,
             max_items: usize::MAX,
+            max_sequence_frames: usize::MAX,
         }
     }
 
@@ -62,7 +69,23 @@ impl Limits {
                 ("max_vertices", self.max_vertices)
             }
             "keyframe" | "event key" | "draw order key" => ("max_keyframes", self.max_keyframes),
+            "sequence frame" => ("max_sequence_frames", self.max_sequence_frames),
             _ => ("max_items", self.max_items),
         }
+    }
+
+    /// The smallest of the count limits (counts at or below it pass every count check).
+    pub(crate) fn min_count(&self) -> usize {
+        [
+            self.max_bones,
+            self.max_slots,
+            self.max_vertices,
+            self.max_keyframes,
+            self.max_items,
+            self.max_sequence_frames,
+        ]
+        .into_iter()
+        .min()
+        .unwrap_or(usize::MAX)
     }
 }

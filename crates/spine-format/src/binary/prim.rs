@@ -27,16 +27,7 @@ impl<'a> Reader<'a> {
 
     /// A reader at the start of `buf` enforcing `limits`.
     pub fn with_limits(buf: &'a [u8], limits: Limits) -> Self {
-        let min_count_limit = [
-            limits.max_bones,
-            limits.max_slots,
-            limits.max_vertices,
-            limits.max_keyframes,
-            limits.max_items,
-        ]
-        .into_iter()
-        .min()
-        .unwrap_or(usize::MAX) as u64;
+        let min_count_limit = limits.min_count() as u64;
         Reader { buf, pos: 0, path: Vec::with_capacity(8), limits, min_count_limit }
     }
 
@@ -414,6 +405,34 @@ impl<'a> Reader<'a> {
             ));
         }
         Ok(())
+    }
+
+    /// Checks `count` against the limit for `what` only: for counts of things that take no
+    /// bytes of their own (the frames of an image sequence), where [`Reader::check_count`]'s
+    /// comparison with the remaining input would be wrong.
+    #[inline]
+    pub fn check_limit(
+        &self,
+        at: usize,
+        what: &'static str,
+        count: u64,
+    ) -> Result<(), BinaryError> {
+        if count <= self.min_count_limit {
+            return Ok(());
+        }
+        let (limit, max) = self.limits.for_count(what);
+        if count > max as u64 {
+            return Err(self.err_at(
+                at,
+                BinaryErrorKind::LimitExceeded { limit, value: count, max: max as u64 },
+            ));
+        }
+        Ok(())
+    }
+
+    /// The limits this reader enforces.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// A varint index that must be `< len`.

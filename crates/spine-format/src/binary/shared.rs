@@ -1,5 +1,5 @@
-//! Records shared by several binary generations: draw-order changes (every version) and the
-//! 4.x curve timeline encoding (4.0–4.3).
+//! Records shared by several binary generations: draw-order changes (every version), image
+//! sequences (4.1–4.3) and the 4.x curve timeline encoding (4.0–4.3).
 
 use std::fmt::Debug;
 
@@ -16,6 +16,33 @@ pub struct DrawOrderChange {
     pub slot: u32,
     /// Signed offset from the slot's setup position.
     pub shift: i32,
+}
+
+/// Reads an image sequence record, four varints: frame count, start, digits, setup index.
+///
+/// The frames take no bytes on the wire, so the count is checked against
+/// [`crate::Limits::max_sequence_frames`] only (not against the bytes left), and the zero-padding
+/// width against [`crate::Limits::max_string_bytes`] (each frame's region path is at least that
+/// long): a few bytes cannot ask the loader for billions of frames or gigabyte-long paths.
+pub(crate) fn read_sequence(r: &mut Reader<'_>) -> Result<[u32; 4], BinaryError> {
+    let at = r.pos();
+    let count = r.varint()?;
+    r.check_limit(at, "sequence frame", u64::from(count))?;
+    let start = r.varint()?;
+    let at = r.pos();
+    let digits = r.varint()?;
+    let max = r.limits().max_string_bytes;
+    if digits as usize > max {
+        return Err(r.err_at(
+            at,
+            BinaryErrorKind::LimitExceeded {
+                limit: "max_string_bytes",
+                value: u64::from(digits),
+                max: max as u64,
+            },
+        ));
+    }
+    Ok([count, start, digits, r.varint()?])
 }
 
 /// Reads a draw-order record over `slot_count` slots: a count, then `(slot, shift)` pairs.

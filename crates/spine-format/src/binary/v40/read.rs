@@ -575,12 +575,8 @@ fn read_skin_slots(
 }
 
 fn read_sequence(r: &mut Reader<'_>) -> Result<Sequence, BinaryError> {
-    Ok(Sequence {
-        count: r.varint()?,
-        start: r.varint()?,
-        digits: r.varint()?,
-        setup_index: r.varint()?,
-    })
+    let [count, start, digits, setup_index] = crate::binary::shared::read_sequence(r)?;
+    Ok(Sequence { count, start, digits, setup_index })
 }
 
 /// Reads an optional sequence: 4.1 writes a presence bool, 4.2 uses flag bit 64, 4.0 has none.

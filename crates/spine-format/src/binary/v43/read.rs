@@ -512,12 +512,8 @@ fn read_sequence(r: &mut Reader<'_>, present: bool) -> Result<Option<Sequence>, 
     if !present {
         return Ok(None);
     }
-    Ok(Some(Sequence {
-        count: r.varint()?,
-        start: r.varint()?,
-        digits: r.varint()?,
-        setup_index: r.varint()?,
-    }))
+    let [count, start, digits, setup_index] = crate::binary::shared::read_sequence(r)?;
+    Ok(Some(Sequence { count, start, digits, setup_index }))
 }
 
 fn read_floats(r: &mut Reader<'_>, what: &'static str, n: usize) -> Result<Vec<f32>, BinaryError> {
