@@ -7,7 +7,7 @@
 //! accumulates.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::RenderError;
@@ -295,7 +295,8 @@ impl<W: Write> FrameSink for ApngWriter<W> {
 /// Animated lossless WebP (full 8-bit alpha), looping forever: each frame is encoded with
 /// `image-webp`'s lossless (VP8L) encoder and wrapped in `ANMF` chunks of an extended
 /// (`VP8X` + `ANIM`) container, without blending between frames. Delays are in ms. Frames
-/// are buffered in memory (compressed) and the file is written by `finish`.
+/// are buffered in memory (compressed) and the file is written by `finish`; for files, see
+/// [`WebpStreamWriter`], which writes each frame as it comes.
 pub struct WebpWriter<W: Write> {
     out: Option<W>,
     width: u32,
@@ -331,32 +332,61 @@ fn io_err(e: std::io::Error) -> RenderError {
     RenderError::Io { path: "webp".into(), source: e }
 }
 
+/// Encodes one frame as an `ANMF` chunk (header, then the VP8L chunk) appended to `out`;
+/// `scratch` is reused between frames.
+fn webp_frame_chunk(
+    out: &mut Vec<u8>,
+    scratch: &mut Vec<u8>,
+    (width, height): (u32, u32),
+    delay_ms: u32,
+    rgba: &[u8],
+) -> Result<(), RenderError> {
+    scratch.clear();
+    image_webp::WebPEncoder::new(&mut *scratch).encode(
+        rgba,
+        width,
+        height,
+        image_webp::ColorType::Rgba8,
+    )?;
+    // "RIFF" size "WEBP" then the VP8L chunk (header, payload, padding).
+    let vp8l = scratch.get(12..).unwrap_or_default();
+    out.extend_from_slice(b"ANMF");
+    out.extend_from_slice(&(16 + vp8l.len() as u32).to_le_bytes());
+    put24(out, 0); // x / 2
+    put24(out, 0); // y / 2
+    put24(out, width - 1);
+    put24(out, height - 1);
+    put24(out, delay_ms.min(0xff_ffff));
+    out.push(0b10); // do not blend, do not dispose
+    out.extend_from_slice(vp8l);
+    Ok(())
+}
+
+/// The `VP8X` and `ANIM` chunks of an animated WebP with alpha, looping forever.
+fn webp_head(width: u32, height: u32) -> Vec<u8> {
+    let mut head = Vec::with_capacity(32);
+    head.extend_from_slice(b"VP8X");
+    head.extend_from_slice(&10u32.to_le_bytes());
+    head.push(0x10 | 0x02); // alpha, animation
+    head.extend_from_slice(&[0; 3]);
+    put24(&mut head, width - 1);
+    put24(&mut head, height - 1);
+    head.extend_from_slice(b"ANIM");
+    head.extend_from_slice(&6u32.to_le_bytes());
+    head.extend_from_slice(&[0, 0, 0, 0]); // background: transparent (BGRA)
+    head.extend_from_slice(&0u16.to_le_bytes()); // loop forever
+    head
+}
+
 impl<W: Write> FrameSink for WebpWriter<W> {
     fn write_frame(&mut self, rgba: &[u8]) -> Result<(), RenderError> {
         check_frame(self.width, self.height, rgba)?;
         if self.out.is_none() {
             return Ok(());
         }
-        self.scratch.clear();
-        image_webp::WebPEncoder::new(&mut self.scratch).encode(
-            rgba,
-            self.width,
-            self.height,
-            image_webp::ColorType::Rgba8,
-        )?;
-        // "RIFF" size "WEBP" then the VP8L chunk (header, payload, padding).
-        let vp8l = self.scratch.get(12..).unwrap_or_default();
-        let mut hdr = Vec::with_capacity(24);
-        hdr.extend_from_slice(b"ANMF");
-        hdr.extend_from_slice(&(16 + vp8l.len() as u32).to_le_bytes());
-        put24(&mut hdr, 0); // x / 2
-        put24(&mut hdr, 0); // y / 2
-        put24(&mut hdr, self.width - 1);
-        put24(&mut hdr, self.height - 1);
-        put24(&mut hdr, frame_delay(self.frames, self.fps, 1000.0).min(0xff_ffff));
-        hdr.push(0b10); // do not blend, do not dispose
-        self.chunks.extend_from_slice(&hdr);
-        self.chunks.extend_from_slice(vp8l);
+        let delay = frame_delay(self.frames, self.fps, 1000.0);
+        let size = (self.width, self.height);
+        webp_frame_chunk(&mut self.chunks, &mut self.scratch, size, delay, rgba)?;
         self.frames += 1;
         Ok(())
     }
@@ -365,25 +395,100 @@ impl<W: Write> FrameSink for WebpWriter<W> {
         let Some(mut out) = self.out.take() else {
             return Ok(());
         };
-        let mut head = Vec::with_capacity(42);
-        head.extend_from_slice(b"VP8X");
-        head.extend_from_slice(&10u32.to_le_bytes());
-        head.push(0x10 | 0x02); // alpha, animation
-        head.extend_from_slice(&[0; 3]);
-        put24(&mut head, self.width - 1);
-        put24(&mut head, self.height - 1);
-        head.extend_from_slice(b"ANIM");
-        head.extend_from_slice(&6u32.to_le_bytes());
-        head.extend_from_slice(&[0, 0, 0, 0]); // background: transparent (BGRA)
-        head.extend_from_slice(&0u16.to_le_bytes()); // loop forever
+        let head = webp_head(self.width, self.height);
         let riff = 4 + head.len() + self.chunks.len();
+        let riff = u32::try_from(riff).map_err(|_| RenderError::BadSize {
+            width: self.width,
+            height: self.height,
+            why: "animated WebP over 4 GiB",
+        })?;
         out.write_all(b"RIFF").map_err(io_err)?;
-        out.write_all(&(riff as u32).to_le_bytes()).map_err(io_err)?;
+        out.write_all(&riff.to_le_bytes()).map_err(io_err)?;
         out.write_all(b"WEBP").map_err(io_err)?;
         out.write_all(&head).map_err(io_err)?;
         out.write_all(&self.chunks).map_err(io_err)?;
         out.flush().map_err(io_err)?;
         self.chunks = Vec::new();
+        Ok(())
+    }
+
+    fn frames_written(&self) -> u32 {
+        self.frames
+    }
+}
+
+/// [`WebpWriter`] for a seekable output (a file): the same bytes, but each frame is written
+/// as soon as it is encoded, so memory stays one frame whatever the frame count. The RIFF
+/// size is patched by `finish`.
+pub struct WebpStreamWriter<W: Write + Seek> {
+    out: Option<W>,
+    width: u32,
+    height: u32,
+    fps: f32,
+    frames: u32,
+    /// Bytes after the RIFF size field written so far.
+    riff: u64,
+    chunk: Vec<u8>,
+    scratch: Vec<u8>,
+}
+
+impl<W: Write + Seek> WebpStreamWriter<W> {
+    /// Starts an animated WebP at `fps`, writing its header at once.
+    pub fn new(
+        mut out: W,
+        width: u32,
+        height: u32,
+        fps: f32,
+    ) -> Result<WebpStreamWriter<W>, RenderError> {
+        check_size(width, height)?;
+        check_fps(fps)?;
+        let head = webp_head(width, height);
+        out.write_all(b"RIFF\0\0\0\0WEBP").map_err(io_err)?;
+        out.write_all(&head).map_err(io_err)?;
+        Ok(WebpStreamWriter {
+            out: Some(out),
+            width,
+            height,
+            fps,
+            frames: 0,
+            riff: 4 + head.len() as u64,
+            chunk: Vec::new(),
+            scratch: Vec::new(),
+        })
+    }
+}
+
+impl<W: Write + Seek> FrameSink for WebpStreamWriter<W> {
+    fn write_frame(&mut self, rgba: &[u8]) -> Result<(), RenderError> {
+        check_frame(self.width, self.height, rgba)?;
+        let Some(out) = self.out.as_mut() else {
+            return Ok(());
+        };
+        let delay = frame_delay(self.frames, self.fps, 1000.0);
+        self.chunk.clear();
+        let size = (self.width, self.height);
+        webp_frame_chunk(&mut self.chunk, &mut self.scratch, size, delay, rgba)?;
+        if self.riff + self.chunk.len() as u64 > u64::from(u32::MAX) {
+            return Err(RenderError::BadSize {
+                width: self.width,
+                height: self.height,
+                why: "animated WebP over 4 GiB",
+            });
+        }
+        out.write_all(&self.chunk).map_err(io_err)?;
+        self.riff += self.chunk.len() as u64;
+        self.frames += 1;
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<(), RenderError> {
+        let Some(mut out) = self.out.take() else {
+            return Ok(());
+        };
+        out.seek(SeekFrom::Start(4)).map_err(io_err)?;
+        out.write_all(&(self.riff as u32).to_le_bytes()).map_err(io_err)?;
+        out.seek(SeekFrom::End(0)).map_err(io_err)?;
+        out.flush().map_err(io_err)?;
         Ok(())
     }
 
@@ -442,7 +547,7 @@ pub fn open_animation(
         OutputKind::Apng => {
             Box::new(ApngWriter::new(create(path)?, width, height, num_frames, fps)?)
         }
-        OutputKind::Webp => Box::new(WebpWriter::new(create(path)?, width, height, fps)?),
+        OutputKind::Webp => Box::new(WebpStreamWriter::new(create(path)?, width, height, fps)?),
         OutputKind::Png => {
             return Err(RenderError::BadSize {
                 width,
@@ -464,6 +569,28 @@ mod tests {
         let ms: u32 = (0..60).map(|k| frame_delay(k, 60.0, 1000.0)).sum();
         assert_eq!(ms, 1000);
         assert_eq!(frame_delay(0, 30.0, 100.0), 3);
+    }
+
+    #[test]
+    fn streamed_webp_is_the_buffered_webp() {
+        let (w, h) = (5u32, 3u32);
+        let frame = |k: u8| -> Vec<u8> {
+            (0..w * h)
+                .flat_map(|i| [i as u8 * 9, k * 40, 7, if i % 2 == 0 { 255 } else { 0 }])
+                .collect()
+        };
+        let mut buffered = Vec::new();
+        let mut a = WebpWriter::new(&mut buffered, w, h, 24.0).unwrap();
+        let mut streamed = std::io::Cursor::new(Vec::new());
+        let mut b = WebpStreamWriter::new(&mut streamed, w, h, 24.0).unwrap();
+        for k in 0..4 {
+            a.write_frame(&frame(k)).unwrap();
+            b.write_frame(&frame(k)).unwrap();
+        }
+        a.finish().unwrap();
+        b.finish().unwrap();
+        assert_eq!(b.frames_written(), 4);
+        assert_eq!(streamed.into_inner(), buffered);
     }
 
     #[test]
