@@ -12,8 +12,10 @@
 //! * [`atlas`] — libgdx texture atlases (the 3.x and 4.x syntaxes).
 //!
 //! Errors are typed ([`Error`]); binary errors carry the byte offset and the section path
-//! where parsing stopped. No input makes a parser panic, loop forever, or allocate more than
-//! the remaining input could justify.
+//! where parsing stopped, JSON errors the JSON path and a [`json::JsonErrorKind`]. No input
+//! makes a parser panic, loop forever, or allocate more than the remaining input could justify;
+//! one [`Limits`] bounds counts, strings and sizes for the binary and the JSON parsers alike
+//! (`parse_with_limits` in each), so a small hostile file cannot ask for more either.
 
 pub mod atlas;
 pub mod binary;

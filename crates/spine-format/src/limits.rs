@@ -1,10 +1,13 @@
 //! Resource limits enforced while parsing, before anything is allocated.
 //!
-//! Every count the binary parsers read is first checked against the bytes left (so nothing
-//! allocates more than the input could hold) and then against these limits, so a small file
-//! cannot ask for an absurd number of bones or keys either. Counts of things that take no bytes
-//! of their own (the frames of an image sequence) are checked against their limit only.
-//! Exceeding one is a typed error naming the limit ([`crate::BinaryErrorKind::LimitExceeded`]).
+//! One [`Limits`] serves every format. Every count the binary parsers read is first checked
+//! against the bytes left (so nothing allocates more than the input could hold) and then
+//! against these limits, so a small file cannot ask for an absurd number of bones or keys
+//! either. The JSON reader checks the same limits, under the same names, on the array and
+//! object lengths of the document, and bounds the parsed document itself
+//! ([`Limits::max_json_values`]) while it is being read. Exceeding a limit is a typed error
+//! naming it ([`crate::BinaryErrorKind::LimitExceeded`],
+//! [`crate::json::JsonErrorKind::LimitExceeded`]).
 
 /// Limits for loading untrusted files. [`Limits::default`] is generous for any real export
 /// (the largest official example rig has 143 bones) and safe for hostile input.
@@ -28,6 +31,13 @@ pub struct Limits {
     /// sequence costs no bytes per frame on the wire, so only this limit stops a few bytes
     /// from asking for billions of frame regions; real sequences have tens of frames.
     pub max_sequence_frames: usize,
+    /// Most values (scalars, strings, arrays and objects, object keys included) in one JSON
+    /// document (default 4,000,000). The JSON reader stores each value in 16 bytes before
+    /// any skeleton field is read and checks this limit as it goes, so the default bounds
+    /// that document to 64 MB: 25–37 MB of exported JSON (the official examples hold one
+    /// value per 6.2–9.3 bytes; the largest, 658 KB, holds 103,471), while a hostile file of
+    /// one value per 2 bytes is refused after its first 8 MB.
+    pub max_json_values: usize,
 }
 
 impl Default for Limits {
@@ -41,6 +51,7 @@ impl Default for Limits {
             max_string_bytes: 1 << 20,
             max_items: 1_000_000,
             max_sequence_frames: 100_000,
+            max_json_values: 4_000_000,
         }
     }
 }
@@ -57,6 +68,7 @@ impl Limits {
             max_string_bytes: usize::MAX,
             max_items: usize::MAX,
             max_sequence_frames: usize::MAX,
+            max_json_values: usize::MAX,
         }
     }
 

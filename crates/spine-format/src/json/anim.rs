@@ -1,6 +1,8 @@
 //! Animations of a JSON skeleton: timelines and their keys, as written.
 
-use super::value::{as_f32, each, each_named, each_named_some, f32s, Obj, J, P, R};
+use super::value::{
+    array_len, as_f32, check_count, each, each_named, each_named_some, f32s, Obj, J, P, R,
+};
 use super::{Inherit, PathMix, SequenceMode, TransformMix, Version};
 use serde::Serialize;
 
@@ -346,15 +348,31 @@ fn read_curve(o: &Obj) -> R<Option<Curve>> {
         (None, Some(n)) => {
             Ok(Curve::Number { c1: n as f32, c2: o.f32("c2")?, c3: o.f32("c3")?, c4: o.f32("c4")? })
         }
-        _ if v.items().is_some() => f32s(v, p).map(Curve::Bezier),
+        _ if v.items().is_some() => {
+            check_count(v, p, "bezier value", array_len(v).unwrap_or(0))?;
+            f32s(v, p).map(Curve::Bezier)
+        }
         _ => Err(p.expected("\"stepped\", a number or an array of numbers", v)),
     })
 }
 
 /// Reads an array of keys. `channels` is the number of curve channels (0: the timeline has no
 /// curves). A bezier curve of a key that has a next key must hold 4 numbers (3.x) or 4 per
-/// channel (4.x), as the loaders index them.
+/// channel (4.x), as the loaders index them. The key count is checked against
+/// [`crate::Limits::max_keyframes`].
 fn keys<V>(
+    v: J<'_>,
+    p: &P,
+    ver: Version,
+    channels: usize,
+    f: impl FnMut(&Obj) -> R<V>,
+) -> R<Vec<Key<V>>> {
+    keys_of("keyframe", v, p, ver, channels, f)
+}
+
+/// [`keys`] of `what` (`"event key"`, `"draw order key"`: the binary parsers' labels).
+fn keys_of<V>(
+    what: &'static str,
     v: J<'_>,
     p: &P,
     ver: Version,
@@ -364,7 +382,7 @@ fn keys<V>(
     let Some(n) = v.items().map(|a| a.len()) else {
         return Err(p.expected("an array of keys", v));
     };
-    each(v, p, |x, kp| {
+    each(v, p, what, |x, kp| {
         let o = Obj::new(x, kp)?;
         let time = if ver < Version(3, 8) {
             o.req("time", as_f32)?
@@ -469,7 +487,7 @@ fn read_bone_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: Version) -> R<BoneTi
 
 fn read_deform_keys(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<Key<DeformKey>>> {
     keys(v, p, ver, 1, |o| {
-        Ok(DeformKey { offset: o.i32("offset")?, vertices: o.floats("vertices")? })
+        Ok(DeformKey { offset: o.i32("offset")?, vertices: o.floats("vertices", "deform value")? })
     })
 }
 
@@ -477,8 +495,8 @@ fn read_deform_keys(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<Key<DeformKey>>>
 pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> {
     let slots = o
         .opt("slots", |v, p| {
-            each_named(v, p, |slot, v, p| {
-                let timelines = each_named_some(v, p, |tl, v, p| {
+            each_named(v, p, "slot", |slot, v, p| {
+                let timelines = each_named_some(v, p, "slot timeline", |tl, v, p| {
                     skip_empty(v, ver)
                         .map_or_else(|| read_slot_timeline(tl, v, p, ver).map(Some), |_| Ok(None))
                 })?;
@@ -488,8 +506,8 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> 
         .unwrap_or_default();
     let bones = o
         .opt("bones", |v, p| {
-            each_named(v, p, |bone, v, p| {
-                let timelines = each_named_some(v, p, |tl, v, p| {
+            each_named(v, p, "bone", |bone, v, p| {
+                let timelines = each_named_some(v, p, "bone timeline", |tl, v, p| {
                     skip_empty(v, ver)
                         .map_or_else(|| read_bone_timeline(tl, v, p, ver).map(Some), |_| Ok(None))
                 })?;
@@ -499,7 +517,7 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> 
         .unwrap_or_default();
     let ik = o
         .opt("ik", |v, p| {
-            each_named(v, p, |c, v, p| {
+            each_named(v, p, "ik timeline", |c, v, p| {
                 let timelines = keys(v, p, ver, 2, |o| {
                     Ok(IkKey {
                         mix: o.f32("mix")?,
@@ -515,7 +533,7 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> 
         .unwrap_or_default();
     let transform = o
         .opt("transform", |v, p| {
-            each_named(v, p, |c, v, p| {
+            each_named(v, p, "transform timeline", |c, v, p| {
                 Ok(Named { name: c.to_owned(), timelines: keys(v, p, ver, 6, TransformMix::read)? })
             })
         })?
@@ -523,9 +541,9 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> 
     let path_key = if ver < Version(3, 8) { "paths" } else { "path" };
     let path = o
         .opt(path_key, |v, p| {
-            each_named(v, p, |c, v, p| {
+            each_named(v, p, "path constraint", |c, v, p| {
                 let mut timelines = Vec::new();
-                each_named(v, p, |tl, v, p| {
+                each_named(v, p, "path timeline", |tl, v, p| {
                     let value_key = if ver.v3() { tl } else { "value" };
                     match tl {
                         "position" => {
@@ -547,9 +565,9 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> 
         .unwrap_or_default();
     let physics = if ver >= Version(4, 2) {
         o.opt("physics", |v, p| {
-            each_named(v, p, |c, v, p| {
+            each_named(v, p, "physics constraint", |c, v, p| {
                 let mut timelines = Vec::new();
-                each_named(v, p, |tl, v, p| {
+                each_named(v, p, "physics timeline", |tl, v, p| {
                     use PhysicsProperty as Pp;
                     let prop = match tl {
                         "reset" => {
@@ -580,13 +598,13 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> 
     let mut walk =
         |key: &str, nested: bool| -> R<()> {
             o.opt(key, |v, p| {
-                each_named(v, p, |skin, v, p| {
-                    each_named(v, p, |slot, v, p| {
-                        each_named(v, p, |att, v, p| {
+                each_named(v, p, "skin", |skin, v, p| {
+                    each_named(v, p, "slot", |slot, v, p| {
+                        each_named(v, p, "attachment", |att, v, p| {
                             let timelines =
                                 if nested {
                                     let mut t = Vec::new();
-                                    each_named(v, p, |tl, v, p| {
+                                    each_named(v, p, "timeline", |tl, v, p| {
                                         match tl {
                                             "deform" => t.push(AttachmentTimeline::Deform(
                                                 read_deform_keys(v, p, ver)?,
@@ -629,9 +647,9 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> 
     let draw_order_key =
         if ver < Version(3, 8) && !o.has("drawOrder") { "draworder" } else { "drawOrder" };
     let draw_order = o.opt(draw_order_key, |v, p| {
-        keys(v, p, ver, 0, |o| {
+        keys_of("draw order key", v, p, ver, 0, |o| {
             o.opt("offsets", |v, p| {
-                each(v, p, |x, p| {
+                each(v, p, "draw order change", |x, p| {
                     let e = Obj::new(x, p)?;
                     Ok(DrawOrderOffset {
                         slot: e.req_string("slot")?,
@@ -642,7 +660,7 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> 
         })
     })?;
     let events = o.opt("events", |v, p| {
-        keys(v, p, ver, 0, |o| {
+        keys_of("event key", v, p, ver, 0, |o| {
             Ok(EventKey {
                 name: o.req_string("name")?,
                 int: o.i32("int")?,

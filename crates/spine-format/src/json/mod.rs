@@ -18,7 +18,15 @@
 //! * linked-mesh timeline inheritance: `deform` (≤4.0) / `timelines` (4.1+);
 //! * skins: the 3.5–3.7 object form `{skin: {slot: {attachment: …}}}` and the 3.8+ array form.
 //!
-//! Errors name the JSON path (`animations.run.bones.hip.rotate[3].curve`) and what was expected.
+//! Errors name the JSON path (`animations.run.bones.hip.rotate[3].curve`) and what was expected,
+//! and say what kind of problem it is ([`JsonErrorKind`]). Names in paths and messages are
+//! escaped (`{:?}`-style), so control characters in a hostile file cannot garble them.
+//!
+//! [`parse_with_limits`] enforces the same [`Limits`] as the binary parsers, under the same
+//! names: the file size, string lengths, the counts of bones, slots, vertices (per attachment),
+//! keys (per timeline), sequence frames and every other list, and [`Limits::max_json_values`],
+//! which bounds the parsed document itself while it is being read. [`parse`] uses
+//! [`Limits::default`].
 //!
 //! [`write()`] is the inverse up to formatting: `parse(&write(&s)) == s` for every parsed `s`.
 
@@ -29,19 +37,54 @@ mod write;
 pub use anim::*;
 pub use write::write;
 
-use crate::{AnimationSummary, ConstraintCounts, Summary};
+use crate::{AnimationSummary, ConstraintCounts, Limits, Summary};
 use serde::Serialize;
-use value::{as_str, as_u32, each, each_named, Obj, J, P, R};
+use value::{as_str, as_u32, check_count, each, each_named, Obj, J, P, R};
 
 /// A JSON skeleton could not be parsed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{message}, at {path}")]
 #[non_exhaustive]
 pub struct JsonError {
-    /// JSON path where the problem is, e.g. `animations.run.bones.hip.rotate[3].curve`.
+    /// JSON path where the problem is, e.g. `animations.run.bones.hip.rotate[3].curve`
+    /// (`(root)` for the document itself; keys escaped like Rust string contents).
     pub path: String,
     /// What was expected or found.
     pub message: String,
+    /// What kind of problem it is.
+    pub kind: JsonErrorKind,
+}
+
+/// The kinds of [`JsonError`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum JsonErrorKind {
+    /// The text is not JSON (RFC 8259); the message gives the line, column and byte.
+    Syntax,
+    /// The document is JSON but its root is not an object, so not a Spine JSON skeleton.
+    NotASkeleton,
+    /// A count, size or length is over one of the [`Limits`].
+    LimitExceeded {
+        /// The limit's field name in [`Limits`].
+        limit: &'static str,
+        /// The value found.
+        value: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// A value is missing, of the wrong type or out of range for a Spine skeleton.
+    Invalid,
+}
+
+impl JsonError {
+    /// A [`JsonErrorKind::LimitExceeded`] error at `path`.
+    pub(crate) fn limit(path: String, limit: &'static str, value: u64, max: u64) -> JsonError {
+        JsonError {
+            path,
+            message: format!("{limit} exceeded: {value} > {max}"),
+            kind: JsonErrorKind::LimitExceeded { limit, value, max },
+        }
+    }
 }
 
 macro_rules! string_enum {
@@ -644,8 +687,9 @@ fn head(o: &Obj) -> R<ConstraintHead> {
     })
 }
 
-fn list<T>(o: &Obj, k: &str, f: impl Fn(&Obj) -> R<T>) -> R<Vec<T>> {
-    Ok(o.opt(k, |v, p| each(v, p, |x, p| f(&Obj::new(x, p)?)))?.unwrap_or_default())
+/// The objects of the array `k` (`what` for its count limit), each read with `f`.
+fn list<T>(o: &Obj, k: &str, what: &'static str, f: impl Fn(&Obj) -> R<T>) -> R<Vec<T>> {
+    Ok(o.opt(k, |v, p| each(v, p, what, |x, p| f(&Obj::new(x, p)?)))?.unwrap_or_default())
 }
 
 fn read_info(o: &Obj) -> R<Info> {
@@ -699,7 +743,7 @@ fn read_slot(o: &Obj) -> R<Slot> {
 fn read_ik(o: &Obj) -> R<IkConstraint> {
     Ok(IkConstraint {
         head: head(o)?,
-        bones: o.strings("bones")?,
+        bones: o.strings("bones", "bone")?,
         target: o.req_string("target")?,
         mix: o.f32("mix")?,
         softness: o.f32("softness")?,
@@ -713,7 +757,7 @@ fn read_ik(o: &Obj) -> R<IkConstraint> {
 fn read_transform(o: &Obj) -> R<TransformConstraint> {
     Ok(TransformConstraint {
         head: head(o)?,
-        bones: o.strings("bones")?,
+        bones: o.strings("bones", "bone")?,
         target: o.req_string("target")?,
         local: o.bool("local")?,
         relative: o.bool("relative")?,
@@ -730,7 +774,7 @@ fn read_transform(o: &Obj) -> R<TransformConstraint> {
 fn read_path(o: &Obj) -> R<PathConstraint> {
     Ok(PathConstraint {
         head: head(o)?,
-        bones: o.strings("bones")?,
+        bones: o.strings("bones", "bone")?,
         target: o.req_string("target")?,
         position_mode: o.opt("positionMode", PositionMode::read)?,
         spacing_mode: o.opt("spacingMode", SpacingMode::read)?,
@@ -773,24 +817,71 @@ fn read_physics(o: &Obj) -> R<PhysicsConstraint> {
     })
 }
 
+/// A sequence: `count` must be non-negative and within [`Limits::max_sequence_frames`], and
+/// `digits` within [`Limits::max_string_bytes`] (each frame's region path is at least that
+/// long), as the binary parsers check them.
 fn read_sequence(v: J<'_>, p: &P<'_>) -> R<Sequence> {
     let o = Obj::new(v, p)?;
-    Ok(Sequence {
-        count: o.req("count", value::as_i32)?,
-        start: o.i32("start")?,
-        digits: o.i32("digits")?,
-        setup: o.i32("setup")?,
-    })
+    let count = o.req("count", |v, p| {
+        let n = value::as_i32(v, p)?;
+        let n = u32::try_from(n)
+            .map_err(|_| p.err(format!("expected a non-negative frame count, found {n}")))?;
+        check_count(v, p, "sequence frame", n as usize)?;
+        Ok(n as i32)
+    })?;
+    let digits = o.opt("digits", |v, p| {
+        let n = value::as_i32(v, p)?;
+        let max = v.limits().max_string_bytes;
+        if usize::try_from(n).is_ok_and(|d| d > max) {
+            return Err(p.limit("max_string_bytes", n as usize, max));
+        }
+        Ok(n)
+    })?;
+    Ok(Sequence { count, start: o.i32("start")?, digits, setup: o.i32("setup")? })
 }
 
-fn u32s(v: J<'_>, p: &P<'_>) -> R<Vec<u32>> {
-    value::u32s(v, p)
+/// An array of numbers whose length (`len` of it, e.g. pairs or triples) is checked as a count
+/// of `what` first.
+fn counted_f32s(
+    what: &'static str,
+    len: fn(usize) -> usize,
+) -> impl Fn(J<'_>, &P<'_>) -> R<Vec<f32>> {
+    move |v, p| {
+        check_count(v, p, what, len(value::array_len(v).unwrap_or(0)))?;
+        value::f32s(v, p)
+    }
+}
+
+/// Like [`counted_f32s`] for arrays of indices.
+fn counted_u32s(
+    what: &'static str,
+    len: fn(usize) -> usize,
+) -> impl Fn(J<'_>, &P<'_>) -> R<Vec<u32>> {
+    move |v, p| {
+        check_count(v, p, what, len(value::array_len(v).unwrap_or(0)))?;
+        value::u32s(v, p)
+    }
+}
+
+/// A declared `vertexCount`, checked against [`Limits::max_vertices`].
+fn vertex_count(o: &Obj) -> R<u32> {
+    o.req("vertexCount", |v, p| {
+        let n = as_u32(v, p)?;
+        check_count(v, p, "vertex", n as usize)?;
+        Ok(n)
+    })
 }
 
 fn read_attachment(key: &str, o: &Obj, ver: Version) -> R<Attachment> {
     let declared_type = o.opt("type", AttachmentType::read)?;
     let color = o.color("color")?;
-    let vertices = |o: &Obj| o.req("vertices", value::f32s);
+    // `declared`: the vertex count the array holds pairs for when unweighted.
+    let vertices = |o: &Obj, declared: usize| {
+        o.req("vertices", |v, p| {
+            value::check_vertices(v, p, declared)?;
+            value::f32s(v, p)
+        })
+    };
     let kind = match declared_type.unwrap_or(AttachmentType::Region) {
         AttachmentType::Region => AttachmentKind::Region {
             path: o.string("path")?,
@@ -804,11 +895,14 @@ fn read_attachment(key: &str, o: &Obj, ver: Version) -> R<Attachment> {
             color,
             sequence: o.opt("sequence", read_sequence)?,
         },
-        AttachmentType::BoundingBox => AttachmentKind::BoundingBox {
-            vertex_count: o.req("vertexCount", as_u32)?,
-            vertices: vertices(o)?,
-            color,
-        },
+        AttachmentType::BoundingBox => {
+            let vertex_count = vertex_count(o)?;
+            AttachmentKind::BoundingBox {
+                vertex_count,
+                vertices: vertices(o, vertex_count as usize)?,
+                color,
+            }
+        }
         AttachmentType::Mesh | AttachmentType::LinkedMesh => match o.string("parent")? {
             Some(parent) => AttachmentKind::LinkedMesh {
                 path: o.string("path")?,
@@ -820,48 +914,64 @@ fn read_attachment(key: &str, o: &Obj, ver: Version) -> R<Attachment> {
                 skin: o.string("skin")?,
                 timelines: o.bool(if ver >= Version(4, 1) { "timelines" } else { "deform" })?,
             },
-            None => AttachmentKind::Mesh {
-                path: o.string("path")?,
+            None => {
+                let (path, width, height) = (o.string("path")?, o.f32("width")?, o.f32("height")?);
+                let sequence = o.opt("sequence", read_sequence)?;
+                // The vertex count is half the UV count.
+                let uvs = o.req("uvs", counted_f32s("vertex", |n| n / 2))?;
+                AttachmentKind::Mesh {
+                    path,
+                    color,
+                    width,
+                    height,
+                    sequence,
+                    vertices: vertices(o, uvs.len() / 2)?,
+                    uvs,
+                    triangles: o.req("triangles", counted_u32s("triangle", |n| n / 3))?,
+                    hull: o.opt("hull", as_u32)?,
+                    edges: o.opt("edges", counted_u32s("edge", |n| n))?,
+                }
+            }
+        },
+        AttachmentType::Path => {
+            let (closed, constant_speed) = (o.bool("closed")?, o.bool("constantSpeed")?);
+            let vertex_count = vertex_count(o)?;
+            AttachmentKind::Path {
+                closed,
+                constant_speed,
+                vertex_count,
+                vertices: vertices(o, vertex_count as usize)?,
+                lengths: o.req("lengths", counted_f32s("path length", |n| n))?,
                 color,
-                width: o.f32("width")?,
-                height: o.f32("height")?,
-                sequence: o.opt("sequence", read_sequence)?,
-                uvs: o.req("uvs", value::f32s)?,
-                vertices: vertices(o)?,
-                triangles: o.req("triangles", u32s)?,
-                hull: o.opt("hull", as_u32)?,
-                edges: o.opt("edges", u32s)?,
-            },
-        },
-        AttachmentType::Path => AttachmentKind::Path {
-            closed: o.bool("closed")?,
-            constant_speed: o.bool("constantSpeed")?,
-            vertex_count: o.req("vertexCount", as_u32)?,
-            vertices: vertices(o)?,
-            lengths: o.req("lengths", value::f32s)?,
-            color,
-        },
+            }
+        }
         AttachmentType::Point => AttachmentKind::Point {
             x: o.f32("x")?,
             y: o.f32("y")?,
             rotation: o.f32("rotation")?,
             color,
         },
-        AttachmentType::Clipping => AttachmentKind::Clipping {
-            end: o.string("end")?,
-            vertex_count: o.req("vertexCount", as_u32)?,
-            vertices: vertices(o)?,
-            color,
-        },
+        AttachmentType::Clipping => {
+            let end = o.string("end")?;
+            let vertex_count = vertex_count(o)?;
+            AttachmentKind::Clipping {
+                end,
+                vertex_count,
+                vertices: vertices(o, vertex_count as usize)?,
+                color,
+            }
+        }
     };
     Ok(Attachment { key: key.to_owned(), name: o.string("name")?, declared_type, kind })
 }
 
 fn read_skin_slots(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<SkinSlot>> {
-    each_named(v, p, |slot, v, p| {
+    each_named(v, p, "skin slot", |slot, v, p| {
         Ok(SkinSlot {
             slot: slot.to_owned(),
-            attachments: each_named(v, p, |key, v, p| read_attachment(key, &Obj::new(v, p)?, ver))?,
+            attachments: each_named(v, p, "attachment", |key, v, p| {
+                read_attachment(key, &Obj::new(v, p)?, ver)
+            })?,
         })
     })
 }
@@ -869,7 +979,7 @@ fn read_skin_slots(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<SkinSlot>> {
 fn read_skins(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<Skin>> {
     if v.is_obj() {
         // 3.5–3.7: { "default": { "slot": { "attachment": {...} } } }
-        each_named(v, p, |name, v, p| {
+        each_named(v, p, "skin", |name, v, p| {
             Ok(Skin {
                 name: name.to_owned(),
                 slots: read_skin_slots(v, p, ver)?,
@@ -878,15 +988,15 @@ fn read_skins(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<Skin>> {
         })
     } else if v.items().is_some() {
         // 3.8+: [ { "name": "default", "attachments": {...} } ]
-        each(v, p, |v, p| {
+        each(v, p, "skin", |v, p| {
             let o = Obj::new(v, p)?;
             Ok(Skin {
                 name: o.req_string("name")?,
-                bones: o.strings("bones")?,
-                ik: o.strings("ik")?,
-                transform: o.strings("transform")?,
-                path: o.strings("path")?,
-                physics: o.strings("physics")?,
+                bones: o.strings("bones", "bone")?,
+                ik: o.strings("ik", "ik constraint")?,
+                transform: o.strings("transform", "transform constraint")?,
+                path: o.strings("path", "path constraint")?,
+                physics: o.strings("physics", "physics constraint")?,
                 slots: o.opt("attachments", |v, p| read_skin_slots(v, p, ver))?.unwrap_or_default(),
                 color: o.color("color")?,
             })
@@ -897,7 +1007,7 @@ fn read_skins(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<Skin>> {
 }
 
 fn read_events(v: J<'_>, p: &P<'_>) -> R<Vec<EventDef>> {
-    each_named(v, p, |name, v, p| {
+    each_named(v, p, "event", |name, v, p| {
         let o = Obj::new(v, p)?;
         Ok(EventDef {
             name: name.to_owned(),
@@ -911,11 +1021,32 @@ fn read_events(v: J<'_>, p: &P<'_>) -> R<Vec<EventDef>> {
     })
 }
 
-/// Parses a Spine JSON skeleton of editor version 3.5 to 4.2.
+/// Parses a Spine JSON skeleton of editor version 3.5 to 4.2 within [`Limits::default`]
+/// ([`parse_with_limits`]).
 pub fn parse(text: &str) -> Result<Skeleton, JsonError> {
-    let doc = value::Doc::parse(text)?;
+    parse_with_limits(text, &Limits::default())
+}
+
+/// Parses a Spine JSON skeleton of editor version 3.5 to 4.2, enforcing `limits` (the same
+/// [`Limits`] as [`crate::binary::parse_with_limits`]): the text's size before anything else,
+/// the number of values and every string's length while the text is read (so a hostile file's
+/// memory stays bounded before any field is read), then every count before its items are read.
+/// A limit error is [`JsonErrorKind::LimitExceeded`] with the limit's name and the JSON path.
+pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Skeleton, JsonError> {
+    let doc = value::Doc::parse(text, limits)?;
     let rp = P::ROOT;
-    let o = Obj::new(doc.root(), &rp)?;
+    let root = doc.root();
+    if !root.is_obj() {
+        return Err(JsonError {
+            path: rp.render(),
+            message: format!(
+                "not a Spine JSON skeleton (the root is {}, not an object)",
+                root.kind()
+            ),
+            kind: JsonErrorKind::NotASkeleton,
+        });
+    }
+    let o = Obj::new(root, &rp)?;
     let info = o.opt("skeleton", |v, p| read_info(&Obj::new(v, p)?))?.unwrap_or_default();
     let version = match &info.spine {
         None => Version::DEFAULT,
@@ -934,17 +1065,19 @@ pub fn parse(text: &str) -> Result<Skeleton, JsonError> {
     };
     Ok(Skeleton {
         version,
-        bones: list(&o, "bones", |o| read_bone(o, version))?,
-        slots: list(&o, "slots", read_slot)?,
-        ik: list(&o, "ik", read_ik)?,
-        transform: list(&o, "transform", read_transform)?,
-        path: list(&o, "path", read_path)?,
-        physics: list(&o, "physics", read_physics)?,
+        bones: list(&o, "bones", "bone", |o| read_bone(o, version))?,
+        slots: list(&o, "slots", "slot", read_slot)?,
+        ik: list(&o, "ik", "ik constraint", read_ik)?,
+        transform: list(&o, "transform", "transform constraint", read_transform)?,
+        path: list(&o, "path", "path constraint", read_path)?,
+        physics: list(&o, "physics", "physics constraint", read_physics)?,
         skins: o.opt("skins", |v, p| read_skins(v, p, version))?.unwrap_or_default(),
         events: o.opt("events", read_events)?.unwrap_or_default(),
         animations: o
             .opt("animations", |v, p| {
-                each_named(v, p, |name, v, p| anim::read_animation(name, &Obj::new(v, p)?, version))
+                each_named(v, p, "animation", |name, v, p| {
+                    anim::read_animation(name, &Obj::new(v, p)?, version)
+                })
             })?
             .unwrap_or_default(),
         info,

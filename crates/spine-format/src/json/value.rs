@@ -5,15 +5,22 @@
 //! single vector, in document order: a container is followed by its items (an object by
 //! key/value node pairs) and records where its subtree ends, so walking it needs no nested
 //! allocations. Strings borrow the text unless they contain escapes (those are decoded once into
-//! a side table); numbers are parsed as they are scanned. The parser is iterative, so hostile
+//! one side buffer); numbers are parsed as they are scanned. The parser is iterative, so hostile
 //! nesting cannot overflow the stack; it stops at [`MAX_DEPTH`] levels like serde_json did.
+//!
+//! The document is bounded while it is read: [`Limits::max_json_values`] caps the node vector
+//! (16 bytes a value; its capacity never grows past the limit) and
+//! [`Limits::max_string_bytes`] every string, so the memory of a hostile text is bounded before
+//! any skeleton field is read. The accessors then check array and object lengths against the
+//! count limits ([`check_count`]) before anything is allocated for them.
 //!
 //! The Spine loaders walk JSON objects in document order (bone timelines, skins in the 3.x object
 //! form, events…), so objects keep their entry order; duplicate keys are kept too, and lookups
 //! return the first one, as libgdx `JsonValue.get` does. A `null` value counts as absent
 //! (libgdx `getFloat(name, default)` returns the default for it).
 
-use super::JsonError;
+use super::{JsonError, JsonErrorKind};
+use crate::Limits;
 
 /// Deepest nesting of arrays and objects accepted (serde_json's default recursion limit).
 pub(crate) const MAX_DEPTH: usize = 128;
@@ -30,8 +37,11 @@ enum Node {
         start: u32,
         len: u32,
     },
-    /// A string with escapes, decoded: `Doc::decoded[i]`.
-    Esc(u32),
+    /// A string with escapes, decoded: `Doc::decoded[start..start + len]`.
+    Esc {
+        start: u32,
+        len: u32,
+    },
     /// An array of `count` items.
     Arr {
         count: u32,
@@ -48,7 +58,12 @@ enum Node {
 pub(crate) struct Doc<'t> {
     text: &'t str,
     nodes: Vec<Node>,
-    decoded: Vec<String>,
+    /// The decoded text of every string with escapes, one after the other.
+    decoded: String,
+    /// The limits the accessors check counts against.
+    limits: Limits,
+    /// [`Limits::min_count`]: counts at or below it pass every count check.
+    min_count: usize,
 }
 
 /// Exact powers of ten for the fast number path.
@@ -57,26 +72,37 @@ const POW10: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
-struct Parser<'t> {
+/// The reader. `CHECKED` readers enforce `max_nodes` and `max_string`; they are only needed
+/// when the text is long enough to exceed one (every value starts at a byte of its own, and
+/// a string is shorter than the text), so short texts, every real export among them, skip the
+/// checks (they cost 2 % of `Doc::parse`'s instructions over the 4.2 corpus).
+struct Parser<'t, const CHECKED: bool> {
     text: &'t str,
     b: &'t [u8],
     pos: usize,
     nodes: Vec<Node>,
-    decoded: Vec<String>,
+    decoded: String,
+    /// [`Limits::max_json_values`].
+    max_nodes: usize,
+    /// [`Limits::max_string_bytes`].
+    max_string: usize,
 }
 
 impl<'t> Doc<'t> {
-    /// Parses `text`; errors say what was expected, with the line, column and byte offset.
-    pub(crate) fn parse(text: &'t str) -> Result<Doc<'t>, JsonError> {
-        let mut p =
-            Parser { text, b: text.as_bytes(), pos: 0, nodes: Vec::new(), decoded: Vec::new() };
-        if u32::try_from(text.len()).is_err() {
-            return Err(p.error("document larger than 4 GiB"));
+    /// Parses `text` within `limits` (file size, values, string lengths); errors say what
+    /// was expected, with the line, column and byte offset.
+    pub(crate) fn parse(text: &'t str, limits: &Limits) -> Result<Doc<'t>, JsonError> {
+        if text.len() > limits.max_file_bytes {
+            let (value, max) = (text.len() as u64, limits.max_file_bytes as u64);
+            return Err(JsonError::limit("(root)".into(), "max_file_bytes", value, max));
         }
-        // Spine exports hold about one value per 6-8 bytes (hostile text: at most one per 2).
-        p.nodes.reserve(text.len() / 8 + 1);
-        p.document()?;
-        Ok(Doc { text, nodes: p.nodes, decoded: p.decoded })
+        let (nodes, decoded) =
+            if text.len() > limits.max_json_values || text.len() > limits.max_string_bytes {
+                Parser::<true>::run(text, limits)?
+            } else {
+                Parser::<false>::run(text, limits)?
+            };
+        Ok(Doc { text, nodes, decoded, limits: *limits, min_count: limits.min_count() })
     }
 
     /// The root value.
@@ -96,13 +122,24 @@ impl<'t> Doc<'t> {
         }
     }
 
+    /// Whether the decoded string at `start..start + len` is `k` (escaped keys are rare: out of
+    /// line, so that `Obj::get`'s loop stays small).
+    #[cold]
+    #[inline(never)]
+    fn decoded_eq(&self, start: u32, len: u32, k: &str) -> bool {
+        self.decoded.get(start as usize..start as usize + len as usize).is_some_and(|s| s == k)
+    }
+
     fn str_at(&self, i: usize) -> Option<&str> {
         match self.node(i) {
             Node::Str { start, len } => {
                 let s = start as usize;
                 self.text.get(s..s + len as usize)
             }
-            Node::Esc(k) => self.decoded.get(k as usize).map(String::as_str),
+            Node::Esc { start, len } => {
+                let s = start as usize;
+                self.decoded.get(s..s + len as usize)
+            }
             _ => None,
         }
     }
@@ -128,7 +165,30 @@ struct Open {
     is_obj: bool,
 }
 
-impl<'t> Parser<'t> {
+impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
+    /// Reads `text` into nodes and the decoded string buffer.
+    fn run(text: &'t str, limits: &Limits) -> Result<(Vec<Node>, String), JsonError> {
+        let mut p = Parser::<CHECKED> {
+            text,
+            b: text.as_bytes(),
+            pos: 0,
+            nodes: Vec::new(),
+            decoded: String::new(),
+            max_nodes: limits.max_json_values,
+            max_string: limits.max_string_bytes,
+        };
+        if u32::try_from(text.len()).is_err() {
+            return Err(p.error("document larger than 4 GiB"));
+        }
+        // Spine exports hold one value per 6-9 bytes. Any text holds at most (len + 1) / 2
+        // (every value but the root owns its first byte and the separator or bracket after
+        // it), so an unchecked reader's doubling never passes len + 1 <= the limit + 1, and a
+        // checked one grows only up to the limit (`push`).
+        p.nodes.reserve_exact((text.len() / 8 + 1).min(p.max_nodes));
+        p.document()?;
+        Ok((p.nodes, p.decoded))
+    }
+
     #[cold]
     #[inline(never)]
     fn error(&self, what: &str) -> JsonError {
@@ -141,7 +201,81 @@ impl<'t> Parser<'t> {
         JsonError {
             path: "(root)".into(),
             message: format!("invalid JSON: {what} at line {line} column {column} (byte {pos})"),
+            kind: JsonErrorKind::Syntax,
         }
+    }
+
+    /// A [`JsonErrorKind::LimitExceeded`] error at the current byte; [`Parser::document`]
+    /// fills in the path.
+    #[cold]
+    #[inline(never)]
+    fn limit_error(&self, limit: &'static str, value: u64, max: u64) -> JsonError {
+        let mut e = JsonError::limit("(root)".into(), limit, value, max);
+        e.message.push_str(&format!(" (byte {})", self.pos.min(self.b.len())));
+        e
+    }
+
+    /// Appends a node; fails when the document would hold more than `max_nodes`. The vector
+    /// grows by doubling but never past the limit, so its capacity is what the limit bounds.
+    #[inline(always)]
+    fn push(&mut self, node: Node) -> Result<(), JsonError> {
+        if CHECKED && self.nodes.len() == self.nodes.capacity() {
+            self.grow()?;
+        }
+        self.nodes.push(node);
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) -> Result<(), JsonError> {
+        let len = self.nodes.len();
+        if len >= self.max_nodes {
+            return Err(self.limit_error("max_json_values", len as u64 + 1, self.max_nodes as u64));
+        }
+        self.nodes.reserve_exact(len.max(1024).min(self.max_nodes - len));
+        Ok(())
+    }
+
+    /// The JSON path of the value being read when an error stopped the parser with the
+    /// containers of `stack` open: each open object's current key (its finished entries are
+    /// skipped by their recorded ends), each open array's current index.
+    #[cold]
+    #[inline(never)]
+    fn path(&self, stack: &[Open]) -> String {
+        let node = |i: usize| self.nodes.get(i).copied();
+        let mut s = String::new();
+        for o in stack {
+            if !o.is_obj {
+                s.push_str(&format!("[{}]", o.count));
+                continue;
+            }
+            let mut i = o.at + 1;
+            for _ in 0..o.count {
+                i = match node(i + 1) {
+                    Some(Node::Arr { end, .. } | Node::Obj { end, .. }) => end as usize,
+                    _ => i + 2,
+                };
+            }
+            let key = match node(i) {
+                Some(Node::Str { start, len }) => {
+                    self.text.get(start as usize..start as usize + len as usize)
+                }
+                Some(Node::Esc { start, len }) => {
+                    self.decoded.get(start as usize..start as usize + len as usize)
+                }
+                _ => None,
+            };
+            match key {
+                Some(k) => push_key(&mut s, k),
+                // The key itself was being read.
+                None => break,
+            }
+        }
+        if s.is_empty() {
+            s.push_str("(root)");
+        }
+        s
     }
 
     fn peek(&self) -> Option<u8> {
@@ -189,9 +323,20 @@ impl<'t> Parser<'t> {
     }
 
     /// The whole document: one value and trailing whitespace. Open containers are tracked on an
-    /// explicit stack, so nesting costs no native stack.
+    /// explicit stack, so nesting costs no native stack. A limit error gets the path of the
+    /// value being read.
     fn document(&mut self) -> Result<(), JsonError> {
         let mut stack: Vec<Open> = Vec::new();
+        match self.values(&mut stack) {
+            Err(mut e) if matches!(e.kind, JsonErrorKind::LimitExceeded { .. }) => {
+                e.path = self.path(&stack);
+                Err(e)
+            }
+            r => r,
+        }
+    }
+
+    fn values(&mut self, stack: &mut Vec<Open>) -> Result<(), JsonError> {
         loop {
             // A value starts here.
             match self.next_token() {
@@ -199,11 +344,11 @@ impl<'t> Parser<'t> {
                     let is_obj = c == b'{';
                     self.pos += 1;
                     let at = self.nodes.len();
-                    self.nodes.push(if is_obj {
+                    self.push(if is_obj {
                         Node::Obj { count: 0, end: 0 }
                     } else {
                         Node::Arr { count: 0, end: 0 }
-                    });
+                    })?;
                     let close = if is_obj { b'}' } else { b']' };
                     if self.next_token() == Some(close) {
                         self.pos += 1;
@@ -291,8 +436,7 @@ impl<'t> Parser<'t> {
     fn literal(&mut self, word: &str, node: Node) -> Result<(), JsonError> {
         if self.b.get(self.pos..self.pos + word.len()) == Some(word.as_bytes()) {
             self.pos += word.len();
-            self.nodes.push(node);
-            Ok(())
+            self.push(node)
         } else {
             Err(self.error("expected a value"))
         }
@@ -310,9 +454,11 @@ impl<'t> Parser<'t> {
         self.pos = pos;
         match b.get(pos) {
             Some(b'"') => {
+                if CHECKED && pos - start > self.max_string {
+                    return Err(self.string_limit(pos - start));
+                }
                 self.pos += 1;
-                self.nodes.push(Node::Str { start: start as u32, len: (pos - start) as u32 });
-                Ok(())
+                self.push(Node::Str { start: start as u32, len: (pos - start) as u32 })
             }
             Some(b'\\') => self.escaped_string(start),
             Some(_) => Err(self.error("control character in a string")),
@@ -320,9 +466,32 @@ impl<'t> Parser<'t> {
         }
     }
 
-    /// The rest of a string with escapes; `self.pos` is at the first backslash.
+    /// The error for a string of `len` bytes over `max_string`.
+    #[cold]
+    #[inline(never)]
+    fn string_limit(&self, len: usize) -> JsonError {
+        self.limit_error("max_string_bytes", len as u64, self.max_string as u64)
+    }
+
+    /// The rest of a string with escapes; `self.pos` is at the first backslash. The decoded
+    /// text is appended to `decoded`.
     fn escaped_string(&mut self, start: usize) -> Result<(), JsonError> {
-        let mut out = String::from(self.text.get(start..self.pos).unwrap_or_default());
+        let mut out = std::mem::take(&mut self.decoded);
+        let first = out.len();
+        out.push_str(self.text.get(start..self.pos).unwrap_or_default());
+        let r = self.unescape(&mut out);
+        let len = out.len() - first;
+        self.decoded = out;
+        r?;
+        if CHECKED && len > self.max_string {
+            return Err(self.string_limit(len));
+        }
+        self.pos += 1;
+        self.push(Node::Esc { start: first as u32, len: len as u32 })
+    }
+
+    /// Decodes string text with escapes into `out` up to the closing quote (left unread).
+    fn unescape(&mut self, out: &mut String) -> Result<(), JsonError> {
         loop {
             let run = self.pos;
             while let Some(c) = self.peek() {
@@ -376,10 +545,6 @@ impl<'t> Parser<'t> {
                 None => return Err(self.error("unterminated string")),
             }
         }
-        self.pos += 1;
-        let k = self.decoded.len() as u32;
-        self.decoded.push(out);
-        self.nodes.push(Node::Esc(k));
         Ok(())
     }
 
@@ -473,8 +638,7 @@ impl<'t> Parser<'t> {
                 .and_then(|s| s.parse::<f64>().ok())
                 .ok_or_else(|| self.error("invalid number"))?
         };
-        self.nodes.push(Node::Num(value));
-        Ok(())
+        self.push(Node::Num(value))
     }
 }
 
@@ -494,7 +658,7 @@ impl<'d> J<'d> {
             Node::Null => "null",
             Node::Bool(_) => "a boolean",
             Node::Num(_) => "a number",
-            Node::Str { .. } | Node::Esc(_) => "a string",
+            Node::Str { .. } | Node::Esc { .. } => "a string",
             Node::Arr { .. } => "an array",
             Node::Obj { .. } => "an object",
         }
@@ -513,6 +677,10 @@ impl<'d> J<'d> {
     }
     pub(crate) fn str(&self) -> Option<&'d str> {
         self.doc.str_at(self.i)
+    }
+    /// The limits the document is read with.
+    pub(crate) fn limits(&self) -> &'d Limits {
+        &self.doc.limits
     }
     pub(crate) fn is_obj(&self) -> bool {
         matches!(self.node(), Node::Obj { .. })
@@ -630,12 +798,7 @@ impl<'a> P<'a> {
         for seg in segs.iter().rev() {
             match seg {
                 Seg::Root => {}
-                Seg::Key(k) => {
-                    if !s.is_empty() {
-                        s.push('.');
-                    }
-                    s.push_str(k);
-                }
+                Seg::Key(k) => push_key(&mut s, k),
                 Seg::Index(i) => s.push_str(&format!("[{i}]")),
             }
         }
@@ -645,14 +808,85 @@ impl<'a> P<'a> {
         s
     }
     pub(crate) fn err(&self, message: impl Into<String>) -> JsonError {
-        JsonError { path: self.render(), message: message.into() }
+        JsonError { path: self.render(), message: message.into(), kind: JsonErrorKind::Invalid }
+    }
+    /// A [`JsonErrorKind::LimitExceeded`] error here.
+    #[cold]
+    pub(crate) fn limit(&self, limit: &'static str, value: usize, max: usize) -> JsonError {
+        JsonError::limit(self.render(), limit, value as u64, max as u64)
     }
     pub(crate) fn expected(&self, what: &str, found: J<'_>) -> JsonError {
         self.err(format!("expected {what}, found {}", found.kind()))
     }
 }
 
+/// Appends an object key to a rendered path (`.` before it unless it starts the path),
+/// escaped as a Rust string literal's contents, so control characters, quotes and backslashes in
+/// names cannot garble a message.
+fn push_key(s: &mut String, k: &str) {
+    if !s.is_empty() {
+        s.push('.');
+    }
+    s.extend(k.escape_debug());
+}
+
 pub(crate) type R<T> = Result<T, JsonError>;
+
+/// Fails with [`JsonErrorKind::LimitExceeded`] when `count` items of `what` (the binary
+/// parsers' labels: [`Limits::for_count`]) are over their limit; `v` is any value of the
+/// document, for its limits.
+#[inline]
+pub(crate) fn check_count(v: J<'_>, p: &P<'_>, what: &'static str, count: usize) -> R<()> {
+    if count <= v.doc.min_count {
+        return Ok(());
+    }
+    check_count_slow(&v.doc.limits, p, what, count)
+}
+
+#[cold]
+#[inline(never)]
+fn check_count_slow(limits: &Limits, p: &P<'_>, what: &'static str, count: usize) -> R<()> {
+    let (limit, max) = limits.for_count(what);
+    if count > max {
+        return Err(p.limit(limit, count, max));
+    }
+    Ok(())
+}
+
+/// The length of an array (`None` for any other value).
+pub(crate) fn array_len(v: J<'_>) -> Option<usize> {
+    match v.node() {
+        Node::Arr { count, .. } => Some(count as usize),
+        _ => None,
+    }
+}
+
+/// Checks the vertex count of a `vertices` array against [`Limits::max_vertices`]: pairs of
+/// numbers when it holds `2 × declared` of them (unweighted), else per vertex a bone count and
+/// four numbers per bone, each bone count also checked (`vertex bone`, as the binary parsers
+/// do). A vertex count is at most half the array length, so only long arrays are walked; the
+/// walk stops at the first item that is not a count (the reader reports it).
+pub(crate) fn check_vertices(v: J<'_>, p: &P<'_>, declared: usize) -> R<()> {
+    let Some(len) = array_len(v) else { return Ok(()) };
+    check_count(v, p, "vertex", len / 2).or_else(|e| {
+        if declared.checked_mul(2) == Some(len) {
+            return Err(e);
+        }
+        let first = v.i + 1;
+        let items = v.doc.nodes.get(first..first + len).unwrap_or_default();
+        let (mut i, mut vertices) = (0usize, 0usize);
+        while let Some(&Node::Num(n)) = items.get(i) {
+            if !(n >= 0.0 && n.fract() == 0.0) {
+                break;
+            }
+            let bones = n.min(usize::MAX as f64) as usize;
+            check_count(v, &p.idx(i), "vertex bone", bones)?;
+            i = i.saturating_add(1).saturating_add(bones.saturating_mul(4));
+            vertices += 1;
+        }
+        check_count(v, p, "vertex", vertices)
+    })
+}
 
 pub(crate) fn as_f32(v: J<'_>, p: &P<'_>) -> R<f32> {
     match v.num() {
@@ -752,13 +986,15 @@ fn item_error<T>(
     read(J { doc: v.doc, i: node }, &ip).err().unwrap_or_else(|| ip.err("unexpected value"))
 }
 
-/// Maps each element of an array.
+/// Maps each element of an array of `what` (its length checked by [`check_count`] first).
 pub(crate) fn each<'d, T>(
     v: J<'d>,
     p: &P<'_>,
+    what: &'static str,
     mut f: impl FnMut(J<'d>, &P<'_>) -> R<T>,
 ) -> R<Vec<T>> {
     let Some(items) = v.items() else { return Err(p.expected("an array", v)) };
+    check_count(v, p, what, items.len())?;
     let mut out = Vec::with_capacity(items.len());
     for (i, x) in items.enumerate() {
         out.push(f(x, &p.idx(i))?);
@@ -766,13 +1002,16 @@ pub(crate) fn each<'d, T>(
     Ok(out)
 }
 
-/// Maps each entry of an object, in document order.
+/// Maps each entry of an object of `what`, in document order (its length checked by
+/// [`check_count`] first).
 pub(crate) fn each_named<'d, T>(
     v: J<'d>,
     p: &P<'_>,
+    what: &'static str,
     mut f: impl FnMut(&'d str, J<'d>, &P<'_>) -> R<T>,
 ) -> R<Vec<T>> {
     let Some(entries) = v.entries() else { return Err(p.expected("an object", v)) };
+    check_count(v, p, what, entries.len())?;
     let mut out = Vec::with_capacity(entries.len());
     for (k, x) in entries {
         out.push(f(k, x, &p.key(k))?);
@@ -785,9 +1024,11 @@ pub(crate) fn each_named<'d, T>(
 pub(crate) fn each_named_some<'d, T>(
     v: J<'d>,
     p: &P<'_>,
+    what: &'static str,
     mut f: impl FnMut(&'d str, J<'d>, &P<'_>) -> R<Option<T>>,
 ) -> R<Vec<T>> {
     let Some(entries) = v.entries() else { return Err(p.expected("an object", v)) };
+    check_count(v, p, what, entries.len())?;
     let mut out = Vec::with_capacity(entries.len());
     for (k, x) in entries {
         if let Some(t) = f(k, x, &p.key(k))? {
@@ -829,7 +1070,7 @@ impl<'a> Obj<'a> {
                 Node::Str { start, len } if len as usize == kb.len() => bytes
                     .get(start as usize..start as usize + kb.len())
                     .is_some_and(|n| n.iter().zip(kb).all(|(a, b)| a == b)),
-                Node::Esc(d) => doc.decoded.get(d as usize).is_some_and(|s| s == k),
+                Node::Esc { start, len } => doc.decoded_eq(start, len, k),
                 _ => false,
             };
             if hit {
@@ -877,12 +1118,17 @@ impl<'a> Obj<'a> {
     pub(crate) fn color(&self, k: &str) -> R<Option<[u8; 4]>> {
         self.opt(k, as_color)
     }
-    pub(crate) fn floats(&self, k: &str) -> R<Option<Vec<f32>>> {
-        self.opt(k, f32s)
+    /// An array of numbers of `what` (its length checked).
+    pub(crate) fn floats(&self, k: &str, what: &'static str) -> R<Option<Vec<f32>>> {
+        self.opt(k, |v, p| {
+            check_count(v, p, what, array_len(v).unwrap_or(0))?;
+            f32s(v, p)
+        })
     }
-    pub(crate) fn strings(&self, k: &str) -> R<Vec<String>> {
+    /// An array of strings of `what` (its length checked).
+    pub(crate) fn strings(&self, k: &str, what: &'static str) -> R<Vec<String>> {
         Ok(self
-            .opt(k, |v, p| each(v, p, |x, p| as_str(x, p).map(str::to_owned)))?
+            .opt(k, |v, p| each(v, p, what, |x, p| as_str(x, p).map(str::to_owned)))?
             .unwrap_or_default())
     }
 }
@@ -928,7 +1174,7 @@ mod tests {
 
     fn check_like_serde(text: &str) {
         let theirs = serde_json::from_str::<Value>(text);
-        let ours = Doc::parse(text);
+        let ours = Doc::parse(text, &Limits::default());
         match (&theirs, &ours) {
             (Ok(t), Ok(o)) => {
                 let o = to_serde(o.root());
@@ -1005,18 +1251,20 @@ mod tests {
 
     #[test]
     fn errors_give_line_column_and_offset() {
-        let e = Doc::parse("{\n  \"a\": [1,\n  2,,]}").err().map(|e| e.message);
+        let e = Doc::parse("{\n  \"a\": [1,\n  2,,]}", &Limits::default()).err().map(|e| e.message);
         assert_eq!(
             e.as_deref(),
             Some("invalid JSON: expected a value at line 3 column 5 (byte 17)")
         );
-        let e = Doc::parse(&"[".repeat(129)).err().map(|e| e.message);
+        let e = Doc::parse(&"[".repeat(129), &Limits::default()).err().map(|e| e.message);
         assert!(e.is_some_and(|m| m.contains("nesting deeper than 128")));
     }
 
     #[test]
     fn objects_read_the_first_duplicate_and_skip_null() {
-        let doc = Doc::parse(r#"{"a": 1, "a": 2, "n": null, "e\u0078": "esc"}"#).expect("parses");
+        let doc =
+            Doc::parse(r#"{"a": 1, "a": 2, "n": null, "e\u0078": "esc"}"#, &Limits::default())
+                .expect("parses");
         let p = P::ROOT;
         let o = Obj::new(doc.root(), &p).expect("object");
         assert_eq!(o.f32("a"), Ok(Some(1.0)));
