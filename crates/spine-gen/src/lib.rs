@@ -839,8 +839,9 @@ impl Gen {
                 let n = self.rng.range(1, 2);
                 let timelines = (0..n)
                     .map(|_| match self.next(10, 2) {
-                        0 => SliderTimeline::Time(self.f1()),
-                        _ => SliderTimeline::Mix(self.f1()),
+                        // Times in [0, 2] s, mixes in [0, 1] (one draw per value).
+                        0 => SliderTimeline::Time(self.curve(1, |g| [g.rng.unit() * 2.0])),
+                        _ => SliderTimeline::Mix(self.curve(1, |g| [g.rng.unit()])),
                     })
                     .collect();
                 a.slider.push(SliderTimelines { constraint, timelines });
@@ -1111,6 +1112,53 @@ pub fn generate(cfg: Config, seed: u64) -> Skeleton {
     sk
 }
 
+/// What event keys are moved off the key grid: keys at multiples of 1/32 s meet frame times
+/// of a 60 fps state run (after loops and the queued animation's start: multiples of 1/480
+/// s), where a runtime summing the frame deltas in f32 and one summing them in f64 fire the
+/// event in neighbouring frames; 1/1024 s keeps every key at least 1/1000 s off those.
+const EVENT_NUDGE: f32 = 1.0 / 1024.0;
+
+/// Replaces the root in a constraint's bone list by the first other bone from `1 +
+/// constraint index` on that the list does not hold (a root-only list keeps it when the
+/// skeleton has no other bone).
+fn no_root(bones: &mut [u32], constraint: u32, nb: u32) {
+    for j in 0..bones.len() {
+        if bones[j] != 0 || nb < 2 {
+            continue;
+        }
+        let start = constraint % (nb - 1);
+        let mut others = (0..nb - 1).map(|n| 1 + (start + n) % (nb - 1));
+        if let Some(b) = others.find(|b| !bones.contains(b)) {
+            bones[j] = b;
+        }
+    }
+}
+
+/// Scales a transform constraint's mappings to scale properties into the ranges a rig
+/// uses: a rotation, translation or shear (degrees and units) maps to a scale with
+/// `scale / 64`, "to" offsets and maxima of scales shrink to a few units, as do the scale
+/// offsets of the source. (Unchanged, a rotation of 180° read as a scale of 360 compounds
+/// over a chain of constraints beyond what f32 and f64 runtimes can agree on.)
+fn moderate_scales(t: &mut TransformConstraint) {
+    let is_scale =
+        |p: TransformProperty| matches!(p, TransformProperty::ScaleX | TransformProperty::ScaleY);
+    for from in &mut t.properties {
+        let from_scale = is_scale(from.property);
+        for to in &mut from.to {
+            if is_scale(to.property) {
+                if !from_scale {
+                    to.scale /= 64.0;
+                }
+                to.offset /= 8.0;
+                to.max /= 32.0;
+            }
+        }
+    }
+    for o in t.offsets[3..5].iter_mut().flatten() {
+        *o /= 16.0;
+    }
+}
+
 /// Rewrites what the official 4.3 runtime cannot play or a comparison with it cannot judge
 /// (`fixtures/spine-4.3/oracle/README.md`), after everything is drawn, so no random draw
 /// moves and the outline (section sizes) stays the same:
@@ -1123,10 +1171,16 @@ pub fn generate(cfg: Config, seed: u64) -> Skeleton {
 ///   skin (the one the goldens pose) lists the bones of every other skin-required subtree
 ///   (the first, third, … in bone order), so the comparison sees active skin bones and
 ///   inactive ones;
-/// * no IK constraint holds the root (the editor does not allow it; spine-core 4.3
-///   `IkConstraint.apply1` / `apply2` read the constrained bone's parent and throw): the
-///   root is replaced by the first other bone from `1 + constraint index` on that the
-///   constraint does not already hold;
+/// * no IK, transform or path constraint holds the root (the editor does not allow it for
+///   IK; spine-core 4.3 `IkConstraint.apply1` / `apply2` read the constrained bone's parent
+///   and throw; a transform or path constraint on the root reads bones below what it
+///   writes): see [`no_root`]; no constraint lists a bone twice;
+/// * no constraint reads a bone it writes or one below it (the editor forbids such cycles):
+///   an IK target, transform source or path slot that does is replaced by the next bone
+///   (slot) that does not;
+/// * transform mappings to scales are moderate ([`moderate_scales`]);
+/// * event keys are [`EVENT_NUDGE`] later (earlier at the end of the animation when another
+///   key sits there too; an event that alone sets the duration stays);
 /// * a slot keyed by an RGBA2 / RGB2 timeline has a dark color (spine-core 4.3 gives a
 ///   slot without one no dark color to set, and throws).
 fn judgeable(sk: &mut Skeleton) {
@@ -1158,16 +1212,76 @@ fn judgeable(sk: &mut Skeleton) {
         }
     }
     let nb = sk.bones.len() as u32;
+    let parents: Vec<Option<u32>> = sk.bones.iter().map(|b| b.parent).collect();
+    let slot_bones: Vec<u32> = sk.slots.iter().map(|s| s.bone).collect();
     for (i, c) in sk.constraints.iter_mut().enumerate() {
-        let ConstraintKind::Ik(k) = &mut c.kind else { continue };
-        for j in 0..k.bones.len() {
-            if k.bones[j] != 0 || nb < 2 {
-                continue;
+        let (bones, source) = match &mut c.kind {
+            ConstraintKind::Ik(k) => (&mut k.bones, Some(&mut k.target)),
+            ConstraintKind::Transform(t) => {
+                moderate_scales(t);
+                (&mut t.bones, Some(&mut t.source))
             }
-            let start = i as u32 % (nb - 1);
-            let others = (0..nb - 1).map(|n| 1 + (start + n) % (nb - 1));
-            if let Some(b) = others.clone().find(|b| !k.bones.contains(b)) {
-                k.bones[j] = b;
+            ConstraintKind::Path(p) => (&mut p.bones, None),
+            _ => continue,
+        };
+        no_root(bones, i as u32, nb);
+        let mut seen = Vec::with_capacity(bones.len());
+        bones.retain(|b| {
+            !seen.contains(b) && {
+                seen.push(*b);
+                true
+            }
+        });
+        // Bones the constraint reads must not depend on what it writes.
+        let below = |b: u32| {
+            let mut cur = Some(b);
+            while let Some(x) = cur {
+                if bones.contains(&x) {
+                    return true;
+                }
+                cur = parents[x as usize];
+            }
+            false
+        };
+        if let Some(source) = source {
+            if below(*source) {
+                let from = *source;
+                if let Some(b) = (1..=nb).map(|n| (from + n) % nb).find(|&b| !below(b)) {
+                    *source = b;
+                }
+            }
+        }
+        if let ConstraintKind::Path(p) = &mut c.kind {
+            let ns = slot_bones.len() as u32;
+            let from = p.slot;
+            let free = |s: u32| {
+                let mut cur = Some(slot_bones[s as usize]);
+                while let Some(x) = cur {
+                    if p.bones.contains(&x) {
+                        return false;
+                    }
+                    cur = parents[x as usize];
+                }
+                true
+            };
+            if !free(from) {
+                if let Some(s) = (1..=ns).map(|n| (from + n) % ns).find(|&s| free(s)) {
+                    p.slot = s;
+                }
+            }
+        }
+    }
+    for a in &mut sk.animations {
+        let duration = a.duration();
+        let events = std::mem::take(&mut a.events);
+        let others = a.duration();
+        a.events = events;
+        for e in &mut a.events {
+            let up = e.time + EVENT_NUDGE;
+            if up <= duration {
+                e.time = up;
+            } else if e.time > 0.0 && e.time <= others {
+                e.time -= EVENT_NUDGE;
             }
         }
     }
