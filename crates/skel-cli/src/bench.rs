@@ -22,7 +22,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use spine_anim::{AnimationState, AnimationStateData, Physics, SkeletonRenderer};
+use spine_model::validate::FileFormat;
 use spine_model::SkeletonData;
+
+use crate::pose::SkeletonInput;
 
 /// What `skel bench` measures and for how long.
 #[derive(Debug, Clone)]
@@ -104,19 +107,16 @@ fn measure(budget: Duration, mut f: impl FnMut()) -> (f64, usize) {
     (per_call[per_call.len() / 2], per_call.len())
 }
 
-/// Benchmarks a Spine skeleton (binary or JSON).
-pub fn spine(file: &Path, args: &BenchArgs) -> Result<BenchReport, String> {
-    let data: Arc<SkeletonData> = crate::pose::load_rig(file, args.atlas.as_deref())?;
-    let format = if std::fs::read(file)
-        .map_err(|e| e.to_string())?
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        == Some(&b'{')
-    {
-        "spine-json"
-    } else {
-        "spine-binary"
-    };
+/// Benchmarks a Spine skeleton (binary or JSON). The timed load reads the skeleton and its
+/// atlas from disk again each time when the skeleton is a regular file (the official
+/// runtime's `load_*_with_atlas_from_file`), else parses the bytes already read.
+pub fn spine(
+    input: &SkeletonInput<'_>,
+    format: FileFormat,
+    args: &BenchArgs,
+) -> Result<BenchReport, String> {
+    let data: Arc<SkeletonData> = crate::pose::load_rig(input, args.atlas.as_deref())?;
+    let format = format.name();
     let anim = match &args.anim {
         Some(name) => {
             data.find_animation(name).ok_or_else(|| format!("no animation named {name:?}"))?
@@ -131,8 +131,19 @@ pub fn spine(file: &Path, args: &BenchArgs) -> Result<BenchReport, String> {
     let anim_name = data.animation(anim).name.clone();
 
     let mut load_error = None;
+    let from_disk = !crate::io::is_stdin(input.path)
+        && std::fs::metadata(input.path).is_ok_and(|m| m.is_file());
+    let max = crate::io::max_input_bytes();
     let (load_ns, loads) = measure(args.budget, || {
-        if let Err(e) = crate::pose::load_rig(file, args.atlas.as_deref()) {
+        let loaded = if from_disk {
+            spine_model::validate::read_bounded(input.path, max).and_then(|bytes| {
+                let again = SkeletonInput { path: input.path, bytes: &bytes };
+                crate::pose::load_rig(&again, args.atlas.as_deref())
+            })
+        } else {
+            crate::pose::load_rig(input, args.atlas.as_deref())
+        };
+        if let Err(e) = loaded {
             load_error = Some(e);
         }
     });
@@ -175,11 +186,11 @@ pub fn spine(file: &Path, args: &BenchArgs) -> Result<BenchReport, String> {
 }
 
 /// Benchmarks a SkelForm armature (`.skf` or bare `armature.json` bytes).
-pub fn skelform(bytes: &[u8], args: &BenchArgs) -> Result<BenchReport, String> {
+pub fn skelform(bytes: &[u8], format: FileFormat, args: &BenchArgs) -> Result<BenchReport, String> {
     use skelform::{AnimLayer, SkfDrawer};
     use spine_render_traits::RenderCommands;
 
-    let base = skelform::load(bytes).map_err(|e| e.to_string())?;
+    let base = crate::skf::load_armature(bytes, format)?;
     let anim = match &args.anim {
         Some(name) => base.animation_index(name).ok_or_else(|| {
             let names: Vec<String> =
@@ -234,7 +245,7 @@ pub fn skelform(bytes: &[u8], args: &BenchArgs) -> Result<BenchReport, String> {
 
 /// Prints a report as text.
 pub fn print_text(file: &Path, r: &BenchReport) {
-    outln!("{} ({}), animation {:?}", file.display(), r.format, r.anim);
+    outln!("{} ({}), animation {:?}", crate::escape(&file.display().to_string()), r.format, r.anim);
     outln!("  load      {:>10.1} us   (median of {})", r.load_us, r.repetitions[0]);
     outln!("  frame     {:>10.0} ns   (median of {} repetitions)", r.frame_ns, r.repetitions[1]);
     outln!(

@@ -6,7 +6,9 @@ use serde_json::json;
 use spine_format::binary::{self, SkeletonFile};
 use spine_format::{json, Summary};
 
-use crate::Failure;
+use spine_model::validate::{json_text, FileFormat};
+
+use crate::{escape, Failure};
 
 /// A loaded document of a detected format.
 #[allow(clippy::large_enum_variant)] // one per process run
@@ -15,23 +17,10 @@ enum Document {
     SpineJson(json::Skeleton),
 }
 
-fn read(file: &Path) -> Result<Vec<u8>, Failure> {
-    crate::check_size(file)?;
-    std::fs::read(file).map_err(|e| Failure::new(file, e))
-}
-
-/// Whether the bytes look like JSON text (an object after optional BOM and white space).
-fn looks_like_json(bytes: &[u8]) -> bool {
-    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
-}
-
-/// Detects the format from the content (never the file name) and parses it.
-fn load(file: &Path, bytes: &[u8]) -> Result<Document, Failure> {
-    if looks_like_json(bytes) {
-        let text = std::str::from_utf8(bytes)
-            .map_err(|e| Failure::new(file, format!("JSON is not UTF-8: {e}")))?;
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+/// Parses a Spine skeleton of the [`sniff`](spine_model::validate::sniff)ed format.
+fn load(file: &Path, bytes: &[u8], format: FileFormat) -> Result<Document, Failure> {
+    if format == FileFormat::SpineJson {
+        let text = json_text(bytes).map_err(|e| Failure::new(file, e))?;
         return json::parse(text).map(Document::SpineJson).map_err(|e| Failure::new(file, e));
     }
     binary::parse(bytes).map(Document::SpineBinary).map_err(|e| Failure::new(file, e))
@@ -44,10 +33,14 @@ fn summary(doc: &Document) -> (&'static str, Summary) {
     }
 }
 
-/// `skel info FILE [--json]`.
-pub(crate) fn info(file: &Path, as_json: bool) -> Result<(), Failure> {
-    let bytes = read(file)?;
-    let doc = load(file, &bytes)?;
+/// `skel info FILE [--json]` for a Spine skeleton (binary or JSON).
+pub(crate) fn info(
+    file: &Path,
+    bytes: &[u8],
+    format: FileFormat,
+    as_json: bool,
+) -> Result<(), Failure> {
+    let doc = load(file, bytes, format)?;
     let (format, s) = summary(&doc);
     if as_json {
         let v = json!({
@@ -76,12 +69,12 @@ pub(crate) fn info(file: &Path, as_json: bool) -> Result<(), Failure> {
         outln!("{v}");
     } else {
         let c = s.constraints;
-        outln!("file:        {}", file.display());
-        outln!("format:      {format} {}", s.version);
-        outln!("hash:        {}", s.hash);
+        outln!("file:        {}", escape(&file.display().to_string()));
+        outln!("format:      {format} {}", escape(&s.version));
+        outln!("hash:        {}", escape(&s.hash));
         outln!("bones:       {}", s.bones);
         outln!("slots:       {}", s.slots);
-        outln!("skins:       {}", s.skins.join(", "));
+        outln!("skins:       {}", escape(&s.skins.join(", ")));
         outln!(
             "constraints: ik {}, transform {}, path {}, physics {}, slider {}",
             c.ik,
@@ -90,20 +83,24 @@ pub(crate) fn info(file: &Path, as_json: bool) -> Result<(), Failure> {
             c.physics,
             c.slider
         );
-        outln!("events:      {}", s.events.join(", "));
+        outln!("events:      {}", escape(&s.events.join(", ")));
         outln!("animations:");
         for a in &s.animations {
-            outln!("  {:<24} {:.4} s", a.name, a.duration);
+            outln!("  {:<24} {:.4} s", escape(&a.name), a.duration);
         }
         outln!("bytes:       {} (all consumed)", bytes.len());
     }
     Ok(())
 }
 
-/// `skel dump FILE [--json]`.
-pub(crate) fn dump(file: &Path, as_json: bool) -> Result<(), Failure> {
-    let bytes = read(file)?;
-    let doc = load(file, &bytes)?;
+/// `skel dump FILE [--json]` for a Spine skeleton (binary or JSON).
+pub(crate) fn dump(
+    file: &Path,
+    bytes: &[u8],
+    format: FileFormat,
+    as_json: bool,
+) -> Result<(), Failure> {
+    let doc = load(file, bytes, format)?;
     match doc {
         Document::SpineBinary(s) => print_dump(file, &s, as_json),
         Document::SpineJson(s) => print_dump(file, &s, as_json),

@@ -2,6 +2,16 @@
 //!
 //! Thin by design: argument parsing, file I/O and output encoding. Every behaviour is a
 //! library function first.
+//!
+//! Hostile input rules, shared by every verb:
+//!
+//! * value arguments are checked in one place ([`args`]); a bad one is a usage error (exit 2)
+//!   naming the allowed range;
+//! * each input is read once, bounded, `-` being standard input ([`io`]); its format is
+//!   detected from the content by one function ([`spine_model::validate::sniff`]);
+//! * outputs never overwrite an input and appear whole or not at all ([`io`]);
+//! * runs and outputs have at most `--max-frames` frames; `play` streams its samples;
+//! * errors are one line: `error: <file>: <what>`, control characters escaped.
 
 /// `println!` that never panics: a closed stdout (e.g. `skel … | head`) ends the output quietly.
 macro_rules! outln {
@@ -10,18 +20,24 @@ macro_rules! outln {
     };
 }
 
+mod args;
 mod bench;
 mod info;
+mod io;
 mod pose;
 mod render;
 mod skf;
 mod validate;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use spine_model::validate::AtlasChoice;
+use spine_model::validate::{sniff, AtlasChoice, FileFormat};
+
+use crate::args::DEFAULT_MAX_FRAMES;
+use crate::pose::SkeletonInput;
 
 /// Inspect and use Spine and SkelForm skeletons.
 #[derive(Parser)]
@@ -35,7 +51,8 @@ struct Cli {
 enum Command {
     /// Summarize a skeleton file: version, counts, skins, events, animations.
     Info {
-        /// The skeleton file (.skel); the format is detected from the content.
+        /// The skeleton file (.skel, .json, .skf; `-`: standard input); the format is
+        /// detected from the content.
         file: PathBuf,
         /// Print one JSON document instead of text.
         #[arg(long)]
@@ -43,7 +60,7 @@ enum Command {
     },
     /// Load and resolve each file; print every problem found, one per line.
     Validate {
-        /// Skeleton files.
+        /// Skeleton files (.skel, .json, .skf; `-`: standard input).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// The atlas to bind regions from (default: the one next to each skeleton).
@@ -55,7 +72,7 @@ enum Command {
     },
     /// Pose: setup pose, then one animation applied once at a time; world transforms.
     Pose {
-        /// The skeleton file.
+        /// The skeleton file (`-`: standard input).
         file: PathBuf,
         /// Atlas (default: the one next to the skeleton).
         #[arg(long)]
@@ -66,9 +83,10 @@ enum Command {
         /// Animation name.
         #[arg(long)]
         anim: String,
-        /// Time in seconds, read as an f32 exactly as written.
-        #[arg(long, required_unless_present = "frame")]
-        time: Option<String>,
+        /// Time in seconds, read as an f32 exactly as written (any finite number).
+        #[arg(long, required_unless_present = "frame", allow_hyphen_values = true,
+              value_parser = args::time)]
+        time: Option<f32>,
         /// SkelForm only: the integer frame to pose (instead of `--time`).
         #[arg(long, conflicts_with = "time")]
         frame: Option<u32>,
@@ -81,7 +99,7 @@ enum Command {
     },
     /// Run an AnimationState: A looping, B queued after a delay; samples every n-th frame.
     Play {
-        /// The skeleton file.
+        /// The skeleton file (`-`: standard input).
         file: PathBuf,
         /// Atlas (default: the one next to the skeleton).
         #[arg(long)]
@@ -92,21 +110,30 @@ enum Command {
         /// `A` or `A,B`.
         #[arg(long, value_delimiter = ',', required = true)]
         anim: Vec<String>,
-        /// Default mix duration.
-        #[arg(long, default_value_t = 0.2)]
+        /// Default mix duration, 0 to 3600 seconds.
+        #[arg(long, default_value = "0.2", allow_hyphen_values = true,
+              value_parser = args::mix)]
         mix: f32,
-        /// Delay before B.
-        #[arg(long, default_value_t = 0.5)]
+        /// Delay before B, -3600 to 3600 seconds.
+        #[arg(long, default_value = "0.5", allow_hyphen_values = true,
+              value_parser = args::delay)]
         delay: f32,
-        /// Frames per second.
-        #[arg(long, default_value_t = 60.0)]
+        /// Frames per second, 1 to 1000.
+        #[arg(long, default_value = "60", allow_hyphen_values = true,
+              value_parser = args::fps)]
         fps: f32,
-        /// Frames to run.
-        #[arg(long, default_value_t = 180)]
-        frames: usize,
+        /// Frames to run, 1 to --max-frames.
+        #[arg(long, default_value = "180", allow_hyphen_values = true,
+              value_parser = args::count)]
+        frames: u32,
         /// Sample every n-th frame (and frame 1).
-        #[arg(long, default_value_t = 10)]
-        every: usize,
+        #[arg(long, default_value = "10", allow_hyphen_values = true,
+              value_parser = args::count)]
+        every: u32,
+        /// Most frames to run (SkelForm: the animation's frames).
+        #[arg(long, default_value_t = DEFAULT_MAX_FRAMES, allow_hyphen_values = true,
+              value_parser = args::count)]
+        max_frames: u32,
         /// Add world vertices of region and mesh attachments to each sample (as `pose`).
         #[arg(long)]
         vertices: bool,
@@ -116,7 +143,7 @@ enum Command {
     },
     /// The render commands of one pose (clipping and spine-cpp batching applied), as JSON.
     Commands {
-        /// The skeleton file.
+        /// The skeleton file (`-`: standard input).
         file: PathBuf,
         /// Atlas (default: the one next to the skeleton; none found is an error).
         #[arg(long, conflicts_with = "no_atlas")]
@@ -130,23 +157,29 @@ enum Command {
         /// Animation name.
         #[arg(long)]
         anim: String,
-        /// Time in seconds, read as an f32 exactly as written.
-        #[arg(long, default_value = "0")]
-        time: String,
+        /// Time in seconds, read as an f32 exactly as written (with --play: 0 or more).
+        #[arg(long, default_value = "0", allow_hyphen_values = true,
+              value_parser = args::time)]
+        time: f32,
         /// Play to --time as `skel play` does (AnimationState from 0 at 1/--fps steps,
         /// physics on) instead of posing at --time with physics off.
         #[arg(long)]
         play: bool,
-        /// Frames per second of the --play run.
-        #[arg(long, default_value_t = 30.0, requires = "play")]
+        /// Frames per second of the --play run, 1 to 1000.
+        #[arg(long, default_value = "30", requires = "play", allow_hyphen_values = true,
+              value_parser = args::fps)]
         fps: f32,
+        /// Most steps of the --play run.
+        #[arg(long, default_value_t = DEFAULT_MAX_FRAMES, allow_hyphen_values = true,
+              value_parser = args::count)]
+        max_frames: u32,
         /// Print JSON (the only output form).
         #[arg(long)]
         json: bool,
     },
     /// Draw with the software renderer: PNG, PNG sequence (folder ending `/`), GIF, APNG, WebP.
     Render {
-        /// The skeleton file (default: the project's demo rig).
+        /// The skeleton file (default: the project's demo rig; `-`: standard input).
         file: Option<PathBuf>,
         /// Atlas (default: the one next to the skeleton; none found is an error); page
         /// images are read next to it.
@@ -175,22 +208,31 @@ enum Command {
         /// One output per animation (`-<anim>` is added before the extension).
         #[arg(long)]
         all: bool,
-        /// Time of a single .png frame, seconds.
-        #[arg(long, default_value = "0")]
-        time: String,
-        /// Frames per second of animated outputs, and the step of the played run.
-        #[arg(long, default_value_t = 30.0)]
+        /// Time of a single .png frame, seconds (played: 0 or more).
+        #[arg(long, default_value = "0", allow_hyphen_values = true,
+              value_parser = args::time)]
+        time: f32,
+        /// Frames per second of animated outputs, and the step of the played run; 1 to 1000.
+        #[arg(long, default_value = "30", allow_hyphen_values = true,
+              value_parser = args::fps)]
         fps: f32,
-        /// Image size WxH (default: the animation's bounds at --scale, at most 2048).
-        #[arg(long)]
-        size: Option<String>,
-        /// Pixels per world unit (default: fit the animation's bounds).
-        #[arg(long)]
+        /// Most frames of one output (an animation lasting longer is refused), and most
+        /// steps of a played still frame.
+        #[arg(long, default_value_t = DEFAULT_MAX_FRAMES, allow_hyphen_values = true,
+              value_parser = args::count)]
+        max_frames: u32,
+        /// Image size WxH, each side 1 to 8192 (default: the animation's bounds at
+        /// --scale, at most 2048).
+        #[arg(long, value_parser = args::size)]
+        size: Option<(u32, u32)>,
+        /// Pixels per world unit, 0.0001 to 10000 (default: fit the animation's bounds).
+        #[arg(long, allow_hyphen_values = true, value_parser = args::scale)]
         scale: Option<f32>,
         /// Background RRGGBBAA (default transparent).
-        #[arg(long, default_value = "00000000")]
-        background: String,
-        /// Output: .png, .gif, .apng, .webp, or a folder ending in `/`.
+        #[arg(long, default_value = "00000000", value_parser = args::background)]
+        background: [u8; 4],
+        /// Output: .png, .gif, .apng, .webp, or a folder ending in `/`. Never a file the
+        /// command reads; written under a temporary name, then renamed.
         #[arg(long)]
         out: String,
         /// SkelForm only: an active style by name (repeatable, highest priority first;
@@ -200,7 +242,7 @@ enum Command {
     },
     /// Time loading, one frame and render-command generation (medians, in-process).
     Bench {
-        /// The skeleton file (.skel, .json or .skf).
+        /// The skeleton file (.skel, .json or .skf; `-`: standard input).
         file: PathBuf,
         /// Atlas (default: the one next to the skeleton).
         #[arg(long)]
@@ -211,16 +253,16 @@ enum Command {
         /// Animation (default: the first one).
         #[arg(long)]
         anim: Option<String>,
-        /// Milliseconds spent measuring each figure, after its warm-up.
-        #[arg(long, default_value_t = 1000)]
+        /// Milliseconds spent measuring each figure, after its warm-up (1 to 3600000).
+        #[arg(long, default_value = "1000", value_parser = args::budget_ms)]
         budget_ms: u64,
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
     },
-    /// Print the raw AST the format layer read.
+    /// Print the raw AST the format layer read (SkelForm: the armature.json document).
     Dump {
-        /// The skeleton file.
+        /// The skeleton file (`-`: standard input).
         file: PathBuf,
         /// Print JSON instead of readable text.
         #[arg(long)]
@@ -228,115 +270,209 @@ enum Command {
     },
 }
 
-/// A failure to report as `error: <file>: <message>` with exit code 1.
+/// A failure: an input problem (`error: <file>: <message>`, exit 1) or wrong usage (exit 2).
 pub(crate) struct Failure {
-    file: PathBuf,
+    file: Option<PathBuf>,
     message: String,
+    usage: bool,
 }
 
 impl Failure {
+    /// A problem with `file` (exit 1).
     pub(crate) fn new(file: &Path, message: impl ToString) -> Self {
-        Failure { file: file.to_path_buf(), message: message.to_string() }
+        Failure { file: Some(file.to_path_buf()), message: message.to_string(), usage: false }
+    }
+
+    /// Wrong usage (exit 2).
+    pub(crate) fn usage(message: impl ToString) -> Self {
+        Failure { file: None, message: message.to_string(), usage: true }
     }
 }
 
-/// Reads `file` when it is a SkelForm document (a zip archive, or JSON without Spine's
-/// top-level `skeleton` key); `Ok(None)` for anything else (Spine binary or JSON).
-fn skelform_bytes(file: &Path) -> Result<Option<Vec<u8>>, Failure> {
-    check_size(file)?;
-    let bytes = std::fs::read(file).map_err(|e| Failure::new(file, e))?;
-    if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06") {
-        return Ok(Some(bytes));
-    }
-    if skf::is_skelform(&bytes) {
-        // A JSON object: Spine's exports always carry a top-level "skeleton" object.
-        let text = String::from_utf8_lossy(&bytes);
-        let text = text.trim_start_matches('\u{feff}');
-        if let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(text)
-        {
-            if !map.contains_key("skeleton") {
-                return Ok(Some(bytes));
-            }
+/// `text` with every control character (line breaks included) escaped, so that a message
+/// or a name from a file is one harmless line on a terminal.
+pub(crate) fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
         }
     }
-    Ok(None)
+    out
 }
 
 /// Writes one line to stdout; on a broken pipe, exits quietly with success.
 pub(crate) fn emit_line(args: std::fmt::Arguments<'_>) {
-    use std::io::Write;
     let mut out = std::io::stdout().lock();
     if out.write_fmt(args).and_then(|()| out.write_all(b"\n")).is_err() {
         std::process::exit(0);
     }
 }
 
-/// Refuses files over [`spine_format::Limits`]' size limit before reading them.
-pub(crate) fn check_size(file: &Path) -> Result<(), Failure> {
-    let max = spine_format::Limits::default().max_file_bytes;
-    match std::fs::metadata(file) {
-        Ok(m) if m.len() > max as u64 => Err(Failure::new(
-            file,
-            format!("file is {} bytes, over the {max}-byte limit (max_file_bytes)", m.len()),
-        )),
-        Ok(_) => Ok(()),
-        Err(e) => Err(Failure::new(file, e)),
+/// One JSON document written to stdout piece by piece (buffered); a closed stdout ends the
+/// process quietly with success, as [`emit_line`].
+pub(crate) struct JsonOut(std::io::BufWriter<std::io::StdoutLock<'static>>);
+
+impl JsonOut {
+    pub(crate) fn new() -> JsonOut {
+        JsonOut(std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock()))
+    }
+
+    fn check(r: std::io::Result<()>) {
+        if r.is_err() {
+            std::process::exit(0);
+        }
+    }
+
+    /// Writes JSON text as is.
+    pub(crate) fn raw(&mut self, text: &str) {
+        JsonOut::check(self.0.write_all(text.as_bytes()));
+    }
+
+    /// Writes a JSON value.
+    pub(crate) fn value(&mut self, v: &serde_json::Value) {
+        JsonOut::check(serde_json::to_writer(&mut self.0, v).map_err(std::io::Error::other));
+    }
+
+    /// Ends the document (a newline) and flushes.
+    pub(crate) fn finish(mut self) {
+        JsonOut::check(self.0.write_all(b"\n").and_then(|()| self.0.flush()));
+    }
+
+    /// Drops what is still buffered (after an error: a short document is then not printed
+    /// at all; a long one stops where it was).
+    pub(crate) fn abandon(self) {
+        let _ = self.0.into_parts();
     }
 }
 
+/// Reads a skeleton file once (bounded) and detects its format; an atlas, an image or other
+/// non-skeleton is refused saying what it is.
+fn read_skeleton(file: &Path) -> Result<(Vec<u8>, FileFormat), Failure> {
+    let bytes = io::read_input(file, "skeleton").map_err(|e| Failure::new(file, e))?;
+    let format = sniff(&bytes);
+    match format.refusal() {
+        Some(why) => Err(Failure::new(file, why)),
+        None => Ok((bytes, format)),
+    }
+}
+
+/// Refuses flags that apply to Spine skeletons only, for a SkelForm file (exit 2).
+fn spine_only(file: &Path, flags: &[(bool, &str)], why: &str) -> Result<(), Failure> {
+    let given: Vec<&str> = flags.iter().filter(|(g, _)| *g).map(|(_, f)| *f).collect();
+    if given.is_empty() {
+        return Ok(());
+    }
+    Err(Failure::usage(format!(
+        "{}: {} apply only to Spine skeletons: {why}",
+        escape(&file.display().to_string()),
+        given.join(", ")
+    )))
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match &cli.command {
-        Command::Info { file, json } => match skelform_bytes(file) {
-            Ok(Some(bytes)) => skf::info(file, &bytes, *json),
-            Ok(None) => info::info(file, *json),
-            Err(f) => Err(f),
-        },
-        Command::Dump { file, json } => info::dump(file, *json),
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    match run(&cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => report(f),
+    }
+}
+
+/// A clap error as one line (exit 2); help and version are printed as clap prints them.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        e.exit();
+    }
+    let text = e.render().to_string();
+    let mut paragraphs = text
+        .split("\n\n")
+        .map(|p| p.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" "));
+    let first = paragraphs.next().unwrap_or_else(|| "error: wrong usage".to_owned());
+    let usage = paragraphs.find(|p| p.starts_with("Usage:"));
+    match usage {
+        Some(u) => eprintln!("{} ({})", escape(&first), escape(&u.replacen("Usage:", "usage:", 1))),
+        None => eprintln!("{}", escape(&first)),
+    }
+    ExitCode::from(2)
+}
+
+/// Runs one verb.
+fn run(command: &Command) -> Result<(), Failure> {
+    match command {
+        Command::Info { file, json } => {
+            let (bytes, format) = read_skeleton(file)?;
+            if format.is_skelform() {
+                skf::info(file, &bytes, format, *json)
+            } else {
+                info::info(file, &bytes, format, *json)
+            }
+        }
+        Command::Dump { file, json } => {
+            let (bytes, format) = read_skeleton(file)?;
+            if format.is_skelform() {
+                skf::dump(file, &bytes, format, *json)
+            } else {
+                info::dump(file, &bytes, format, *json)
+            }
+        }
+        Command::Validate { files, atlas, no_atlas } => {
+            if validate::run(files, atlas.as_ref(), *no_atlas) {
+                Ok(())
+            } else {
+                // Every problem is printed already.
+                std::process::exit(1);
+            }
+        }
         Command::Bench { file, atlas, skin, anim, budget_ms, json } => {
+            let (bytes, format) = read_skeleton(file)?;
             let args = bench::BenchArgs {
                 atlas: atlas.clone(),
                 skin: skin.clone(),
                 anim: anim.clone(),
                 budget: std::time::Duration::from_millis(*budget_ms),
             };
-            let report = match skelform_bytes(file) {
-                Err(f) => return report(Err(f)),
-                Ok(Some(bytes)) => bench::skelform(&bytes, &args),
-                Ok(None) => bench::spine(file, &args),
+            let report = if format.is_skelform() {
+                bench::skelform(&bytes, format, &args)
+            } else {
+                bench::spine(&SkeletonInput { path: file, bytes: &bytes }, format, &args)
             };
-            report
-                .map(|r| {
-                    if *json {
-                        outln!("{}", r.to_json(file));
-                    } else {
-                        bench::print_text(file, &r);
-                    }
-                })
-                .map_err(|e| Failure::new(file, e))
+            let r = report.map_err(|e| Failure::new(file, e))?;
+            if *json {
+                outln!("{}", r.to_json(file));
+            } else {
+                bench::print_text(file, &r);
+            }
+            Ok(())
         }
         Command::Pose { file, atlas, skin, anim, time, frame, vertices, json } => {
-            let time = time.as_deref().map(pose::parse_time).transpose();
-            match (skelform_bytes(file), time) {
-                (Err(f), _) => Err(f),
-                (_, Err(e)) => Err(Failure::new(file, e)),
-                (Ok(Some(bytes)), Ok(t)) => {
-                    let at = match (frame, t) {
-                        (Some(n), _) => skf::PoseAt::Frame(*n),
-                        (None, Some(t)) => skf::PoseAt::Time(t),
-                        (None, None) => skf::PoseAt::Frame(0),
-                    };
-                    skf::pose(file, &bytes, anim, at, *json)
-                }
-                (Ok(None), Ok(None)) => {
-                    Err(Failure::new(file, "--time is required for Spine skeletons"))
-                }
-                (Ok(None), Ok(Some(t))) => {
-                    pose::pose(file, atlas.as_deref(), skin.as_deref(), anim, t, *vertices)
-                        .map(|v| outln!("{v}"))
-                        .map_err(|e| Failure::new(file, e))
-                }
+            let (bytes, format) = read_skeleton(file)?;
+            if format.is_skelform() {
+                let at = match (frame, time) {
+                    (Some(n), _) => skf::PoseAt::Frame(*n),
+                    (None, Some(t)) => skf::PoseAt::Time(*t),
+                    (None, None) => skf::PoseAt::Frame(0),
+                };
+                return skf::pose(file, &bytes, format, anim, at, *json);
             }
+            let Some(t) = time else {
+                return Err(Failure::usage("--time is required for Spine skeletons"));
+            };
+            let input = SkeletonInput { path: file, bytes: &bytes };
+            let v = pose::pose(&input, atlas.as_deref(), skin.as_deref(), anim, *t, *vertices)
+                .map_err(|e| Failure::new(file, e))?;
+            outln!("{v}");
+            Ok(())
         }
         Command::Play {
             file,
@@ -348,17 +484,16 @@ fn main() -> ExitCode {
             fps,
             frames,
             every,
+            max_frames,
             vertices,
             json,
         } => {
-            match skelform_bytes(file) {
-                Err(f) => return report(Err(f)),
-                Ok(Some(bytes)) => {
-                    let name = anim.first().map(String::as_str).unwrap_or_default();
-                    return report(skf::play(file, &bytes, name, *json));
-                }
-                Ok(None) => {}
+            let (bytes, format) = read_skeleton(file)?;
+            if format.is_skelform() {
+                let name = anim.first().map(String::as_str).unwrap_or_default();
+                return skf::play(file, &bytes, format, name, *max_frames, *json);
             }
+            args::check_frames(*frames, *max_frames).map_err(Failure::usage)?;
             let o = pose::PlayOptions {
                 anims: anim.clone(),
                 mix: *mix,
@@ -368,17 +503,57 @@ fn main() -> ExitCode {
                 every: *every,
                 vertices: *vertices,
             };
-            pose::play(file, atlas.as_deref(), skin.as_deref(), &o)
-                .map(|v| outln!("{v}"))
-                .map_err(|e| Failure::new(file, e))
+            let input = SkeletonInput { path: file, bytes: &bytes };
+            let mut out = JsonOut::new();
+            match pose::play(&input, atlas.as_deref(), skin.as_deref(), &o, &mut out) {
+                Ok(()) => {
+                    out.finish();
+                    Ok(())
+                }
+                Err(e) => {
+                    out.abandon();
+                    Err(Failure::new(file, e))
+                }
+            }
         }
-        Command::Commands { file, atlas, no_atlas, skin, anim, time, play, fps, json: _ } => {
+        Command::Commands {
+            file,
+            atlas,
+            no_atlas,
+            skin,
+            anim,
+            time,
+            play,
+            fps,
+            max_frames,
+            json: _,
+        } => {
+            let (bytes, format) = read_skeleton(file)?;
+            if format.is_skelform() {
+                spine_only(
+                    file,
+                    &[
+                        (atlas.is_some(), "--atlas"),
+                        (*no_atlas, "--no-atlas"),
+                        (skin.is_some(), "--skin"),
+                        (*play, "--play"),
+                    ],
+                    "a SkelForm file carries its own atlas and is posed at a frame",
+                )?;
+                let v = skf::commands(file, &bytes, format, anim, skf::PoseAt::Time(*time))?;
+                outln!("{v}");
+                return Ok(());
+            }
+            let play = play
+                .then(|| args::played_steps(*time, *fps, *max_frames).map(|s| (*fps, s)))
+                .transpose()
+                .map_err(Failure::usage)?;
             let atlas = atlas_choice(atlas.as_ref(), *no_atlas);
-            let play = play.then_some(*fps);
-            pose::parse_time(time)
-                .and_then(|t| render::commands(file, &atlas, skin.as_deref(), anim, t, play))
-                .map(|v| outln!("{v}"))
-                .map_err(|e| Failure::new(file, e))
+            let input = SkeletonInput { path: file, bytes: &bytes };
+            let v = render::commands(&input, &atlas, skin.as_deref(), anim, *time, play)
+                .map_err(|e| Failure::new(file, e))?;
+            outln!("{v}");
+            Ok(())
         }
         Command::Render {
             file,
@@ -392,6 +567,7 @@ fn main() -> ExitCode {
             all,
             time,
             fps,
+            max_frames,
             size,
             scale,
             background,
@@ -399,97 +575,79 @@ fn main() -> ExitCode {
             styles,
         } => {
             let shown = file.clone().unwrap_or_else(render::demo_rig_path);
-            let skf_bytes = match file.as_deref().map(skelform_bytes).transpose() {
-                Ok(b) => b.flatten(),
-                Err(f) => return report(Err(f)),
-            };
-            if let Some(bytes) = skf_bytes {
-                let spine_only: Vec<&str> = [
-                    (*no_atlas, "--no-atlas"),
-                    (*pma, "--pma"),
-                    (*no_pma, "--no-pma"),
-                    (physics.is_some(), "--physics"),
-                ]
-                .into_iter()
-                .filter_map(|(given, flag)| given.then_some(flag))
-                .collect();
-                if !spine_only.is_empty() {
-                    eprintln!(
-                        "error: {}: {} apply only to Spine skeletons: a SkelForm .skf archive \
-                         carries its own textures (straight alpha) and runs its own physics",
-                        shown.display(),
-                        spine_only.join(", ")
-                    );
-                    return ExitCode::from(2);
-                }
-                let args = (|| {
-                    Ok::<_, String>(skf::SkfRenderArgs {
-                        anim: anim.clone(),
-                        all: *all,
-                        time: pose::parse_time(time)?,
-                        fps: *fps,
-                        size: size.as_deref().map(render::parse_size).transpose()?,
-                        scale: *scale,
-                        background: skel_render::parse_rgba_hex(background).ok_or_else(|| {
-                            format!("--background must be RRGGBBAA: {background:?}")
-                        })?,
-                        styles: styles.clone(),
-                        out: out.clone(),
-                    })
-                })();
-                let result = match args {
-                    Ok(a) => skf::render(&shown, &bytes, &a),
-                    Err(e) => Err(Failure::new(&shown, e)),
-                };
-                return report(result.map(|paths| {
-                    for p in paths {
-                        outln!("{}", p.display());
-                    }
-                }));
+            let (bytes, format) = read_skeleton(&shown)?;
+            let kind = skel_render::OutputKind::from_path(out);
+            if kind.is_none() {
+                return Err(Failure::usage(format!(
+                    "--out must end in .png, .gif, .apng, .webp or / (got {:?})",
+                    escape(out)
+                )));
             }
-            let args = (|| {
-                use std::io::IsTerminal;
-                Ok::<_, String>(render::RenderArgs {
-                    file: file.clone(),
-                    atlas: atlas_choice(atlas.as_ref(), *no_atlas),
-                    pma: if *pma {
-                        Some(true)
-                    } else if *no_pma {
-                        Some(false)
-                    } else {
-                        None
-                    },
-                    physics: physics.unwrap_or_default(),
-                    skin: skin.clone(),
+            if format.is_skelform() {
+                spine_only(
+                    &shown,
+                    &[
+                        (*no_atlas, "--no-atlas"),
+                        (*pma, "--pma"),
+                        (*no_pma, "--no-pma"),
+                        (physics.is_some(), "--physics"),
+                    ],
+                    "a SkelForm .skf archive carries its own textures (straight alpha) and \
+                     runs its own physics",
+                )?;
+                let a = skf::SkfRenderArgs {
                     anim: anim.clone(),
                     all: *all,
-                    time: pose::parse_time(time)?,
+                    time: *time,
                     fps: *fps,
-                    size: size.as_deref().map(render::parse_size).transpose()?,
+                    max_frames: *max_frames,
+                    size: *size,
                     scale: *scale,
-                    background: skel_render::parse_rgba_hex(background)
-                        .ok_or_else(|| format!("--background must be RRGGBBAA: {background:?}"))?,
+                    background: *background,
+                    styles: styles.clone(),
                     out: out.clone(),
-                    progress: std::io::stderr().is_terminal(),
-                })
-            })();
-            args.and_then(|a| render::render(&a))
-                .map(|paths| {
-                    for p in paths {
-                        outln!("{}", p.display());
-                    }
-                })
-                .map_err(|e| Failure::new(&shown, e))
-        }
-        Command::Validate { files, atlas, no_atlas } => {
-            return if validate::run(files, atlas.as_ref(), *no_atlas) {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
+                };
+                for p in skf::render(&shown, &bytes, &a)? {
+                    outln!("{}", escape(&p.display().to_string()));
+                }
+                return Ok(());
+            }
+            let physics = physics.unwrap_or_default();
+            if kind == Some(skel_render::OutputKind::Png) && physics == render::PhysicsMode::Update
+            {
+                args::played_steps(*time, *fps, *max_frames).map_err(Failure::usage)?;
+            }
+            use std::io::IsTerminal;
+            let a = render::RenderArgs {
+                atlas: atlas_choice(atlas.as_ref(), *no_atlas),
+                pma: if *pma {
+                    Some(true)
+                } else if *no_pma {
+                    Some(false)
+                } else {
+                    None
+                },
+                physics,
+                skin: skin.clone(),
+                anim: anim.clone(),
+                all: *all,
+                time: *time,
+                fps: *fps,
+                max_frames: *max_frames,
+                size: *size,
+                scale: *scale,
+                background: *background,
+                out: out.clone(),
+                progress: std::io::stderr().is_terminal(),
             };
+            let input = SkeletonInput { path: &shown, bytes: &bytes };
+            let paths = render::render(&input, &a).map_err(|e| Failure::new(&shown, e))?;
+            for p in paths {
+                outln!("{}", escape(&p.display().to_string()));
+            }
+            Ok(())
         }
-    };
-    report(result)
+    }
 }
 
 /// `--atlas A` / `--no-atlas` / neither.
@@ -501,13 +659,15 @@ fn atlas_choice(atlas: Option<&PathBuf>, no_atlas: bool) -> AtlasChoice {
     }
 }
 
-/// Prints a failure as `error: <file>: <message>` and maps the result to the exit code.
-fn report(result: Result<(), Failure>) -> ExitCode {
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(f) => {
-            eprintln!("error: {}: {}", f.file.display(), f.message);
-            ExitCode::from(1)
+/// Prints a failure as one line, `error: <file>: <message>` (usage: `error: <message>`),
+/// control characters escaped, and maps it to the exit code (1, or 2 for usage).
+fn report(f: Failure) -> ExitCode {
+    let message = escape(&f.message);
+    match &f.file {
+        Some(file) if !f.usage => {
+            eprintln!("error: {}: {message}", escape(&file.display().to_string()))
         }
+        _ => eprintln!("error: {message}"),
     }
+    ExitCode::from(if f.usage { 2 } else { 1 })
 }

@@ -3,6 +3,14 @@
 //!
 //! Skin rule (the goldens'): `--skin S` selects S; without it, the first non-default skin
 //! is used when the data has one, else only the default skin.
+//!
+//! Numbers: every number printed is finite. A pose whose world transform, color, vertex or
+//! event value is NaN or infinite (e.g. a bone scale of 1e38 overflowing) is an error naming
+//! the bone, slot or event, never a `null` in the output.
+//!
+//! `skel play` streams: each sample is written to stdout when it is taken, so memory does
+//! not grow with `--frames`; events and track events (at most [`MAX_CALLBACK_BYTES`]) follow
+//! the samples.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -13,49 +21,80 @@ use spine_anim::{
     StateEventType,
 };
 use spine_format::atlas::Atlas;
-use spine_model::validate::{discover_atlas, load_atlas};
-use spine_model::{AnimationId, LoadOptions, SkeletonData, SlotId};
+use spine_model::validate::{discover_atlas, parse_atlas};
+use spine_model::{AnimationId, LoadError, LoadOptions, SkeletonData, SlotId};
+
+use crate::io::{is_stdin, read_input};
+use crate::JsonOut;
+
+/// A Spine skeleton file read once: its name and bytes.
+pub struct SkeletonInput<'a> {
+    /// The path given (`-`: standard input).
+    pub path: &'a Path,
+    /// Its bytes.
+    pub bytes: &'a [u8],
+}
+
+/// One line for a load error: a single problem as is; several, the first and how many more
+/// (`skel validate` lists them all).
+pub(crate) fn load_error(e: LoadError) -> String {
+    match e {
+        LoadError::Invalid(p) => match p.len() {
+            0 => "invalid skeleton".to_owned(),
+            1 => p[0].to_string(),
+            n => format!(
+                "{} (and {} more problem{}; skel validate lists them all)",
+                p[0],
+                n - 1,
+                if n == 2 { "" } else { "s" }
+            ),
+        },
+        LoadError::Parse(e) => e.to_string(),
+        LoadError::Json(e) | LoadError::Atlas(e) => e,
+        e => e.to_string(),
+    }
+}
+
+/// Reads and parses an atlas file (bounded, once); errors name the atlas.
+pub(crate) fn read_atlas(path: &Path) -> Result<Atlas, String> {
+    let bytes = read_input(path, "atlas").map_err(|e| format!("atlas {}: {e}", path.display()))?;
+    parse_atlas(&bytes).map_err(|e| format!("atlas {}: {e}", path.display()))
+}
+
+/// The atlas of a posing verb: `--atlas A`, else the one beside the skeleton (none found,
+/// or the skeleton read from standard input: geometry only).
+pub fn optional_atlas(file: &Path, atlas: Option<&Path>) -> Option<std::path::PathBuf> {
+    atlas
+        .map(Path::to_path_buf)
+        .or_else(|| if is_stdin(file) { None } else { discover_atlas(file) })
+}
 
 /// Loads a Spine skeleton (binary or JSON, detected from the content) with `atlas` (or the
 /// atlas found next to it).
-pub fn load_rig(file: &Path, atlas: Option<&Path>) -> Result<Arc<SkeletonData>, String> {
-    let atlas_path = atlas.map(Path::to_path_buf).or_else(|| discover_atlas(file));
-    let atlas = atlas_path.as_deref().map(load_atlas).transpose()?;
+pub fn load_rig(
+    input: &SkeletonInput<'_>,
+    atlas: Option<&Path>,
+) -> Result<Arc<SkeletonData>, String> {
+    let atlas_path = optional_atlas(input.path, atlas);
+    let atlas = atlas_path.as_deref().map(read_atlas).transpose()?;
     let atlas_name = atlas_path
         .as_deref()
         .and_then(Path::file_name)
         .and_then(|n| n.to_str())
         .unwrap_or("atlas")
         .to_owned();
-    load_rig_with(file, atlas.as_ref(), &atlas_name)
+    load_rig_with(input.bytes, atlas.as_ref(), &atlas_name)
 }
 
 /// Loads a Spine skeleton (binary or JSON, detected from the content) binding regions from
 /// an already parsed atlas (`None`: geometry only); `atlas_name` names it in problems.
 pub(crate) fn load_rig_with(
-    file: &Path,
+    bytes: &[u8],
     atlas: Option<&Atlas>,
     atlas_name: &str,
 ) -> Result<Arc<SkeletonData>, String> {
-    let bytes = std::fs::read(file).map_err(|e| e.to_string())?;
     let options = LoadOptions { scale: 1.0, atlas, atlas_name };
-    let is_json = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
-    let data = if is_json {
-        let text = std::str::from_utf8(&bytes).map_err(|e| format!("JSON is not UTF-8: {e}"))?;
-        let parsed = spine_format::json::parse(text).map_err(|e| e.to_string())?;
-        SkeletonData::from_json(&parsed, &options).map_err(|e| e.to_string())?
-    } else {
-        spine_model::load_binary_with(&bytes, &options).map_err(|e| match e {
-            spine_model::LoadError::Parse(e) => e.to_string(),
-            e => e.to_string(),
-        })?
-    };
-    Ok(Arc::new(data))
-}
-
-/// Reads `--time T` as an `f32` exactly as written.
-pub fn parse_time(text: &str) -> Result<f32, String> {
-    text.trim().parse::<f32>().map_err(|_| format!("not a number: {text:?}"))
+    spine_model::validate::load_spine(bytes, &options).map(Arc::new).map_err(load_error)
 }
 
 /// A new skeleton with the chosen skin, in the setup pose.
@@ -78,52 +117,82 @@ fn animation(data: &SkeletonData, name: &str) -> Result<AnimationId, String> {
     data.find_animation(name).ok_or_else(|| format!("no animation named {name:?}"))
 }
 
-/// An `f32` as the shortest decimal that reads back as the same `f32`.
-fn num(x: f32) -> Value {
-    if !x.is_finite() {
-        return Value::Null;
+/// An `f32` as the shortest decimal that reads back as the same `f32`; `what` names it
+/// when it is not finite.
+pub(crate) fn num(x: f32, what: impl FnOnce() -> String) -> Result<Value, String> {
+    let n = if x.is_finite() {
+        x.to_string().parse::<f64>().ok().and_then(serde_json::Number::from_f64)
+    } else {
+        None
+    };
+    n.map(Value::Number).ok_or_else(|| format!("{} is {x}, not a finite number", what()))
+}
+
+fn nums(xs: &[f32], what: &dyn Fn(usize) -> String) -> Result<Value, String> {
+    xs.iter()
+        .enumerate()
+        .map(|(i, &x)| num(x, || what(i)))
+        .collect::<Result<_, _>>()
+        .map(Value::Array)
+}
+
+const BONE_FIELDS: [&str; 6] = ["a", "b", "c", "d", "worldX", "worldY"];
+
+/// Checks that every active bone's world transform is finite (the first bad one is named).
+pub(crate) fn check_bones(sk: &Skeleton) -> Result<(), String> {
+    for (i, b) in sk.bones.iter().enumerate() {
+        if !b.active {
+            continue;
+        }
+        let v = [b.a, b.b, b.c, b.d, b.world_x, b.world_y];
+        if let Some(k) = v.iter().position(|x| !x.is_finite()) {
+            return Err(format!(
+                "bone {:?}: world transform {} is {}, not a finite number",
+                sk.data.bones[i].name, BONE_FIELDS[k], v[k]
+            ));
+        }
     }
-    x.to_string()
-        .parse::<f64>()
-        .ok()
-        .and_then(serde_json::Number::from_f64)
-        .map_or(Value::Null, Value::Number)
+    Ok(())
 }
 
 /// `bones`, `slots` and `drawOrder` of the current pose (golden sample shape).
-fn sample(sk: &Skeleton, out: &mut Map<String, Value>) {
-    let bones = sk
-        .bones
-        .iter()
-        .map(|b| {
-            if b.active {
-                Value::Array([b.a, b.b, b.c, b.d, b.world_x, b.world_y].map(num).to_vec())
-            } else {
-                Value::Null
-            }
-        })
-        .collect();
-    let slots = sk
-        .slots
-        .iter()
-        .map(|s| {
-            let name = s.attachment.map_or(Value::Null, |a| json!(&*sk.data.attachment(a).name));
-            let c = s.color;
-            let mut v = vec![name, Value::Array([c.r, c.g, c.b, c.a].map(num).to_vec())];
-            if s.has_dark_color {
-                let d = s.dark_color;
-                v.push(Value::Array([d.r, d.g, d.b].map(num).to_vec()));
-            }
-            Value::Array(v)
-        })
-        .collect();
+fn sample(sk: &Skeleton, out: &mut Map<String, Value>) -> Result<(), String> {
+    check_bones(sk)?;
+    let mut bones = Vec::with_capacity(sk.bones.len());
+    for (i, b) in sk.bones.iter().enumerate() {
+        bones.push(if b.active {
+            let v = [b.a, b.b, b.c, b.d, b.world_x, b.world_y];
+            nums(&v, &|k| format!("bone {:?}: world {}", sk.data.bones[i].name, BONE_FIELDS[k]))?
+        } else {
+            Value::Null
+        });
+    }
+    let mut slots = Vec::with_capacity(sk.slots.len());
+    for (i, s) in sk.slots.iter().enumerate() {
+        let slot = || sk.data.slots[i].name.as_str();
+        let name = s.attachment.map_or(Value::Null, |a| json!(&*sk.data.attachment(a).name));
+        let c = s.color;
+        let rgba = ["r", "g", "b", "a"];
+        let mut v = vec![
+            name,
+            nums(&[c.r, c.g, c.b, c.a], &|k| format!("slot {:?}: color {}", slot(), rgba[k]))?,
+        ];
+        if s.has_dark_color {
+            let d = s.dark_color;
+            v.push(nums(&[d.r, d.g, d.b], &|k| {
+                format!("slot {:?}: dark color {}", slot(), rgba[k])
+            })?);
+        }
+        slots.push(Value::Array(v));
+    }
     out.insert("bones".into(), Value::Array(bones));
     out.insert("slots".into(), Value::Array(slots));
     out.insert("drawOrder".into(), json!(sk.draw_order.iter().map(|s| s.0).collect::<Vec<_>>()));
+    Ok(())
 }
 
 /// `{slotName: [x0, y0, …]}` for every region or mesh shown on an active bone.
-fn vertices(sk: &Skeleton) -> Value {
+fn vertices(sk: &Skeleton) -> Result<Value, String> {
     let mut map = Map::new();
     let mut buf = Vec::new();
     for (i, s) in sk.slots.iter().enumerate() {
@@ -137,26 +206,34 @@ fn vertices(sk: &Skeleton) -> Value {
         }
         buf.clear();
         if sk.world_vertices(SlotId(i as u32), &mut buf) {
-            map.insert(
-                sk.data.slots[i].name.clone(),
-                Value::Array(buf.iter().map(|&x| num(x)).collect()),
-            );
+            let name = &sk.data.slots[i].name;
+            let v = nums(&buf, &|k| {
+                format!("slot {name:?}: world vertex {} {}", k / 2, ["x", "y"][k % 2])
+            })?;
+            map.insert(name.clone(), v);
         }
     }
-    Value::Object(map)
+    Ok(Value::Object(map))
+}
+
+/// Checks that every number a sample of the pose (with vertices) would print is finite;
+/// the error names the first bad bone or slot.
+pub(crate) fn check_pose(sk: &Skeleton) -> Result<(), String> {
+    sample(sk, &mut Map::new())?;
+    vertices(sk).map(|_| ())
 }
 
 /// `skel pose`: setup pose, `anim` applied once at `time` (no loop, alpha 1, blend setup,
 /// direction in), world transforms with physics off.
 pub fn pose(
-    file: &Path,
+    input: &SkeletonInput<'_>,
     atlas: Option<&Path>,
     skin: Option<&str>,
     anim: &str,
     time: f32,
     with_vertices: bool,
 ) -> Result<Value, String> {
-    let data = load_rig(file, atlas)?;
+    let data = load_rig(input, atlas)?;
     let id = animation(&data, anim)?;
     let mut sk = skeleton(&data, skin)?;
     let mut events = Vec::new();
@@ -172,14 +249,15 @@ pub fn pose(
         MixDirection::In,
     );
     sk.update_world_transform(Physics::None);
+    let at = |e: String| format!("{anim:?} at --time {time}: {e}");
     let mut out = Map::new();
     out.insert("anim".into(), json!(anim));
-    out.insert("t".into(), num(time));
+    out.insert("t".into(), num(time, || "--time".to_owned())?);
     out.insert("bone_names".into(), json!(data.bones.iter().map(|b| &b.name).collect::<Vec<_>>()));
     out.insert("slot_names".into(), json!(data.slots.iter().map(|s| &s.name).collect::<Vec<_>>()));
-    sample(&sk, &mut out);
+    sample(&sk, &mut out).map_err(at)?;
     if with_vertices {
-        out.insert("vertices".into(), vertices(&sk));
+        out.insert("vertices".into(), vertices(&sk).map_err(at)?);
     }
     Ok(Value::Object(out))
 }
@@ -196,9 +274,9 @@ pub struct PlayOptions {
     /// Frames per second (`dt = 1 / fps` as `f32`).
     pub fps: f32,
     /// Frames to run.
-    pub frames: usize,
+    pub frames: u32,
     /// Sample every n-th frame (plus frame 1).
-    pub every: usize,
+    pub every: u32,
     /// Add world vertices to each sample.
     pub vertices: bool,
 }
@@ -217,14 +295,30 @@ impl Default for PlayOptions {
     }
 }
 
-/// `skel play`: an AnimationState run; JSON in the shape of the goldens' `state` object.
+/// Most bytes of events plus track events `skel play` records (as JSON text, kept until
+/// the samples are written): a rig firing more is refused rather than growing memory
+/// without end.
+pub const MAX_CALLBACK_BYTES: usize = 64 << 20;
+
+/// Appends `v` to a JSON array's text (without its brackets).
+fn push_json(list: &mut String, v: &Value) {
+    if !list.is_empty() {
+        list.push(',');
+    }
+    list.push_str(&v.to_string());
+}
+
+/// `skel play`: an AnimationState run, written to `out` as it goes (the shape of the
+/// goldens' `state` object: `{"samples": [...], "events": [...], "trackEvents": [...]}`).
+/// An error after the first sample leaves `out` incomplete.
 pub fn play(
-    file: &Path,
+    input: &SkeletonInput<'_>,
     atlas: Option<&Path>,
     skin: Option<&str>,
     o: &PlayOptions,
-) -> Result<Value, String> {
-    let data = load_rig(file, atlas)?;
+    out: &mut JsonOut,
+) -> Result<(), String> {
+    let data = load_rig(input, atlas)?;
     let a = animation(&data, o.anims.first().ok_or("no animation given")?)?;
     let b = o.anims.get(1).map(|n| animation(&data, n)).transpose()?;
     let mut sk = skeleton(&data, skin)?;
@@ -237,9 +331,9 @@ pub fn play(
     }
     let name =
         |a: Option<AnimationId>| a.map_or("<empty>".to_owned(), |a| data.animation(a).name.clone());
-    let mut events = Vec::new();
-    let mut track_events = Vec::new();
-    let mut record = |state: &mut AnimationState, frame: usize| {
+    let mut events = String::new();
+    let mut track_events = String::new();
+    let mut record = |state: &mut AnimationState, frame: u32| -> Result<(), String> {
         for e in state.events() {
             let anim = name(e.animation);
             let ty = match e.kind {
@@ -250,45 +344,68 @@ pub fn play(
                 StateEventType::Complete => "complete",
                 StateEventType::Event(r) => {
                     if let Some(k) = r.key(&data) {
-                        events.push(json!([
-                            frame,
-                            data.event(k.event).name,
-                            k.int_value,
-                            num(k.float_value),
-                            k.string_value,
-                            num(k.time),
-                            num(k.volume),
-                            num(k.balance),
-                            anim
-                        ]));
+                        let ev = &data.event(k.event).name;
+                        let what = |f: &str| format!("frame {frame}: event {ev:?}: {f}");
+                        push_json(
+                            &mut events,
+                            &json!([
+                                frame,
+                                ev,
+                                k.int_value,
+                                num(k.float_value, || what("float value"))?,
+                                k.string_value,
+                                num(k.time, || what("time"))?,
+                                num(k.volume, || what("volume"))?,
+                                num(k.balance, || what("balance"))?,
+                                anim
+                            ]),
+                        );
                     }
                     continue;
                 }
             };
-            track_events.push(json!([frame, ty, anim, e.track]));
+            push_json(&mut track_events, &json!([frame, ty, anim, e.track]));
         }
         state.clear_events();
+        if events.len() + track_events.len() > MAX_CALLBACK_BYTES {
+            return Err(format!(
+                "over {MAX_CALLBACK_BYTES} bytes of events and track events by frame {frame}: \
+                 the rig fires too many to record"
+            ));
+        }
+        Ok(())
     };
-    record(&mut state, 0);
+    record(&mut state, 0)?;
     let dt = 1.0 / o.fps;
     let every = o.every.max(1);
-    let mut samples = Vec::new();
+    out.raw("{\"samples\":[");
+    let mut first = true;
     for frame in 1..=o.frames {
         state.update(dt);
-        record(&mut state, frame);
+        record(&mut state, frame)?;
         state.apply(&mut sk);
-        record(&mut state, frame);
+        record(&mut state, frame)?;
         sk.update(dt);
         sk.update_world_transform(Physics::Update);
         if frame == 1 || frame % every == 0 {
+            let at = |e: String| format!("frame {frame}: {e}");
             let mut s = Map::new();
             s.insert("frame".into(), json!(frame));
-            sample(&sk, &mut s);
+            sample(&sk, &mut s).map_err(at)?;
             if o.vertices {
-                s.insert("vertices".into(), vertices(&sk));
+                s.insert("vertices".into(), vertices(&sk).map_err(at)?);
             }
-            samples.push(Value::Object(s));
+            if !first {
+                out.raw(",");
+            }
+            first = false;
+            out.value(&Value::Object(s));
         }
     }
-    Ok(json!({"samples": samples, "events": events, "trackEvents": track_events}))
+    out.raw("],\"events\":[");
+    out.raw(&events);
+    out.raw("],\"trackEvents\":[");
+    out.raw(&track_events);
+    out.raw("]}");
+    Ok(())
 }

@@ -29,24 +29,33 @@
 //! `-pma.atlas`.
 //!
 //! Skin rule: `--skin S`, else the first non-default skin when there is one.
+//!
+//! Hostile input: page images must lie inside the atlas' folder
+//! ([`spine_model::validate::page_path`]) and be regular files; each is read once, bounded,
+//! and its PNG header is checked against the pixel limits and the atlas' `size:` before
+//! anything is decoded. An output has at most `--max-frames` frames (an animation lasting
+//! longer is refused before anything is written); frames are encoded as they are drawn.
+//! Outputs are written under a temporary name and renamed when complete, and never over a
+//! file the command read ([`crate::io`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use skel_render::encode::{open_animation, save_png};
+use skel_render::encode::{write_png, ApngWriter, FrameSink, GifWriter, WebpStreamWriter};
 use skel_render::{OutputKind, SoftwareRenderer, ViewTransform};
 use spine_anim::{
     apply_animation, AnimationState, AnimationStateData, MixBlend, MixDirection, Physics, Skeleton,
     SkeletonRenderer,
 };
 use spine_format::atlas::{Atlas, Page, Region};
-use spine_model::validate::{discover_atlas, load_atlas, AtlasChoice};
+use spine_model::validate::{discover_atlas, page_path, AtlasChoice};
 use spine_model::{AnimationId, AttachmentKind, SkeletonData};
 use spine_render_traits::{
     render as draw_all, PageId, RenderCommands, TextureDesc, TextureFilter, TextureWrap,
 };
 
-use crate::pose::{load_rig_with, skeleton};
+use crate::io::{check_output, is_stdin, read_input, AtomicFile};
+use crate::pose::{check_pose, load_rig_with, read_atlas, skeleton, SkeletonInput};
 
 /// The project's demo rig (`cargo xtask gen-demo` writes it), rendered when no FILE is given.
 pub fn demo_rig_path() -> PathBuf {
@@ -106,42 +115,15 @@ impl Player {
     }
 }
 
-/// Most steps a still frame is played over (`--time` × `--fps`).
-const MAX_STEPS: f64 = 1_000_000.0;
-
-/// The steps of a played run from 0 to exactly `t`: `n` steps of `1 / fps`, then one of
-/// `rest` (0 when `t · fps` is a whole number, to 1e-4 frame).
-fn steps_to(t: f32, fps: f32) -> Result<(u64, f32), String> {
-    if !(t >= 0.0 && t.is_finite()) {
-        return Err(format!(
-            "--time must be 0 or more to play the animation from 0 (got {t}; \
-             --physics none poses any time)"
-        ));
-    }
-    let dt = 1.0 / fps;
-    let x = f64::from(t) * f64::from(fps);
-    let whole = x.round();
-    let (n, rest) = if (x - whole).abs() < 1e-4 {
-        (whole, 0.0)
-    } else {
-        let n = x.floor();
-        (n, (f64::from(t) - n * f64::from(dt)) as f32)
-    };
-    if n > MAX_STEPS {
-        return Err(format!("--time {t} at --fps {fps} is over {MAX_STEPS} frames to play"));
-    }
-    Ok((n as u64, rest))
-}
-
-/// A player advanced from t = 0 to exactly `t` ([`steps_to`]); `t = 0` is one step of 0.
+/// A player advanced from t = 0 through `steps` ([`crate::args::played_steps`]: `n` steps
+/// of `1 / fps`, then one of the rest); `t = 0` is one step of 0.
 fn play_to(
     data: &Arc<SkeletonData>,
     skin: Option<&str>,
     anim: Option<AnimationId>,
-    t: f32,
+    (n, rest): (u64, f32),
     fps: f32,
 ) -> Result<Player, String> {
-    let (n, rest) = steps_to(t, fps)?;
     let mut p = Player::new(data, skin, anim)?;
     if n == 0 && rest <= 0.0 {
         p.step(0.0);
@@ -190,8 +172,9 @@ const GEOMETRY_TEXEL: [u8; 4] = [0x90, 0x90, 0x90, 0xc0];
 /// Where the pixels of one atlas page come from.
 #[derive(Debug, Clone)]
 enum PageImage {
-    /// The page image file (beside the atlas).
-    File(PathBuf),
+    /// The page image file (beside the atlas), read once: its path, bytes and the size
+    /// the atlas declares for it (`size:`), if any.
+    File { path: PathBuf, bytes: Vec<u8>, declared: Option<(u32, u32)> },
     /// [`GEOMETRY_TEXEL`] (`--no-atlas`).
     Flat,
 }
@@ -232,6 +215,10 @@ pub(crate) fn resolve_atlas(file: &Path, choice: &AtlasChoice) -> Result<Option<
     match choice {
         AtlasChoice::None => Ok(None),
         AtlasChoice::File(p) => Ok(Some(p.clone())),
+        AtlasChoice::Auto if is_stdin(file) => Err("no atlas found: the skeleton is read from \
+             standard input, so there is no folder to look in; pass --atlas FILE, or \
+             --no-atlas to draw geometry only"
+            .to_owned()),
         AtlasChoice::Auto => {
             let file = with_dir(file);
             discover_atlas(&file).map(Some).ok_or_else(|| no_atlas_message(&file))
@@ -279,37 +266,59 @@ fn no_atlas_message(file: &Path) -> String {
     )
 }
 
-/// Loads `file` for drawing: the atlas by the contract's rule ([`resolve_atlas`]), or the
-/// geometry page under `--no-atlas`; every page image must exist.
+/// Loads a skeleton for drawing: the atlas by the contract's rule ([`resolve_atlas`]), or
+/// the geometry page under `--no-atlas`; every page image must be a regular file inside the
+/// atlas' folder, and is read once (bounded) when `read_images`.
 pub(crate) fn load_for_drawing(
-    file: &Path,
+    input: &SkeletonInput<'_>,
     choice: &AtlasChoice,
     pma: Option<bool>,
+    read_images: bool,
 ) -> Result<DrawRig, String> {
-    let Some(atlas_path) = resolve_atlas(file, choice)? else {
-        let geometry = load_rig_with(file, None, "")?;
+    let Some(atlas_path) = resolve_atlas(input.path, choice)? else {
+        let geometry = load_rig_with(input.bytes, None, "")?;
         let atlas = geometry_atlas(&geometry);
-        let data = load_rig_with(file, Some(&atlas), GEOMETRY_PAGE)?;
+        let data = load_rig_with(input.bytes, Some(&atlas), GEOMETRY_PAGE)?;
         let pages = data.pages.iter().map(|p| (p.name.clone(), PageImage::Flat, false)).collect();
         return Ok(DrawRig { data, pages });
     };
-    let atlas = load_atlas(&atlas_path)?;
+    let atlas = read_atlas(&atlas_path)?;
     let name = atlas_path.file_name().and_then(|n| n.to_str()).unwrap_or("atlas");
-    let data = load_rig_with(file, Some(&atlas), name)?;
+    let data = load_rig_with(input.bytes, Some(&atlas), name)?;
     let dir = atlas_path.parent().unwrap_or(Path::new(""));
     let mut pages = Vec::with_capacity(data.pages.len());
     for p in &data.pages {
-        let image = dir.join(&p.name);
-        if !image.is_file() {
+        let image =
+            page_path(dir, &p.name).map_err(|e| format!("{e} (in {})", atlas_path.display()))?;
+        let Ok(meta) = std::fs::metadata(&image) else {
             return Err(format!(
                 "atlas page image {:?} not found: looked for {} (page of {})",
                 p.name,
                 image.display(),
                 atlas_path.display()
             ));
+        };
+        if !meta.is_file() {
+            return Err(format!(
+                "atlas page image {:?} is not a regular file: {} (page of {})",
+                p.name,
+                image.display(),
+                atlas_path.display()
+            ));
         }
+        let bytes = if read_images {
+            read_input(&image, "atlas page image")
+                .map_err(|e| format!("atlas page image {}: {e}", image.display()))?
+        } else {
+            Vec::new()
+        };
+        let declared = (p.width > 0 && p.height > 0).then_some((p.width as u32, p.height as u32));
         let page = atlas.pages.iter().find(|a| a.name == p.name);
-        pages.push((p.name.clone(), PageImage::File(image), page_pma(&atlas_path, page, pma)));
+        pages.push((
+            p.name.clone(),
+            PageImage::File { path: image, bytes, declared },
+            page_pma(&atlas_path, page, pma),
+        ));
     }
     Ok(DrawRig { data, pages })
 }
@@ -345,60 +354,62 @@ fn geometry_atlas(data: &SkeletonData) -> Atlas {
     Atlas { header: Vec::new(), pages: vec![page] }
 }
 
+/// Checks that no command position or uv is NaN or infinite (after [`check_pose`] named
+/// the bone or slot of any bad number it could).
+pub(crate) fn check_commands(cmds: &RenderCommands) -> Result<(), String> {
+    for (i, c) in cmds.iter().enumerate() {
+        for (what, xs) in [("position", c.positions), ("uv", c.uvs)] {
+            if let Some(k) = xs.iter().position(|x| !x.is_finite()) {
+                return Err(format!(
+                    "render command {i} (page {:?}): vertex {} {what} {} is {}, not a finite \
+                     number",
+                    c.page_name,
+                    k / 2,
+                    ["x", "y"][k % 2],
+                    xs[k]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `skel commands`: the render commands for `anim` at `time`, as a JSON document
-/// `{"commands": [...]}` (the goldens' `render` shape). `play`: the frames per second of a
-/// played run to `time` ([`PhysicsMode::Update`]); `None` poses at `time` without physics.
+/// `{"commands": [...]}` (the goldens' `render` shape). `play`: the frames per second and
+/// steps ([`crate::args::played_steps`]) of a played run to `time`
+/// ([`PhysicsMode::Update`]); `None` poses at `time` without physics.
 pub fn commands(
-    file: &Path,
+    input: &SkeletonInput<'_>,
     atlas: &AtlasChoice,
     skin: Option<&str>,
     anim: &str,
     time: f32,
-    play: Option<f32>,
+    play: Option<(f32, (u64, f32))>,
 ) -> Result<String, String> {
-    let data = load_for_drawing(file, atlas, None)?.data;
+    let data = load_for_drawing(input, atlas, None, false)?.data;
     let a = data.find_animation(anim).ok_or_else(|| format!("no animation named {anim:?}"))?;
     let mut out = SkeletonRenderer::commands(&data);
+    let at = |e: String| format!("{anim:?} at --time {time}: {e}");
     match play {
-        Some(fps) => {
-            check_fps(fps)?;
-            let p = play_to(&data, skin, Some(a), time, fps)?;
+        Some((fps, steps)) => {
+            let p = play_to(&data, skin, Some(a), steps, fps)?;
+            check_pose(&p.sk).map_err(at)?;
             SkeletonRenderer::new().render(&p.sk, &mut out);
         }
         None => {
             let mut sk = skeleton(&data, skin)?;
             pose_at(&mut sk, Some(a), time);
+            check_pose(&sk).map_err(at)?;
             SkeletonRenderer::new().render(&sk, &mut out);
         }
     }
+    check_commands(&out).map_err(at)?;
     serde_json::to_string(&out).map_err(|e| e.to_string())
-}
-
-fn check_fps(fps: f32) -> Result<(), String> {
-    if fps > 0.0 && fps <= 1000.0 {
-        Ok(())
-    } else {
-        Err(format!("--fps must be in (0, 1000] (got {fps})"))
-    }
-}
-
-/// Parses `--size WxH`.
-pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("size must be WxH, e.g. 800x600: {text:?}");
-    let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
-    let w: u32 = w.parse().map_err(|_| bad())?;
-    let h: u32 = h.parse().map_err(|_| bad())?;
-    if w == 0 || h == 0 || w > 8192 || h > 8192 {
-        return Err(format!("size {w}x{h} out of range (1..=8192 per side)"));
-    }
-    Ok((w, h))
 }
 
 /// What `skel render` draws and where.
 #[derive(Debug, Clone)]
 pub struct RenderArgs {
-    /// The skeleton; `None` renders the demo rig ([`demo_rig_path`]).
-    pub file: Option<PathBuf>,
     /// Atlas: discovered beside the skeleton, a file (page images are read beside it), or
     /// none (geometry only, [`GEOMETRY_PAGE`]).
     pub atlas: AtlasChoice,
@@ -417,6 +428,8 @@ pub struct RenderArgs {
     pub time: f32,
     /// Frames per second of animated outputs, and the step of played runs.
     pub fps: f32,
+    /// Most frames of an output, and most steps of a played still frame.
+    pub max_frames: u32,
     /// Image size; default: the animation's bounds at `scale`, at most 2048 per side.
     pub size: Option<(u32, u32)>,
     /// Pixels per world unit; default: fit the bounds to the image.
@@ -432,7 +445,6 @@ pub struct RenderArgs {
 impl Default for RenderArgs {
     fn default() -> Self {
         RenderArgs {
-            file: None,
             atlas: AtlasChoice::Auto,
             pma: None,
             physics: PhysicsMode::Update,
@@ -441,6 +453,7 @@ impl Default for RenderArgs {
             all: false,
             time: 0.0,
             fps: 30.0,
+            max_frames: crate::args::DEFAULT_MAX_FRAMES,
             size: None,
             scale: None,
             background: [0, 0, 0, 0],
@@ -471,11 +484,37 @@ fn output_for(out: &str, kind: OutputKind, anim: &str) -> String {
     }
 }
 
-/// Frame times of an animation: `k / fps` for `k = 0..ceil(duration * fps)` (one frame for
-/// a zero-length animation).
-fn frame_times(duration: f32, fps: f32) -> Vec<f32> {
-    let n = ((duration * fps).ceil() as usize).clamp(1, 100_000);
-    (0..n).map(|k| k as f32 / fps).collect()
+/// The frames of an animation at `fps`: `ceil(duration * fps)`, at least 1 (one frame for
+/// a zero-length animation); frame `k` is at `k / fps`. More than `max_frames` (or a
+/// duration that is not finite) is an error naming the animation.
+pub(crate) fn frame_count(
+    name: &str,
+    duration: f32,
+    fps: f32,
+    max_frames: u32,
+) -> Result<u32, String> {
+    // In f32, as the frame times are (2.2 s at 30 fps is 66 frames, not 67).
+    let n = f64::from((duration * fps).ceil()).max(1.0);
+    if !duration.is_finite() || n > f64::from(max_frames) {
+        return Err(format!(
+            "animation {name:?} lasts {} s: {} frames at --fps {fps}, over --max-frames \
+             {max_frames} (raise --max-frames, or lower --fps)",
+            crate::args::short(f64::from(duration)),
+            crate::args::short(n)
+        ));
+    }
+    Ok(n as u32)
+}
+
+/// The frames sampled for a view's bounds: the animation's frames at `fps`, at most
+/// `max_frames`.
+fn bounds_frames(duration: f32, fps: f32, max_frames: u32) -> u32 {
+    let n = f64::from((duration * fps).ceil());
+    if n.is_nan() {
+        1
+    } else {
+        n.clamp(1.0, f64::from(max_frames)) as u32
+    }
 }
 
 /// The union of the bounds of the frames seen, and whether a frame of the output drew.
@@ -505,7 +544,7 @@ fn skin_name(data: &SkeletonData, skin: Option<&str>) -> String {
         .unwrap_or_else(|| "default".to_owned())
 }
 
-/// Creates the raster's page textures.
+/// Creates the raster's page textures (each PNG header checked before decoding).
 fn load_textures(
     raster: &mut SoftwareRenderer,
     pages: &[(String, PageImage, bool)],
@@ -513,12 +552,9 @@ fn load_textures(
     for (i, (name, image, pma)) in pages.iter().enumerate() {
         let page = PageId(i as u32);
         match image {
-            PageImage::File(path) => {
-                let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-                raster
-                    .load_png_texture(page, name, &bytes, *pma)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-            }
+            PageImage::File { path, bytes, declared } => raster
+                .load_png_page(page, name, bytes, *pma, *declared)
+                .map_err(|e| format!("atlas page image {}: {e}", path.display()))?,
             PageImage::Flat => raster
                 .set_texture(
                     page,
@@ -540,22 +576,120 @@ fn load_textures(
     Ok(())
 }
 
-/// `skel render`: draws and writes the outputs; returns the paths written.
-pub fn render(args: &RenderArgs) -> Result<Vec<PathBuf>, String> {
-    let file = args.file.clone().unwrap_or_else(demo_rig_path);
-    if !file.is_file() {
-        return Err(format!("{}: not found", file.display()));
+/// The files of a PNG sequence: `dir/frame_00000.png`, …
+fn sequence_frame(dir: &Path, k: u32) -> PathBuf {
+    dir.join(format!("frame_{k:05}.png"))
+}
+
+/// Refuses an output plan that would write over an input: the file, or every frame file of
+/// a PNG sequence of `frames` frames.
+pub(crate) fn check_outputs(out: &Path, kind: OutputKind, frames: u32) -> Result<(), String> {
+    if kind == OutputKind::PngSequence {
+        if out.is_dir() {
+            for k in 0..frames {
+                check_output(&sequence_frame(out, k))?;
+            }
+        }
+        Ok(())
+    } else {
+        check_output(out)
     }
+}
+
+/// One output being written: frames are encoded as they come, into a temporary file that
+/// is renamed over the output when complete (each frame file of a PNG sequence likewise).
+pub(crate) enum Output {
+    /// `.png`: one frame.
+    Png { path: PathBuf, width: u32, height: u32 },
+    /// A PNG sequence folder.
+    Sequence { dir: PathBuf, width: u32, height: u32, next: u32 },
+    /// GIF, APNG or WebP.
+    Animation { file: AtomicFile, sink: Box<dyn FrameSink> },
+}
+
+impl Output {
+    /// Opens `path` for `frames` frames of `width × height` at `fps`.
+    pub(crate) fn open(
+        path: &Path,
+        kind: OutputKind,
+        (width, height): (u32, u32),
+        fps: f32,
+        frames: u32,
+    ) -> Result<Output, String> {
+        let e = |e: skel_render::RenderError| e.to_string();
+        Ok(match kind {
+            OutputKind::Png => Output::Png { path: path.to_path_buf(), width, height },
+            OutputKind::PngSequence => {
+                std::fs::create_dir_all(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                Output::Sequence { dir: path.to_path_buf(), width, height, next: 0 }
+            }
+            OutputKind::Gif | OutputKind::Apng | OutputKind::Webp => {
+                let file = AtomicFile::create(path)?;
+                let w = file.writer();
+                let sink: Box<dyn FrameSink> = match kind {
+                    OutputKind::Gif => Box::new(GifWriter::new(w, width, height, fps).map_err(e)?),
+                    OutputKind::Apng => {
+                        Box::new(ApngWriter::new(w, width, height, frames, fps).map_err(e)?)
+                    }
+                    _ => Box::new(WebpStreamWriter::new(w, width, height, fps).map_err(e)?),
+                };
+                Output::Animation { file, sink }
+            }
+        })
+    }
+
+    /// Writes one straight-alpha RGBA8 frame.
+    pub(crate) fn frame(&mut self, rgba: &[u8]) -> Result<(), String> {
+        let save = |path: &Path, w: u32, h: u32| -> Result<(), String> {
+            let file = AtomicFile::create(path)?;
+            write_png(file.writer(), w, h, rgba).map_err(|e| e.to_string())?;
+            file.commit()
+        };
+        match self {
+            Output::Png { path, width, height } => save(path, *width, *height),
+            Output::Sequence { dir, width, height, next } => {
+                save(&sequence_frame(dir, *next), *width, *height)?;
+                *next += 1;
+                Ok(())
+            }
+            Output::Animation { sink, .. } => sink.write_frame(rgba).map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Completes the output (encoder trailer, rename).
+    pub(crate) fn finish(self) -> Result<(), String> {
+        match self {
+            Output::Animation { file, mut sink } => {
+                sink.finish().map_err(|e| e.to_string())?;
+                drop(sink);
+                file.commit()
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// One output of `skel render`: the animation, its name and duration, its frames (1 for
+/// a `.png`), and its path.
+struct Plan {
+    anim: Option<AnimationId>,
+    name: String,
+    duration: f32,
+    frames: u32,
+    out: String,
+}
+
+/// `skel render`: draws and writes the outputs; returns the paths written.
+pub fn render(input: &SkeletonInput<'_>, args: &RenderArgs) -> Result<Vec<PathBuf>, String> {
     let kind = OutputKind::from_path(&args.out).ok_or_else(|| {
         format!("--out must end in .png, .gif, .apng, .webp or / (got {:?})", args.out)
     })?;
-    check_fps(args.fps)?;
-    if let Some(s) = args.scale {
-        if !(s > 0.0 && s.is_finite()) {
-            return Err(format!("--scale must be positive (got {s})"));
-        }
-    }
-    let rig = load_for_drawing(&file, &args.atlas, args.pma)?;
+    let played = args.physics == PhysicsMode::Update;
+    // A played still frame: its steps (a usage error when over --max-frames).
+    let still_steps = (kind == OutputKind::Png && played)
+        .then(|| crate::args::played_steps(args.time, args.fps, args.max_frames))
+        .transpose()?;
+    let rig = load_for_drawing(input, &args.atlas, args.pma, true)?;
     let data = &rig.data;
     let skin = args.skin.as_deref();
     let mut sk = skeleton(data, skin)?;
@@ -570,42 +704,57 @@ pub fn render(args: &RenderArgs) -> Result<Vec<PathBuf>, String> {
     if anims.is_empty() {
         return Err("the skeleton has no animation".to_owned());
     }
-    let played = args.physics == PhysicsMode::Update;
+    // Every output's frame count and path is checked before anything is drawn.
+    let mut plans = Vec::with_capacity(anims.len());
+    for anim in anims {
+        let name = anim.map(|a| data.animation(a).name.clone()).unwrap_or_else(|| "setup".into());
+        let duration = anim.map(|a| data.animation(a).duration).unwrap_or(0.0);
+        let frames = if kind == OutputKind::Png {
+            1
+        } else {
+            frame_count(&name, duration, args.fps, args.max_frames)?
+        };
+        let out = if args.all { output_for(&args.out, kind, &name) } else { args.out.clone() };
+        check_outputs(Path::new(&out), kind, frames)?;
+        plans.push(Plan { anim, name, duration, frames, out });
+    }
     let dt = 1.0 / args.fps;
 
     let mut renderer = SkeletonRenderer::new();
     let mut cmds = SkeletonRenderer::commands(data);
     let mut written = Vec::new();
-    for anim in anims {
-        let name = anim.map(|a| data.animation(a).name.clone()).unwrap_or_else(|| "setup".into());
-        let duration = anim.map(|a| data.animation(a).duration).unwrap_or(0.0);
-        let times =
-            if kind == OutputKind::Png { vec![args.time] } else { frame_times(duration, args.fps) };
-
+    for Plan { anim, name, duration, frames, out } in plans {
         // Bounds over the whole animation, so the view does not jump: posed, sampled at 30
         // fps plus the output's frames; played, the output's own run (a still frame: the
         // animation's frames at --fps, then the still's run, whose commands stay in `cmds`).
+        // At most --max-frames frames are sampled.
         let mut seen = Seen::default();
+        let animated = kind != OutputKind::Png;
         if played {
-            let n = frame_times(duration, args.fps).len();
-            let animated = kind != OutputKind::Png;
-            play_frames(data, skin, anim, dt, n, &mut |sk| {
+            let n =
+                if animated { frames } else { bounds_frames(duration, args.fps, args.max_frames) };
+            play_frames(data, skin, anim, dt, n as usize, &mut |sk| {
                 renderer.render(sk, &mut cmds);
                 seen.add(&cmds, animated);
                 Ok(())
             })?;
-            if !animated {
-                let p = play_to(data, skin, anim, args.time, args.fps)?;
+            if let Some(steps) = still_steps {
+                let p = play_to(data, skin, anim, steps, args.fps)?;
                 renderer.render(&p.sk, &mut cmds);
                 seen.add(&cmds, true);
             }
         } else {
-            for t in frame_times(duration, 30.0) {
-                pose_at(&mut sk, anim, t);
+            for k in 0..bounds_frames(duration, 30.0, args.max_frames) {
+                pose_at(&mut sk, anim, k as f32 / 30.0);
                 renderer.render(&sk, &mut cmds);
                 seen.add(&cmds, false);
             }
-            for &t in &times {
+            let times: Box<dyn Iterator<Item = f32>> = if animated {
+                Box::new((0..frames).map(|k| k as f32 / args.fps))
+            } else {
+                Box::new(std::iter::once(args.time))
+            };
+            for t in times {
                 pose_at(&mut sk, anim, t);
                 renderer.render(&sk, &mut cmds);
                 seen.add(&cmds, true);
@@ -615,8 +764,7 @@ pub fn render(args: &RenderArgs) -> Result<Vec<PathBuf>, String> {
             let when = if kind == OutputKind::Png {
                 format!("at --time {}", args.time)
             } else {
-                let n = times.len();
-                format!("in any of its {n} frame{}", if n == 1 { "" } else { "s" })
+                format!("in any of its {frames} frame{}", if frames == 1 { "" } else { "s" })
             };
             let what = if anim.is_some() { format!("animation {name:?}") } else { name.clone() };
             return Err(format!(
@@ -634,10 +782,8 @@ pub fn render(args: &RenderArgs) -> Result<Vec<PathBuf>, String> {
                 if big > 2048.0 {
                     s *= 2048.0 / big;
                 }
-                (
-                    ((bw * s + 2.0 * MARGIN).ceil() as u32).max(1),
-                    ((bh * s + 2.0 * MARGIN).ceil() as u32).max(1),
-                )
+                let side = |d: f32| ((d * s + 2.0 * MARGIN).ceil() as u32).clamp(1, 2048);
+                (side(bw), side(bh))
             }
         };
         let view = match (args.size, args.scale) {
@@ -649,9 +795,8 @@ pub fn render(args: &RenderArgs) -> Result<Vec<PathBuf>, String> {
         raster.set_view(view);
         raster.set_background(args.background);
 
-        let out = if args.all { output_for(&args.out, kind, &name) } else { args.out.clone() };
         let bar = args.progress.then(|| {
-            let b = indicatif::ProgressBar::new(times.len() as u64);
+            let b = indicatif::ProgressBar::new(u64::from(frames));
             b.set_message(name.clone());
             b
         });
@@ -665,35 +810,26 @@ pub fn render(args: &RenderArgs) -> Result<Vec<PathBuf>, String> {
             }
             Ok::<(), String>(())
         };
+        let mut output = Output::open(Path::new(&out), kind, (w, h), args.fps, frames)?;
         if kind == OutputKind::Png {
             // `cmds` holds the still frame (rendered last above).
             draw(&cmds, &mut rgba)?;
-            if let Some(dir) = Path::new(&out).parent() {
-                if !dir.as_os_str().is_empty() {
-                    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-                }
-            }
-            save_png(Path::new(&out), w, h, &rgba).map_err(|e| e.to_string())?;
+            output.frame(&rgba)?;
+        } else if played {
+            play_frames(data, skin, anim, dt, frames as usize, &mut |sk| {
+                renderer.render(sk, &mut cmds);
+                draw(&cmds, &mut rgba)?;
+                output.frame(&rgba)
+            })?;
         } else {
-            let mut sink =
-                open_animation(Path::new(&out), kind, w, h, args.fps, times.len() as u32)
-                    .map_err(|e| e.to_string())?;
-            if played {
-                play_frames(data, skin, anim, dt, times.len(), &mut |sk| {
-                    renderer.render(sk, &mut cmds);
-                    draw(&cmds, &mut rgba)?;
-                    sink.write_frame(&rgba).map_err(|e| e.to_string())
-                })?;
-            } else {
-                for &t in &times {
-                    pose_at(&mut sk, anim, t);
-                    renderer.render(&sk, &mut cmds);
-                    draw(&cmds, &mut rgba)?;
-                    sink.write_frame(&rgba).map_err(|e| e.to_string())?;
-                }
+            for k in 0..frames {
+                pose_at(&mut sk, anim, k as f32 / args.fps);
+                renderer.render(&sk, &mut cmds);
+                draw(&cmds, &mut rgba)?;
+                output.frame(&rgba)?;
             }
-            sink.finish().map_err(|e| e.to_string())?;
         }
+        output.finish()?;
         if let Some(b) = bar {
             b.finish_and_clear();
         }
@@ -707,30 +843,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizes_and_output_names() {
-        assert_eq!(parse_size("800x600"), Ok((800, 600)));
-        assert!(parse_size("800").is_err());
-        assert!(parse_size("0x5").is_err());
+    fn output_names_and_frame_counts() {
         assert_eq!(output_for("a/b.gif", OutputKind::Gif, "run"), "a/b-run.gif");
         assert_eq!(output_for("seq/", OutputKind::PngSequence, "x/y"), "seq/x_y/");
-        assert_eq!(frame_times(1.0, 4.0), vec![0.0, 0.25, 0.5, 0.75]);
-        assert_eq!(frame_times(0.0, 30.0), vec![0.0]);
-    }
-
-    #[test]
-    fn a_still_frame_is_played_in_whole_steps_then_the_rest() {
-        assert_eq!(steps_to(0.0, 30.0), Ok((0, 0.0)));
-        assert_eq!(steps_to(1.0, 30.0), Ok((30, 0.0)));
-        assert_eq!(steps_to(1.0, 60.0), Ok((60, 0.0)));
-        // 0.1 s is 3 frames at 30 fps, to the f32 rounding of 0.1.
-        assert_eq!(steps_to(0.1, 30.0), Ok((3, 0.0)));
-        let (n, rest) = steps_to(0.25, 30.0).unwrap();
-        assert_eq!(n, 7);
-        let total = 7.0 * f64::from(1.0f32 / 30.0) + f64::from(rest);
-        assert!((total - 0.25).abs() < 1e-7, "{total}");
-        assert!(steps_to(-0.5, 30.0).is_err());
-        assert!(steps_to(f32::NAN, 30.0).is_err());
-        assert!(steps_to(1e6, 30.0).is_err());
+        assert_eq!(frame_count("a", 1.0, 4.0, 10), Ok(4));
+        assert_eq!(frame_count("a", 0.0, 30.0, 10), Ok(1));
+        let e = frame_count("long", 1e30, 30.0, 10_000).unwrap_err();
+        assert!(e.contains("\"long\"") && e.contains("--max-frames 10000"), "{e}");
+        assert!(frame_count("inf", f32::INFINITY, 30.0, 10).is_err());
+        assert!(frame_count("nan", f32::NAN, 30.0, 10).is_err());
+        assert_eq!(bounds_frames(1e30, 30.0, 100), 100);
+        assert_eq!(bounds_frames(f32::NAN, 30.0, 100), 1);
     }
 
     #[test]
@@ -752,14 +875,15 @@ mod tests {
 
     #[test]
     fn the_geometry_atlas_binds_every_region_once() {
-        let data = crate::pose::load_rig_with(&demo_rig_path(), None, "").unwrap();
+        let bytes = std::fs::read(demo_rig_path()).unwrap();
+        let data = crate::pose::load_rig_with(&bytes, None, "").unwrap();
         let atlas = geometry_atlas(&data);
         assert_eq!(atlas.pages.len(), 1);
         let names: Vec<&str> = atlas.pages[0].regions.iter().map(|r| r.name.as_str()).collect();
         let unique: std::collections::HashSet<&str> = names.iter().copied().collect();
         assert_eq!(names.len(), unique.len());
         assert!(!names.is_empty());
-        let bound = crate::pose::load_rig_with(&demo_rig_path(), Some(&atlas), GEOMETRY_PAGE);
+        let bound = crate::pose::load_rig_with(&bytes, Some(&atlas), GEOMETRY_PAGE);
         assert_eq!(bound.unwrap().pages.len(), 1);
     }
 }

@@ -1,22 +1,21 @@
-//! SkelForm verbs: `skel info`, `skel pose`, `skel play` on `.skf` archives and bare
-//! `armature.json` (contract: `../shared/cli-contract.md`, SkelForm paragraphs).
+//! SkelForm verbs: `skel info`, `dump`, `validate`, `pose`, `play`, `commands` and `render`
+//! on `.skf` archives and bare `armature.json` (contract: `../shared/cli-contract.md`,
+//! SkelForm paragraphs).
+//!
+//! Archives are read within the CLI's input limit: `armature.json` is inflated to at most
+//! [`crate::io::max_input_bytes`] (any other entry likewise for `render`), and texture PNGs
+//! are checked from their header against the pixel limits before decoding. Every number
+//! printed is finite: a pose with a NaN or infinite value is an error naming the bone or
+//! visual. `play` and `render` run at most `--max-frames` frames.
 
+use std::io::Read;
 use std::path::Path;
 
 use serde_json::{json, Map, Value};
 use skelform::{AnimLayer, Armature};
+use spine_model::validate::FileFormat;
 
-use crate::Failure;
-
-/// Whether the bytes look like a SkelForm document: a zip archive (`.skf`) or a JSON object
-/// (a bare `armature.json`). Spine JSON is also an object, so callers that support both
-/// should try Spine JSON detection (a `skeleton` key) first.
-pub(crate) fn is_skelform(bytes: &[u8]) -> bool {
-    let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    b.starts_with(b"PK\x03\x04")
-        || b.starts_with(b"PK\x05\x06")
-        || b.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'{')
-}
+use crate::{Failure, JsonOut};
 
 /// Where `skel pose` samples: an integer frame, or a time in seconds (frame
 /// `trunc(T * fps)`).
@@ -28,8 +27,51 @@ pub(crate) enum PoseAt {
     Time(f32),
 }
 
-fn load(file: &Path, bytes: &[u8]) -> Result<Armature, Failure> {
-    skelform::load(bytes).map_err(|e| Failure::new(file, e))
+/// The limits archives are read with: entries up to the CLI's input limit.
+fn archive_limits() -> skelform::Limits {
+    skelform::Limits {
+        max_entry_size: crate::io::max_input_bytes() as u64,
+        ..skelform::Limits::default()
+    }
+}
+
+/// The `armature.json` text of a SkelForm file: the bytes of a bare document, or the
+/// archive's entry inflated to at most the input limit.
+fn armature_json(bytes: &[u8], format: FileFormat) -> Result<std::borrow::Cow<'_, [u8]>, String> {
+    if format != FileFormat::SkelformArchive {
+        return Ok(bytes.into());
+    }
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .map_err(|e| format!("zip archive: {e}"))?;
+    let entry = zip
+        .by_name("armature.json")
+        .map_err(|_| skelform::SkfError::MissingArmature.to_string())?;
+    let max = crate::io::max_input_bytes();
+    if entry.size() > max as u64 {
+        return Err(format!(
+            "zip entry `armature.json`: {} bytes exceeds the limit of {max} bytes",
+            entry.size()
+        ));
+    }
+    let mut out = Vec::with_capacity(entry.size() as usize);
+    entry
+        .take(max as u64 + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| format!("zip entry `armature.json`: {e}"))?;
+    if out.len() > max {
+        return Err(format!("zip entry `armature.json`: over the limit of {max} bytes"));
+    }
+    Ok(out.into())
+}
+
+/// Loads the armature of a SkelForm file (its `armature.json` read within the input limit).
+pub(crate) fn load_armature(bytes: &[u8], format: FileFormat) -> Result<Armature, String> {
+    let json = armature_json(bytes, format)?;
+    skelform::parse_armature_json(&json).map_err(|e| e.to_string())
+}
+
+fn load(file: &Path, bytes: &[u8], format: FileFormat) -> Result<Armature, Failure> {
+    load_armature(bytes, format).map_err(|e| Failure::new(file, e))
 }
 
 fn anim_index(file: &Path, arm: &Armature, name: &str) -> Result<usize, Failure> {
@@ -53,8 +95,13 @@ fn fnv1a(bytes: &[u8]) -> String {
 /// `slots` = visuals, `skins` = style names, `constraints.ik` = IK families,
 /// `constraints.physics` = physics entries; `duration` = last keyframe frame / fps
 /// (seconds); `hash` = FNV-1a 64 of the file bytes.
-pub(crate) fn info(file: &Path, bytes: &[u8], as_json: bool) -> Result<(), Failure> {
-    let arm = load(file, bytes)?;
+pub(crate) fn info(
+    file: &Path,
+    bytes: &[u8],
+    format: FileFormat,
+    as_json: bool,
+) -> Result<(), Failure> {
+    let arm = load(file, bytes, format)?;
     let duration = |a: &skelform::Animation| {
         if a.fps == 0 {
             0.0
@@ -92,12 +139,13 @@ pub(crate) fn info(file: &Path, bytes: &[u8], as_json: bool) -> Result<(), Failu
         });
         outln!("{v}");
     } else {
-        outln!("file:        {}", file.display());
-        outln!("format:      skelform {version}");
+        let e = crate::escape;
+        outln!("file:        {}", e(&file.display().to_string()));
+        outln!("format:      skelform {}", e(&version));
         outln!("hash:        {}", fnv1a(bytes));
         outln!("bones:       {}", arm.bones().len());
         outln!("slots:       {} (visuals)", arm.visuals().len());
-        outln!("skins:       {} (styles)", skins.join(", "));
+        outln!("skins:       {} (styles)", e(&skins.join(", ")));
         outln!(
             "constraints: ik {}, transform 0, path 0, physics {}, slider 0",
             arm.ik_families().len(),
@@ -115,6 +163,54 @@ pub(crate) fn info(file: &Path, bytes: &[u8], as_json: bool) -> Result<(), Failu
             );
         }
         outln!("bytes:       {}", bytes.len());
+    }
+    Ok(())
+}
+
+/// `skel dump FILE [--json]` for a SkelForm file: the `armature.json` document (the format
+/// layer of SkelForm), checked to load; text: the loaded armature.
+pub(crate) fn dump(
+    file: &Path,
+    bytes: &[u8],
+    format: FileFormat,
+    as_json: bool,
+) -> Result<(), Failure> {
+    let json = armature_json(bytes, format).map_err(|e| Failure::new(file, e))?;
+    let arm = skelform::parse_armature_json(&json).map_err(|e| Failure::new(file, e))?;
+    if as_json {
+        let text = spine_model::validate::json_text(&json).map_err(|e| Failure::new(file, e))?;
+        outln!("{}", text.trim());
+    } else {
+        outln!("{arm:#?}");
+    }
+    Ok(())
+}
+
+/// `skel validate` for a SkelForm file: loads it (with its atlas images, for an archive);
+/// the one problem found, if any.
+pub(crate) fn validate(bytes: &[u8], format: FileFormat) -> Option<String> {
+    if format == FileFormat::SkelformArchive {
+        return skelform::load_skf(bytes, &archive_limits()).err().map(|e| e.to_string());
+    }
+    skelform::parse_armature_json(bytes).err().map(|e| e.to_string())
+}
+
+/// Checks the numbers a pose prints (world transforms, mesh vertices) are finite.
+fn check_world(arm: &Armature) -> Result<(), String> {
+    const FIELDS: [&str; 5] = ["x", "y", "rot", "scaleX", "scaleY"];
+    for (i, (b, w)) in arm.bones().iter().zip(arm.world()).enumerate() {
+        let v = [w.pos.x, w.pos.y, w.rot, w.scale.x, w.scale.y];
+        if let Some(k) = v.iter().position(|x| !x.is_finite()) {
+            return Err(format!(
+                "bone {i} {:?}: world {} is {}, not a finite number",
+                b.name, FIELDS[k], v[k]
+            ));
+        }
+    }
+    for v in 0..arm.visuals().len() {
+        if let Some(k) = arm.world_vertices(v).iter().position(|p| !p.is_finite()) {
+            return Err(format!("visual {v}: world vertex {k} is not a finite number"));
+        }
     }
     Ok(())
 }
@@ -156,24 +252,31 @@ fn print_world_text(arm: &Armature) {
     }
 }
 
+/// The frame `skel pose` / `skel commands` take.
+fn frame_of(arm: &Armature, a: usize, at: PoseAt) -> u32 {
+    match at {
+        PoseAt::Frame(n) => n,
+        PoseAt::Time(t) => skelform::frame_at(t, arm.animations()[a].fps),
+    }
+}
+
 /// `skel pose FILE --anim NAME (--frame N | --time T) [--json]` for a SkelForm file: a
 /// freshly loaded armature, animated once at that frame (not looped: frames past the end
 /// hold the last values) and constructed once.
 pub(crate) fn pose(
     file: &Path,
     bytes: &[u8],
+    format: FileFormat,
     anim: &str,
     at: PoseAt,
     as_json: bool,
 ) -> Result<(), Failure> {
-    let mut arm = load(file, bytes)?;
+    let mut arm = load(file, bytes, format)?;
     let a = anim_index(file, &arm, anim)?;
-    let frame = match at {
-        PoseAt::Frame(n) => n,
-        PoseAt::Time(t) => skelform::frame_at(t, arm.animations()[a].fps),
-    };
+    let frame = frame_of(&arm, a, at);
     arm.animate(&[AnimLayer { anim: a, frame, smooth: 0 }]);
     arm.construct();
+    check_world(&arm).map_err(|e| Failure::new(file, format!("{anim:?} frame {frame}: {e}")))?;
     if as_json {
         let names: Vec<&str> = arm.bones().iter().map(|b| b.name.as_str()).collect();
         let v = json!({
@@ -185,7 +288,7 @@ pub(crate) fn pose(
         });
         outln!("{v}");
     } else {
-        outln!("{anim:?} frame {frame}:");
+        outln!("{:?} frame {frame}:", anim);
         print_world_text(&arm);
     }
     Ok(())
@@ -193,28 +296,86 @@ pub(crate) fn pose(
 
 /// `skel play FILE --anim NAME [--json]` for a SkelForm file: one armature advanced frame by
 /// frame from 0 to the animation's last frame (animate + construct per frame, physics state
-/// carried over).
-pub(crate) fn play(file: &Path, bytes: &[u8], anim: &str, as_json: bool) -> Result<(), Failure> {
-    let mut arm = load(file, bytes)?;
+/// carried over), each frame written as it is computed; at most `max_frames` frames.
+pub(crate) fn play(
+    file: &Path,
+    bytes: &[u8],
+    format: FileFormat,
+    anim: &str,
+    max_frames: u32,
+    as_json: bool,
+) -> Result<(), Failure> {
+    let mut arm = load(file, bytes, format)?;
     let a = anim_index(file, &arm, anim)?;
     let last = arm.animations()[a].last_frame();
-    let mut frames = Vec::with_capacity(last as usize + 1);
+    if u64::from(last) + 1 > u64::from(max_frames) {
+        return Err(Failure::new(
+            file,
+            format!(
+                "animation {anim:?} has {} frames (last frame {last}), over --max-frames \
+                 {max_frames} (raise --max-frames to play it)",
+                u64::from(last) + 1
+            ),
+        ));
+    }
+    let mut out = as_json.then(JsonOut::new);
+    if let Some(o) = out.as_mut() {
+        o.raw("{\"frames\":[");
+    }
     for frame in 0..=last {
         arm.animate(&[AnimLayer { anim: a, frame, smooth: 0 }]);
         arm.construct();
-        if as_json {
-            frames.push(
-                json!({"frame": frame, "world": world_json(&arm), "verts": verts_json(&arm)}),
-            );
-        } else {
-            outln!("{anim:?} frame {frame}:");
-            print_world_text(&arm);
+        if let Err(e) = check_world(&arm) {
+            if let Some(o) = out {
+                o.abandon();
+            }
+            return Err(Failure::new(file, format!("{anim:?} frame {frame}: {e}")));
+        }
+        match out.as_mut() {
+            Some(o) => {
+                if frame > 0 {
+                    o.raw(",");
+                }
+                o.value(
+                    &json!({"frame": frame, "world": world_json(&arm), "verts": verts_json(&arm)}),
+                );
+            }
+            None => {
+                outln!("{:?} frame {frame}:", anim);
+                print_world_text(&arm);
+            }
         }
     }
-    if as_json {
-        outln!("{}", json!({ "frames": frames }));
+    if let Some(mut o) = out {
+        o.raw("]}");
+        o.finish();
     }
     Ok(())
+}
+
+/// `skel commands FILE --anim NAME --time T` for a SkelForm file: the render commands of the
+/// pose `skel pose` takes (default styles), as `{"commands": [...]}` with the atlas file
+/// names as textures.
+pub(crate) fn commands(
+    file: &Path,
+    bytes: &[u8],
+    format: FileFormat,
+    anim: &str,
+    at: PoseAt,
+) -> Result<String, Failure> {
+    let fail = |e: &dyn std::fmt::Display| Failure::new(file, e);
+    let mut arm = load(file, bytes, format)?;
+    let a = anim_index(file, &arm, anim)?;
+    let frame = frame_of(&arm, a, at);
+    arm.animate(&[AnimLayer { anim: a, frame, smooth: 0 }]);
+    arm.construct();
+    let at = |e: String| Failure::new(file, format!("{anim:?} frame {frame}: {e}"));
+    check_world(&arm).map_err(at)?;
+    let mut cmds = spine_render_traits::RenderCommands::new();
+    let mut drawer = skelform::SkfDrawer::new(&arm, &mut cmds);
+    drawer.draw(&arm, &mut cmds).map_err(|e| fail(&e))?;
+    crate::render::check_commands(&cmds).map_err(at)?;
+    serde_json::to_string(&cmds).map_err(|e| fail(&e))
 }
 
 /// What `skel render` draws for a `.skf` archive and where.
@@ -229,6 +390,8 @@ pub(crate) struct SkfRenderArgs {
     pub time: f32,
     /// Frames per second of animated outputs.
     pub fps: f32,
+    /// Most frames of an output.
+    pub max_frames: u32,
     /// Image size; default: the animation's bounds at `scale` plus a margin, at most 2048
     /// per side.
     pub size: Option<(u32, u32)>,
@@ -258,18 +421,16 @@ pub(crate) fn render(
 ) -> Result<Vec<std::path::PathBuf>, Failure> {
     use skel_render::OutputKind;
     let fail = |e: &dyn std::fmt::Display| Failure::new(file, e);
-    let skf = skelform::load_skf(bytes, &skelform::Limits::default()).map_err(|e| {
+    let kind = OutputKind::from_path(&args.out).ok_or_else(|| {
+        fail(&format!("--out must end in .png, .gif, .apng, .webp or / (got {:?})", args.out))
+    })?;
+    let skf = skelform::load_skf(bytes, &archive_limits()).map_err(|e| {
         if matches!(e, skelform::SkfError::NotSkelForm) {
             fail(&"rendering needs a .skf archive (a bare armature.json has no atlas images)")
         } else {
             fail(&e)
         }
     })?;
-    let kind = OutputKind::from_path(&args.out)
-        .ok_or_else(|| fail(&format!("unknown output kind {:?}", args.out)))?;
-    if !(args.fps.is_finite() && args.fps > 0.0) {
-        return Err(fail(&"fps must be positive"));
-    }
     let arm = &skf.armature;
     let mut styles = Vec::with_capacity(args.styles.len());
     for name in &args.styles {
@@ -287,7 +448,8 @@ pub(crate) fn render(
             None => vec![(!arm.animations().is_empty()).then_some(0)],
         }
     };
-    let mut written = Vec::new();
+    // Every output's frames and path are checked before anything is drawn.
+    let mut plans = Vec::with_capacity(anims.len());
     for a in anims {
         let out = if args.all {
             let name = a.and_then(|a| arm.animations().get(a)).map_or("", |x| x.name.as_str());
@@ -295,7 +457,14 @@ pub(crate) fn render(
         } else {
             args.out.clone()
         };
-        written.push(render_one(file, &skf, a, &styles, kind, &out, args)?);
+        let frames = frame_list(arm, a, kind, args).map_err(|e| fail(&e))?;
+        crate::render::check_outputs(Path::new(&out), kind, frames.len() as u32)
+            .map_err(|e| fail(&e))?;
+        plans.push((a, frames, out));
+    }
+    let mut written = Vec::new();
+    for (a, frames, out) in plans {
+        written.push(render_one(file, &skf, a, &frames, &styles, kind, &out, args)?);
     }
     Ok(written)
 }
@@ -316,37 +485,50 @@ fn output_for(out: &str, kind: skel_render::OutputKind, anim: &str) -> String {
     }
 }
 
-/// The frame numbers to draw: one (`.png`) or `0 ..= duration` at `fps` (looping).
+/// The frame numbers to draw: one (`.png`) or `0 ..= duration` at `fps` (looping); more
+/// than `--max-frames` is an error naming the animation.
 fn frame_list(
     arm: &Armature,
     anim: Option<usize>,
     kind: skel_render::OutputKind,
     args: &SkfRenderArgs,
-) -> Vec<u32> {
-    let Some(a) = anim else { return vec![0] };
+) -> Result<Vec<u32>, String> {
+    let Some(a) = anim else { return Ok(vec![0]) };
     let fps = arm.animations().get(a).map_or(0, |x| x.fps);
     if kind == skel_render::OutputKind::Png {
-        return vec![skelform::frame_at(args.time, fps)];
+        return Ok(vec![skelform::frame_at(args.time, fps)]);
     }
     let last = arm.animations().get(a).map_or(0, skelform::Animation::last_frame);
-    let duration = if fps == 0 { 0.0 } else { last as f32 / fps as f32 };
-    let n = ((duration * args.fps).round() as u32).clamp(1, 10_000);
-    (0..n).map(|k| arm.time_frame(a, k as f32 / args.fps, false, true)).collect()
+    let duration = if fps == 0 { 0.0 } else { f64::from(last) / f64::from(fps) };
+    let n = (duration * f64::from(args.fps)).round().max(1.0);
+    if n > f64::from(args.max_frames) {
+        let name = arm.animations().get(a).map_or("", |x| x.name.as_str());
+        return Err(format!(
+            "animation {name:?} lasts {} s: {} frames at --fps {}, over --max-frames {} \
+             (raise --max-frames, or lower --fps)",
+            crate::args::short(duration),
+            crate::args::short(n),
+            args.fps,
+            args.max_frames
+        ));
+    }
+    Ok((0..n as u32).map(|k| arm.time_frame(a, k as f32 / args.fps, false, true)).collect())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn render_one(
     file: &Path,
     skf: &skelform::SkfArchive,
     anim: Option<usize>,
+    frames: &[u32],
     styles: &[usize],
     kind: skel_render::OutputKind,
     out: &str,
     args: &SkfRenderArgs,
 ) -> Result<std::path::PathBuf, Failure> {
-    use skel_render::{encode, SoftwareRenderer, ViewTransform};
+    use skel_render::{SoftwareRenderer, ViewTransform};
     use spine_render_traits::RenderCommands;
     let fail = |e: &dyn std::fmt::Display| Failure::new(file, e);
-    let frames = frame_list(&skf.armature, anim, kind, args);
     let mut cmds = RenderCommands::new();
     let mut drawer = skelform::SkfDrawer::new(&skf.armature, &mut cmds);
     if !args.styles.is_empty() {
@@ -364,7 +546,7 @@ fn render_one(
     };
     let mut arm = skf.armature.clone();
     let mut bounds: Option<[f32; 4]> = None;
-    for &f in &frames {
+    for &f in frames {
         pose(&mut arm, f, &mut cmds)?;
         if let Some(b) = cmds.bounds() {
             bounds = Some(match bounds {
@@ -388,37 +570,27 @@ fn render_one(
         let (Some(Some(page)), Some(atlas)) = (pages.get(i), skf.armature.atlases().get(i)) else {
             continue;
         };
-        r.load_png_texture(*page, &atlas.filename, img, false).map_err(|e| fail(&e))?;
+        // The PNG header is checked against the pixel limits before decoding.
+        r.load_png_texture(*page, &atlas.filename, img, false)
+            .map_err(|e| fail(&format!("atlas image {:?}: {e}", atlas.filename)))?;
     }
     r.set_view(view);
     r.set_background(args.background);
     let path = std::path::PathBuf::from(out);
-    let mut sink = match kind {
-        skel_render::OutputKind::Png => None,
-        _ => {
-            if kind == skel_render::OutputKind::PngSequence {
-                std::fs::create_dir_all(&path).map_err(|e| fail(&e))?;
-            }
-            let n = frames.len() as u32;
-            Some(encode::open_animation(&path, kind, w, h, args.fps, n).map_err(|e| fail(&e))?)
-        }
-    };
+    let n = frames.len() as u32;
+    let mut output =
+        crate::render::Output::open(&path, kind, (w, h), args.fps, n).map_err(|e| fail(&e))?;
     // Pass 2: a fresh armature through the same frames.
     let mut arm = skf.armature.clone();
     let mut rgba = Vec::new();
-    for &f in &frames {
+    for &f in frames {
         pose(&mut arm, f, &mut cmds)?;
         r.clear();
         spine_render_traits::render(&cmds, &mut r).map_err(|e| fail(&e))?;
         r.read_rgba8(&mut rgba);
-        match sink.as_mut() {
-            Some(s) => s.write_frame(&rgba).map_err(|e| fail(&e))?,
-            None => encode::save_png(&path, w, h, &rgba).map_err(|e| fail(&e))?,
-        }
+        output.frame(&rgba).map_err(|e| fail(&e))?;
     }
-    if let Some(s) = sink.as_mut() {
-        s.finish().map_err(|e| fail(&e))?;
-    }
+    output.finish().map_err(|e| fail(&e))?;
     Ok(path)
 }
 
@@ -432,6 +604,7 @@ mod render_tests {
             all: false,
             time: 0.5,
             fps: 10.0,
+            max_frames: crate::args::DEFAULT_MAX_FRAMES,
             size: Some((128, 128)),
             scale: None,
             background: [255, 255, 255, 255],
@@ -468,6 +641,12 @@ mod render_tests {
         bad.styles = vec!["Nope".into()];
         let e = render(&file, &bytes, &bad).map(|_| ()).map_err(|e| e.message);
         assert!(e.is_err_and(|m| m.contains("\"Skelson Hat\"")));
+        // More frames than --max-frames: refused before anything is written.
+        let mut long = args(&tmp.join("long.gif"), Some("Jump"));
+        long.max_frames = 2;
+        let e = render(&file, &bytes, &long).map(|_| ()).map_err(|e| e.message);
+        assert!(e.is_err_and(|m| m.contains("--max-frames 2")));
+        assert!(!tmp.join("long.gif").exists());
         let _ = std::fs::remove_dir_all(&tmp);
     }
 }

@@ -1,34 +1,58 @@
 //! `skel validate FILE... [--atlas A] [--no-atlas]`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use spine_model::validate::{validate, AtlasChoice};
+use spine_model::validate::{discover_atlas, sniff, validate_bytes};
 
-/// Validates each file; prints `FILE: ok` or one `error: FILE: problem` line per problem.
-/// Returns whether every file was valid.
-pub(crate) fn run(files: &[PathBuf], atlas: Option<&PathBuf>, no_atlas: bool) -> bool {
-    let choice = match (atlas, no_atlas) {
-        (_, true) => AtlasChoice::None,
-        (Some(a), false) => AtlasChoice::File(a.clone()),
-        (None, false) => AtlasChoice::Auto,
+use crate::io::{is_stdin, read_input};
+use crate::pose::read_atlas;
+
+/// Validates one file: `Ok(what it was checked with)` or every problem, one line each.
+fn check(file: &Path, atlas: Option<&PathBuf>, no_atlas: bool) -> Result<String, Vec<String>> {
+    let bytes = read_input(file, "skeleton").map_err(|e| vec![e])?;
+    let format = sniff(&bytes);
+    if let Some(why) = format.refusal() {
+        return Err(vec![why.to_owned()]);
+    }
+    if format.is_skelform() {
+        return match crate::skf::validate(&bytes, format) {
+            None => Ok("skelform".to_owned()),
+            Some(problem) => Err(vec![problem]),
+        };
+    }
+    let atlas_path = match (atlas, no_atlas) {
+        (_, true) => None,
+        (Some(a), false) => Some(a.clone()),
+        (None, false) if is_stdin(file) => None,
+        (None, false) => discover_atlas(file),
     };
+    let Some(atlas_path) = atlas_path else {
+        let problems = validate_bytes(&bytes, None);
+        return if problems.is_empty() { Ok("geometry only".to_owned()) } else { Err(problems) };
+    };
+    let parsed = read_atlas(&atlas_path).map_err(|e| vec![e])?;
+    // Pages whose image lies outside the atlas' folder are problems too.
+    let problems = validate_bytes(&bytes, Some((&parsed, &atlas_path)));
+    if problems.is_empty() {
+        Ok(format!("atlas {}", atlas_path.display()))
+    } else {
+        Err(problems)
+    }
+}
+
+/// Validates each file; prints `FILE: ok (…)` or one `error: FILE: problem` line per
+/// problem. Returns whether every file was valid.
+pub(crate) fn run(files: &[PathBuf], atlas: Option<&PathBuf>, no_atlas: bool) -> bool {
     let mut all_ok = true;
     for file in files {
-        if let Err(f) = crate::check_size(file) {
-            all_ok = false;
-            eprintln!("error: {}: {}", f.file.display(), f.message);
-            continue;
-        }
-        let report = validate(file, &choice);
-        if report.problems.is_empty() {
-            match &report.atlas {
-                Some(a) => outln!("{}: ok (atlas {})", file.display(), a.display()),
-                None => outln!("{}: ok (geometry only)", file.display()),
-            }
-        } else {
-            all_ok = false;
-            for p in &report.problems {
-                eprintln!("error: {}: {p}", file.display());
+        let name = crate::escape(&file.display().to_string());
+        match check(file, atlas, no_atlas) {
+            Ok(with) => outln!("{name}: ok ({})", crate::escape(&with)),
+            Err(problems) => {
+                all_ok = false;
+                for p in &problems {
+                    eprintln!("error: {name}: {}", crate::escape(p));
+                }
             }
         }
     }

@@ -158,8 +158,9 @@ fn commands_play_starts_from_zero_and_rejects_a_negative_time() {
     let posed = json(&skel(&["commands", d, "--anim", "walk", "--json"]));
     // The demo rig has no physics: at t = 0 the played and posed frames are the same.
     assert_eq!(at0, posed);
+    // A usage error (exit 2), as every argument out of its range.
     let o = skel(&["commands", d, "--anim", "walk", "--time=-1", "--play", "--json"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--time must be 0 or more"), "{}", stderr(&o));
     // --fps belongs to --play.
     assert_eq!(skel(&["commands", d, "--anim", "walk", "--fps", "60"]).status.code(), Some(2));
