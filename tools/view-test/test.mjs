@@ -19,7 +19,7 @@ const out = process.env.VIEW_TEST_OUT || join(root, 'target/view-test');
 mkdirSync(out, { recursive: true });
 
 const RIGS = [
-  { label: 'spine 3.5 spineboy', file: join(corpus, 'spine/3.5/spineboy/spineboy.skel'), anim: 'run', scrub: 0.3, time: 0.5, fit: 'animation' },
+  { label: 'spine 3.5 spineboy', file: join(corpus, 'spine/3.5/spineboy/spineboy.skel'), anim: 'run', scrub: 0.3, time: 0.5, fit: 'animation', exports: true },
   { label: 'spine 4.2 celestial-circus', file: join(corpus, 'spine/4.2/celestial-circus/celestial-circus-pro.skel'), anim: 'swing', scrub: 0.5, time: 1, fit: 'animation' },
   { label: 'skelform 0.7 skellington', file: join(corpus, 'skelform/skellington_v0.7.0.skf'), anim: 'Jump', scrub: 0.1, time: 0.25, fit: 'frame' },
 ];
@@ -65,6 +65,38 @@ function compare(a, b) {
   return { max, mean: sum / ma.length, drawnA: drawn(a), drawnB: drawn(b) };
 }
 
+/** Exports the selected rig through the server and returns the downloaded bytes. */
+async function exportFile(page, format) {
+  await page.selectOption('#export-format', format);
+  await page.evaluate(() => { window.__skv.lastExport = null; });
+  const download = page.waitForEvent('download', { timeout: 120000 });
+  await page.click('#export');
+  const d = await download;
+  const progress = await page.evaluate(() => [document.getElementById('export-progress').value, document.getElementById('export-progress').max]);
+  if (progress[0] !== progress[1]) throw new Error(`export progress ended at ${progress[0]} of ${progress[1]}`);
+  return readFileSync(await d.path());
+}
+
+/** Drops the demo rig's three files on the page; they are uploaded and opened. */
+async function dropDemo(page) {
+  const dir = join(root, 'fixtures/demo');
+  const files = ['demo.json', 'demo.atlas', 'demo.png'].map((n) => [n, readFileSync(join(dir, n)).toString('base64')]);
+  const before = await page.evaluate(() => window.__skv.rigs().length);
+  await page.evaluate((list) => {
+    const dt = new DataTransfer();
+    for (const [n, b64] of list) {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      dt.items.add(new File([bytes], n));
+    }
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, files);
+  await page.waitForFunction((n) => { const r = window.__skv.rigs(); return r.length === n + 1 && r[n].fitted > 0; }, before);
+  await settle(page);
+  const shot = join(out, 'dropped-demo-view.png');
+  await page.locator('#view').screenshot({ path: shot });
+  return PNG.sync.read(readFileSync(shot));
+}
+
 async function main() {
   for (const r of RIGS) {
     if (!existsSync(r.file)) throw new Error(`corpus file missing: ${r.file} (set SKEL_CORPUS)`);
@@ -73,6 +105,11 @@ async function main() {
   const { context, close } = await launch();
   let passed = 0, failed = 0;
   const lines = [];
+  const report = (ok, text) => {
+    lines.push(`${ok ? 'ok  ' : 'FAIL'} ${text}`);
+    console.log(lines[lines.length - 1]);
+    if (ok) passed++; else failed++;
+  };
   try {
     const page = await context.newPage();
     const errors = [];
@@ -128,18 +165,34 @@ async function main() {
         const c = compare(PNG.sync.read(readFileSync(shot)), PNG.sync.read(readFileSync(rendered)));
         const ok = !c.error && c.max <= MAX_BLOCK_DIFF && c.mean <= MAX_MEAN_DIFF && c.drawnA > 500 && c.drawnB > 500;
         const what = c.error || `block means (${BLOCK}x${BLOCK}): max diff ${c.max.toFixed(2)}, mean diff ${c.mean.toFixed(3)} (tolerance ${MAX_BLOCK_DIFF} / ${MAX_MEAN_DIFF}); drawn pixels ${c.drawnA} page / ${c.drawnB} render`;
-        lines.push(`${ok ? 'ok  ' : 'FAIL'} ${rig.label} ${rig.anim} @ ${rig.time} s: ${what}`);
-        if (ok) passed++; else failed++;
+        report(ok, `${rig.label} ${rig.anim} @ ${rig.time} s: ${what}`);
+        if (rig.exports) {
+          // The server's encoders, with the page's view: a PNG of this frame equals skel render's.
+          const png = await exportFile(page, 'png');
+          const e = compare(PNG.sync.read(png), PNG.sync.read(readFileSync(rendered)));
+          const eok = !e.error && e.max <= MAX_BLOCK_DIFF && e.mean <= MAX_MEAN_DIFF;
+          report(eok, `${rig.label} export PNG: ${e.error || `block means max diff ${e.max.toFixed(2)}, mean diff ${e.mean.toFixed(3)} against skel render`}`);
+          const gif = await exportFile(page, 'gif');
+          const gok = gif.subarray(0, 6).toString() === 'GIF89a' && gif.length > 1000;
+          report(gok, `${rig.label} export GIF (progress to the end): ${gif.length} bytes`);
+        }
       } catch (e) {
-        failed++;
-        lines.push(`FAIL ${rig.label}: ${e.message || e}`);
+        report(false, `${rig.label}: ${e.message || e}`);
       }
-      console.log(lines[lines.length - 1]);
     }
-    if (errors.length) {
-      failed++;
-      console.log('FAIL page errors:\n  ' + errors.join('\n  '));
+    try {
+      for (;;) {
+        const x = page.locator('#rigs li button');
+        if ((await x.count()) === 0) break;
+        await x.first().click();
+      }
+      const img = await dropDemo(page);
+      const c = compare(img, img);
+      report(c.drawnA > 500, `drag and drop: demo.json + demo.atlas + demo.png uploaded and drawn (${c.drawnA} pixels)`);
+    } catch (e) {
+      report(false, `drag and drop: ${e.message || e}`);
     }
+    report(errors.length === 0, `no page errors${errors.length ? ':\n  ' + errors.join('\n  ') : ''}`);
     writeFileSync(join(out, 'results.txt'), lines.join('\n') + '\n');
   } finally {
     await close();

@@ -543,7 +543,7 @@
       r.info.skins.forEach((name, i) => {
         const l = document.createElement('label');
         const c = document.createElement('input');
-        c.type = 'checkbox'; c.value = name; c.checked = chosen.includes(i);
+        c.type = 'checkbox'; c.value = name; c.checked = chosen.includes(i) || (!chosen.length && name === 'default');
         c.onchange = () => {
           const names = [...box.querySelectorAll('input:checked')].map((x) => x.value);
           send({ op: 'set', inst: r.id, skins: names });
