@@ -1179,6 +1179,9 @@ fn moderate_scales(t: &mut TransformConstraint) {
 ///   an IK target, transform source or path slot that does is replaced by the next bone
 ///   (slot) that does not;
 /// * transform mappings to scales are moderate ([`moderate_scales`]);
+/// * a bone-driven slider's time offset is [`EVENT_NUDGE`] more: a bone property of quarter
+///   degrees or units scaled by a quarter step gives times on the 1/32 s key grid, where the
+///   rounding of an f32 runtime and the f64 referee pick different keys;
 /// * event keys are [`EVENT_NUDGE`] later (earlier at the end of the animation when another
 ///   key sits there too; an event that alone sets the duration stays);
 /// * a slot keyed by an RGBA2 / RGB2 timeline has a dark color (spine-core 4.3 gives a
@@ -1269,6 +1272,11 @@ fn judgeable(sk: &mut Skeleton) {
                     p.slot = s;
                 }
             }
+        }
+    }
+    for c in &mut sk.constraints {
+        if let ConstraintKind::Slider(SliderConstraint { bone: Some(b), .. }) = &mut c.kind {
+            b.offset += EVENT_NUDGE;
         }
     }
     for a in &mut sk.animations {
