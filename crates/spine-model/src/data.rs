@@ -60,8 +60,9 @@ pub struct Behaviour {
     /// Sequence attachments and timelines exist (4.1+).
     pub sequences: bool,
     /// Region world vertices come out as `bl, ul, ur, br` (spine-c 3.5.51
-    /// `spRegionAttachment_computeWorldVertices` writes its offsets in storage order)
-    /// instead of the `br, bl, ul, ur` of every later runtime.
+    /// `spRegionAttachment_computeWorldVertices` writes its offsets in storage order, and so
+    /// does 4.3 `RegionAttachment.computeWorldVertices`, with its UVs in the same order)
+    /// instead of the `br, bl, ul, ur` of 3.6–4.2.
     pub region_vertices_bl_first: bool,
     /// A looping entry of a zero-duration animation queues `complete` every update
     /// (3.6+: `complete = duration == 0 || …`); spine-c 3.5 compares `fmod(…, 0)` (NaN)
@@ -225,7 +226,7 @@ impl Behaviour {
             ik_softness: true,
             event_window: EventWindow::Spine4,
             sequences: !version.starts_with("4.0"),
-            region_vertices_bl_first: false,
+            region_vertices_bl_first: version.starts_with("4.3"),
             empty_loop_completes: true,
             setup_pose_sets_dark: true,
             ik_pre38: false,

@@ -314,9 +314,15 @@ fn constraint(c: &mut Conv<'_, '_>, con: &w::Constraint) -> ConstraintData {
                     scale: c.b.f("scale", sb.scale / ps),
                 }
             });
+            // With nonessential data a bone-driven slider's value is the editor's maximum
+            // time, not the setup time (spine-ts 4.3 `SkeletonBinary`).
+            let setup_time = match sl.value {
+                Some(_) if c.s.nonessential() && sl.bone.is_some() => 0.0,
+                v => v.unwrap_or(0.0),
+            };
             let data = SliderData {
                 animation,
-                time: c.b.f("time", sl.value.unwrap_or(0.0)),
+                time: c.b.f("time", setup_time),
                 mix: c.b.f("mix", sl.mix_value()),
                 looping: sl.looping(),
                 additive: sl.additive(),
