@@ -1085,6 +1085,19 @@ pub struct Slot {
     pub sequence_index: i32,
 }
 
+impl Slot {
+    /// Copies `p` into this slot, reusing the deform buffer (4.3 `SlotPose.set`).
+    pub(crate) fn set_from(&mut self, p: &Slot) {
+        self.bone = p.bone;
+        self.color = p.color;
+        self.dark_color = p.dark_color;
+        self.has_dark_color = p.has_dark_color;
+        self.attachment = p.attachment;
+        self.deform.clone_from(&p.deform);
+        self.sequence_index = p.sequence_index;
+    }
+}
+
 /// One entry of the update cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UpdateEntry {
@@ -1152,6 +1165,10 @@ pub struct Skeleton {
     pub y_down: bool,
     /// Physics time, advanced by [`Skeleton::update`].
     pub time: f32,
+    /// The exact time (see [`Skeleton::exact_time`]).
+    time64: f64,
+    /// [`Skeleton::time`] as [`Skeleton::update`] left it (a different value was set since).
+    time_seen: f32,
     /// Direction the physics constraints' wind blows in (spine-cpp 4.3
     /// `Skeleton::setWindX/Y`, default `(1, 0)`). Used by the 4.3 physics solver only; 4.2
     /// and older blow along x.
@@ -1162,6 +1179,20 @@ pub struct Skeleton {
     /// 4.3 lazy-pose state per bone (empty unless
     /// [`Behaviour::lazy_pose_spine43`](spine_model::Behaviour::lazy_pose_spine43)).
     pub lazy43: Vec<constraints::lazy43::LazyBone>,
+    /// 4.3 (spine-ts 4.3 `Slot` / `DrawOrder` poses): per slot, whether a slider's
+    /// animation keys it (4.3 `Skeleton.constrained(slot)`). Such a slot's entry in
+    /// [`Skeleton::slots`] is its *applied* pose, what the slider changes and rendering
+    /// reads; `slot_poses` holds its pose, what animations and the setup pose set (see
+    /// [`Skeleton::swap_slot_poses`]), copied to the applied pose at every
+    /// [`Skeleton::update_world_transform`]. Empty for other data.
+    pub(crate) slot_constrained: Vec<bool>,
+    /// The poses of the constrained slots (see `slot_constrained`; other entries unused).
+    pub(crate) slot_poses: Vec<Slot>,
+    /// 4.3: a slider's animation keys the draw order; then [`Skeleton::draw_order`] is the
+    /// applied draw order and `draw_order_pose` the pose (as for slots).
+    pub(crate) draw_order_constrained: bool,
+    /// The draw order pose (see `draw_order_constrained`).
+    pub(crate) draw_order_pose: Vec<SlotId>,
     /// Every bone's children (from the data; one flat list, not a `Vec` in each [`Bone`],
     /// which the frame's walk would carry through the cache).
     pub(crate) children: Children,
@@ -1309,15 +1340,27 @@ impl Skeleton {
             scale_y: 1.0,
             y_down: false,
             time: 0.0,
+            time64: 0.0,
+            time_seen: 0.0,
             wind: [1.0, 0.0],
             gravity: [0.0, 1.0],
             lazy43: Vec::new(),
+            slot_constrained: Vec::new(),
+            slot_poses: Vec::new(),
+            draw_order_constrained: false,
+            draw_order_pose: Vec::new(),
             children,
             eager_applied: false,
             activity: 0,
         };
         if sk.data.behaviour.lazy_pose_spine43 {
             sk.lazy43 = vec![constraints::lazy43::LazyBone::default(); sk.bones.len()];
+            // spine-ts 4.3 `BonePose`: a bone never posed (inactive for the skin) holds a
+            // zero world transform, which weighted vertices on it read (spine-cpp 4.2
+            // starts from the identity).
+            for b in &mut sk.bones {
+                (b.a, b.b, b.c, b.d) = (0.0, 0.0, 0.0, 0.0);
+            }
         }
         for i in 0..sk.slots.len() {
             sk.set_slot_to_setup_pose(SlotId(i as u32));
@@ -1344,7 +1387,20 @@ impl Skeleton {
 
     /// Advances the physics time.
     pub fn update(&mut self, delta: f32) {
+        self.time64 = self.exact_time() + f64::from(delta);
         self.time += delta;
+        self.time_seen = self.time;
+    }
+
+    /// The skeleton time as the `f64` sum of the deltas [`Skeleton::update`] added (exact
+    /// for any run of frames), or [`Skeleton::time`] when that was set since. The 4.3
+    /// physics solver steps by it (spine-ts 4.3 keeps its time in f64).
+    pub fn exact_time(&self) -> f64 {
+        if self.time == self.time_seen {
+            self.time64
+        } else {
+            f64::from(self.time)
+        }
     }
 
     /// spine-cpp `Skeleton::physicsTranslate`: the next [`Physics::Update`] applies forces
@@ -1371,10 +1427,10 @@ impl Skeleton {
     /// spine-cpp `PhysicsConstraint::reset()` on every physics constraint (at the current
     /// skeleton time): offsets and velocities cleared, the next update only records.
     pub fn reset_physics(&mut self) {
-        let now = self.time;
+        let (now, now64) = (self.time, self.exact_time());
         for c in &mut self.constraints {
             if let constraints::ConstraintPose::Physics(p) = &mut c.pose {
-                p.state.reset(now);
+                p.state.reset_at(now, now64);
             }
         }
     }
@@ -1398,11 +1454,14 @@ impl Skeleton {
 
     /// Draw order and slots back to setup.
     pub fn set_slots_to_setup_pose(&mut self) {
+        // 4.3: the poses of constrained slots (see `slot_constrained`).
+        self.swap_slot_poses();
         self.draw_order.clear();
         self.draw_order.extend((0..self.slots.len() as u32).map(SlotId));
         for i in 0..self.slots.len() {
             self.set_slot_to_setup_pose(SlotId(i as u32));
         }
+        self.swap_slot_poses();
     }
 
     /// One slot back to setup (spine-cpp `Slot::setToSetupPose`).
@@ -1517,6 +1576,10 @@ impl Skeleton {
     /// Rebuilds the update cache (spine-cpp `Skeleton::updateCache`): bone activity from
     /// the skin, constraints in order with their bones sorted before them.
     pub fn update_cache(&mut self) {
+        if self.data.behaviour.lazy_pose_spine43 {
+            self.update_cache43();
+            return;
+        }
         let data = self.data.clone();
         self.activity = next_activity();
         self.update_cache.clear();
@@ -1645,6 +1708,253 @@ impl Skeleton {
         }
         self.mark_read_after();
         self.build_walk();
+    }
+
+    /// [`Skeleton::update_cache`] for 4.3 data: spine-ts 4.3 `Skeleton.updateCache` with
+    /// each constraint's 4.3 `sort` (IK: the parent re-sorted after the constraint, the
+    /// child not before it; transform: the source only for a world source, the bones before
+    /// the constraint only for a world target; path: the current skin, the default skin and
+    /// the slot's attachment; sliders are active whatever their bone). The update cache is
+    /// run by [`lazy43::run_update_cache`](constraints::lazy43::run_update_cache).
+    fn update_cache43(&mut self) {
+        let data = self.data.clone();
+        self.activity = next_activity();
+        self.update_cache.clear();
+        self.walk.clear();
+        self.unwalked.clear();
+        for (b, d) in self.bones.iter_mut().zip(&data.bones) {
+            b.sorted = d.skin_required;
+            b.active = !b.sorted;
+        }
+        if let Some(skin) = self.skin {
+            for &id in &data.skin(skin).bones {
+                let mut cur = Some(id);
+                while let Some(i) = cur {
+                    let Some(b) = self.bones.get_mut(i.index()) else { break };
+                    b.sorted = false;
+                    b.active = true;
+                    cur = b.parent;
+                }
+            }
+        }
+        for (ci, cd) in data.constraints.iter().enumerate() {
+            let cid = ConstraintId(ci as u32);
+            let skin_ok = !cd.skin_required
+                || self.skin.is_some_and(|s| data.skin(s).constraints.contains(&cid));
+            let active = skin_ok
+                && match &cd.kind {
+                    ConstraintKind::Ik(d) => self.bone_active(d.target),
+                    ConstraintKind::Transform(d) => self.bone_active(d.source),
+                    ConstraintKind::Path(d) => self.bone_active(data.slot(d.slot).bone),
+                    ConstraintKind::Physics(d) => self.bone_active(d.bone),
+                    ConstraintKind::Slider(_) => true,
+                };
+            if let Some(c) = self.constraints.get_mut(ci) {
+                c.active = active;
+            }
+            if !active {
+                continue;
+            }
+            match &cd.kind {
+                ConstraintKind::Ik(d) => {
+                    self.sort_bone43(d.target);
+                    let Some(&parent) = d.bones.first() else { continue };
+                    self.sort_bone43(parent);
+                    self.update_cache.push(UpdateEntry::Constraint(cid));
+                    if let Some(b) = self.bones.get_mut(parent.index()) {
+                        b.sorted = false;
+                    }
+                    self.sort_reset_children(parent);
+                }
+                ConstraintKind::Transform(d) => {
+                    if !d.local_source {
+                        self.sort_bone43(d.source);
+                    }
+                    if !d.local_target {
+                        for &b in &d.bones {
+                            self.sort_bone43(b);
+                        }
+                    }
+                    self.update_cache.push(UpdateEntry::Constraint(cid));
+                    for &b in &d.bones {
+                        self.sort_reset_children(b);
+                    }
+                    for &b in &d.bones {
+                        if let Some(b) = self.bones.get_mut(b.index()) {
+                            b.sorted = !d.local_target;
+                        }
+                    }
+                }
+                ConstraintKind::Path(d) => {
+                    let slot_bone = data.slot(d.slot).bone;
+                    if let Some(s) = self.skin {
+                        self.sort_path_skin43(&data, s, d.slot, slot_bone);
+                    }
+                    if let Some(def) = data.default_skin.filter(|&def| Some(def) != self.skin) {
+                        self.sort_path_skin43(&data, def, d.slot, slot_bone);
+                    }
+                    if let Some(a) = self.slots.get(d.slot.index()).and_then(|s| s.attachment) {
+                        self.sort_path_attachment43(&data, a, slot_bone);
+                    }
+                    for &b in &d.bones {
+                        self.sort_bone43(b);
+                    }
+                    self.update_cache.push(UpdateEntry::Constraint(cid));
+                    for &b in &d.bones {
+                        self.sort_reset_children(b);
+                    }
+                    for &b in &d.bones {
+                        self.set_sorted(b);
+                    }
+                }
+                ConstraintKind::Physics(d) => {
+                    self.sort_bone43(d.bone);
+                    self.update_cache.push(UpdateEntry::Constraint(cid));
+                    self.sort_reset_children(d.bone);
+                }
+                ConstraintKind::Slider(d) => {
+                    if let Some(b) = d.bone.as_ref().filter(|_| !d.local) {
+                        self.sort_bone43(b.bone);
+                    }
+                    self.update_cache.push(UpdateEntry::Constraint(cid));
+                    for b in constraints::slider::animation_bones(&data, d) {
+                        let Some(bone) = self.bones.get_mut(b.index()) else { continue };
+                        bone.sorted = false;
+                        self.sort_reset_children(b);
+                    }
+                }
+            }
+        }
+        for i in 0..self.bones.len() {
+            self.sort_bone43(BoneId(i as u32));
+        }
+        self.constrain_slots43(&data);
+    }
+
+    /// The slots and draw order a slider's animation keys (4.3 `Slider.sort`:
+    /// `constrained` on the slots of its slot timelines and on the draw order for draw-order
+    /// timelines), and the switch of each slot between one pose and pose + applied pose.
+    fn constrain_slots43(&mut self, data: &SkeletonData) {
+        let n = self.slots.len();
+        let mut slots = vec![false; n];
+        let mut draw_order = false;
+        for (ci, cd) in data.constraints.iter().enumerate() {
+            let ConstraintKind::Slider(d) = &cd.kind else { continue };
+            if !self.constraints.get(ci).is_some_and(|c| c.active) {
+                continue;
+            }
+            let Some(anim) = data.animations.get(d.animation.index()) else { continue };
+            for t in &anim.timelines {
+                use spine_model::Timeline as T;
+                match t {
+                    T::Color { slot, .. }
+                    | T::Attachment { slot, .. }
+                    | T::Deform { slot, .. }
+                    | T::Sequence { slot, .. } => {
+                        if let Some(c) = slots.get_mut(slot.index()) {
+                            *c = true;
+                        }
+                    }
+                    T::DrawOrder { .. } | T::DrawOrderFolder { .. } => draw_order = true,
+                    _ => {}
+                }
+            }
+        }
+        if slots.iter().all(|c| !c) && !draw_order && self.slot_constrained.is_empty() {
+            return;
+        }
+        if self.slot_poses.len() != n {
+            self.slot_poses = self.slots.clone();
+            self.slot_constrained = vec![false; n];
+        }
+        for (i, &c) in slots.iter().enumerate() {
+            if c != self.slot_constrained[i] {
+                if c {
+                    // The pose so far was the one pose: it is the pose from now on.
+                    let (a, p) = (&self.slots[i], &mut self.slot_poses[i]);
+                    p.set_from(a);
+                } else {
+                    let (a, p) = (&mut self.slots[i], &self.slot_poses[i]);
+                    a.set_from(p);
+                }
+            }
+        }
+        self.slot_constrained = slots;
+        if draw_order != self.draw_order_constrained {
+            if draw_order {
+                self.draw_order_pose.clone_from(&self.draw_order);
+            } else {
+                self.draw_order.clone_from(&self.draw_order_pose);
+            }
+        }
+        self.draw_order_constrained = draw_order;
+    }
+
+    /// Exchanges the applied and the pose of every constrained slot and of a constrained
+    /// draw order (4.3; see `slot_constrained`): what animations and the setup pose write
+    /// is the pose, so the writers run between two calls (`AnimationState::apply`,
+    /// [`apply_animation`](crate::apply_animation), [`Skeleton::set_slots_to_setup_pose`]).
+    pub(crate) fn swap_slot_poses(&mut self) {
+        for (i, c) in self.slot_constrained.iter().enumerate() {
+            if *c {
+                if let (Some(a), Some(p)) = (self.slots.get_mut(i), self.slot_poses.get_mut(i)) {
+                    std::mem::swap(a, p);
+                }
+            }
+        }
+        if self.draw_order_constrained {
+            std::mem::swap(&mut self.draw_order, &mut self.draw_order_pose);
+        }
+    }
+
+    /// 4.3 `resetConstrained` of the constrained slots and draw order: the applied poses
+    /// start from the poses (no allocation once the buffers have grown).
+    pub(crate) fn reset_slot_poses(&mut self) {
+        for (i, c) in self.slot_constrained.iter().enumerate() {
+            if *c {
+                if let (Some(a), Some(p)) = (self.slots.get_mut(i), self.slot_poses.get(i)) {
+                    a.set_from(p);
+                }
+            }
+        }
+        if self.draw_order_constrained {
+            self.draw_order.clone_from(&self.draw_order_pose);
+        }
+    }
+
+    /// 4.3 `Skeleton.sortBone`: inactive bones are never sorted.
+    fn sort_bone43(&mut self, id: BoneId) {
+        let Some(b) = self.bones.get(id.index()) else { return };
+        if b.sorted || !b.active {
+            return;
+        }
+        if let Some(p) = b.parent {
+            self.sort_bone43(p);
+        }
+        if let Some(b) = self.bones.get_mut(id.index()) {
+            b.sorted = true;
+        }
+        self.update_cache.push(UpdateEntry::Bone(id));
+    }
+
+    /// 4.3 `PathConstraint.sortPathSlot`.
+    fn sort_path_skin43(&mut self, data: &SkeletonData, skin: SkinId, slot: SlotId, bone: BoneId) {
+        for e in data.skin(skin).slot_entries(slot) {
+            self.sort_path_attachment43(data, e.attachment, bone);
+        }
+    }
+
+    /// 4.3 `PathConstraint.sortPath`.
+    fn sort_path_attachment43(&mut self, data: &SkeletonData, att: AttachmentId, bone: BoneId) {
+        let AttachmentKind::Path(p) = &data.attachment(att).kind else { return };
+        match &p.vertices {
+            Vertices::Unweighted(_) => self.sort_bone43(bone),
+            Vertices::Weighted(w) => {
+                for &b in &w.bones {
+                    self.sort_bone43(b);
+                }
+            }
+        }
     }
 
     /// Builds `walk` and `unwalked` from `update_cache`. With a slider constraint (which
@@ -1814,10 +2124,7 @@ impl Skeleton {
     pub fn update_world_transform(&mut self, physics: Physics) {
         let frame = self.frame();
         if !self.lazy43.is_empty() {
-            for b in &mut self.bones {
-                b.reset_applied();
-            }
-            // 4.3 lazy poses: the same loop with the flags of `constraints::lazy43`.
+            // 4.3 poses (`constraints::lazy43`).
             constraints::lazy43::run_update_cache(self, physics, &frame);
             return;
         }
@@ -1846,6 +2153,7 @@ impl Skeleton {
         physics: Physics,
         frame: &WorldFrame,
     ) -> Option<(usize, ConstraintId)> {
+        let exact_time = self.exact_time();
         let Skeleton { data, bones, slots, constraints, walk, time, y_down, wind, gravity, .. } =
             self;
         let data: &SkeletonData = data;
@@ -1858,6 +2166,7 @@ impl Skeleton {
             slots,
             frame: *frame,
             time: *time,
+            time64: exact_time,
             physics,
             y_down: *y_down,
             wind: *wind,

@@ -605,6 +605,15 @@ impl AnimationState {
     /// Poses `skeleton` with every track (spine-cpp `AnimationState::apply`). Returns
     /// whether any track was applied.
     pub fn apply(&mut self, sk: &mut Skeleton) -> bool {
+        // 4.3: the poses (not the applied poses) of slots a slider constrains.
+        sk.swap_slot_poses();
+        let applied = self.apply_tracks(sk);
+        sk.swap_slot_poses();
+        applied
+    }
+
+    /// [`AnimationState::apply`] onto what `sk.slots` hold.
+    fn apply_tracks(&mut self, sk: &mut Skeleton) -> bool {
         if self.animations_changed {
             self.compute_animations_changed();
         }

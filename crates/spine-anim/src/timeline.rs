@@ -728,6 +728,26 @@ pub fn property_ids(data: &SkeletonData, tl: &Timeline, spill: &mut Vec<i64>) ->
 pub fn apply_animation(
     sk: &mut Skeleton,
     animation: AnimationId,
+    last_time: f32,
+    time: f32,
+    looping: bool,
+    events: Option<&mut Vec<EventRef>>,
+    alpha: f32,
+    blend: MixBlend,
+    direction: MixDirection,
+) {
+    // 4.3: animations set the poses of the slots a slider constrains.
+    sk.swap_slot_poses();
+    apply_animation_to(sk, animation, last_time, time, looping, events, alpha, blend, direction);
+    sk.swap_slot_poses();
+}
+
+/// [`apply_animation`] onto what `sk.slots` and `sk.draw_order` hold, which for the slots a
+/// 4.3 slider constrains is the applied pose (a slider's animation, 4.3 `appliedPose`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn apply_animation_to(
+    sk: &mut Skeleton,
+    animation: AnimationId,
     mut last_time: f32,
     mut time: f32,
     looping: bool,
@@ -916,7 +936,11 @@ fn apply_tl(
                 return;
             }
             let curves = curves.table(keys);
-            apply_color(sk, data, slot.index(), *property, curves, time, alpha, blend);
+            if data.behaviour.timelines_spine43 {
+                apply_color43(sk, data, slot.index(), *property, curves, time, alpha, blend);
+            } else {
+                apply_color(sk, data, slot.index(), *property, curves, time, alpha, blend);
+            }
         }
         Timeline::Deform { slot, attachment, curves, vertices } => {
             let curves = curves.table(keys);
@@ -1893,6 +1917,118 @@ fn apply_color(
     }
     if property != ColorProperty::Alpha {
         clamp_color(light);
+    }
+}
+
+/// The color timelines of spine-ts 4.3 (`RGBATimeline`, `RGBTimeline`, `AlphaTimeline`,
+/// `RGBA2Timeline`, `RGB2Timeline` `apply1`), which differ from spine-cpp 4.2 in what they
+/// clamp: every keyed value is clamped to `0..=1` (alpha too; the dark color whatever the
+/// alpha), `Color.set` / `Color.add` clamp the light color of RGBA and RGBA2, and before the
+/// first key `MixFrom.first` moves RGB, RGB2 and the dark colors unclamped; `MixFrom.setup`
+/// before the first key leaves alpha alone for RGB and RGB2. The dark channels of RGB2 are
+/// the curve's channels 3..6 (spine-cpp 4.2 reads the beziers of 4..7).
+#[allow(clippy::too_many_arguments)]
+fn apply_color43(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    si: usize,
+    property: ColorProperty,
+    c: CurveTable<'_>,
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+) {
+    let Some(sd) = data.slots.get(si) else { return };
+    let Some(slot) = sk.slots.get_mut(si) else { return };
+    let setup = sd.color;
+    let setup_dark = sd.dark_color.unwrap_or(spine_model::Color { r: 0.0, g: 0.0, b: 0.0, a: 0.0 });
+    let light = &mut slot.color;
+    let dark = &mut slot.dark_color;
+    let (has_rgb, has_a, has_dark) = match property {
+        ColorProperty::Rgba => (true, true, false),
+        ColorProperty::Rgb => (true, false, false),
+        ColorProperty::Rgba2 => (true, true, true),
+        ColorProperty::Rgb2 => (true, false, true),
+        ColorProperty::Alpha => (false, true, false),
+    };
+    // `Color.add` / `Color.set` clamp all four channels of the light color.
+    let via_color = matches!(property, ColorProperty::Rgba | ColorProperty::Rgba2);
+    if time < c.time(0) {
+        match blend {
+            MixBlend::Setup => {
+                if has_rgb {
+                    (light.r, light.g, light.b) = (setup.r, setup.g, setup.b);
+                }
+                if has_a {
+                    light.a = setup.a;
+                }
+                if has_dark {
+                    (dark.r, dark.g, dark.b) = (setup_dark.r, setup_dark.g, setup_dark.b);
+                }
+            }
+            MixBlend::First => {
+                if has_rgb {
+                    light.r += (setup.r - light.r) * alpha;
+                    light.g += (setup.g - light.g) * alpha;
+                    light.b += (setup.b - light.b) * alpha;
+                }
+                if has_a {
+                    light.a += (setup.a - light.a) * alpha;
+                }
+                if via_color {
+                    clamp_color(light);
+                }
+                if has_dark {
+                    dark.r += (setup_dark.r - dark.r) * alpha;
+                    dark.g += (setup_dark.g - dark.g) * alpha;
+                    dark.b += (setup_dark.b - dark.b) * alpha;
+                }
+            }
+            _ => {}
+        }
+        return;
+    }
+    let mut v = [0.0f32; 7];
+    match c.channels {
+        4 => v[..4].copy_from_slice(&curve_values_n::<4>(c, time)),
+        3 => v[..3].copy_from_slice(&curve_values_n::<3>(c, time)),
+        1 => v[0] = curve_value1(c, time),
+        7 => v = curve_values_n::<7>(c, time),
+        n => {
+            let slots = &SLOTS[..n.min(7)];
+            curve_values(c, time, &mut v[..slots.len()], slots)
+        }
+    }
+    let (mut r, mut g, mut b, mut a, mut r2, mut g2, mut b2) = match property {
+        ColorProperty::Rgba => (v[0], v[1], v[2], v[3], 0.0, 0.0, 0.0),
+        ColorProperty::Rgb => (v[0], v[1], v[2], 0.0, 0.0, 0.0, 0.0),
+        ColorProperty::Rgba2 => (v[0], v[1], v[2], v[3], v[4], v[5], v[6]),
+        ColorProperty::Rgb2 => (v[0], v[1], v[2], 0.0, v[3], v[4], v[5]),
+        ColorProperty::Alpha => (0.0, 0.0, 0.0, v[0], 0.0, 0.0, 0.0),
+    };
+    if alpha != 1.0 {
+        let (base, base_dark) =
+            if blend == MixBlend::Setup { (setup, setup_dark) } else { (*light, *dark) };
+        r = base.r + (r - base.r) * alpha;
+        g = base.g + (g - base.g) * alpha;
+        b = base.b + (b - base.b) * alpha;
+        a = base.a + (a - base.a) * alpha;
+        r2 = base_dark.r + (r2 - base_dark.r) * alpha;
+        g2 = base_dark.g + (g2 - base_dark.g) * alpha;
+        b2 = base_dark.b + (b2 - base_dark.b) * alpha;
+    }
+    let unit = |v: f32| v.clamp(0.0, 1.0);
+    if has_rgb {
+        (light.r, light.g, light.b) = (unit(r), unit(g), unit(b));
+    }
+    if has_a {
+        light.a = unit(a);
+    }
+    if via_color {
+        clamp_color(light);
+    }
+    if has_dark {
+        (dark.r, dark.g, dark.b) = (unit(r2), unit(g2), unit(b2));
     }
 }
 

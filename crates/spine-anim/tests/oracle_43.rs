@@ -82,7 +82,8 @@ fn load(name: &str) -> Rig {
         golden["sha256"],
         regenerate_command(name)
     );
-    let data = spine_model::load_binary(&bytes, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let data = spine_model::load_binary(&bytes, Some(&unit_atlas(&bytes)))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(golden["file"].as_str(), Some(name));
     let names: Vec<&str> =
         golden["bones"].as_array().unwrap().iter().map(|b| b.as_str().unwrap()).collect();
@@ -90,6 +91,27 @@ fn load(name: &str) -> Rig {
     assert_eq!(names, ours, "{name}: bone lists differ");
     let driven = vec![false; data.bones.len()];
     Rig { name: name.to_owned(), golden, data: Arc::new(data), driven }
+}
+
+/// The atlas the tool's geometry-only loader amounts to: every region and mesh frame of the
+/// skeleton gets a 1×1 region covering its 1×1 page (u, v 0..1, unrotated, not stripped),
+/// so a region's quad spans exactly the attachment's width × height.
+fn unit_atlas(bytes: &[u8]) -> spine_format::atlas::Atlas {
+    let data = spine_model::load_binary(bytes, None).unwrap();
+    let mut names = std::collections::BTreeSet::new();
+    for a in &data.attachments {
+        let sequence = match &a.kind {
+            spine_model::AttachmentKind::Region(r) => &r.sequence,
+            spine_model::AttachmentKind::Mesh(m) => &m.sequence,
+            _ => continue,
+        };
+        names.extend(sequence.frame_paths());
+    }
+    let mut text = String::from("unit.png\nsize: 1,1\n");
+    for n in names {
+        text.push_str(&format!("{n}\n  bounds: 0,0,1,1\n"));
+    }
+    spine_format::atlas::parse(&text).unwrap()
 }
 
 /// The sample's `degenerate` bone indices.

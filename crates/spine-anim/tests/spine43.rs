@@ -527,14 +527,16 @@ fn transform43(
 }
 
 #[test]
-fn lazy_pose_4_3_drops_a_child_world_change_when_a_later_constraint_changes_the_parent() {
+fn lazy_pose_4_3_keeps_a_child_world_change_when_a_later_constraint_changes_the_parent() {
     // Bones: root, s (source, x 5), p (parent, at the origin), c (child of p, x 10).
-    // t0 (world target c): c.worldX += s.worldX = 5 -> c at (15, 0); `modifyWorld(c)`.
-    // t1 (local target p): p.rotation += 18 * s.worldX = 90; `modifyLocal(p)` resets the
-    // world of p's children, dropping c's stale local flag: 4.3 recomputes c from its local
-    // x 10 under the rotated p -> (0, 10). 4.2 keeps t0's change in c's local (x 15) ->
-    // (0, 15).
-    for (lazy, want_y) in [(true, 10.0), (false, 15.0)] {
+    // t0 (world target c): `modifyWorld(c)`, c.worldX += s.worldX = 5 -> c at (15, 0), its
+    // local pose stale. t1 (local target p): `modifyLocal(p)` walks p's children
+    // (`resetWorld`): c's stale local pose is recomputed from its world transform under p
+    // as it is then (`updateLocalTransform`: x 15), and c's world becomes invalid; p turns
+    // by 18 * s.worldX = 90 degrees. The update cache then recomputes p, and c from x 15
+    // under the turned p: (0, 15). (spine-ts 4.3.13 `BonePose.resetWorld`; the 4.2 eager
+    // update keeps the change in c's applied pose the same way.)
+    for (lazy, want_y) in [(true, 15.0), (false, 15.0)] {
         let mut data = rig(r#""bones": [{"name": "root"}, {"name": "s", "parent": "root", "x": 5},
                 {"name": "p", "parent": "root"}, {"name": "c", "parent": "p", "x": 10}]"#);
         data.behaviour.lazy_pose_spine43 = lazy;

@@ -41,6 +41,7 @@ fn reference_walk(sk: &mut Skeleton, physics: Physics) {
         match entry {
             UpdateEntry::Bone(id) => update_bone(&mut sk.bones, id, &frame),
             UpdateEntry::Constraint(id) => {
+                let time64 = sk.exact_time();
                 let (Some(cd), Some(c)) =
                     (data.constraints.get(id.index()), sk.constraints.get_mut(id.index()))
                 else {
@@ -52,6 +53,7 @@ fn reference_walk(sk: &mut Skeleton, physics: Physics) {
                     slots: &sk.slots,
                     frame,
                     time: sk.time,
+                    time64,
                     physics,
                     y_down: sk.y_down,
                     wind: sk.wind,

@@ -36,6 +36,9 @@ pub struct SolverCtx<'a> {
     pub frame: WorldFrame,
     /// Skeleton time (advanced only by [`Skeleton::update`](crate::Skeleton::update)).
     pub time: f32,
+    /// The skeleton time as the exact sum of the updates' deltas (see
+    /// [`Skeleton::exact_time`](crate::Skeleton::exact_time)).
+    pub time64: f64,
     /// Physics mode of this `update_world_transform` call.
     pub physics: Physics,
     /// The y axis points down (spine-cpp `Bone::yDown`; flips physics gravity).

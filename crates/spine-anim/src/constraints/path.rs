@@ -308,6 +308,171 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     }
 }
 
+/// spine-ts 4.3 `PathConstraint.update` on the 4.3 poses of [`lazy43`](super::lazy43):
+/// the spaces from the constrained bones' current world transforms, the positions along the
+/// path (4.3 rules: see [`CurveRule::SpineTs43`]), then each bone `modifyWorld`-ed and
+/// moved, scaled (chain scale) and turned in world space. Length spacing is `max(0, setup
+/// length + spacing)` scaled by world / setup length.
+pub(crate) fn update43(
+    poses: &mut super::lazy43::Poses<'_>,
+    skeleton: &spine_model::SkeletonData,
+    slots: &[Slot],
+    data: &PathData,
+    pose: &mut PathPose,
+) {
+    let Some(slot) = slots.get(data.slot.index()) else { return };
+    let Some(att) = slot.attachment else { return };
+    let Some(AttachmentKind::Path(path)) = skeleton.attachments.get(att.index()).map(|a| &a.kind)
+    else {
+        return;
+    };
+    let (mix_rotate, mix_x, mix_y) = (pose.mix_rotate, pose.mix_x, pose.mix_y);
+    if mix_rotate == 0.0 && mix_x == 0.0 && mix_y == 0.0 {
+        return;
+    }
+    let tangents = data.rotate_mode == RotateMode::Tangent;
+    let scale = data.rotate_mode == RotateMode::ChainScale;
+    let bone_count = data.bones.len();
+    let spaces_count = if tangents { bone_count } else { bone_count + 1 };
+    let sc = &mut pose.scratch;
+    set_len(&mut sc.spaces, spaces_count);
+    if scale {
+        set_len(&mut sc.lengths, bone_count);
+    }
+    let spacing = pose.spacing;
+    let bones = &*poses.bones;
+    // Setup length and the world x axis scaled by it, of constrained bone `i`.
+    let bone_len = |i: usize| -> (f32, f32, f32) {
+        let id = data.bones[i];
+        let setup = skeleton.bones.get(id.index()).map_or(0.0, |b| b.length);
+        let (a, c) = bones.get(id.index()).map_or((0.0, 0.0), |b| (b.a, b.c));
+        (setup, setup * a, setup * c)
+    };
+    match data.spacing_mode {
+        SpacingMode::Percent => {
+            if scale {
+                for i in 0..spaces_count - 1 {
+                    let (_, x, y) = bone_len(i);
+                    sc.lengths[i] = math::sqrt(x * x + y * y);
+                }
+            }
+            for s in sc.spaces.iter_mut().skip(1) {
+                *s = spacing;
+            }
+        }
+        SpacingMode::Proportional => {
+            let mut sum = 0.0f32;
+            for i in 0..spaces_count - 1 {
+                let (setup, x, y) = bone_len(i);
+                if setup < EPSILON {
+                    if scale {
+                        sc.lengths[i] = 0.0;
+                    }
+                    sc.spaces[i + 1] = spacing;
+                } else {
+                    let length = math::sqrt(x * x + y * y);
+                    if scale {
+                        sc.lengths[i] = length;
+                    }
+                    sc.spaces[i + 1] = length;
+                    sum += length;
+                }
+            }
+            if sum > 0.0 {
+                sum = spaces_count as f32 / sum * spacing;
+                for s in sc.spaces.iter_mut().skip(1) {
+                    *s *= sum;
+                }
+            }
+        }
+        SpacingMode::Length | SpacingMode::Fixed => {
+            let length_spacing = data.spacing_mode == SpacingMode::Length;
+            for i in 0..spaces_count - 1 {
+                let (setup, x, y) = bone_len(i);
+                if setup < EPSILON {
+                    if scale {
+                        sc.lengths[i] = 0.0;
+                    }
+                    sc.spaces[i + 1] = spacing;
+                } else {
+                    let length = math::sqrt(x * x + y * y);
+                    if scale {
+                        sc.lengths[i] = length;
+                    }
+                    let s = if length_spacing { (setup + spacing).max(0.0) } else { spacing };
+                    sc.spaces[i + 1] = s * length / setup;
+                }
+            }
+        }
+    }
+    compute_world_positions(
+        path,
+        slot,
+        bones,
+        data,
+        pose.position,
+        sc,
+        spaces_count,
+        tangents,
+        CurveRule::SpineTs43,
+    );
+    let positions = &sc.positions;
+    let (mut bone_x, mut bone_y) = (positions[0], positions[1]);
+    let mut offset_rotation = data.offset_rotation;
+    let tip;
+    if offset_rotation == 0.0 {
+        tip = data.rotate_mode == RotateMode::Chain;
+    } else {
+        tip = false;
+        let p = bones.get(slot.bone.index());
+        let det = p.map_or(1.0, |p| p.a * p.d - p.b * p.c);
+        offset_rotation *= if det > 0.0 { DEG_RAD } else { -DEG_RAD };
+    }
+    for (i, &id) in data.bones.iter().enumerate() {
+        let ip = 3 * (i + 1);
+        poses.modify_world(id);
+        let Some(bone) = poses.bones.get_mut(id.index()) else { continue };
+        bone.world_x += (bone_x - bone.world_x) * mix_x;
+        bone.world_y += (bone_y - bone.world_y) * mix_y;
+        let (x, y) = (positions[ip], positions[ip + 1]);
+        let (dx, dy) = (x - bone_x, y - bone_y);
+        if scale {
+            let length = sc.lengths[i];
+            if length != 0.0 {
+                let s = (math::sqrt(dx * dx + dy * dy) / length - 1.0) * mix_rotate + 1.0;
+                bone.a *= s;
+                bone.c *= s;
+            }
+        }
+        bone_x = x;
+        bone_y = y;
+        if mix_rotate > 0.0 {
+            let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
+            let mut r = if tangents {
+                positions[ip - 1]
+            } else if sc.spaces[i + 1] == 0.0 {
+                positions[ip + 2]
+            } else {
+                math::atan2(dy, dx)
+            };
+            r -= math::atan2(c, a);
+            if tip {
+                let (sin, cos) = math::sin_cos(r);
+                let length = skeleton.bones.get(id.index()).map_or(0.0, |b| b.length);
+                bone_x += (length * (cos * a - sin * c) - dx) * mix_rotate;
+                bone_y += (length * (sin * a + cos * c) - dy) * mix_rotate;
+            } else {
+                r += offset_rotation;
+            }
+            let (sin, cos) = math::sin_cos(wrap_pi(r) * mix_rotate);
+            bone.a = cos * a - sin * c;
+            bone.b = cos * b - sin * d;
+            bone.c = sin * a + cos * c;
+            bone.d = sin * b + cos * d;
+        }
+    }
+}
+
 /// The per-constraint values of the bone loop without the tip (spine-cpp 4.x rules,
 /// `mix_rotate > 0`, distinct bones).
 struct Chain {
@@ -620,6 +785,9 @@ enum CurveRule {
     SpineC36,
     /// spine-c 3.5.51: as 3.6, but a NaN `p` stays NaN.
     SpineC35,
+    /// spine-ts 4.3: `p == 0` (or NaN) gives the start point and the control tangent, `p <
+    /// 0.001` the control tangent; a space of exactly 0 takes the tangent.
+    SpineTs43,
 }
 
 impl CurveRule {
@@ -627,7 +795,7 @@ impl CurveRule {
     fn zero_space(self, space: f32) -> bool {
         match self {
             CurveRule::Spine4 => space < EPSILON,
-            CurveRule::SpineC36 | CurveRule::SpineC35 => space == 0.0,
+            CurveRule::SpineC36 | CurveRule::SpineC35 | CurveRule::SpineTs43 => space == 0.0,
         }
     }
 }
@@ -971,6 +1139,16 @@ fn add_curve_position(
                 return;
             }
         }
+        CurveRule::SpineTs43 => {
+            if p == 0.0 || p.is_nan() {
+                out[o] = x1;
+                out[o + 1] = y1;
+                if start_rotation {
+                    out[o + 2] = math::atan2(cy1 - y1, cx1 - x1);
+                }
+                return;
+            }
+        }
         CurveRule::SpineC36 if p == 0.0 || p.is_nan() => p = 0.0001,
         CurveRule::SpineC35 if p == 0.0 => p = 0.0001,
         CurveRule::SpineC36 | CurveRule::SpineC35 => {}
@@ -986,7 +1164,8 @@ fn add_curve_position(
     out[o] = x;
     out[o + 1] = y;
     if tangents {
-        out[o + 2] = if rule == CurveRule::Spine4 && f64::from(p) < 0.001 {
+        let control = matches!(rule, CurveRule::Spine4 | CurveRule::SpineTs43);
+        out[o + 2] = if control && f64::from(p) < 0.001 {
             math::atan2(cy1 - y1, cx1 - x1)
         } else {
             math::atan2(

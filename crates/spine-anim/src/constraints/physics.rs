@@ -79,6 +79,9 @@ pub struct PhysicsState {
     pub remaining: f32,
     /// Skeleton time of the last update.
     pub last_time: f32,
+    /// [`PhysicsState::last_time`] from the skeleton's exact (`f64`) time, which the 4.3
+    /// solver takes its step time from (see [`update_43`]).
+    pub last_time64: f64,
     /// `pow(damping, 60 * step)` of the last step (the 4.2 solver recomputes it only when
     /// the damping or the step changes).
     damping_pow: PowMemo,
@@ -122,8 +125,14 @@ impl PhysicsState {
     /// and the unsimulated time cleared, the next update only records the bone position.
     /// (`ux`/`uy`, `cx`/`cy` and `tx`/`ty` are kept, as in the reference.)
     pub fn reset(&mut self, time: f32) {
+        self.reset_at(time, f64::from(time));
+    }
+
+    /// [`PhysicsState::reset`] at skeleton time `time`, exactly `time64`.
+    pub fn reset_at(&mut self, time: f32, time64: f64) {
         self.remaining = 0.0;
         self.last_time = time;
+        self.last_time64 = time64;
         self.reset = true;
         self.x_offset = 0.0;
         self.x_velocity = 0.0;
@@ -357,7 +366,10 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPos
         st.tx = l * bone.a;
         st.ty = l * bone.c;
     }
-    bone.update_applied_transform(parent, &frame);
+    // 4.3 poses (`lazy43`): the bone's local pose stays stale until something reads it.
+    if !ctx.data.behaviour.lazy_pose_spine43 {
+        bone.update_applied_transform(parent, &frame);
+    }
 }
 
 /// Most simulation steps one update runs per constraint: 10,000 (166 s of backlog at 60
@@ -426,12 +438,17 @@ pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut Physics
         Physics::None => return,
         Physics::Reset | Physics::Update => {
             if ctx.physics == Physics::Reset {
-                st.reset(ctx.time);
+                st.reset_at(ctx.time, ctx.time64);
             }
-            let delta = (ctx.time - st.last_time).max(0.0);
+            // The time since the last update from the skeleton's exact time: spine-ts 4.3
+            // keeps the time in f64, where the sum of the frame deltas does not drift, so
+            // every frame of 1/60 s is one step of a 60 fps constraint (an f32 sum gives
+            // deltas a rounding error apart from the step, and steps skipped or doubled).
+            let delta = ((ctx.time64 - st.last_time64).max(0.0)) as f32;
             let aa = st.remaining;
             st.remaining = bounded_backlog(st.remaining + delta, t);
             st.last_time = ctx.time;
+            st.last_time64 = ctx.time64;
 
             let (bx, by) = (bone.world_x, bone.world_y);
             if st.reset {
@@ -603,7 +620,10 @@ pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut Physics
         st.tx = l * bone.a;
         st.ty = l * bone.c;
     }
-    bone.update_applied_transform(parent, &frame);
+    // 4.3 poses (`lazy43`): the bone's local pose stays stale until something reads it.
+    if !ctx.data.behaviour.lazy_pose_spine43 {
+        bone.update_applied_transform(parent, &frame);
+    }
 }
 
 /// Turns the bone's world axes by the mixed rotate offset `o` (radians): both axes by

@@ -15,12 +15,11 @@
 //! (absolute-valued timelines add the key value under `Add`, `ScaleY` mixes from scale y).
 //! 4.3 writes the slider's animation into *applied* poses, which start every update from
 //! the poses again. Bones: the animation is applied to the applied local pose (reset from
-//! the local pose by `update_world_transform`). Constraints: the values are saved in
+//! the local pose by `update_world_transform`), after `modifyLocal` of the animation's
+//! bones. Constraints: the values are saved in
 //! [`Constraint::slider_base`](super::Constraint::slider_base) and restored once the
-//! constraint ran (see [`update`]). Known gap: slots and the draw order have a single pose
-//! here, so slot timelines (color, attachment, deform, sequence) and draw-order timelines of
-//! a slider's animation persist into the next frame (equal results when something keys
-//! them every frame, or the slider's mix is 1 and it is not additive).
+//! constraint ran (see [`update`]). Slots and the draw order a slider keys keep their pose
+//! apart from the applied pose the slider changes (`Skeleton::swap_slot_poses`).
 //!
 //! Bone-driven time: `offset + (property - property_offset) * scale`, where the property is
 //! read from the bone's applied local pose (`local`) or from its world transform (divided
@@ -32,7 +31,7 @@ use spine_model::{ConstraintId, ConstraintKind, SliderData, Timeline, TransformP
 use super::ConstraintPose;
 use crate::math;
 use crate::skeleton::{Bone, Skeleton, WorldFrame};
-use crate::timeline::{apply_animation, MixBlend, MixDirection};
+use crate::timeline::{apply_animation_to, MixBlend, MixDirection};
 
 /// The bones the animation of `data` has bone timelines for (rotate/translate/scale/
 /// shear/inherit), possibly repeated. The update cache marks them (and their children) to
@@ -111,6 +110,16 @@ fn swap_local_applied(b: &mut Bone) {
     b.set_applied(ap);
 }
 
+/// [`swap_local_applied`] for every bone, and with 4.3 poses the applied inherit too.
+fn swap_all(sk: &mut Skeleton) {
+    for b in &mut sk.bones {
+        swap_local_applied(b);
+    }
+    for (b, l) in sk.bones.iter_mut().zip(sk.lazy43.iter_mut()) {
+        std::mem::swap(&mut b.inherit, &mut l.inherit);
+    }
+}
+
 /// The constraints timeline `t` writes (`f` may see one several times).
 fn keyed_constraints(
     t: &Timeline,
@@ -159,8 +168,9 @@ fn update_inner(sk: &mut Skeleton, id: ConstraintId) {
     };
     let Some(anim) = data.animations.get(d.animation.index()) else { return };
     let frame = sk.frame();
-    let Some(c) = sk.constraints.get_mut(id.index()) else { return };
-    let ConstraintPose::Slider(p) = &mut c.pose else { return };
+    let Some(ConstraintPose::Slider(p)) = sk.constraints.get(id.index()).map(|c| &c.pose) else {
+        return;
+    };
     if p.mix == 0.0 {
         return;
     }
@@ -169,6 +179,11 @@ fn update_inner(sk: &mut Skeleton, id: ConstraintId) {
         if !bone.active {
             return;
         }
+        if d.local && !sk.lazy43.is_empty() {
+            // 4.3: `validateLocalTransform` of the bone read.
+            super::lazy43::validate_local_of(sk, b.bone);
+        }
+        let Some(bone) = sk.bones.get(b.bone.index()) else { return };
         let value = property_value(bone, b.property, d.local, &frame);
         let mut time = b.offset + (value - b.property_offset) * b.scale;
         if d.looping {
@@ -176,15 +191,20 @@ fn update_inner(sk: &mut Skeleton, id: ConstraintId) {
         } else {
             time = time.max(0.0);
         }
-        p.time = time;
+        if let Some(ConstraintPose::Slider(p)) =
+            sk.constraints.get_mut(id.index()).map(|c| &mut c.pose)
+        {
+            p.time = time;
+        }
     }
+    let Some(ConstraintPose::Slider(p)) = sk.constraints.get(id.index()).map(|c| &c.pose) else {
+        return;
+    };
     let (time, mix) = (p.time, p.mix);
     let blend = if d.additive { MixBlend::Add } else { MixBlend::Replace };
     // 4.3: `modifyLocal` on the animation's bones.
     if !sk.lazy43.is_empty() {
-        for b in animation_bones(&data, d) {
-            super::lazy43::modify_local(&mut sk.lazy43, &mut sk.bones, &sk.children, b);
-        }
+        super::lazy43::modify_local_all(sk, animation_bones(&data, d));
     }
     let n = sk.constraints.len();
     for t in &anim.timelines {
@@ -196,13 +216,9 @@ fn update_inner(sk: &mut Skeleton, id: ConstraintId) {
             }
         });
     }
-    for b in &mut sk.bones {
-        swap_local_applied(b);
-    }
-    apply_animation(sk, d.animation, time, time, d.looping, None, mix, blend, MixDirection::In);
-    for b in &mut sk.bones {
-        swap_local_applied(b);
-    }
+    swap_all(sk);
+    apply_animation_to(sk, d.animation, time, time, d.looping, None, mix, blend, MixDirection::In);
+    swap_all(sk);
     // Constraints that already ran this update (and this slider itself, which restores in
     // `update`) do not see the values: put them back now.
     for t in &anim.timelines {

@@ -5,18 +5,11 @@
 //! following spine-cpp 4.3 `TransformConstraint::update` and the `From*::value` /
 //! `To*::apply` functions of `TransformConstraintData.cpp`.
 //!
-//! 4.3 validates bone poses lazily; here (4.2-style update cache) a local-target bone gets its
-//! world transform recomputed right after, and a world-target bone its applied pose.
-//!
-//! Compared with spine-cpp 4.3 (`TransformConstraint::sort`, `BonePose::modifyLocal` /
-//! `modifyWorld` / `resetWorld`, `Skeleton::updateCache`): 4.3 sorts the source only for a
-//! world source and the constrained bones before the constraint only for a world target
-//! (local targets are sorted after it); the eager recomputation here gives the same numbers
-//! for those orders (a local source reads the same applied local values, a local target's
-//! world is computed from the same parent world). 4.3's `resetWorld` (a later change of
-//! an ancestor drops an earlier world-space change of a child) and the skipping of bones
-//! whose world is still valid are reproduced by [`lazy43`](super::lazy43) for data with
-//! [`Behaviour::lazy_pose_spine43`](spine_model::Behaviour::lazy_pose_spine43).
+//! Two entry points: [`update43`] follows spine-ts 4.3 exactly on the 4.3 poses of
+//! [`lazy43`](super::lazy43) (what 4.3 data uses); `update` is the same maths on the eager
+//! (4.2-style) update cache, where a local-target bone gets its world transform recomputed
+//! right after and a world-target bone its applied pose (rigs of other versions switched to
+//! the from/to model by hand).
 
 use spine_model::{
     transform_slot as ts, FromProperty, ToProperty, TransformData, TransformProperty as P,
@@ -306,6 +299,53 @@ pub(super) fn update(ctx: &mut SolverCtx<'_>, data: &TransformData, m: [f32; 6])
             bone.update_from_applied(parent, &frame);
         } else {
             bone.update_applied_transform(parent, &frame);
+        }
+    }
+}
+
+/// spine-ts 4.3 `TransformConstraint.update` on the 4.3 poses of
+/// [`lazy43`](super::lazy43) (mixes `m`, not all zero): a local source is validated once;
+/// then for each constrained bone, `modifyLocal` (local target) or `modifyWorld` (world
+/// target), and each "from" value is read from the source *as it is then* (the source may
+/// be the bone itself, or under it), mapped and applied. No world transform is recomputed
+/// here (the update cache does it for local targets).
+pub(crate) fn update43(poses: &mut super::lazy43::Poses<'_>, data: &TransformData, m: [f32; 6]) {
+    let (sx, sy) = (poses.frame.scale_x, poses.frame.scale_y);
+    if data.local_source {
+        poses.validate_local(data.source);
+    }
+    for &id in &data.bones {
+        if data.local_target {
+            poses.modify_local(id);
+        } else {
+            poses.modify_world(id);
+        }
+        for from in &data.properties {
+            let Some(t) = poses.bones.get(data.source.index()) else { return };
+            let ap = t.applied();
+            let src = Source {
+                rotation: ap.rotation,
+                x: ap.x,
+                y: ap.y,
+                scale_x: ap.scale_x,
+                scale_y: ap.scale_y,
+                shear_y: ap.shear_y,
+                a: t.a,
+                b: t.b,
+                c: t.c,
+                d: t.d,
+                world_x: t.world_x,
+                world_y: t.world_y,
+            };
+            let value = from_value(from, &src, data.local_source, &data.offsets, sx, sy);
+            let Some(bone) = poses.bones.get_mut(id.index()) else { continue };
+            for to in &from.to {
+                let mix = mix_of(to.property, &m);
+                if mix != 0.0 {
+                    let v = mapped(to, value, data.clamp);
+                    apply_to(to.property, mix, bone, v, data.local_target, data.additive, sx, sy);
+                }
+            }
         }
     }
 }
