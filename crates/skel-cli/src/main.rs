@@ -260,6 +260,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve a browser viewer on 127.0.0.1 (prints its URL; Ctrl-C stops it).
+    View {
+        /// Skeleton files and folders to serve (default: the demo rig).
+        paths: Vec<PathBuf>,
+        /// Port (default: a free one).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Open the page in the default browser.
+        #[arg(long)]
+        open: bool,
+    },
     /// Print the raw AST the format layer read (SkelForm: the armature.json document).
     Dump {
         /// The skeleton file (`-`: standard input).
@@ -417,6 +428,10 @@ fn run(command: &Command) -> Result<(), Failure> {
             } else {
                 info::info(file, &bytes, format, *json)
             }
+        }
+        Command::View { paths, port, open } => {
+            let opts = skel_view::ViewOptions { paths: paths.clone(), port: *port, open: *open };
+            skel_view::run(&opts).map_err(|e| Failure { file: None, message: e, usage: false })
         }
         Command::Dump { file, json } => {
             let (bytes, format) = read_skeleton(file)?;
