@@ -165,6 +165,9 @@ const FIRST: u8 = 1;
 const HOLD_SUBSEQUENT: u8 = 2;
 const HOLD_FIRST: u8 = 3;
 const HOLD_MIX: u8 = 4;
+/// 4.3: held like [`HOLD_MIX`], mixing from the current pose (a timeline not first on its
+/// properties, 4.3 `MixFrom.first | HOLD` with a hold mix).
+const HOLD_MIX_SUBSEQUENT: u8 = 5;
 const SETUP: i32 = 1;
 const CURRENT: i32 = 2;
 
@@ -244,9 +247,47 @@ pub struct TrackEntry {
     /// The bone timelines of `active_runs` grouped by property, and the others' indices
     /// (built with `active_runs`).
     bone_groups: crate::bone_groups::BoneGroups,
+    /// 4.3: the exact (`f64`) values behind `delay`, `track_time`, `track_last`,
+    /// `next_track_last` and `mix_time` (see [`AnimationState::update`]); a field set since
+    /// to another value is taken as it is.
+    time64: [f64; 5],
 }
 
+/// [`TrackEntry::time64`] indices.
+const T_DELAY: usize = 0;
+const T_TRACK: usize = 1;
+const T_LAST: usize = 2;
+const T_NEXT_LAST: usize = 3;
+const T_MIX: usize = 4;
+
 impl TrackEntry {
+    fn time_field(&mut self, k: usize) -> &mut f32 {
+        match k {
+            T_DELAY => &mut self.delay,
+            T_TRACK => &mut self.track_time,
+            T_LAST => &mut self.track_last,
+            T_NEXT_LAST => &mut self.next_track_last,
+            _ => &mut self.mix_time,
+        }
+    }
+
+    /// The exact value of time field `k` (its `f64` value unless the field was set since).
+    fn exact(&mut self, k: usize) -> f64 {
+        let v = *self.time_field(k);
+        let x = self.time64[k];
+        if x as f32 == v {
+            x
+        } else {
+            f64::from(v)
+        }
+    }
+
+    /// Sets time field `k` to `x`, rounded, keeping `x`.
+    fn set_exact(&mut self, k: usize, x: f64) {
+        self.time64[k] = x;
+        *self.time_field(k) = x as f32;
+    }
+
     /// spine-cpp `getAnimationTime`.
     pub fn animation_time(&self) -> f32 {
         if self.looping {
@@ -480,7 +521,14 @@ impl AnimationState {
     }
 
     /// Advances every track by `delta` seconds (spine-cpp `AnimationState::update`).
+    ///
+    /// 4.3 data follows spine-ts 4.3 `AnimationState.update`, which sums the times in
+    /// `f64`: see [`AnimationState::update43`].
     pub fn update(&mut self, delta: f32) {
+        if self.data.skeleton_data.behaviour.timelines_spine43 {
+            self.update43(delta);
+            return;
+        }
         let delta = delta * self.time_scale;
         for i in 0..self.tracks.len() {
             let Some(cur) = self.tracks[i] else { continue };
@@ -550,6 +598,118 @@ impl AnimationState {
             self.em(cur).track_time += current_delta;
         }
         self.drain();
+    }
+
+    /// spine-ts 4.3 `AnimationState.update`. The track times, delays and mix times are
+    /// summed in `f64` (the field holds the rounded sum): a key time reached by the sum of
+    /// frame deltas is then passed in the frame the official runtime passes it (an `f32` sum
+    /// drifts and can reach it a frame later). A mix ends once the entry mixed in was
+    /// applied and its mix time reached the mix duration.
+    fn update43(&mut self, delta: f32) {
+        let delta = f64::from(delta) * f64::from(self.time_scale);
+        for i in 0..self.tracks.len() {
+            let Some(cur) = self.tracks[i] else { continue };
+            {
+                let c = self.em(cur);
+                c.animation_last = c.next_animation_last;
+                let last = c.exact(T_NEXT_LAST);
+                c.set_exact(T_LAST, last);
+            }
+            let mut current_delta = delta * f64::from(self.e(cur).time_scale);
+            if self.e(cur).delay > 0.0 {
+                let c = self.em(cur);
+                let d = c.exact(T_DELAY) - current_delta;
+                c.set_exact(T_DELAY, d);
+                if d > 0.0 {
+                    continue;
+                }
+                current_delta = -d;
+                c.set_exact(T_DELAY, 0.0);
+            }
+            if let Some(next) = self.e(cur).next {
+                let next_time = self.em(cur).exact(T_LAST) - self.em(next).exact(T_DELAY);
+                if next_time >= 0.0 {
+                    let cur_scale = f64::from(self.e(cur).time_scale);
+                    let n = self.em(next);
+                    n.set_exact(T_DELAY, 0.0);
+                    let add = if cur_scale == 0.0 {
+                        0.0
+                    } else {
+                        (next_time / cur_scale + delta) * f64::from(n.time_scale)
+                    };
+                    let t = n.exact(T_TRACK) + add;
+                    n.set_exact(T_TRACK, t);
+                    let c = self.em(cur);
+                    let t = c.exact(T_TRACK) + current_delta;
+                    c.set_exact(T_TRACK, t);
+                    self.set_current(i, next, true);
+                    let mut n = Some(next);
+                    while let Some(x) = n {
+                        let Some(from) = self.e(x).mixing_from else { break };
+                        let e = self.em(x);
+                        let m = e.exact(T_MIX) + delta;
+                        e.set_exact(T_MIX, m);
+                        n = Some(from);
+                    }
+                    continue;
+                }
+            } else if self.e(cur).track_last >= self.e(cur).track_end
+                && self.e(cur).mixing_from.is_none()
+            {
+                self.tracks[i] = None;
+                self.push(Queued::End, cur);
+                self.clear_next(cur);
+                continue;
+            }
+            if self.e(cur).mixing_from.is_some() && self.update_mixing_from43(cur, delta) {
+                let mut from = self.e(cur).mixing_from;
+                self.em(cur).mixing_from = None;
+                if let Some(f) = from {
+                    self.em(f).mixing_to = None;
+                }
+                while let Some(f) = from {
+                    self.push(Queued::End, f);
+                    from = self.e(f).mixing_from;
+                }
+            }
+            let c = self.em(cur);
+            let t = c.exact(T_TRACK) + current_delta;
+            c.set_exact(T_TRACK, t);
+        }
+        self.drain();
+    }
+
+    /// spine-ts 4.3 `AnimationState.updateMixingFrom` (times in `f64`, see
+    /// [`AnimationState::update43`]).
+    fn update_mixing_from43(&mut self, to: EntryId, delta: f64) -> bool {
+        let Some(from) = self.e(to).mixing_from else { return true };
+        let finished = self.update_mixing_from43(from, delta);
+        {
+            let f = self.em(from);
+            f.animation_last = f.next_animation_last;
+            let last = f.exact(T_NEXT_LAST);
+            f.set_exact(T_LAST, last);
+        }
+        let t = self.em(to);
+        if t.next_track_last != -1.0 && t.exact(T_MIX) >= f64::from(t.mix_duration) {
+            // The from entry was applied at least once and the mix is complete.
+            if self.e(from).total_alpha == 0.0 || self.e(to).mix_duration == 0.0 {
+                let ff = self.e(from).mixing_from;
+                self.em(to).mixing_from = ff;
+                if let Some(ff) = ff {
+                    self.em(ff).mixing_to = Some(to);
+                }
+                self.push(Queued::End, from);
+            }
+            return finished;
+        }
+        let f = self.em(from);
+        let t = f.exact(T_TRACK) + delta * f64::from(f.time_scale);
+        f.set_exact(T_TRACK, t);
+        let e = self.em(to);
+        let m = e.exact(T_MIX) + delta;
+        e.set_exact(T_MIX, m);
+        false
     }
 
     /// spine-c 3.5 `_spAnimationState_updateMixingFrom`: the deepest entry first; an entry
@@ -710,6 +870,8 @@ impl AnimationState {
             let c = self.em(cur);
             c.next_animation_last = animation_time;
             c.next_track_last = c.track_time;
+            c.time64[T_NEXT_LAST] = c.exact(T_TRACK);
+            c.time64[T_NEXT_LAST] = c.exact(T_TRACK);
         }
         self.events = events;
         let setup_state = self.unkeyed_state + SETUP;
@@ -978,7 +1140,7 @@ impl AnimationState {
                             let h = self.e(h);
                             alpha_hold * (1.0 - h.mix_time / h.mix_duration).max(0.0)
                         });
-                        (MixBlend::Setup, a)
+                        (if mode == HOLD_MIX_SUBSEQUENT { blend } else { MixBlend::Setup }, a)
                     }
                 };
                 total_alpha += alpha;
@@ -1042,6 +1204,7 @@ impl AnimationState {
         let f = self.em(from);
         f.next_animation_last = animation_time;
         f.next_track_last = f.track_time;
+        f.time64[T_NEXT_LAST] = f.exact(T_TRACK);
         mix
     }
 
@@ -1122,6 +1285,7 @@ impl AnimationState {
         let c = self.em(cur);
         c.next_animation_last = animation_time;
         c.next_track_last = c.track_time;
+        c.time64[T_NEXT_LAST] = c.exact(T_TRACK);
     }
 
     /// spine-c 3.5 `_spAnimationState_applyMixingFrom`: every timeline of the entry mixed
@@ -1224,6 +1388,7 @@ impl AnimationState {
         let f = self.em(from);
         f.next_animation_last = animation_time;
         f.next_track_last = f.track_time;
+        f.time64[T_NEXT_LAST] = f.exact(T_TRACK);
         mix
     }
 
@@ -1532,7 +1697,7 @@ impl AnimationState {
                 }
             }
         }
-        self.em(entry).delay = delay;
+        self.em(entry).set_exact(T_DELAY, f64::from(delay));
         entry
     }
 
@@ -1599,7 +1764,7 @@ impl AnimationState {
                 delay += self.e(p).track_complete() - mix_duration;
             }
         }
-        self.em(entry).delay = delay;
+        self.em(entry).set_exact(T_DELAY, f64::from(delay));
     }
 
     fn set_current(&mut self, index: usize, current: EntryId, interrupt: bool) {
@@ -1612,8 +1777,10 @@ impl AnimationState {
             }
             self.em(current).mixing_from = Some(f);
             self.em(f).mixing_to = Some(current);
-            self.em(current).mix_time = 0.0;
-            if self.e(f).mixing_from.is_some() && self.e(f).mix_duration > 0.0 {
+            self.em(current).set_exact(T_MIX, 0.0);
+            // (4.3 has no interrupt alpha.)
+            let v43 = self.data.skeleton_data.behaviour.timelines_spine43;
+            if !v43 && self.e(f).mixing_from.is_some() && self.e(f).mix_duration > 0.0 {
                 let r = (self.e(f).mix_time / self.e(f).mix_duration).min(1.0);
                 self.em(current).interrupt_alpha *= r;
             }
@@ -1669,6 +1836,7 @@ impl AnimationState {
         e.track_time = 0.0;
         e.track_last = -1.0;
         e.next_track_last = -1.0;
+        e.time64 = [0.0, 0.0, -1.0, -1.0, 0.0];
         e.track_end = f32::MAX;
         e.time_scale = 1.0;
         e.alpha = 1.0;
@@ -1742,6 +1910,8 @@ impl AnimationState {
                 mode[i] =
                     if self.add_all(p.get(&data.spill_ids)) { HOLD_FIRST } else { HOLD_SUBSEQUENT };
             }
+        } else if data.skeleton_data.behaviour.timelines_spine43 {
+            self.compute_hold43(entry, to, ids, timelines, &mut mode, &mut hold, &data);
         } else {
             let folders43 = data.skeleton_data.behaviour.timelines_spine43;
             for i in 0..n {
@@ -1794,6 +1964,72 @@ impl AnimationState {
         }
         self.em(entry).timeline_mode = mode;
         self.em(entry).timeline_hold_mix = hold;
+    }
+
+    /// spine-ts 4.3 `AnimationState.computeHold` with its `from`: a timeline is first
+    /// ([`FIRST`], 4.3 `MixFrom.setup`) only when *every* property it keys is new to the
+    /// track (4.2: when any is), else subsequent (`MixFrom.first`); either is held when the
+    /// entry mixed to keys one of its properties, unless the timeline is instant (inherit,
+    /// attachment, sequence, event, draw order, draw-order folder, physics reset), with the
+    /// hold fading out with the first entry further up that does not key it (if that has a
+    /// mix duration).
+    #[allow(clippy::too_many_arguments)]
+    fn compute_hold43(
+        &mut self,
+        entry: EntryId,
+        to: Option<EntryId>,
+        ids: &[PropertyIds],
+        timelines: &[Timeline],
+        mode: &mut [u8],
+        hold: &mut [Option<EntryId>],
+        data: &AnimationStateData,
+    ) {
+        let _ = entry;
+        for (i, (pid, tl)) in ids.iter().zip(timelines).enumerate() {
+            let p = pid.get(&data.spill_ids);
+            let first = if matches!(tl, Timeline::DrawOrderFolder { .. }) {
+                self.add_folder_43(p)
+            } else {
+                self.add_all_new(p)
+            };
+            let instant = matches!(
+                tl,
+                Timeline::Inherit { .. }
+                    | Timeline::Attachment { .. }
+                    | Timeline::Sequence { .. }
+                    | Timeline::Event { .. }
+                    | Timeline::DrawOrder { .. }
+                    | Timeline::DrawOrderFolder { .. }
+                    | Timeline::PhysicsReset { .. }
+            );
+            let held = to.filter(|&t| !instant && data.has_timeline(self.e(t).animation, pid));
+            let Some(t) = held else {
+                mode[i] = if first { FIRST } else { SUBSEQUENT };
+                continue;
+            };
+            mode[i] = if first { HOLD_FIRST } else { HOLD_SUBSEQUENT };
+            let mut next = self.e(t).mixing_to;
+            while let Some(nx) = next {
+                if data.has_timeline(self.e(nx).animation, pid) {
+                    next = self.e(nx).mixing_to;
+                    continue;
+                }
+                if self.e(nx).mix_duration > 0.0 {
+                    mode[i] = if first { HOLD_MIX } else { HOLD_MIX_SUBSEQUENT };
+                    hold[i] = Some(nx);
+                }
+                break;
+            }
+        }
+    }
+
+    /// Records `ids`; whether every one was new (4.3 `AnimationState.from` on one track).
+    fn add_all_new(&mut self, ids: &[i64]) -> bool {
+        let mut all_new = true;
+        for &i in ids {
+            all_new &= self.property_ids.insert(i);
+        }
+        all_new
     }
 
     fn add_all(&mut self, ids: &[i64]) -> bool {

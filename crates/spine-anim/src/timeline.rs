@@ -636,8 +636,10 @@ fn type_index(data: &SkeletonData, c: spine_model::ConstraintId) -> i64 {
 
 /// spine-cpp 4.2 property ids of a timeline, quirks included (a shear-y timeline claims the
 /// shear-x id; every global physics timeline gets id `-1`). With
-/// `Behaviour::timelines_spine43` a draw-order folder timeline gets one id per folder slot
-/// (spine-cpp 4.3 `Property_DrawOrderFolder << 32 | slot`), not the draw-order id; ids that
+/// `Behaviour::timelines_spine43` (spine-ts 4.3 ids): a draw-order folder timeline gets one
+/// id per folder slot (`Property_DrawOrderFolder << 32 | slot`), not the draw-order id;
+/// shear y has its own id; a global physics timeline gets its property's id with index
+/// `-1` (32 bits); every physics reset timeline gets the one reset id; ids that
 /// do not fit inline are appended to `spill` (read them back with [`PropertyIds::get`]).
 pub fn property_ids(data: &SkeletonData, tl: &Timeline, spill: &mut Vec<i64>) -> PropertyIds {
     match tl {
@@ -652,6 +654,10 @@ pub fn property_ids(data: &SkeletonData, tl: &Timeline, spill: &mut Vec<i64>) ->
                 BoneProperty::ScaleX => PropertyIds::of(&[id(P_SCALE_X, b)]),
                 BoneProperty::ScaleY => PropertyIds::of(&[id(P_SCALE_Y, b)]),
                 BoneProperty::Shear => PropertyIds::of(&[id(P_SHEAR_X, b), id(P_SHEAR_Y, b)]),
+                // 4.3 gives shear y its own id (spine-cpp 4.2 claims the shear-x one).
+                BoneProperty::ShearY if data.behaviour.timelines_spine43 => {
+                    PropertyIds::of(&[id(P_SHEAR_Y, b)])
+                }
                 BoneProperty::ShearX | BoneProperty::ShearY => PropertyIds::of(&[id(P_SHEAR_X, b)]),
             }
         }
@@ -695,8 +701,14 @@ pub fn property_ids(data: &SkeletonData, tl: &Timeline, spill: &mut Vec<i64>) ->
             let p = P_PHYSICS_INERTIA << (*property as i64);
             match constraint {
                 Some(c) => PropertyIds::of(&[id(p, type_index(data, *c))]),
+                // 4.3: `property|-1`, one id per property.
+                None if data.behaviour.timelines_spine43 => PropertyIds::of(&[id(p, 0xffff_ffff)]),
                 None => PropertyIds::of(&[-1]),
             }
+        }
+        // 4.3: every reset timeline has the one id `physicsConstraintReset`.
+        Timeline::PhysicsReset { .. } if data.behaviour.timelines_spine43 => {
+            PropertyIds::of(&[id(P_PHYSICS_RESET, 0xffff_ffff)])
         }
         Timeline::PhysicsReset { constraint, .. } => match constraint {
             Some(c) => PropertyIds::of(&[id(P_PHYSICS_RESET, type_index(data, *c))]),
@@ -886,7 +898,10 @@ fn apply_tl(
             }
             let setup = data.bone(*bone).inherit;
             if direction == MixDirection::Out {
-                if blend == MixBlend::Setup {
+                // 4.3 `InheritTimeline`: mixing out from the setup pose *or* as first
+                // (anything but the current pose) restores the setup inherit.
+                let first43 = blend == MixBlend::First && data.behaviour.timelines_spine43;
+                if blend == MixBlend::Setup || first43 {
                     b.inherit = setup;
                 }
                 return;
@@ -1087,7 +1102,10 @@ fn apply_tl(
             }
             let v = curve_values_n::<6>(curves, time);
             for ((m, s), v) in p.mixes.iter_mut().zip(d.mixes).zip(v) {
-                if blend == MixBlend::Setup {
+                if add43 {
+                    // 4.3: the mixes are additive.
+                    *m += v * alpha;
+                } else if blend == MixBlend::Setup {
                     *m = s + (v - s) * alpha;
                 } else {
                     *m += (v - *m) * alpha;
@@ -1108,7 +1126,9 @@ fn apply_tl(
                     p.position = absolute(curves, time, alpha, blend, add43, p.position, d.position)
                 }
                 PathProperty::Spacing => {
-                    p.spacing = absolute(curves, time, alpha, blend, add43, p.spacing, d.spacing)
+                    // 4.3: spacing is not additive (`add` is ignored).
+                    let b = if add43 { MixBlend::Replace } else { blend };
+                    p.spacing = absolute(curves, time, alpha, b, false, p.spacing, d.spacing)
                 }
                 PathProperty::Mix => {
                     let setup = [d.mix_rotate, d.mix_x, d.mix_y];
@@ -1126,7 +1146,10 @@ fn apply_tl(
                     } else {
                         let v = curve_values_n::<3>(curves, time);
                         for ((m, s), v) in cur.iter_mut().zip(setup).zip(v) {
-                            if blend == MixBlend::Setup {
+                            if add43 {
+                                // 4.3: the mixes are additive.
+                                *m += v * alpha;
+                            } else if blend == MixBlend::Setup {
                                 *m = s + (v - s) * alpha;
                             } else {
                                 *m += (v - *m) * alpha;
@@ -1141,6 +1164,10 @@ fn apply_tl(
             if curves.is_empty() {
                 return;
             }
+            // 4.3: only wind and gravity are additive (`add` is ignored for the others).
+            let additive = matches!(property, PhysicsProperty::Wind | PhysicsProperty::Gravity);
+            let (blend, add43) =
+                if add43 && !additive { (MixBlend::Replace, false) } else { (blend, add43) };
             let curves = curves.table(keys);
             match constraint {
                 Some(ci) => {
@@ -1379,13 +1406,13 @@ fn apply_physics_reset(
     if !fire {
         return;
     }
-    let now = sk.time;
+    let (now, now64) = (sk.time, sk.exact_time());
     for (i, c) in sk.constraints.iter_mut().enumerate() {
         if constraint.is_some_and(|x| x.index() != i) || !c.active {
             continue;
         }
         if let ConstraintPose::Physics(p) = &mut c.pose {
-            p.state.reset(now);
+            p.state.reset_at(now, now64);
         }
     }
 }
