@@ -13,7 +13,7 @@
   const canvas = $('view');
   const stage = $('stage');
   const gl = canvas.getContext('webgl2', {
-    antialias: false, alpha: true, premultipliedAlpha: true, preserveDrawingBuffer: true,
+    antialias: false, alpha: true, premultipliedAlpha: true, preserveDrawingBuffer: params.get('preserve') === '1',
   });
   if (!gl) {
     $('status').textContent = 'WebGL2 is not available in this browser';
@@ -329,8 +329,9 @@
   const ws = new WebSocket(wsUrl);
   ws.binaryType = 'arraybuffer';
   let seq = 0;
-  let inflight = false;
-  let tickSentAt = 0;
+  // Two ticks in flight: the server steps the next frame while the page draws this one.
+  const MAX_INFLIGHT = 2;
+  const sentAt = [];
   let lastTickAt = performance.now();
   function send(obj) { if (ws.readyState === 1) ws.send(JSON.stringify(obj)); }
 
@@ -339,13 +340,12 @@
   ws.onmessage = (ev) => {
     if (typeof ev.data !== 'string') {
       const t0 = performance.now();
-      pushStat(stats.rtt, t0 - tickSentAt);
+      pushStat(stats.rtt, t0 - (sentAt.shift() || t0));
       let frame;
-      try { frame = parseFrame(ev.data); } catch (e) { logLine(String(e), true); inflight = false; return; }
+      try { frame = parseFrame(ev.data); } catch (e) { logLine(String(e), true); return; }
       draw(frame);
       if (syncTiming) gl.finish();
       const t1 = performance.now();
-      inflight = false;
       lastFrame = frame;
       framesDrawn++;
       pushStat(stats.draw, t1 - t0);
@@ -361,11 +361,10 @@
 
   function loop(now) {
     requestAnimationFrame(loop);
-    if (inflight || ws.readyState !== 1) return;
+    if (sentAt.length >= MAX_INFLIGHT || ws.readyState !== 1) return;
     const dt = Math.min(Math.max((now - lastTickAt) / 1000, 0), 0.25);
     lastTickAt = now;
-    inflight = true;
-    tickSentAt = performance.now();
+    sentAt.push(performance.now());
     send({ op: 'tick', seq: ++seq, dt, debug: debugFlags });
   }
 
