@@ -8,7 +8,7 @@
 //!
 //! * [`binary`] — `.skel` files: [`binary::parse`] detects the version from the header and
 //!   returns a [`binary::SkeletonFile`]; [`binary::write`] is its inverse.
-//! * [`json`] — Spine JSON skeletons.
+//! * [`json`] — Spine JSON skeletons (3.5–4.2); [`json43`] — Spine 4.3 JSON skeletons.
 //! * [`atlas`] — libgdx texture atlases (the 3.x and 4.x syntaxes).
 //!
 //! Errors are typed ([`Error`]); binary errors carry the byte offset and the section path
@@ -21,6 +21,7 @@ pub mod atlas;
 pub mod binary;
 mod error;
 pub mod json;
+pub mod json43;
 mod limits;
 mod summary;
 

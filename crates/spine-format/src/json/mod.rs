@@ -31,7 +31,7 @@
 //! [`write()`] is the inverse up to formatting: `parse(&write(&s)) == s` for every parsed `s`.
 
 mod anim;
-mod value;
+pub(crate) mod value;
 mod write;
 
 pub use anim::*;
