@@ -22,17 +22,20 @@
 //! library side of `skel validate`). Loading either returns the data or
 //! [`LoadError::Invalid`] with **every** problem found.
 //!
-//! Resolved: binary 3.5–3.8 and 4.0–4.3, JSON 3.5–4.2 ([`SkeletonData::from_json`], [`load_json`]).
+//! Resolved: binary 3.5–3.8 and 4.0–4.3, JSON 3.5–4.2 ([`SkeletonData::from_json`], [`load_json`])
+//! and 4.3 ([`SkeletonData::from_json43`], [`load_json43`]).
 //! All sources feed the same internal builder.
 
 mod anim;
 mod atlas_bind;
 mod build;
+pub mod convert;
 mod curves;
 mod data;
 mod error;
 mod ids;
 mod json;
+mod json43;
 mod v3x;
 mod v40;
 mod v43;
@@ -44,6 +47,7 @@ pub use data::*;
 pub use error::{LoadError, Problem, ProblemKind};
 pub use ids::*;
 pub use json::load_json;
+pub use json43::load_json43;
 pub use validate::{validate, AtlasChoice};
 
 use spine_format::atlas::Atlas;

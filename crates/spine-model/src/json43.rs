@@ -1,0 +1,31 @@
+//! 4.3 JSON skeletons (`spine_format::json43::Skeleton`) → [`SkeletonData`].
+//!
+//! The JSON AST is mapped onto the 4.3 binary AST ([`crate::convert::v43_json::from_json`]:
+//! names resolved, the defaults of the official 4.3 `SkeletonJson` applied, the flag bits the
+//! values need set) and resolved like a binary file, so a JSON export and its binary twin give
+//! the same data. Unknown names are reported as [`ProblemKind::UnknownName`]
+//! (crate::ProblemKind::UnknownName) problems with their object path, together with every
+//! problem the binary resolver finds.
+
+use spine_format::json43 as j;
+
+use crate::data::SkeletonData;
+use crate::error::LoadError;
+use crate::LoadOptions;
+
+impl SkeletonData {
+    /// Resolves and validates a parsed 4.3 JSON skeleton.
+    pub fn from_json43(s: &j::Skeleton, options: &LoadOptions<'_>) -> Result<Self, LoadError> {
+        let binary = crate::convert::v43_json::from_json(s).map_err(LoadError::Invalid)?;
+        crate::v43::convert(&binary, options)
+    }
+}
+
+/// Parses and resolves 4.3 JSON skeleton text with an optional atlas (scale 1).
+pub fn load_json43(
+    text: &str,
+    atlas: Option<&spine_format::atlas::Atlas>,
+) -> Result<SkeletonData, LoadError> {
+    let s = j::parse(text).map_err(|e| LoadError::Json(e.to_string()))?;
+    SkeletonData::from_json43(&s, &LoadOptions { scale: 1.0, atlas, atlas_name: "atlas" })
+}
