@@ -959,7 +959,24 @@ fn apply_tl(
         }
         Timeline::Deform { slot, attachment, curves, vertices } => {
             let curves = curves.table(keys);
-            apply_deform(sk, data, slot.index(), *attachment, curves, vertices, time, alpha, blend)
+            apply_deform(sk, data, slot.index(), *attachment, curves, vertices, time, alpha, blend);
+            // 4.3: also the attachment's timeline slots (spine-ts 4.3 `DeformTimeline`).
+            if data.behaviour.timelines_spine43 {
+                for &ts in timeline_slots(data, *attachment) {
+                    let (a, b) = (alpha, blend);
+                    apply_deform(sk, data, ts.index(), *attachment, curves, vertices, time, a, b);
+                }
+            }
+        }
+        Timeline::Sequence { slot, attachment, keys } if data.behaviour.timelines_spine43 => {
+            if keys.is_empty() {
+                return;
+            }
+            let out = direction == MixDirection::Out;
+            apply_sequence43(sk, data, slot.index(), *attachment, keys, time, blend, out);
+            for &ts in timeline_slots(data, *attachment) {
+                apply_sequence43(sk, data, ts.index(), *attachment, keys, time, blend, out);
+            }
         }
         Timeline::Sequence { slot, attachment, keys } => {
             if !slot_active(sk, slot.index()) || keys.is_empty() {
@@ -2106,6 +2123,97 @@ fn deform_percent(c: CurveTable<'_>, time: f32, k: usize) -> f32 {
     let x = cv(c, n - 2);
     let y = cv(c, n - 1);
     y + (1.0 - y) * (time - x) / (c.time(k + 1) - x)
+}
+
+/// The extra slots whose deform and sequence timelines of attachment `a` apply to (4.3
+/// `Attachment.timelineSlots`, meshes only).
+fn timeline_slots(data: &SkeletonData, a: spine_model::AttachmentId) -> &[spine_model::SlotId] {
+    match data.attachments.get(a.index()).map(|x| &x.kind) {
+        Some(AttachmentKind::Mesh(m)) => &m.timeline_slots,
+        _ => &[],
+    }
+}
+
+/// spine-ts 4.3 `SequenceTimeline` on slot `si` (`setupPose` / `applyToSlot`): the slot's
+/// attachment must have `target` as its timeline attachment; mixing out or before the first
+/// key restores the setup frame unless mixing from the current pose; the frame count is the
+/// slot attachment's; the frame offset is `((time - key) / delay + 0.00001) | 0` (a zero
+/// delay adds nothing).
+#[allow(clippy::too_many_arguments)]
+fn apply_sequence43(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    si: usize,
+    target: spine_model::AttachmentId,
+    keys: &[spine_model::SequenceKey],
+    time: f32,
+    blend: MixBlend,
+    out: bool,
+) {
+    if !slot_active(sk, si) {
+        return;
+    }
+    let Some(s) = sk.slots.get_mut(si) else { return };
+    let Some(current) = s.attachment else { return };
+    if timeline_attachment(data, current) != Some(target) {
+        return;
+    }
+    if out || time < keys[0].time {
+        if !matches!(blend, MixBlend::Replace | MixBlend::Add) {
+            s.sequence_index = -1;
+        }
+        return;
+    }
+    let mut k = keys.len() - 1;
+    for (i, key) in keys.iter().enumerate().skip(1) {
+        if key.time > time {
+            k = i - 1;
+            break;
+        }
+    }
+    let key = &keys[k];
+    let count = match &data.attachment(current).kind {
+        AttachmentKind::Region(r) => r.sequence.len() as i32,
+        AttachmentKind::Mesh(m) => m.sequence.len() as i32,
+        _ => return,
+    };
+    let mut index = key.index;
+    if key.mode != SequenceMode::Hold {
+        // JavaScript `| 0`: truncation to 32 bits, non-finite values give 0.
+        let q = f64::from((time - key.time) / key.delay) + 0.00001;
+        let add = if q.is_finite() { (q.trunc() as i64) as i32 } else { 0 };
+        index = index.wrapping_add(add);
+        index = match key.mode {
+            SequenceMode::Hold => index,
+            SequenceMode::Once => (count - 1).min(index),
+            SequenceMode::Loop => index.checked_rem(count).unwrap_or(0),
+            SequenceMode::PingPong => {
+                let n = (count << 1) - 2;
+                let i = if n == 0 { 0 } else { index % n };
+                if i >= count {
+                    n - i
+                } else {
+                    i
+                }
+            }
+            SequenceMode::OnceReverse => (count - 1 - index).max(0),
+            SequenceMode::LoopReverse => count - 1 - index.checked_rem(count).unwrap_or(0),
+            SequenceMode::PingPongReverse => {
+                let n = (count << 1) - 2;
+                let i = if n == 0 {
+                    0
+                } else {
+                    ((i64::from(index) + i64::from(count) - 1) % i64::from(n)) as i32
+                };
+                if i >= count {
+                    n - i
+                } else {
+                    i
+                }
+            }
+        };
+    }
+    s.sequence_index = index;
 }
 
 #[allow(clippy::too_many_arguments)]
