@@ -1058,8 +1058,9 @@ impl AnimationState {
         events: &mut Vec<EventRef>,
     ) -> f32 {
         let Some(from) = self.e(to).mixing_from else { return 1.0 };
+        let mut from_mix = 1.0;
         if self.e(from).mixing_from.is_some() {
-            self.apply_mixing_from(from, sk, sd, skd, blend, events);
+            from_mix = self.apply_mixing_from(from, sk, sd, skd, blend, events);
         }
         let mix;
         let to_mix_duration = self.e(to).mix_duration;
@@ -1081,8 +1082,18 @@ impl AnimationState {
         let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
         let keys: &[f32] = anim.map_or(&[], |a| &sd.animation(a).keys);
         let n = timelines.len();
-        let alpha_hold = f.alpha * self.e(to).interrupt_alpha;
-        let alpha_mix = alpha_hold * (1.0 - mix);
+        let (alpha_hold, alpha_mix) = if sd.behaviour.timelines_spine43 {
+            // spine-ts 4.3 `applyMixingFrom`: the entry's alpha scaled by its own mix out
+            // (nested mixing), a held timeline at the alpha that keeps the sum with the entry
+            // mixed in at the entry's alpha.
+            let a = f.alpha * from_mix;
+            let keep = 1.0 - mix * self.e(to).alpha;
+            let alpha_mix = a * (1.0 - mix);
+            (if keep > 0.0 { alpha_mix / keep } else { a }, alpha_mix)
+        } else {
+            let alpha_hold = f.alpha * self.e(to).interrupt_alpha;
+            (alpha_hold, alpha_hold * (1.0 - mix))
+        };
         let animation_last = f.animation_last;
         let animation_time = f.animation_time();
         let mut apply_time = animation_time;
