@@ -157,21 +157,24 @@ pub struct Behaviour {
     /// unsimulated fraction of a step), the velocity limit uses `|scaleX|` for x and
     /// `|scaleY|` for y (4.2 swaps them), translation wind/gravity scale by the skeleton
     /// scale, rotation/scale gravity is not flipped for y-down, and scale-x drives y per
-    /// the constraint's [`ScaleYMode`].
+    /// the constraint's [`ScaleYMode`]; the time stepped is the difference of the skeleton's
+    /// exact (f64) times, as spine-ts 4.3 keeps its time.
     pub physics_spine43: bool,
-    /// Timelines follow spine-cpp 4.3 where its `MixFrom`/`add` model differs from the 4.2
-    /// `MixBlend`: absolute-valued timelines (path position/spacing, physics values, slider
-    /// time/mix) *add* the key value under `MixBlend::Add` (`current + value * alpha`;
-    /// 4.2 replaces), and `ScaleYTimeline` mixes from the current scale y (4.2 passes the
-    /// current scale x). Additive sliders and additive tracks see the difference. A draw
-    /// order timeline mixing out with `MixBlend::First` restores the setup order (4.2 only
-    /// does with `Setup`).
+    /// Timelines and `AnimationState` follow spine-ts 4.3 where its `MixFrom`/`add` model
+    /// differs from the 4.2 `MixBlend`: absolute-valued timelines and the transform and
+    /// path mixes add the key value under `MixBlend::Add` (path spacing and the physics
+    /// values but wind and gravity ignore `add`), `ScaleYTimeline` mixes from the current scale y, colour timelines clamp as
+    /// spine-ts does, inherit / sequence / draw-order timelines mixing out as first restore
+    /// the setup value, deform and sequence timelines also reach the mesh's timeline slots;
+    /// `AnimationState` sums its times in f64, marks a timeline first only when every
+    /// property it keys is new to the track, holds subsequent timelines too (never instant
+    /// ones), and mixes out with 4.3's alphas.
     pub timelines_spine43: bool,
-    /// Bone poses follow the effect of spine-cpp 4.3's lazy `BonePose` validation: a bone
-    /// whose world transform is still valid is not recomputed by the update cache, and a
-    /// world-space change a constraint made to a bone is dropped (the bone goes back to its
-    /// previous local pose) when a later constraint changes one of its ancestors before the
-    /// bone is recomputed (`resetWorld`).
+    /// Bone poses, the update order and the constraint solvers follow spine-ts 4.3
+    /// (`BonePose` world/local marks, `modifyLocal` / `modifyWorld` / `resetWorld`,
+    /// `updateLocalTransform`, each constraint's 4.3 `sort` and `update`; see spine-anim's
+    /// `constraints::lazy43`), and slots and the draw order a slider keys keep a pose apart
+    /// from the applied pose.
     pub lazy_pose_spine43: bool,
 }
 
