@@ -1,5 +1,6 @@
-//! The oracle harness shared by `oracle_42.rs`, `oracle_versions.rs` and
-//! `oracle_render_42.rs`: loading a golden with the rig it was produced from, the skeleton
+//! The oracle harness shared by `oracle_42.rs`, `oracle_versions.rs`,
+//! `oracle_render_42.rs` and `oracle_43.rs` (which skips each 4.3 sample's degenerate bones
+//! through [`compare_sample_skipping`]): loading a golden with the rig it was produced from, the skeleton
 //! setup (the golden's skin), the tolerance, the sample comparison with its
 //! constraint-driven exemption, the tally and its report, and the POSE and STATE procedures
 //! of the goldens (`../shared/oracle/README`-style: POSE applies one animation at one time
