@@ -19,7 +19,7 @@ const out = process.env.VIEW_TEST_OUT || join(root, 'target/view-test');
 mkdirSync(out, { recursive: true });
 
 const RIGS = [
-  { label: 'spine 3.5 spineboy', file: join(corpus, 'spine/3.5/spineboy/spineboy.skel'), anim: 'run', scrub: 0.3, time: 0.5, fit: 'animation', exports: true },
+  { label: 'spine 3.5 spineboy', file: join(corpus, 'spine/3.5/spineboy/spineboy.skel'), anim: 'run', scrub: 0.3, time: 0.5, fit: 'animation', exports: true, events: 'footstep' },
   { label: 'spine 4.2 celestial-circus', file: join(corpus, 'spine/4.2/celestial-circus/celestial-circus-pro.skel'), anim: 'swing', scrub: 0.5, time: 1, fit: 'animation' },
   { label: 'skelform 0.7 skellington', file: join(corpus, 'skelform/skellington_v0.7.0.skf'), anim: 'Jump', scrub: 0.1, time: 0.25, fit: 'frame' },
 ];
@@ -175,6 +175,12 @@ async function main() {
           const gif = await exportFile(page, 'gif');
           const gok = gif.subarray(0, 6).toString() === 'GIF89a' && gif.length > 1000;
           report(gok, `${rig.label} export GIF (progress to the end): ${gif.length} bytes`);
+        }
+        if (rig.events) {
+          // Play on: the fired events appear in the page's log.
+          await page.click('#play');
+          await page.waitForFunction((n) => document.getElementById('events').textContent.includes(`event "${n}"`), rig.events, { timeout: 20000 });
+          report(true, `${rig.label}: "${rig.events}" events logged while playing`);
         }
       } catch (e) {
         report(false, `${rig.label}: ${e.message || e}`);

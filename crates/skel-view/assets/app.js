@@ -177,7 +177,14 @@
     const cw = Math.floor(w / cols), ch = Math.floor(h / rows);
     order.forEach((id, i) => {
       const r = rigs.get(id);
+      const old = r.cell;
       r.cell = { x: (i % cols) * cw, y: Math.floor(i / cols) * ch, w: cw, h: ch };
+      // A new cell size keeps the framing: refit to the last bounds, or (after the user
+      // zoomed or panned) scale the view with the cell.
+      if (old && r.view && (old.w !== cw || old.h !== ch)) {
+        if (r.fitBounds !== undefined && !r.userView) fitTo(r, r.fitBounds);
+        else r.view.scale *= Math.min(cw / old.w, ch / old.h);
+      }
     });
   }
   // A view is pixels per world unit and the world point at the cell's centre (skel-render's
@@ -408,6 +415,8 @@
     bounds(m) {
       const r = rigs.get(m.inst);
       if (!r) return;
+      r.fitBounds = m.bounds;
+      r.userView = false;
       fitTo(r, m.bounds);
       r.fitted = (r.fitted || 0) + 1;
     },
@@ -604,6 +613,7 @@
     const s = Math.min(Math.max(r.view.scale * k, 1e-4), 1e4);
     // Keep the world point under (px, py) in place.
     r.view = { scale: s, cx: wx - (px - r.cell.w / 2) / s, cy: wy + (py - r.cell.h / 2) / s };
+    r.userView = true;
     if (r.id === selected) $('scale').value = +s.toFixed(4);
   }
   $('zoom-in').onclick = () => zoom(cur(), 1.25);
@@ -655,6 +665,7 @@
     const k = canvas.width / canvas.getBoundingClientRect().width;
     drag.r.view.cx -= (ev.clientX - drag.x) * k / drag.r.view.scale;
     drag.r.view.cy += (ev.clientY - drag.y) * k / drag.r.view.scale;
+    drag.r.userView = true;
     drag.x = ev.clientX; drag.y = ev.clientY;
   });
   canvas.addEventListener('pointerup', () => { drag = null; });
