@@ -1,13 +1,16 @@
 //! Conversion between Spine export formats and versions.
 //!
 //! * Within a version, binary ⇄ JSON: the raw ASTs of `spine-format` are mapped onto each
-//!   other with every name resolved or spelled out ([`v43_json`] for 4.3).
+//!   other with every name resolved or spelled out ([`v3_json`] for 3.5–3.8, [`v40_json`] for
+//!   4.0–4.2, [`v43_json`] for 4.3).
 //!
 //! Nothing here changes what a skeleton means within a version: the converted file loads,
 //! in the official runtime of that version, to the data the source loads to (each module
 //! lists what one side cannot hold).
 
 mod common;
+pub mod v3_json;
+pub mod v40_json;
 pub mod v43_json;
 
 use spine_format::binary::{self, SkeletonFile};
@@ -126,6 +129,29 @@ pub fn convert(input: &[u8], to: &str, format: Format) -> Result<Output, Convert
     Err(ConvertError::Unsupported(format!("conversion from {from} to {to} is not supported")))
 }
 
+/// The binary form of a 3.5–4.2 JSON skeleton, in its declared version.
+pub fn json_to_binary(s: &json::Skeleton) -> Result<SkeletonFile, ConvertError> {
+    let v = s.version;
+    Ok(if v >= json::Version(4, 0) {
+        SkeletonFile::V40(v40_json::from_json(s).map_err(ConvertError::Invalid)?)
+    } else if v >= json::Version(3, 8) {
+        SkeletonFile::V38(v3_json::json_to_v38(s).map_err(ConvertError::Invalid)?)
+    } else {
+        SkeletonFile::V35(v3_json::json_to_v35(s).map_err(ConvertError::Invalid)?)
+    })
+}
+
+/// The JSON form of a binary skeleton, in its version.
+pub fn binary_to_json(f: &SkeletonFile) -> Result<Document, ConvertError> {
+    Ok(match f {
+        SkeletonFile::V35(s) => Document::Json(v3_json::v35_to_json(s)),
+        SkeletonFile::V38(s) => Document::Json(v3_json::v38_to_json(s)),
+        SkeletonFile::V40(s) => Document::Json(v40_json::to_json(s)),
+        SkeletonFile::V43(s) => Document::Json43(v43_json::to_json(s)),
+        _ => return Err(ConvertError::Unsupported("this binary generation".into())),
+    })
+}
+
 /// Binary ⇄ JSON within the document's version.
 fn within(
     doc: Document,
@@ -143,6 +169,16 @@ fn within(
             let b = v43_json::from_json(&s).map_err(ConvertError::Invalid)?;
             binary::write(&SkeletonFile::V43(b))
         }
+        (Document::Binary(SkeletonFile::V40(s)), Format::Json) => {
+            json::write(&v40_json::to_json(&s)).into_bytes()
+        }
+        (Document::Binary(SkeletonFile::V38(s)), Format::Json) => {
+            json::write(&v3_json::v38_to_json(&s)).into_bytes()
+        }
+        (Document::Binary(SkeletonFile::V35(s)), Format::Json) => {
+            json::write(&v3_json::v35_to_json(&s)).into_bytes()
+        }
+        (Document::Json(s), Format::Binary) => binary::write(&json_to_binary(&s)?),
         (d, _) => {
             return Err(ConvertError::Unsupported(format!(
                 "binary ⇄ JSON of {} is not supported yet",
