@@ -555,6 +555,7 @@
         c.onchange = () => {
           const names = [...box.querySelectorAll('input:checked')].map((x) => x.value);
           send({ op: 'set', inst: r.id, skins: names });
+          if (!r.userView) send({ op: 'fit', inst: r.id, mode: 'animation' });
         };
         l.appendChild(c);
         l.appendChild(document.createTextNode(' ' + name));

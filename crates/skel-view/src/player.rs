@@ -746,6 +746,39 @@ mod tests {
     }
 
     #[test]
+    fn mixes_are_cues_and_skins_combine() {
+        let rig = demo();
+        let ctl = Controls { anim: Some(0), ..Controls::default() };
+        let mut inst = Instance::new(1, rig, ctl);
+        for _ in 0..10 {
+            inst.step(0.05);
+        }
+        inst.mix_to(Some(1), 0.3);
+        assert_eq!(inst.cues().len(), 2);
+        assert!((inst.timeline_end() - (0.5 + inst.duration(Some(1)))).abs() < 1e-4);
+        // A replay through the mix lands where the live run did.
+        let live: Vec<f32> = {
+            inst.step(0.1);
+            inst.cmds.iter().flat_map(|c| c.positions.to_vec()).collect()
+        };
+        let t = inst.time;
+        inst.ctl.step_fps = 20.0;
+        inst.seek(t).unwrap();
+        let replay: Vec<f32> = inst.cmds.iter().flat_map(|c| c.positions.to_vec()).collect();
+        assert_eq!(live.len(), replay.len());
+        // Several skins: a combined skin appended to a copy of the data.
+        let base = match &inst.rig.kind {
+            RigKind::Spine(s) => s.data.clone(),
+            RigKind::Skf(_) => unreachable!(),
+        };
+        let (data, skin) = skinned(&base, &[0, 0]);
+        assert_eq!(data.skins.len(), base.skins.len() + 1);
+        assert_eq!(skin, Some(SkinId(base.skins.len() as u32)));
+        inst.set_skins(vec![0, 0]);
+        assert!(!inst.cmds.is_empty());
+    }
+
+    #[test]
     fn a_seek_equals_a_live_run_at_the_step_rate() {
         let rig = demo();
         let ctl = Controls { anim: Some(0), ..Controls::default() };

@@ -343,6 +343,9 @@ impl Session {
             fps: f32_of(v, "fps").unwrap_or(30.0),
         };
         crate::export::check(&req)?;
+        if !self.jobs.is_empty() {
+            return Err("an export is running; wait for it to finish".into());
+        }
         let inst = self.inst(v)?;
         let copy = inst.snapshot();
         let id = self.shared.exports.next_id();
