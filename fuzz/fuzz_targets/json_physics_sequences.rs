@@ -60,8 +60,10 @@ impl Src<'_> {
 const MODES: [&str; 7] =
     ["hold", "once", "loop", "pingpong", "onceReverse", "loopReverse", "pingpongReverse"];
 
-fn physics(src: &mut Src<'_>, name: &str, bone: &str) -> Value {
-    let mut c = json!({"name": name, "bone": bone, "fps": src.int(-2, 240)});
+/// A physics constraint; `order` must differ between constraints (the model refuses
+/// constraints the update cache never reaches).
+fn physics(src: &mut Src<'_>, name: &str, bone: &str, order: u32) -> Value {
+    let mut c = json!({"name": name, "bone": bone, "order": order, "fps": src.int(-2, 240)});
     for key in [
         "x", "y", "rotate", "scaleX", "shearX", "limit", "inertia", "strength", "damping", "mass",
         "wind", "gravity", "mix",
@@ -112,7 +114,7 @@ fuzz_target!(|data: &[u8]| {
         "skeleton": {"spine": "4.2.40"},
         "bones": bones,
         "slots": [{"name": "s", "bone": "b2", "attachment": "r"}],
-        "physics": [physics(&mut src, "p1", "b1"), physics(&mut src, "p2", "b2")],
+        "physics": [physics(&mut src, "p1", "b1", 0), physics(&mut src, "p2", "b2", 1)],
         "skins": [{"name": "default", "attachments": {"s": {"r": {
             "width": src.num(), "height": src.num(),
             "sequence": {"count": count, "start": start, "digits": digits, "setup": setup}
