@@ -18,6 +18,7 @@
 //! format marks "scaled").
 
 mod prim;
+mod wire;
 pub mod shared;
 pub mod v35;
 pub mod v38;

@@ -4,6 +4,8 @@
 use std::fmt::Debug;
 
 use super::prim::{Reader, Writer};
+use super::wire::{self, check_count, check_limit, f32, i8, index, item, varint};
+use super::wire::{In, Lim, PErr, Res};
 use crate::error::{BinaryError, BinaryErrorKind};
 
 /// One change of a draw-order key: slot `slot` moves by `shift` positions.
@@ -73,6 +75,54 @@ pub(crate) fn read_draw_order(
     Ok(changes)
 }
 
+/// Parses an image sequence record (see [`read_sequence`]): frame count, start, digits,
+/// setup index.
+pub(crate) fn sequence<'a, 'l>(lim: &'l Lim) -> impl Fn(In<'a>) -> Res<'a, [u32; 4]> + use<'a, 'l> {
+    move |at| {
+        let (i, count) = varint(at)?;
+        check_limit(lim, at, "sequence frame", u64::from(count))?;
+        let (at, start) = varint(i)?;
+        let (i, digits) = varint(at)?;
+        let max = lim.limits.max_string_bytes;
+        if digits as usize > max {
+            return Err(PErr::at(
+                at,
+                BinaryErrorKind::LimitExceeded {
+                    limit: "max_string_bytes",
+                    value: u64::from(digits),
+                    max: max as u64,
+                },
+            ));
+        }
+        let (i, setup) = varint(i)?;
+        Ok((i, [count, start, digits, setup]))
+    }
+}
+
+/// Parses a draw-order record over `slot_count` slots (see [`read_draw_order`]).
+pub(crate) fn draw_order<'a, 'l>(
+    lim: &'l Lim,
+    slot_count: usize,
+) -> impl FnMut(In<'a>) -> Res<'a, Vec<DrawOrderChange>> + use<'a, 'l> {
+    wire::list(lim, "draw order change", 2, None, move |i, _| {
+        let (at, slot) = index("slot", slot_count)(i)?;
+        let (i, shift) = varint(at)?;
+        let shift = shift as i32;
+        let target = i64::from(slot) + i64::from(shift);
+        if target < 0 || target >= slot_count as i64 {
+            return Err(PErr::at(
+                at,
+                BinaryErrorKind::IndexOutOfRange {
+                    what: "draw order target",
+                    index: target as u64,
+                    len: slot_count,
+                },
+            ));
+        }
+        Ok((i, DrawOrderChange { slot, shift }))
+    })
+}
+
 /// Writes a draw-order record.
 pub(crate) fn write_draw_order(w: &mut Writer, changes: &[DrawOrderChange]) {
     w.len(changes.len());
@@ -110,6 +160,8 @@ pub(crate) trait WireChannels: Channels {
     const WIRE_BYTES: usize;
     /// Reads the channels.
     fn read(r: &mut Reader<'_>) -> Result<Self, BinaryError>;
+    /// Parses the channels.
+    fn parse(i: In<'_>) -> Res<'_, Self>;
     /// Writes the channels.
     fn write(&self, w: &mut Writer);
 }
@@ -151,6 +203,10 @@ where
     fn read(r: &mut Reader<'_>) -> Result<Self, BinaryError> {
         r.f32_array()
     }
+    #[inline(always)]
+    fn parse(i: In<'_>) -> Res<'_, Self> {
+        wire::f32s(i)
+    }
     fn write(&self, w: &mut Writer) {
         for &x in self {
             w.f32(x);
@@ -168,6 +224,13 @@ where
         let mut v = [0u8; N];
         v.copy_from_slice(b);
         Ok(v)
+    }
+    #[inline(always)]
+    fn parse(i: In<'_>) -> Res<'_, Self> {
+        match i.split_first_chunk::<N>() {
+            Some((a, rest)) => Ok((rest, *a)),
+            None => wire::take(i, N).map(|(r, _)| (r, [0; N])),
+        }
     }
     fn write(&self, w: &mut Writer) {
         w.bytes(self);
@@ -393,27 +456,6 @@ pub(crate) fn deliver_curve_frames<V: WireChannels>(
     Ok(())
 }
 
-/// Reads `bezierCount` and then a curve timeline of `frame_count` frames.
-pub(crate) fn read_curve_timeline<V: WireChannels>(
-    r: &mut Reader<'_>,
-    frame_count: usize,
-) -> Result<CurveTimeline<V>, BinaryError> {
-    let bezier_count = r.varint()?;
-    read_curve_frames(r, frame_count, bezier_count)
-}
-
-/// Reads the frames of a curve timeline whose `bezierCount` was already read.
-pub(crate) fn read_curve_frames<V: WireChannels>(
-    r: &mut Reader<'_>,
-    frame_count: usize,
-    bezier_count: u32,
-) -> Result<CurveTimeline<V>, BinaryError> {
-    check_frames::<V>(r, frame_count)?;
-    let mut frames: Vec<CurveKey<V>> = Vec::with_capacity(frame_count);
-    read_checked_frames(r, frame_count, &mut frames)?;
-    Ok(CurveTimeline { bezier_count, frames })
-}
-
 /// Rejects an empty timeline and a key count the rest of the input cannot hold.
 fn check_frames<V: WireChannels>(r: &Reader<'_>, frame_count: usize) -> Result<(), BinaryError> {
     if frame_count == 0 {
@@ -459,6 +501,80 @@ fn read_checked_frames<V: WireChannels, S: KeySink<V>>(
     }
     r.leave();
     Ok(())
+}
+
+/// Parses `bezierCount` and then a curve timeline of `frame_count` frames.
+pub(crate) fn curve_timeline<'a, 'l, V: WireChannels>(
+    lim: &'l Lim,
+    frame_count: usize,
+) -> impl FnOnce(In<'a>) -> Res<'a, CurveTimeline<V>> + use<'a, 'l, V> {
+    move |i| {
+        let (i, bezier_count) = varint(i)?;
+        frames_checked::<V>(lim, i, frame_count)?;
+        let mut frames: Vec<CurveKey<V>> = Vec::with_capacity(frame_count);
+        let (i, ()) = curve_frames(lim, i, frame_count, &mut frames)?;
+        Ok((i, CurveTimeline { bezier_count, frames }))
+    }
+}
+
+/// Rejects an empty timeline and a key count the rest of the input cannot hold.
+#[inline]
+pub(crate) fn frames_checked<V: WireChannels>(
+    lim: &Lim,
+    i: In<'_>,
+    frame_count: usize,
+) -> Result<(), nom::Err<PErr>> {
+    if frame_count == 0 {
+        return Err(PErr::invalid(i, "timeline has no keyframes"));
+    }
+    check_count(lim, i, i, "keyframe", frame_count as u64, 4 + V::WIRE_BYTES)
+}
+
+/// Parses `frame_count` (checked) keys into `sink`; errors get `frames[k]`.
+#[inline]
+pub(crate) fn curve_frames<'a, V: WireChannels, S: KeySink<V>>(
+    lim: &Lim,
+    mut i: In<'a>,
+    frame_count: usize,
+    sink: &mut S,
+) -> Res<'a, ()> {
+    for k in 0..frame_count {
+        (i, ()) = item("frames", k, i, |i| curve_key(lim, i, k, sink))?;
+    }
+    Ok((i, ()))
+}
+
+/// One key: time, values and (after the first) the curve to it from the previous key.
+#[inline(always)]
+fn curve_key<'a, V: WireChannels, S: KeySink<V>>(
+    lim: &Lim,
+    i: In<'a>,
+    k: usize,
+    sink: &mut S,
+) -> Res<'a, ()> {
+    let (i, time) = f32(i)?;
+    let (i, value) = V::parse(i)?;
+    sink.key(time, &value);
+    if k == 0 {
+        return Ok((i, ()));
+    }
+    match i8(i)? {
+        (i, 0) => Ok((i, ())),
+        (i, 1) => {
+            sink.curve(k - 1, CurveType::Stepped, &V::Beziers::default());
+            Ok((i, ()))
+        }
+        (mut j, 2) => {
+            check_count(lim, j, j, "bezier channel", V::COUNT as u64, 16)?;
+            let mut bezier = V::Beziers::default();
+            for b in bezier.as_mut() {
+                (j, *b) = wire::f32s::<4>(j)?;
+            }
+            sink.curve(k - 1, CurveType::Bezier, &bezier);
+            Ok((j, ()))
+        }
+        (_, v) => Err(PErr::bad_enum(i, "curve type", i64::from(v))),
+    }
 }
 
 /// Writes `bezierCount` and the frames of a curve timeline (the frame count is the caller's).

@@ -1,15 +1,24 @@
-//! Reader of the setup-pose sections: header, string table, bones, slots, constraints,
+//! Parser of the setup-pose sections: header, string table, bones, slots, constraints,
 //! skins and attachments, events; then animations (see [`super::read_anim`]) and the
-//! trailing slider animation indices.
+//! trailing slider animation indices. nom parsers over the bytes (see `binary::wire`).
+
+use nom::combinator::cond;
+use nom::Parser;
 
 use super::ast::*;
-use super::read_anim::read_animation;
-use crate::binary::prim::{Reader, StrRef};
+use super::read_anim::animation;
+use crate::binary::shared::sequence as wire_sequence;
+use crate::binary::wire::{
+    bool, check_count, count, enum_u8, enum_varint, expect_end, f32, f32_vec, f32s, finish, i32,
+    index, indices, item, items, list, name, named, opt_f32, opt_rgba, rgba, section, str_ref,
+    string, u8, varint, varint_signed, varints_into, In, Lim, PErr, Res,
+};
 use crate::error::{BinaryError, BinaryErrorKind};
 use crate::Limits;
 
 /// What later sections need to know about earlier ones.
-pub(super) struct Ctx {
+pub(super) struct Ctx<'l> {
+    pub lim: &'l Lim,
     pub nonessential: bool,
     pub strings: usize,
     pub bones: usize,
@@ -17,21 +26,6 @@ pub(super) struct Ctx {
     pub constraints: Vec<ConstraintType>,
     pub skins: usize,
     pub event_audio: Vec<bool>,
-}
-
-pub(super) fn bad_enum(r: &Reader<'_>, at: usize, what: &'static str, v: i64) -> BinaryError {
-    r.err_at(at, BinaryErrorKind::BadEnum { what, value: v })
-}
-
-/// A byte enum read through `f`, which maps known values.
-pub(super) fn enum_u8<T>(
-    r: &mut Reader<'_>,
-    what: &'static str,
-    f: impl Fn(u8) -> Option<T>,
-) -> Result<T, BinaryError> {
-    let at = r.pos();
-    let v = r.u8()?;
-    f(v).ok_or_else(|| bad_enum(r, at, what, i64::from(v)))
 }
 
 pub(super) fn inherit_of(v: u8) -> Option<Inherit> {
@@ -57,270 +51,14 @@ fn property_of(v: u8) -> Option<TransformProperty> {
     })
 }
 
-fn opt_f32(r: &mut Reader<'_>, present: bool) -> Result<Option<f32>, BinaryError> {
-    if present {
-        Ok(Some(r.f32()?))
-    } else {
-        Ok(None)
-    }
-}
-
-fn opt_rgba(r: &mut Reader<'_>, present: bool) -> Result<Option<[u8; 4]>, BinaryError> {
-    if present {
-        Ok(Some(r.rgba()?))
-    } else {
-        Ok(None)
-    }
-}
-
-/// A list of indices `< len`: a count, then one varint each.
-pub(super) fn index_list(
-    r: &mut Reader<'_>,
-    what: &'static str,
-    len: usize,
-) -> Result<Vec<u32>, BinaryError> {
-    let n = r.count(what, 1)?;
-    let mut v = Vec::with_capacity(n);
-    for _ in 0..n {
-        v.push(r.index(what, len)?);
-    }
-    Ok(v)
-}
-
-/// Parses a whole 4.3 file.
-pub(super) fn read_skeleton(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryError> {
-    let mut r = Reader::with_limits(bytes, limits);
-    r.check_file_size()?;
-    let header = read_header(&mut r)?;
-    let nonessential = header.nonessential.is_some();
-
-    r.enter("strings");
-    let n = r.count("string", 1)?;
-    let mut strings = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("strings", i);
-        strings.push(r.string()?);
-        r.leave();
-    }
-    r.leave();
-
-    let mut ctx = Ctx {
-        nonessential,
-        strings: strings.len(),
-        bones: 0,
-        slots: 0,
-        constraints: Vec::new(),
-        skins: 0,
-        event_audio: Vec::new(),
-    };
-
-    let bones = read_bones(&mut r, &ctx)?;
-    ctx.bones = bones.len();
-    let slots = read_slots(&mut r, &ctx)?;
-    ctx.slots = slots.len();
-    let mut constraints = read_constraints(&mut r, &ctx)?;
-    ctx.constraints = constraints.iter().map(|c| c.kind.constraint_type()).collect();
-
-    let mut linked = Vec::new();
-    r.enter("default skin");
-    let slot_count = r.count("skin slot", 2)?;
-    let default_skin = if slot_count == 0 {
-        None
-    } else {
-        Some(read_skin_slots(&mut r, &ctx, slot_count, &mut linked)?)
-    };
-    r.leave();
-
-    r.enter("skins");
-    let n = r.count("skin", 4)?;
-    let mut skins = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("skins", i);
-        skins.push(read_skin(&mut r, &ctx, &mut linked)?);
-        r.leave();
-    }
-    r.leave();
-    ctx.skins = skins.len() + usize::from(default_skin.is_some());
-    r.enter("linked meshes");
-    for (at, skin) in linked {
-        if skin as usize >= ctx.skins {
-            return Err(r.err_at(
-                at,
-                BinaryErrorKind::IndexOutOfRange {
-                    what: "skin",
-                    index: u64::from(skin),
-                    len: ctx.skins,
-                },
-            ));
-        }
-    }
-    r.leave();
-
-    let events = read_events(&mut r)?;
-    ctx.event_audio = events.iter().map(Event::has_audio).collect();
-
-    r.enter("animations");
-    let n = r.count("animation", 12)?;
-    let mut animations = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("animations", i);
-        let name = r.name("animation")?;
-        r.name_item(name);
-        animations.push(read_animation(&mut r, &ctx, name.to_owned())?);
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("slider animations");
-    for (i, c) in constraints.iter_mut().enumerate() {
-        if let ConstraintKind::Slider(s) = &mut c.kind {
-            r.enter_item("constraints", i);
-            s.animation = r.index("animation", animations.len())?;
-            r.leave();
-        }
-    }
-    r.leave();
-    r.expect_end()?;
-
-    Ok(Skeleton {
-        header,
-        strings,
-        bones,
-        slots,
-        constraints,
-        default_skin,
-        skins,
-        events,
-        animations,
+fn blend_of(v: u32) -> Option<BlendMode> {
+    Some(match v {
+        0 => BlendMode::Normal,
+        1 => BlendMode::Additive,
+        2 => BlendMode::Multiply,
+        3 => BlendMode::Screen,
+        _ => return None,
     })
-}
-
-fn read_header(r: &mut Reader<'_>) -> Result<Header, BinaryError> {
-    let hash_low = r.i32()?;
-    let hash_high = r.i32()?;
-    let at = r.pos();
-    let version = r.string()?.unwrap_or_default();
-    if !version.starts_with("4.3") {
-        return Err(
-            r.err_at(at, BinaryErrorKind::UnsupportedVersion { found: version, supported: "4.3" })
-        );
-    }
-    let x = r.f32()?;
-    let y = r.f32()?;
-    let width = r.f32()?;
-    let height = r.f32()?;
-    let reference_scale = r.f32()?;
-    let nonessential = if r.bool()? {
-        Some(NonessentialHeader {
-            fps: r.f32()?,
-            images_path: r.string()?,
-            audio_path: r.string()?,
-        })
-    } else {
-        None
-    };
-    Ok(Header { hash_low, hash_high, version, x, y, width, height, reference_scale, nonessential })
-}
-
-fn read_bones(r: &mut Reader<'_>, ctx: &Ctx) -> Result<Vec<Bone>, BinaryError> {
-    r.enter("bones");
-    let n = r.count("bone", 35)?;
-    let mut bones = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("bones", i);
-        let name = r.name("bone")?;
-        r.name_item(name);
-        let parent = if i == 0 { None } else { Some(r.index("parent bone", i)?) };
-        let bone = Bone {
-            name: name.to_owned(),
-            parent,
-            rotation: r.f32()?,
-            x: r.f32()?,
-            y: r.f32()?,
-            scale_x: r.f32()?,
-            scale_y: r.f32()?,
-            shear_x: r.f32()?,
-            shear_y: r.f32()?,
-            inherit: enum_u8(r, "inherit", inherit_of)?,
-            length: r.f32()?,
-            skin_required: r.bool()?,
-            nonessential: if ctx.nonessential {
-                Some(BoneExtras {
-                    color: r.rgba()?,
-                    icon: r.string()?,
-                    icon_size: r.f32()?,
-                    icon_rotation: r.f32()?,
-                    visible: r.bool()?,
-                })
-            } else {
-                None
-            },
-        };
-        bones.push(bone);
-        r.leave();
-    }
-    r.leave();
-    Ok(bones)
-}
-
-fn read_slots(r: &mut Reader<'_>, ctx: &Ctx) -> Result<Vec<Slot>, BinaryError> {
-    r.enter("slots");
-    let n = r.count("slot", 12)?;
-    let mut slots = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("slots", i);
-        let name = r.name("slot")?;
-        r.name_item(name);
-        let bone = r.index("bone", ctx.bones)?;
-        let color = r.rgba()?;
-        let dark_color = r.rgba()?;
-        let attachment = r.str_ref(ctx.strings)?;
-        let at = r.pos();
-        let blend = match r.varint()? {
-            0 => BlendMode::Normal,
-            1 => BlendMode::Additive,
-            2 => BlendMode::Multiply,
-            3 => BlendMode::Screen,
-            v => return Err(bad_enum(r, at, "blend mode", i64::from(v))),
-        };
-        let visible = if ctx.nonessential { Some(r.bool()?) } else { None };
-        slots.push(Slot {
-            name: name.to_owned(),
-            bone,
-            color,
-            dark_color,
-            attachment,
-            blend,
-            visible,
-        });
-        r.leave();
-    }
-    r.leave();
-    Ok(slots)
-}
-
-fn read_constraints(r: &mut Reader<'_>, ctx: &Ctx) -> Result<Vec<Constraint>, BinaryError> {
-    r.enter("constraints");
-    let n = r.count("constraint", 3)?;
-    let mut out = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("constraints", i);
-        let name = r.name("constraint")?;
-        r.name_item(name);
-        let at = r.pos();
-        let kind = match r.u8()? {
-            0 => ConstraintKind::Ik(read_ik(r, ctx)?),
-            1 => ConstraintKind::Path(read_path(r, ctx)?),
-            2 => ConstraintKind::Transform(read_transform(r, ctx)?),
-            3 => ConstraintKind::Physics(read_physics(r, ctx)?),
-            4 => ConstraintKind::Slider(read_slider(r, ctx)?),
-            v => return Err(bad_enum(r, at, "constraint type", i64::from(v))),
-        };
-        out.push(Constraint { name: name.to_owned(), kind });
-        r.leave();
-    }
-    r.leave();
-    Ok(out)
 }
 
 fn scale_y_mode_of(v: u8) -> Option<ScaleYMode> {
@@ -332,53 +70,239 @@ fn scale_y_mode_of(v: u8) -> Option<ScaleYMode> {
     })
 }
 
-fn read_ik(r: &mut Reader<'_>, ctx: &Ctx) -> Result<IkConstraint, BinaryError> {
-    let bones = index_list(r, "bone", ctx.bones)?;
-    let target = r.index("bone", ctx.bones)?;
-    let flags = r.u8()?;
-    let scale_y_mode =
-        if flags & 2 != 0 { Some(enum_u8(r, "scale y mode", scale_y_mode_of)?) } else { None };
-    let mix = opt_f32(r, flags & 32 != 0 && flags & 64 != 0)?;
-    let softness = opt_f32(r, flags & 128 != 0)?;
-    Ok(IkConstraint { bones, target, flags, scale_y_mode, mix, softness })
+/// Parses a whole 4.3 file.
+pub(super) fn read_skeleton(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryError> {
+    let lim = Lim::new(limits);
+    lim.check_file_size(bytes)?;
+    finish(skeleton(&lim, bytes), bytes.len())
 }
 
-fn read_transform(r: &mut Reader<'_>, ctx: &Ctx) -> Result<TransformConstraint, BinaryError> {
-    let bones = index_list(r, "bone", ctx.bones)?;
-    let source = r.index("bone", ctx.bones)?;
-    let flags = r.u8()?;
-    let n_from = usize::from(flags >> 5);
-    let mut properties = Vec::with_capacity(n_from);
-    for i in 0..n_from {
-        r.enter_item("from", i);
-        let property = enum_u8(r, "transform property", property_of)?;
-        let offset = r.f32()?;
-        let at = r.pos();
-        let n_to = usize::from(r.u8()?);
-        r.check_count(at, "to property", n_to as u64, 13)?;
-        let mut to = Vec::with_capacity(n_to);
-        for _ in 0..n_to {
-            to.push(ToProperty {
-                property: enum_u8(r, "transform property", property_of)?,
-                offset: r.f32()?,
-                max: r.f32()?,
-                scale: r.f32()?,
-            });
+fn skeleton<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Skeleton> {
+    let (i, header) = header(lim, i)?;
+    let (i, strings) =
+        section("strings", list(lim, "string", 1, Some("strings"), |i, _| string(lim)(i)))
+            .parse(i)?;
+    let mut ctx = Ctx {
+        lim,
+        nonessential: header.nonessential.is_some(),
+        strings: strings.len(),
+        bones: 0,
+        slots: 0,
+        constraints: Vec::new(),
+        skins: 0,
+        event_audio: Vec::new(),
+    };
+
+    let (i, bones) =
+        section("bones", list(lim, "bone", 35, Some("bones"), |i, k| bone(&ctx, i, k))).parse(i)?;
+    ctx.bones = bones.len();
+    let (i, slots) =
+        section("slots", list(lim, "slot", 12, Some("slots"), |i, _| slot(&ctx, i))).parse(i)?;
+    ctx.slots = slots.len();
+    let (i, mut constraints) = section(
+        "constraints",
+        list(lim, "constraint", 3, Some("constraints"), |i, _| constraint(&ctx, i)),
+    )
+    .parse(i)?;
+    ctx.constraints = constraints.iter().map(|c| c.kind.constraint_type()).collect();
+
+    // Linked-mesh skin indices (where they were read, the index) are checked once every
+    // skin is known.
+    let mut linked = Vec::new();
+    let (i, default_skin) = section("default skin", |i| {
+        let (i, n) = count(lim, "skin slot", 2)(i)?;
+        let r = cond(n > 0, |i| skin_slots(&ctx, i, n, &mut linked)).parse(i);
+        r
+    })
+    .parse(i)?;
+    let (i, skins) =
+        section("skins", list(lim, "skin", 4, Some("skins"), |i, _| skin(&ctx, i, &mut linked)))
+            .parse(i)?;
+    ctx.skins = skins.len() + usize::from(default_skin.is_some());
+    let (i, ()) = section("linked meshes", |i| {
+        match linked.iter().find(|&&(_, skin)| skin as usize >= ctx.skins) {
+            Some(&(rest, skin)) => Err(PErr::at_rest(
+                rest,
+                BinaryErrorKind::IndexOutOfRange {
+                    what: "skin",
+                    index: u64::from(skin),
+                    len: ctx.skins,
+                },
+            )),
+            None => Ok((i, ())),
         }
-        properties.push(FromProperty { property, offset, to });
-        r.leave();
+    })
+    .parse(i)?;
+
+    let (i, events) =
+        section("events", list(lim, "event", 8, Some("events"), |i, _| event(lim, i))).parse(i)?;
+    ctx.event_audio = events.iter().map(Event::has_audio).collect();
+
+    let (i, animations) = section(
+        "animations",
+        list(lim, "animation", 12, Some("animations"), |i, _| {
+            let (i, name) = name(lim, "animation")(i)?;
+            named(name, i, |i| animation(&ctx, i, name.to_owned()))
+        }),
+    )
+    .parse(i)?;
+
+    let (i, ()) = section("slider animations", |mut i| {
+        for (k, c) in constraints.iter_mut().enumerate() {
+            if let ConstraintKind::Slider(s) = &mut c.kind {
+                (i, s.animation) = item("constraints", k, i, index("animation", animations.len()))?;
+            }
+        }
+        Ok((i, ()))
+    })
+    .parse(i)?;
+    let (i, ()) = expect_end(i)?;
+
+    let skeleton = Skeleton {
+        header,
+        strings,
+        bones,
+        slots,
+        constraints,
+        default_skin,
+        skins,
+        events,
+        animations,
+    };
+    Ok((i, skeleton))
+}
+
+fn header<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Header> {
+    let (i, hash_low) = i32(i)?;
+    let (at, hash_high) = i32(i)?;
+    let (i, version) = string(lim)(at)?;
+    let version = version.unwrap_or_default();
+    if !version.starts_with("4.3") {
+        return Err(PErr::at(
+            at,
+            BinaryErrorKind::UnsupportedVersion { found: version, supported: "4.3" },
+        ));
     }
-    let offset_flags = r.u8()?;
+    let (i, [x, y, width, height, reference_scale]) = f32s(i)?;
+    let (i, nonessential) = bool(i)?;
+    let (i, nonessential) = cond(nonessential, |i| {
+        let (i, fps) = f32(i)?;
+        let (i, images_path) = string(lim)(i)?;
+        let (i, audio_path) = string(lim)(i)?;
+        Ok((i, NonessentialHeader { fps, images_path, audio_path }))
+    })
+    .parse(i)?;
+    Ok((
+        i,
+        Header { hash_low, hash_high, version, x, y, width, height, reference_scale, nonessential },
+    ))
+}
+
+fn bone<'a>(ctx: &Ctx<'_>, i: In<'a>, k: usize) -> Res<'a, Bone> {
+    let (i, name) = name(ctx.lim, "bone")(i)?;
+    named(name, i, |i| {
+        let (i, parent) = cond(k > 0, index("parent bone", k)).parse(i)?;
+        let (i, [rotation, x, y, scale_x, scale_y, shear_x, shear_y]) = f32s(i)?;
+        let (i, inherit) = enum_u8("inherit", inherit_of)(i)?;
+        let (i, length) = f32(i)?;
+        let (i, skin_required) = bool(i)?;
+        let (i, nonessential) = cond(ctx.nonessential, |i| {
+            let (i, color) = rgba(i)?;
+            let (i, icon) = string(ctx.lim)(i)?;
+            let (i, [icon_size, icon_rotation]) = f32s(i)?;
+            let (i, visible) = bool(i)?;
+            Ok((i, BoneExtras { color, icon, icon_size, icon_rotation, visible }))
+        })
+        .parse(i)?;
+        let bone = Bone {
+            name: name.to_owned(),
+            parent,
+            rotation,
+            x,
+            y,
+            scale_x,
+            scale_y,
+            shear_x,
+            shear_y,
+            inherit,
+            length,
+            skin_required,
+            nonessential,
+        };
+        Ok((i, bone))
+    })
+}
+
+fn slot<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Slot> {
+    let (i, name) = name(ctx.lim, "slot")(i)?;
+    named(name, i, |i| {
+        let (i, bone) = index("bone", ctx.bones)(i)?;
+        let (i, color) = rgba(i)?;
+        let (i, dark_color) = rgba(i)?;
+        let (i, attachment) = str_ref(ctx.strings)(i)?;
+        let (i, blend) = enum_varint("blend mode", blend_of)(i)?;
+        let (i, visible) = cond(ctx.nonessential, bool).parse(i)?;
+        let slot =
+            Slot { name: name.to_owned(), bone, color, dark_color, attachment, blend, visible };
+        Ok((i, slot))
+    })
+}
+
+fn constraint<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Constraint> {
+    let (i, name) = name(ctx.lim, "constraint")(i)?;
+    named(name, i, |at| {
+        let (i, kind) = match u8(at)? {
+            (i, 0) => ik(ctx, i).map(|(i, c)| (i, ConstraintKind::Ik(c)))?,
+            (i, 1) => path(ctx, i).map(|(i, c)| (i, ConstraintKind::Path(c)))?,
+            (i, 2) => transform(ctx, i).map(|(i, c)| (i, ConstraintKind::Transform(c)))?,
+            (i, 3) => physics(ctx, i).map(|(i, c)| (i, ConstraintKind::Physics(c)))?,
+            (i, 4) => slider(ctx, i).map(|(i, c)| (i, ConstraintKind::Slider(c)))?,
+            (_, v) => return Err(PErr::bad_enum(at, "constraint type", i64::from(v))),
+        };
+        Ok((i, Constraint { name: name.to_owned(), kind }))
+    })
+}
+
+fn ik<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, IkConstraint> {
+    let (i, bones) = indices(ctx.lim, "bone", ctx.bones)(i)?;
+    let (i, target) = index("bone", ctx.bones)(i)?;
+    let (i, flags) = u8(i)?;
+    let (i, scale_y_mode) =
+        cond(flags & 2 != 0, enum_u8("scale y mode", scale_y_mode_of)).parse(i)?;
+    let (i, mix) = opt_f32(flags & 32 != 0 && flags & 64 != 0)(i)?;
+    let (i, softness) = opt_f32(flags & 128 != 0)(i)?;
+    Ok((i, IkConstraint { bones, target, flags, scale_y_mode, mix, softness }))
+}
+
+fn to_property(i: In<'_>) -> Res<'_, ToProperty> {
+    let (i, property) = enum_u8("transform property", property_of)(i)?;
+    let (i, [offset, max, scale]) = f32s(i)?;
+    Ok((i, ToProperty { property, offset, max, scale }))
+}
+
+fn transform<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, TransformConstraint> {
+    let (i, bones) = indices(ctx.lim, "bone", ctx.bones)(i)?;
+    let (i, source) = index("bone", ctx.bones)(i)?;
+    let (i, flags) = u8(i)?;
+    let (i, properties) = items(usize::from(flags >> 5), Some("from"), |i, _| {
+        let (i, property) = enum_u8("transform property", property_of)(i)?;
+        let (at, offset) = f32(i)?;
+        let (i, n_to) = u8(at)?;
+        check_count(ctx.lim, at, i, "to property", u64::from(n_to), 13)?;
+        let (i, to) = items(usize::from(n_to), None, |i, _| to_property(i))(i)?;
+        Ok((i, FromProperty { property, offset, to }))
+    })(i)?;
+    let (mut i, offset_flags) = u8(i)?;
     let mut offsets = [None; 6];
     for (bit, o) in offsets.iter_mut().enumerate() {
-        *o = opt_f32(r, offset_flags & (1 << bit) != 0)?;
+        (i, *o) = opt_f32(offset_flags & (1 << bit) != 0)(i)?;
     }
-    let mix_flags = r.u8()?;
+    let (mut i, mix_flags) = u8(i)?;
     let mut mixes = [None; 6];
     for (bit, m) in mixes.iter_mut().enumerate() {
-        *m = opt_f32(r, mix_flags & (1 << bit) != 0)?;
+        (i, *m) = opt_f32(mix_flags & (1 << bit) != 0)(i)?;
     }
-    Ok(TransformConstraint {
+    let c = TransformConstraint {
         bones,
         source,
         flags: flags & 0x1f,
@@ -387,49 +311,49 @@ fn read_transform(r: &mut Reader<'_>, ctx: &Ctx) -> Result<TransformConstraint, 
         offsets,
         mix_flags,
         mixes,
-    })
+    };
+    Ok((i, c))
 }
 
-fn read_path(r: &mut Reader<'_>, ctx: &Ctx) -> Result<PathConstraint, BinaryError> {
-    let bones = index_list(r, "bone", ctx.bones)?;
-    let slot = r.index("slot", ctx.slots)?;
-    let at = r.pos();
-    let flags = r.u8()?;
+fn path<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, PathConstraint> {
+    let (i, bones) = indices(ctx.lim, "bone", ctx.bones)(i)?;
+    let (at, slot) = index("slot", ctx.slots)(i)?;
+    let (i, flags) = u8(at)?;
     if (flags >> 4) & 3 == 3 {
-        return Err(bad_enum(r, at, "rotate mode", 3));
+        return Err(PErr::bad_enum(at, "rotate mode", 3));
     }
-    Ok(PathConstraint {
+    let (i, offset_rotation) = opt_f32(flags & 128 != 0)(i)?;
+    let (i, [position, spacing, mix_rotate, mix_x, mix_y]) = f32s(i)?;
+    let c = PathConstraint {
         bones,
         slot,
         flags,
-        offset_rotation: opt_f32(r, flags & 128 != 0)?,
-        position: r.f32()?,
-        spacing: r.f32()?,
-        mix_rotate: r.f32()?,
-        mix_x: r.f32()?,
-        mix_y: r.f32()?,
-    })
+        offset_rotation,
+        position,
+        spacing,
+        mix_rotate,
+        mix_x,
+        mix_y,
+    };
+    Ok((i, c))
 }
 
-fn read_physics(r: &mut Reader<'_>, ctx: &Ctx) -> Result<PhysicsConstraint, BinaryError> {
-    let bone = r.index("bone", ctx.bones)?;
-    let flags = r.u8()?;
-    let x = opt_f32(r, flags & 2 != 0)?;
-    let y = opt_f32(r, flags & 4 != 0)?;
-    let rotate = opt_f32(r, flags & 8 != 0)?;
-    let scale_x = opt_f32(r, flags & 16 != 0)?;
-    let shear_x = opt_f32(r, flags & 32 != 0)?;
-    let limit = opt_f32(r, flags & 64 != 0)?;
-    let fps = r.u8()?;
-    let inertia = r.f32()?;
-    let strength = r.f32()?;
-    let damping = r.f32()?;
-    let mass_inverse = opt_f32(r, flags & 128 != 0)?;
-    let wind = r.f32()?;
-    let gravity = r.f32()?;
-    let global_flags = r.u8()?;
-    let mix = opt_f32(r, global_flags & 128 != 0)?;
-    Ok(PhysicsConstraint {
+fn physics<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, PhysicsConstraint> {
+    let (i, bone) = index("bone", ctx.bones)(i)?;
+    let (i, flags) = u8(i)?;
+    let (i, x) = opt_f32(flags & 2 != 0)(i)?;
+    let (i, y) = opt_f32(flags & 4 != 0)(i)?;
+    let (i, rotate) = opt_f32(flags & 8 != 0)(i)?;
+    let (i, scale_x) = opt_f32(flags & 16 != 0)(i)?;
+    let (i, shear_x) = opt_f32(flags & 32 != 0)(i)?;
+    let (i, limit) = opt_f32(flags & 64 != 0)(i)?;
+    let (i, fps) = u8(i)?;
+    let (i, [inertia, strength, damping]) = f32s(i)?;
+    let (i, mass_inverse) = opt_f32(flags & 128 != 0)(i)?;
+    let (i, [wind, gravity]) = f32s(i)?;
+    let (i, global_flags) = u8(i)?;
+    let (i, mix) = opt_f32(global_flags & 128 != 0)(i)?;
+    let c = PhysicsConstraint {
         bone,
         flags,
         x,
@@ -447,122 +371,108 @@ fn read_physics(r: &mut Reader<'_>, ctx: &Ctx) -> Result<PhysicsConstraint, Bina
         gravity,
         global_flags,
         mix,
+    };
+    Ok((i, c))
+}
+
+fn slider<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, SliderConstraint> {
+    let (i, flags) = u8(i)?;
+    let (i, value) = opt_f32(flags & 8 != 0)(i)?;
+    let (i, mix) = opt_f32(flags & 16 != 0 && flags & 32 != 0)(i)?;
+    let (i, bone) = cond(flags & 64 != 0, |i| {
+        let (i, bone) = index("bone", ctx.bones)(i)?;
+        let (i, property_offset) = f32(i)?;
+        let (i, property) = enum_u8("transform property", property_of)(i)?;
+        let (i, [offset, scale]) = f32s(i)?;
+        Ok((i, SliderBone { bone, property_offset, property, offset, scale }))
+    })
+    .parse(i)?;
+    Ok((i, SliderConstraint { flags, value, mix, bone, animation: 0 }))
+}
+
+fn skin<'a>(ctx: &Ctx<'_>, i: In<'a>, linked: &mut Vec<(usize, u32)>) -> Res<'a, Skin> {
+    let (i, name) = name(ctx.lim, "skin")(i)?;
+    named(name, i, |i| {
+        let (i, color) = opt_rgba(ctx.nonessential)(i)?;
+        let (i, bones) = indices(ctx.lim, "bone", ctx.bones)(i)?;
+        let (i, constraints) = indices(ctx.lim, "constraint", ctx.constraints.len())(i)?;
+        let (i, n) = count(ctx.lim, "skin slot", 2)(i)?;
+        let (i, slots) = skin_slots(ctx, i, n, linked)?;
+        Ok((i, Skin { name: name.to_owned(), color, bones, constraints, slots }))
     })
 }
 
-fn read_slider(r: &mut Reader<'_>, ctx: &Ctx) -> Result<SliderConstraint, BinaryError> {
-    let flags = r.u8()?;
-    let value = opt_f32(r, flags & 8 != 0)?;
-    let mix = opt_f32(r, flags & 16 != 0 && flags & 32 != 0)?;
-    let bone = if flags & 64 != 0 {
-        Some(SliderBone {
-            bone: r.index("bone", ctx.bones)?,
-            property_offset: r.f32()?,
-            property: enum_u8(r, "transform property", property_of)?,
-            offset: r.f32()?,
-            scale: r.f32()?,
-        })
-    } else {
-        None
-    };
-    Ok(SliderConstraint { flags, value, mix, bone, animation: 0 })
-}
-
-fn read_skin(
-    r: &mut Reader<'_>,
-    ctx: &Ctx,
-    linked: &mut Vec<(usize, u32)>,
-) -> Result<Skin, BinaryError> {
-    let name = r.name("skin")?;
-    r.name_item(name);
-    let color = opt_rgba(r, ctx.nonessential)?;
-    let bones = index_list(r, "bone", ctx.bones)?;
-    let constraints = index_list(r, "constraint", ctx.constraints.len())?;
-    let n = r.count("skin slot", 2)?;
-    let slots = read_skin_slots(r, ctx, n, linked)?;
-    Ok(Skin { name: name.to_owned(), color, bones, constraints, slots })
-}
-
-fn read_skin_slots(
-    r: &mut Reader<'_>,
-    ctx: &Ctx,
+/// `n` (checked) slots of a skin, each with its attachments.
+fn skin_slots<'a>(
+    ctx: &Ctx<'_>,
+    i: In<'a>,
     n: usize,
     linked: &mut Vec<(usize, u32)>,
-) -> Result<Vec<SkinSlot>, BinaryError> {
-    let mut slots = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("slots", i);
-        let slot = r.index("slot", ctx.slots)?;
-        let m = r.count("attachment", 2)?;
-        let mut attachments = Vec::with_capacity(m);
-        for j in 0..m {
-            r.enter_item("attachments", j);
-            let placeholder = r.str_ref(ctx.strings)?;
-            let attachment = read_attachment(r, ctx, linked)?;
-            attachments.push(SkinEntry { placeholder, attachment });
-            r.leave();
+) -> Res<'a, Vec<SkinSlot>> {
+    items(n, Some("slots"), |i, _| {
+        let (i, slot) = index("slot", ctx.slots)(i)?;
+        let (i, attachments) = list(ctx.lim, "attachment", 2, Some("attachments"), |i, _| {
+            let (i, placeholder) = str_ref(ctx.strings)(i)?;
+            let (i, attachment) = attachment(ctx, i, linked)?;
+            Ok((i, SkinEntry { placeholder, attachment }))
+        })(i)?;
+        Ok((i, SkinSlot { slot, attachments }))
+    })(i)
+}
+
+fn sequence<'a, 'c>(
+    ctx: &'c Ctx<'_>,
+    present: bool,
+) -> impl FnMut(In<'a>) -> Res<'a, Option<Sequence>> + use<'a, 'c> {
+    move |i| {
+        cond(present, |i| {
+            let (i, [count, start, digits, setup_index]) = wire_sequence(ctx.lim)(i)?;
+            Ok((i, Sequence { count, start, digits, setup_index }))
+        })
+        .parse(i)
+    }
+}
+
+fn vertices<'a>(ctx: &Ctx<'_>, i: In<'a>, weighted: bool) -> Res<'a, Vertices> {
+    section("vertices", |at| {
+        let (i, vertex_count) = varint(at)?;
+        let lim = ctx.lim;
+        if !weighted {
+            check_count(lim, at, i, "vertex", u64::from(vertex_count), 8)?;
+            let (i, v) = f32_vec(lim, "vertex", vertex_count as usize * 2)(i)?;
+            return Ok((i, Vertices::Unweighted(v)));
         }
-        slots.push(SkinSlot { slot, attachments });
-        r.leave();
-    }
-    Ok(slots)
-}
-
-fn read_sequence(r: &mut Reader<'_>, present: bool) -> Result<Option<Sequence>, BinaryError> {
-    if !present {
-        return Ok(None);
-    }
-    let [count, start, digits, setup_index] = crate::binary::shared::read_sequence(r)?;
-    Ok(Some(Sequence { count, start, digits, setup_index }))
-}
-
-fn read_floats(r: &mut Reader<'_>, what: &'static str, n: usize) -> Result<Vec<f32>, BinaryError> {
-    r.check_count(r.pos(), what, n as u64, 4)?;
-    let mut v = Vec::with_capacity(n);
-    for _ in 0..n {
-        v.push(r.f32()?);
-    }
-    Ok(v)
-}
-
-fn read_vertices(r: &mut Reader<'_>, ctx: &Ctx, weighted: bool) -> Result<Vertices, BinaryError> {
-    r.enter("vertices");
-    let at = r.pos();
-    let vertex_count = r.varint()?;
-    let out = if !weighted {
-        r.check_count(at, "vertex", u64::from(vertex_count), 8)?;
-        Vertices::Unweighted(read_floats(r, "vertex", vertex_count as usize * 2)?)
-    } else {
-        r.check_count(at, "vertex", u64::from(vertex_count), 1)?;
-        let at = r.pos();
-        let bones_length = r.varint()? as usize;
-        r.check_count(at, "bones entry", bones_length as u64, 1)?;
+        check_count(lim, at, i, "vertex", u64::from(vertex_count), 1)?;
+        let at = i;
+        let (mut i, bones_length) = varint(at)?;
+        let bones_length = bones_length as usize;
+        check_count(lim, at, i, "bones entry", bones_length as u64, 1)?;
         let mut groups = Vec::with_capacity(vertex_count as usize);
+        // Groups of influences until `bonesLength` entries (a count and its influences each)
+        // are read.
         let mut b = 0usize;
         while b < bones_length {
-            let at = r.pos();
-            let n = r.varint()? as usize;
+            let group_at = i;
+            let (j, n) = varint(group_at)?;
+            let n = n as usize;
             if n >= bones_length - b {
-                return Err(r.invalid_at(
-                    at,
+                return Err(PErr::invalid(
+                    group_at,
                     format!("vertex bone count {n} overruns bonesLength {bones_length}"),
                 ));
             }
-            r.check_count(at, "vertex bone", n as u64, 13)?;
+            check_count(lim, group_at, j, "vertex bone", n as u64, 13)?;
             b += n + 1;
-            let mut g = Vec::with_capacity(n);
-            for _ in 0..n {
-                g.push(BoneWeight {
-                    bone: r.index("bone", ctx.bones)?,
-                    x: r.f32()?,
-                    y: r.f32()?,
-                    weight: r.f32()?,
-                });
-            }
+            let g;
+            (i, g) = items(n, None, |i, _| {
+                let (i, bone) = index("bone", ctx.bones)(i)?;
+                let (i, [x, y, weight]) = f32s(i)?;
+                Ok((i, BoneWeight { bone, x, y, weight }))
+            })(j)?;
             groups.push(g);
         }
         if groups.len() != vertex_count as usize {
-            return Err(r.invalid_at(
+            return Err(PErr::invalid(
                 at,
                 format!(
                     "bonesLength {bones_length} covers {} vertices, not {vertex_count}",
@@ -570,79 +480,76 @@ fn read_vertices(r: &mut Reader<'_>, ctx: &Ctx, weighted: bool) -> Result<Vertic
                 ),
             ));
         }
-        Vertices::Weighted(groups)
-    };
-    r.leave();
-    Ok(out)
+        Ok((i, Vertices::Weighted(groups)))
+    })
+    .parse(i)
 }
 
-fn read_attachment(
-    r: &mut Reader<'_>,
-    ctx: &Ctx,
+fn attachment<'a>(
+    ctx: &Ctx<'_>,
+    at: In<'a>,
     linked: &mut Vec<(usize, u32)>,
-) -> Result<Attachment, BinaryError> {
-    let at = r.pos();
-    let flags = r.u8()?;
-    let name = if flags & 8 != 0 { Some(r.str_ref(ctx.strings)?) } else { None };
+) -> Res<'a, Attachment> {
+    let (i, flags) = u8(at)?;
+    let (i, name) = cond(flags & 8 != 0, str_ref(ctx.strings)).parse(i)?;
     let ne = ctx.nonessential;
-    let opt_ref = |r: &mut Reader<'_>, present: bool| -> Result<Option<StrRef>, BinaryError> {
-        if present {
-            Ok(Some(r.str_ref(ctx.strings)?))
-        } else {
-            Ok(None)
+    let lim = ctx.lim;
+    let opt_ref = |present: bool| cond(present, str_ref(ctx.strings));
+    let (i, kind) = match flags & 7 {
+        0 => {
+            let (i, path) = opt_ref(flags & 16 != 0).parse(i)?;
+            let (i, color) = opt_rgba(flags & 32 != 0)(i)?;
+            let (i, sequence) = sequence(ctx, flags & 64 != 0)(i)?;
+            let (i, rotation) = opt_f32(flags & 128 != 0)(i)?;
+            let (i, [x, y, scale_x, scale_y, width, height]) = f32s(i)?;
+            let region = RegionAttachment {
+                path,
+                color,
+                sequence,
+                rotation,
+                x,
+                y,
+                scale_x,
+                scale_y,
+                width,
+                height,
+            };
+            (i, AttachmentKind::Region(region))
         }
-    };
-    let kind = match flags & 7 {
-        0 => AttachmentKind::Region(RegionAttachment {
-            path: opt_ref(r, flags & 16 != 0)?,
-            color: opt_rgba(r, flags & 32 != 0)?,
-            sequence: read_sequence(r, flags & 64 != 0)?,
-            rotation: opt_f32(r, flags & 128 != 0)?,
-            x: r.f32()?,
-            y: r.f32()?,
-            scale_x: r.f32()?,
-            scale_y: r.f32()?,
-            width: r.f32()?,
-            height: r.f32()?,
-        }),
-        1 => AttachmentKind::BoundingBox(BoundingBoxAttachment {
-            vertices: read_vertices(r, ctx, flags & 16 != 0)?,
-            color: opt_rgba(r, ne)?,
-        }),
+        1 => {
+            let (i, vertices) = vertices(ctx, i, flags & 16 != 0)?;
+            let (i, color) = opt_rgba(ne)(i)?;
+            (i, AttachmentKind::BoundingBox(BoundingBoxAttachment { vertices, color }))
+        }
         2 => {
-            let path = opt_ref(r, flags & 16 != 0)?;
-            let color = opt_rgba(r, flags & 32 != 0)?;
-            let sequence = read_sequence(r, flags & 64 != 0)?;
-            let hull_length = r.varint()?;
-            let vertices = read_vertices(r, ctx, flags & 128 != 0)?;
+            let (i, path) = opt_ref(flags & 16 != 0).parse(i)?;
+            let (i, color) = opt_rgba(flags & 32 != 0)(i)?;
+            let (i, sequence) = sequence(ctx, flags & 64 != 0)(i)?;
+            let (i, hull_length) = varint(i)?;
+            let (i, vertices) = vertices(ctx, i, flags & 128 != 0)?;
             let len = vertices.world_length();
-            let uvs = read_floats(r, "uv", len)?;
+            let (at, uvs) = f32_vec(lim, "uv", len)(i)?;
             // Gotcha 1: the hull count is undoubled while `len` is doubled.
-            let at = r.pos();
             let tri = (len as i64 - i64::from(hull_length) - 2) * 3;
             if tri < 0 {
-                return Err(r.invalid_at(
+                return Err(PErr::invalid(
                     at,
                     format!("hull length {hull_length} too large for {len} vertex floats"),
                 ));
             }
-            r.check_count(at, "triangle index", tri as u64, 1)?;
+            check_count(lim, at, at, "triangle index", tri as u64, 1)?;
             let mut triangles = Vec::with_capacity(tri as usize);
-            for _ in 0..tri {
-                triangles.push(r.varint()?);
-            }
-            let timeline_slots = index_list(r, "slot", ctx.slots)?;
-            let nonessential = if ne {
-                let n = r.count("edge", 1)?;
+            let (i, ()) = varints_into(at, tri as usize, &mut triangles)?;
+            let (i, timeline_slots) = indices(lim, "slot", ctx.slots)(i)?;
+            let (i, nonessential) = cond(ne, |i| {
+                let (i, n) = count(lim, "edge", 1)(i)?;
                 let mut edges = Vec::with_capacity(n);
-                for _ in 0..n {
-                    edges.push(r.varint()?);
-                }
-                Some(MeshExtras { edges, width: r.f32()?, height: r.f32()? })
-            } else {
-                None
-            };
-            AttachmentKind::Mesh(MeshAttachment {
+                let (i, ()) = varints_into(i, n, &mut edges)?;
+                let (i, [width, height]) = f32s(i)?;
+                Ok((i, MeshExtras { edges, width, height }))
+            })
+            .parse(i)?;
+            let mesh = MeshAttachment {
                 path,
                 color,
                 sequence,
@@ -652,71 +559,94 @@ fn read_attachment(
                 triangles,
                 timeline_slots,
                 nonessential,
-            })
+            };
+            (i, AttachmentKind::Mesh(mesh))
         }
         3 => {
-            let path = opt_ref(r, flags & 16 != 0)?;
-            let color = opt_rgba(r, flags & 32 != 0)?;
-            let sequence = read_sequence(r, flags & 64 != 0)?;
-            let source_slot = r.index("slot", ctx.slots)?;
-            let skin_at = r.pos();
-            let skin = r.varint()?;
-            linked.push((skin_at, skin));
-            let source = r.str_ref(ctx.strings)?;
-            let size = if ne { Some([r.f32()?, r.f32()?]) } else { None };
-            AttachmentKind::LinkedMesh(LinkedMeshAttachment {
-                path,
-                color,
-                sequence,
-                source_slot,
-                skin,
-                source,
-                size,
-            })
+            let (i, path) = opt_ref(flags & 16 != 0).parse(i)?;
+            let (i, color) = opt_rgba(flags & 32 != 0)(i)?;
+            let (i, sequence) = sequence(ctx, flags & 64 != 0)(i)?;
+            let (skin_at, source_slot) = index("slot", ctx.slots)(i)?;
+            let (i, skin) = varint(skin_at)?;
+            linked.push((skin_at.len(), skin));
+            let (i, source) = str_ref(ctx.strings)(i)?;
+            let (i, size) = cond(ne, f32s::<2>).parse(i)?;
+            let mesh =
+                LinkedMeshAttachment { path, color, sequence, source_slot, skin, source, size };
+            (i, AttachmentKind::LinkedMesh(mesh))
         }
         4 => {
-            let vertices = read_vertices(r, ctx, flags & 64 != 0)?;
-            let lengths = read_floats(r, "path length", vertices.world_length() / 6)?;
-            AttachmentKind::Path(PathAttachment { vertices, lengths, color: opt_rgba(r, ne)? })
+            let (i, vertices) = vertices(ctx, i, flags & 64 != 0)?;
+            let (i, lengths) = f32_vec(lim, "path length", vertices.world_length() / 6)(i)?;
+            let (i, color) = opt_rgba(ne)(i)?;
+            (i, AttachmentKind::Path(PathAttachment { vertices, lengths, color }))
         }
-        5 => AttachmentKind::Point(PointAttachment {
-            rotation: r.f32()?,
-            x: r.f32()?,
-            y: r.f32()?,
-            color: opt_rgba(r, ne)?,
-        }),
-        6 => AttachmentKind::Clipping(ClippingAttachment {
-            end_slot: r.index("slot", ctx.slots)?,
-            vertices: read_vertices(r, ctx, flags & 16 != 0)?,
-            color: opt_rgba(r, ne)?,
-        }),
-        v => return Err(bad_enum(r, at, "attachment type", i64::from(v))),
+        5 => {
+            let (i, [rotation, x, y]) = f32s(i)?;
+            let (i, color) = opt_rgba(ne)(i)?;
+            (i, AttachmentKind::Point(PointAttachment { rotation, x, y, color }))
+        }
+        6 => {
+            let (i, end_slot) = index("slot", ctx.slots)(i)?;
+            let (i, vertices) = vertices(ctx, i, flags & 16 != 0)?;
+            let (i, color) = opt_rgba(ne)(i)?;
+            (i, AttachmentKind::Clipping(ClippingAttachment { end_slot, vertices, color }))
+        }
+        v => return Err(PErr::bad_enum(at, "attachment type", i64::from(v))),
     };
-    Ok(Attachment { flags, name, kind })
+    Ok((i, Attachment { flags, name, kind }))
 }
 
-fn read_events(r: &mut Reader<'_>) -> Result<Vec<Event>, BinaryError> {
-    r.enter("events");
-    let n = r.count("event", 8)?;
-    let mut events = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("events", i);
-        let name = r.name("event")?;
-        r.name_item(name);
+fn event<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Event> {
+    let (i, name) = name(lim, "event")(i)?;
+    named(name, i, |i| {
+        let (i, int_value) = varint_signed(i)?;
+        let (i, float_value) = f32(i)?;
+        let (i, string_value) = string(lim)(i)?;
+        let (i, audio_path) = string(lim)(i)?;
         let mut e = Event {
             name: name.to_owned(),
-            int_value: r.varint_signed()?,
-            float_value: r.f32()?,
-            string_value: r.string()?,
-            audio_path: r.string()?,
+            int_value,
+            float_value,
+            string_value,
+            audio_path,
             volume_balance: None,
         };
-        if e.has_audio() {
-            e.volume_balance = Some([r.f32()?, r.f32()?]);
-        }
-        events.push(e);
-        r.leave();
+        let (i, volume_balance) = cond(e.has_audio(), f32s::<2>).parse(i)?;
+        e.volume_balance = volume_balance;
+        Ok((i, e))
+    })
+}
+
+/// A constraint index that must point at a constraint of type `want` (gotcha 4).
+pub(super) fn constraint_index<'a, 'c>(
+    ctx: &'c Ctx<'_>,
+    want: ConstraintType,
+) -> impl Fn(In<'a>) -> Res<'a, u32> + use<'a, 'c> {
+    move |at| {
+        let (i, k) = index("constraint", ctx.constraints.len())(at)?;
+        check_type(ctx, at, k, want)?;
+        Ok((i, k))
     }
-    r.leave();
-    Ok(events)
+}
+
+/// Checks that constraint `k` (read at `at`) is of type `want`.
+pub(super) fn check_type(
+    ctx: &Ctx<'_>,
+    at: In<'_>,
+    k: u32,
+    want: ConstraintType,
+) -> Result<(), nom::Err<PErr>> {
+    match ctx.constraints.get(k as usize) {
+        Some(&t) if t == want => Ok(()),
+        Some(t) => Err(PErr::invalid(at, format!("constraint {k} is {t:?}, expected {want:?}"))),
+        None => Err(PErr::at(
+            at,
+            BinaryErrorKind::IndexOutOfRange {
+                what: "constraint",
+                index: u64::from(k),
+                len: ctx.constraints.len(),
+            },
+        )),
+    }
 }

@@ -1,413 +1,145 @@
-//! Reader of one animation record: every timeline section in spec order.
+//! Parser of one animation record: every timeline section in spec order.
+
+use nom::combinator::cond;
+use nom::Parser;
 
 use super::ast::*;
-use super::read::{bad_enum, enum_u8, index_list, inherit_of, Ctx};
-use crate::binary::prim::Reader;
-use crate::binary::shared::{read_curve_timeline, read_draw_order, CurveType};
-use crate::error::{BinaryError, BinaryErrorKind};
+use super::read::{check_type, constraint_index, inherit_of, Ctx};
+use crate::binary::shared::{curve_timeline, draw_order, CurveType};
+use crate::binary::wire::{
+    check_count, count, enum_u8, f32, f32s, f32s_into, i32, i8, index, indices, items, list, rgba,
+    section, str_ref, string, u8, varint, varint_signed, In, PErr, Res,
+};
 
-/// A constraint index that must point at a constraint of type `want` (gotcha 4).
-fn constraint_index(
-    r: &mut Reader<'_>,
-    ctx: &Ctx,
-    want: ConstraintType,
-) -> Result<u32, BinaryError> {
-    let at = r.pos();
-    let i = r.index("constraint", ctx.constraints.len())?;
-    check_type(r, ctx, at, i, want)?;
-    Ok(i)
-}
-
-fn check_type(
-    r: &Reader<'_>,
-    ctx: &Ctx,
-    at: usize,
-    i: u32,
-    want: ConstraintType,
-) -> Result<(), BinaryError> {
-    match ctx.constraints.get(i as usize) {
-        Some(&t) if t == want => Ok(()),
-        Some(t) => Err(r.invalid_at(at, format!("constraint {i} is {t:?}, expected {want:?}"))),
-        None => Err(r.err_at(
-            at,
-            BinaryErrorKind::IndexOutOfRange {
-                what: "constraint",
-                index: u64::from(i),
-                len: ctx.constraints.len(),
-            },
-        )),
-    }
-}
-
-/// A frame count of a timeline whose frames take at least `min` bytes each.
-fn frames(r: &mut Reader<'_>, min: usize) -> Result<usize, BinaryError> {
-    r.count("keyframe", min)
-}
-
-pub(super) fn read_animation(
-    r: &mut Reader<'_>,
-    ctx: &Ctx,
-    name: String,
-) -> Result<Animation, BinaryError> {
-    let timeline_hint = r.varint()?;
-
-    r.enter("slot timelines");
-    let n = r.count("slot", 2)?;
-    let mut slots = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("slots", i);
-        let slot = r.index("slot", ctx.slots)?;
-        let m = r.count("timeline", 2)?;
-        let mut timelines = Vec::with_capacity(m);
-        for j in 0..m {
-            r.enter_item("timelines", j);
-            let at = r.pos();
-            let ty = r.u8()?;
-            let t = match ty {
-                0 => {
-                    let f = frames(r, 5)?;
-                    let mut keys = Vec::with_capacity(f);
-                    for k in 0..f {
-                        r.enter_item("frames", k);
-                        keys.push(AttachmentKey {
-                            time: r.f32()?,
-                            attachment: r.str_ref(ctx.strings)?,
-                        });
-                        r.leave();
-                    }
-                    SlotTimeline::Attachment(keys)
-                }
-                1..=5 => {
-                    let f = r.varint()? as usize;
-                    match ty {
-                        1 => SlotTimeline::Rgba(read_curve_timeline(r, f)?),
-                        2 => SlotTimeline::Rgb(read_curve_timeline(r, f)?),
-                        3 => SlotTimeline::Rgba2(read_curve_timeline(r, f)?),
-                        4 => SlotTimeline::Rgb2(read_curve_timeline(r, f)?),
-                        _ => SlotTimeline::Alpha(read_curve_timeline(r, f)?),
-                    }
-                }
-                v => return Err(bad_enum(r, at, "slot timeline type", i64::from(v))),
-            };
-            timelines.push(t);
-            r.leave();
-        }
-        slots.push(SlotTimelines { slot, timelines });
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("bone timelines");
-    let n = r.count("bone", 2)?;
-    let mut bones = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("bones", i);
-        let bone = r.index("bone", ctx.bones)?;
-        let m = r.count("timeline", 2)?;
-        let mut timelines = Vec::with_capacity(m);
-        for j in 0..m {
-            r.enter_item("timelines", j);
-            let at = r.pos();
-            let ty = r.u8()?;
-            let t = if ty == 10 {
-                let f = frames(r, 5)?;
-                let mut keys = Vec::with_capacity(f);
-                for k in 0..f {
-                    r.enter_item("frames", k);
-                    keys.push(InheritKey {
-                        time: r.f32()?,
-                        inherit: enum_u8(r, "inherit", inherit_of)?,
-                    });
-                    r.leave();
-                }
-                BoneTimeline::Inherit(keys)
-            } else {
-                if ty > 10 {
-                    return Err(bad_enum(r, at, "bone timeline type", i64::from(ty)));
-                }
-                let f = r.varint()? as usize;
-                match ty {
-                    0 => BoneTimeline::Rotate(read_curve_timeline(r, f)?),
-                    1 => BoneTimeline::Translate(read_curve_timeline(r, f)?),
-                    2 => BoneTimeline::TranslateX(read_curve_timeline(r, f)?),
-                    3 => BoneTimeline::TranslateY(read_curve_timeline(r, f)?),
-                    4 => BoneTimeline::Scale(read_curve_timeline(r, f)?),
-                    5 => BoneTimeline::ScaleX(read_curve_timeline(r, f)?),
-                    6 => BoneTimeline::ScaleY(read_curve_timeline(r, f)?),
-                    7 => BoneTimeline::Shear(read_curve_timeline(r, f)?),
-                    8 => BoneTimeline::ShearX(read_curve_timeline(r, f)?),
-                    _ => BoneTimeline::ShearY(read_curve_timeline(r, f)?),
-                }
-            };
-            timelines.push(t);
-            r.leave();
-        }
-        bones.push(BoneTimelines { bone, timelines });
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("ik timelines");
-    let n = r.count("ik timeline", 8)?;
-    let mut ik = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("timelines", i);
-        let constraint = constraint_index(r, ctx, ConstraintType::Ik)?;
-        let at = r.pos();
-        let f = frames(r, 5)?;
-        if f == 0 {
-            return Err(r.invalid_at(at, "timeline has no keyframes"));
-        }
-        let bezier_count = r.varint()?;
-        let mut keys = Vec::with_capacity(f);
-        for k in 0..f {
-            r.enter_item("frames", k);
-            let flags = r.u8()?;
-            let time = r.f32()?;
-            let mix = if flags & 1 != 0 && flags & 2 != 0 { Some(r.f32()?) } else { None };
-            let softness = if flags & 4 != 0 { Some(r.f32()?) } else { None };
-            let bezier = if k > 0 && flags & 64 == 0 && flags & 128 != 0 {
-                let mut b = [[0.0; 4]; 2];
-                for c in &mut b {
-                    for x in c.iter_mut() {
-                        *x = r.f32()?;
-                    }
-                }
-                Some(b)
-            } else {
-                None
-            };
-            keys.push(IkKey { flags, time, mix, softness, bezier });
-            r.leave();
-        }
-        ik.push(IkTimeline { constraint, bezier_count, keys });
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("transform timelines");
-    let n = r.count("transform timeline", 8)?;
-    let mut transform = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("timelines", i);
-        let constraint = constraint_index(r, ctx, ConstraintType::Transform)?;
-        let f = r.varint()? as usize;
-        transform.push(TransformTimeline { constraint, timeline: read_curve_timeline(r, f)? });
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("path timelines");
-    let n = r.count("path constraint", 2)?;
-    let mut path = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("constraints", i);
-        let constraint = constraint_index(r, ctx, ConstraintType::Path)?;
-        let m = r.count("timeline", 3)?;
-        let mut timelines = Vec::with_capacity(m);
-        for j in 0..m {
-            r.enter_item("timelines", j);
-            let at = r.pos();
-            let ty = r.u8()?;
-            let f = r.varint()? as usize;
-            timelines.push(match ty {
-                0 => PathTimeline::Position(read_curve_timeline(r, f)?),
-                1 => PathTimeline::Spacing(read_curve_timeline(r, f)?),
-                2 => PathTimeline::Mix(read_curve_timeline(r, f)?),
-                v => return Err(bad_enum(r, at, "path timeline type", i64::from(v))),
-            });
-            r.leave();
-        }
-        path.push(PathTimelines { constraint, timelines });
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("physics timelines");
-    let n = r.count("physics constraint", 2)?;
-    let mut physics = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("constraints", i);
-        // Gotcha 5: 1-based, 0 = every physics constraint.
-        let at = r.pos();
-        let k = r.varint()?;
-        let constraint = match k.checked_sub(1) {
-            None => None,
-            Some(c) => {
-                check_type(r, ctx, at, c, ConstraintType::Physics)?;
-                Some(c)
+/// The body of the animation named `name` (the name is already read).
+pub(super) fn animation<'a>(ctx: &Ctx<'_>, i: In<'a>, name: String) -> Res<'a, Animation> {
+    let lim = ctx.lim;
+    let (i, timeline_hint) = varint(i)?;
+    let (i, slots) = section(
+        "slot timelines",
+        list(lim, "slot", 2, Some("slots"), |i, _| {
+            let (i, slot) = index("slot", ctx.slots)(i)?;
+            let (i, timelines) =
+                list(lim, "timeline", 2, Some("timelines"), |i, _| slot_timeline(ctx, i))(i)?;
+            Ok((i, SlotTimelines { slot, timelines }))
+        }),
+    )
+    .parse(i)?;
+    let (i, bones) = section(
+        "bone timelines",
+        list(lim, "bone", 2, Some("bones"), |i, _| {
+            let (i, bone) = index("bone", ctx.bones)(i)?;
+            let (i, timelines) =
+                list(lim, "timeline", 2, Some("timelines"), |i, _| bone_timeline(ctx, i))(i)?;
+            Ok((i, BoneTimelines { bone, timelines }))
+        }),
+    )
+    .parse(i)?;
+    let (i, ik) =
+        section("ik timelines", list(lim, "ik timeline", 8, Some("timelines"), |i, _| ik(ctx, i)))
+            .parse(i)?;
+    let (i, transform) = section(
+        "transform timelines",
+        list(lim, "transform timeline", 8, Some("timelines"), |i, _| {
+            let (i, constraint) = constraint_index(ctx, ConstraintType::Transform)(i)?;
+            let (i, f) = varint(i)?;
+            let (i, timeline) = curve_timeline(lim, f as usize)(i)?;
+            Ok((i, TransformTimeline { constraint, timeline }))
+        }),
+    )
+    .parse(i)?;
+    let (i, path) = section(
+        "path timelines",
+        list(lim, "path constraint", 2, Some("constraints"), |i, _| {
+            let (i, constraint) = constraint_index(ctx, ConstraintType::Path)(i)?;
+            let (i, timelines) = list(lim, "timeline", 3, Some("timelines"), |at, _| {
+                let (i, ty) = u8(at)?;
+                let (i, f) = varint(i)?;
+                let f = f as usize;
+                Ok(match ty {
+                    0 => curve_timeline(lim, f)(i).map(|(i, t)| (i, PathTimeline::Position(t)))?,
+                    1 => curve_timeline(lim, f)(i).map(|(i, t)| (i, PathTimeline::Spacing(t)))?,
+                    2 => curve_timeline(lim, f)(i).map(|(i, t)| (i, PathTimeline::Mix(t)))?,
+                    v => return Err(PErr::bad_enum(at, "path timeline type", i64::from(v))),
+                })
+            })(i)?;
+            Ok((i, PathTimelines { constraint, timelines }))
+        }),
+    )
+    .parse(i)?;
+    let (i, physics) = section(
+        "physics timelines",
+        list(lim, "physics constraint", 2, Some("constraints"), |at, _| {
+            // Gotcha 5: 1-based, 0 = every physics constraint.
+            let (i, k) = varint(at)?;
+            let constraint = k.checked_sub(1);
+            if let Some(c) = constraint {
+                check_type(ctx, at, c, ConstraintType::Physics)?;
             }
-        };
-        let m = r.count("timeline", 2)?;
-        let mut timelines = Vec::with_capacity(m);
-        for j in 0..m {
-            r.enter_item("timelines", j);
-            let at = r.pos();
-            let ty = r.u8()?;
-            let prop = match ty {
-                0 => PhysicsProperty::Inertia,
-                1 => PhysicsProperty::Strength,
-                2 => PhysicsProperty::Damping,
-                4 => PhysicsProperty::Mass,
-                5 => PhysicsProperty::Wind,
-                6 => PhysicsProperty::Gravity,
-                7 => PhysicsProperty::Mix,
-                8 => {
-                    let f = frames(r, 4)?;
-                    let mut times = Vec::with_capacity(f);
-                    for _ in 0..f {
-                        times.push(r.f32()?);
-                    }
-                    timelines.push(PhysicsTimeline::Reset(times));
-                    r.leave();
-                    continue;
-                }
-                v => return Err(bad_enum(r, at, "physics timeline type", i64::from(v))),
-            };
-            let f = r.varint()? as usize;
-            timelines.push(PhysicsTimeline::Property(prop, read_curve_timeline(r, f)?));
-            r.leave();
+            let (i, timelines) =
+                list(lim, "timeline", 2, Some("timelines"), |i, _| physics_timeline(ctx, i))(i)?;
+            Ok((i, PhysicsTimelines { constraint, timelines }))
+        }),
+    )
+    .parse(i)?;
+    let (i, slider) = section(
+        "slider timelines",
+        list(lim, "slider", 2, Some("constraints"), |i, _| {
+            let (i, constraint) = constraint_index(ctx, ConstraintType::Slider)(i)?;
+            let (i, timelines) = list(lim, "timeline", 3, Some("timelines"), |at, _| {
+                let (i, ty) = u8(at)?;
+                let (i, f) = varint(i)?;
+                let f = f as usize;
+                Ok(match ty {
+                    0 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SliderTimeline::Time(t)))?,
+                    1 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SliderTimeline::Mix(t)))?,
+                    v => return Err(PErr::bad_enum(at, "slider timeline type", i64::from(v))),
+                })
+            })(i)?;
+            Ok((i, SliderTimelines { constraint, timelines }))
+        }),
+    )
+    .parse(i)?;
+    let (i, attachments) = section(
+        "attachment timelines",
+        list(lim, "skin", 2, Some("skins"), |i, _| {
+            let (i, skin) = index("skin", ctx.skins)(i)?;
+            let (i, slots) = list(lim, "slot", 2, Some("slots"), |i, _| {
+                let (i, slot) = index("slot", ctx.slots)(i)?;
+                let (i, attachments) = list(lim, "attachment", 3, Some("attachments"), |i, _| {
+                    attachment_timeline(ctx, i)
+                })(i)?;
+                Ok((i, AttachmentTimelinesSlot { slot, attachments }))
+            })(i)?;
+            Ok((i, AttachmentTimelinesSkin { skin, slots }))
+        }),
+    )
+    .parse(i)?;
+    let draw_order_key = |slots: usize| {
+        move |i: In<'a>, _: usize| {
+            let (i, time) = f32(i)?;
+            let (i, changes) = draw_order(lim, slots)(i)?;
+            Ok((i, DrawOrderKey { time, changes }))
         }
-        physics.push(PhysicsTimelines { constraint, timelines });
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("slider timelines");
-    let n = r.count("slider", 2)?;
-    let mut slider = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("constraints", i);
-        let constraint = constraint_index(r, ctx, ConstraintType::Slider)?;
-        let m = r.count("timeline", 3)?;
-        let mut timelines = Vec::with_capacity(m);
-        for j in 0..m {
-            r.enter_item("timelines", j);
-            let at = r.pos();
-            let ty = r.u8()?;
-            let f = r.varint()? as usize;
-            timelines.push(match ty {
-                0 => SliderTimeline::Time(read_curve_timeline(r, f)?),
-                1 => SliderTimeline::Mix(read_curve_timeline(r, f)?),
-                v => return Err(bad_enum(r, at, "slider timeline type", i64::from(v))),
-            });
-            r.leave();
-        }
-        slider.push(SliderTimelines { constraint, timelines });
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("attachment timelines");
-    let n = r.count("skin", 2)?;
-    let mut attachments = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("skins", i);
-        let skin = r.index("skin", ctx.skins)?;
-        let m = r.count("slot", 2)?;
-        let mut sl = Vec::with_capacity(m);
-        for j in 0..m {
-            r.enter_item("slots", j);
-            let slot = r.index("slot", ctx.slots)?;
-            let q = r.count("attachment", 3)?;
-            let mut atts = Vec::with_capacity(q);
-            for a in 0..q {
-                r.enter_item("attachments", a);
-                let attachment = r.str_ref(ctx.strings)?;
-                let at = r.pos();
-                let kind = match r.u8()? {
-                    0 => AttachmentTimelineKind::Deform(read_deform(r)?),
-                    1 => {
-                        let f = frames(r, 12)?;
-                        let mut keys = Vec::with_capacity(f);
-                        for k in 0..f {
-                            r.enter_item("frames", k);
-                            let time = r.f32()?;
-                            let mat = r.pos();
-                            let mi = r.i32()?;
-                            let mode = match mi & 0xf {
-                                0 => SequenceMode::Hold,
-                                1 => SequenceMode::Once,
-                                2 => SequenceMode::Loop,
-                                3 => SequenceMode::PingPong,
-                                4 => SequenceMode::OnceReverse,
-                                5 => SequenceMode::LoopReverse,
-                                6 => SequenceMode::PingPongReverse,
-                                v => return Err(bad_enum(r, mat, "sequence mode", i64::from(v))),
-                            };
-                            keys.push(SequenceKey { time, mode, index: mi >> 4, delay: r.f32()? });
-                            r.leave();
-                        }
-                        AttachmentTimelineKind::Sequence(keys)
-                    }
-                    v => return Err(bad_enum(r, at, "attachment timeline type", i64::from(v))),
-                };
-                atts.push(AttachmentTimeline { attachment, kind });
-                r.leave();
-            }
-            sl.push(AttachmentTimelinesSlot { slot, attachments: atts });
-            r.leave();
-        }
-        attachments.push(AttachmentTimelinesSkin { skin, slots: sl });
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("draw order");
-    let n = frames(r, 5)?;
-    let mut draw_order = Vec::with_capacity(n);
-    for k in 0..n {
-        r.enter_item("frames", k);
-        let time = r.f32()?;
-        draw_order.push(DrawOrderKey { time, changes: read_draw_order(r, ctx.slots)? });
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("draw order folders");
-    let n = r.count("folder", 2)?;
-    let mut draw_order_folders = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("folders", i);
-        let folder_slots = index_list(r, "slot", ctx.slots)?;
-        let f = frames(r, 5)?;
-        let mut keys = Vec::with_capacity(f);
-        for k in 0..f {
-            r.enter_item("frames", k);
-            let time = r.f32()?;
-            keys.push(DrawOrderKey { time, changes: read_draw_order(r, folder_slots.len())? });
-            r.leave();
-        }
-        draw_order_folders.push(DrawOrderFolder { slots: folder_slots, keys });
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("events");
-    let n = frames(r, 8)?;
-    let mut events = Vec::with_capacity(n);
-    for k in 0..n {
-        r.enter_item("frames", k);
-        let time = r.f32()?;
-        let event = r.index("event", ctx.event_audio.len())?;
-        let mut key = EventKey {
-            time,
-            event,
-            int_value: r.varint_signed()?,
-            float_value: r.f32()?,
-            string_value: r.string()?,
-            volume_balance: None,
-        };
-        if ctx.event_audio.get(event as usize).copied().unwrap_or(false) {
-            key.volume_balance = Some([r.f32()?, r.f32()?]);
-        }
-        events.push(key);
-        r.leave();
-    }
-    r.leave();
-
-    let color = if ctx.nonessential { Some(r.rgba()?) } else { None };
-    Ok(Animation {
+    };
+    let (i, draw_order) =
+        section("draw order", list(lim, "keyframe", 5, Some("frames"), draw_order_key(ctx.slots)))
+            .parse(i)?;
+    let (i, draw_order_folders) = section(
+        "draw order folders",
+        list(lim, "folder", 2, Some("folders"), |i, _| {
+            let (i, slots) = indices(lim, "slot", ctx.slots)(i)?;
+            let (i, keys) =
+                list(lim, "keyframe", 5, Some("frames"), draw_order_key(slots.len()))(i)?;
+            Ok((i, DrawOrderFolder { slots, keys }))
+        }),
+    )
+    .parse(i)?;
+    let (i, events) =
+        section("events", list(lim, "keyframe", 8, Some("frames"), |i, _| event_key(ctx, i)))
+            .parse(i)?;
+    let (i, color) = cond(ctx.nonessential, rgba).parse(i)?;
+    let animation = Animation {
         name,
         timeline_hint,
         slots,
@@ -422,53 +154,197 @@ pub(super) fn read_animation(
         draw_order_folders,
         events,
         color,
+    };
+    Ok((i, animation))
+}
+
+fn slot_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, SlotTimeline> {
+    let lim = ctx.lim;
+    let (i, ty) = u8(at)?;
+    if ty == 0 {
+        let (i, keys) = list(lim, "keyframe", 5, Some("frames"), |i, _| {
+            let (i, time) = f32(i)?;
+            let (i, attachment) = str_ref(ctx.strings)(i)?;
+            Ok((i, AttachmentKey { time, attachment }))
+        })(i)?;
+        return Ok((i, SlotTimeline::Attachment(keys)));
+    }
+    if ty > 5 {
+        return Err(PErr::bad_enum(at, "slot timeline type", i64::from(ty)));
+    }
+    let (i, f) = varint(i)?;
+    let f = f as usize;
+    Ok(match ty {
+        1 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SlotTimeline::Rgba(t)))?,
+        2 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SlotTimeline::Rgb(t)))?,
+        3 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SlotTimeline::Rgba2(t)))?,
+        4 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SlotTimeline::Rgb2(t)))?,
+        _ => curve_timeline(lim, f)(i).map(|(i, t)| (i, SlotTimeline::Alpha(t)))?,
     })
 }
 
-fn read_deform(r: &mut Reader<'_>) -> Result<DeformTimeline, BinaryError> {
-    let at = r.pos();
-    let f = frames(r, 5)?;
-    if f == 0 {
-        return Err(r.invalid_at(at, "timeline has no keyframes"));
+fn bone_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, BoneTimeline> {
+    let lim = ctx.lim;
+    let (i, ty) = u8(at)?;
+    if ty == 10 {
+        let (i, keys) = list(lim, "keyframe", 5, Some("frames"), |i, _| {
+            let (i, time) = f32(i)?;
+            let (i, inherit) = enum_u8("inherit", inherit_of)(i)?;
+            Ok((i, InheritKey { time, inherit }))
+        })(i)?;
+        return Ok((i, BoneTimeline::Inherit(keys)));
     }
-    let bezier_count = r.varint()?;
-    let mut keys = Vec::with_capacity(f);
+    if ty > 10 {
+        return Err(PErr::bad_enum(at, "bone timeline type", i64::from(ty)));
+    }
+    let (i, f) = varint(i)?;
+    let f = f as usize;
+    Ok(match ty {
+        0 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::Rotate(t)))?,
+        1 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::Translate(t)))?,
+        2 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::TranslateX(t)))?,
+        3 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::TranslateY(t)))?,
+        4 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::Scale(t)))?,
+        5 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::ScaleX(t)))?,
+        6 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::ScaleY(t)))?,
+        7 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::Shear(t)))?,
+        8 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::ShearX(t)))?,
+        _ => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::ShearY(t)))?,
+    })
+}
+
+fn ik<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, IkTimeline> {
+    let (at, constraint) = constraint_index(ctx, ConstraintType::Ik)(i)?;
+    let (i, f) = count(ctx.lim, "keyframe", 5)(at)?;
+    if f == 0 {
+        return Err(PErr::invalid(at, "timeline has no keyframes"));
+    }
+    let (i, bezier_count) = varint(i)?;
+    let (i, keys) = items(f, Some("frames"), |i, k| {
+        let (i, flags) = u8(i)?;
+        let (i, time) = f32(i)?;
+        let (i, mix) = cond(flags & 1 != 0 && flags & 2 != 0, f32).parse(i)?;
+        let (i, softness) = cond(flags & 4 != 0, f32).parse(i)?;
+        let (i, bezier) = cond(k > 0 && flags & 64 == 0 && flags & 128 != 0, |i| {
+            let (i, a) = f32s::<4>(i)?;
+            let (i, b) = f32s::<4>(i)?;
+            Ok((i, [a, b]))
+        })
+        .parse(i)?;
+        Ok((i, IkKey { flags, time, mix, softness, bezier }))
+    })(i)?;
+    Ok((i, IkTimeline { constraint, bezier_count, keys }))
+}
+
+fn physics_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, PhysicsTimeline> {
+    let (i, ty) = u8(at)?;
+    let prop = match ty {
+        0 => PhysicsProperty::Inertia,
+        1 => PhysicsProperty::Strength,
+        2 => PhysicsProperty::Damping,
+        4 => PhysicsProperty::Mass,
+        5 => PhysicsProperty::Wind,
+        6 => PhysicsProperty::Gravity,
+        7 => PhysicsProperty::Mix,
+        8 => {
+            let (i, f) = count(ctx.lim, "keyframe", 4)(i)?;
+            let mut times = Vec::with_capacity(f);
+            let (i, ()) = f32s_into(i, f, &mut times)?;
+            return Ok((i, PhysicsTimeline::Reset(times)));
+        }
+        v => return Err(PErr::bad_enum(at, "physics timeline type", i64::from(v))),
+    };
+    let (i, f) = varint(i)?;
+    let (i, t) = curve_timeline(ctx.lim, f as usize)(i)?;
+    Ok((i, PhysicsTimeline::Property(prop, t)))
+}
+
+fn sequence_mode(v: i32) -> Option<SequenceMode> {
+    Some(match v {
+        0 => SequenceMode::Hold,
+        1 => SequenceMode::Once,
+        2 => SequenceMode::Loop,
+        3 => SequenceMode::PingPong,
+        4 => SequenceMode::OnceReverse,
+        5 => SequenceMode::LoopReverse,
+        6 => SequenceMode::PingPongReverse,
+        _ => return None,
+    })
+}
+
+fn attachment_timeline<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, AttachmentTimeline> {
+    let (at, attachment) = str_ref(ctx.strings)(i)?;
+    let (i, kind) = match u8(at)? {
+        (i, 0) => deform(ctx, i).map(|(i, d)| (i, AttachmentTimelineKind::Deform(d)))?,
+        (i, 1) => {
+            let (i, keys) = list(ctx.lim, "keyframe", 12, Some("frames"), |i, _| {
+                let (mat, time) = f32(i)?;
+                let (i, mi) = i32(mat)?;
+                let Some(mode) = sequence_mode(mi & 0xf) else {
+                    return Err(PErr::bad_enum(mat, "sequence mode", i64::from(mi & 0xf)));
+                };
+                let (i, delay) = f32(i)?;
+                Ok((i, SequenceKey { time, mode, index: mi >> 4, delay }))
+            })(i)?;
+            (i, AttachmentTimelineKind::Sequence(keys))
+        }
+        (_, v) => return Err(PErr::bad_enum(at, "attachment timeline type", i64::from(v))),
+    };
+    Ok((i, AttachmentTimeline { attachment, kind }))
+}
+
+fn deform<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, DeformTimeline> {
+    let lim = ctx.lim;
+    let (i, f) = count(lim, "keyframe", 5)(at)?;
+    if f == 0 {
+        return Err(PErr::invalid(at, "timeline has no keyframes"));
+    }
+    let (i, bezier_count) = varint(i)?;
     let mut curves = Vec::with_capacity(f - 1);
     let mut beziers = Vec::new();
-    let mut time = r.f32()?;
-    for k in 0..f {
-        r.enter_item("frames", k);
-        let at = r.pos();
-        let end = r.varint()?;
-        let values = if end == 0 {
-            None
-        } else {
-            let start = r.varint()?;
+    let (i, mut time) = f32(i)?;
+    let (i, keys) = items(f, Some("frames"), |at, k| {
+        let (i, end) = varint(at)?;
+        let (i, values) = cond(end != 0, |i| {
+            let (i, start) = varint(i)?;
             if u64::from(start) + u64::from(end) > u64::from(u32::MAX) {
-                return Err(r.invalid_at(at, "deform range overflows"));
+                return Err(PErr::invalid(at, "deform range overflows"));
             }
-            r.check_count(at, "deform value", u64::from(end), 4)?;
+            check_count(lim, at, i, "deform value", u64::from(end), 4)?;
             let mut values = Vec::with_capacity(end as usize);
-            for _ in 0..end {
-                values.push(r.f32()?);
-            }
-            Some(DeformValues { start, values })
-        };
-        keys.push(DeformKey { time, values });
-        if k + 1 < f {
-            time = r.f32()?;
-            let cat = r.pos();
-            curves.push(match r.i8()? {
-                0 => CurveType::Linear,
-                1 => CurveType::Stepped,
-                2 => {
-                    beziers.push(r.f32_array::<4>()?);
-                    CurveType::Bezier
-                }
-                v => return Err(bad_enum(r, cat, "curve type", i64::from(v))),
-            });
+            let (i, ()) = f32s_into(i, end as usize, &mut values)?;
+            Ok((i, DeformValues { start, values }))
+        })
+        .parse(i)?;
+        let key = DeformKey { time, values };
+        if k + 1 == f {
+            return Ok((i, key));
         }
-        r.leave();
-    }
-    Ok(DeformTimeline { bezier_count, keys, curves, beziers })
+        let (cat, next) = f32(i)?;
+        time = next;
+        let (i, curve) = match i8(cat)? {
+            (i, 0) => (i, CurveType::Linear),
+            (i, 1) => (i, CurveType::Stepped),
+            (i, 2) => {
+                let (i, b) = f32s::<4>(i)?;
+                beziers.push(b);
+                (i, CurveType::Bezier)
+            }
+            (_, v) => return Err(PErr::bad_enum(cat, "curve type", i64::from(v))),
+        };
+        curves.push(curve);
+        Ok((i, key))
+    })(i)?;
+    Ok((i, DeformTimeline { bezier_count, keys, curves, beziers }))
+}
+
+fn event_key<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, EventKey> {
+    let (i, time) = f32(i)?;
+    let (i, event) = index("event", ctx.event_audio.len())(i)?;
+    let (i, int_value) = varint_signed(i)?;
+    let (i, float_value) = f32(i)?;
+    let (i, string_value) = string(ctx.lim)(i)?;
+    let audio = ctx.event_audio.get(event as usize).copied().unwrap_or(false);
+    let (i, volume_balance) = cond(audio, f32s::<2>).parse(i)?;
+    Ok((i, EventKey { time, event, int_value, float_value, string_value, volume_balance }))
 }
