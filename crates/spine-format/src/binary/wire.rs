@@ -388,13 +388,13 @@ fn f32s_short<const N: usize>(mut i: In<'_>) -> Res<'_, [f32; N]> {
 
 /// An optional float (`cond` on [`f32`]).
 #[inline(always)]
-pub(crate) fn opt_f32(present: bool) -> impl FnMut(In<'_>) -> Res<'_, Option<f32>> {
+pub(crate) fn opt_f32(present: bool) -> impl Fn(In<'_>) -> Res<'_, Option<f32>> {
     move |i| nom::combinator::cond(present, f32).parse(i)
 }
 
 /// An optional color (`cond` on [`rgba`]).
 #[inline(always)]
-pub(crate) fn opt_rgba(present: bool) -> impl FnMut(In<'_>) -> Res<'_, Option<[u8; 4]>> {
+pub(crate) fn opt_rgba(present: bool) -> impl Fn(In<'_>) -> Res<'_, Option<[u8; 4]>> {
     move |i| nom::combinator::cond(present, rgba).parse(i)
 }
 

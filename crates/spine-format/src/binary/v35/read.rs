@@ -1,194 +1,196 @@
-//! The 3.5–3.7 reader.
+//! The 3.5–3.7 reader (nom, see `binary::wire`).
+
+use nom::combinator::cond;
+use nom::Parser;
 
 use super::ast::*;
-use crate::binary::prim::Reader;
-use crate::binary::v3_common::read::{
-    read_animation, read_enum, read_indices, read_skin_slots, Ctx,
-};
+use crate::binary::v3_common::read::{animation, skin_slots, Ctx};
 use crate::binary::v3_common::since;
+use crate::binary::wire::{
+    bool, enum_varint, expect_end, f32, f32s, finish, i8, index, indices, list, name, named, rgba,
+    section, str, string, varint, varint_signed, In, Lim, PErr, Res,
+};
 use crate::binary::{generation_of, Generation};
 use crate::error::{BinaryError, BinaryErrorKind};
 use crate::Limits;
 
-fn read_header(r: &mut Reader<'_>) -> Result<(Generation, Header), BinaryError> {
-    let hash = r.string()?;
-    let at = r.pos();
-    let version = r.name("version")?.to_owned();
+fn header<'a>(lim: &Lim, i: In<'a>) -> Res<'a, (Generation, Header)> {
+    let (at, hash) = string(lim)(i)?;
+    let (i, version) = name(lim, "version")(at)?;
+    let version = version.to_owned();
     let generation = match generation_of(&version) {
         Some(g @ (Generation::V35 | Generation::V36 | Generation::V37)) => g,
         _ => {
-            return Err(r.err_at(
+            return Err(PErr::at(
                 at,
                 BinaryErrorKind::UnsupportedVersion { found: version, supported: "3.5, 3.6, 3.7" },
             ))
         }
     };
-    let width = r.f32()?;
-    let height = r.f32()?;
-    let nonessential = if r.bool()? {
-        let fps = r.f32()?;
-        let images = r.string()?;
-        let audio = if since(generation, Generation::V37) { r.string()? } else { None };
-        Some(Nonessential { fps, images, audio })
-    } else {
-        None
-    };
-    Ok((generation, Header { hash, version, width, height, nonessential }))
+    let (i, [width, height]) = f32s(i)?;
+    let (i, nonessential) = bool(i)?;
+    let (i, nonessential) = cond(nonessential, |i| {
+        let (i, fps) = f32(i)?;
+        let (i, images) = string(lim)(i)?;
+        let (i, audio) = cond(since(generation, Generation::V37), string(lim)).parse(i)?;
+        Ok((i, Nonessential { fps, images, audio: audio.flatten() }))
+    })
+    .parse(i)?;
+    Ok((i, (generation, Header { hash, version, width, height, nonessential })))
 }
 
 /// Parses a 3.5–3.7 skeleton.
 pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryError> {
-    let mut r = Reader::with_limits(bytes, limits);
-    r.check_file_size()?;
-    let r = &mut r;
-    let (gen, header) = read_header(r)?;
+    let lim = Lim::new(limits);
+    lim.check_file_size(bytes)?;
+    finish(skeleton(&lim, bytes), bytes.len())
+}
+
+fn skeleton<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Skeleton> {
+    let (i, (gen, header)) = header(lim, i)?;
     let nonessential = header.nonessential.is_some();
+    let v36 = since(gen, Generation::V36);
+    let v37 = since(gen, Generation::V37);
 
-    r.enter("bones");
-    let n = r.count("bone", 33)?;
-    let mut bones = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("bones", i);
-        let name = r.name("bone")?;
-        r.name_item(name);
-        let parent = if i == 0 { None } else { Some(r.index("parent bone", i)?) };
-        let [rotation, x, y, scale_x, scale_y, shear_x, shear_y, length] =
-            [r.f32()?, r.f32()?, r.f32()?, r.f32()?, r.f32()?, r.f32()?, r.f32()?, r.f32()?];
-        let transform_mode = read_enum(r, TransformMode::WHAT, TransformMode::from_wire)?;
-        let color = if nonessential { Some(r.rgba()?) } else { None };
-        bones.push(Bone {
-            name: name.to_owned(),
-            parent,
-            rotation,
-            x,
-            y,
-            scale_x,
-            scale_y,
-            shear_x,
-            shear_y,
-            length,
-            transform_mode,
-            color,
-        });
-        r.leave();
-    }
-    r.leave();
+    let (i, bones) = section(
+        "bones",
+        list(lim, "bone", 33, Some("bones"), |i, k| {
+            let (i, name) = name(lim, "bone")(i)?;
+            named(name, i, |i| {
+                let (i, parent) = cond(k > 0, index("parent bone", k)).parse(i)?;
+                let (i, [rotation, x, y, scale_x, scale_y, shear_x, shear_y, length]) = f32s(i)?;
+                let (i, transform_mode) =
+                    enum_varint(TransformMode::WHAT, TransformMode::from_wire)(i)?;
+                let (i, color) = cond(nonessential, rgba).parse(i)?;
+                let bone = Bone {
+                    name: name.to_owned(),
+                    parent,
+                    rotation,
+                    x,
+                    y,
+                    scale_x,
+                    scale_y,
+                    shear_x,
+                    shear_y,
+                    length,
+                    transform_mode,
+                    color,
+                };
+                Ok((i, bone))
+            })
+        }),
+    )
+    .parse(i)?;
 
-    r.enter("slots");
-    let n = r.count("slot", 8)?;
-    let mut slots = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("slots", i);
-        let name = r.name("slot")?;
-        r.name_item(name);
-        let bone = r.index("bone", bones.len())?;
-        let color = r.rgba()?;
-        let dark_color = if since(gen, Generation::V36) { r.rgba()? } else { [0xff; 4] };
-        let attachment = r.string()?;
-        let blend = read_enum(r, BlendMode::WHAT, BlendMode::from_wire)?;
-        slots.push(Slot { name: name.to_owned(), bone, color, dark_color, attachment, blend });
-        r.leave();
-    }
-    r.leave();
+    let (i, slots) = section(
+        "slots",
+        list(lim, "slot", 8, Some("slots"), |i, _| {
+            let (i, name) = name(lim, "slot")(i)?;
+            named(name, i, |i| {
+                let (i, bone) = index("bone", bones.len())(i)?;
+                let (i, color) = rgba(i)?;
+                let (i, dark_color) = cond(v36, rgba).parse(i)?;
+                let (i, attachment) = string(lim)(i)?;
+                let (i, blend) = enum_varint(BlendMode::WHAT, BlendMode::from_wire)(i)?;
+                let dark_color = dark_color.unwrap_or([0xff; 4]);
+                Ok((i, Slot { name: name.to_owned(), bone, color, dark_color, attachment, blend }))
+            })
+        }),
+    )
+    .parse(i)?;
 
-    r.enter("ik constraints");
-    let n = r.count("ik constraint", 9)?;
-    let mut ik = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("ik constraints", i);
-        let name = r.name("ik constraint")?;
-        r.name_item(name);
-        let order = r.varint()?;
-        let cbones = read_indices(r, "bone", bones.len())?;
-        let target = r.index("bone", bones.len())?;
-        let mix = r.f32()?;
-        let bend_direction = r.i8()?;
-        let (compress, stretch, uniform) = if since(gen, Generation::V37) {
-            (r.bool()?, r.bool()?, r.bool()?)
-        } else {
-            (false, false, false)
-        };
-        ik.push(IkConstraint {
-            name: name.to_owned(),
-            order,
-            bones: cbones,
-            target,
-            mix,
-            bend_direction,
-            compress,
-            stretch,
-            uniform,
-        });
-        r.leave();
-    }
-    r.leave();
+    let (i, ik) = section(
+        "ik constraints",
+        list(lim, "ik constraint", 9, Some("ik constraints"), |i, _| {
+            let (i, name) = name(lim, "ik constraint")(i)?;
+            named(name, i, |i| {
+                let (i, order) = varint(i)?;
+                let (i, cbones) = indices(lim, "bone", bones.len())(i)?;
+                let (i, target) = index("bone", bones.len())(i)?;
+                let (i, mix) = f32(i)?;
+                let (i, bend_direction) = i8(i)?;
+                let (i, flags) = cond(v37, (bool, bool, bool)).parse(i)?;
+                let (compress, stretch, uniform) = flags.unwrap_or((false, false, false));
+                let c = IkConstraint {
+                    name: name.to_owned(),
+                    order,
+                    bones: cbones,
+                    target,
+                    mix,
+                    bend_direction,
+                    compress,
+                    stretch,
+                    uniform,
+                };
+                Ok((i, c))
+            })
+        }),
+    )
+    .parse(i)?;
 
-    r.enter("transform constraints");
-    let n = r.count("transform constraint", 44)?;
-    let mut transform = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("transform constraints", i);
-        let name = r.name("transform constraint")?;
-        r.name_item(name);
-        let order = r.varint()?;
-        let cbones = read_indices(r, "bone", bones.len())?;
-        let target = r.index("bone", bones.len())?;
-        let (local, relative) =
-            if since(gen, Generation::V36) { (r.bool()?, r.bool()?) } else { (false, false) };
-        let mut offsets = [0.0; 6];
-        for o in &mut offsets {
-            *o = r.f32()?;
-        }
-        let mut mixes = [0.0; 4];
-        for m in &mut mixes {
-            *m = r.f32()?;
-        }
-        transform.push(TransformConstraint {
-            name: name.to_owned(),
-            order,
-            bones: cbones,
-            target,
-            local,
-            relative,
-            offsets,
-            mixes,
-        });
-        r.leave();
-    }
-    r.leave();
+    let (i, transform) = section(
+        "transform constraints",
+        list(lim, "transform constraint", 44, Some("transform constraints"), |i, _| {
+            let (i, name) = name(lim, "transform constraint")(i)?;
+            named(name, i, |i| {
+                let (i, order) = varint(i)?;
+                let (i, cbones) = indices(lim, "bone", bones.len())(i)?;
+                let (i, target) = index("bone", bones.len())(i)?;
+                let (i, flags) = cond(v36, (bool, bool)).parse(i)?;
+                let (local, relative) = flags.unwrap_or((false, false));
+                let (i, offsets) = f32s::<6>(i)?;
+                let (i, mixes) = f32s::<4>(i)?;
+                let c = TransformConstraint {
+                    name: name.to_owned(),
+                    order,
+                    bones: cbones,
+                    target,
+                    local,
+                    relative,
+                    offsets,
+                    mixes,
+                };
+                Ok((i, c))
+            })
+        }),
+    )
+    .parse(i)?;
 
-    r.enter("path constraints");
-    let n = r.count("path constraint", 27)?;
-    let mut path = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("path constraints", i);
-        let name = r.name("path constraint")?;
-        r.name_item(name);
-        let order = r.varint()?;
-        let cbones = read_indices(r, "bone", bones.len())?;
-        let target = r.index("slot", slots.len())?;
-        let position_mode = read_enum(r, PositionMode::WHAT, PositionMode::from_wire)?;
-        let spacing_mode = read_enum(r, SpacingMode::WHAT, SpacingMode::from_wire)?;
-        let rotate_mode = read_enum(r, RotateMode::WHAT, RotateMode::from_wire)?;
-        path.push(PathConstraint {
-            name: name.to_owned(),
-            order,
-            bones: cbones,
-            target,
-            position_mode,
-            spacing_mode,
-            rotate_mode,
-            offset_rotation: r.f32()?,
-            position: r.f32()?,
-            spacing: r.f32()?,
-            rotate_mix: r.f32()?,
-            translate_mix: r.f32()?,
-        });
-        r.leave();
-    }
-    r.leave();
+    let (i, path) = section(
+        "path constraints",
+        list(lim, "path constraint", 27, Some("path constraints"), |i, _| {
+            let (i, name) = name(lim, "path constraint")(i)?;
+            named(name, i, |i| {
+                let (i, order) = varint(i)?;
+                let (i, cbones) = indices(lim, "bone", bones.len())(i)?;
+                let (i, target) = index("slot", slots.len())(i)?;
+                let (i, position_mode) =
+                    enum_varint(PositionMode::WHAT, PositionMode::from_wire)(i)?;
+                let (i, spacing_mode) = enum_varint(SpacingMode::WHAT, SpacingMode::from_wire)(i)?;
+                let (i, rotate_mode) = enum_varint(RotateMode::WHAT, RotateMode::from_wire)(i)?;
+                let (i, [offset_rotation, position, spacing, rotate_mix, translate_mix]) = f32s(i)?;
+                let c = PathConstraint {
+                    name: name.to_owned(),
+                    order,
+                    bones: cbones,
+                    target,
+                    position_mode,
+                    spacing_mode,
+                    rotate_mode,
+                    offset_rotation,
+                    position,
+                    spacing,
+                    rotate_mix,
+                    translate_mix,
+                };
+                Ok((i, c))
+            })
+        }),
+    )
+    .parse(i)?;
 
     let mut ctx = Ctx {
+        lim,
         gen,
         nonessential,
         strings: 0,
@@ -201,63 +203,60 @@ pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryErro
         event_audio: Vec::new(),
     };
 
-    r.enter("default skin");
-    let default_skin = read_skin_slots(r, &ctx)?;
-    r.leave();
-
-    r.enter("skins");
-    let n = r.count("skin", 2)?;
-    let mut skins = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("skins", i);
-        let name = r.str()?;
-        if let Some(name) = name {
-            r.name_item(name);
-        }
-        let name = name.map(str::to_owned);
-        let slots = read_skin_slots(r, &ctx)?;
-        skins.push(Skin { name, slots });
-        r.leave();
-    }
-    r.leave();
+    let (i, default_skin) = section("default skin", |i| skin_slots(&ctx, i)).parse(i)?;
+    let (i, skins) = section(
+        "skins",
+        list(lim, "skin", 2, Some("skins"), |i, _| {
+            let (i, name) = str(lim)(i)?;
+            let skin = |i| {
+                let (i, slots) = skin_slots(&ctx, i)?;
+                Ok((i, Skin { name: name.map(str::to_owned), slots }))
+            };
+            match name {
+                Some(name) => named(name, i, skin),
+                None => skin(i),
+            }
+        }),
+    )
+    .parse(i)?;
     ctx.skins = usize::from(!default_skin.is_empty()) + skins.len();
 
-    r.enter("events");
-    let n = r.count("event", 7)?;
-    let mut events = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("events", i);
-        let name = r.name("event")?;
-        r.name_item(name);
-        let int = r.varint_signed()?;
-        let float = r.f32()?;
-        let string = r.string()?;
-        let audio = if since(gen, Generation::V37) {
-            match r.string()? {
-                Some(path) => Some(EventDataAudio { path, volume: r.f32()?, balance: r.f32()? }),
-                None => None,
-            }
-        } else {
-            None
-        };
-        events.push(EventData { name: name.to_owned(), int, float, string, audio });
-        r.leave();
-    }
-    r.leave();
+    let (i, events) = section(
+        "events",
+        list(lim, "event", 7, Some("events"), |i, _| {
+            let (i, name) = name(lim, "event")(i)?;
+            named(name, i, |i| {
+                let (i, int) = varint_signed(i)?;
+                let (i, float) = f32(i)?;
+                let (i, string) = string(lim)(i)?;
+                let (i, audio) = cond(v37, |i| {
+                    let (i, path) = crate::binary::wire::string(lim)(i)?;
+                    let (i, vb) = cond(path.is_some(), f32s::<2>).parse(i)?;
+                    let audio = path.zip(vb).map(|(path, [volume, balance])| EventDataAudio {
+                        path,
+                        volume,
+                        balance,
+                    });
+                    Ok((i, audio))
+                })
+                .parse(i)?;
+                let e =
+                    EventData { name: name.to_owned(), int, float, string, audio: audio.flatten() };
+                Ok((i, e))
+            })
+        }),
+    )
+    .parse(i)?;
     ctx.event_audio = events.iter().map(|e| e.audio.is_some()).collect();
 
-    r.enter("animations");
-    let n = r.count("animation", 9)?;
-    let mut animations = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("animations", i);
-        animations.push(read_animation(r, &ctx)?);
-        r.leave();
-    }
-    r.leave();
-    r.expect_end()?;
+    let (i, animations) = section(
+        "animations",
+        list(lim, "animation", 9, Some("animations"), |i, _| animation(&ctx, i)),
+    )
+    .parse(i)?;
+    let (i, ()) = expect_end(i)?;
 
-    Ok(Skeleton {
+    let skeleton = Skeleton {
         generation: gen,
         header,
         bones,
@@ -269,5 +268,6 @@ pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryErro
         skins,
         events,
         animations,
-    })
+    };
+    Ok((i, skeleton))
 }

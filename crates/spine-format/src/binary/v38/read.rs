@@ -1,200 +1,226 @@
-//! The 3.8 reader.
+//! The 3.8 reader (nom, see `binary::wire`).
+
+use nom::combinator::cond;
+use nom::Parser;
 
 use super::ast::*;
-use crate::binary::prim::Reader;
-use crate::binary::v3_common::read::{
-    read_animation, read_enum, read_indices, read_skin_slots, Ctx,
+use crate::binary::v3_common::read::{animation, skin_slots, Ctx};
+use crate::binary::wire::{
+    bool, enum_varint, expect_end, f32, f32s, finish, i8, index, indices, list, name, named, rgba,
+    section, str_ref, string, varint, varint_signed, In, Lim, PErr, Res,
 };
-use crate::binary::{generation_of, Generation};
+use crate::binary::{generation_of, Generation, StrRef};
 use crate::error::{BinaryError, BinaryErrorKind};
 use crate::Limits;
 
-fn read_header(r: &mut Reader<'_>) -> Result<Header, BinaryError> {
-    let hash = r.string()?;
-    let at = r.pos();
-    let version = r.name("version")?.to_owned();
+fn header<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Header> {
+    let (at, hash) = string(lim)(i)?;
+    let (i, version) = name(lim, "version")(at)?;
+    let version = version.to_owned();
     // The 3.8 loaders refuse 3.8.75 exports ("please export with a newer version").
     if generation_of(&version) != Some(Generation::V38) || version == "3.8.75" {
-        return Err(r.err_at(
+        return Err(PErr::at(
             at,
             BinaryErrorKind::UnsupportedVersion { found: version, supported: "3.8 (not 3.8.75)" },
         ));
     }
-    let [x, y, width, height] = [r.f32()?, r.f32()?, r.f32()?, r.f32()?];
-    let nonessential = if r.bool()? {
-        Some(Nonessential { fps: r.f32()?, images: r.string()?, audio: r.string()? })
-    } else {
-        None
-    };
-    Ok(Header { hash, version, x, y, width, height, nonessential })
+    let (i, [x, y, width, height]) = f32s(i)?;
+    let (i, nonessential) = bool(i)?;
+    let (i, nonessential) = cond(nonessential, |i| {
+        let (i, fps) = f32(i)?;
+        let (i, images) = string(lim)(i)?;
+        let (i, audio) = string(lim)(i)?;
+        Ok((i, Nonessential { fps, images, audio }))
+    })
+    .parse(i)?;
+    Ok((i, Header { hash, version, x, y, width, height, nonessential }))
 }
 
-/// Name and order of a constraint, then its `skinRequired` flag and bone list.
-fn read_constraint_head<'a>(
-    r: &mut Reader<'a>,
+/// Name and order of a constraint, then its `skinRequired` flag and bone list; `body` reads
+/// the rest (errors name the constraint).
+fn constraint<'a, T>(
+    lim: &Lim,
     what: &'static str,
     bones: usize,
-) -> Result<(String, u32, bool, Vec<u32>), BinaryError> {
-    let name = r.name(what)?;
-    r.name_item(name);
-    let order = r.varint()?;
-    let skin_required = r.bool()?;
-    let cbones = read_indices(r, "bone", bones)?;
-    Ok((name.to_owned(), order, skin_required, cbones))
+    i: In<'a>,
+    body: impl FnOnce(In<'a>, (String, u32, bool, Vec<u32>)) -> Res<'a, T>,
+) -> Res<'a, T> {
+    let (i, name) = name(lim, what)(i)?;
+    named(name, i, |i| {
+        let (i, order) = varint(i)?;
+        let (i, skin_required) = bool(i)?;
+        let (i, cbones) = indices(lim, "bone", bones)(i)?;
+        body(i, (name.to_owned(), order, skin_required, cbones))
+    })
+}
+
+/// Runs `f`, naming the item by the string-table entry `name` refers to (if any).
+fn named_ref<'a, T>(
+    table: &[&str],
+    name: StrRef,
+    i: In<'a>,
+    f: impl FnOnce(In<'a>) -> Res<'a, T>,
+) -> Res<'a, T> {
+    match name.index().and_then(|k| table.get(k)) {
+        Some(s) => named(s, i, f),
+        None => f(i),
+    }
 }
 
 /// Parses a 3.8 skeleton.
 pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryError> {
-    let mut r = Reader::with_limits(bytes, limits);
-    r.check_file_size()?;
-    let r = &mut r;
-    let header = read_header(r)?;
+    let lim = Lim::new(limits);
+    lim.check_file_size(bytes)?;
+    finish(skeleton(&lim, bytes), bytes.len())
+}
+
+fn skeleton<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Skeleton> {
+    let (i, header) = header(lim, i)?;
     let nonessential = header.nonessential.is_some();
 
-    r.enter("strings");
-    let n = r.count("string", 1)?;
-    let mut table: Vec<&str> = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("strings", i);
-        table.push(r.name("string table entry")?);
-        r.leave();
-    }
-    r.leave();
+    let (i, table) = section(
+        "strings",
+        list(lim, "string", 1, Some("strings"), |i, _| name(lim, "string table entry")(i)),
+    )
+    .parse(i)?;
     let strings: Vec<String> = table.iter().map(|s| (*s).to_owned()).collect();
 
-    r.enter("bones");
-    let n = r.count("bone", 35)?;
-    let mut bones = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("bones", i);
-        let name = r.name("bone")?;
-        r.name_item(name);
-        let parent = if i == 0 { None } else { Some(r.index("parent bone", i)?) };
-        let [rotation, x, y, scale_x, scale_y, shear_x, shear_y, length] =
-            [r.f32()?, r.f32()?, r.f32()?, r.f32()?, r.f32()?, r.f32()?, r.f32()?, r.f32()?];
-        let transform_mode = read_enum(r, TransformMode::WHAT, TransformMode::from_wire)?;
-        let skin_required = r.bool()?;
-        let color = if nonessential { Some(r.rgba()?) } else { None };
-        bones.push(Bone {
-            name: name.to_owned(),
-            parent,
-            rotation,
-            x,
-            y,
-            scale_x,
-            scale_y,
-            shear_x,
-            shear_y,
-            length,
-            transform_mode,
-            skin_required,
-            color,
-        });
-        r.leave();
-    }
-    r.leave();
+    let (i, bones) = section(
+        "bones",
+        list(lim, "bone", 35, Some("bones"), |i, k| {
+            let (i, name) = name(lim, "bone")(i)?;
+            named(name, i, |i| {
+                let (i, parent) = cond(k > 0, index("parent bone", k)).parse(i)?;
+                let (i, [rotation, x, y, scale_x, scale_y, shear_x, shear_y, length]) = f32s(i)?;
+                let (i, transform_mode) =
+                    enum_varint(TransformMode::WHAT, TransformMode::from_wire)(i)?;
+                let (i, skin_required) = bool(i)?;
+                let (i, color) = cond(nonessential, rgba).parse(i)?;
+                let bone = Bone {
+                    name: name.to_owned(),
+                    parent,
+                    rotation,
+                    x,
+                    y,
+                    scale_x,
+                    scale_y,
+                    shear_x,
+                    shear_y,
+                    length,
+                    transform_mode,
+                    skin_required,
+                    color,
+                };
+                Ok((i, bone))
+            })
+        }),
+    )
+    .parse(i)?;
 
-    r.enter("slots");
-    let n = r.count("slot", 12)?;
-    let mut slots = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("slots", i);
-        let name = r.name("slot")?;
-        r.name_item(name);
-        let bone = r.index("bone", bones.len())?;
-        let color = r.rgba()?;
-        let dark_color = r.rgba()?;
-        let attachment = r.str_ref(strings.len())?;
-        let blend = read_enum(r, BlendMode::WHAT, BlendMode::from_wire)?;
-        slots.push(Slot { name: name.to_owned(), bone, color, dark_color, attachment, blend });
-        r.leave();
-    }
-    r.leave();
+    let (i, slots) = section(
+        "slots",
+        list(lim, "slot", 12, Some("slots"), |i, _| {
+            let (i, name) = name(lim, "slot")(i)?;
+            named(name, i, |i| {
+                let (i, bone) = index("bone", bones.len())(i)?;
+                let (i, color) = rgba(i)?;
+                let (i, dark_color) = rgba(i)?;
+                let (i, attachment) = str_ref(strings.len())(i)?;
+                let (i, blend) = enum_varint(BlendMode::WHAT, BlendMode::from_wire)(i)?;
+                Ok((i, Slot { name: name.to_owned(), bone, color, dark_color, attachment, blend }))
+            })
+        }),
+    )
+    .parse(i)?;
 
-    r.enter("ik constraints");
-    let n = r.count("ik constraint", 17)?;
-    let mut ik = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("ik constraints", i);
-        let (name, order, skin_required, cbones) =
-            read_constraint_head(r, "ik constraint", bones.len())?;
-        ik.push(IkConstraint {
-            name,
-            order,
-            skin_required,
-            bones: cbones,
-            target: r.index("bone", bones.len())?,
-            mix: r.f32()?,
-            softness: r.f32()?,
-            bend_direction: r.i8()?,
-            compress: r.bool()?,
-            stretch: r.bool()?,
-            uniform: r.bool()?,
-        });
-        r.leave();
-    }
-    r.leave();
+    let (i, ik) = section(
+        "ik constraints",
+        list(lim, "ik constraint", 17, Some("ik constraints"), |i, _| {
+            constraint(lim, "ik constraint", bones.len(), i, |i, head| {
+                let (name, order, skin_required, cbones) = head;
+                let (i, target) = index("bone", bones.len())(i)?;
+                let (i, [mix, softness]) = f32s(i)?;
+                let (i, bend_direction) = i8(i)?;
+                let (i, (compress, stretch, uniform)) = (bool, bool, bool).parse(i)?;
+                let c = IkConstraint {
+                    name,
+                    order,
+                    skin_required,
+                    bones: cbones,
+                    target,
+                    mix,
+                    softness,
+                    bend_direction,
+                    compress,
+                    stretch,
+                    uniform,
+                };
+                Ok((i, c))
+            })
+        }),
+    )
+    .parse(i)?;
 
-    r.enter("transform constraints");
-    let n = r.count("transform constraint", 47)?;
-    let mut transform = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("transform constraints", i);
-        let (name, order, skin_required, cbones) =
-            read_constraint_head(r, "transform constraint", bones.len())?;
-        let target = r.index("bone", bones.len())?;
-        let local = r.bool()?;
-        let relative = r.bool()?;
-        let mut offsets = [0.0; 6];
-        for o in &mut offsets {
-            *o = r.f32()?;
-        }
-        let mut mixes = [0.0; 4];
-        for m in &mut mixes {
-            *m = r.f32()?;
-        }
-        transform.push(TransformConstraint {
-            name,
-            order,
-            skin_required,
-            bones: cbones,
-            target,
-            local,
-            relative,
-            offsets,
-            mixes,
-        });
-        r.leave();
-    }
-    r.leave();
+    let (i, transform) = section(
+        "transform constraints",
+        list(lim, "transform constraint", 47, Some("transform constraints"), |i, _| {
+            constraint(lim, "transform constraint", bones.len(), i, |i, head| {
+                let (name, order, skin_required, cbones) = head;
+                let (i, target) = index("bone", bones.len())(i)?;
+                let (i, (local, relative)) = (bool, bool).parse(i)?;
+                let (i, offsets) = f32s::<6>(i)?;
+                let (i, mixes) = f32s::<4>(i)?;
+                let c = TransformConstraint {
+                    name,
+                    order,
+                    skin_required,
+                    bones: cbones,
+                    target,
+                    local,
+                    relative,
+                    offsets,
+                    mixes,
+                };
+                Ok((i, c))
+            })
+        }),
+    )
+    .parse(i)?;
 
-    r.enter("path constraints");
-    let n = r.count("path constraint", 28)?;
-    let mut path = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("path constraints", i);
-        let (name, order, skin_required, cbones) =
-            read_constraint_head(r, "path constraint", bones.len())?;
-        path.push(PathConstraint {
-            name,
-            order,
-            skin_required,
-            bones: cbones,
-            target: r.index("slot", slots.len())?,
-            position_mode: read_enum(r, PositionMode::WHAT, PositionMode::from_wire)?,
-            spacing_mode: read_enum(r, SpacingMode::WHAT, SpacingMode::from_wire)?,
-            rotate_mode: read_enum(r, RotateMode::WHAT, RotateMode::from_wire)?,
-            offset_rotation: r.f32()?,
-            position: r.f32()?,
-            spacing: r.f32()?,
-            rotate_mix: r.f32()?,
-            translate_mix: r.f32()?,
-        });
-        r.leave();
-    }
-    r.leave();
+    let (i, path) = section(
+        "path constraints",
+        list(lim, "path constraint", 28, Some("path constraints"), |i, _| {
+            constraint(lim, "path constraint", bones.len(), i, |i, head| {
+                let (name, order, skin_required, cbones) = head;
+                let (i, target) = index("slot", slots.len())(i)?;
+                let (i, position_mode) =
+                    enum_varint(PositionMode::WHAT, PositionMode::from_wire)(i)?;
+                let (i, spacing_mode) = enum_varint(SpacingMode::WHAT, SpacingMode::from_wire)(i)?;
+                let (i, rotate_mode) = enum_varint(RotateMode::WHAT, RotateMode::from_wire)(i)?;
+                let (i, [offset_rotation, position, spacing, rotate_mix, translate_mix]) = f32s(i)?;
+                let c = PathConstraint {
+                    name,
+                    order,
+                    skin_required,
+                    bones: cbones,
+                    target,
+                    position_mode,
+                    spacing_mode,
+                    rotate_mode,
+                    offset_rotation,
+                    position,
+                    spacing,
+                    rotate_mix,
+                    translate_mix,
+                };
+                Ok((i, c))
+            })
+        }),
+    )
+    .parse(i)?;
 
     let mut ctx = Ctx {
+        lim,
         gen: Generation::V38,
         nonessential,
         strings: strings.len(),
@@ -207,64 +233,56 @@ pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryErro
         event_audio: Vec::new(),
     };
 
-    r.enter("default skin");
-    let default_skin = read_skin_slots(r, &ctx)?;
-    r.leave();
-
-    r.enter("skins");
-    let n = r.count("skin", 6)?;
-    let mut skins = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("skins", i);
-        let name = r.str_ref(strings.len())?;
-        if let Some(s) = name.index().and_then(|i| table.get(i)) {
-            r.name_item(s);
-        }
-        let sbones = read_indices(r, "bone", bones.len())?;
-        let sik = read_indices(r, "ik constraint", ik.len())?;
-        let stc = read_indices(r, "transform constraint", transform.len())?;
-        let spc = read_indices(r, "path constraint", path.len())?;
-        let sslots = read_skin_slots(r, &ctx)?;
-        skins.push(Skin { name, bones: sbones, ik: sik, transform: stc, path: spc, slots: sslots });
-        r.leave();
-    }
-    r.leave();
+    let (i, default_skin) = section("default skin", |i| skin_slots(&ctx, i)).parse(i)?;
+    let (i, skins) = section(
+        "skins",
+        list(lim, "skin", 6, Some("skins"), |i, _| {
+            let (i, name) = str_ref(strings.len())(i)?;
+            named_ref(&table, name, i, |i| {
+                let (i, sbones) = indices(lim, "bone", bones.len())(i)?;
+                let (i, sik) = indices(lim, "ik constraint", ik.len())(i)?;
+                let (i, stc) = indices(lim, "transform constraint", transform.len())(i)?;
+                let (i, spc) = indices(lim, "path constraint", path.len())(i)?;
+                let (i, sslots) = skin_slots(&ctx, i)?;
+                let skin =
+                    Skin { name, bones: sbones, ik: sik, transform: stc, path: spc, slots: sslots };
+                Ok((i, skin))
+            })
+        }),
+    )
+    .parse(i)?;
     ctx.skins = usize::from(!default_skin.is_empty()) + skins.len();
 
-    r.enter("events");
-    let n = r.count("event", 8)?;
-    let mut events = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("events", i);
-        let name = r.str_ref(strings.len())?;
-        if let Some(s) = name.index().and_then(|i| table.get(i)) {
-            r.name_item(s);
-        }
-        let int = r.varint_signed()?;
-        let float = r.f32()?;
-        let string = r.string()?;
-        let audio = match r.string()? {
-            Some(path) => Some(EventDataAudio { path, volume: r.f32()?, balance: r.f32()? }),
-            None => None,
-        };
-        events.push(EventData { name, int, float, string, audio });
-        r.leave();
-    }
-    r.leave();
+    let (i, events) = section(
+        "events",
+        list(lim, "event", 8, Some("events"), |i, _| {
+            let (i, name) = str_ref(strings.len())(i)?;
+            named_ref(&table, name, i, |i| {
+                let (i, int) = varint_signed(i)?;
+                let (i, float) = f32(i)?;
+                let (i, string) = string(lim)(i)?;
+                let (i, path) = crate::binary::wire::string(lim)(i)?;
+                let (i, vb) = cond(path.is_some(), f32s::<2>).parse(i)?;
+                let audio = path.zip(vb).map(|(path, [volume, balance])| EventDataAudio {
+                    path,
+                    volume,
+                    balance,
+                });
+                Ok((i, EventData { name, int, float, string, audio }))
+            })
+        }),
+    )
+    .parse(i)?;
     ctx.event_audio = events.iter().map(|e| e.audio.is_some()).collect();
 
-    r.enter("animations");
-    let n = r.count("animation", 9)?;
-    let mut animations = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("animations", i);
-        animations.push(read_animation(r, &ctx)?);
-        r.leave();
-    }
-    r.leave();
-    r.expect_end()?;
+    let (i, animations) = section(
+        "animations",
+        list(lim, "animation", 9, Some("animations"), |i, _| animation(&ctx, i)),
+    )
+    .parse(i)?;
+    let (i, ()) = expect_end(i)?;
 
-    Ok(Skeleton {
+    let skeleton = Skeleton {
         header,
         strings,
         bones,
@@ -276,5 +294,6 @@ pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryErro
         skins,
         events,
         animations,
-    })
+    };
+    Ok((i, skeleton))
 }

@@ -15,23 +15,24 @@
 pub(crate) mod read;
 pub(crate) mod write;
 
-use super::prim::{Reader, Writer};
+use super::prim::Writer;
 use super::shared::{DrawOrderChange, Keyframe};
+use super::wire::{str_ref, string, In, Lim, Res};
 use super::{Generation, StrRef};
-use crate::error::BinaryError;
 
 /// A string field whose encoding depends on the generation: inline (`Option<String>`,
 /// 3.5–3.7) or a string-table reference ([`StrRef`], 3.8).
 pub(crate) trait WireStr: Sized {
-    /// Reads the field; `strings` is the string table length (0 before 3.8).
-    fn read(r: &mut Reader<'_>, strings: usize) -> Result<Self, BinaryError>;
+    /// Parses the field; `strings` is the string table length (0 before 3.8).
+    fn parse<'a>(i: In<'a>, lim: &Lim, strings: usize) -> Res<'a, Self>;
     /// Writes the field.
     fn write(&self, w: &mut Writer);
 }
 
 impl WireStr for Option<String> {
-    fn read(r: &mut Reader<'_>, _strings: usize) -> Result<Self, BinaryError> {
-        r.string()
+    #[inline]
+    fn parse<'a>(i: In<'a>, lim: &Lim, _strings: usize) -> Res<'a, Self> {
+        string(lim)(i)
     }
     fn write(&self, w: &mut Writer) {
         w.str(self.as_deref());
@@ -39,8 +40,9 @@ impl WireStr for Option<String> {
 }
 
 impl WireStr for StrRef {
-    fn read(r: &mut Reader<'_>, strings: usize) -> Result<Self, BinaryError> {
-        r.str_ref(strings)
+    #[inline]
+    fn parse<'a>(i: In<'a>, _: &Lim, strings: usize) -> Res<'a, Self> {
+        str_ref(strings)(i)
     }
     fn write(&self, w: &mut Writer) {
         w.str_ref(*self);

@@ -1,12 +1,19 @@
-//! Readers for the records shared by the 3.x generations.
+//! Parsers for the records shared by the 3.x generations (nom, see `binary::wire`).
+
+use nom::combinator::cond;
+use nom::Parser;
 
 use super::*;
-use crate::binary::prim::Reader;
-use crate::binary::shared::read_draw_order;
-use crate::error::BinaryErrorKind;
+use crate::binary::shared::draw_order;
+use crate::binary::wire::{
+    bool, check_count, count, f32, f32_vec, f32s, i8, index, items, list, name, named, opt_rgba,
+    rgba, section, string, u16, varint, varint_signed, In, Lim, PErr, Res,
+};
 
 /// What the shared readers need to know about the skeleton read so far.
-pub(crate) struct Ctx {
+pub(crate) struct Ctx<'l> {
+    /// The limits of this parse.
+    pub lim: &'l Lim,
     /// The generation (gates version-specific fields).
     pub gen: Generation,
     /// Whether nonessential data is present.
@@ -29,72 +36,18 @@ pub(crate) struct Ctx {
     pub event_audio: Vec<bool>,
 }
 
-/// Reads a varint enum.
-pub(crate) fn read_enum<E>(
-    r: &mut Reader<'_>,
-    what: &'static str,
-    from: impl Fn(u32) -> Option<E>,
-) -> Result<E, BinaryError> {
-    let at = r.pos();
-    let v = r.varint()?;
-    from(v).ok_or_else(|| r.err_at(at, BinaryErrorKind::BadEnum { what, value: i64::from(v) }))
-}
-
-fn bad_enum(r: &Reader<'_>, at: usize, what: &'static str, v: i8) -> BinaryError {
-    r.err_at(at, BinaryErrorKind::BadEnum { what, value: i64::from(v) })
-}
-
-/// A list of varint indices each `< len`.
-pub(crate) fn read_indices(
-    r: &mut Reader<'_>,
-    what: &'static str,
-    len: usize,
-) -> Result<Vec<u32>, BinaryError> {
-    let n = r.count(what, 1)?;
-    let mut v = Vec::with_capacity(n);
-    for _ in 0..n {
-        v.push(r.index(what, len)?);
-    }
-    Ok(v)
-}
-
 /// A big-endian short array: a count, then shorts (kept as their unsigned bits).
-fn read_shorts(r: &mut Reader<'_>, what: &'static str) -> Result<Vec<u16>, BinaryError> {
-    let n = r.count(what, 2)?;
-    let mut v = Vec::with_capacity(n);
-    for _ in 0..n {
-        let b = r.bytes(2)?;
-        v.push(u16::from_be_bytes([b[0], b[1]]));
-    }
-    Ok(v)
-}
-
-/// `n` floats, after checking they fit.
-fn read_floats(r: &mut Reader<'_>, what: &'static str, n: u64) -> Result<Vec<f32>, BinaryError> {
-    r.check_count(r.pos(), what, n, 4)?;
-    let mut v = Vec::with_capacity(n as usize);
-    for _ in 0..n {
-        v.push(r.f32()?);
-    }
-    Ok(v)
-}
-
-fn read_color_opt(r: &mut Reader<'_>, ctx: &Ctx) -> Result<Option<[u8; 4]>, BinaryError> {
-    if ctx.nonessential {
-        Ok(Some(r.rgba()?))
-    } else {
-        Ok(None)
-    }
+fn shorts<'a>(lim: &Lim, what: &'static str, i: In<'a>) -> Res<'a, Vec<u16>> {
+    list(lim, what, 2, None, |i, _| u16(i))(i)
 }
 
 /// The 3.x curve record.
-pub(crate) fn read_curve(r: &mut Reader<'_>) -> Result<Curve, BinaryError> {
-    let at = r.pos();
-    match r.i8()? {
-        0 => Ok(Curve::Linear),
-        1 => Ok(Curve::Stepped),
-        2 => Ok(Curve::Bezier(r.f32_array()?)),
-        v => Err(bad_enum(r, at, "curve type", v)),
+pub(crate) fn curve(at: In<'_>) -> Res<'_, Curve> {
+    match i8(at)? {
+        (i, 0) => Ok((i, Curve::Linear)),
+        (i, 1) => Ok((i, Curve::Stepped)),
+        (i, 2) => f32s(i).map(|(i, b)| (i, Curve::Bezier(b))),
+        (_, v) => Err(PErr::bad_enum(at, "curve type", i64::from(v))),
     }
 }
 
@@ -102,16 +55,17 @@ pub(crate) fn read_curve(r: &mut Reader<'_>) -> Result<Curve, BinaryError> {
 pub(crate) trait Key: Sized {
     /// A lower bound of the bytes one value takes on the wire.
     fn min_bytes(gen: Generation) -> usize;
-    /// Reads one value.
-    fn read(r: &mut Reader<'_>, gen: Generation) -> Result<Self, BinaryError>;
+    /// Parses one value.
+    fn parse<'a>(i: In<'a>, lim: &Lim, gen: Generation) -> Res<'a, Self>;
 }
 
 impl Key for f32 {
     fn min_bytes(_: Generation) -> usize {
         4
     }
-    fn read(r: &mut Reader<'_>, _: Generation) -> Result<Self, BinaryError> {
-        r.f32()
+    #[inline]
+    fn parse<'a>(i: In<'a>, _: &Lim, _: Generation) -> Res<'a, Self> {
+        f32(i)
     }
 }
 
@@ -119,12 +73,9 @@ impl<const N: usize> Key for [f32; N] {
     fn min_bytes(_: Generation) -> usize {
         4 * N
     }
-    fn read(r: &mut Reader<'_>, _: Generation) -> Result<Self, BinaryError> {
-        let mut v = [0.0; N];
-        for x in &mut v {
-            *x = r.f32()?;
-        }
-        Ok(v)
+    #[inline]
+    fn parse<'a>(i: In<'a>, _: &Lim, _: Generation) -> Res<'a, Self> {
+        f32s(i)
     }
 }
 
@@ -132,8 +83,9 @@ impl Key for [u8; 4] {
     fn min_bytes(_: Generation) -> usize {
         4
     }
-    fn read(r: &mut Reader<'_>, _: Generation) -> Result<Self, BinaryError> {
-        r.rgba()
+    #[inline]
+    fn parse<'a>(i: In<'a>, _: &Lim, _: Generation) -> Res<'a, Self> {
+        rgba(i)
     }
 }
 
@@ -141,8 +93,10 @@ impl Key for TwoColor {
     fn min_bytes(_: Generation) -> usize {
         8
     }
-    fn read(r: &mut Reader<'_>, _: Generation) -> Result<Self, BinaryError> {
-        Ok(TwoColor { light: r.rgba()?, dark: r.rgba()? })
+    fn parse<'a>(i: In<'a>, _: &Lim, _: Generation) -> Res<'a, Self> {
+        let (i, light) = rgba(i)?;
+        let (i, dark) = rgba(i)?;
+        Ok((i, TwoColor { light, dark }))
     }
 }
 
@@ -154,13 +108,15 @@ impl Key for IkKey {
             _ => 11,
         }
     }
-    fn read(r: &mut Reader<'_>, gen: Generation) -> Result<Self, BinaryError> {
-        let mix = r.f32()?;
-        let softness = if since(gen, Generation::V38) { r.f32()? } else { 0.0 };
-        let bend_direction = r.i8()?;
-        let (compress, stretch) =
-            if since(gen, Generation::V37) { (r.bool()?, r.bool()?) } else { (false, false) };
-        Ok(IkKey { mix, softness, bend_direction, compress, stretch })
+    fn parse<'a>(i: In<'a>, _: &Lim, gen: Generation) -> Res<'a, Self> {
+        let (i, mix) = f32(i)?;
+        let (i, softness) = cond(since(gen, Generation::V38), f32).parse(i)?;
+        let (i, bend_direction) = i8(i)?;
+        let (i, cs) = cond(since(gen, Generation::V37), (bool, bool)).parse(i)?;
+        let (compress, stretch) = cs.unwrap_or((false, false));
+        let key =
+            IkKey { mix, softness: softness.unwrap_or(0.0), bend_direction, compress, stretch };
+        Ok((i, key))
     }
 }
 
@@ -168,398 +124,311 @@ impl Key for DeformKey {
     fn min_bytes(_: Generation) -> usize {
         1
     }
-    fn read(r: &mut Reader<'_>, _: Generation) -> Result<Self, BinaryError> {
-        let at = r.pos();
-        let end = r.varint()?;
+    fn parse<'a>(at: In<'a>, lim: &Lim, _: Generation) -> Res<'a, Self> {
+        let (i, end) = varint(at)?;
         if end == 0 {
-            return Ok(DeformKey { start: 0, offsets: Vec::new() });
+            return Ok((i, DeformKey { start: 0, offsets: Vec::new() }));
         }
-        let start = r.varint()?;
+        let (i, start) = varint(i)?;
         if start.checked_add(end).is_none() {
-            return Err(r.invalid_at(at, "deform offsets end beyond 2^32"));
+            return Err(PErr::invalid(at, "deform offsets end beyond 2^32"));
         }
-        let offsets = read_floats(r, "deform offset", u64::from(end))?;
-        Ok(DeformKey { start, offsets })
+        let (i, offsets) = f32_vec(lim, "deform offset", end as usize)(i)?;
+        Ok((i, DeformKey { start, offsets }))
     }
 }
 
 /// A curve timeline: frame count, then per frame time, value and (but the last) a curve.
-pub(crate) fn read_timeline<V: Key>(
-    r: &mut Reader<'_>,
-    gen: Generation,
-) -> Result<Timeline<V>, BinaryError> {
-    let at = r.pos();
-    let n = r.count("keyframe", 4 + V::min_bytes(gen))?;
+pub(crate) fn timeline<'a, V: Key>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, Timeline<V>> {
+    let (i, n) = count(ctx.lim, "keyframe", 4 + V::min_bytes(ctx.gen))(at)?;
     if n == 0 {
-        return Err(r.invalid_at(at, "timeline has no keyframes"));
+        return Err(PErr::invalid(at, "timeline has no keyframes"));
     }
-    let mut frames = Vec::with_capacity(n);
     let mut curves = Vec::with_capacity(n - 1);
-    for i in 0..n {
-        r.enter_item("frames", i);
-        let time = r.f32()?;
-        let value = V::read(r, gen)?;
-        frames.push(Keyframe { time, value });
-        if i + 1 < n {
-            curves.push(read_curve(r)?);
-        }
-        r.leave();
-    }
-    Ok(Timeline { frames, curves })
+    let (i, frames) = items(n, Some("frames"), |i, k| {
+        let (i, time) = f32(i)?;
+        let (i, value) = V::parse(i, ctx.lim, ctx.gen)?;
+        let (i, c) = cond(k + 1 < n, curve).parse(i)?;
+        curves.extend(c);
+        Ok((i, Keyframe { time, value }))
+    })(i)?;
+    Ok((i, Timeline { frames, curves }))
 }
 
 /// A vertex list of `vertex_count` vertices (after the count): weighted flag, then data.
-fn read_vertices(
-    r: &mut Reader<'_>,
-    ctx: &Ctx,
-    vertex_count: u32,
-) -> Result<Vertices, BinaryError> {
-    r.enter("vertices");
-    let weighted = r.bool()?;
-    let v = if !weighted {
-        Vertices::Unweighted(read_floats(r, "vertex", 2 * u64::from(vertex_count))?)
-    } else {
-        r.check_count(r.pos(), "vertex", u64::from(vertex_count), 1)?;
-        let mut v = Vec::with_capacity(vertex_count as usize);
-        for _ in 0..vertex_count {
-            let n = r.count("vertex bone", 13)?;
-            let mut bones = Vec::with_capacity(n);
-            for _ in 0..n {
-                let bone = r.index("bone", ctx.bones)?;
-                bones.push(BoneWeight { bone, x: r.f32()?, y: r.f32()?, weight: r.f32()? });
-            }
-            v.push(bones);
+fn vertices<'a>(ctx: &Ctx<'_>, i: In<'a>, vertex_count: u32) -> Res<'a, Vertices> {
+    let lim = ctx.lim;
+    section("vertices", |i| {
+        let (i, weighted) = bool(i)?;
+        if !weighted {
+            let (i, v) = f32_vec(lim, "vertex", 2 * vertex_count as usize)(i)?;
+            return Ok((i, Vertices::Unweighted(v)));
         }
-        Vertices::Weighted(v)
-    };
-    r.leave();
-    Ok(v)
+        check_count(lim, i, i, "vertex", u64::from(vertex_count), 1)?;
+        let (i, v) = items(vertex_count as usize, None, |i, _| {
+            list(lim, "vertex bone", 13, None, |i, _| {
+                let (i, bone) = index("bone", ctx.bones)(i)?;
+                let (i, [x, y, weight]) = f32s(i)?;
+                Ok((i, BoneWeight { bone, x, y, weight }))
+            })(i)
+        })(i)?;
+        Ok((i, Vertices::Weighted(v)))
+    })
+    .parse(i)
 }
 
-fn read_attachment<S: WireStr>(
-    r: &mut Reader<'_>,
-    ctx: &Ctx,
-) -> Result<Attachment<S>, BinaryError> {
-    let at = r.pos();
-    let ty = r.i8()?;
+/// A vertex count, then the vertices.
+fn counted_vertices<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, (u32, Vertices)> {
+    let (i, vc) = varint(i)?;
+    let (i, v) = vertices(ctx, i, vc)?;
+    Ok((i, (vc, v)))
+}
+
+fn attachment<'a, S: WireStr>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, Attachment<S>> {
+    let lim = ctx.lim;
+    let (i, ty) = i8(at)?;
     let max = if since(ctx.gen, Generation::V36) { 6 } else { 4 };
     if !(0..=max).contains(&ty) {
-        return Err(bad_enum(r, at, "attachment type", ty));
+        return Err(PErr::bad_enum(at, "attachment type", i64::from(ty)));
     }
+    let s = |i| S::parse(i, lim, ctx.strings);
+    let color_opt = opt_rgba(ctx.nonessential);
+    let size = |i| f32s::<2>(i).map(|(i, [width, height])| (i, Size { width, height }));
     Ok(match ty {
-        0 => Attachment::Region(Region {
-            path: S::read(r, ctx.strings)?,
-            rotation: r.f32()?,
-            x: r.f32()?,
-            y: r.f32()?,
-            scale_x: r.f32()?,
-            scale_y: r.f32()?,
-            width: r.f32()?,
-            height: r.f32()?,
-            color: r.rgba()?,
-        }),
+        0 => {
+            let (i, path) = s(i)?;
+            let (i, [rotation, x, y, scale_x, scale_y, width, height]) = f32s(i)?;
+            let (i, color) = rgba(i)?;
+            let r = Region { path, rotation, x, y, scale_x, scale_y, width, height, color };
+            (i, Attachment::Region(r))
+        }
         1 => {
-            let vc = r.varint()?;
-            let vertices = read_vertices(r, ctx, vc)?;
-            Attachment::BoundingBox(BoundingBox { vertices, color: read_color_opt(r, ctx)? })
+            let (i, (_, vertices)) = counted_vertices(ctx, i)?;
+            let (i, color) = color_opt(i)?;
+            (i, Attachment::BoundingBox(BoundingBox { vertices, color }))
         }
         2 => {
-            let path = S::read(r, ctx.strings)?;
-            let color = r.rgba()?;
-            let vc = r.varint()?;
-            let uvs = read_floats(r, "uv", 2 * u64::from(vc))?;
-            let triangles = read_shorts(r, "triangle index")?;
-            let vertices = read_vertices(r, ctx, vc)?;
-            let hull_length = r.varint()?;
-            let extras = if ctx.nonessential {
-                let edges = read_shorts(r, "edge index")?;
-                Some(MeshExtras { edges, size: Size { width: r.f32()?, height: r.f32()? } })
-            } else {
-                None
-            };
-            Attachment::Mesh(Mesh { path, color, uvs, triangles, vertices, hull_length, extras })
-        }
-        3 => Attachment::LinkedMesh(LinkedMesh {
-            path: S::read(r, ctx.strings)?,
-            color: r.rgba()?,
-            skin: S::read(r, ctx.strings)?,
-            parent: S::read(r, ctx.strings)?,
-            inherit_deform: r.bool()?,
-            size: if ctx.nonessential {
-                Some(Size { width: r.f32()?, height: r.f32()? })
-            } else {
-                None
-            },
-        }),
-        4 => {
-            let closed = r.bool()?;
-            let constant_speed = r.bool()?;
-            let vc = r.varint()?;
-            let vertices = read_vertices(r, ctx, vc)?;
-            let lengths = read_floats(r, "path length", u64::from(vc / 3))?;
-            Attachment::Path(PathAttachment {
-                closed,
-                constant_speed,
-                vertices,
-                lengths,
-                color: read_color_opt(r, ctx)?,
+            let (i, path) = s(i)?;
+            let (i, color) = rgba(i)?;
+            let (i, vc) = varint(i)?;
+            let (i, uvs) = f32_vec(lim, "uv", 2 * vc as usize)(i)?;
+            let (i, triangles) = shorts(lim, "triangle index", i)?;
+            let (i, vertices) = vertices(ctx, i, vc)?;
+            let (i, hull_length) = varint(i)?;
+            let (i, extras) = cond(ctx.nonessential, |i| {
+                let (i, edges) = shorts(lim, "edge index", i)?;
+                let (i, size) = size(i)?;
+                Ok((i, MeshExtras { edges, size }))
             })
+            .parse(i)?;
+            (
+                i,
+                Attachment::Mesh(Mesh {
+                    path,
+                    color,
+                    uvs,
+                    triangles,
+                    vertices,
+                    hull_length,
+                    extras,
+                }),
+            )
         }
-        5 => Attachment::Point(Point {
-            rotation: r.f32()?,
-            x: r.f32()?,
-            y: r.f32()?,
-            color: read_color_opt(r, ctx)?,
-        }),
+        3 => {
+            let (i, path) = s(i)?;
+            let (i, color) = rgba(i)?;
+            let (i, skin) = s(i)?;
+            let (i, parent) = s(i)?;
+            let (i, inherit_deform) = bool(i)?;
+            let (i, size) = cond(ctx.nonessential, size).parse(i)?;
+            let m = LinkedMesh { path, color, skin, parent, inherit_deform, size };
+            (i, Attachment::LinkedMesh(m))
+        }
+        4 => {
+            let (i, (closed, constant_speed)) = (bool, bool).parse(i)?;
+            let (i, (vc, vertices)) = counted_vertices(ctx, i)?;
+            let (i, lengths) = f32_vec(lim, "path length", (vc / 3) as usize)(i)?;
+            let (i, color) = color_opt(i)?;
+            let p = PathAttachment { closed, constant_speed, vertices, lengths, color };
+            (i, Attachment::Path(p))
+        }
+        5 => {
+            let (i, [rotation, x, y]) = f32s(i)?;
+            let (i, color) = color_opt(i)?;
+            (i, Attachment::Point(Point { rotation, x, y, color }))
+        }
         _ => {
-            let end_slot = r.index("slot", ctx.slots)?;
-            let vc = r.varint()?;
-            let vertices = read_vertices(r, ctx, vc)?;
-            Attachment::Clipping(Clipping { end_slot, vertices, color: read_color_opt(r, ctx)? })
+            let (i, end_slot) = index("slot", ctx.slots)(i)?;
+            let (i, (_, vertices)) = counted_vertices(ctx, i)?;
+            let (i, color) = color_opt(i)?;
+            (i, Attachment::Clipping(Clipping { end_slot, vertices, color }))
         }
     })
 }
 
 /// The slot list of a skin: count, then per slot its index and attachments.
-pub(crate) fn read_skin_slots<S: WireStr>(
-    r: &mut Reader<'_>,
-    ctx: &Ctx,
-) -> Result<Vec<SkinSlot<S>>, BinaryError> {
-    let n = r.count("skin slot", 2)?;
-    let mut slots = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("slots", i);
-        let slot = r.index("slot", ctx.slots)?;
-        let m = r.count("attachment", 3)?;
-        let mut entries = Vec::with_capacity(m);
-        for j in 0..m {
-            r.enter_item("attachments", j);
-            let key = S::read(r, ctx.strings)?;
-            let name = S::read(r, ctx.strings)?;
-            let attachment = read_attachment(r, ctx)?;
-            entries.push(SkinEntry { key, name, attachment });
-            r.leave();
-        }
-        slots.push(SkinSlot { slot, entries });
-        r.leave();
-    }
-    Ok(slots)
+pub(crate) fn skin_slots<'a, S: WireStr>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Vec<SkinSlot<S>>> {
+    let lim = ctx.lim;
+    list(lim, "skin slot", 2, Some("slots"), |i, _| {
+        let (i, slot) = index("slot", ctx.slots)(i)?;
+        let (i, entries) = list(lim, "attachment", 3, Some("attachments"), |i, _| {
+            let (i, key) = S::parse(i, lim, ctx.strings)?;
+            let (i, name) = S::parse(i, lim, ctx.strings)?;
+            let (i, attachment) = attachment(ctx, i)?;
+            Ok((i, SkinEntry { key, name, attachment }))
+        })(i)?;
+        Ok((i, SkinSlot { slot, entries }))
+    })(i)
 }
 
-fn read_slot_timelines<S: WireStr>(
-    r: &mut Reader<'_>,
-    ctx: &Ctx,
-) -> Result<Vec<SlotTimelines<S>>, BinaryError> {
-    r.enter("slot timelines");
-    let n = r.count("slot", 2)?;
-    let mut out = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("slots", i);
-        let slot = r.index("slot", ctx.slots)?;
-        let m = r.count("timeline", 2)?;
-        let mut timelines = Vec::with_capacity(m);
-        for j in 0..m {
-            r.enter_item("timelines", j);
-            let at = r.pos();
-            let ty = r.i8()?;
-            let t = match ty {
-                0 => {
-                    let at = r.pos();
-                    let k = r.count("keyframe", 5)?;
-                    if k == 0 {
-                        return Err(r.invalid_at(at, "timeline has no keyframes"));
-                    }
-                    let mut keys = Vec::with_capacity(k);
-                    for f in 0..k {
-                        r.enter_item("frames", f);
-                        keys.push(AttachmentKey { time: r.f32()?, name: S::read(r, ctx.strings)? });
-                        r.leave();
-                    }
-                    SlotTimeline::Attachment(keys)
-                }
-                1 => SlotTimeline::Color(read_timeline(r, ctx.gen)?),
-                2 if since(ctx.gen, Generation::V36) => {
-                    SlotTimeline::TwoColor(read_timeline(r, ctx.gen)?)
-                }
-                v => return Err(bad_enum(r, at, "slot timeline type", v)),
-            };
-            timelines.push(t);
-            r.leave();
-        }
-        out.push(SlotTimelines { slot, timelines });
-        r.leave();
-    }
-    r.leave();
-    Ok(out)
-}
-
-fn read_bone_timelines(r: &mut Reader<'_>, ctx: &Ctx) -> Result<Vec<BoneTimelines>, BinaryError> {
-    r.enter("bone timelines");
-    let n = r.count("bone", 2)?;
-    let mut out = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("bones", i);
-        let bone = r.index("bone", ctx.bones)?;
-        let m = r.count("timeline", 2)?;
-        let mut timelines = Vec::with_capacity(m);
-        for j in 0..m {
-            r.enter_item("timelines", j);
-            let at = r.pos();
-            let t = match r.i8()? {
-                0 => BoneTimeline::Rotate(read_timeline(r, ctx.gen)?),
-                1 => BoneTimeline::Translate(read_timeline(r, ctx.gen)?),
-                2 => BoneTimeline::Scale(read_timeline(r, ctx.gen)?),
-                3 => BoneTimeline::Shear(read_timeline(r, ctx.gen)?),
-                v => return Err(bad_enum(r, at, "bone timeline type", v)),
-            };
-            timelines.push(t);
-            r.leave();
-        }
-        out.push(BoneTimelines { bone, timelines });
-        r.leave();
-    }
-    r.leave();
-    Ok(out)
-}
-
-fn read_path_timelines(r: &mut Reader<'_>, ctx: &Ctx) -> Result<Vec<PathTimelines>, BinaryError> {
-    r.enter("path timelines");
-    let n = r.count("path constraint", 2)?;
-    let mut out = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("constraints", i);
-        let constraint = r.index("path constraint", ctx.paths)?;
-        let m = r.count("timeline", 2)?;
-        let mut timelines = Vec::with_capacity(m);
-        for j in 0..m {
-            r.enter_item("timelines", j);
-            let at = r.pos();
-            let t = match r.i8()? {
-                0 => PathTimeline::Position(read_timeline(r, ctx.gen)?),
-                1 => PathTimeline::Spacing(read_timeline(r, ctx.gen)?),
-                2 => PathTimeline::Mix(read_timeline(r, ctx.gen)?),
-                v => return Err(bad_enum(r, at, "path timeline type", v)),
-            };
-            timelines.push(t);
-            r.leave();
-        }
-        out.push(PathTimelines { constraint, timelines });
-        r.leave();
-    }
-    r.leave();
-    Ok(out)
-}
-
-fn read_deform<S: WireStr>(
-    r: &mut Reader<'_>,
-    ctx: &Ctx,
-) -> Result<Vec<DeformSkin<S>>, BinaryError> {
-    r.enter("deform timelines");
-    let n = r.count("skin", 2)?;
-    let mut out = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("skins", i);
-        let skin = r.index("skin", ctx.skins)?;
-        let m = r.count("slot", 2)?;
-        let mut slots = Vec::with_capacity(m);
-        for j in 0..m {
-            r.enter_item("slots", j);
-            let slot = r.index("slot", ctx.slots)?;
-            let k = r.count("attachment", 2)?;
-            let mut attachments = Vec::with_capacity(k);
-            for a in 0..k {
-                r.enter_item("attachments", a);
-                let attachment = S::read(r, ctx.strings)?;
-                let timeline = read_timeline(r, ctx.gen)?;
-                attachments.push(DeformTimeline { attachment, timeline });
-                r.leave();
+fn slot_timeline<'a, S: WireStr>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, SlotTimeline<S>> {
+    Ok(match i8(at)? {
+        (i, 0) => {
+            let (j, k) = count(ctx.lim, "keyframe", 5)(i)?;
+            if k == 0 {
+                return Err(PErr::invalid(i, "timeline has no keyframes"));
             }
-            slots.push(DeformSlot { slot, attachments });
-            r.leave();
+            let (j, keys) = items(k, Some("frames"), |i, _| {
+                let (i, time) = f32(i)?;
+                let (i, name) = S::parse(i, ctx.lim, ctx.strings)?;
+                Ok((i, AttachmentKey { time, name }))
+            })(j)?;
+            (j, SlotTimeline::Attachment(keys))
         }
-        out.push(DeformSkin { skin, slots });
-        r.leave();
-    }
-    r.leave();
-    Ok(out)
+        (i, 1) => timeline(ctx, i).map(|(i, t)| (i, SlotTimeline::Color(t)))?,
+        (i, 2) if since(ctx.gen, Generation::V36) => {
+            timeline(ctx, i).map(|(i, t)| (i, SlotTimeline::TwoColor(t)))?
+        }
+        (_, v) => return Err(PErr::bad_enum(at, "slot timeline type", i64::from(v))),
+    })
+}
+
+fn bone_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, BoneTimeline> {
+    Ok(match i8(at)? {
+        (i, 0) => timeline(ctx, i).map(|(i, t)| (i, BoneTimeline::Rotate(t)))?,
+        (i, 1) => timeline(ctx, i).map(|(i, t)| (i, BoneTimeline::Translate(t)))?,
+        (i, 2) => timeline(ctx, i).map(|(i, t)| (i, BoneTimeline::Scale(t)))?,
+        (i, 3) => timeline(ctx, i).map(|(i, t)| (i, BoneTimeline::Shear(t)))?,
+        (_, v) => return Err(PErr::bad_enum(at, "bone timeline type", i64::from(v))),
+    })
+}
+
+fn path_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, PathTimeline> {
+    Ok(match i8(at)? {
+        (i, 0) => timeline(ctx, i).map(|(i, t)| (i, PathTimeline::Position(t)))?,
+        (i, 1) => timeline(ctx, i).map(|(i, t)| (i, PathTimeline::Spacing(t)))?,
+        (i, 2) => timeline(ctx, i).map(|(i, t)| (i, PathTimeline::Mix(t)))?,
+        (_, v) => return Err(PErr::bad_enum(at, "path timeline type", i64::from(v))),
+    })
+}
+
+fn event_key<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, EventKey> {
+    let (i, time) = f32(i)?;
+    let (i, event) = index("event", ctx.event_audio.len())(i)?;
+    let (i, int) = varint_signed(i)?;
+    let (i, float) = f32(i)?;
+    let (i, has_string) = bool(i)?;
+    let (i, string) = cond(has_string, string(ctx.lim)).parse(i)?;
+    let has_audio = ctx.event_audio.get(event as usize).copied().unwrap_or(false);
+    let (i, audio) = cond(has_audio, f32s::<2>).parse(i)?;
+    let audio = audio.map(|[volume, balance]| EventAudio { volume, balance });
+    Ok((i, EventKey { time, event, int, float, string, audio }))
 }
 
 /// An animation: name, then its sections in file order.
-pub(crate) fn read_animation<S: WireStr>(
-    r: &mut Reader<'_>,
-    ctx: &Ctx,
-) -> Result<Animation<S>, BinaryError> {
-    let name = r.name("animation")?;
-    r.name_item(name);
-    let slots = read_slot_timelines(r, ctx)?;
-    let bones = read_bone_timelines(r, ctx)?;
-
-    r.enter("ik timelines");
-    let n = r.count("ik constraint", 3)?;
-    let mut ik = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("constraints", i);
-        let constraint = r.index("ik constraint", ctx.ik)?;
-        ik.push(IkTimeline { constraint, timeline: read_timeline(r, ctx.gen)? });
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("transform timelines");
-    let n = r.count("transform constraint", 3)?;
-    let mut transform = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("constraints", i);
-        let constraint = r.index("transform constraint", ctx.transforms)?;
-        transform.push(TransformTimeline { constraint, timeline: read_timeline(r, ctx.gen)? });
-        r.leave();
-    }
-    r.leave();
-
-    let path = read_path_timelines(r, ctx)?;
-    let deform = read_deform(r, ctx)?;
-
-    r.enter("draw order");
-    let n = r.count("draw order key", 5)?;
-    let mut draw_order = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("keys", i);
-        let time = r.f32()?;
-        let changes = read_draw_order(r, ctx.slots)?;
-        draw_order.push(DrawOrderKey { time, changes });
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("events");
-    let n = r.count("event key", 11)?;
-    let mut events = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("keys", i);
-        let time = r.f32()?;
-        let event = r.index("event", ctx.event_audio.len())?;
-        let int = r.varint_signed()?;
-        let float = r.f32()?;
-        let string = if r.bool()? { Some(r.string()?) } else { None };
-        let audio = if ctx.event_audio.get(event as usize).copied().unwrap_or(false) {
-            Some(EventAudio { volume: r.f32()?, balance: r.f32()? })
-        } else {
-            None
+pub(crate) fn animation<'a, S: WireStr>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Animation<S>> {
+    let lim = ctx.lim;
+    let (i, name) = name(lim, "animation")(i)?;
+    named(name, i, |i| {
+        let (i, slots) = section(
+            "slot timelines",
+            list(lim, "slot", 2, Some("slots"), |i, _| {
+                let (i, slot) = index("slot", ctx.slots)(i)?;
+                let (i, timelines) =
+                    list(lim, "timeline", 2, Some("timelines"), |i, _| slot_timeline(ctx, i))(i)?;
+                Ok((i, SlotTimelines { slot, timelines }))
+            }),
+        )
+        .parse(i)?;
+        let (i, bones) = section(
+            "bone timelines",
+            list(lim, "bone", 2, Some("bones"), |i, _| {
+                let (i, bone) = index("bone", ctx.bones)(i)?;
+                let (i, timelines) =
+                    list(lim, "timeline", 2, Some("timelines"), |i, _| bone_timeline(ctx, i))(i)?;
+                Ok((i, BoneTimelines { bone, timelines }))
+            }),
+        )
+        .parse(i)?;
+        let (i, ik) = section(
+            "ik timelines",
+            list(lim, "ik constraint", 3, Some("constraints"), |i, _| {
+                let (i, constraint) = index("ik constraint", ctx.ik)(i)?;
+                let (i, timeline) = timeline(ctx, i)?;
+                Ok((i, IkTimeline { constraint, timeline }))
+            }),
+        )
+        .parse(i)?;
+        let (i, transform) = section(
+            "transform timelines",
+            list(lim, "transform constraint", 3, Some("constraints"), |i, _| {
+                let (i, constraint) = index("transform constraint", ctx.transforms)(i)?;
+                let (i, timeline) = timeline(ctx, i)?;
+                Ok((i, TransformTimeline { constraint, timeline }))
+            }),
+        )
+        .parse(i)?;
+        let (i, path) = section(
+            "path timelines",
+            list(lim, "path constraint", 2, Some("constraints"), |i, _| {
+                let (i, constraint) = index("path constraint", ctx.paths)(i)?;
+                let (i, timelines) =
+                    list(lim, "timeline", 2, Some("timelines"), |i, _| path_timeline(ctx, i))(i)?;
+                Ok((i, PathTimelines { constraint, timelines }))
+            }),
+        )
+        .parse(i)?;
+        let (i, deform) = section(
+            "deform timelines",
+            list(lim, "skin", 2, Some("skins"), |i, _| {
+                let (i, skin) = index("skin", ctx.skins)(i)?;
+                let (i, slots) = list(lim, "slot", 2, Some("slots"), |i, _| {
+                    let (i, slot) = index("slot", ctx.slots)(i)?;
+                    let (i, attachments) =
+                        list(lim, "attachment", 2, Some("attachments"), |i, _| {
+                            let (i, attachment) = S::parse(i, lim, ctx.strings)?;
+                            let (i, timeline) = timeline(ctx, i)?;
+                            Ok((i, DeformTimeline { attachment, timeline }))
+                        })(i)?;
+                    Ok((i, DeformSlot { slot, attachments }))
+                })(i)?;
+                Ok((i, DeformSkin { skin, slots }))
+            }),
+        )
+        .parse(i)?;
+        let (i, draw_order) = section(
+            "draw order",
+            list(lim, "draw order key", 5, Some("keys"), |i, _| {
+                let (i, time) = f32(i)?;
+                let (i, changes) = draw_order(lim, ctx.slots)(i)?;
+                Ok((i, DrawOrderKey { time, changes }))
+            }),
+        )
+        .parse(i)?;
+        let (i, events) =
+            section("events", list(lim, "event key", 11, Some("keys"), |i, _| event_key(ctx, i)))
+                .parse(i)?;
+        let animation = Animation {
+            name: name.to_owned(),
+            slots,
+            bones,
+            ik,
+            transform,
+            path,
+            deform,
+            draw_order,
+            events,
         };
-        events.push(EventKey { time, event, int, float, string, audio });
-        r.leave();
-    }
-    r.leave();
-
-    Ok(Animation {
-        name: name.to_owned(),
-        slots,
-        bones,
-        ik,
-        transform,
-        path,
-        deform,
-        draw_order,
-        events,
+        Ok((i, animation))
     })
 }
