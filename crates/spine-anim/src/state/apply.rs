@@ -1,0 +1,560 @@
+//! Applying the tracks to a skeleton: current entries, attachments, rotation mixing.
+
+use super::*;
+
+impl AnimationState {
+    /// Poses `skeleton` with every track (spine-cpp `AnimationState::apply`). Returns
+    /// whether any track was applied.
+    pub fn apply(&mut self, sk: &mut Skeleton) -> bool {
+        // 4.3: the poses (not the applied poses) of slots a slider constrains.
+        sk.swap_slot_poses();
+        let applied = self.apply_tracks(sk);
+        sk.swap_slot_poses();
+        applied
+    }
+
+    /// [`AnimationState::apply`] onto what `sk.slots` hold.
+    pub(super) fn apply_tracks(&mut self, sk: &mut Skeleton) -> bool {
+        if self.animations_changed {
+            self.compute_animations_changed();
+        }
+        // Owners of the state's and the skeleton's data that do not borrow `self` or `sk`:
+        // the spare reference moved out (a clone only when `data` was replaced), and the
+        // skeleton's data is the state's own in the usual case (a clone otherwise).
+        let data = match self.spare_data.take() {
+            Some(d) if Arc::ptr_eq(&d, &self.data) => d,
+            _ => self.data.clone(),
+        };
+        let sd: &SkeletonData = &data.skeleton_data;
+        let skd_own = (!Arc::ptr_eq(&data.skeleton_data, &sk.data)).then(|| sk.data.clone());
+        let skd: &SkeletonData = skd_own.as_deref().unwrap_or(sd);
+        let mut events = std::mem::take(&mut self.events);
+        let mut applied = false;
+        for i in 0..self.tracks.len() {
+            let Some(cur) = self.tracks[i] else { continue };
+            if self.e(cur).delay > 0.0 {
+                continue;
+            }
+            applied = true;
+            if sd.behaviour.state_mix_spine35 {
+                self.apply_current_35(cur, sk, sd, skd, &mut events);
+                continue;
+            }
+            let blend = if i == 0 { MixBlend::First } else { self.e(cur).mix_blend };
+            let mut alpha = self.e(cur).alpha;
+            if self.e(cur).mixing_from.is_some() {
+                alpha *= self.apply_mixing_from(cur, sk, sd, skd, blend, &mut events);
+            } else if self.e(cur).track_time >= self.e(cur).track_end && self.e(cur).next.is_none()
+            {
+                alpha = 0.0;
+            }
+            let mut attachments = alpha >= self.e(cur).alpha_attachment_threshold;
+            let c = self.e(cur);
+            let animation_last = c.animation_last;
+            let animation_time = c.animation_time();
+            let mut apply_time = animation_time;
+            let reverse = c.reverse;
+            let anim = c.animation;
+            let duration = anim.map_or(0.0, |a| sd.animation(a).duration);
+            if reverse {
+                apply_time = duration - apply_time;
+            }
+            let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
+            let keys: &[f32] = anim.map_or(&[], |a| &sd.animation(a).keys);
+            let mixed_in_setup = sd.behaviour.state_mixed_in_from_setup && alpha == 1.0;
+            if mixed_in_setup || (i == 0 && alpha == 1.0) || blend == MixBlend::Add {
+                if i == 0 {
+                    attachments = true;
+                }
+                let blend = if mixed_in_setup { MixBlend::Setup } else { blend };
+                if let Some(a) = anim {
+                    let ev = if reverse { None } else { Some(&mut events) };
+                    let times = (animation_last, apply_time);
+                    // The usual case (track 0, alpha 1) with its mix settings as constants.
+                    if blend == MixBlend::First && alpha == 1.0 {
+                        let (alpha, blend) = (1.0, MixBlend::First);
+                        self.apply_in(
+                            cur,
+                            sk,
+                            skd,
+                            a,
+                            (timelines, keys),
+                            times,
+                            ev,
+                            alpha,
+                            blend,
+                            attachments,
+                        );
+                    } else {
+                        self.apply_in(
+                            cur,
+                            sk,
+                            skd,
+                            a,
+                            (timelines, keys),
+                            times,
+                            ev,
+                            alpha,
+                            blend,
+                            attachments,
+                        );
+                    }
+                }
+            } else {
+                let ev = if reverse { None } else { Some(&mut events) };
+                let times = (animation_last, apply_time);
+                let tl = (timelines, keys);
+                self.apply_general(cur, sk, skd, tl, times, ev, alpha, blend, attachments);
+            }
+            self.queue_events(cur, animation_time, &events, sd);
+            events.clear();
+            let c = self.em(cur);
+            c.next_animation_last = animation_time;
+            c.next_track_last = c.track_time;
+            c.time64[T_NEXT_LAST] = c.exact(T_TRACK);
+            c.time64[T_NEXT_LAST] = c.exact(T_TRACK);
+        }
+        self.events = events;
+        let setup_state = self.unkeyed_state + SETUP;
+        // The next slot in the setup state, searched over the slice (no reload of the
+        // skeleton's slot list per slot).
+        let mut si = 0;
+        while let Some(i) = sk.attachment_states.find_odd(si, setup_state) {
+            si = i;
+            let sid = spine_model::SlotId(si as u32);
+            let name = sd.slot(sid).attachment.as_deref();
+            sk.set_attachment_by_name(sid, name);
+            si += 1;
+        }
+        self.unkeyed_state += 2;
+        self.spare_data = Some(data);
+        self.drain();
+        applied
+    }
+
+    /// The timelines of track entry `cur` by their modes (first / subsequent, shortest
+    /// rotation memory), for every case [`AnimationState::apply_in`] does not take. Out of
+    /// line, apart from the usual case's code.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn apply_general(
+        &mut self,
+        cur: EntryId,
+        sk: &mut Skeleton,
+        skd: &SkeletonData,
+        (timelines, keys): (&[Timeline], &[f32]),
+        (animation_last, apply_time): (f32, f32),
+        mut events: Option<&mut Vec<EventRef>>,
+        alpha: f32,
+        blend: MixBlend,
+        attachments: bool,
+    ) {
+        let n = timelines.len();
+        let shortest = self.e(cur).shortest_rotation;
+        let anim = self.e(cur).animation;
+        let first_frame = !shortest && self.e(cur).timelines_rotation.len() != n << 1;
+        if first_frame {
+            self.em(cur).timelines_rotation.resize(n << 1, 0.0);
+        }
+        // The modes and the rotation memory out of the entry for the loop (nothing in it
+        // reads them through the entry), put back after.
+        let modes = std::mem::take(&mut self.em(cur).timeline_mode);
+        let mut rot = std::mem::take(&mut self.em(cur).timelines_rotation);
+        for (ii, tl) in timelines.iter().enumerate() {
+            let mode = modes.get(ii).copied().unwrap_or(FIRST);
+            let tblend = if mode == SUBSEQUENT { blend } else { MixBlend::Setup };
+            let is_rotate = matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
+            if !shortest && is_rotate {
+                apply_rotate_timeline(
+                    sk,
+                    skd,
+                    anim,
+                    ii,
+                    (tl, keys),
+                    apply_time,
+                    alpha,
+                    tblend,
+                    &mut rot,
+                    ii << 1,
+                    first_frame,
+                );
+            } else if let Timeline::Attachment { .. } = tl {
+                let cache = self.attachment_cache_slot(anim, ii);
+                self.apply_attachment_timeline(sk, tl, cache, apply_time, blend, attachments);
+            } else if let Some(a) = anim {
+                let ev = events.as_deref_mut();
+                let (last, time) = (animation_last, apply_time);
+                let d = MixDirection::In;
+                apply_held(sk, skd, a, ii, tl, keys, last, time, ev, alpha, tblend, d);
+            }
+        }
+        let c = self.em(cur);
+        c.timeline_mode = modes;
+        c.timelines_rotation = rot;
+    }
+
+    /// Every timeline of `anim` (`timelines`) mixing in with `alpha` and `blend` at
+    /// `times = (last, now)`: attachment timelines through the state, the others through
+    /// [`apply_held`]. Inlined into [`AnimationState::apply`] so that constant mix settings
+    /// fold into the timelines' code.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn apply_in(
+        &mut self,
+        cur: EntryId,
+        sk: &mut Skeleton,
+        skd: &SkeletonData,
+        anim: AnimationId,
+        (timelines, keys): (&[Timeline], &[f32]),
+        (last, time): (f32, f32),
+        mut events: Option<&mut Vec<EventRef>>,
+        alpha: f32,
+        blend: MixBlend,
+        attachments: bool,
+    ) {
+        use MixDirection::In;
+        let key = (sk.activity, Some(anim));
+        let e = self.em(cur);
+        if e.active_key != key {
+            e.active_key = key;
+            active_runs(&sk.bones, timelines, &mut e.active_runs);
+            let rules = crate::timeline::BoneRules::of(skd);
+            e.bone_groups.build(sk.bones.len(), rules, timelines, keys, &e.active_runs);
+        }
+        if self.e(cur).bone_groups.usable {
+            // The bone timelines by property, then the others in order (no other kind
+            // reads or writes a bone's local pose).
+            self.em(cur).bone_groups.apply(&mut sk.bones, skd, keys, time, alpha, blend, In);
+            let mut r = 0;
+            while let Some(&ii) = self.e(cur).bone_groups.others.get(r) {
+                r += 1;
+                let ii = ii as usize;
+                let Some(tl) = timelines.get(ii) else { continue };
+                let (ev, at) = (events.as_deref_mut(), (anim, ii, keys));
+                self.apply_other_in(sk, skd, at, tl, (last, time), ev, alpha, blend, attachments);
+            }
+            return;
+        }
+        let mut r = 0;
+        // The ranges read through the entry one at a time (the loop needs `self`).
+        while let Some(&(start, end)) = self.e(cur).active_runs.get(r) {
+            r += 1;
+            let Some(timelines) = timelines.get(..end as usize) else { continue };
+            let mut ii = start as usize;
+            loop {
+                // A run of bone timelines over borrowed slices, then one of another kind.
+                apply_bone_run(
+                    &mut sk.bones,
+                    skd,
+                    timelines,
+                    keys,
+                    &mut ii,
+                    time,
+                    alpha,
+                    blend,
+                    In,
+                );
+                let Some(tl) = timelines.get(ii) else { break };
+                let (ev, at) = (events.as_deref_mut(), (anim, ii, keys));
+                self.apply_other_in(sk, skd, at, tl, (last, time), ev, alpha, blend, attachments);
+                ii += 1;
+            }
+        }
+    }
+
+    /// Timeline `ii` of `anim` (`tl`, its tables in `keys`) in [`AnimationState::apply_in`],
+    /// not a bone timeline of a run: attachment timelines through the state, the others
+    /// through [`apply_held`].
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn apply_other_in(
+        &mut self,
+        sk: &mut Skeleton,
+        skd: &SkeletonData,
+        (anim, ii, keys): (AnimationId, usize, &[f32]),
+        tl: &Timeline,
+        (last, time): (f32, f32),
+        events: Option<&mut Vec<EventRef>>,
+        alpha: f32,
+        blend: MixBlend,
+        attachments: bool,
+    ) {
+        if let Timeline::Attachment { .. } = tl {
+            let cache = self.attachment_cache_slot(Some(anim), ii);
+            self.apply_attachment_timeline(sk, tl, cache, time, blend, attachments);
+        } else {
+            let into = MixDirection::In;
+            apply_held(sk, skd, anim, ii, tl, keys, last, time, events, alpha, blend, into);
+        }
+    }
+
+    /// The cache entry of timeline `index` of `anim` when it is an attachment timeline.
+    pub(super) fn attachment_cache_slot(
+        &self,
+        anim: Option<AnimationId>,
+        index: usize,
+    ) -> Option<usize> {
+        let a = anim?;
+        let i = *self.data.attachment_cache_index.get(a.index())?.get(index)?;
+        (i != u32::MAX).then_some(i as usize)
+    }
+
+    /// `sk.get_attachment(slot, name)` (empty name = none) for key `key` of the attachment
+    /// timeline with cache entry `cache`, looked up once per key and skin: the names and
+    /// skins are the state's (immutable) skeleton data, so while `sk` plays that same data
+    /// the answer depends only on the key and the skeleton's skin.
+    #[inline(always)]
+    pub(super) fn resolve_attachment<'n>(
+        &mut self,
+        sk: &Skeleton,
+        cache: Option<usize>,
+        key: u32,
+        slot: spine_model::SlotId,
+        name: impl FnOnce() -> Option<&'n str>,
+    ) -> Option<spine_model::AttachmentId> {
+        let same_data = Arc::ptr_eq(&sk.data, &self.data.skeleton_data);
+        let entry = cache.filter(|_| same_data).and_then(|i| self.attachment_cache.get_mut(i));
+        if let Some(e) = &entry {
+            if e.key == key && e.skin == sk.skin {
+                return e.attachment;
+            }
+        }
+        // The key's name is looked up only when the cache does not answer.
+        let name = name().filter(|n| !n.is_empty());
+        let attachment = name.and_then(|n| sk.get_attachment(slot, n));
+        if let Some(e) = entry {
+            *e = ResolvedAttachment { key, skin: sk.skin, attachment };
+        }
+        attachment
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn apply_attachment_timeline(
+        &mut self,
+        sk: &mut Skeleton,
+        tl: &Timeline,
+        cache: Option<usize>,
+        time: f32,
+        blend: MixBlend,
+        attachments: bool,
+    ) {
+        let Timeline::Attachment { slot, times, names } = tl else { return };
+        let Some(s) = sk.slots.get(slot.index()) else { return };
+        if !sk.bones.get(s.bone.index()).is_some_and(|b| b.active) || times.is_empty() {
+            return;
+        }
+        let resolved = if time < times[0] {
+            let first = blend == MixBlend::First && sk.data.behaviour.first_blend_resets_slots;
+            if blend == MixBlend::Setup || first {
+                let data = &*sk.data;
+                let name = || data.slot(*slot).attachment.as_deref();
+                Some(self.resolve_attachment(sk, cache, SETUP_KEY, *slot, name))
+            } else {
+                None
+            }
+        } else {
+            // The search starts at the key resolved last when the key times never decrease
+            // and that key's time is not after `time` (every earlier key's then is not either).
+            let mut start = 0;
+            if let Some(ci) = cache {
+                if self.data.attachment_sorted.get(ci) == Some(&true) {
+                    let h = self.attachment_cache.get(ci).map_or(NO_KEY, |e| e.key) as usize;
+                    if times.get(h).is_some_and(|&t| t <= time) {
+                        start = h;
+                    }
+                }
+            }
+            let mut k = times.len() - 1;
+            for (i, &t) in times.iter().enumerate().skip(start + 1) {
+                if t > time {
+                    k = i - 1;
+                    break;
+                }
+            }
+            let name = || names.get(k).and_then(|n| n.as_deref());
+            let (key, cache) = match u32::try_from(k) {
+                Ok(key) if key < SETUP_KEY => (key, cache),
+                _ => (NO_KEY, None),
+            };
+            Some(self.resolve_attachment(sk, cache, key, *slot, name))
+        };
+        if let Some(attachment) = resolved {
+            sk.set_attachment(*slot, attachment);
+            if attachments {
+                self.mark(sk, *slot, CURRENT);
+            }
+        }
+        if sk.attachment_states.get(slot.index()) <= self.unkeyed_state {
+            self.mark(sk, *slot, SETUP);
+        }
+    }
+
+    pub(super) fn set_attachment(
+        &self,
+        sk: &mut Skeleton,
+        slot: spine_model::SlotId,
+        name: Option<&str>,
+        attachments: bool,
+    ) {
+        sk.set_attachment_by_name(slot, name.filter(|n| !n.is_empty()));
+        if attachments {
+            self.mark(sk, slot, CURRENT);
+        }
+    }
+
+    /// Sets the attachment state of `slot` to `unkeyed_state + mark` (spine-cpp
+    /// `slot->setAttachmentState`).
+    pub(super) fn mark(&self, sk: &mut Skeleton, slot: spine_model::SlotId, mark: i32) {
+        let n = sk.slots.len();
+        sk.attachment_states.set(slot.index(), n, self.unkeyed_state + mark);
+    }
+}
+
+/// The ranges of `timelines` that do something on a skeleton with `bones` (see
+/// `TrackEntry::active_runs`) into `runs`.
+pub(super) fn active_runs(
+    bones: &[crate::skeleton::Bone],
+    timelines: &[Timeline],
+    runs: &mut Vec<(u32, u32)>,
+) {
+    runs.clear();
+    let mut start = None;
+    for (i, tl) in timelines.iter().enumerate() {
+        let idle = match tl {
+            Timeline::Bone { bone, curves, .. } => {
+                curves.is_empty() || !bones.get(bone.index()).is_some_and(|b| b.active)
+            }
+            _ => false,
+        };
+        match (idle, start) {
+            (false, None) => start = Some(i as u32),
+            (true, Some(s)) => {
+                runs.push((s, i as u32));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        runs.push((s, timelines.len() as u32));
+    }
+}
+
+/// `math::fmod(x, 360.0)`: `x` itself when `|x| < 360` (what `fmod` returns then, signed
+/// zero included), which is what a rotation's running total usually is.
+#[inline]
+pub(super) fn fmod_360(x: f32) -> f32 {
+    if x.abs() < 360.0 {
+        x
+    } else {
+        math::fmod(x, 360.0)
+    }
+}
+
+/// `f64::ceil` without the library call (no SSE4.1 `roundsd` in the baseline target):
+/// below 2^52 in magnitude the truncation through `i64` is exact, one is added when it fell
+/// below `x`, and the sign is `x`'s (`ceil(-0.5) = -0.0`); NaN, infinities and larger
+/// values are integral already and returned as they are.
+#[inline]
+pub(super) fn ceil(x: f64) -> f64 {
+    if x.is_nan() || x.abs() >= 4_503_599_627_370_496.0 {
+        return x;
+    }
+    let t = x as i64 as f64;
+    let c = if t < x { t + 1.0 } else { t };
+    c.copysign(x)
+}
+
+/// spine-cpp `AnimationState::applyRotateTimeline`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn apply_rotate_timeline(
+    sk: &mut Skeleton,
+    skd: &SkeletonData,
+    anim: Option<AnimationId>,
+    index: usize,
+    (tl, keys): (&Timeline, &[f32]),
+    time: f32,
+    alpha: f32,
+    blend: MixBlend,
+    rot: &mut [f32],
+    i: usize,
+    first_frame: bool,
+) {
+    if first_frame {
+        if let Some(r) = rot.get_mut(i) {
+            *r = 0.0;
+        }
+    }
+    let Some(anim) = anim else { return };
+    if alpha == 1.0 {
+        let d = MixDirection::In;
+        apply_held(sk, skd, anim, index, tl, keys, 0.0, time, None, 1.0, blend, d);
+        return;
+    }
+    let Timeline::Bone { bone, curves, .. } = tl else { return };
+    let setup = sk.data.bone(*bone).rotation;
+    let Some(b) = sk.bones.get_mut(bone.index()) else { return };
+    if !b.active || curves.is_empty() {
+        return;
+    }
+    let curves = curves.table(keys);
+    if sk.data.behaviour.rotation_mix == RotationMix::Spine3 {
+        let spine_c = sk.data.behaviour.rotate_mix_spine_c;
+        rotate_mix_3x(b, curves, setup, time, alpha, blend, rot, i, first_frame, spine_c);
+        return;
+    }
+    let (r1, r2);
+    if time < curves.time(0) {
+        match blend {
+            MixBlend::Setup => {
+                b.rotation = setup;
+                return;
+            }
+            MixBlend::First => {
+                r1 = b.rotation;
+                r2 = setup;
+            }
+            _ => return,
+        }
+    } else {
+        r1 = if blend == MixBlend::Setup { setup } else { b.rotation };
+        r2 = setup + crate::timeline::curve_value1(curves, time);
+    }
+    let total;
+    let mut diff = r2 - r1;
+    diff -= (ceil(f64::from(diff / 360.0) - 0.5) as f32) * 360.0;
+    if diff == 0.0 {
+        total = rot.get(i).copied().unwrap_or(0.0);
+    } else {
+        let (last_total, last_diff) = if first_frame {
+            (0.0, diff)
+        } else {
+            (rot.get(i).copied().unwrap_or(0.0), rot.get(i + 1).copied().unwrap_or(0.0))
+        };
+        let loops = last_total - fmod_360(last_total);
+        let mut t = diff + loops;
+        let current = diff >= 0.0;
+        let mut dir = last_total >= 0.0;
+        if math::abs(last_diff) <= 90.0 && math::sign(last_diff) != math::sign(diff) {
+            if math::abs(last_total - loops) > 180.0 {
+                t += 360.0 * math::sign(last_total);
+                dir = current;
+            } else if loops != 0.0 {
+                t -= 360.0 * math::sign(last_total);
+            } else {
+                dir = current;
+            }
+        }
+        if dir != current {
+            t += 360.0 * math::sign(last_total);
+        }
+        if let Some(r) = rot.get_mut(i) {
+            *r = t;
+        }
+        total = t;
+    }
+    if let Some(r) = rot.get_mut(i + 1) {
+        *r = diff;
+    }
+    b.rotation = r1 + total * alpha;
+}
