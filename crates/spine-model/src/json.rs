@@ -110,12 +110,18 @@ impl SkeletonData {
     }
 }
 
-/// Parses and resolves JSON skeleton text with an optional atlas (scale 1).
+/// Parses and resolves JSON skeleton text with an optional atlas (scale 1): 3.5–4.2, and 4.3
+/// through [`crate::load_json43`].
 pub fn load_json(
     text: &str,
     atlas: Option<&spine_format::atlas::Atlas>,
 ) -> Result<SkeletonData, LoadError> {
-    let s = j::parse(text).map_err(|e| LoadError::Json(e.to_string()))?;
+    let s = match j::parse(text) {
+        Ok(s) => s,
+        // A 4.3 skeleton (its own JSON reader).
+        Err(e) if crate::json43::declares_43(&e, text) => return crate::load_json43(text, atlas),
+        Err(e) => return Err(LoadError::Json(e.to_string())),
+    };
     SkeletonData::from_json(&s, &LoadOptions { scale: 1.0, atlas, atlas_name: "atlas" })
 }
 

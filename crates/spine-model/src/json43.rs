@@ -21,6 +21,13 @@ impl SkeletonData {
     }
 }
 
+/// When `text` failed to parse as a 3.5–4.2 JSON skeleton with `e`: whether it is a 4.3 one
+/// (the 3.5–4.2 reader refuses the declared version; checked only on that error, so loading
+/// other JSON costs nothing more).
+pub(crate) fn declares_43(e: &spine_format::json::JsonError, text: &str) -> bool {
+    e.path == "skeleton.spine" && j::declared_version(text).is_some_and(|v| j::is_43(&v))
+}
+
 /// Parses and resolves 4.3 JSON skeleton text with an optional atlas (scale 1).
 pub fn load_json43(
     text: &str,

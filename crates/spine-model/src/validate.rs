@@ -380,9 +380,16 @@ pub fn load_spine(bytes: &[u8], options: &LoadOptions<'_>) -> Result<SkeletonDat
     match sniff(bytes) {
         FileFormat::SpineJson => {
             let text = json_text(bytes).map_err(LoadError::Json)?;
-            let parsed =
-                spine_format::json::parse(text).map_err(|e| LoadError::Json(e.to_string()))?;
-            SkeletonData::from_json(&parsed, options)
+            match spine_format::json::parse(text) {
+                Ok(parsed) => SkeletonData::from_json(&parsed, options),
+                // 4.3 JSON has its own reader.
+                Err(e) if crate::json43::declares_43(&e, text) => {
+                    let parsed = spine_format::json43::parse(text)
+                        .map_err(|e| LoadError::Json(e.to_string()))?;
+                    SkeletonData::from_json43(&parsed, options)
+                }
+                Err(e) => Err(LoadError::Json(e.to_string())),
+            }
         }
         FileFormat::SpineBinary => crate::load_binary_with(bytes, options),
         FileFormat::SkelformArchive | FileFormat::SkelformJson => {

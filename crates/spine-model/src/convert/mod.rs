@@ -1,14 +1,24 @@
-//! Conversion between Spine export formats and versions.
+//! Conversion between Spine export formats and versions: what `skel convert` does.
 //!
-//! * Within a version, binary ⇄ JSON: the raw ASTs of `spine-format` are mapped onto each
-//!   other with every name resolved or spelled out ([`v3_json`] for 3.5–3.8, [`v40_json`] for
-//!   4.0–4.2, [`v43_json`] for 4.3).
+//! [`convert`] takes a skeleton of any supported format and version (binary or JSON,
+//! 3.5–4.3) and a target version and format:
 //!
-//! Nothing here changes what a skeleton means within a version: the converted file loads,
-//! in the official runtime of that version, to the data the source loads to (each module
-//! lists what one side cannot hold).
+//! * **Within a version**, binary ⇄ JSON (3.5–4.3): the raw ASTs of `spine-format` are
+//!   mapped onto each other with every name resolved or spelled out ([`v3_json`] for
+//!   3.5–3.8, [`v40_json`] for 4.0–4.2, [`v43_json`] for 4.3). Nothing changes what the
+//!   skeleton means: the converted file loads, in that version's official runtime, to the
+//!   data the source loads to (each module lists what one side cannot hold).
+//! * **Upgrades** of any 3.5–4.2 skeleton to 4.2 or 4.3 (both formats) go through the
+//!   model: the source is resolved to [`crate::SkeletonData`] and written back in the newer
+//!   data model ([`upgrade`], which documents every mapping, what cannot be expressed, and
+//!   the match rates measured against the official runtimes).
+//! * **Downgrades** are refused ([`ConvertError::Downgrade`]), and so is an upgrade to a
+//!   target other than 4.2 or 4.3.
+//!
+//! [`Output::notes`] lists what a conversion could not carry over exactly.
 
 mod common;
+pub mod upgrade;
 pub mod v3_json;
 pub mod v40_json;
 pub mod v43_json;
@@ -93,6 +103,69 @@ impl Document {
         binary::parse(bytes).map(Document::Binary).map_err(|e| ConvertError::Parse(e.to_string()))
     }
 
+    /// Resolves the document (scale 1, no atlas).
+    pub fn load(&self) -> Result<crate::SkeletonData, LoadError> {
+        let o = crate::LoadOptions::default();
+        match self {
+            Document::Binary(f) => crate::SkeletonData::from_binary(f, &o),
+            Document::Json(s) => crate::SkeletonData::from_json(s, &o),
+            Document::Json43(s) => crate::SkeletonData::from_json43(s, &o),
+        }
+    }
+
+    /// What the model does not keep: the hash bytes and the images and audio folders.
+    pub fn extras(&self) -> upgrade::Extras {
+        let (hash, images, audio) = match self {
+            Document::Binary(SkeletonFile::V35(s)) => {
+                let n = s.header.nonessential.as_ref();
+                (
+                    s.header.hash.as_deref().and_then(json43::hash_bytes),
+                    n.and_then(|n| n.images.clone()),
+                    n.and_then(|n| n.audio.clone()),
+                )
+            }
+            Document::Binary(SkeletonFile::V38(s)) => {
+                let n = s.header.nonessential.as_ref();
+                (
+                    s.header.hash.as_deref().and_then(json43::hash_bytes),
+                    n.and_then(|n| n.images.clone()),
+                    n.and_then(|n| n.audio.clone()),
+                )
+            }
+            Document::Binary(SkeletonFile::V40(s)) => {
+                let n = s.header.nonessential.as_ref();
+                (
+                    json43::hash_bytes(&s.header.hash_base64()),
+                    n.and_then(|n| n.images_path.clone()),
+                    n.and_then(|n| n.audio_path.clone()),
+                )
+            }
+            Document::Binary(SkeletonFile::V43(s)) => {
+                let n = s.header.nonessential.as_ref();
+                let mut b = [0u8; 8];
+                b[..4].copy_from_slice(&s.header.hash_low.to_be_bytes());
+                b[4..].copy_from_slice(&s.header.hash_high.to_be_bytes());
+                (
+                    Some(b),
+                    n.and_then(|n| n.images_path.clone()),
+                    n.and_then(|n| n.audio_path.clone()),
+                )
+            }
+            Document::Json(s) => (
+                s.info.hash.as_deref().and_then(json43::hash_bytes),
+                s.info.images.clone(),
+                s.info.audio.clone(),
+            ),
+            Document::Json43(s) => (
+                s.info.hash.as_deref().and_then(json43::hash_bytes),
+                s.info.images.clone(),
+                s.info.audio.clone(),
+            ),
+            _ => (None, None, None),
+        };
+        upgrade::Extras { hash, images, audio }
+    }
+
     /// The editor version string the document declares (empty when absent).
     pub fn version(&self) -> String {
         match self {
@@ -126,7 +199,31 @@ pub fn convert(input: &[u8], to: &str, format: Format) -> Result<Output, Convert
     if target == source {
         return within(doc, format, &mut notes).map(|bytes| Output { bytes, notes });
     }
-    Err(ConvertError::Unsupported(format!("conversion from {from} to {to} is not supported")))
+    if target != (4, 3) && target != (4, 2) {
+        return Err(ConvertError::Unsupported(format!(
+            "a {from} skeleton can be converted to its own version, 4.2 or 4.3, not {to}"
+        )));
+    }
+    let extras = doc.extras();
+    let data = doc.load()?;
+    let mut n = upgrade::Notes::default();
+    let bytes = if target == (4, 3) {
+        let s =
+            upgrade::to_v43(&data, &extras, &mut n).map_err(|e| ConvertError::Unsupported(e.0))?;
+        match format {
+            Format::Binary => binary::write(&SkeletonFile::V43(s)),
+            Format::Json => json43::write(&v43_json::to_json(&s)).into_bytes(),
+        }
+    } else {
+        let s =
+            upgrade::to_v42(&data, &extras, &mut n).map_err(|e| ConvertError::Unsupported(e.0))?;
+        match format {
+            Format::Binary => binary::write(&SkeletonFile::V40(s)),
+            Format::Json => json::write(&v40_json::to_json(&s)).into_bytes(),
+        }
+    };
+    notes.extend(n.into_lines());
+    Ok(Output { bytes, notes })
 }
 
 /// The binary form of a 3.5–4.2 JSON skeleton, in its declared version.
