@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde_json::json;
 use spine_format::binary::{self, SkeletonFile};
-use spine_format::{json, Summary};
+use spine_format::{json, json43, Summary};
 
 use spine_model::validate::{json_text, FileFormat};
 
@@ -15,13 +15,21 @@ use crate::{escape, Failure};
 enum Document {
     SpineBinary(SkeletonFile),
     SpineJson(json::Skeleton),
+    SpineJson43(json43::Skeleton),
 }
 
 /// Parses a Spine skeleton of the [`sniff`](spine_model::validate::sniff)ed format.
 fn load(file: &Path, bytes: &[u8], format: FileFormat) -> Result<Document, Failure> {
     if format == FileFormat::SpineJson {
         let text = json_text(bytes).map_err(|e| Failure::new(file, e))?;
-        return json::parse(text).map(Document::SpineJson).map_err(|e| Failure::new(file, e));
+        return match json::parse(text) {
+            Ok(s) => Ok(Document::SpineJson(s)),
+            // 4.3 JSON has its own reader.
+            Err(_) if json43::declared_version(text).is_some_and(|v| json43::is_43(&v)) => {
+                json43::parse(text).map(Document::SpineJson43).map_err(|e| Failure::new(file, e))
+            }
+            Err(e) => Err(Failure::new(file, e)),
+        };
     }
     binary::parse(bytes).map(Document::SpineBinary).map_err(|e| Failure::new(file, e))
 }
@@ -30,6 +38,7 @@ fn summary(doc: &Document) -> (&'static str, Summary) {
     match doc {
         Document::SpineBinary(s) => ("spine-binary", s.summary()),
         Document::SpineJson(s) => ("spine-json", s.summary()),
+        Document::SpineJson43(s) => ("spine-json", s.summary()),
     }
 }
 
@@ -104,6 +113,7 @@ pub(crate) fn dump(
     match doc {
         Document::SpineBinary(s) => print_dump(file, &s, as_json),
         Document::SpineJson(s) => print_dump(file, &s, as_json),
+        Document::SpineJson43(s) => print_dump(file, &s, as_json),
     }
 }
 

@@ -22,6 +22,7 @@ macro_rules! outln {
 
 mod args;
 mod bench;
+mod convert;
 mod info;
 mod io;
 mod pose;
@@ -271,6 +272,21 @@ enum Command {
         #[arg(long)]
         open: bool,
     },
+    /// Convert a Spine skeleton: binary <-> JSON within its version (3.5-4.3), or upgrade a
+    /// 3.5-4.2 one to 4.2 or 4.3. Downgrades are refused.
+    Convert {
+        /// The skeleton file (.skel or .json; `-`: standard input).
+        file: PathBuf,
+        /// Target version: the input's own, or 4.2 / 4.3 (e.g. `4.3`).
+        #[arg(long)]
+        to: String,
+        /// Output format (default: from the output's extension, else the input's).
+        #[arg(long, value_parser = ["skel", "json"])]
+        format: Option<String>,
+        /// Output file.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Print the raw AST the format layer read (SkelForm: the armature.json document).
     Dump {
         /// The skeleton file (`-`: standard input).
@@ -432,6 +448,10 @@ fn run(command: &Command) -> Result<(), Failure> {
         Command::View { paths, port, open } => {
             let opts = skel_view::ViewOptions { paths: paths.clone(), port: *port, open: *open };
             skel_view::run(&opts).map_err(|e| Failure { file: None, message: e, usage: false })
+        }
+        Command::Convert { file, to, format, out } => {
+            let (bytes, input) = read_skeleton(file)?;
+            convert::convert(file, &bytes, input, to, format.as_deref(), out)
         }
         Command::Dump { file, json } => {
             let (bytes, format) = read_skeleton(file)?;
