@@ -1085,7 +1085,10 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Skeleton, JsonEr
 }
 
 impl Skeleton {
-    /// Counts and names for display (the same fields as the binary summaries).
+    /// Counts and names for display (the same fields as the binary summaries). The hash of a
+    /// 4.x export (the editor's base64 of the binary's 8 hash bytes) is shown as the binary
+    /// summaries show those bytes, so a JSON export and its binary twin agree; any other hash
+    /// string is shown as written.
     pub fn summary(&self) -> Summary {
         let mut skins: Vec<String> = self.skins.iter().map(|s| s.name.clone()).collect();
         if let Some(i) = skins.iter().position(|s| s == "default") {
@@ -1094,7 +1097,10 @@ impl Skeleton {
         }
         Summary {
             version: self.info.spine.clone().unwrap_or_default(),
-            hash: self.info.hash.clone().unwrap_or_default(),
+            hash: match self.info.hash.as_deref() {
+                Some(h) if self.version >= Version(4, 0) => crate::json43::hash_display(h),
+                h => h.unwrap_or_default().to_owned(),
+            },
             bones: self.bones.len(),
             slots: self.slots.len(),
             skins,

@@ -1172,6 +1172,19 @@ pub fn hash_bytes(hash: &str) -> Option<[u8; 8]> {
     Some(((bits >> 2) as u64).to_be_bytes())
 }
 
+/// A 4.x JSON hash as the binary summaries show the same bytes (the second then the first
+/// big-endian word, hex) when it is the editor's base64 of 8 bytes; else as written.
+pub fn hash_display(hash: &str) -> String {
+    match hash_bytes(hash) {
+        Some(b) => {
+            let low = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+            let high = u32::from_be_bytes([b[4], b[5], b[6], b[7]]);
+            format!("{high:x}{low:x}")
+        }
+        None => hash.to_owned(),
+    }
+}
+
 impl Skeleton {
     /// Counts and names for display (the same fields as the binary summaries). The hash is
     /// shown as the 4.3 binary summary shows it (the second then the first big-endian word,
@@ -1193,17 +1206,7 @@ impl Skeleton {
                 ConstraintKind::Slider(_) => constraints.slider += 1,
             }
         }
-        let hash = match self.info.hash.as_deref() {
-            None => String::new(),
-            Some(h) => match hash_bytes(h) {
-                Some(b) => {
-                    let low = i32::from_be_bytes([b[0], b[1], b[2], b[3]]);
-                    let high = i32::from_be_bytes([b[4], b[5], b[6], b[7]]);
-                    format!("{high:x}{low:x}")
-                }
-                None => h.to_owned(),
-            },
-        };
+        let hash = self.info.hash.as_deref().map(hash_display).unwrap_or_default();
         Summary {
             version: self.info.spine.clone().unwrap_or_default(),
             hash,
