@@ -299,3 +299,67 @@ fn generated_43_binaries_have_json_twins_that_load_the_same() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Hostile 4.3 JSON: mutated twins of the generated fixtures (numbers changed to large,
+/// negative or fractional values, names changed, keys dropped) never make the reader, the
+/// resolver or the JSON → binary conversion panic; they load or are refused with problems.
+#[test]
+fn mutated_43_json_never_panics() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut loaded, mut refused) = (0, 0);
+    for path in fixtures() {
+        if path.file_name().is_some_and(|n| n.to_string_lossy().starts_with("showcase")) {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let SkeletonFile::V43(bin) = binary::parse(&bytes).unwrap() else { unreachable!() };
+        let text = json43::write(&v43_json::to_json(&bin));
+        let lines: Vec<&str> = text.lines().collect();
+        for _ in 0..150 {
+            let mut out = lines.clone();
+            let i = next() as usize % out.len();
+            let owned;
+            let replacement = match next() % 5 {
+                // A number becomes another.
+                0 => ["99999", "-1", "0.5", "1e30", "-70000"][next() as usize % 5],
+                // A name becomes an unknown one.
+                1 => "\"nope\"",
+                // The line disappears (a key and value, or a bracket: then a syntax error).
+                2 => "",
+                3 => "[]",
+                _ => "{}",
+            };
+            let line = out[i];
+            out[i] = match line.find(": ") {
+                Some(c) if !replacement.is_empty() => {
+                    let end = if line.trim_end().ends_with(',') { "," } else { "" };
+                    owned = format!("{}: {replacement}{end}", &line[..c]);
+                    &owned
+                }
+                _ => "",
+            };
+            let mutated = out.join("\n");
+            let result = std::panic::catch_unwind(|| {
+                let Ok(j) = json43::parse(&mutated) else { return false };
+                let ok = SkeletonData::from_json43(&j, &LoadOptions::default()).is_ok();
+                let _ = v43_json::from_json(&j).map(|b| binary::write(&SkeletonFile::V43(b)));
+                ok
+            });
+            match result {
+                Ok(true) => loaded += 1,
+                Ok(false) => refused += 1,
+                Err(_) => {
+                    panic!("{}: panicked on line {i} mutated to {:?}", path.display(), out[i])
+                }
+            }
+        }
+    }
+    eprintln!("{loaded} mutated files loaded, {refused} refused");
+    assert!(loaded > 0 && refused > 0);
+}
