@@ -18,13 +18,13 @@
 //! format marks "scaled").
 
 mod prim;
-mod wire;
 pub mod shared;
 pub mod v35;
 pub mod v38;
 pub mod v3_common;
 pub mod v40;
 pub mod v43;
+mod wire;
 
 pub use prim::StrRef;
 
