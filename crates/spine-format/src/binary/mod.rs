@@ -30,7 +30,9 @@ pub use prim::StrRef;
 
 use crate::error::{BinaryError, BinaryErrorKind};
 use crate::{Limits, Summary};
-use prim::Reader;
+use nom::sequence::preceded;
+use nom::Parser;
+use wire::{into_binary, str, take, Lim, PErr};
 
 /// The versions this crate reads, for error messages.
 pub const SUPPORTED_VERSIONS: &str = "3.5, 3.6, 3.7, 3.8, 4.0, 4.1, 4.2, 4.3";
@@ -126,27 +128,29 @@ fn generation_of(version: &str) -> Option<Generation> {
 /// 4.x files start with an 8-byte hash followed by the version string; 3.x files start
 /// with a hash *string* followed by the version string. The 4.x reading is tried first.
 pub fn detect(bytes: &[u8]) -> Result<Header, BinaryError> {
+    let lim = Lim::new(Limits::default());
     let try4 = || -> Option<String> {
-        let mut r = Reader::new(bytes);
-        r.bytes(8).ok()?;
-        let v = r.str().ok()??;
+        let (_, v) = preceded(|i| take(i, 8), str(&lim)).parse(bytes).ok()?;
+        let v = v?;
         (looks_like_version(v) && major_of(v) >= Some(4)).then(|| v.to_owned())
     };
     let try3 = || -> Option<String> {
-        let mut r = Reader::new(bytes);
-        r.str().ok()?;
-        let v = r.str().ok()??;
+        let (_, v) = preceded(str(&lim), str(&lim)).parse(bytes).ok()?;
+        let v = v?;
         looks_like_version(v).then(|| v.to_owned())
     };
+    let header_error = |kind| into_binary(PErr::at(bytes, kind), bytes.len());
     let Some(found) = try4().or_else(try3) else {
-        return Err(Reader::new(bytes).err(BinaryErrorKind::Invalid(
+        return Err(header_error(BinaryErrorKind::Invalid(
             "not a Spine binary skeleton: no version string in the header".into(),
         )));
     };
     match generation_of(&found) {
         Some(generation) => Ok(Header { version: found, generation }),
-        None => Err(Reader::new(bytes)
-            .err(BinaryErrorKind::UnsupportedVersion { found, supported: SUPPORTED_VERSIONS })),
+        None => Err(header_error(BinaryErrorKind::UnsupportedVersion {
+            found,
+            supported: SUPPORTED_VERSIONS,
+        })),
     }
 }
 
@@ -157,7 +161,7 @@ pub fn parse(bytes: &[u8]) -> Result<SkeletonFile, BinaryError> {
 
 /// Parses a binary skeleton of any supported version, enforcing `limits`.
 pub fn parse_with_limits(bytes: &[u8], limits: &Limits) -> Result<SkeletonFile, BinaryError> {
-    Reader::with_limits(bytes, *limits).check_file_size()?;
+    Lim::new(*limits).check_file_size(bytes)?;
     let header = detect(bytes)?;
     Ok(match header.generation {
         Generation::V35 | Generation::V36 | Generation::V37 => {

@@ -3,9 +3,9 @@
 
 use std::fmt::Debug;
 
-use super::prim::{Reader, Writer};
+use super::prim::Writer;
 use super::wire::{self, check_count, check_limit, f32, i8, index, item, varint};
-use super::wire::{In, Lim, PErr, Res};
+use super::wire::{Above, In, Lim, PErr, Res};
 use crate::error::{BinaryError, BinaryErrorKind};
 
 /// One change of a draw-order key: slot `slot` moves by `shift` positions.
@@ -20,63 +20,12 @@ pub struct DrawOrderChange {
     pub shift: i32,
 }
 
-/// Reads an image sequence record, four varints: frame count, start, digits, setup index.
+/// Parses an image sequence record, four varints: frame count, start, digits, setup index.
 ///
 /// The frames take no bytes on the wire, so the count is checked against
 /// [`crate::Limits::max_sequence_frames`] only (not against the bytes left), and the zero-padding
 /// width against [`crate::Limits::max_string_bytes`] (each frame's region path is at least that
 /// long): a few bytes cannot ask the loader for billions of frames or gigabyte-long paths.
-pub(crate) fn read_sequence(r: &mut Reader<'_>) -> Result<[u32; 4], BinaryError> {
-    let at = r.pos();
-    let count = r.varint()?;
-    r.check_limit(at, "sequence frame", u64::from(count))?;
-    let start = r.varint()?;
-    let at = r.pos();
-    let digits = r.varint()?;
-    let max = r.limits().max_string_bytes;
-    if digits as usize > max {
-        return Err(r.err_at(
-            at,
-            BinaryErrorKind::LimitExceeded {
-                limit: "max_string_bytes",
-                value: u64::from(digits),
-                max: max as u64,
-            },
-        ));
-    }
-    Ok([count, start, digits, r.varint()?])
-}
-
-/// Reads a draw-order record over `slot_count` slots: a count, then `(slot, shift)` pairs.
-/// An empty list means "setup order". Slot and target indices are checked to be in range.
-pub(crate) fn read_draw_order(
-    r: &mut Reader<'_>,
-    slot_count: usize,
-) -> Result<Vec<DrawOrderChange>, BinaryError> {
-    let n = r.count("draw order change", 2)?;
-    let mut changes = Vec::with_capacity(n);
-    for _ in 0..n {
-        let slot = r.index("slot", slot_count)?;
-        let at = r.pos();
-        let shift = r.varint()? as i32;
-        let target = i64::from(slot) + i64::from(shift);
-        if target < 0 || target >= slot_count as i64 {
-            return Err(r.err_at(
-                at,
-                BinaryErrorKind::IndexOutOfRange {
-                    what: "draw order target",
-                    index: target as u64,
-                    len: slot_count,
-                },
-            ));
-        }
-        changes.push(DrawOrderChange { slot, shift });
-    }
-    Ok(changes)
-}
-
-/// Parses an image sequence record (see [`read_sequence`]): frame count, start, digits,
-/// setup index.
 pub(crate) fn sequence<'a, 'l>(lim: &'l Lim) -> impl Fn(In<'a>) -> Res<'a, [u32; 4]> + use<'a, 'l> {
     move |at| {
         let (i, count) = varint(at)?;
@@ -99,7 +48,8 @@ pub(crate) fn sequence<'a, 'l>(lim: &'l Lim) -> impl Fn(In<'a>) -> Res<'a, [u32;
     }
 }
 
-/// Parses a draw-order record over `slot_count` slots (see [`read_draw_order`]).
+/// Parses a draw-order record over `slot_count` slots: a count, then `(slot, shift)` pairs.
+/// An empty list means "setup order". Slot and target indices are checked to be in range.
 pub(crate) fn draw_order<'a, 'l>(
     lim: &'l Lim,
     slot_count: usize,
@@ -158,8 +108,6 @@ pub trait Channels: Copy + PartialEq + Debug {
 pub(crate) trait WireChannels: Channels {
     /// Bytes the channels take on the wire.
     const WIRE_BYTES: usize;
-    /// Reads the channels.
-    fn read(r: &mut Reader<'_>) -> Result<Self, BinaryError>;
     /// Parses the channels.
     fn parse(i: In<'_>) -> Res<'_, Self>;
     /// Writes the channels.
@@ -199,10 +147,6 @@ where
     [f32; N]: Channels,
 {
     const WIRE_BYTES: usize = 4 * N;
-    #[inline]
-    fn read(r: &mut Reader<'_>) -> Result<Self, BinaryError> {
-        r.f32_array()
-    }
     #[inline(always)]
     fn parse(i: In<'_>) -> Res<'_, Self> {
         wire::f32s(i)
@@ -219,12 +163,6 @@ where
     [u8; N]: Channels,
 {
     const WIRE_BYTES: usize = N;
-    fn read(r: &mut Reader<'_>) -> Result<Self, BinaryError> {
-        let b = r.bytes(N)?;
-        let mut v = [0u8; N];
-        v.copy_from_slice(b);
-        Ok(v)
-    }
     #[inline(always)]
     fn parse(i: In<'_>) -> Res<'_, Self> {
         match i.split_first_chunk::<N>() {
@@ -348,10 +286,19 @@ impl<V: Channels> KeySink<V> for Skip {
     fn curve(&mut self, _: usize, _: CurveType, _: &V::Beziers) {}
 }
 
+/// The wire side of a [`CurveFrames`]: the input at its first key (the key count and the
+/// input size are already checked), the file length for errors, and the error of a failed
+/// read, kept for the animation reader (which adds the section path while unwinding).
+pub(crate) struct Cursor<'a> {
+    rest: In<'a>,
+    total: usize,
+    err: Option<PErr>,
+}
+
 /// Where a [`CurveFrames`] takes its keys from.
 enum Source<'r, 'a, V: Channels> {
-    /// The wire, at the first key (the key count and the input size are already checked).
-    Wire(&'r mut Reader<'a>),
+    /// The wire.
+    Wire { cur: &'r mut Cursor<'a>, lim: &'r Lim, above: Above<'r> },
     /// A parsed timeline (replayed).
     Keys(&'r [CurveKey<V>]),
 }
@@ -367,14 +314,21 @@ pub struct CurveFrames<'r, 'a, V: Channels> {
 }
 
 impl<'r, 'a, V: Channels> CurveFrames<'r, 'a, V> {
-    /// Keys of the wire timeline at `r` (past `bezierCount`; `len` is checked against the
+    /// Keys of the wire timeline at `cur` (past `bezierCount`; `len` is checked against the
     /// input by the caller).
-    pub(crate) fn wire(r: &'r mut Reader<'a>, len: usize, bezier_count: u32) -> Self {
+    fn wire(
+        cur: &'r mut Cursor<'a>,
+        lim: &'r Lim,
+        above: Above<'r>,
+        len: usize,
+        bezier_count: u32,
+    ) -> Self {
         // Each bezier takes 16 bytes of input per channel; at most one per channel and segment.
-        let per_input = r.remaining() / 16;
+        let per_input = cur.rest.len() / 16;
         let per_keys = len.saturating_sub(1) * V::COUNT;
         let bezier_capacity = (bezier_count as usize).min(per_input).min(per_keys);
-        CurveFrames { source: Source::Wire(r), len, bezier_count, bezier_capacity }
+        let source = Source::Wire { cur, lim, above };
+        CurveFrames { source, len, bezier_count, bezier_capacity }
     }
 
     /// Replays a parsed timeline.
@@ -423,7 +377,23 @@ pub(crate) fn read_frames_impl<V: WireChannels, S: KeySink<V>>(
     sink: &mut S,
 ) -> Result<(), BinaryError> {
     match frames.source {
-        Source::Wire(r) => read_checked_frames(r, frames.len, sink),
+        Source::Wire { cur, lim, above } => match curve_frames(lim, cur.rest, frames.len, sink) {
+            Ok((rest, ())) => {
+                cur.rest = rest;
+                Ok(())
+            }
+            Err(e) => {
+                // The sink is handed the whole error (the path above the timeline added); the
+                // animation reader unwinds with the one kept here.
+                let e = match e {
+                    nom::Err::Error(e) | nom::Err::Failure(e) => e,
+                    nom::Err::Incomplete(_) => return Err(wire::into_binary(e, cur.total)),
+                };
+                let public = above(e.clone()).into_binary(cur.total);
+                cur.err = Some(e);
+                Err(public)
+            }
+        },
         Source::Keys(keys) => {
             let mut previous: Option<&CurveKey<V>> = None;
             for (i, k) in keys.iter().enumerate() {
@@ -439,68 +409,31 @@ pub(crate) fn read_frames_impl<V: WireChannels, S: KeySink<V>>(
     }
 }
 
-/// Reads `bezierCount`, checks `frame_count` against the input and hands the unread keys to
-/// `deliver`; keys `deliver` leaves unread are skipped.
-pub(crate) fn deliver_curve_frames<V: WireChannels>(
-    r: &mut Reader<'_>,
+/// Parses `bezierCount`, checks `frame_count` against the input and hands the unread keys
+/// to `deliver`; keys `deliver` leaves unread are skipped. `total` is the file length,
+/// `above` adds the section path above the timeline to the error a failed read hands
+/// `deliver`. That error unwinds from here whatever `deliver` returned; an error of
+/// `deliver`'s own is returned as it is.
+pub(crate) fn deliver_curve_frames<'a, V: WireChannels>(
+    lim: &Lim,
+    total: usize,
+    above: Above<'_>,
+    i: In<'a>,
     frame_count: usize,
-    deliver: impl for<'r, 'a> FnOnce(CurveFrames<'r, 'a, V>) -> Result<(), BinaryError>,
-) -> Result<(), BinaryError> {
-    let bezier_count = r.varint()?;
-    check_frames::<V>(r, frame_count)?;
-    let start = r.pos();
-    deliver(CurveFrames::wire(r, frame_count, bezier_count))?;
-    if r.pos() == start {
-        read_checked_frames::<V, _>(r, frame_count, &mut Skip)?;
+    deliver: impl for<'r> FnOnce(CurveFrames<'r, 'a, V>) -> Result<(), BinaryError>,
+) -> Res<'a, ()> {
+    let (i, bezier_count) = varint(i)?;
+    frames_checked::<V>(lim, i, frame_count)?;
+    let mut cur = Cursor { rest: i, total, err: None };
+    let delivered = deliver(CurveFrames::wire(&mut cur, lim, above, frame_count, bezier_count));
+    if let Some(e) = cur.err {
+        return Err(nom::Err::Error(e));
     }
-    Ok(())
-}
-
-/// Rejects an empty timeline and a key count the rest of the input cannot hold.
-fn check_frames<V: WireChannels>(r: &Reader<'_>, frame_count: usize) -> Result<(), BinaryError> {
-    if frame_count == 0 {
-        return Err(r.invalid_at(r.pos(), "timeline has no keyframes"));
+    delivered.map_err(PErr::foreign)?;
+    if cur.rest.len() == i.len() {
+        return curve_frames::<V, _>(lim, i, frame_count, &mut Skip);
     }
-    r.check_count(r.pos(), "keyframe", frame_count as u64, 4 + V::WIRE_BYTES)
-}
-
-/// Reads `frame_count` (checked) keys into `sink`.
-#[inline]
-fn read_checked_frames<V: WireChannels, S: KeySink<V>>(
-    r: &mut Reader<'_>,
-    frame_count: usize,
-    sink: &mut S,
-) -> Result<(), BinaryError> {
-    r.enter_item("frames", 0);
-    for i in 0..frame_count {
-        r.set_item_index(i);
-        let time = r.f32()?;
-        let value = V::read(r)?;
-        sink.key(time, &value);
-        if i > 0 {
-            let at = r.pos();
-            match r.i8()? {
-                0 => {}
-                1 => sink.curve(i - 1, CurveType::Stepped, &V::Beziers::default()),
-                2 => {
-                    r.check_count(r.pos(), "bezier channel", V::COUNT as u64, 16)?;
-                    let mut bezier = V::Beziers::default();
-                    for b in bezier.as_mut() {
-                        *b = r.f32_array::<4>()?;
-                    }
-                    sink.curve(i - 1, CurveType::Bezier, &bezier);
-                }
-                v => {
-                    return Err(r.err_at(
-                        at,
-                        BinaryErrorKind::BadEnum { what: "curve type", value: i64::from(v) },
-                    ))
-                }
-            }
-        }
-    }
-    r.leave();
-    Ok(())
+    Ok((cur.rest, ()))
 }
 
 /// Parses `bezierCount` and then a curve timeline of `frame_count` frames.

@@ -17,7 +17,7 @@
 use nom::error::{ContextError, ErrorKind, ParseError};
 use nom::{IResult, Parser};
 
-use crate::error::{BinaryError, BinaryErrorKind};
+use crate::error::{render_path, BinaryError, BinaryErrorKind};
 use crate::Limits;
 
 /// The input: the bytes not yet read (a suffix of the file).
@@ -43,7 +43,6 @@ enum Inner {
         name: Option<String>,
     },
     /// An error a caller's sink returned: passed through as it is.
-    #[allow(dead_code)] // until every generation reads through this layer
     Foreign(BinaryError),
 }
 
@@ -85,7 +84,6 @@ impl PErr {
     }
 
     /// An error a sink returned, passed through untouched.
-    #[allow(dead_code)] // until every generation reads through this layer
     #[cold]
     pub fn foreign(e: BinaryError) -> nom::Err<PErr> {
         nom::Err::Error(PErr(Box::new(Inner::Foreign(e))))
@@ -99,30 +97,43 @@ impl PErr {
         self
     }
 
+    /// What unwinding out of item `label[index]` adds ([`items`], [`item`]).
+    #[cold]
+    pub fn in_item(self, label: &'static str, index: usize) -> Self {
+        self.push(label, Some(index))
+    }
+
+    /// What unwinding out of section `label` adds ([`section`]).
+    #[cold]
+    pub fn in_section(self, label: &'static str) -> Self {
+        self.push(label, None)
+    }
+
+    /// What unwinding out of an item named `item` adds ([`named`]).
+    #[cold]
+    pub fn in_named(mut self, item: &str) -> Self {
+        if let Inner::Wire { name, .. } = &mut *self.0 {
+            *name = Some(item.to_owned());
+        }
+        self
+    }
+
     /// The public error, for an input of `total` bytes.
     #[cold]
     pub fn into_binary(self, total: usize) -> BinaryError {
         match *self.0 {
             Inner::Foreign(e) => e,
             Inner::Wire { rest, kind, path, .. } => {
-                let section = if path.is_empty() {
-                    "header".to_owned()
-                } else {
-                    let mut s = String::new();
-                    for (i, seg) in path.iter().rev().enumerate() {
-                        if i > 0 {
-                            s.push_str(" > ");
-                        }
-                        s.push_str(seg.label);
-                        if let Some(i) = seg.index {
-                            s.push_str(&format!("[{i}]"));
-                        }
-                        if let Some(n) = &seg.name {
-                            s.push_str(&format!(" {n:?}"));
-                        }
-                    }
-                    s
-                };
+                let segs: Vec<crate::error::Seg<'_>> = path
+                    .iter()
+                    .rev()
+                    .map(|s| crate::error::Seg {
+                        label: s.label,
+                        index: s.index,
+                        name: s.name.as_deref(),
+                    })
+                    .collect();
+                let section = render_path(&segs);
                 BinaryError { offset: total.saturating_sub(rest), section, kind }
             }
         }
@@ -147,6 +158,11 @@ impl<'a> ContextError<In<'a>> for PErr {
         other.push(label, None)
     }
 }
+
+/// The section path above a parser that hands its input to a caller (a streamed timeline):
+/// adds to an error what unwinding out to the top would, so the error the caller is handed
+/// is already the whole one.
+pub(crate) type Above<'p> = &'p dyn Fn(PErr) -> PErr;
 
 /// Converts a parse result to the public one, for an input of `total` bytes.
 pub(crate) fn finish<T>(r: Res<'_, T>, total: usize) -> Result<T, BinaryError> {
@@ -195,12 +211,7 @@ pub(crate) fn named<'a, T>(
 #[cold]
 #[inline(never)]
 fn name_error(e: nom::Err<PErr>, item: &str) -> nom::Err<PErr> {
-    e.map(|mut e| {
-        if let Inner::Wire { name, .. } = &mut *e.0 {
-            *name = Some(item.to_owned());
-        }
-        e
-    })
+    e.map(|e| e.in_named(item))
 }
 
 #[cold]
@@ -291,15 +302,12 @@ impl Lim {
     pub fn check_file_size(&self, bytes: &[u8]) -> Result<(), BinaryError> {
         let max = self.limits.max_file_bytes;
         if bytes.len() > max {
-            return Err(BinaryError {
-                offset: 0,
-                section: "header".to_owned(),
-                kind: BinaryErrorKind::LimitExceeded {
-                    limit: "max_file_bytes",
-                    value: bytes.len() as u64,
-                    max: max as u64,
-                },
-            });
+            let kind = BinaryErrorKind::LimitExceeded {
+                limit: "max_file_bytes",
+                value: bytes.len() as u64,
+                max: max as u64,
+            };
+            return Err(into_binary(PErr::at(bytes, kind), bytes.len()));
         }
         Ok(())
     }
@@ -401,7 +409,6 @@ pub(crate) fn opt_rgba(present: bool) -> impl Fn(In<'_>) -> Res<'_, Option<[u8; 
 /// A one-byte varint index below `len` followed by three big-endian floats (a vertex
 /// influence: bone, x, y, weight), when all thirteen bytes are there and the index takes
 /// one byte and is in range; `None` otherwise, for the caller's checked path.
-#[allow(dead_code)] // until every generation reads through this layer
 #[inline]
 pub(crate) fn index_f32x3(i: In<'_>, len: usize) -> Option<(In<'_>, (u32, [f32; 3]))> {
     let b = i.get(..13)?;
@@ -466,7 +473,6 @@ pub(crate) fn take(i: In<'_>, n: usize) -> Res<'_, &[u8]> {
 }
 
 /// A big-endian 16-bit value.
-#[allow(dead_code)] // until every generation reads through this layer
 #[inline]
 pub(crate) fn u16(i: In<'_>) -> Res<'_, u16> {
     let (r, b) = take(i, 2)?;

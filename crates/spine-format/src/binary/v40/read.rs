@@ -1,7 +1,16 @@
-//! The 4.0–4.2 reader: header, setup data, skins and attachments. Animations are read by
-//! [`super::read_animation`].
+//! The 4.0–4.2 reader: header, setup data, skins and attachments (nom, see `binary::wire`).
+//! Animations are read by [`super::read_animation`].
 
-use crate::binary::prim::{Reader, StrRef};
+use nom::combinator::cond;
+use nom::Parser;
+
+use crate::binary::prim::StrRef;
+use crate::binary::shared::sequence as wire_sequence;
+use crate::binary::wire::{
+    bool, check_count, count, enum_varint, f32, f32_vec, f32s, f32s_into, i32, i8, index,
+    index_f32x3, indices, into_binary, items, list, name, named, opt_f32, opt_rgba, rgba, section,
+    str, str_ref, string, u16, u8, varint, varint_signed, varints_into, In, Lim, PErr, Res,
+};
 use crate::binary::Generation;
 use crate::error::{BinaryError, BinaryErrorKind};
 use crate::Limits;
@@ -11,6 +20,9 @@ use super::stream::{Animations, AstSink};
 
 /// What the rest of the file is checked against: the version and what has been read so far.
 pub(super) struct Ctx {
+    pub lim: Lim,
+    /// The file length (for error offsets).
+    pub total: usize,
     pub gen: Generation,
     pub nonessential: bool,
     /// Whether bone icons are copied into the AST (else read, checked and left `None`).
@@ -45,32 +57,6 @@ impl Ctx {
     }
 }
 
-pub(super) fn bad_enum(r: &Reader<'_>, at: usize, what: &'static str, value: i64) -> BinaryError {
-    r.err_at(at, BinaryErrorKind::BadEnum { what, value })
-}
-
-/// Reads a count of indices each `< len`.
-fn read_indices(
-    r: &mut Reader<'_>,
-    what: &'static str,
-    len: usize,
-) -> Result<Vec<u32>, BinaryError> {
-    let n = r.count(what, 1)?;
-    let mut v = Vec::with_capacity(n);
-    for _ in 0..n {
-        v.push(r.index(what, len)?);
-    }
-    Ok(v)
-}
-
-fn opt_f32(r: &mut Reader<'_>, present: bool) -> Result<Option<f32>, BinaryError> {
-    if present {
-        Ok(Some(r.f32()?))
-    } else {
-        Ok(None)
-    }
-}
-
 /// Parses a whole 4.0–4.2 file.
 pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryError> {
     let (mut skeleton, mut animations) = parse_head(bytes, limits, true)?;
@@ -83,37 +69,56 @@ pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryErro
     Ok(skeleton)
 }
 
-/// Reads everything before the animations; the reader is left inside the "animations"
-/// section, at the first animation. The skeleton's `strings` are left empty (the table,
-/// borrowed from `bytes`, is [`Animations::strings`]).
+/// Reads everything before the animations; the returned [`Animations`] is at the first
+/// animation (inside the "animations" section). The skeleton's `strings` are left empty
+/// (the table, borrowed from `bytes`, is [`Animations::strings`]).
 pub(super) fn parse_head(
     bytes: &[u8],
     limits: Limits,
     keep_icons: bool,
 ) -> Result<(Skeleton, Animations<'_>), BinaryError> {
-    let mut r = Reader::with_limits(bytes, limits);
-    r.check_file_size()?;
-    let hash = [r.i32()?, r.i32()?];
-    let at = r.pos();
-    let version = r.name("version")?.to_owned();
+    let lim = Lim::new(limits);
+    lim.check_file_size(bytes)?;
+    match head(lim, keep_icons, bytes) {
+        Ok((rest, (skeleton, c, table, n))) => {
+            Animations::new(rest, bytes.len(), c, table, n).map(|a| (skeleton, a))
+        }
+        Err(e) => Err(into_binary(e, bytes.len())),
+    }
+}
+
+/// The header and the setup sections, up to the animation count.
+#[allow(clippy::type_complexity)]
+fn head(lim: Lim, keep_icons: bool, i: In<'_>) -> Res<'_, (Skeleton, Ctx, Vec<&str>, usize)> {
+    let total = i.len();
+    let (i, (hash_high, hash_low)) = (i32, i32).parse(i)?;
+    let version_at = i;
+    let (i, version) = name(&lim, "version")(version_at)?;
+    let version = version.to_owned();
     let gen = match crate::binary::generation_of(&version) {
         Some(g @ (Generation::V40 | Generation::V41 | Generation::V42)) => g,
         _ => {
-            return Err(r.err_at(
-                at,
+            return Err(PErr::at(
+                version_at,
                 BinaryErrorKind::UnsupportedVersion { found: version, supported: "4.0, 4.1, 4.2" },
             ))
         }
     };
-    let (x, y, width, height) = (r.f32()?, r.f32()?, r.f32()?, r.f32()?);
-    let reference_scale = opt_f32(&mut r, gen >= Generation::V42)?;
-    let nonessential = if r.bool()? {
-        Some(HeaderExtras { fps: r.f32()?, images_path: r.string()?, audio_path: r.string()? })
-    } else {
-        None
-    };
+    let (i, [x, y, width, height]) = f32s(i)?;
+    let (i, reference_scale) = opt_f32(gen >= Generation::V42)(i)?;
+    let (i, nonessential) = bool(i)?;
+    let (i, nonessential) = cond(nonessential, |i| {
+        let (i, fps) = f32(i)?;
+        let (i, images_path) = string(&lim)(i)?;
+        let (i, audio_path) = string(&lim)(i)?;
+        Ok((i, HeaderExtras { fps, images_path, audio_path }))
+    })
+    .parse(i)?;
+    let hash = [hash_high, hash_low];
     let header = Header { hash, version, x, y, width, height, reference_scale, nonessential };
     let mut c = Ctx {
+        lim,
+        total,
         gen,
         nonessential: header.nonessential.is_some(),
         keep_icons,
@@ -132,135 +137,88 @@ pub(super) fn parse_head(
         attachment_keys: Default::default(),
     };
 
-    r.enter("strings");
-    let n = r.count("string", 1)?;
-    let mut table: Vec<&str> = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("strings", i);
-        let at = r.pos();
-        match r.str()? {
-            Some(s) => table.push(s),
-            None => return Err(r.invalid_at(at, "string table entry is null")),
-        }
-        r.leave();
-    }
-    r.leave();
+    let (i, table) = section(
+        "strings",
+        list(&c.lim, "string", 1, Some("strings"), |at, _| match str(&c.lim)(at)? {
+            (i, Some(s)) => Ok((i, s)),
+            (_, None) => Err(PErr::invalid(at, "string table entry is null")),
+        }),
+    )
+    .parse(i)?;
     c.strings = table.len();
 
-    r.enter("bones");
-    let n = r.count("bone", 38)?;
-    let mut bones = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("bones", i);
-        bones.push(read_bone(&mut r, &c, i)?);
-        r.leave();
-        c.bones = i + 1;
-    }
-    r.leave();
-
-    r.enter("slots");
-    let n = r.count("slot", 12)?;
-    let mut slots = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("slots", i);
-        slots.push(read_slot(&mut r, &c)?);
-        r.leave();
-    }
-    r.leave();
+    let (i, bones) =
+        section("bones", list(&c.lim, "bone", 38, Some("bones"), |i, k| bone(&c, i, k)))
+            .parse(i)?;
+    c.bones = bones.len();
+    let (i, slots) =
+        section("slots", list(&c.lim, "slot", 12, Some("slots"), |i, _| slot(&c, i))).parse(i)?;
     c.slots = slots.len();
-
-    r.enter("ik constraints");
-    let n = r.count("ik constraint", 5)?;
-    let mut ik_constraints = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("ik constraints", i);
-        ik_constraints.push(read_ik(&mut r, &c)?);
-        r.leave();
-    }
-    r.leave();
+    let (i, ik_constraints) = section(
+        "ik constraints",
+        list(&c.lim, "ik constraint", 5, Some("ik constraints"), |i, _| ik(&c, i)),
+    )
+    .parse(i)?;
     c.ik = ik_constraints.len();
-
-    r.enter("transform constraints");
-    let n = r.count("transform constraint", 6)?;
-    let mut transform_constraints = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("transform constraints", i);
-        transform_constraints.push(read_transform(&mut r, &c)?);
-        r.leave();
-    }
-    r.leave();
+    let (i, transform_constraints) = section(
+        "transform constraints",
+        list(&c.lim, "transform constraint", 6, Some("transform constraints"), |i, _| {
+            transform(&c, i)
+        }),
+    )
+    .parse(i)?;
     c.transform = transform_constraints.len();
-
-    r.enter("path constraints");
-    let n = r.count("path constraint", 26)?;
-    let mut path_constraints = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("path constraints", i);
-        path_constraints.push(read_path(&mut r, &c)?);
-        r.leave();
-    }
-    r.leave();
+    let (i, path_constraints) = section(
+        "path constraints",
+        list(&c.lim, "path constraint", 26, Some("path constraints"), |i, _| path(&c, i)),
+    )
+    .parse(i)?;
     c.path = path_constraints.len();
+    let (i, physics_constraints) = cond(
+        c.v42(),
+        section(
+            "physics constraints",
+            list(&c.lim, "physics constraint", 31, Some("physics constraints"), |i, _| {
+                physics(&c, i)
+            }),
+        ),
+    )
+    .parse(i)?;
+    let physics_constraints = physics_constraints.unwrap_or_default();
+    c.physics = physics_constraints.len();
 
-    let mut physics_constraints = Vec::new();
-    if c.v42() {
-        r.enter("physics constraints");
-        let n = r.count("physics constraint", 31)?;
-        physics_constraints.reserve_exact(n);
-        for i in 0..n {
-            r.enter_item("physics constraints", i);
-            physics_constraints.push(read_physics(&mut r, &c)?);
-            r.leave();
-        }
-        r.leave();
-        c.physics = physics_constraints.len();
-    }
-
-    // Linked-mesh skin indices (4.2) are checked once every skin is known.
+    // Linked-mesh skin indices (4.2; where they were read, the index) are checked once every
+    // skin is known.
     let mut linked_skins = Vec::new();
-    r.enter("default skin");
-    let n = r.count("default skin slot", 2)?;
-    let default_skin =
-        if n == 0 { None } else { Some(read_skin_slots(&mut r, &c, n, &mut linked_skins)?) };
-    r.leave();
-
-    r.enter("skins");
-    let n = r.count("skin", 6)?;
-    let mut skins = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("skins", i);
-        skins.push(read_skin(&mut r, &c, &table, &mut linked_skins)?);
-        r.leave();
-    }
-    r.leave();
+    let (i, default_skin) = section("default skin", |i| {
+        let (i, n) = count(&c.lim, "default skin slot", 2)(i)?;
+        let r = cond(n > 0, |i| skin_slots(&c, i, n, &mut linked_skins)).parse(i);
+        r
+    })
+    .parse(i)?;
+    let (i, skins) = section(
+        "skins",
+        list(&c.lim, "skin", 6, Some("skins"), |i, _| skin(&c, i, &table, &mut linked_skins)),
+    )
+    .parse(i)?;
     c.skins = skins.len() + usize::from(default_skin.is_some());
-    for (at, index) in linked_skins {
-        if index as usize >= c.skins {
-            return Err(r.err_at(
-                at,
-                BinaryErrorKind::IndexOutOfRange {
-                    what: "linked mesh skin",
-                    index: u64::from(index),
-                    len: c.skins,
-                },
-            ));
-        }
+    if let Some(&(rest, index)) = linked_skins.iter().find(|&&(_, k)| k as usize >= c.skins) {
+        return Err(PErr::at_rest(
+            rest,
+            BinaryErrorKind::IndexOutOfRange {
+                what: "linked mesh skin",
+                index: u64::from(index),
+                len: c.skins,
+            },
+        ));
     }
 
-    r.enter("events");
-    let n = r.count("event", 8)?;
-    let mut events = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("events", i);
-        let e = read_event(&mut r, &c, &table)?;
-        c.event_audio.push(e.audio.is_some());
-        events.push(e);
-        r.leave();
-    }
-    r.leave();
+    let (i, events) =
+        section("events", list(&c.lim, "event", 8, Some("events"), |i, _| event(&c, i, &table)))
+            .parse(i)?;
+    c.event_audio = events.iter().map(|e| e.audio.is_some()).collect();
 
-    r.enter("animations");
-    let n = r.count("animation", 11)?;
+    let (i, n) = section("animations", count(&c.lim, "animation", 11)).parse(i)?;
     let skeleton = Skeleton {
         generation: gen,
         header,
@@ -276,352 +234,360 @@ pub(super) fn parse_head(
         events,
         animations: Vec::new(),
     };
-    Ok((skeleton, Animations::new(r, c, table, n)?))
+    Ok((i, (skeleton, c, table, n)))
 }
 
-fn read_bone(r: &mut Reader<'_>, c: &Ctx, i: usize) -> Result<Bone, BinaryError> {
-    let name = r.name("bone")?;
-    r.name_item(name);
-    let parent = if i == 0 { None } else { Some(r.index("parent bone", i)?) };
-    let (rotation, x, y) = (r.f32()?, r.f32()?, r.f32()?);
-    let (scale_x, scale_y, shear_x, shear_y) = (r.f32()?, r.f32()?, r.f32()?, r.f32()?);
-    let length = r.f32()?;
-    let at = r.pos();
-    let raw = if c.v42() { u32::from(r.u8()?) } else { r.varint()? };
-    let inherit = Inherit::from_wire(raw).ok_or_else(|| bad_enum(r, at, "inherit", raw.into()))?;
-    let skin_required = r.bool()?;
-    let extras = if c.nonessential {
-        let color = r.rgba()?;
-        let (icon, visible) = if c.v42() {
-            let icon = r.str()?.filter(|_| c.keep_icons).map(str::to_owned);
-            (icon, r.bool()?)
-        } else {
-            (None, true)
+fn bone<'a>(c: &Ctx, i: In<'a>, k: usize) -> Res<'a, Bone> {
+    let (i, name) = name(&c.lim, "bone")(i)?;
+    named(name, i, |i| {
+        let (i, parent) = cond(k > 0, index("parent bone", k)).parse(i)?;
+        let (at, [rotation, x, y, scale_x, scale_y, shear_x, shear_y, length]) = f32s(i)?;
+        let (i, raw) = if c.v42() { u8(at).map(|(i, v)| (i, u32::from(v)))? } else { varint(at)? };
+        let Some(inherit) = Inherit::from_wire(raw) else {
+            return Err(PErr::bad_enum(at, "inherit", raw.into()));
         };
-        Some(BoneExtras { color, icon, visible })
-    } else {
-        None
-    };
-    Ok(Bone {
-        name: name.to_owned(),
-        parent,
-        rotation,
-        x,
-        y,
-        scale_x,
-        scale_y,
-        shear_x,
-        shear_y,
-        length,
-        inherit,
-        skin_required,
-        extras,
+        let (i, skin_required) = bool(i)?;
+        let (i, extras) = cond(c.nonessential, |i| {
+            let (i, color) = rgba(i)?;
+            let (i, icon_visible) = cond(c.v42(), |i| {
+                let (i, icon) = str(&c.lim)(i)?;
+                let (i, visible) = bool(i)?;
+                Ok((i, (icon.filter(|_| c.keep_icons).map(str::to_owned), visible)))
+            })
+            .parse(i)?;
+            let (icon, visible) = icon_visible.unwrap_or((None, true));
+            Ok((i, BoneExtras { color, icon, visible }))
+        })
+        .parse(i)?;
+        let bone = Bone {
+            name: name.to_owned(),
+            parent,
+            rotation,
+            x,
+            y,
+            scale_x,
+            scale_y,
+            shear_x,
+            shear_y,
+            length,
+            inherit,
+            skin_required,
+            extras,
+        };
+        Ok((i, bone))
     })
 }
 
-fn read_slot(r: &mut Reader<'_>, c: &Ctx) -> Result<Slot, BinaryError> {
-    let name = r.name("slot")?;
-    r.name_item(name);
-    let bone = r.index("bone", c.bones)?;
-    let color = r.rgba()?;
-    let dark = r.rgba()?;
-    let attachment = r.str_ref(c.strings)?;
-    let at = r.pos();
-    let raw = r.varint()?;
-    let blend =
-        BlendMode::from_wire(raw).ok_or_else(|| bad_enum(r, at, "blend mode", raw.into()))?;
-    let visible = if c.nonessential && c.v42() { Some(r.bool()?) } else { None };
-    Ok(Slot { name: name.to_owned(), bone, color, dark, attachment, blend, visible })
+fn slot<'a>(c: &Ctx, i: In<'a>) -> Res<'a, Slot> {
+    let (i, name) = name(&c.lim, "slot")(i)?;
+    named(name, i, |i| {
+        let (i, bone) = index("bone", c.bones)(i)?;
+        let (i, color) = rgba(i)?;
+        let (i, dark) = rgba(i)?;
+        let (i, attachment) = str_ref(c.strings)(i)?;
+        let (i, blend) = enum_varint("blend mode", BlendMode::from_wire)(i)?;
+        let (i, visible) = cond(c.nonessential && c.v42(), bool).parse(i)?;
+        Ok((i, Slot { name: name.to_owned(), bone, color, dark, attachment, blend, visible }))
+    })
 }
 
-fn read_ik(r: &mut Reader<'_>, c: &Ctx) -> Result<IkConstraint, BinaryError> {
-    let name = r.name("ik constraint")?;
-    r.name_item(name);
-    let order = r.varint()?;
-    if c.v42() {
-        let bones = read_indices(r, "bone", c.bones)?;
-        let target = r.index("target bone", c.bones)?;
-        let flags = r.u8()?;
-        let mix = if flags & 32 != 0 && flags & 64 != 0 { Some(r.f32()?) } else { None };
-        let softness = opt_f32(r, flags & 128 != 0)?;
-        return Ok(IkConstraint {
+fn ik<'a>(c: &Ctx, i: In<'a>) -> Res<'a, IkConstraint> {
+    let (i, name) = name(&c.lim, "ik constraint")(i)?;
+    named(name, i, |i| {
+        let (i, order) = varint(i)?;
+        if c.v42() {
+            let (i, bones) = indices(&c.lim, "bone", c.bones)(i)?;
+            let (i, target) = index("target bone", c.bones)(i)?;
+            let (i, flags) = u8(i)?;
+            let (i, mix) = opt_f32(flags & 32 != 0 && flags & 64 != 0)(i)?;
+            let (i, softness) = opt_f32(flags & 128 != 0)(i)?;
+            let ik = IkConstraint {
+                name: name.to_owned(),
+                order,
+                bones,
+                target,
+                flags: Some(flags),
+                skin_required: flags & 1 != 0,
+                mix,
+                softness,
+                bend_direction: if flags & 2 != 0 { 1 } else { -1 },
+                compress: flags & 4 != 0,
+                stretch: flags & 8 != 0,
+                uniform: flags & 16 != 0,
+            };
+            return Ok((i, ik));
+        }
+        let (i, skin_required) = bool(i)?;
+        let (i, bones) = indices(&c.lim, "bone", c.bones)(i)?;
+        let (i, target) = index("target bone", c.bones)(i)?;
+        let (i, [mix, softness]) = f32s(i)?;
+        let (i, bend_direction) = i8(i)?;
+        let (i, (compress, stretch, uniform)) = (bool, bool, bool).parse(i)?;
+        let ik = IkConstraint {
             name: name.to_owned(),
             order,
             bones,
             target,
-            flags: Some(flags),
-            skin_required: flags & 1 != 0,
-            mix,
-            softness,
-            bend_direction: if flags & 2 != 0 { 1 } else { -1 },
-            compress: flags & 4 != 0,
-            stretch: flags & 8 != 0,
-            uniform: flags & 16 != 0,
-        });
-    }
-    let skin_required = r.bool()?;
-    let bones = read_indices(r, "bone", c.bones)?;
-    let target = r.index("target bone", c.bones)?;
-    Ok(IkConstraint {
-        name: name.to_owned(),
-        order,
-        bones,
-        target,
-        flags: None,
-        skin_required,
-        mix: Some(r.f32()?),
-        softness: Some(r.f32()?),
-        bend_direction: r.i8()?,
-        compress: r.bool()?,
-        stretch: r.bool()?,
-        uniform: r.bool()?,
+            flags: None,
+            skin_required,
+            mix: Some(mix),
+            softness: Some(softness),
+            bend_direction,
+            compress,
+            stretch,
+            uniform,
+        };
+        Ok((i, ik))
     })
 }
 
-fn read_transform(r: &mut Reader<'_>, c: &Ctx) -> Result<TransformConstraint, BinaryError> {
-    let name = r.name("transform constraint")?;
-    r.name_item(name);
-    let order = r.varint()?;
-    let mut values = [None; 12];
-    if c.v42() {
-        let bones = read_indices(r, "bone", c.bones)?;
-        let target = r.index("target bone", c.bones)?;
-        let f0 = r.u8()?;
-        for (k, v) in values.iter_mut().enumerate().take(5) {
-            *v = opt_f32(r, f0 & (8 << k) != 0)?;
+fn transform<'a>(c: &Ctx, i: In<'a>) -> Res<'a, TransformConstraint> {
+    let (i, name) = name(&c.lim, "transform constraint")(i)?;
+    named(name, i, |i| {
+        let (i, order) = varint(i)?;
+        let mut values = [None; 12];
+        if c.v42() {
+            let (i, bones) = indices(&c.lim, "bone", c.bones)(i)?;
+            let (i, target) = index("target bone", c.bones)(i)?;
+            let (mut i, f0) = u8(i)?;
+            for (k, v) in values.iter_mut().enumerate().take(5) {
+                (i, *v) = opt_f32(f0 & (8 << k) != 0)(i)?;
+            }
+            let (mut i, f1) = u8(i)?;
+            for (k, v) in values.iter_mut().enumerate().skip(5) {
+                (i, *v) = opt_f32(f1 & (1 << (k - 5)) != 0)(i)?;
+            }
+            let t = TransformConstraint {
+                name: name.to_owned(),
+                order,
+                bones,
+                target,
+                flags: Some([f0, f1]),
+                skin_required: f0 & 1 != 0,
+                local: f0 & 2 != 0,
+                relative: f0 & 4 != 0,
+                values,
+            };
+            return Ok((i, t));
         }
-        let f1 = r.u8()?;
-        for (k, v) in values.iter_mut().enumerate().skip(5) {
-            *v = opt_f32(r, f1 & (1 << (k - 5)) != 0)?;
+        let (i, skin_required) = bool(i)?;
+        let (i, bones) = indices(&c.lim, "bone", c.bones)(i)?;
+        let (i, target) = index("target bone", c.bones)(i)?;
+        let (i, (local, relative)) = (bool, bool).parse(i)?;
+        let (i, all) = f32s::<12>(i)?;
+        for (v, x) in values.iter_mut().zip(all) {
+            *v = Some(x);
         }
-        return Ok(TransformConstraint {
+        let t = TransformConstraint {
             name: name.to_owned(),
             order,
             bones,
             target,
-            flags: Some([f0, f1]),
-            skin_required: f0 & 1 != 0,
-            local: f0 & 2 != 0,
-            relative: f0 & 4 != 0,
+            flags: None,
+            skin_required,
+            local,
+            relative,
             values,
-        });
+        };
+        Ok((i, t))
+    })
+}
+
+fn path<'a>(c: &Ctx, i: In<'a>) -> Res<'a, PathConstraint> {
+    let (i, name) = name(&c.lim, "path constraint")(i)?;
+    named(name, i, |i| {
+        let (i, order) = varint(i)?;
+        let (i, skin_required) = bool(i)?;
+        let (i, bones) = indices(&c.lim, "bone", c.bones)(i)?;
+        let (at, target) = index("target slot", c.slots)(i)?;
+        let (i, (flags, p, s, ro)) = if c.v42() {
+            let (i, f) = u8(at)?;
+            (i, (Some(f), u32::from(f & 1), u32::from((f >> 1) & 3), u32::from((f >> 3) & 3)))
+        } else {
+            let (i, (p, s, ro)) = (varint, varint, varint).parse(at)?;
+            (i, (None, p, s, ro))
+        };
+        let Some(position_mode) = PositionMode::from_wire(p) else {
+            return Err(PErr::bad_enum(at, "position mode", p.into()));
+        };
+        let Some(spacing_mode) = SpacingMode::from_wire(s) else {
+            return Err(PErr::bad_enum(at, "spacing mode", s.into()));
+        };
+        let Some(rotate_mode) = RotateMode::from_wire(ro) else {
+            return Err(PErr::bad_enum(at, "rotate mode", ro.into()));
+        };
+        let (i, offset_rotation) = opt_f32(flags.is_none_or(|f| f & 128 != 0))(i)?;
+        let (i, [position, spacing, mix_rotate, mix_x, mix_y]) = f32s(i)?;
+        let p = PathConstraint {
+            name: name.to_owned(),
+            order,
+            skin_required,
+            bones,
+            target,
+            flags,
+            position_mode,
+            spacing_mode,
+            rotate_mode,
+            offset_rotation,
+            position,
+            spacing,
+            mix_rotate,
+            mix_x,
+            mix_y,
+        };
+        Ok((i, p))
+    })
+}
+
+fn physics<'a>(c: &Ctx, i: In<'a>) -> Res<'a, PhysicsConstraint> {
+    let (i, name) = name(&c.lim, "physics constraint")(i)?;
+    named(name, i, |i| {
+        let (i, order) = varint(i)?;
+        let (i, bone) = index("bone", c.bones)(i)?;
+        let (i, flags) = u8(i)?;
+        let (i, x) = opt_f32(flags & 2 != 0)(i)?;
+        let (i, y) = opt_f32(flags & 4 != 0)(i)?;
+        let (i, rotate) = opt_f32(flags & 8 != 0)(i)?;
+        let (i, scale_x) = opt_f32(flags & 16 != 0)(i)?;
+        let (i, shear_x) = opt_f32(flags & 32 != 0)(i)?;
+        let (i, limit) = opt_f32(flags & 64 != 0)(i)?;
+        let (i, fps) = u8(i)?;
+        let (i, [inertia, strength, damping]) = f32s(i)?;
+        let (i, mass_inverse) = opt_f32(flags & 128 != 0)(i)?;
+        let (i, [wind, gravity]) = f32s(i)?;
+        let (i, flags2) = u8(i)?;
+        let (i, mix) = opt_f32(flags2 & 128 != 0)(i)?;
+        let p = PhysicsConstraint {
+            name: name.to_owned(),
+            order,
+            bone,
+            flags,
+            x,
+            y,
+            rotate,
+            scale_x,
+            shear_x,
+            limit,
+            fps,
+            inertia,
+            strength,
+            damping,
+            mass_inverse,
+            wind,
+            gravity,
+            flags2,
+            mix,
+        };
+        Ok((i, p))
+    })
+}
+
+/// Runs `f` naming the item `name` when the reference resolves, else fails with `null` (an
+/// item's name that must be present, 4.0/4.1).
+fn named_ref<'a, T>(
+    table: &[&str],
+    what: &'static str,
+    name: StrRef,
+    at: In<'a>,
+    i: In<'a>,
+    f: impl FnOnce(In<'a>) -> Res<'a, T>,
+) -> Res<'a, T> {
+    match name.index().and_then(|k| table.get(k)) {
+        Some(s) => named(s, i, f),
+        None => Err(PErr::invalid(at, format!("{what} name is null"))),
     }
-    let skin_required = r.bool()?;
-    let bones = read_indices(r, "bone", c.bones)?;
-    let target = r.index("target bone", c.bones)?;
-    let local = r.bool()?;
-    let relative = r.bool()?;
-    for v in &mut values {
-        *v = Some(r.f32()?);
-    }
-    Ok(TransformConstraint {
-        name: name.to_owned(),
-        order,
-        bones,
-        target,
-        flags: None,
-        skin_required,
-        local,
-        relative,
-        values,
-    })
 }
 
-fn read_path(r: &mut Reader<'_>, c: &Ctx) -> Result<PathConstraint, BinaryError> {
-    let name = r.name("path constraint")?;
-    r.name_item(name);
-    let order = r.varint()?;
-    let skin_required = r.bool()?;
-    let bones = read_indices(r, "bone", c.bones)?;
-    let target = r.index("target slot", c.slots)?;
-    let at = r.pos();
-    let (flags, p, s, ro) = if c.v42() {
-        let f = r.u8()?;
-        (Some(f), u32::from(f & 1), u32::from((f >> 1) & 3), u32::from((f >> 3) & 3))
-    } else {
-        (None, r.varint()?, r.varint()?, r.varint()?)
-    };
-    let position_mode =
-        PositionMode::from_wire(p).ok_or_else(|| bad_enum(r, at, "position mode", p.into()))?;
-    let spacing_mode =
-        SpacingMode::from_wire(s).ok_or_else(|| bad_enum(r, at, "spacing mode", s.into()))?;
-    let rotate_mode =
-        RotateMode::from_wire(ro).ok_or_else(|| bad_enum(r, at, "rotate mode", ro.into()))?;
-    let offset_rotation = opt_f32(r, flags.is_none_or(|f| f & 128 != 0))?;
-    Ok(PathConstraint {
-        name: name.to_owned(),
-        order,
-        skin_required,
-        bones,
-        target,
-        flags,
-        position_mode,
-        spacing_mode,
-        rotate_mode,
-        offset_rotation,
-        position: r.f32()?,
-        spacing: r.f32()?,
-        mix_rotate: r.f32()?,
-        mix_x: r.f32()?,
-        mix_y: r.f32()?,
-    })
-}
-
-fn read_physics(r: &mut Reader<'_>, c: &Ctx) -> Result<PhysicsConstraint, BinaryError> {
-    let name = r.name("physics constraint")?;
-    r.name_item(name);
-    let order = r.varint()?;
-    let bone = r.index("bone", c.bones)?;
-    let flags = r.u8()?;
-    let x = opt_f32(r, flags & 2 != 0)?;
-    let y = opt_f32(r, flags & 4 != 0)?;
-    let rotate = opt_f32(r, flags & 8 != 0)?;
-    let scale_x = opt_f32(r, flags & 16 != 0)?;
-    let shear_x = opt_f32(r, flags & 32 != 0)?;
-    let limit = opt_f32(r, flags & 64 != 0)?;
-    let fps = r.u8()?;
-    let (inertia, strength, damping) = (r.f32()?, r.f32()?, r.f32()?);
-    let mass_inverse = opt_f32(r, flags & 128 != 0)?;
-    let (wind, gravity) = (r.f32()?, r.f32()?);
-    let flags2 = r.u8()?;
-    let mix = opt_f32(r, flags2 & 128 != 0)?;
-    Ok(PhysicsConstraint {
-        name: name.to_owned(),
-        order,
-        bone,
-        flags,
-        x,
-        y,
-        rotate,
-        scale_x,
-        shear_x,
-        limit,
-        fps,
-        inertia,
-        strength,
-        damping,
-        mass_inverse,
-        wind,
-        gravity,
-        flags2,
-        mix,
-    })
-}
-
-fn read_skin<'a>(
-    r: &mut Reader<'a>,
+fn skin<'a>(
     c: &Ctx,
-    table: &[&'a str],
+    at: In<'a>,
+    table: &[&str],
     linked_skins: &mut Vec<(usize, u32)>,
-) -> Result<Skin, BinaryError> {
-    let at = r.pos();
-    let name = if c.v42() {
-        let n = r.name("skin")?;
-        r.name_item(n);
-        Name::Inline(n.to_owned())
-    } else {
-        let n = r.str_ref(c.strings)?;
-        match n.index().and_then(|i| table.get(i)) {
-            Some(s) => r.name_item(s),
-            None => return Err(r.invalid_at(at, "skin name is null")),
-        }
-        Name::Ref(n)
+) -> Res<'a, Skin> {
+    let rest = |i| {
+        let lim = &c.lim;
+        let (i, color) = opt_rgba(c.v42() && c.nonessential)(i)?;
+        let (i, bones) = indices(lim, "skin bone", c.bones)(i)?;
+        let (i, ik) = indices(lim, "skin ik constraint", c.ik)(i)?;
+        let (i, transform) = indices(lim, "skin transform constraint", c.transform)(i)?;
+        let (i, path) = indices(lim, "skin path constraint", c.path)(i)?;
+        let (i, physics) =
+            cond(c.v42(), indices(lim, "skin physics constraint", c.physics)).parse(i)?;
+        let (i, n) = count(lim, "skin slot", 2)(i)?;
+        let (i, slots) = skin_slots(c, i, n, linked_skins)?;
+        Ok((i, (color, bones, ik, transform, path, physics.unwrap_or_default(), slots)))
     };
-    let color = if c.v42() && c.nonessential { Some(r.rgba()?) } else { None };
-    let bones = read_indices(r, "skin bone", c.bones)?;
-    let ik = read_indices(r, "skin ik constraint", c.ik)?;
-    let transform = read_indices(r, "skin transform constraint", c.transform)?;
-    let path = read_indices(r, "skin path constraint", c.path)?;
-    let physics =
-        if c.v42() { read_indices(r, "skin physics constraint", c.physics)? } else { Vec::new() };
-    let n = r.count("skin slot", 2)?;
-    let slots = read_skin_slots(r, c, n, linked_skins)?;
-    Ok(Skin { name, color, bones, ik, transform, path, physics, slots })
+    let (i, (name, (color, bones, ik, transform, path, physics, slots))) = if c.v42() {
+        let (i, n) = name(&c.lim, "skin")(at)?;
+        let (i, r) = named(n, i, rest)?;
+        (i, (Name::Inline(n.to_owned()), r))
+    } else {
+        let (i, n) = str_ref(c.strings)(at)?;
+        let (i, r) = named_ref(table, "skin", n, at, i, rest)?;
+        (i, (Name::Ref(n), r))
+    };
+    Ok((i, Skin { name, color, bones, ik, transform, path, physics, slots }))
 }
 
-fn read_skin_slots(
-    r: &mut Reader<'_>,
+/// `n` (checked) slots of a skin, each with its attachments.
+fn skin_slots<'a>(
     c: &Ctx,
+    i: In<'a>,
     n: usize,
     linked_skins: &mut Vec<(usize, u32)>,
-) -> Result<SkinSlots, BinaryError> {
-    let mut slots = Vec::with_capacity(n);
+) -> Res<'a, SkinSlots> {
     // The attachments go to a reused scratch list, then are moved into an exact one (their
     // count is only known at the end).
     let mut attachments = c.skin_attachments.take();
     attachments.clear();
     // At least one attachment per slot (bounded by the remaining input).
-    attachments.reserve(n.min(r.remaining() / 3));
-    for i in 0..n {
-        r.enter_item("slots", i);
-        let slot = r.index("slot", c.slots)?;
-        let m = r.count("attachment", 3)?;
+    attachments.reserve(n.min(i.len() / 3));
+    let r = items(n, Some("slots"), |i, _| {
+        let (i, slot) = index("slot", c.slots)(i)?;
+        let (i, m) = count(&c.lim, "attachment", 3)(i)?;
         attachments.reserve(m);
-        for j in 0..m {
-            r.enter_item("attachments", j);
-            let key = r.str_ref(c.strings)?;
-            let attachment = read_attachment(r, c, linked_skins)?;
+        let (i, _) = items(m, Some("attachments"), |i, _| {
+            let (i, key) = str_ref(c.strings)(i)?;
+            let (i, attachment) = attachment(c, i, linked_skins)?;
             attachments.push(SkinAttachment { key, attachment });
-            r.leave();
-        }
-        slots.push((slot, m as u32));
-        r.leave();
-    }
+            Ok((i, ()))
+        })(i)?;
+        Ok((i, (slot, m as u32)))
+    })(i);
     // Drained, not taken: the scratch keeps its capacity, the skin gets an exact list.
     #[allow(clippy::drain_collect)]
-    let skin = SkinSlots { slots, attachments: attachments.drain(..).collect() };
+    let r =
+        r.map(|(i, slots)| (i, SkinSlots { slots, attachments: attachments.drain(..).collect() }));
     c.skin_attachments.set(attachments);
-    Ok(skin)
+    r
 }
 
-fn read_sequence(r: &mut Reader<'_>) -> Result<Sequence, BinaryError> {
-    let [count, start, digits, setup_index] = crate::binary::shared::read_sequence(r)?;
-    Ok(Sequence { count, start, digits, setup_index })
-}
-
-/// Reads an optional sequence: 4.1 writes a presence bool, 4.2 uses flag bit 64, 4.0 has none.
-fn read_opt_sequence(
-    r: &mut Reader<'_>,
-    c: &Ctx,
-    flags: u8,
-) -> Result<Option<Sequence>, BinaryError> {
-    let present = if c.v42() {
-        flags & 64 != 0
+/// An optional sequence: 4.1 writes a presence bool, 4.2 uses flag bit 64, 4.0 has none.
+fn opt_sequence<'a>(c: &Ctx, i: In<'a>, flags: u8) -> Res<'a, Option<Sequence>> {
+    let (i, present) = if c.v42() {
+        (i, flags & 64 != 0)
     } else if c.v41() {
-        r.bool()?
+        bool(i)?
     } else {
-        false
+        (i, false)
     };
-    if present {
-        Ok(Some(read_sequence(r)?))
-    } else {
-        Ok(None)
-    }
+    cond(present, |i| {
+        let (i, [count, start, digits, setup_index]) = wire_sequence(&c.lim)(i)?;
+        Ok((i, Sequence { count, start, digits, setup_index }))
+    })
+    .parse(i)
 }
 
-fn opt_color(r: &mut Reader<'_>, present: bool) -> Result<Option<[u8; 4]>, BinaryError> {
-    if present {
-        Ok(Some(r.rgba()?))
-    } else {
-        Ok(None)
-    }
-}
-
-/// Reads `count` vertices, weighted or not.
-fn read_vertices(
-    r: &mut Reader<'_>,
-    c: &Ctx,
-    count: usize,
-    weighted: bool,
-) -> Result<Vertices, BinaryError> {
+/// `count` vertices, weighted or not.
+fn vertices<'a>(c: &Ctx, i: In<'a>, count: usize, weighted: bool) -> Res<'a, Vertices> {
+    let lim = &c.lim;
     if !weighted {
-        r.check_count(r.pos(), "vertex", count as u64, 8)?;
+        check_count(lim, i, i, "vertex", count as u64, 8)?;
         let mut v = Vec::with_capacity(count * 2);
-        r.f32s_into(count * 2, &mut v)?;
-        return Ok(Vertices::Plain(v));
+        let (i, ()) = f32s_into(i, count * 2, &mut v)?;
+        return Ok((i, Vertices::Plain(v)));
     }
-    r.check_count(r.pos(), "vertex", count as u64, 1)?;
-    let mut counts = Vec::with_capacity(count);
+    check_count(lim, i, i, "vertex", count as u64, 1)?;
     // The influences go to reused scratch buffers, then are copied into exact ones (the
     // influence count is only known at the end; growing two buffers costs more).
     let mut bones = c.weight_bones.take();
@@ -629,143 +595,142 @@ fn read_vertices(
     bones.clear();
     values.clear();
     // Most meshes have one to three influences per vertex; bounded by the remaining input.
-    let guess = (count * 2).min(r.remaining() / 13);
+    let guess = (count * 2).min(i.len() / 13);
     bones.reserve(guess);
     values.reserve(guess * 3);
-    for _ in 0..count {
-        let n = r.count("vertex bone", 13)?;
-        counts.push(n as u32);
+    let r = items(count, None, |i, _| {
+        let (mut i, n) = crate::binary::wire::count(lim, "vertex bone", 13)(i)?;
         bones.reserve(n);
         values.reserve(n * 3);
         for _ in 0..n {
-            let (bone, xyw) = match r.index_f32x3(c.bones) {
+            let (bone, xyw);
+            (i, (bone, xyw)) = match index_f32x3(i, c.bones) {
                 Some(w) => w,
-                None => (r.index("vertex bone", c.bones)?, r.f32x3()?),
+                None => {
+                    let (i, bone) = index("vertex bone", c.bones)(i)?;
+                    let (i, xyw) = f32s::<3>(i)?;
+                    (i, (bone, xyw))
+                }
             };
             bones.push(bone);
             values.extend_from_slice(&xyw);
         }
-    }
-    let v = WeightedVertices { counts, bones: bones.to_vec(), values: values.to_vec() };
+        Ok((i, n as u32))
+    })(i);
+    let r = r.map(|(i, counts)| {
+        let v = WeightedVertices { counts, bones: bones.to_vec(), values: values.to_vec() };
+        (i, Vertices::Weighted(v))
+    });
     c.weight_bones.set(bones);
     c.weight_values.set(values);
-    Ok(Vertices::Weighted(v))
+    r
 }
 
-/// Reads a vertex count and the vertices (4.0/4.1: a `weighted` bool follows the count).
-fn read_counted_vertices(
-    r: &mut Reader<'_>,
-    c: &Ctx,
-    weighted_flag: bool,
-) -> Result<Vertices, BinaryError> {
-    let count = r.count("vertex", 1)?;
-    let weighted = if c.v42() { weighted_flag } else { r.bool()? };
-    read_vertices(r, c, count, weighted)
-}
-
-fn read_f32s(r: &mut Reader<'_>, what: &'static str, n: usize) -> Result<Vec<f32>, BinaryError> {
-    r.check_count(r.pos(), what, n as u64, 4)?;
-    let mut v = Vec::with_capacity(n);
-    r.f32s_into(n, &mut v)?;
-    Ok(v)
+/// A vertex count and the vertices (4.0/4.1: a `weighted` bool follows the count).
+fn counted_vertices<'a>(c: &Ctx, i: In<'a>, weighted_flag: bool) -> Res<'a, Vertices> {
+    let (i, count) = count(&c.lim, "vertex", 1)(i)?;
+    let (i, weighted) = if c.v42() { (i, weighted_flag) } else { bool(i)? };
+    vertices(c, i, count, weighted)
 }
 
 /// 4.0/4.1: a count then 16-bit values. 4.2: `n` varints (the caller knows the count).
-fn read_shorts(
-    r: &mut Reader<'_>,
-    c: &Ctx,
-    what: &'static str,
-    n: Option<usize>,
-) -> Result<Vec<u32>, BinaryError> {
-    let n = match n {
-        Some(n) => n,
-        None => r.count(what, if c.v42() { 1 } else { 2 })?,
+fn shorts<'a>(c: &Ctx, i: In<'a>, what: &'static str, n: Option<usize>) -> Res<'a, Vec<u32>> {
+    let min = if c.v42() { 1 } else { 2 };
+    let (i, n) = match n {
+        Some(n) => (i, n),
+        None => count(&c.lim, what, min)(i)?,
     };
-    r.check_count(r.pos(), what, n as u64, if c.v42() { 1 } else { 2 })?;
-    let mut v = Vec::with_capacity(n);
+    check_count(&c.lim, i, i, what, n as u64, min)?;
     if c.v42() {
-        r.varints_into(n, &mut v)?;
-        return Ok(v);
+        let mut v = Vec::with_capacity(n);
+        let (i, ()) = varints_into(i, n, &mut v)?;
+        return Ok((i, v));
     }
-    for _ in 0..n {
-        v.push({
-            let b = r.bytes(2)?;
-            u32::from(u16::from_be_bytes([b[0], b[1]]))
-        });
-    }
-    Ok(v)
+    items(n, None, |i, _| u16(i).map(|(i, v)| (i, u32::from(v))))(i)
 }
 
-fn read_attachment(
-    r: &mut Reader<'_>,
-    c: &Ctx,
-    linked_skins: &mut Vec<(usize, u32)>,
-) -> Result<Attachment, BinaryError> {
+fn attachment<'a>(c: &Ctx, i: In<'a>, linked_skins: &mut Vec<(usize, u32)>) -> Res<'a, Attachment> {
     let v42 = c.v42();
-    let (flags, name, ty, type_at) = if v42 {
-        let at = r.pos();
-        let flags = r.u8()?;
-        let name = if flags & 8 != 0 { r.str_ref(c.strings)? } else { StrRef::NONE };
-        (flags, name, flags & 7, at)
+    let (i, (flags, name, ty, type_at)) = if v42 {
+        let (j, flags) = u8(i)?;
+        let (j, name) = cond(flags & 8 != 0, str_ref(c.strings)).parse(j)?;
+        (j, (flags, name.unwrap_or(StrRef::NONE), flags & 7, i))
     } else {
-        let name = r.str_ref(c.strings)?;
-        let at = r.pos();
-        let t = r.u8()?;
-        (t, name, t, at)
+        let (at, name) = str_ref(c.strings)(i)?;
+        let (j, t) = u8(at)?;
+        (j, (t, name, t, at))
     };
     let bit = |b: u8| flags & b != 0;
-    let kind = match ty {
-        attachment_type::REGION => {
-            r.enter("region");
+    let opt_ref = |present: bool| {
+        move |i| cond(present, str_ref(c.strings)).parse(i).map(|(i, r)| (i, r.unwrap_or_default()))
+    };
+    let color_or_white =
+        |present: bool| move |i| opt_rgba(present)(i).map(|(i, r)| (i, r.unwrap_or([0xff; 4])));
+    let (i, kind) = match ty {
+        attachment_type::REGION => section("region", |i| {
             let region = if v42 {
-                let path = if bit(16) { r.str_ref(c.strings)? } else { StrRef::NONE };
-                let color = if bit(32) { r.rgba()? } else { [0xff; 4] };
-                let sequence = read_opt_sequence(r, c, flags)?;
-                let rotation = if bit(128) { r.f32()? } else { 0.0 };
-                Region {
+                let (i, path) = opt_ref(bit(16))(i)?;
+                let (i, color) = color_or_white(bit(32))(i)?;
+                let (i, sequence) = opt_sequence(c, i, flags)?;
+                let (i, rotation) = opt_f32(bit(128))(i)?;
+                let (i, [x, y, scale_x, scale_y, width, height]) = f32s(i)?;
+                let rotation = rotation.unwrap_or(0.0);
+                let r = Region {
                     path,
                     color,
                     sequence,
                     rotation,
-                    x: r.f32()?,
-                    y: r.f32()?,
-                    scale_x: r.f32()?,
-                    scale_y: r.f32()?,
-                    width: r.f32()?,
-                    height: r.f32()?,
-                }
+                    x,
+                    y,
+                    scale_x,
+                    scale_y,
+                    width,
+                    height,
+                };
+                (i, r)
             } else {
-                let path = r.str_ref(c.strings)?;
-                let (rotation, x, y) = (r.f32()?, r.f32()?, r.f32()?);
-                let (scale_x, scale_y, width, height) = (r.f32()?, r.f32()?, r.f32()?, r.f32()?);
-                let color = r.rgba()?;
-                let sequence = read_opt_sequence(r, c, flags)?;
-                Region { path, color, sequence, rotation, x, y, scale_x, scale_y, width, height }
+                let (i, path) = str_ref(c.strings)(i)?;
+                let (i, [rotation, x, y, scale_x, scale_y, width, height]) = f32s(i)?;
+                let (i, color) = rgba(i)?;
+                let (i, sequence) = opt_sequence(c, i, flags)?;
+                let r = Region {
+                    path,
+                    color,
+                    sequence,
+                    rotation,
+                    x,
+                    y,
+                    scale_x,
+                    scale_y,
+                    width,
+                    height,
+                };
+                (i, r)
             };
-            AttachmentKind::Region(region)
-        }
-        attachment_type::BOUNDING_BOX => {
-            r.enter("bounding box");
-            let vertices = read_counted_vertices(r, c, bit(16))?;
-            let color = opt_color(r, c.nonessential)?;
-            AttachmentKind::BoundingBox(VertexShape { vertices, color })
-        }
+            Ok((region.0, AttachmentKind::Region(region.1)))
+        })
+        .parse(i)?,
+        attachment_type::BOUNDING_BOX => section("bounding box", |i| {
+            let (i, vertices) = counted_vertices(c, i, bit(16))?;
+            let (i, color) = opt_rgba(c.nonessential)(i)?;
+            Ok((i, AttachmentKind::BoundingBox(VertexShape { vertices, color })))
+        })
+        .parse(i)?,
         attachment_type::MESH => {
-            r.enter("mesh");
-            AttachmentKind::Mesh(read_mesh(r, c, flags)?)
+            section("mesh", |i| mesh(c, i, flags).map(|(i, m)| (i, AttachmentKind::Mesh(m))))
+                .parse(i)?
         }
-        attachment_type::LINKED_MESH => {
-            r.enter("linked mesh");
-            let lm = if v42 {
-                let path = if bit(16) { r.str_ref(c.strings)? } else { StrRef::NONE };
-                let color = if bit(32) { r.rgba()? } else { [0xff; 4] };
-                let sequence = read_opt_sequence(r, c, flags)?;
-                let at = r.pos();
-                let skin = r.varint()?;
-                linked_skins.push((at, skin));
-                let parent = r.str_ref(c.strings)?;
-                let size = if c.nonessential { Some([r.f32()?, r.f32()?]) } else { None };
-                LinkedMesh {
+        attachment_type::LINKED_MESH => section("linked mesh", |i| {
+            let mut size = cond(c.nonessential, f32s::<2>);
+            let (i, lm) = if v42 {
+                let (i, path) = opt_ref(bit(16))(i)?;
+                let (i, color) = color_or_white(bit(32))(i)?;
+                let (skin_at, sequence) = opt_sequence(c, i, flags)?;
+                let (i, skin) = varint(skin_at)?;
+                linked_skins.push((skin_at.len(), skin));
+                let (i, parent) = str_ref(c.strings)(i)?;
+                let (i, size) = size.parse(i)?;
+                let lm = LinkedMesh {
                     path,
                     color,
                     sequence,
@@ -773,127 +738,118 @@ fn read_attachment(
                     parent,
                     inherit_timelines: bit(128),
                     size,
-                }
+                };
+                (i, lm)
             } else {
-                let path = r.str_ref(c.strings)?;
-                let color = r.rgba()?;
-                let skin = SkinRef::Name(r.str_ref(c.strings)?);
-                let parent = r.str_ref(c.strings)?;
-                let inherit_timelines = r.bool()?;
-                let sequence = read_opt_sequence(r, c, flags)?;
-                let size = if c.nonessential { Some([r.f32()?, r.f32()?]) } else { None };
-                LinkedMesh { path, color, sequence, skin, parent, inherit_timelines, size }
+                let (i, path) = str_ref(c.strings)(i)?;
+                let (i, color) = rgba(i)?;
+                let (i, skin) = str_ref(c.strings)(i)?;
+                let (i, parent) = str_ref(c.strings)(i)?;
+                let (i, inherit_timelines) = bool(i)?;
+                let (i, sequence) = opt_sequence(c, i, flags)?;
+                let (i, size) = size.parse(i)?;
+                let skin = SkinRef::Name(skin);
+                (i, LinkedMesh { path, color, sequence, skin, parent, inherit_timelines, size })
             };
-            AttachmentKind::LinkedMesh(lm)
-        }
-        attachment_type::PATH => {
-            r.enter("path");
-            let (closed, constant_speed) =
-                if v42 { (bit(16), bit(32)) } else { (r.bool()?, r.bool()?) };
-            let vertices = read_counted_vertices(r, c, bit(64))?;
-            let lengths = read_f32s(r, "path length", vertices.count() / 3)?;
-            let color = opt_color(r, c.nonessential)?;
-            AttachmentKind::Path(PathAttachment {
-                closed,
-                constant_speed,
-                vertices,
-                lengths,
-                color,
-            })
-        }
-        attachment_type::POINT => {
-            r.enter("point");
-            let (rotation, x, y) = (r.f32()?, r.f32()?, r.f32()?);
-            let color = opt_color(r, c.nonessential)?;
-            AttachmentKind::Point(Point { rotation, x, y, color })
-        }
-        attachment_type::CLIPPING => {
-            r.enter("clipping");
-            let end_slot = r.index("clipping end slot", c.slots)?;
-            let vertices = read_counted_vertices(r, c, bit(16))?;
-            let color = opt_color(r, c.nonessential)?;
-            AttachmentKind::Clipping(Clipping { end_slot, vertices, color })
-        }
-        t => return Err(bad_enum(r, type_at, "attachment type", t.into())),
+            Ok((i, AttachmentKind::LinkedMesh(lm)))
+        })
+        .parse(i)?,
+        attachment_type::PATH => section("path", |i| {
+            let (i, (closed, constant_speed)) =
+                if v42 { (i, (bit(16), bit(32))) } else { (bool, bool).parse(i)? };
+            let (i, vertices) = counted_vertices(c, i, bit(64))?;
+            let (i, lengths) = f32_vec(&c.lim, "path length", vertices.count() / 3)(i)?;
+            let (i, color) = opt_rgba(c.nonessential)(i)?;
+            let p = PathAttachment { closed, constant_speed, vertices, lengths, color };
+            Ok((i, AttachmentKind::Path(p)))
+        })
+        .parse(i)?,
+        attachment_type::POINT => section("point", |i| {
+            let (i, [rotation, x, y]) = f32s(i)?;
+            let (i, color) = opt_rgba(c.nonessential)(i)?;
+            Ok((i, AttachmentKind::Point(Point { rotation, x, y, color })))
+        })
+        .parse(i)?,
+        attachment_type::CLIPPING => section("clipping", |i| {
+            let (i, end_slot) = index("clipping end slot", c.slots)(i)?;
+            let (i, vertices) = counted_vertices(c, i, bit(16))?;
+            let (i, color) = opt_rgba(c.nonessential)(i)?;
+            Ok((i, AttachmentKind::Clipping(Clipping { end_slot, vertices, color })))
+        })
+        .parse(i)?,
+        t => return Err(PErr::bad_enum(type_at, "attachment type", t.into())),
     };
-    r.leave();
-    Ok(Attachment { flags, name, kind })
+    Ok((i, Attachment { flags, name, kind }))
 }
 
-fn read_mesh(r: &mut Reader<'_>, c: &Ctx, flags: u8) -> Result<Mesh, BinaryError> {
+fn mesh<'a>(c: &Ctx, i: In<'a>, flags: u8) -> Res<'a, Mesh> {
+    let lim = &c.lim;
+    let extras = |i| {
+        let (i, edges) = shorts(c, i, "edge", None)?;
+        let (i, [width, height]) = f32s(i)?;
+        Ok((i, MeshExtras { edges, width, height }))
+    };
     if c.v42() {
-        let path = if flags & 16 != 0 { r.str_ref(c.strings)? } else { StrRef::NONE };
-        let color = if flags & 32 != 0 { r.rgba()? } else { [0xff; 4] };
-        let sequence = read_opt_sequence(r, c, flags)?;
-        let hull = r.varint()?;
-        let vertices = read_counted_vertices(r, c, flags & 128 != 0)?;
+        let (i, path) = cond(flags & 16 != 0, str_ref(c.strings)).parse(i)?;
+        let (i, color) = opt_rgba(flags & 32 != 0)(i)?;
+        let (i, sequence) = opt_sequence(c, i, flags)?;
+        let (i, hull) = varint(i)?;
+        let (i, vertices) = counted_vertices(c, i, flags & 128 != 0)?;
         let n = vertices.count();
-        let uvs = read_f32s(r, "uv", n * 2)?;
-        let at = r.pos();
+        let (at, uvs) = f32_vec(lim, "uv", n * 2)(i)?;
         let tri = (2 * n as i64 - i64::from(hull) - 2) * 3;
         if tri < 0 {
-            return Err(r.invalid_at(
+            return Err(PErr::invalid(
                 at,
                 format!("mesh with {n} vertices cannot have a hull of {hull} vertices"),
             ));
         }
-        let triangles = read_shorts(r, c, "triangle index", Some(tri as usize))?;
-        let extras = if c.nonessential {
-            Some(MeshExtras {
-                edges: read_shorts(r, c, "edge", None)?,
-                width: r.f32()?,
-                height: r.f32()?,
-            })
-        } else {
-            None
+        let (i, triangles) = shorts(c, at, "triangle index", Some(tri as usize))?;
+        let (i, extras) = cond(c.nonessential, extras).parse(i)?;
+        let m = Mesh {
+            path: path.unwrap_or_default(),
+            color: color.unwrap_or([0xff; 4]),
+            sequence,
+            uvs,
+            triangles,
+            vertices,
+            hull,
+            extras,
         };
-        return Ok(Mesh { path, color, sequence, uvs, triangles, vertices, hull, extras });
+        return Ok((i, m));
     }
-    let path = r.str_ref(c.strings)?;
-    let color = r.rgba()?;
-    let n = r.count("vertex", 8)?;
-    let uvs = read_f32s(r, "uv", n * 2)?;
-    let triangles = read_shorts(r, c, "triangle index", None)?;
-    let weighted = r.bool()?;
-    let vertices = read_vertices(r, c, n, weighted)?;
-    let hull = r.varint()?;
-    let sequence = read_opt_sequence(r, c, flags)?;
-    let extras = if c.nonessential {
-        Some(MeshExtras {
-            edges: read_shorts(r, c, "edge", None)?,
-            width: r.f32()?,
-            height: r.f32()?,
-        })
-    } else {
-        None
-    };
-    Ok(Mesh { path, color, sequence, uvs, triangles, vertices, hull, extras })
+    let (i, path) = str_ref(c.strings)(i)?;
+    let (i, color) = rgba(i)?;
+    let (i, n) = count(lim, "vertex", 8)(i)?;
+    let (i, uvs) = f32_vec(lim, "uv", n * 2)(i)?;
+    let (i, triangles) = shorts(c, i, "triangle index", None)?;
+    let (i, weighted) = bool(i)?;
+    let (i, vertices) = vertices(c, i, n, weighted)?;
+    let (i, hull) = varint(i)?;
+    let (i, sequence) = opt_sequence(c, i, flags)?;
+    let (i, extras) = cond(c.nonessential, extras).parse(i)?;
+    Ok((i, Mesh { path, color, sequence, uvs, triangles, vertices, hull, extras }))
 }
 
-fn read_event<'a>(
-    r: &mut Reader<'a>,
-    c: &Ctx,
-    table: &[&'a str],
-) -> Result<EventData, BinaryError> {
-    let at = r.pos();
-    let name = if c.v42() {
-        let n = r.name("event")?;
-        r.name_item(n);
-        Name::Inline(n.to_owned())
+fn event<'a>(c: &Ctx, at: In<'a>, table: &[&str]) -> Res<'a, EventData> {
+    let rest = |i| {
+        let (i, int) = varint_signed(i)?;
+        let (i, float) = f32(i)?;
+        let (i, string) = string(&c.lim)(i)?;
+        let (i, path) = crate::binary::wire::string(&c.lim)(i)?;
+        let (i, vb) = cond(path.is_some(), f32s::<2>).parse(i)?;
+        let audio =
+            path.zip(vb).map(|(path, [volume, balance])| EventAudio { path, volume, balance });
+        Ok((i, (int, float, string, audio)))
+    };
+    let (i, (name, (int, float, string, audio))) = if c.v42() {
+        let (i, n) = name(&c.lim, "event")(at)?;
+        let (i, r) = named(n, i, rest)?;
+        (i, (Name::Inline(n.to_owned()), r))
     } else {
-        let n = r.str_ref(c.strings)?;
-        match n.index().and_then(|i| table.get(i)) {
-            Some(s) => r.name_item(s),
-            None => return Err(r.invalid_at(at, "event name is null")),
-        }
-        Name::Ref(n)
+        let (i, n) = str_ref(c.strings)(at)?;
+        let (i, r) = named_ref(table, "event", n, at, i, rest)?;
+        (i, (Name::Ref(n), r))
     };
-    let int = r.varint_signed()?;
-    let float = r.f32()?;
-    let string = r.string()?;
-    let audio = match r.string()? {
-        Some(path) => Some(EventAudio { path, volume: r.f32()?, balance: r.f32()? }),
-        None => None,
-    };
-    Ok(EventData { name, int, float, string, audio })
+    Ok((i, EventData { name, int, float, string, audio }))
 }

@@ -1,305 +1,350 @@
-//! The 4.0–4.2 animation reader: every timeline section in wire order.
+//! The 4.0–4.2 animation reader: every timeline section in wire order, into an
+//! [`AnimationSink`] (nom, see `binary::wire`).
 
-use crate::binary::prim::Reader;
-use crate::binary::shared::{deliver_curve_frames, read_draw_order, CurveType};
+use nom::combinator::cond;
+use nom::Parser;
+
+use crate::binary::shared::{deliver_curve_frames, draw_order, CurveType};
+use crate::binary::wire::{
+    bool, check_count, count, f32, f32s, f32s_into, i32, i8, index, item, items, list, section,
+    str_ref, string, u8, varint, varint_signed, Above, In, PErr, Res,
+};
 use crate::error::BinaryError;
 
 use super::animation::*;
 use super::ast::Inherit;
-use super::read::{bad_enum, Ctx};
+use super::read::Ctx;
 use super::stream::*;
 
-/// Reads the body of the animation named `name` (the name is already read) into `sink`.
-pub(super) fn read_animation<S: AnimationSink>(
-    r: &mut Reader<'_>,
-    c: &Ctx,
-    name: &str,
-    sink: &mut S,
-) -> Result<(), BinaryError> {
-    let timeline_count = r.varint()?;
-    // Every timeline takes at least a few bytes (draw order and events: one each).
-    let capacity = (timeline_count as usize).min(r.remaining() / 4 + 2);
-    sink.begin(name, timeline_count, capacity);
-
-    r.enter("slot timelines");
-    let n = r.count("slot", 2)?;
-    for i in 0..n {
-        r.enter_item("slots", i);
-        let slot = r.index("slot", c.slots)?;
-        let m = r.count("slot timeline", 6)?;
-        sink.slot_group(slot, m);
-        for j in 0..m {
-            r.enter_item("timelines", j);
-            read_slot_timeline(r, c, sink)?;
-            r.leave();
-        }
-        r.leave();
+/// A sink's answer as a parse result: its own error passes through as it is.
+fn delivered(i: In<'_>, r: Result<(), BinaryError>) -> Res<'_, ()> {
+    match r {
+        Ok(()) => Ok((i, ())),
+        Err(e) => Err(PErr::foreign(e)),
     }
-    r.leave();
-
-    r.enter("bone timelines");
-    let n = r.count("bone", 2)?;
-    for i in 0..n {
-        r.enter_item("bones", i);
-        let bone = r.index("bone", c.bones)?;
-        let m = r.count("bone timeline", 6)?;
-        sink.bone_group(bone, m);
-        for j in 0..m {
-            r.enter_item("timelines", j);
-            read_bone_timeline(r, c, sink)?;
-            r.leave();
-        }
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("ik timelines");
-    let n = r.count("ik timeline", 8)?;
-    for i in 0..n {
-        r.enter_item("ik timelines", i);
-        sink.ik_timeline(read_ik_timeline(r, c)?);
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("transform timelines");
-    let n = r.count("transform timeline", 31)?;
-    for i in 0..n {
-        r.enter_item("transform timelines", i);
-        let constraint = r.index("transform constraint", c.transform)?;
-        let frames = r.count("keyframe", 28)?;
-        deliver_curve_frames(r, frames, |f| sink.transform_timeline(constraint, f))?;
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("path timelines");
-    let n = r.count("path constraint", 2)?;
-    for i in 0..n {
-        r.enter_item("path constraints", i);
-        let constraint = r.index("path constraint", c.path)?;
-        let m = r.count("path timeline", 11)?;
-        sink.path_group(constraint, m);
-        for j in 0..m {
-            r.enter_item("timelines", j);
-            let at = r.pos();
-            let ty = r.u8()?;
-            let frames = r.count("keyframe", 8)?;
-            match ty {
-                0 => deliver_curve_frames(r, frames, |f| {
-                    sink.path_timeline(PathTimelineIn::Position(f))
-                })?,
-                1 => deliver_curve_frames(r, frames, |f| {
-                    sink.path_timeline(PathTimelineIn::Spacing(f))
-                })?,
-                2 => {
-                    deliver_curve_frames(r, frames, |f| sink.path_timeline(PathTimelineIn::Mix(f)))?
-                }
-                t => return Err(bad_enum(r, at, "path timeline type", t.into())),
-            }
-            r.leave();
-        }
-        r.leave();
-    }
-    r.leave();
-
-    if c.v42() {
-        r.enter("physics timelines");
-        let n = r.count("physics constraint", 2)?;
-        for i in 0..n {
-            r.enter_item("physics constraints", i);
-            // 0 = every constraint, n = constraint n - 1.
-            let constraint = r.index("physics constraint", c.physics + 1)?;
-            let m = r.count("physics timeline", 6)?;
-            sink.physics_group(constraint, m);
-            for j in 0..m {
-                r.enter_item("timelines", j);
-                let at = r.pos();
-                let ty = r.u8()?;
-                let frames = r.count("keyframe", 4)?;
-                if ty == 8 {
-                    let mut times = Vec::with_capacity(frames);
-                    for _ in 0..frames {
-                        times.push(r.f32()?);
-                    }
-                    sink.physics_timeline(PhysicsTimelineIn::Reset(times))?;
-                } else {
-                    let p = PhysicsProperty::from_wire(ty)
-                        .ok_or_else(|| bad_enum(r, at, "physics timeline type", ty.into()))?;
-                    deliver_curve_frames(r, frames, |f| {
-                        sink.physics_timeline(PhysicsTimelineIn::Value(p, f))
-                    })?;
-                }
-                r.leave();
-            }
-            r.leave();
-        }
-        r.leave();
-    }
-
-    r.enter("attachment timelines");
-    let n = r.count("skin", 2)?;
-    for i in 0..n {
-        r.enter_item("skins", i);
-        let skin = r.index("skin", c.skins)?;
-        let m = r.count("slot", 2)?;
-        sink.attachment_skin(skin, m);
-        for j in 0..m {
-            r.enter_item("slots", j);
-            let slot = r.index("slot", c.slots)?;
-            let k = r.count("attachment", 8)?;
-            sink.attachment_slot(slot, k);
-            for e in 0..k {
-                r.enter_item("attachments", e);
-                let attachment = r.str_ref(c.strings)?;
-                let timeline = read_attachment_timeline(r, c)?;
-                sink.attachment_timeline(attachment, timeline);
-                r.leave();
-            }
-            r.leave();
-        }
-        r.leave();
-    }
-    r.leave();
-
-    r.enter("draw order");
-    let n = r.count("draw order key", 5)?;
-    let mut draw_order = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("keys", i);
-        let time = r.f32()?;
-        let changes = read_draw_order(r, c.slots)?;
-        draw_order.push(DrawOrderKey { time, changes });
-        r.leave();
-    }
-    r.leave();
-    sink.draw_order(draw_order);
-
-    r.enter("events");
-    let n = r.count("event key", 11)?;
-    let mut events = Vec::with_capacity(n);
-    for i in 0..n {
-        r.enter_item("keys", i);
-        let time = r.f32()?;
-        let event = r.index("event", c.event_audio.len())?;
-        let int = r.varint_signed()?;
-        let float = r.f32()?;
-        let string = r.string()?;
-        let has_audio = c.event_audio.get(event as usize).copied().unwrap_or(false);
-        let audio = if has_audio { Some([r.f32()?, r.f32()?]) } else { None };
-        events.push(EventKey { time, event, int, float, string, audio });
-        r.leave();
-    }
-    r.leave();
-    sink.events(events);
-    Ok(())
 }
 
-fn read_slot_timeline<S: AnimationSink>(
-    r: &mut Reader<'_>,
+/// Reads the body of the animation named `name` (the name is already read) into `sink`.
+/// `anim` adds the path above the animation's body to an error (for the errors a sink is
+/// handed).
+pub(super) fn read_animation<'a, S: AnimationSink>(
     c: &Ctx,
+    i: In<'a>,
+    name: &str,
+    anim: Above<'_>,
     sink: &mut S,
-) -> Result<(), BinaryError> {
-    let at = r.pos();
-    let ty = r.u8()?;
-    let frames = r.count("keyframe", 5)?;
+) -> Res<'a, ()> {
+    let lim = &c.lim;
+    let (i, timeline_count) = varint(i)?;
+    // Every timeline takes at least a few bytes (draw order and events: one each).
+    let capacity = (timeline_count as usize).min(i.len() / 4 + 2);
+    sink.begin(name, timeline_count, capacity);
+
+    let (i, _) = section(
+        "slot timelines",
+        list(lim, "slot", 2, Some("slots"), |i, j| {
+            let (i, slot) = index("slot", c.slots)(i)?;
+            let (i, m) = count(lim, "slot timeline", 6)(i)?;
+            sink.slot_group(slot, m);
+            let (i, _) = items(m, Some("timelines"), |i, k| {
+                let above = |e: PErr| {
+                    anim(e.in_item("timelines", k).in_item("slots", j).in_section("slot timelines"))
+                };
+                slot_timeline(c, i, &above, sink)
+            })(i)?;
+            Ok((i, ()))
+        }),
+    )
+    .parse(i)?;
+
+    let (i, _) = section(
+        "bone timelines",
+        list(lim, "bone", 2, Some("bones"), |i, j| {
+            let (i, bone) = index("bone", c.bones)(i)?;
+            let (i, m) = count(lim, "bone timeline", 6)(i)?;
+            sink.bone_group(bone, m);
+            let (i, _) = items(m, Some("timelines"), |i, k| {
+                let above = |e: PErr| {
+                    anim(e.in_item("timelines", k).in_item("bones", j).in_section("bone timelines"))
+                };
+                bone_timeline(c, i, &above, sink)
+            })(i)?;
+            Ok((i, ()))
+        }),
+    )
+    .parse(i)?;
+
+    let (i, _) = section(
+        "ik timelines",
+        list(lim, "ik timeline", 8, Some("ik timelines"), |i, _| {
+            let (i, t) = ik_timeline(c, i)?;
+            sink.ik_timeline(t);
+            Ok((i, ()))
+        }),
+    )
+    .parse(i)?;
+
+    let (i, _) = section(
+        "transform timelines",
+        list(lim, "transform timeline", 31, Some("transform timelines"), |i, k| {
+            let (i, constraint) = index("transform constraint", c.transform)(i)?;
+            let (i, frames) = count(lim, "keyframe", 28)(i)?;
+            let above = |e: PErr| {
+                anim(e.in_item("transform timelines", k).in_section("transform timelines"))
+            };
+            deliver_curve_frames(lim, c.total, &above, i, frames, |f| {
+                sink.transform_timeline(constraint, f)
+            })
+        }),
+    )
+    .parse(i)?;
+
+    let (i, _) = section(
+        "path timelines",
+        list(lim, "path constraint", 2, Some("path constraints"), |i, j| {
+            let (i, constraint) = index("path constraint", c.path)(i)?;
+            let (i, m) = count(lim, "path timeline", 11)(i)?;
+            sink.path_group(constraint, m);
+            let (i, _) = items(m, Some("timelines"), |at, k| {
+                let (i, ty) = u8(at)?;
+                let (i, frames) = count(lim, "keyframe", 8)(i)?;
+                let above = |e: PErr| {
+                    let e = e.in_item("timelines", k).in_item("path constraints", j);
+                    anim(e.in_section("path timelines"))
+                };
+                let (t, a) = (c.total, &above);
+                match ty {
+                    0 => deliver_curve_frames(lim, t, a, i, frames, |f| {
+                        sink.path_timeline(PathTimelineIn::Position(f))
+                    }),
+                    1 => deliver_curve_frames(lim, t, a, i, frames, |f| {
+                        sink.path_timeline(PathTimelineIn::Spacing(f))
+                    }),
+                    2 => deliver_curve_frames(lim, t, a, i, frames, |f| {
+                        sink.path_timeline(PathTimelineIn::Mix(f))
+                    }),
+                    t => Err(PErr::bad_enum(at, "path timeline type", t.into())),
+                }
+            })(i)?;
+            Ok((i, ()))
+        }),
+    )
+    .parse(i)?;
+
+    let (i, _) = cond(
+        c.v42(),
+        section(
+            "physics timelines",
+            list(lim, "physics constraint", 2, Some("physics constraints"), |i, j| {
+                // 0 = every constraint, n = constraint n - 1.
+                let (i, constraint) = index("physics constraint", c.physics + 1)(i)?;
+                let (i, m) = count(lim, "physics timeline", 6)(i)?;
+                sink.physics_group(constraint, m);
+                let (i, _) = items(m, Some("timelines"), |i, k| {
+                    let above = |e: PErr| {
+                        let e = e.in_item("timelines", k).in_item("physics constraints", j);
+                        anim(e.in_section("physics timelines"))
+                    };
+                    physics_timeline(c, i, &above, sink)
+                })(i)?;
+                Ok((i, ()))
+            }),
+        ),
+    )
+    .parse(i)?;
+
+    let (i, _) = section(
+        "attachment timelines",
+        list(lim, "skin", 2, Some("skins"), |i, _| {
+            let (i, skin) = index("skin", c.skins)(i)?;
+            let (i, m) = count(lim, "slot", 2)(i)?;
+            sink.attachment_skin(skin, m);
+            let (i, _) = items(m, Some("slots"), |i, _| {
+                let (i, slot) = index("slot", c.slots)(i)?;
+                let (i, k) = count(lim, "attachment", 8)(i)?;
+                sink.attachment_slot(slot, k);
+                let (i, _) = items(k, Some("attachments"), |i, _| {
+                    let (i, attachment) = str_ref(c.strings)(i)?;
+                    let (i, timeline) = attachment_timeline(c, i)?;
+                    sink.attachment_timeline(attachment, timeline);
+                    Ok((i, ()))
+                })(i)?;
+                Ok((i, ()))
+            })(i)?;
+            Ok((i, ()))
+        }),
+    )
+    .parse(i)?;
+
+    let (i, keys) = section(
+        "draw order",
+        list(lim, "draw order key", 5, Some("keys"), |i, _| {
+            let (i, time) = f32(i)?;
+            let (i, changes) = draw_order(lim, c.slots)(i)?;
+            Ok((i, DrawOrderKey { time, changes }))
+        }),
+    )
+    .parse(i)?;
+    sink.draw_order(keys);
+
+    let (i, keys) = section(
+        "events",
+        list(lim, "event key", 11, Some("keys"), |i, _| {
+            let (i, time) = f32(i)?;
+            let (i, event) = index("event", c.event_audio.len())(i)?;
+            let (i, int) = varint_signed(i)?;
+            let (i, float) = f32(i)?;
+            let (i, string) = string(lim)(i)?;
+            let has_audio = c.event_audio.get(event as usize).copied().unwrap_or(false);
+            let (i, audio) = cond(has_audio, f32s::<2>).parse(i)?;
+            Ok((i, EventKey { time, event, int, float, string, audio }))
+        }),
+    )
+    .parse(i)?;
+    sink.events(keys);
+    Ok((i, ()))
+}
+
+fn slot_timeline<'a, S: AnimationSink>(
+    c: &Ctx,
+    at: In<'a>,
+    a: Above<'_>,
+    sink: &mut S,
+) -> Res<'a, ()> {
+    let lim = &c.lim;
+    let (i, ty) = u8(at)?;
+    let (i, frames) = count(lim, "keyframe", 5)(i)?;
+    let t = c.total;
     match ty {
         0 => {
             let mut keys = c.attachment_keys.take();
             keys.clear();
             keys.reserve(frames);
-            for _ in 0..frames {
-                keys.push(AttachmentKey { time: r.f32()?, name: r.str_ref(c.strings)? });
-            }
-            let delivered = sink.slot_timeline(SlotTimelineIn::Attachment(&keys));
-            c.attachment_keys.set(keys);
-            delivered
-        }
-        1 => deliver_curve_frames(r, frames, |f| sink.slot_timeline(SlotTimelineIn::Rgba(f))),
-        2 => deliver_curve_frames(r, frames, |f| sink.slot_timeline(SlotTimelineIn::Rgb(f))),
-        3 => deliver_curve_frames(r, frames, |f| sink.slot_timeline(SlotTimelineIn::Rgba2(f))),
-        4 => deliver_curve_frames(r, frames, |f| sink.slot_timeline(SlotTimelineIn::Rgb2(f))),
-        5 => deliver_curve_frames(r, frames, |f| sink.slot_timeline(SlotTimelineIn::Alpha(f))),
-        t => Err(bad_enum(r, at, "slot timeline type", t.into())),
-    }
-}
-
-fn read_bone_timeline<S: AnimationSink>(
-    r: &mut Reader<'_>,
-    c: &Ctx,
-    sink: &mut S,
-) -> Result<(), BinaryError> {
-    use BoneTimelineIn as I;
-    let at = r.pos();
-    let ty = r.u8()?;
-    let frames = r.count("keyframe", 5)?;
-    if ty == 10 && c.v42() {
-        let mut keys = Vec::with_capacity(frames);
-        for _ in 0..frames {
-            let time = r.f32()?;
-            let iat = r.pos();
-            let v = r.u8()?;
-            let inherit = Inherit::from_wire(v.into())
-                .ok_or_else(|| bad_enum(r, iat, "inherit", v.into()))?;
-            keys.push(InheritKey { time, inherit });
-        }
-        return sink.bone_timeline(I::Inherit(keys));
-    }
-    match ty {
-        0 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::Rotate(f))),
-        1 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::Translate(f))),
-        2 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::TranslateX(f))),
-        3 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::TranslateY(f))),
-        4 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::Scale(f))),
-        5 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::ScaleX(f))),
-        6 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::ScaleY(f))),
-        7 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::Shear(f))),
-        8 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::ShearX(f))),
-        9 => deliver_curve_frames(r, frames, |f| sink.bone_timeline(I::ShearY(f))),
-        t => Err(bad_enum(r, at, "bone timeline type", t.into())),
-    }
-}
-
-fn read_curve_byte(r: &mut Reader<'_>) -> Result<CurveType, BinaryError> {
-    let at = r.pos();
-    match r.i8()? {
-        0 => Ok(CurveType::Linear),
-        1 => Ok(CurveType::Stepped),
-        2 => Ok(CurveType::Bezier),
-        v => Err(bad_enum(r, at, "curve type", v.into())),
-    }
-}
-
-fn read_bezier(r: &mut Reader<'_>) -> Result<[f32; 4], BinaryError> {
-    r.f32_array()
-}
-
-fn read_ik_timeline(r: &mut Reader<'_>, c: &Ctx) -> Result<IkTimeline, BinaryError> {
-    let constraint = r.index("ik constraint", c.ik)?;
-    let at = r.pos();
-    let frames = r.count("keyframe", 5)?;
-    let bezier_count = r.varint()?;
-    if frames == 0 {
-        return Err(r.invalid_at(at, "timeline has no keyframes"));
-    }
-    let mut keys = Vec::with_capacity(frames);
-    if c.v42() {
-        for i in 0..frames {
-            r.enter_item("frames", i);
-            let flags = r.u8()?;
-            let time = r.f32()?;
-            let mix = if flags & 1 != 0 && flags & 2 != 0 { Some(r.f32()?) } else { None };
-            let softness = if flags & 4 != 0 { Some(r.f32()?) } else { None };
-            let (curve, bezier) = if i == 0 {
-                (CurveType::Linear, None)
-            } else if flags & 64 != 0 {
-                (CurveType::Stepped, None)
-            } else if flags & 128 != 0 {
-                (CurveType::Bezier, Some([read_bezier(r)?, read_bezier(r)?]))
-            } else {
-                (CurveType::Linear, None)
+            let read = items(frames, None, |i, _| {
+                let (i, time) = f32(i)?;
+                let (i, name) = str_ref(c.strings)(i)?;
+                keys.push(AttachmentKey { time, name });
+                Ok((i, ()))
+            })(i);
+            let r = match read {
+                Ok((i, _)) => delivered(i, sink.slot_timeline(SlotTimelineIn::Attachment(&keys))),
+                Err(e) => Err(e),
             };
-            keys.push(IkKey {
+            c.attachment_keys.set(keys);
+            r
+        }
+        1 => deliver_curve_frames(lim, t, a, i, frames, |f| {
+            sink.slot_timeline(SlotTimelineIn::Rgba(f))
+        }),
+        2 => deliver_curve_frames(lim, t, a, i, frames, |f| {
+            sink.slot_timeline(SlotTimelineIn::Rgb(f))
+        }),
+        3 => deliver_curve_frames(lim, t, a, i, frames, |f| {
+            sink.slot_timeline(SlotTimelineIn::Rgba2(f))
+        }),
+        4 => deliver_curve_frames(lim, t, a, i, frames, |f| {
+            sink.slot_timeline(SlotTimelineIn::Rgb2(f))
+        }),
+        5 => deliver_curve_frames(lim, t, a, i, frames, |f| {
+            sink.slot_timeline(SlotTimelineIn::Alpha(f))
+        }),
+        t => Err(PErr::bad_enum(at, "slot timeline type", t.into())),
+    }
+}
+
+fn bone_timeline<'a, S: AnimationSink>(
+    c: &Ctx,
+    at: In<'a>,
+    a: Above<'_>,
+    sink: &mut S,
+) -> Res<'a, ()> {
+    use BoneTimelineIn as I;
+    let lim = &c.lim;
+    let (i, ty) = u8(at)?;
+    let (i, frames) = count(lim, "keyframe", 5)(i)?;
+    if ty == 10 && c.v42() {
+        let (i, keys) = items(frames, None, |i, _| {
+            let (iat, time) = f32(i)?;
+            let (i, v) = u8(iat)?;
+            let Some(inherit) = Inherit::from_wire(v.into()) else {
+                return Err(PErr::bad_enum(iat, "inherit", v.into()));
+            };
+            Ok((i, InheritKey { time, inherit }))
+        })(i)?;
+        return delivered(i, sink.bone_timeline(I::Inherit(keys)));
+    }
+    let t = c.total;
+    match ty {
+        0 => deliver_curve_frames(lim, t, a, i, frames, |f| sink.bone_timeline(I::Rotate(f))),
+        1 => deliver_curve_frames(lim, t, a, i, frames, |f| sink.bone_timeline(I::Translate(f))),
+        2 => deliver_curve_frames(lim, t, a, i, frames, |f| sink.bone_timeline(I::TranslateX(f))),
+        3 => deliver_curve_frames(lim, t, a, i, frames, |f| sink.bone_timeline(I::TranslateY(f))),
+        4 => deliver_curve_frames(lim, t, a, i, frames, |f| sink.bone_timeline(I::Scale(f))),
+        5 => deliver_curve_frames(lim, t, a, i, frames, |f| sink.bone_timeline(I::ScaleX(f))),
+        6 => deliver_curve_frames(lim, t, a, i, frames, |f| sink.bone_timeline(I::ScaleY(f))),
+        7 => deliver_curve_frames(lim, t, a, i, frames, |f| sink.bone_timeline(I::Shear(f))),
+        8 => deliver_curve_frames(lim, t, a, i, frames, |f| sink.bone_timeline(I::ShearX(f))),
+        9 => deliver_curve_frames(lim, t, a, i, frames, |f| sink.bone_timeline(I::ShearY(f))),
+        t => Err(PErr::bad_enum(at, "bone timeline type", t.into())),
+    }
+}
+
+fn physics_timeline<'a, S: AnimationSink>(
+    c: &Ctx,
+    at: In<'a>,
+    a: Above<'_>,
+    sink: &mut S,
+) -> Res<'a, ()> {
+    let lim = &c.lim;
+    let (i, ty) = u8(at)?;
+    let (i, frames) = count(lim, "keyframe", 4)(i)?;
+    if ty == 8 {
+        let mut times = Vec::with_capacity(frames);
+        let (i, ()) = f32s_into(i, frames, &mut times)?;
+        return delivered(i, sink.physics_timeline(PhysicsTimelineIn::Reset(times)));
+    }
+    let Some(p) = PhysicsProperty::from_wire(ty) else {
+        return Err(PErr::bad_enum(at, "physics timeline type", ty.into()));
+    };
+    deliver_curve_frames(lim, c.total, a, i, frames, |f| {
+        sink.physics_timeline(PhysicsTimelineIn::Value(p, f))
+    })
+}
+
+fn curve_byte(at: In<'_>) -> Res<'_, CurveType> {
+    match i8(at)? {
+        (i, 0) => Ok((i, CurveType::Linear)),
+        (i, 1) => Ok((i, CurveType::Stepped)),
+        (i, 2) => Ok((i, CurveType::Bezier)),
+        (_, v) => Err(PErr::bad_enum(at, "curve type", v.into())),
+    }
+}
+
+fn ik_timeline<'a>(c: &Ctx, i: In<'a>) -> Res<'a, IkTimeline> {
+    let (at, constraint) = index("ik constraint", c.ik)(i)?;
+    let (i, frames) = count(&c.lim, "keyframe", 5)(at)?;
+    let (i, bezier_count) = varint(i)?;
+    if frames == 0 {
+        return Err(PErr::invalid(at, "timeline has no keyframes"));
+    }
+    let bezier2 = |i| (f32s::<4>, f32s::<4>).parse(i).map(|(i, (a, b))| (i, [a, b]));
+    let (i, keys) = if c.v42() {
+        items(frames, Some("frames"), |i, k| {
+            let (i, flags) = u8(i)?;
+            let (i, time) = f32(i)?;
+            let (i, mix) = cond(flags & 1 != 0 && flags & 2 != 0, f32).parse(i)?;
+            let (i, softness) = cond(flags & 4 != 0, f32).parse(i)?;
+            let (i, (curve, bezier)) = if k == 0 {
+                (i, (CurveType::Linear, None))
+            } else if flags & 64 != 0 {
+                (i, (CurveType::Stepped, None))
+            } else if flags & 128 != 0 {
+                let (i, b) = bezier2(i)?;
+                (i, (CurveType::Bezier, Some(b)))
+            } else {
+                (i, (CurveType::Linear, None))
+            };
+            let key = IkKey {
                 flags: Some(flags),
                 time,
                 mix,
@@ -309,100 +354,93 @@ fn read_ik_timeline(r: &mut Reader<'_>, c: &Ctx) -> Result<IkTimeline, BinaryErr
                 stretch: flags & 32 != 0,
                 curve,
                 bezier,
-            });
-            r.leave();
-        }
+            };
+            Ok((i, key))
+        })(i)?
     } else {
-        for i in 0..frames {
-            r.enter_item("frames", i);
-            let time = r.f32()?;
-            let mix = Some(r.f32()?);
-            let softness = Some(r.f32()?);
-            let (curve, bezier) = if i == 0 {
-                (CurveType::Linear, None)
+        items(frames, Some("frames"), |i, k| {
+            let (i, [time, mix, softness]) = f32s(i)?;
+            let (i, (curve, bezier)) = if k == 0 {
+                (i, (CurveType::Linear, None))
             } else {
-                match read_curve_byte(r)? {
-                    CurveType::Bezier => {
-                        (CurveType::Bezier, Some([read_bezier(r)?, read_bezier(r)?]))
+                match curve_byte(i)? {
+                    (i, CurveType::Bezier) => {
+                        let (i, b) = bezier2(i)?;
+                        (i, (CurveType::Bezier, Some(b)))
                     }
-                    other => (other, None),
+                    (i, other) => (i, (other, None)),
                 }
             };
-            keys.push(IkKey {
+            let (i, bend_direction) = i8(i)?;
+            let (i, (compress, stretch)) = (bool, bool).parse(i)?;
+            let key = IkKey {
                 flags: None,
                 time,
-                mix,
-                softness,
-                bend_direction: r.i8()?,
-                compress: r.bool()?,
-                stretch: r.bool()?,
+                mix: Some(mix),
+                softness: Some(softness),
+                bend_direction,
+                compress,
+                stretch,
                 curve,
                 bezier,
-            });
-            r.leave();
-        }
-    }
-    Ok(IkTimeline { constraint, bezier_count, keys })
+            };
+            Ok((i, key))
+        })(i)?
+    };
+    Ok((i, IkTimeline { constraint, bezier_count, keys }))
 }
 
-fn read_attachment_timeline(
-    r: &mut Reader<'_>,
-    c: &Ctx,
-) -> Result<AttachmentTimeline, BinaryError> {
-    let at = r.pos();
-    let ty = if c.v41() { r.u8()? } else { 0 };
-    let frames_at = r.pos();
-    let frames = r.count("keyframe", 5)?;
+fn attachment_timeline<'a>(c: &Ctx, at: In<'a>) -> Res<'a, AttachmentTimeline> {
+    let lim = &c.lim;
+    let (frames_at, ty) = if c.v41() { u8(at)? } else { (at, 0) };
+    let (i, frames) = count(lim, "keyframe", 5)(frames_at)?;
     match ty {
         0 => {
-            let bezier_count = r.varint()?;
+            let (i, bezier_count) = varint(i)?;
             if frames == 0 {
-                return Err(r.invalid_at(frames_at, "timeline has no keyframes"));
+                return Err(PErr::invalid(frames_at, "timeline has no keyframes"));
             }
-            let mut keys = Vec::with_capacity(frames);
-            let mut time = r.f32()?;
+            let (i, mut time) = f32(i)?;
             let mut curve = CurveType::Linear;
             let mut bezier = None;
-            for i in 0..frames {
-                r.enter_item("frames", i);
-                let vat = r.pos();
-                let end = r.varint()?;
-                let (start, values) = if end == 0 {
-                    (0, Vec::new())
+            let (i, keys) = items(frames, Some("frames"), |vat, k| {
+                let (i, end) = varint(vat)?;
+                let (i, (start, values)) = if end == 0 {
+                    (i, (0, Vec::new()))
                 } else {
-                    let start = r.varint()?;
-                    r.check_count(vat, "deform value", end.into(), 4)?;
+                    let (i, start) = varint(i)?;
+                    check_count(lim, vat, i, "deform value", end.into(), 4)?;
                     let mut v = Vec::with_capacity(end as usize);
-                    for _ in 0..end {
-                        v.push(r.f32()?);
-                    }
-                    (start, v)
+                    let (i, ()) = f32s_into(i, end as usize, &mut v)?;
+                    (i, (start, v))
                 };
-                keys.push(DeformKey { time, curve, bezier, start, values });
-                if i + 1 < frames {
-                    time = r.f32()?;
-                    curve = read_curve_byte(r)?;
-                    bezier = if curve == CurveType::Bezier { Some(read_bezier(r)?) } else { None };
+                let key = DeformKey { time, curve, bezier, start, values };
+                if k + 1 == frames {
+                    return Ok((i, key));
                 }
-                r.leave();
-            }
-            Ok(AttachmentTimeline::Deform(DeformTimeline { bezier_count, keys }))
+                let (i, next) = f32(i)?;
+                let (i, next_curve) = curve_byte(i)?;
+                let (i, next_bezier) = cond(next_curve == CurveType::Bezier, f32s::<4>).parse(i)?;
+                (time, curve, bezier) = (next, next_curve, next_bezier);
+                Ok((i, key))
+            })(i)?;
+            Ok((i, AttachmentTimeline::Deform(DeformTimeline { bezier_count, keys })))
         }
         1 => {
-            let mut keys = Vec::with_capacity(frames);
-            for i in 0..frames {
-                let time = r.f32()?;
-                let mat = r.pos();
-                let mode_and_index = r.i32()?;
+            let (i, keys) = items(frames, None, |i, k| {
+                let (mat, time) = f32(i)?;
+                let (i, mode_and_index) = i32(mat)?;
                 if SequenceMode::from_wire(mode_and_index & 0xf).is_none() {
-                    r.enter_item("frames", i);
-                    let e = bad_enum(r, mat, "sequence mode", (mode_and_index & 0xf).into());
-                    return Err(e);
+                    let mode = (mode_and_index & 0xf).into();
+                    return item("frames", k, mat, |mat| {
+                        Err(PErr::bad_enum(mat, "sequence mode", mode))
+                    });
                 }
-                keys.push(SequenceKey { time, mode_and_index, delay: r.f32()? });
-            }
-            Ok(AttachmentTimeline::Sequence(keys))
+                let (i, delay) = f32(i)?;
+                Ok((i, SequenceKey { time, mode_and_index, delay }))
+            })(i)?;
+            Ok((i, AttachmentTimeline::Sequence(keys)))
         }
-        t => Err(bad_enum(r, at, "attachment timeline type", t.into())),
+        t => Err(PErr::bad_enum(at, "attachment timeline type", t.into())),
     }
 }

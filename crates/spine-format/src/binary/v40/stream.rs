@@ -7,8 +7,11 @@
 //! animation into a sink. [`super::parse`] is the same reader with the AST builder as sink,
 //! and [`Animation::replay`] feeds a parsed animation to a sink in wire order.
 
-use crate::binary::prim::{Reader, StrRef};
+use crate::binary::prim::StrRef;
+use nom::Parser;
+
 use crate::binary::shared::{CurveFrames, CurveTimeline};
+use crate::binary::wire::{self, expect_end, item, name, named, section, In, PErr};
 use crate::error::BinaryError;
 use crate::Limits;
 
@@ -365,7 +368,10 @@ impl Animation {
 
 /// The animations of a skeleton, read one at a time (see [`parse_head`]).
 pub struct Animations<'a> {
-    r: Reader<'a>,
+    /// The input at the next animation.
+    rest: In<'a>,
+    /// The file length (for error offsets).
+    total: usize,
     c: Ctx,
     strings: Vec<&'a str>,
     len: usize,
@@ -374,22 +380,22 @@ pub struct Animations<'a> {
 
 impl<'a> Animations<'a> {
     pub(super) fn new(
-        r: Reader<'a>,
+        rest: In<'a>,
+        total: usize,
         c: Ctx,
         strings: Vec<&'a str>,
         len: usize,
     ) -> Result<Animations<'a>, BinaryError> {
-        let mut a = Animations { r, c, strings, len, next: 0 };
+        let a = Animations { rest, total, c, strings, len, next: 0 };
         if len == 0 {
             a.finish()?;
         }
         Ok(a)
     }
 
-    /// Leaves the animations section; every byte must be consumed.
-    fn finish(&mut self) -> Result<(), BinaryError> {
-        self.r.leave();
-        self.r.expect_end()
+    /// After the last animation: every byte must be consumed.
+    fn finish(&self) -> Result<(), BinaryError> {
+        wire::finish(expect_end(self.rest), self.total)
     }
 
     /// The skeleton's string table (borrowed from the bytes; [`parse_head`] leaves
@@ -414,12 +420,20 @@ impl<'a> Animations<'a> {
         if self.next >= self.len {
             return Ok(false);
         }
-        let r = &mut self.r;
-        r.enter_item("animations", self.next);
-        let name = r.name("animation")?;
-        r.name_item(name);
-        super::read_animation::read_animation(r, &self.c, name, sink)?;
-        r.leave();
+        let (c, next) = (&self.c, self.next);
+        let read = section("animations", |i| {
+            item("animations", next, i, |i| {
+                let (i, name) = name(&c.lim, "animation")(i)?;
+                let above =
+                    |e: PErr| e.in_named(name).in_item("animations", next).in_section("animations");
+                named(name, i, |i| super::read_animation::read_animation(c, i, name, &above, sink))
+            })
+        })
+        .parse(self.rest);
+        match read {
+            Ok((rest, ())) => self.rest = rest,
+            Err(e) => return Err(wire::into_binary(e, self.total)),
+        }
         self.next += 1;
         if self.next == self.len {
             self.finish()?;
