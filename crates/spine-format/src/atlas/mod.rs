@@ -14,6 +14,9 @@
 //! values with the official readers' defaults (spine-libgdx / spine-ts `TextureAtlas`). Lines may
 //! end in `\n`, `\r\n` or `\r`; blank lines separate pages; leading blank lines are skipped.
 
+use nom::combinator::{eof, iterator, rest};
+use nom::sequence::{preceded, separated_pair, terminated};
+use nom::{IResult, Parser};
 use serde::Serialize;
 
 /// An atlas could not be parsed.
@@ -229,10 +232,49 @@ impl<'a> RawEntry<'a> {
     }
 }
 
-/// Splits `key: a, b` into the trimmed key and values; `None` when there is no colon.
+/// The atlas grammar's parsers: nom over `&str`. A failed parse carries no detail (the
+/// caller knows the line and says what was expected).
+type Res<'a, T, I = &'a str> = IResult<I, T, ()>;
+
+/// The text before the first `byte` (not consumed); fails when there is none.
+#[inline]
+fn until<const BYTE: u8>(i: &str) -> Res<'_, &str> {
+    match i.bytes().position(|b| b == BYTE) {
+        Some(k) => Ok((&i[k..], &i[..k])),
+        None => Err(nom::Err::Error(())),
+    }
+}
+
+/// The separator `BYTE` (an ASCII byte).
+#[inline]
+fn sep<const BYTE: u8>(i: &str) -> Res<'_, ()> {
+    match i.as_bytes().first() {
+        Some(&b) if b == BYTE => Ok((&i[1..], ())),
+        _ => Err(nom::Err::Error(())),
+    }
+}
+
+/// One comma-separated value: the text up to the next comma or the end, trimmed.
+#[inline]
+fn field(i: &str) -> Res<'_, &str> {
+    let k = i.bytes().position(|b| b == b',').unwrap_or(i.len());
+    Ok((&i[k..], trim(&i[..k])))
+}
+
+/// An integer value.
+#[inline]
+fn int_field(i: &str) -> Res<'_, i32> {
+    let (i, v) = field(i)?;
+    match int(v) {
+        Some(n) => Ok((i, n)),
+        None => Err(nom::Err::Error(())),
+    }
+}
+
+/// `key: values`: the trimmed key and the raw values; `None` when there is no colon.
+#[inline]
 fn split_entry(line: &str) -> Option<RawEntry<'_>> {
-    let colon = line.bytes().position(|b| b == b':')?;
-    let (k, v) = (&line[..colon], &line[colon + 1..]);
+    let (_, (k, v)) = separated_pair(until::<b':'>, sep::<b':'>, rest).parse(line).ok()?;
     Some(RawEntry { name: trim(k), values: v })
 }
 
@@ -275,24 +317,25 @@ fn int(v: &str) -> Option<i32> {
     Some(if neg { -n } else { n })
 }
 
-/// The lines of `text`: ends at `\r\n`, `\n` or `\r` (as splitting on `\r\n` and then on
-/// `\n` / `\r`), the text after the last end being the last line.
-fn lines(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = Some(text);
-    std::iter::from_fn(move || {
-        let t = rest?;
-        match t.bytes().position(|b| b == b'\n' || b == b'\r') {
-            Some(i) => {
-                let skip = if t.as_bytes()[i..].starts_with(b"\r\n") { 2 } else { 1 };
-                rest = Some(&t[i + skip..]);
-                Some(&t[..i])
-            }
-            None => {
-                rest = None;
-                Some(t)
-            }
+/// One line: the text up to `\r\n`, `\n` or `\r` (as splitting on `\r\n` and then on
+/// `\n` / `\r`), or up to the end, which makes it the last line (the input becomes `None`).
+#[inline]
+fn line(i: Option<&str>) -> Res<'_, &str, Option<&str>> {
+    let Some(t) = i else { return Err(nom::Err::Error(())) };
+    match t.bytes().position(|b| b == b'\n' || b == b'\r') {
+        Some(k) => {
+            let end = if t.as_bytes()[k..].starts_with(b"\r\n") { 2 } else { 1 };
+            Ok((Some(&t[k + end..]), &t[..k]))
         }
-    })
+        None => Ok((None, t)),
+    }
+}
+
+/// The lines of `text` ([`line`] after [`line`]).
+#[cfg(test)]
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut it = iterator(Some(text), line);
+    std::iter::from_fn(move || it.next())
 }
 
 fn ints<const N: usize>(e: RawEntry<'_>, line: usize) -> Result<[i32; N], AtlasError> {
@@ -301,28 +344,25 @@ fn ints<const N: usize>(e: RawEntry<'_>, line: usize) -> Result<[i32; N], AtlasE
         format!("expected {N} integer(s) for `{}`, found `{found}`", e.name)
     };
     let mut out = [0i32; N];
-    // `e.values()` without the iterator: the text up to each comma, trimmed.
-    let mut rest = Some(e.values);
-    for o in &mut out {
-        let t = rest.ok_or_else(|| err(line, expected()))?;
-        let (v, r) = match t.bytes().position(|b| b == b',') {
-            Some(c) => (&t[..c], Some(&t[c + 1..])),
-            None => (t, None),
-        };
-        rest = r;
-        *o = int(trim(v)).ok_or_else(|| err(line, expected()))?;
+    // The first value, then `, value` for the others, then the end.
+    let mut i = e.values;
+    for (k, o) in out.iter_mut().enumerate() {
+        let parsed = if k == 0 { int_field(i) } else { preceded(sep::<b','>, int_field).parse(i) };
+        match parsed {
+            Ok((rest, v)) => (i, *o) = (rest, v),
+            Err(_) => return Err(err(line, expected())),
+        }
     }
-    if rest.is_some() {
-        return Err(err(line, expected()));
+    match eof::<_, ()>(i) {
+        Ok(_) => Ok(out),
+        Err(_) => Err(err(line, expected())),
     }
-    Ok(out)
 }
 
 fn one<'a>(e: RawEntry<'a>, line: usize) -> Result<&'a str, AtlasError> {
-    let mut values = e.values();
-    match (values.next(), values.next()) {
-        (Some(v), None) => Ok(v),
-        _ => Err(err(line, format!("expected one value for `{}`", e.name))),
+    match terminated(field, eof).parse(e.values) {
+        Ok((_, v)) => Ok(v),
+        Err(_) => Err(err(line, format!("expected one value for `{}`", e.name))),
     }
 }
 
@@ -338,13 +378,10 @@ fn page_entry(page: &mut Page, e: RawEntry<'_>, line: usize) -> Result<(), Atlas
     match e.name {
         "size" => page.size = Some(ints::<2>(e, line)?),
         "format" => page.format = Some(one(e, line)?.to_owned()),
-        "filter" => {
-            let mut values = e.values();
-            match (values.next(), values.next(), values.next()) {
-                (Some(a), Some(b), None) => page.filter = Some([a.to_owned(), b.to_owned()]),
-                _ => return Err(err(line, "expected two values `min, mag` for `filter`")),
-            }
-        }
+        "filter" => match (field, preceded(sep::<b','>, field), eof).parse(e.values) {
+            Ok((_, (a, b, _))) => page.filter = Some([a.to_owned(), b.to_owned()]),
+            Err(_) => return Err(err(line, "expected two values `min, mag` for `filter`")),
+        },
         "repeat" => page.repeat = Some(one(e, line)?.to_owned()),
         "pma" => page.pma = Some(boolean(e, line)?),
         "scale" => {
@@ -391,10 +428,10 @@ pub fn parse(text: &str) -> Result<Atlas, AtlasError> {
     let mut atlas = Atlas::default();
     // False between pages (start of file or after a blank line).
     let mut in_page = false;
-    let lines = lines(text);
+    let mut lines = iterator(Some(text), line);
     let mut n = 0usize;
     let mut seen_page = false;
-    for raw in lines {
+    for raw in &mut lines {
         n += 1;
         let line = trim(raw);
         if line.is_empty() {
