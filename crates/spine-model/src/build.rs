@@ -223,6 +223,12 @@ impl<'o> Builder<'o> {
         self.problems.push(Problem { at, kind });
     }
 
+    /// Reports a problem at a place recorded earlier (e.g. a linked mesh's).
+    pub(crate) fn report_at(&mut self, at: PathAt, kind: ProblemKind) {
+        let at = render_path(&self.path_segs, &self.path_names, at.0);
+        self.problems.push(Problem { at, kind });
+    }
+
     /// Checks `index < len`.
     pub fn check_index(&mut self, what: &'static str, index: u32, len: usize) -> u32 {
         if index as usize >= len {

@@ -451,9 +451,14 @@ fn skins(c: &mut Conv<'_, '_>) {
             None => c.b.data.default_skin.map(|d| d.0),
             Some(n) => c.b.data.skins.iter().position(|s| &s.name == n).map(|i| i as u32),
         };
+        let Some(skin) = skin else {
+            let name = l.skin.clone().unwrap_or_else(|| "default".to_owned());
+            c.b.report_at(l.at, ProblemKind::UnknownName { what: "linked mesh skin", name });
+            continue;
+        };
         c.b.link(PendingLink {
             mesh: l.mesh,
-            skin: skin.unwrap_or(u32::MAX),
+            skin,
             slot: l.slot,
             source: l.parent,
             inherit_timelines: l.inherit,

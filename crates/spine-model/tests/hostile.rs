@@ -121,3 +121,13 @@ fn geometry_that_overflows_is_reported() {
         "{got:?}"
     );
 }
+
+#[test]
+fn a_missing_linked_mesh_skin_is_named() {
+    let link =
+        r#""a": {"type": "linkedmesh", "parent": "m", "skin": "nope", "width": 1, "height": 1}"#;
+    assert_eq!(
+        problems(&doc(link, "")),
+        [r#"skin "default" > slot "s" > attachment "a" > unknown linked mesh skin "nope""#]
+    );
+}

@@ -371,7 +371,7 @@ fn apply_tl(
                             i
                         }
                     }
-                    SequenceMode::OnceReverse => (count - 1 - index).max(0),
+                    SequenceMode::OnceReverse => (count - 1).saturating_sub(index).max(0),
                     SequenceMode::LoopReverse => count - 1 - index.checked_rem(count).unwrap_or(0),
                     SequenceMode::PingPongReverse => {
                         let n = (count << 1) - 2;

@@ -384,7 +384,7 @@ pub(super) fn apply_sequence43(
                     i
                 }
             }
-            SequenceMode::OnceReverse => (count - 1 - index).max(0),
+            SequenceMode::OnceReverse => (count - 1).saturating_sub(index).max(0),
             SequenceMode::LoopReverse => count - 1 - index.checked_rem(count).unwrap_or(0),
             SequenceMode::PingPongReverse => {
                 let n = (count << 1) - 2;
