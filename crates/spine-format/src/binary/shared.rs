@@ -4,7 +4,7 @@
 use std::fmt::Debug;
 
 use super::prim::Writer;
-use super::wire::{self, check_count, check_limit, f32, i8, index, item, varint};
+use super::wire::{self, check_count, check_limit, each, f32, i8, index, varint};
 use super::wire::{Above, In, Lim, PErr, Res};
 use crate::error::{BinaryError, BinaryErrorKind};
 
@@ -467,14 +467,11 @@ pub(crate) fn frames_checked<V: WireChannels>(
 #[inline]
 pub(crate) fn curve_frames<'a, V: WireChannels, S: KeySink<V>>(
     lim: &Lim,
-    mut i: In<'a>,
+    i: In<'a>,
     frame_count: usize,
     sink: &mut S,
 ) -> Res<'a, ()> {
-    for k in 0..frame_count {
-        (i, ()) = item("frames", k, i, |i| curve_key(lim, i, k, sink))?;
-    }
-    Ok((i, ()))
+    each(frame_count, Some("frames"), |i, k| curve_key(lim, i, k, sink))(i)
 }
 
 /// One key: time, values and (after the first) the curve to it from the previous key.

@@ -232,8 +232,34 @@ pub(crate) fn item<'a, T>(
 }
 
 /// `n` items (a count already checked against the input), each read by `item` with its
-/// index, into a vector reserved for them; an error in item `i` gets `label[i]` in its path
+/// index for its effect (into a sink); an error in item `i` gets `label[i]` in its path
 /// (nothing with `label` `None`).
+#[inline(always)]
+pub(crate) fn each<'a, F>(
+    n: usize,
+    label: Option<&'static str>,
+    mut item: F,
+) -> impl FnMut(In<'a>) -> Res<'a, ()>
+where
+    F: FnMut(In<'a>, usize) -> Res<'a, ()>,
+{
+    move |mut i: In<'a>| {
+        for k in 0..n {
+            match item(i, k) {
+                Ok((rest, ())) => i = rest,
+                Err(e) => {
+                    return Err(match label {
+                        Some(l) => item_error(e, l, k),
+                        None => e,
+                    })
+                }
+            }
+        }
+        Ok((i, ()))
+    }
+}
+
+/// [`each`] collecting the items into a vector reserved for them.
 #[inline(always)]
 pub(crate) fn items<'a, T, F>(
     n: usize,
@@ -243,22 +269,13 @@ pub(crate) fn items<'a, T, F>(
 where
     F: FnMut(In<'a>, usize) -> Res<'a, T>,
 {
-    move |mut i: In<'a>| {
+    move |i: In<'a>| {
         let mut out = Vec::with_capacity(n);
-        for k in 0..n {
-            match item(i, k) {
-                Ok((rest, v)) => {
-                    out.push(v);
-                    i = rest;
-                }
-                Err(e) => {
-                    return Err(match label {
-                        Some(l) => item_error(e, l, k),
-                        None => e,
-                    })
-                }
-            }
-        }
+        let (i, ()) = each(n, label, |i, k| {
+            let (i, v) = item(i, k)?;
+            out.push(v);
+            Ok((i, ()))
+        })(i)?;
         Ok((i, out))
     }
 }

@@ -7,7 +7,7 @@ use nom::Parser;
 use crate::binary::prim::StrRef;
 use crate::binary::shared::sequence as wire_sequence;
 use crate::binary::wire::{
-    bool, check_count, count, enum_varint, f32, f32_vec, f32s, f32s_into, i32, i8, index,
+    bool, check_count, count, each, enum_varint, f32, f32_vec, f32s, f32s_into, i32, i8, index,
     index_f32x3, indices, into_binary, items, list, name, named, opt_f32, opt_rgba, rgba, section,
     str, str_ref, string, u16, u8, varint, varint_signed, varints_into, In, Lim, PErr, Res,
 };
@@ -546,7 +546,7 @@ fn skin_slots<'a>(
         let (i, slot) = index("slot", c.slots)(i)?;
         let (i, m) = count(&c.lim, "attachment", 3)(i)?;
         attachments.reserve(m);
-        let (i, _) = items(m, Some("attachments"), |i, _| {
+        let (i, ()) = each(m, Some("attachments"), |i, _| {
             let (i, key) = str_ref(c.strings)(i)?;
             let (i, attachment) = attachment(c, i, linked_skins)?;
             attachments.push(SkinAttachment { key, attachment });
@@ -599,12 +599,11 @@ fn vertices<'a>(c: &Ctx, i: In<'a>, count: usize, weighted: bool) -> Res<'a, Ver
     bones.reserve(guess);
     values.reserve(guess * 3);
     let r = items(count, None, |i, _| {
-        let (mut i, n) = crate::binary::wire::count(lim, "vertex bone", 13)(i)?;
+        let (i, n) = crate::binary::wire::count(lim, "vertex bone", 13)(i)?;
         bones.reserve(n);
         values.reserve(n * 3);
-        for _ in 0..n {
-            let (bone, xyw);
-            (i, (bone, xyw)) = match index_f32x3(i, c.bones) {
+        let (i, ()) = each(n, None, |i, _| {
+            let (i, (bone, xyw)) = match index_f32x3(i, c.bones) {
                 Some(w) => w,
                 None => {
                     let (i, bone) = index("vertex bone", c.bones)(i)?;
@@ -614,7 +613,8 @@ fn vertices<'a>(c: &Ctx, i: In<'a>, count: usize, weighted: bool) -> Res<'a, Ver
             };
             bones.push(bone);
             values.extend_from_slice(&xyw);
-        }
+            Ok((i, ()))
+        })(i)?;
         Ok((i, n as u32))
     })(i);
     let r = r.map(|(i, counts)| {

@@ -6,8 +6,8 @@ use nom::Parser;
 
 use crate::binary::shared::{deliver_curve_frames, draw_order, CurveType};
 use crate::binary::wire::{
-    bool, check_count, count, f32, f32s, f32s_into, i32, i8, index, item, items, list, section,
-    str_ref, string, u8, varint, varint_signed, Above, In, PErr, Res,
+    bool, check_count, count, each, f32, f32s, f32s_into, i32, i8, index, item, items, list,
+    section, str_ref, string, u8, varint, varint_signed, Above, In, PErr, Res,
 };
 use crate::error::BinaryError;
 
@@ -46,7 +46,7 @@ pub(super) fn read_animation<'a, S: AnimationSink>(
             let (i, slot) = index("slot", c.slots)(i)?;
             let (i, m) = count(lim, "slot timeline", 6)(i)?;
             sink.slot_group(slot, m);
-            let (i, _) = items(m, Some("timelines"), |i, k| {
+            let (i, ()) = each(m, Some("timelines"), |i, k| {
                 let above = |e: PErr| {
                     anim(e.in_item("timelines", k).in_item("slots", j).in_section("slot timelines"))
                 };
@@ -63,7 +63,7 @@ pub(super) fn read_animation<'a, S: AnimationSink>(
             let (i, bone) = index("bone", c.bones)(i)?;
             let (i, m) = count(lim, "bone timeline", 6)(i)?;
             sink.bone_group(bone, m);
-            let (i, _) = items(m, Some("timelines"), |i, k| {
+            let (i, ()) = each(m, Some("timelines"), |i, k| {
                 let above = |e: PErr| {
                     anim(e.in_item("timelines", k).in_item("bones", j).in_section("bone timelines"))
                 };
@@ -105,7 +105,7 @@ pub(super) fn read_animation<'a, S: AnimationSink>(
             let (i, constraint) = index("path constraint", c.path)(i)?;
             let (i, m) = count(lim, "path timeline", 11)(i)?;
             sink.path_group(constraint, m);
-            let (i, _) = items(m, Some("timelines"), |at, k| {
+            let (i, ()) = each(m, Some("timelines"), |at, k| {
                 let (i, ty) = u8(at)?;
                 let (i, frames) = count(lim, "keyframe", 8)(i)?;
                 let above = |e: PErr| {
@@ -140,7 +140,7 @@ pub(super) fn read_animation<'a, S: AnimationSink>(
                 let (i, constraint) = index("physics constraint", c.physics + 1)(i)?;
                 let (i, m) = count(lim, "physics timeline", 6)(i)?;
                 sink.physics_group(constraint, m);
-                let (i, _) = items(m, Some("timelines"), |i, k| {
+                let (i, ()) = each(m, Some("timelines"), |i, k| {
                     let above = |e: PErr| {
                         let e = e.in_item("timelines", k).in_item("physics constraints", j);
                         anim(e.in_section("physics timelines"))
@@ -159,11 +159,11 @@ pub(super) fn read_animation<'a, S: AnimationSink>(
             let (i, skin) = index("skin", c.skins)(i)?;
             let (i, m) = count(lim, "slot", 2)(i)?;
             sink.attachment_skin(skin, m);
-            let (i, _) = items(m, Some("slots"), |i, _| {
+            let (i, ()) = each(m, Some("slots"), |i, _| {
                 let (i, slot) = index("slot", c.slots)(i)?;
                 let (i, k) = count(lim, "attachment", 8)(i)?;
                 sink.attachment_slot(slot, k);
-                let (i, _) = items(k, Some("attachments"), |i, _| {
+                let (i, ()) = each(k, Some("attachments"), |i, _| {
                     let (i, attachment) = str_ref(c.strings)(i)?;
                     let (i, timeline) = attachment_timeline(c, i)?;
                     sink.attachment_timeline(attachment, timeline);
@@ -220,14 +220,14 @@ fn slot_timeline<'a, S: AnimationSink>(
             let mut keys = c.attachment_keys.take();
             keys.clear();
             keys.reserve(frames);
-            let read = items(frames, None, |i, _| {
+            let read = each(frames, None, |i, _| {
                 let (i, time) = f32(i)?;
                 let (i, name) = str_ref(c.strings)(i)?;
                 keys.push(AttachmentKey { time, name });
                 Ok((i, ()))
             })(i);
             let r = match read {
-                Ok((i, _)) => delivered(i, sink.slot_timeline(SlotTimelineIn::Attachment(&keys))),
+                Ok((i, ())) => delivered(i, sink.slot_timeline(SlotTimelineIn::Attachment(&keys))),
                 Err(e) => Err(e),
             };
             c.attachment_keys.set(keys);
