@@ -24,6 +24,77 @@ fn delivered(i: In<'_>, r: Result<(), BinaryError>) -> Res<'_, ()> {
     }
 }
 
+/// A section of timeline groups (slot, bone, path and physics timelines): per group the
+/// index of what it animates, a timeline count, then its timelines.
+struct Groups {
+    /// The section.
+    section: &'static str,
+    /// What a group's index points at (the count of groups is of the same).
+    what: &'static str,
+    /// A group's label in section paths.
+    label: &'static str,
+    /// What is counted in a group, and the fewest bytes one takes.
+    timeline: (&'static str, usize),
+}
+
+const SLOT_GROUPS: Groups = Groups {
+    section: "slot timelines",
+    what: "slot",
+    label: "slots",
+    timeline: ("slot timeline", 6),
+};
+const BONE_GROUPS: Groups = Groups {
+    section: "bone timelines",
+    what: "bone",
+    label: "bones",
+    timeline: ("bone timeline", 6),
+};
+const PATH_GROUPS: Groups = Groups {
+    section: "path timelines",
+    what: "path constraint",
+    label: "path constraints",
+    timeline: ("path timeline", 11),
+};
+const PHYSICS_GROUPS: Groups = Groups {
+    section: "physics timelines",
+    what: "physics constraint",
+    label: "physics constraints",
+    timeline: ("physics timeline", 6),
+};
+
+/// Reads a [`Groups`] section whose indices are `< len`: `group` tells the sink of each group,
+/// `timeline` reads each timeline into it (handed the path above it, for the sink's errors).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn groups<'a, S: AnimationSink>(
+    c: &Ctx,
+    i: In<'a>,
+    anim: Above<'_>,
+    sink: &mut S,
+    g: &'static Groups,
+    len: usize,
+    group: impl Fn(&mut S, u32, usize),
+    timeline: impl Fn(&Ctx, In<'a>, Above<'_>, &mut S) -> Res<'a, ()>,
+) -> Res<'a, ()> {
+    let lim = &c.lim;
+    section(
+        g.section,
+        list(lim, g.what, 2, Some(g.label), |i, j| {
+            let (i, index) = index(g.what, len)(i)?;
+            let (i, m) = count(lim, g.timeline.0, g.timeline.1)(i)?;
+            group(sink, index, m);
+            each(m, Some("timelines"), |i, k| {
+                let above = |e: PErr| {
+                    anim(e.in_item("timelines", k).in_item(g.label, j).in_section(g.section))
+                };
+                timeline(c, i, &above, sink)
+            })(i)
+        }),
+    )
+    .parse(i)
+    .map(|(i, _)| (i, ()))
+}
+
 /// Reads the body of the animation named `name` (the name is already read) into `sink`.
 /// `anim` adds the path above the animation's body to an error (for the errors a sink is
 /// handed).
@@ -40,39 +111,8 @@ pub(super) fn read_animation<'a, S: AnimationSink>(
     let capacity = (timeline_count as usize).min(i.len() / 4 + 2);
     sink.begin(name, timeline_count, capacity);
 
-    let (i, _) = section(
-        "slot timelines",
-        list(lim, "slot", 2, Some("slots"), |i, j| {
-            let (i, slot) = index("slot", c.slots)(i)?;
-            let (i, m) = count(lim, "slot timeline", 6)(i)?;
-            sink.slot_group(slot, m);
-            let (i, ()) = each(m, Some("timelines"), |i, k| {
-                let above = |e: PErr| {
-                    anim(e.in_item("timelines", k).in_item("slots", j).in_section("slot timelines"))
-                };
-                slot_timeline(c, i, &above, sink)
-            })(i)?;
-            Ok((i, ()))
-        }),
-    )
-    .parse(i)?;
-
-    let (i, _) = section(
-        "bone timelines",
-        list(lim, "bone", 2, Some("bones"), |i, j| {
-            let (i, bone) = index("bone", c.bones)(i)?;
-            let (i, m) = count(lim, "bone timeline", 6)(i)?;
-            sink.bone_group(bone, m);
-            let (i, ()) = each(m, Some("timelines"), |i, k| {
-                let above = |e: PErr| {
-                    anim(e.in_item("timelines", k).in_item("bones", j).in_section("bone timelines"))
-                };
-                bone_timeline(c, i, &above, sink)
-            })(i)?;
-            Ok((i, ()))
-        }),
-    )
-    .parse(i)?;
+    let (i, ()) = groups(c, i, anim, sink, &SLOT_GROUPS, c.slots, S::slot_group, slot_timeline)?;
+    let (i, ()) = groups(c, i, anim, sink, &BONE_GROUPS, c.bones, S::bone_group, bone_timeline)?;
 
     let (i, _) = section(
         "ik timelines",
@@ -99,58 +139,13 @@ pub(super) fn read_animation<'a, S: AnimationSink>(
     )
     .parse(i)?;
 
-    let (i, _) = section(
-        "path timelines",
-        list(lim, "path constraint", 2, Some("path constraints"), |i, j| {
-            let (i, constraint) = index("path constraint", c.path)(i)?;
-            let (i, m) = count(lim, "path timeline", 11)(i)?;
-            sink.path_group(constraint, m);
-            let (i, ()) = each(m, Some("timelines"), |at, k| {
-                let (i, ty) = u8(at)?;
-                let (i, frames) = count(lim, "keyframe", 8)(i)?;
-                let above = |e: PErr| {
-                    let e = e.in_item("timelines", k).in_item("path constraints", j);
-                    anim(e.in_section("path timelines"))
-                };
-                let (t, a) = (c.total, &above);
-                match ty {
-                    0 => deliver_curve_frames(lim, t, a, i, frames, |f| {
-                        sink.path_timeline(PathTimelineIn::Position(f))
-                    }),
-                    1 => deliver_curve_frames(lim, t, a, i, frames, |f| {
-                        sink.path_timeline(PathTimelineIn::Spacing(f))
-                    }),
-                    2 => deliver_curve_frames(lim, t, a, i, frames, |f| {
-                        sink.path_timeline(PathTimelineIn::Mix(f))
-                    }),
-                    t => Err(PErr::bad_enum(at, "path timeline type", t.into())),
-                }
-            })(i)?;
-            Ok((i, ()))
-        }),
-    )
-    .parse(i)?;
+    let (i, ()) = groups(c, i, anim, sink, &PATH_GROUPS, c.path, S::path_group, path_timeline)?;
 
-    let (i, _) = cond(
-        c.v42(),
-        section(
-            "physics timelines",
-            list(lim, "physics constraint", 2, Some("physics constraints"), |i, j| {
-                // 0 = every constraint, n = constraint n - 1.
-                let (i, constraint) = index("physics constraint", c.physics + 1)(i)?;
-                let (i, m) = count(lim, "physics timeline", 6)(i)?;
-                sink.physics_group(constraint, m);
-                let (i, ()) = each(m, Some("timelines"), |i, k| {
-                    let above = |e: PErr| {
-                        let e = e.in_item("timelines", k).in_item("physics constraints", j);
-                        anim(e.in_section("physics timelines"))
-                    };
-                    physics_timeline(c, i, &above, sink)
-                })(i)?;
-                Ok((i, ()))
-            }),
-        ),
-    )
+    // Physics: 0 = every constraint, n = constraint n - 1.
+    let (i, _) = cond(c.v42(), |i| {
+        let phys = (&PHYSICS_GROUPS, c.physics + 1);
+        groups(c, i, anim, sink, phys.0, phys.1, S::physics_group, physics_timeline)
+    })
     .parse(i)?;
 
     let (i, _) = section(
@@ -286,6 +281,30 @@ fn bone_timeline<'a, S: AnimationSink>(
         8 => deliver_curve_frames(lim, t, a, i, frames, |f| sink.bone_timeline(I::ShearX(f))),
         9 => deliver_curve_frames(lim, t, a, i, frames, |f| sink.bone_timeline(I::ShearY(f))),
         t => Err(PErr::bad_enum(at, "bone timeline type", t.into())),
+    }
+}
+
+fn path_timeline<'a, S: AnimationSink>(
+    c: &Ctx,
+    at: In<'a>,
+    a: Above<'_>,
+    sink: &mut S,
+) -> Res<'a, ()> {
+    let lim = &c.lim;
+    let (i, ty) = u8(at)?;
+    let (i, frames) = count(lim, "keyframe", 8)(i)?;
+    let t = c.total;
+    match ty {
+        0 => deliver_curve_frames(lim, t, a, i, frames, |f| {
+            sink.path_timeline(PathTimelineIn::Position(f))
+        }),
+        1 => deliver_curve_frames(lim, t, a, i, frames, |f| {
+            sink.path_timeline(PathTimelineIn::Spacing(f))
+        }),
+        2 => deliver_curve_frames(lim, t, a, i, frames, |f| {
+            sink.path_timeline(PathTimelineIn::Mix(f))
+        }),
+        t => Err(PErr::bad_enum(at, "path timeline type", t.into())),
     }
 }
 
