@@ -300,6 +300,30 @@ where
     }
 }
 
+/// A list of timeline groups (`what`, each labelled `label[i]`): per group a key read by
+/// `key`, then a counted list of `timelines` (`(what, fewest bytes)`, labelled
+/// `timelines[k]`) read by `item`; `make` builds the group.
+#[inline(always)]
+pub(crate) fn groups<'a, 'l, K, T, G, KF, TF, MF>(
+    lim: &'l Lim,
+    (what, label): (&'static str, &'static str),
+    key: KF,
+    timelines: (&'static str, usize),
+    mut item: TF,
+    make: MF,
+) -> impl FnMut(In<'a>) -> Res<'a, Vec<G>> + use<'a, 'l, K, T, G, KF, TF, MF>
+where
+    KF: Fn(In<'a>) -> Res<'a, K>,
+    TF: FnMut(In<'a>, usize) -> Res<'a, T>,
+    MF: Fn(K, Vec<T>) -> G,
+{
+    list(lim, what, 2, Some(label), move |i, _| {
+        let (i, k) = key(i)?;
+        let (i, t) = list(lim, timelines.0, timelines.1, Some("timelines"), &mut item)(i)?;
+        Ok((i, make(k, t)))
+    })
+}
+
 /// The limits a parse enforces, with the smallest count limit precomputed.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Lim {

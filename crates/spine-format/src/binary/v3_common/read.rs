@@ -6,8 +6,8 @@ use nom::Parser;
 use super::*;
 use crate::binary::shared::draw_order;
 use crate::binary::wire::{
-    bool, check_count, count, f32, f32_vec, f32s, i8, index, items, list, name, named, opt_rgba,
-    rgba, section, string, u16, varint, varint_signed, In, Lim, PErr, Res,
+    bool, check_count, count, f32, f32_vec, f32s, groups, i8, index, items, list, name, named,
+    opt_rgba, rgba, section, string, u16, varint, varint_signed, In, Lim, PErr, Res,
 };
 
 /// What the shared readers need to know about the skeleton read so far.
@@ -342,22 +342,26 @@ pub(crate) fn animation<'a, S: WireStr>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Ani
     named(name, i, |i| {
         let (i, slots) = section(
             "slot timelines",
-            list(lim, "slot", 2, Some("slots"), |i, _| {
-                let (i, slot) = index("slot", ctx.slots)(i)?;
-                let (i, timelines) =
-                    list(lim, "timeline", 2, Some("timelines"), |i, _| slot_timeline(ctx, i))(i)?;
-                Ok((i, SlotTimelines { slot, timelines }))
-            }),
+            groups(
+                lim,
+                ("slot", "slots"),
+                index("slot", ctx.slots),
+                ("timeline", 2),
+                |i, _| slot_timeline(ctx, i),
+                |slot, timelines| SlotTimelines { slot, timelines },
+            ),
         )
         .parse(i)?;
         let (i, bones) = section(
             "bone timelines",
-            list(lim, "bone", 2, Some("bones"), |i, _| {
-                let (i, bone) = index("bone", ctx.bones)(i)?;
-                let (i, timelines) =
-                    list(lim, "timeline", 2, Some("timelines"), |i, _| bone_timeline(ctx, i))(i)?;
-                Ok((i, BoneTimelines { bone, timelines }))
-            }),
+            groups(
+                lim,
+                ("bone", "bones"),
+                index("bone", ctx.bones),
+                ("timeline", 2),
+                |i, _| bone_timeline(ctx, i),
+                |bone, timelines| BoneTimelines { bone, timelines },
+            ),
         )
         .parse(i)?;
         let (i, ik) = section(
@@ -380,12 +384,14 @@ pub(crate) fn animation<'a, S: WireStr>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Ani
         .parse(i)?;
         let (i, path) = section(
             "path timelines",
-            list(lim, "path constraint", 2, Some("constraints"), |i, _| {
-                let (i, constraint) = index("path constraint", ctx.paths)(i)?;
-                let (i, timelines) =
-                    list(lim, "timeline", 2, Some("timelines"), |i, _| path_timeline(ctx, i))(i)?;
-                Ok((i, PathTimelines { constraint, timelines }))
-            }),
+            groups(
+                lim,
+                ("path constraint", "constraints"),
+                index("path constraint", ctx.paths),
+                ("timeline", 2),
+                |i, _| path_timeline(ctx, i),
+                |constraint, timelines| PathTimelines { constraint, timelines },
+            ),
         )
         .parse(i)?;
         let (i, deform) = section(

@@ -7,8 +7,8 @@ use super::ast::*;
 use super::read::{check_type, constraint_index, inherit_of, Ctx};
 use crate::binary::shared::{curve_timeline, draw_order, CurveType};
 use crate::binary::wire::{
-    check_count, count, enum_u8, f32, f32s, f32s_into, i32, i8, index, indices, items, list, rgba,
-    section, str_ref, string, u8, varint, varint_signed, In, PErr, Res,
+    check_count, count, enum_u8, f32, f32s, f32s_into, groups, i32, i8, index, indices, items,
+    list, rgba, section, str_ref, string, u8, varint, varint_signed, In, PErr, Res,
 };
 
 /// The body of the animation named `name` (the name is already read).
@@ -17,22 +17,26 @@ pub(super) fn animation<'a>(ctx: &Ctx<'_>, i: In<'a>, name: String) -> Res<'a, A
     let (i, timeline_hint) = varint(i)?;
     let (i, slots) = section(
         "slot timelines",
-        list(lim, "slot", 2, Some("slots"), |i, _| {
-            let (i, slot) = index("slot", ctx.slots)(i)?;
-            let (i, timelines) =
-                list(lim, "timeline", 2, Some("timelines"), |i, _| slot_timeline(ctx, i))(i)?;
-            Ok((i, SlotTimelines { slot, timelines }))
-        }),
+        groups(
+            lim,
+            ("slot", "slots"),
+            index("slot", ctx.slots),
+            ("timeline", 2),
+            |i, _| slot_timeline(ctx, i),
+            |slot, timelines| SlotTimelines { slot, timelines },
+        ),
     )
     .parse(i)?;
     let (i, bones) = section(
         "bone timelines",
-        list(lim, "bone", 2, Some("bones"), |i, _| {
-            let (i, bone) = index("bone", ctx.bones)(i)?;
-            let (i, timelines) =
-                list(lim, "timeline", 2, Some("timelines"), |i, _| bone_timeline(ctx, i))(i)?;
-            Ok((i, BoneTimelines { bone, timelines }))
-        }),
+        groups(
+            lim,
+            ("bone", "bones"),
+            index("bone", ctx.bones),
+            ("timeline", 2),
+            |i, _| bone_timeline(ctx, i),
+            |bone, timelines| BoneTimelines { bone, timelines },
+        ),
     )
     .parse(i)?;
     let (i, ik) =
@@ -50,54 +54,47 @@ pub(super) fn animation<'a>(ctx: &Ctx<'_>, i: In<'a>, name: String) -> Res<'a, A
     .parse(i)?;
     let (i, path) = section(
         "path timelines",
-        list(lim, "path constraint", 2, Some("constraints"), |i, _| {
-            let (i, constraint) = constraint_index(ctx, ConstraintType::Path)(i)?;
-            let (i, timelines) = list(lim, "timeline", 3, Some("timelines"), |at, _| {
-                let (i, ty) = u8(at)?;
-                let (i, f) = varint(i)?;
-                let f = f as usize;
-                Ok(match ty {
-                    0 => curve_timeline(lim, f)(i).map(|(i, t)| (i, PathTimeline::Position(t)))?,
-                    1 => curve_timeline(lim, f)(i).map(|(i, t)| (i, PathTimeline::Spacing(t)))?,
-                    2 => curve_timeline(lim, f)(i).map(|(i, t)| (i, PathTimeline::Mix(t)))?,
-                    v => return Err(PErr::bad_enum(at, "path timeline type", i64::from(v))),
-                })
-            })(i)?;
-            Ok((i, PathTimelines { constraint, timelines }))
-        }),
+        groups(
+            lim,
+            ("path constraint", "constraints"),
+            constraint_index(ctx, ConstraintType::Path),
+            ("timeline", 3),
+            |i, _| path_timeline(ctx, i),
+            |constraint, timelines| PathTimelines { constraint, timelines },
+        ),
     )
     .parse(i)?;
+    // Gotcha 5: physics constraints are 1-based, 0 = every physics constraint.
+    let physics_constraint = |at| {
+        let (i, k) = varint(at)?;
+        let constraint = k.checked_sub(1);
+        if let Some(c) = constraint {
+            check_type(ctx, at, c, ConstraintType::Physics)?;
+        }
+        Ok((i, constraint))
+    };
     let (i, physics) = section(
         "physics timelines",
-        list(lim, "physics constraint", 2, Some("constraints"), |at, _| {
-            // Gotcha 5: 1-based, 0 = every physics constraint.
-            let (i, k) = varint(at)?;
-            let constraint = k.checked_sub(1);
-            if let Some(c) = constraint {
-                check_type(ctx, at, c, ConstraintType::Physics)?;
-            }
-            let (i, timelines) =
-                list(lim, "timeline", 2, Some("timelines"), |i, _| physics_timeline(ctx, i))(i)?;
-            Ok((i, PhysicsTimelines { constraint, timelines }))
-        }),
+        groups(
+            lim,
+            ("physics constraint", "constraints"),
+            physics_constraint,
+            ("timeline", 2),
+            |i, _| physics_timeline(ctx, i),
+            |constraint, timelines| PhysicsTimelines { constraint, timelines },
+        ),
     )
     .parse(i)?;
     let (i, slider) = section(
         "slider timelines",
-        list(lim, "slider", 2, Some("constraints"), |i, _| {
-            let (i, constraint) = constraint_index(ctx, ConstraintType::Slider)(i)?;
-            let (i, timelines) = list(lim, "timeline", 3, Some("timelines"), |at, _| {
-                let (i, ty) = u8(at)?;
-                let (i, f) = varint(i)?;
-                let f = f as usize;
-                Ok(match ty {
-                    0 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SliderTimeline::Time(t)))?,
-                    1 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SliderTimeline::Mix(t)))?,
-                    v => return Err(PErr::bad_enum(at, "slider timeline type", i64::from(v))),
-                })
-            })(i)?;
-            Ok((i, SliderTimelines { constraint, timelines }))
-        }),
+        groups(
+            lim,
+            ("slider", "constraints"),
+            constraint_index(ctx, ConstraintType::Slider),
+            ("timeline", 3),
+            |i, _| slider_timeline(ctx, i),
+            |constraint, timelines| SliderTimelines { constraint, timelines },
+        ),
     )
     .parse(i)?;
     let (i, attachments) = section(
@@ -234,6 +231,29 @@ fn ik<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, IkTimeline> {
         Ok((i, IkKey { flags, time, mix, softness, bezier }))
     })(i)?;
     Ok((i, IkTimeline { constraint, bezier_count, keys }))
+}
+
+fn path_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, PathTimeline> {
+    let (i, ty) = u8(at)?;
+    let (i, f) = varint(i)?;
+    let (lim, f) = (ctx.lim, f as usize);
+    Ok(match ty {
+        0 => curve_timeline(lim, f)(i).map(|(i, t)| (i, PathTimeline::Position(t)))?,
+        1 => curve_timeline(lim, f)(i).map(|(i, t)| (i, PathTimeline::Spacing(t)))?,
+        2 => curve_timeline(lim, f)(i).map(|(i, t)| (i, PathTimeline::Mix(t)))?,
+        v => return Err(PErr::bad_enum(at, "path timeline type", i64::from(v))),
+    })
+}
+
+fn slider_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, SliderTimeline> {
+    let (i, ty) = u8(at)?;
+    let (i, f) = varint(i)?;
+    let (lim, f) = (ctx.lim, f as usize);
+    Ok(match ty {
+        0 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SliderTimeline::Time(t)))?,
+        1 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SliderTimeline::Mix(t)))?,
+        v => return Err(PErr::bad_enum(at, "slider timeline type", i64::from(v))),
+    })
 }
 
 fn physics_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, PhysicsTimeline> {
