@@ -16,6 +16,8 @@ use spine_format::{BinaryError, Limits};
 struct Log {
     read_keys: bool,
     lines: Vec<String>,
+    /// The first error a key read handed the sink.
+    handed: Option<BinaryError>,
 }
 
 struct Keys<'l>(&'l mut Vec<String>);
@@ -39,7 +41,10 @@ impl Log {
     ) -> Result<(), BinaryError> {
         self.lines.push(format!("{what} {} {}", f.len(), f.bezier_count()));
         if self.read_keys {
-            f.read(&mut Keys(&mut self.lines))?;
+            if let Err(e) = f.read(&mut Keys(&mut self.lines)) {
+                self.handed.get_or_insert_with(|| e.clone());
+                return Err(e);
+            }
         }
         Ok(())
     }
@@ -139,12 +144,26 @@ impl AnimationSink for Log {
 /// Streams every animation of `bytes` into a [`Log`].
 fn streamed(bytes: &[u8], read_keys: bool) -> Result<(usize, Vec<String>), BinaryError> {
     let (_, mut animations) = parse_head(bytes, &Limits::default())?;
-    let mut log = Log { read_keys, lines: Vec::new() };
+    let mut log = Log { read_keys, ..Log::default() };
     let mut n = 0;
     while animations.read_next(&mut log)? {
         n += 1;
     }
     Ok((n, log.lines))
+}
+
+/// Streams every animation of `bytes`, reading every key: the error `read_next` returns and
+/// the one a key read handed the sink (if any).
+fn stream_errors(bytes: &[u8]) -> Option<(BinaryError, Option<BinaryError>)> {
+    let (_, mut animations) = parse_head(bytes, &Limits::default()).ok()?;
+    let mut log = Log { read_keys: true, ..Log::default() };
+    loop {
+        match animations.read_next(&mut log) {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(e) => return Some((e, log.handed)),
+        }
+    }
 }
 
 #[test]
@@ -156,7 +175,7 @@ fn streamed_replayed_and_skipped_animations_agree_on_the_corpus() {
         for f in skel_testkit::files_with_suffix(&corpus.join(v), ".skel") {
             let bytes = std::fs::read(&f).unwrap();
             let parsed = spine_format::binary::v40::parse(&bytes).unwrap();
-            let mut replayed = Log { read_keys: true, lines: Vec::new() };
+            let mut replayed = Log { read_keys: true, ..Log::default() };
             for a in &parsed.animations {
                 a.replay(&mut replayed).unwrap();
             }
@@ -205,6 +224,30 @@ fn streaming_damaged_bytes_fails_like_parse() {
         }
     }
     assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn a_sink_is_handed_the_whole_error_of_a_key_read() {
+    let Some(corpus) = skel_testkit::spine_corpus() else { return };
+    let f = skel_testkit::files_with_suffix(&corpus.join("4.2"), ".skel")
+        .into_iter()
+        .find(|f| f.to_string_lossy().contains("spineboy-pro"))
+        .expect("spineboy-pro 4.2");
+    let bytes = std::fs::read(&f).unwrap();
+    let mut handed = 0;
+    for at in (bytes.len() / 3..bytes.len()).step_by(61) {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0x5a;
+        for b in [&bytes[..at], flipped.as_slice()] {
+            if let Some((e, Some(h))) = stream_errors(b) {
+                // The offset, the kind and the section path down from "animations".
+                assert_eq!(h, e, "at {at}");
+                assert!(e.section.starts_with("animations > animations["), "{e}");
+                handed += 1;
+            }
+        }
+    }
+    assert!(handed > 100, "only {handed} errors were handed to the sink");
 }
 
 #[test]
