@@ -6,8 +6,12 @@
 //!   `from_be_bytes` (nom's `be_f32` cost a quarter of the parse time), varints, strings,
 //!   string references, indices and counts checked against [`Limits`] and the bytes left.
 //! * **Structure** is nom: [`list`] / [`items`] are the counted lists (the count checked before
-//!   anything is reserved, then a fill into a vector reserved for exactly that many),
-//!   [`section`] is nom's `context`, optional fields are nom's `cond`.
+//!   anything is reserved, then a fill into a vector reserved for exactly that many), [`each`]
+//!   the same for items read into a sink, [`groups`] a list of timeline groups; [`section`] is
+//!   nom's `context`, optional fields are nom's `cond`.
+//! * **Streaming** (4.0–4.2): a curve timeline's keys are handed to a sink unread; an error of
+//!   their read gets the path above the timeline from an [`Above`] closure, so the sink is
+//!   handed the whole error, and the animation reader unwinds with the same one.
 //! * **Errors** ([`PErr`], private to the crate) record where a read failed as the input left
 //!   at that point, and gather the section path only while an error unwinds
 //!   (`ContextError::add_context` for sections, [`items`] for `label[i]`, [`named`] for an
@@ -408,7 +412,7 @@ pub(crate) fn f32(i: In<'_>) -> Res<'_, f32> {
     Ok((r, f32::from_bits(u32::from_be_bytes(a))))
 }
 
-/// `N` big-endian floats: the values, offsets and errors of `N` [`f32`] reads, with one
+/// `N` big-endian floats: the values, offsets and errors of `N` [`f32()`] reads, with one
 /// bounds check when all the bytes are there.
 #[inline(always)]
 pub(crate) fn f32s<const N: usize>(i: In<'_>) -> Res<'_, [f32; N]> {
@@ -435,7 +439,7 @@ fn f32s_short<const N: usize>(mut i: In<'_>) -> Res<'_, [f32; N]> {
     Ok((i, v))
 }
 
-/// An optional float (`cond` on [`f32`]).
+/// An optional float (`cond` on [`f32()`]).
 #[inline(always)]
 pub(crate) fn opt_f32(present: bool) -> impl Fn(In<'_>) -> Res<'_, Option<f32>> {
     move |i| nom::combinator::cond(present, f32).parse(i)
@@ -461,7 +465,7 @@ pub(crate) fn index_f32x3(i: In<'_>, len: usize) -> Option<(In<'_>, (u32, [f32; 
     Some((&i[13..], (u32::from(k), [f(1), f(5), f(9)])))
 }
 
-/// Appends `n` big-endian floats to `out`: the values, offsets and errors of `n` [`f32`]
+/// Appends `n` big-endian floats to `out`: the values, offsets and errors of `n` [`f32()`]
 /// reads, with one bounds check when all the bytes are there.
 pub(crate) fn f32s_into<'a>(mut i: In<'a>, n: usize, out: &mut Vec<f32>) -> Res<'a, ()> {
     match n.checked_mul(4) {
