@@ -197,14 +197,19 @@ fn streamed_replayed_and_skipped_animations_agree_on_the_corpus() {
     assert!(files >= 40 && keys > 10_000, "only {files} files, {keys} keys and curves");
 }
 
-#[test]
-fn streaming_damaged_bytes_fails_like_parse() {
-    let Some(corpus) = skel_testkit::spine_corpus() else { return };
+/// The bytes of the 4.2 `spineboy-pro.skel` (`None` without the corpus).
+fn spineboy_pro() -> Option<Vec<u8>> {
+    let corpus = skel_testkit::spine_corpus()?;
     let f = skel_testkit::files_with_suffix(&corpus.join("4.2"), ".skel")
         .into_iter()
         .find(|f| f.to_string_lossy().contains("spineboy-pro"))
         .expect("spineboy-pro 4.2");
-    let bytes = std::fs::read(&f).unwrap();
+    Some(std::fs::read(&f).unwrap())
+}
+
+#[test]
+fn streaming_damaged_bytes_fails_like_parse() {
+    let Some(bytes) = spineboy_pro() else { return };
     let mut checked = 0;
     for at in (0..bytes.len()).step_by(97) {
         let mut flipped = bytes.clone();
@@ -228,12 +233,7 @@ fn streaming_damaged_bytes_fails_like_parse() {
 
 #[test]
 fn a_sink_is_handed_the_whole_error_of_a_key_read() {
-    let Some(corpus) = skel_testkit::spine_corpus() else { return };
-    let f = skel_testkit::files_with_suffix(&corpus.join("4.2"), ".skel")
-        .into_iter()
-        .find(|f| f.to_string_lossy().contains("spineboy-pro"))
-        .expect("spineboy-pro 4.2");
-    let bytes = std::fs::read(&f).unwrap();
+    let Some(bytes) = spineboy_pro() else { return };
     let mut handed = 0;
     for at in (bytes.len() / 3..bytes.len()).step_by(61) {
         let mut flipped = bytes.clone();
@@ -272,11 +272,7 @@ fn head_without_icons_is_the_head_with_icons_cleared() {
     }
     assert!(files >= 40 && icons > 100, "only {files} files, {icons} icons");
     // The icons are still read and checked: a damaged file fails the same way.
-    let f = skel_testkit::files_with_suffix(&corpus.join("4.2"), ".skel")
-        .into_iter()
-        .find(|f| f.to_string_lossy().contains("spineboy-pro"))
-        .expect("spineboy-pro 4.2");
-    let bytes = std::fs::read(&f).unwrap();
+    let bytes = spineboy_pro().expect("the corpus was found above");
     for at in (0..bytes.len() / 4).step_by(7) {
         let mut flipped = bytes.clone();
         flipped[at] ^= 0xa5;
