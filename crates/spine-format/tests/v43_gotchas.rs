@@ -308,7 +308,15 @@ fn gotcha_09_weighted_vertices_have_a_bones_length_prefix() {
     // A wrong bonesLength desynchronises: rejected.
     let mut bad = bytes.clone();
     bad[at + 2] = 4;
-    assert!(v43::parse(&bad).is_err());
+    let e = v43::parse(&bad).expect_err("bonesLength 4 of 5");
+    // The second vertex's group (count 2: 3 entries) does not fit in the 2 entries left.
+    assert!(e.to_string().contains("vertex bone count 2 overruns bonesLength 4"), "{e}");
+    // flags, vertexCount, bonesLength, then the first group: count, bone, x, y, weight.
+    assert_eq!(e.offset, at + 3 + 1 + 1 + 3 * 4, "at the second group's count");
+    // One more entry than the groups take: a third group is read past the two vertices.
+    let mut long = bytes.clone();
+    long[at + 2] = 6;
+    assert!(v43::parse(&long).is_err());
 }
 
 #[test]

@@ -304,6 +304,37 @@ where
     }
 }
 
+/// Items read until they have used exactly `budget` units: `item` is given the units left
+/// and returns its item with its cost, which must be from 1 to the units left (an item
+/// that would overrun fails itself, with its own message; a cost out of that range is
+/// [`BinaryErrorKind::Invalid`] at the item). The 4.3 weighted vertices' `bonesLength`:
+/// groups of a count and its influences until that many entries are read.
+#[inline(always)]
+pub(crate) fn budgeted<'a, T, F>(
+    budget: usize,
+    capacity: usize,
+    mut item: F,
+) -> impl FnMut(In<'a>) -> Res<'a, Vec<T>>
+where
+    F: FnMut(In<'a>, usize) -> Res<'a, (T, usize)>,
+{
+    move |mut i: In<'a>| {
+        let mut out = Vec::with_capacity(capacity);
+        let mut left = budget;
+        while left > 0 {
+            let at = i;
+            let (rest, (v, cost)) = item(i, left)?;
+            if cost == 0 || cost > left {
+                return Err(PErr::invalid(at, format!("item of {cost} units, {left} left")));
+            }
+            left -= cost;
+            out.push(v);
+            i = rest;
+        }
+        Ok((i, out))
+    }
+}
+
 /// A list of timeline groups (`what`, each labelled `label[i]`): per group a key read by
 /// `key`, then a counted list of `timelines` (`(what, fewest bytes)`, labelled
 /// `timelines[k]`) read by `item`; `make` builds the group.

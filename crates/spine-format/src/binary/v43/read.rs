@@ -9,9 +9,9 @@ use super::ast::*;
 use super::read_anim::animation;
 use crate::binary::shared::sequence as wire_sequence;
 use crate::binary::wire::{
-    bool, check_count, count, enum_u8, enum_varint, expect_end, f32, f32_vec, f32s, finish, i32,
-    index, indices, item, items, list, name, named, opt_f32, opt_rgba, rgba, section, str_ref,
-    string, u8, varint, varint_signed, varints_into, In, Lim, PErr, Res,
+    bool, budgeted, check_count, count, enum_u8, enum_varint, expect_end, f32, f32_vec, f32s,
+    finish, i32, index, indices, item, items, list, name, named, opt_f32, opt_rgba, rgba, section,
+    str_ref, string, u8, varint, varint_signed, varints_into, In, Lim, PErr, Res,
 };
 use crate::error::{BinaryError, BinaryErrorKind};
 use crate::Limits;
@@ -444,33 +444,28 @@ fn vertices<'a>(ctx: &Ctx<'_>, i: In<'a>, weighted: bool) -> Res<'a, Vertices> {
         }
         check_count(lim, at, i, "vertex", u64::from(vertex_count), 1)?;
         let at = i;
-        let (mut i, bones_length) = varint(at)?;
+        let (i, bones_length) = varint(at)?;
         let bones_length = bones_length as usize;
         check_count(lim, at, i, "bones entry", bones_length as u64, 1)?;
-        let mut groups = Vec::with_capacity(vertex_count as usize);
-        // Groups of influences until `bonesLength` entries (a count and its influences each)
-        // are read.
-        let mut b = 0usize;
-        while b < bones_length {
-            let group_at = i;
+        // Groups of influences (a count and its influences: `n + 1` entries each) until
+        // `bonesLength` entries are read.
+        let (i, groups) = budgeted(bones_length, vertex_count as usize, |group_at, left| {
             let (j, n) = varint(group_at)?;
             let n = n as usize;
-            if n >= bones_length - b {
+            if n >= left {
                 return Err(PErr::invalid(
                     group_at,
                     format!("vertex bone count {n} overruns bonesLength {bones_length}"),
                 ));
             }
             check_count(lim, group_at, j, "vertex bone", n as u64, 13)?;
-            b += n + 1;
-            let g;
-            (i, g) = items(n, None, |i, _| {
+            let (j, g) = items(n, None, |i, _| {
                 let (i, bone) = index("bone", ctx.bones)(i)?;
                 let (i, [x, y, weight]) = f32s(i)?;
                 Ok((i, BoneWeight { bone, x, y, weight }))
             })(j)?;
-            groups.push(g);
-        }
+            Ok((j, (g, n + 1)))
+        })(i)?;
         if groups.len() != vertex_count as usize {
             return Err(PErr::invalid(
                 at,
