@@ -19,6 +19,7 @@
 //! | `--scale` | 0.0001 to 10000 pixels per world unit |
 //! | `--background` | `RRGGBBAA` hex |
 //! | `--budget-ms` | 1 to 3,600,000 |
+//! | `--shard` | `I/N`, 1 <= I <= N <= 1,000,000 |
 
 /// Most frames one run or output may have unless `--max-frames` raises it: `skel play`'s
 /// frames, an animated output's frames, the steps of a played still frame.
@@ -114,6 +115,18 @@ pub fn background(text: &str) -> Result<[u8; 4], String> {
         .ok_or_else(|| "expected RRGGBBAA hex, e.g. ffffffff".to_owned())
 }
 
+/// `--shard I/N`: 1 <= I <= N <= 1000000.
+pub fn shard(text: &str) -> Result<(u32, u32), String> {
+    let bad = || "expected I/N, e.g. 2/8: shard I of N, 1 <= I <= N".to_owned();
+    let (i, n) = text.trim().split_once('/').ok_or_else(bad)?;
+    let i: u32 = i.trim().parse().map_err(|_| bad())?;
+    let n: u32 = n.trim().parse().map_err(|_| bad())?;
+    if i == 0 || i > n || n > 1_000_000 {
+        return Err(format!("{i}/{n} out of range: 1 <= I <= N <= 1000000"));
+    }
+    Ok((i, n))
+}
+
 /// A number for a message: as written when short, else in scientific notation to `f32`
 /// precision (`3e31`).
 pub fn short(x: f64) -> String {
@@ -194,6 +207,10 @@ mod tests {
             assert!(size(bad).is_err(), "{bad}");
         }
         assert!(background("zz").is_err());
+        assert_eq!(shard("2/8"), Ok((2, 8)));
+        for bad in ["0/2", "3/2", "1", "a/b", "1/0"] {
+            assert!(shard(bad).is_err(), "{bad}");
+        }
         assert_eq!(background("ff000080"), Ok([255, 0, 0, 128]));
     }
 

@@ -118,9 +118,7 @@ pub fn spine(
     let data: Arc<SkeletonData> = crate::pose::load_rig(input, args.atlas.as_deref())?;
     let format = format.name();
     let anim = match &args.anim {
-        Some(name) => {
-            data.find_animation(name).ok_or_else(|| format!("no animation named {name:?}"))?
-        }
+        Some(name) => crate::pose::find_animation(&data, name)?,
         None => {
             if data.animations.is_empty() {
                 return Err("the skeleton has no animation to play".into());

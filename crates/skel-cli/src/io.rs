@@ -169,6 +169,11 @@ impl AtomicFile {
         Ok(AtomicFile { dest: dest.to_path_buf(), tmp, out, committed: false })
     }
 
+    /// The temporary file's path (for a writer in another process, e.g. ffmpeg).
+    pub fn tmp_path(&self) -> &Path {
+        &self.tmp
+    }
+
     /// A handle to write the content with.
     pub fn writer(&self) -> FileWriter {
         FileWriter(self.out.clone())

@@ -21,12 +21,16 @@ macro_rules! outln {
 }
 
 mod args;
+mod batch;
 mod bench;
 mod convert;
 mod info;
 mod io;
+mod names;
+mod output;
 mod pose;
 mod render;
+mod render_cli;
 mod skf;
 mod validate;
 
@@ -178,69 +182,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Draw with the software renderer: PNG, PNG sequence (folder ending `/`), GIF, APNG, WebP.
-    Render {
-        /// The skeleton file (default: the project's demo rig; `-`: standard input).
-        file: Option<PathBuf>,
-        /// Atlas (default: the one next to the skeleton; none found is an error); page
-        /// images are read next to it.
-        #[arg(long, conflicts_with = "no_atlas")]
-        atlas: Option<PathBuf>,
-        /// Draw geometry only, untextured (every region and mesh a flat grey).
-        #[arg(long)]
-        no_atlas: bool,
-        /// The atlas pages are premultiplied (default: the atlas' `pma:` field, else a
-        /// file name ending in `-pma.atlas`). Not for SkelForm files.
-        #[arg(long, conflicts_with = "no_pma")]
-        pma: bool,
-        /// The atlas pages are not premultiplied (overrides the atlas).
-        #[arg(long)]
-        no_pma: bool,
-        /// How frames are posed (default: update; a still --time T is then played from 0 to
-        /// T). Not for SkelForm files.
-        #[arg(long, value_enum)]
-        physics: Option<render::PhysicsMode>,
-        /// Skin (default: the first non-default skin, if any).
-        #[arg(long)]
-        skin: Option<String>,
-        /// Animation (default: the first one).
-        #[arg(long, conflicts_with = "all")]
-        anim: Option<String>,
-        /// One output per animation (`-<anim>` is added before the extension).
-        #[arg(long)]
-        all: bool,
-        /// Time of a single .png frame, seconds (played: 0 or more).
-        #[arg(long, default_value = "0", allow_hyphen_values = true,
-              value_parser = args::time)]
-        time: f32,
-        /// Frames per second of animated outputs, and the step of the played run; 1 to 1000.
-        #[arg(long, default_value = "30", allow_hyphen_values = true,
-              value_parser = args::fps)]
-        fps: f32,
-        /// Most frames of one output (an animation lasting longer is refused), and most
-        /// steps of a played still frame.
-        #[arg(long, default_value_t = DEFAULT_MAX_FRAMES, allow_hyphen_values = true,
-              value_parser = args::count)]
-        max_frames: u32,
-        /// Image size WxH, each side 1 to 8192 (default: the animation's bounds at
-        /// --scale, at most 2048).
-        #[arg(long, value_parser = args::size)]
-        size: Option<(u32, u32)>,
-        /// Pixels per world unit, 0.0001 to 10000 (default: fit the animation's bounds).
-        #[arg(long, allow_hyphen_values = true, value_parser = args::scale)]
-        scale: Option<f32>,
-        /// Background RRGGBBAA (default transparent).
-        #[arg(long, default_value = "00000000", value_parser = args::background)]
-        background: [u8; 4],
-        /// Output: .png, .gif, .apng, .webp, or a folder ending in `/`. Never a file the
-        /// command reads; written under a temporary name, then renamed.
-        #[arg(long)]
-        out: String,
-        /// SkelForm only: an active style by name (repeatable, highest priority first;
-        /// default "Default", else all).
-        #[arg(long = "style")]
-        styles: Vec<String>,
-    },
+    /// Draw with the software renderer. Takes .skel / .json (Spine 3.5-4.3), .skf
+    /// (SkelForm), or a folder of them; writes .png, a PNG sequence (folder ending `/`),
+    /// .gif, .apng, .webp, and through ffmpeg .mp4, .webm, .mov.
+    Render(render_cli::RenderCli),
     /// Time loading, one frame and render-command generation (medians, in-process).
     Bench {
         /// The skeleton file (.skel, .json or .skf; `-`: standard input).
@@ -299,9 +244,9 @@ enum Command {
 
 /// A failure: an input problem (`error: <file>: <message>`, exit 1) or wrong usage (exit 2).
 pub(crate) struct Failure {
-    file: Option<PathBuf>,
-    message: String,
-    usage: bool,
+    pub(crate) file: Option<PathBuf>,
+    pub(crate) message: String,
+    pub(crate) usage: bool,
 }
 
 impl Failure {
@@ -377,7 +322,7 @@ impl JsonOut {
 
 /// Reads a skeleton file once (bounded) and detects its format; an atlas, an image or other
 /// non-skeleton is refused saying what it is.
-fn read_skeleton(file: &Path) -> Result<(Vec<u8>, FileFormat), Failure> {
+pub(crate) fn read_skeleton(file: &Path) -> Result<(Vec<u8>, FileFormat), Failure> {
     let bytes = io::read_input(file, "skeleton").map_err(|e| Failure::new(file, e))?;
     let format = sniff(&bytes);
     match format.refusal() {
@@ -387,7 +332,7 @@ fn read_skeleton(file: &Path) -> Result<(Vec<u8>, FileFormat), Failure> {
 }
 
 /// Refuses flags that apply to Spine skeletons only, for a SkelForm file (exit 2).
-fn spine_only(file: &Path, flags: &[(bool, &str)], why: &str) -> Result<(), Failure> {
+pub(crate) fn spine_only(file: &Path, flags: &[(bool, &str)], why: &str) -> Result<(), Failure> {
     let given: Vec<&str> = flags.iter().filter(|(g, _)| *g).map(|(_, f)| *f).collect();
     if given.is_empty() {
         return Ok(());
@@ -590,103 +535,12 @@ fn run(command: &Command) -> Result<(), Failure> {
             outln!("{v}");
             Ok(())
         }
-        Command::Render {
-            file,
-            atlas,
-            no_atlas,
-            pma,
-            no_pma,
-            physics,
-            skin,
-            anim,
-            all,
-            time,
-            fps,
-            max_frames,
-            size,
-            scale,
-            background,
-            out,
-            styles,
-        } => {
-            let shown = file.clone().unwrap_or_else(render::demo_rig_path);
-            let (bytes, format) = read_skeleton(&shown)?;
-            let kind = skel_render::OutputKind::from_path(out);
-            if kind.is_none() {
-                return Err(Failure::usage(format!(
-                    "--out must end in .png, .gif, .apng, .webp or / (got {:?})",
-                    escape(out)
-                )));
-            }
-            if format.is_skelform() {
-                spine_only(
-                    &shown,
-                    &[
-                        (*no_atlas, "--no-atlas"),
-                        (*pma, "--pma"),
-                        (*no_pma, "--no-pma"),
-                        (physics.is_some(), "--physics"),
-                    ],
-                    "a SkelForm .skf archive carries its own textures (straight alpha) and \
-                     runs its own physics",
-                )?;
-                let a = skf::SkfRenderArgs {
-                    anim: anim.clone(),
-                    all: *all,
-                    time: *time,
-                    fps: *fps,
-                    max_frames: *max_frames,
-                    size: *size,
-                    scale: *scale,
-                    background: *background,
-                    styles: styles.clone(),
-                    out: out.clone(),
-                };
-                for p in skf::render(&shown, &bytes, &a)? {
-                    outln!("{}", escape(&p.display().to_string()));
-                }
-                return Ok(());
-            }
-            let physics = physics.unwrap_or_default();
-            if kind == Some(skel_render::OutputKind::Png) && physics == render::PhysicsMode::Update
-            {
-                args::played_steps(*time, *fps, *max_frames).map_err(Failure::usage)?;
-            }
-            use std::io::IsTerminal;
-            let a = render::RenderArgs {
-                atlas: atlas_choice(atlas.as_ref(), *no_atlas),
-                pma: if *pma {
-                    Some(true)
-                } else if *no_pma {
-                    Some(false)
-                } else {
-                    None
-                },
-                physics,
-                skin: skin.clone(),
-                anim: anim.clone(),
-                all: *all,
-                time: *time,
-                fps: *fps,
-                max_frames: *max_frames,
-                size: *size,
-                scale: *scale,
-                background: *background,
-                out: out.clone(),
-                progress: std::io::stderr().is_terminal(),
-            };
-            let input = SkeletonInput { path: &shown, bytes: &bytes };
-            let paths = render::render(&input, &a).map_err(|e| Failure::new(&shown, e))?;
-            for p in paths {
-                outln!("{}", escape(&p.display().to_string()));
-            }
-            Ok(())
-        }
+        Command::Render(r) => render_cli::run(r),
     }
 }
 
 /// `--atlas A` / `--no-atlas` / neither.
-fn atlas_choice(atlas: Option<&PathBuf>, no_atlas: bool) -> AtlasChoice {
+pub(crate) fn atlas_choice(atlas: Option<&PathBuf>, no_atlas: bool) -> AtlasChoice {
     match (atlas, no_atlas) {
         (_, true) => AtlasChoice::None,
         (Some(a), false) => AtlasChoice::File(a.clone()),

@@ -97,24 +97,118 @@ pub(crate) fn load_rig_with(
     spine_model::validate::load_spine(bytes, &options).map(Arc::new).map_err(load_error)
 }
 
-/// A new skeleton with the chosen skin, in the setup pose.
+/// A new skeleton with the chosen skin, in the setup pose. `skin` may name several skins
+/// separated by commas (`a,b`): they are combined as spine-cpp's `Skin::addSkin` does
+/// ([`combined_skin`]).
 pub(crate) fn skeleton(data: &Arc<SkeletonData>, skin: Option<&str>) -> Result<Skeleton, String> {
-    let mut sk = Skeleton::new(data.clone());
-    let chosen = match skin {
-        Some(name) => Some(data.find_skin(name).ok_or_else(|| format!("no skin named {name:?}"))?),
-        None => data
-            .skins
-            .iter()
-            .position(|s| s.name != "default")
-            .map(|i| spine_model::SkinId(i as u32)),
+    let (data, chosen) = match skin {
+        Some(name) => match data.find_skin(name) {
+            Some(id) => (data.clone(), Some(id)),
+            None if name.contains(',') => {
+                let ids = name
+                    .split(',')
+                    .map(|n| find_skin(data, n.trim()))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut combined = (**data).clone();
+                combined.skins.push(combined_skin(data, name, &ids));
+                let id = spine_model::SkinId((combined.skins.len() - 1) as u32);
+                (Arc::new(combined), Some(id))
+            }
+            None => return Err(find_skin(data, name).err().unwrap_or_default()),
+        },
+        None => (
+            data.clone(),
+            data.skins
+                .iter()
+                .position(|s| s.name != "default")
+                .map(|i| spine_model::SkinId(i as u32)),
+        ),
     };
+    let mut sk = Skeleton::new(data);
     sk.set_skin(chosen);
     sk.set_to_setup_pose();
     Ok(sk)
 }
 
+/// A skin by name; unknown, the message names the close ones.
+fn find_skin(data: &SkeletonData, name: &str) -> Result<spine_model::SkinId, String> {
+    data.find_skin(name).ok_or_else(|| {
+        let names: Vec<&str> = data.skins.iter().map(|s| s.name.as_str()).collect();
+        crate::names::unknown("skin", name, &names)
+    })
+}
+
+/// The skins `ids` combined in order, as spine-cpp `Skin::addSkin` of each into a new skin:
+/// bones and constraints unioned (first occurrence order), attachments of a later skin
+/// replacing an earlier one's under the same slot and placeholder name.
+pub(crate) fn combined_skin(
+    data: &SkeletonData,
+    name: &str,
+    ids: &[spine_model::SkinId],
+) -> spine_model::SkinData {
+    let mut bones = Vec::new();
+    let mut constraints = Vec::new();
+    let mut entries = std::collections::BTreeMap::new();
+    for id in ids {
+        let s = &data.skins[id.index()];
+        for b in &s.bones {
+            if !bones.contains(b) {
+                bones.push(*b);
+            }
+        }
+        for c in &s.constraints {
+            if !constraints.contains(c) {
+                constraints.push(*c);
+            }
+        }
+        for e in &s.entries {
+            entries.insert((e.slot, e.name.clone()), e.clone());
+        }
+    }
+    spine_model::SkinData {
+        name: name.to_owned(),
+        bones,
+        constraints,
+        entries: entries.into_values().collect(),
+        color: None,
+    }
+}
+
 fn animation(data: &SkeletonData, name: &str) -> Result<AnimationId, String> {
-    data.find_animation(name).ok_or_else(|| format!("no animation named {name:?}"))
+    find_animation(data, name)
+}
+
+/// An animation by name; unknown, the message names the close ones.
+pub(crate) fn find_animation(data: &SkeletonData, name: &str) -> Result<AnimationId, String> {
+    data.find_animation(name).ok_or_else(|| {
+        let names: Vec<&str> = data.animations.iter().map(|a| a.name.as_str()).collect();
+        crate::names::unknown("animation", name, &names)
+    })
+}
+
+/// A slot by name; unknown, the message names the close ones.
+pub(crate) fn find_slot(data: &SkeletonData, name: &str) -> Result<SlotId, String> {
+    data.find_slot(name).ok_or_else(|| {
+        let names: Vec<&str> = data.slots.iter().map(|s| s.name.as_str()).collect();
+        crate::names::unknown("slot", name, &names)
+    })
+}
+
+/// The animation drawn when none is named: the longest one with timelines (the first of
+/// equals), else the first; `None` when there are none.
+pub(crate) fn default_animation(data: &SkeletonData) -> Option<AnimationId> {
+    let mut best: Option<(usize, f32)> = None;
+    for (i, a) in data.animations.iter().enumerate() {
+        if a.timelines.is_empty() {
+            continue;
+        }
+        if best.is_none_or(|(_, d)| a.duration > d) {
+            best = Some((i, a.duration));
+        }
+    }
+    best.map(|(i, _)| i)
+        .or((!data.animations.is_empty()).then_some(0))
+        .map(|i| AnimationId(i as u32))
 }
 
 /// An `f32` as the shortest decimal that reads back as the same `f32`; `what` names it

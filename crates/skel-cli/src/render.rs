@@ -41,25 +41,57 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use skel_render::encode::{write_png, ApngWriter, FrameSink, GifWriter, WebpStreamWriter};
-use skel_render::{OutputKind, SoftwareRenderer, ViewTransform};
+use skel_render::{SoftwareRenderer, ViewTransform};
 use spine_anim::{
     apply_animation, AnimationState, AnimationStateData, MixBlend, MixDirection, Physics, Skeleton,
     SkeletonRenderer,
 };
 use spine_format::atlas::{Atlas, Page, Region};
 use spine_model::validate::{discover_atlas, page_path, AtlasChoice};
-use spine_model::{AnimationId, AttachmentKind, SkeletonData};
+use spine_model::{AnimationId, AttachmentKind, SkeletonData, SlotId};
 use spine_render_traits::{
     render as draw_all, PageId, RenderCommands, TextureDesc, TextureFilter, TextureWrap,
 };
 
-use crate::io::{check_output, is_stdin, read_input, AtomicFile};
+use crate::io::{is_stdin, read_input};
+use crate::output::{check_outputs, Encoding, Kind as OutputKind, Output, Shape};
 use crate::pose::{check_pose, load_rig_with, read_atlas, skeleton, SkeletonInput};
 
-/// The project's demo rig (`cargo xtask gen-demo` writes it), rendered when no FILE is given.
-pub fn demo_rig_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/demo/demo.json")
+/// The project's demo rig (`cargo xtask gen-demo` writes it, `fixtures/demo`), rendered
+/// when no FILE is given; embedded in the binary with its atlas and page image, so that an
+/// installed `skel` draws it from any folder.
+pub const DEMO_JSON: &[u8] = include_bytes!("../../../fixtures/demo/demo.json");
+/// The demo rig's atlas.
+const DEMO_ATLAS: &[u8] = include_bytes!("../../../fixtures/demo/demo.atlas");
+/// The demo rig's one page image.
+const DEMO_PNG: &[u8] = include_bytes!("../../../fixtures/demo/demo.png");
+/// The name the embedded demo rig goes by in messages.
+pub const DEMO_NAME: &str = "(demo rig)";
+
+/// The embedded demo rig, loaded for drawing.
+fn load_demo(pma: Option<bool>) -> Result<DrawRig, String> {
+    let atlas = spine_model::validate::parse_atlas(DEMO_ATLAS)?;
+    let data = load_rig_with(DEMO_JSON, Some(&atlas), "demo.atlas")?;
+    let pages = data
+        .pages
+        .iter()
+        .map(|p| {
+            let declared =
+                (p.width > 0 && p.height > 0).then_some((p.width as u32, p.height as u32));
+            let page = atlas.pages.iter().find(|a| a.name == p.name);
+            let image =
+                PageImage::File { path: p.name.clone().into(), bytes: DEMO_PNG.to_vec(), declared };
+            (p.name.clone(), image, page_pma(Path::new("demo.atlas"), page, pma))
+        })
+        .collect();
+    Ok(DrawRig { data, pages })
+}
+
+/// Hides `slots`: no attachment shown (after each pose, before drawing).
+fn hide(sk: &mut Skeleton, slots: &[SlotId]) {
+    for s in slots {
+        sk.set_attachment(*s, None);
+    }
 }
 
 /// How `skel render` poses its frames.
@@ -146,16 +178,16 @@ fn play_frames(
     anim: Option<AnimationId>,
     dt: f32,
     n: usize,
-    f: &mut dyn FnMut(&Skeleton) -> Result<(), String>,
+    f: &mut dyn FnMut(&mut Skeleton) -> Result<(), String>,
 ) -> Result<(), String> {
     let mut first = Player::new(data, skin, anim)?;
     first.step(0.0);
-    f(&first.sk)?;
+    f(&mut first.sk)?;
     if n > 1 {
         let mut p = Player::new(data, skin, anim)?;
         for _ in 1..n {
             p.step(dt);
-            f(&p.sk)?;
+            f(&mut p.sk)?;
         }
     }
     Ok(())
@@ -387,7 +419,7 @@ pub fn commands(
     play: Option<(f32, (u64, f32))>,
 ) -> Result<String, String> {
     let data = load_for_drawing(input, atlas, None, false)?.data;
-    let a = data.find_animation(anim).ok_or_else(|| format!("no animation named {anim:?}"))?;
+    let a = crate::pose::find_animation(&data, anim)?;
     let mut out = SkeletonRenderer::commands(&data);
     let at = |e: String| format!("{anim:?} at --time {time}: {e}");
     match play {
@@ -413,13 +445,18 @@ pub struct RenderArgs {
     /// Atlas: discovered beside the skeleton, a file (page images are read beside it), or
     /// none (geometry only, [`GEOMETRY_PAGE`]).
     pub atlas: AtlasChoice,
+    /// The embedded demo rig (its atlas and page image embedded too) instead of a file.
+    pub demo: bool,
     /// Premultiplied alpha of every page (`--pma` / `--no-pma`); `None`: the atlas says.
     pub pma: Option<bool>,
     /// Played with physics (default) or posed without.
     pub physics: PhysicsMode,
-    /// Skin.
+    /// Skin, or skins separated by commas (combined).
     pub skin: Option<String>,
-    /// Animation (default: the first one; the setup pose when there is none).
+    /// Slots drawn without their attachment.
+    pub hide_slots: Vec<String>,
+    /// Animation (default: [`crate::pose::default_animation`]; the setup pose when there
+    /// is none).
     pub anim: Option<String>,
     /// One output per animation (`out` gets `-<animation>` before its extension, or a
     /// `<animation>/` sub-folder for PNG sequences).
@@ -432,33 +469,45 @@ pub struct RenderArgs {
     pub max_frames: u32,
     /// Image size; default: the animation's bounds at `scale`, at most 2048 per side.
     pub size: Option<(u32, u32)>,
+    /// `--crop`: the image is the frames' bounds at one scale, `size` being its cap.
+    pub crop: bool,
     /// Pixels per world unit; default: fit the bounds to the image.
     pub scale: Option<f32>,
     /// Background, straight RGBA.
     pub background: [u8; 4],
-    /// Output path: `.png`, `.gif`, `.apng`, `.webp`, or a folder ending in `/`.
+    /// Output path: `.png`, `.gif`, `.apng`, `.webp`, `.mp4`, `.webm`, `.mov`, or a folder
+    /// ending in `/`.
     pub out: String,
+    /// Encoder options (quality, GIF palette and dither, ffmpeg).
+    pub encoding: Encoding,
     /// Show a progress bar (the CLI passes "stderr is a terminal").
     pub progress: bool,
+    /// The file's name in the progress bar.
+    pub label: String,
 }
 
 impl Default for RenderArgs {
     fn default() -> Self {
         RenderArgs {
             atlas: AtlasChoice::Auto,
+            demo: false,
             pma: None,
             physics: PhysicsMode::Update,
             skin: None,
+            hide_slots: Vec::new(),
             anim: None,
             all: false,
             time: 0.0,
             fps: 30.0,
             max_frames: crate::args::DEFAULT_MAX_FRAMES,
             size: None,
+            crop: false,
             scale: None,
             background: [0, 0, 0, 0],
             out: "out.png".to_owned(),
+            encoding: Encoding::default(),
             progress: false,
+            label: String::new(),
         }
     }
 }
@@ -576,99 +625,6 @@ fn load_textures(
     Ok(())
 }
 
-/// The files of a PNG sequence: `dir/frame_00000.png`, …
-fn sequence_frame(dir: &Path, k: u32) -> PathBuf {
-    dir.join(format!("frame_{k:05}.png"))
-}
-
-/// Refuses an output plan that would write over an input: the file, or every frame file of
-/// a PNG sequence of `frames` frames.
-pub(crate) fn check_outputs(out: &Path, kind: OutputKind, frames: u32) -> Result<(), String> {
-    if kind == OutputKind::PngSequence {
-        if out.is_dir() {
-            for k in 0..frames {
-                check_output(&sequence_frame(out, k))?;
-            }
-        }
-        Ok(())
-    } else {
-        check_output(out)
-    }
-}
-
-/// One output being written: frames are encoded as they come, into a temporary file that
-/// is renamed over the output when complete (each frame file of a PNG sequence likewise).
-pub(crate) enum Output {
-    /// `.png`: one frame.
-    Png { path: PathBuf, width: u32, height: u32 },
-    /// A PNG sequence folder.
-    Sequence { dir: PathBuf, width: u32, height: u32, next: u32 },
-    /// GIF, APNG or WebP.
-    Animation { file: AtomicFile, sink: Box<dyn FrameSink> },
-}
-
-impl Output {
-    /// Opens `path` for `frames` frames of `width × height` at `fps`.
-    pub(crate) fn open(
-        path: &Path,
-        kind: OutputKind,
-        (width, height): (u32, u32),
-        fps: f32,
-        frames: u32,
-    ) -> Result<Output, String> {
-        let e = |e: skel_render::RenderError| e.to_string();
-        Ok(match kind {
-            OutputKind::Png => Output::Png { path: path.to_path_buf(), width, height },
-            OutputKind::PngSequence => {
-                std::fs::create_dir_all(path).map_err(|e| format!("{}: {e}", path.display()))?;
-                Output::Sequence { dir: path.to_path_buf(), width, height, next: 0 }
-            }
-            OutputKind::Gif | OutputKind::Apng | OutputKind::Webp => {
-                let file = AtomicFile::create(path)?;
-                let w = file.writer();
-                let sink: Box<dyn FrameSink> = match kind {
-                    OutputKind::Gif => Box::new(GifWriter::new(w, width, height, fps).map_err(e)?),
-                    OutputKind::Apng => {
-                        Box::new(ApngWriter::new(w, width, height, frames, fps).map_err(e)?)
-                    }
-                    _ => Box::new(WebpStreamWriter::new(w, width, height, fps).map_err(e)?),
-                };
-                Output::Animation { file, sink }
-            }
-        })
-    }
-
-    /// Writes one straight-alpha RGBA8 frame.
-    pub(crate) fn frame(&mut self, rgba: &[u8]) -> Result<(), String> {
-        let save = |path: &Path, w: u32, h: u32| -> Result<(), String> {
-            let file = AtomicFile::create(path)?;
-            write_png(file.writer(), w, h, rgba).map_err(|e| e.to_string())?;
-            file.commit()
-        };
-        match self {
-            Output::Png { path, width, height } => save(path, *width, *height),
-            Output::Sequence { dir, width, height, next } => {
-                save(&sequence_frame(dir, *next), *width, *height)?;
-                *next += 1;
-                Ok(())
-            }
-            Output::Animation { sink, .. } => sink.write_frame(rgba).map_err(|e| e.to_string()),
-        }
-    }
-
-    /// Completes the output (encoder trailer, rename).
-    pub(crate) fn finish(self) -> Result<(), String> {
-        match self {
-            Output::Animation { file, mut sink } => {
-                sink.finish().map_err(|e| e.to_string())?;
-                drop(sink);
-                file.commit()
-            }
-            _ => Ok(()),
-        }
-    }
-}
-
 /// One output of `skel render`: the animation, its name and duration, its frames (1 for
 /// a `.png`), and its path.
 struct Plan {
@@ -679,27 +635,50 @@ struct Plan {
     out: String,
 }
 
+/// The progress bar of one output: the file and animation, frames done, rate and ETA.
+pub(crate) fn progress_bar(len: u64, message: String, unit: &str) -> indicatif::ProgressBar {
+    let b = indicatif::ProgressBar::new(len);
+    let template = format!("{{msg}} [{{bar:30}}] {{pos}}/{{len}} {unit}, {{per_sec}}, ETA {{eta}}");
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        b.set_style(style.progress_chars("=> "));
+    }
+    b.set_message(message);
+    b
+}
+
 /// `skel render`: draws and writes the outputs; returns the paths written.
 pub fn render(input: &SkeletonInput<'_>, args: &RenderArgs) -> Result<Vec<PathBuf>, String> {
     let kind = OutputKind::from_path(&args.out).ok_or_else(|| {
-        format!("--out must end in .png, .gif, .apng, .webp or / (got {:?})", args.out)
+        format!("--out must end in {} (got {:?})", crate::output::OUT_FORMATS, args.out)
     })?;
+    if args.encoding.uses_ffmpeg(kind) {
+        args.encoding.ffmpeg(&format!("--out {}", args.out))?;
+    }
     let played = args.physics == PhysicsMode::Update;
     // A played still frame: its steps (a usage error when over --max-frames).
     let still_steps = (kind == OutputKind::Png && played)
         .then(|| crate::args::played_steps(args.time, args.fps, args.max_frames))
         .transpose()?;
-    let rig = load_for_drawing(input, &args.atlas, args.pma, true)?;
+    let rig = if args.demo {
+        load_demo(args.pma)?
+    } else {
+        load_for_drawing(input, &args.atlas, args.pma, true)?
+    };
     let data = &rig.data;
     let skin = args.skin.as_deref();
     let mut sk = skeleton(data, skin)?;
+    let hidden = args
+        .hide_slots
+        .iter()
+        .map(|n| crate::pose::find_slot(data, n))
+        .collect::<Result<Vec<_>, _>>()?;
 
     let anims: Vec<Option<AnimationId>> = if args.all {
         (0..data.animations.len()).map(|i| Some(AnimationId(i as u32))).collect()
     } else if let Some(name) = &args.anim {
-        vec![Some(data.find_animation(name).ok_or_else(|| format!("no animation named {name:?}"))?)]
+        vec![Some(crate::pose::find_animation(data, name)?)]
     } else {
-        vec![(!data.animations.is_empty()).then_some(AnimationId(0))]
+        vec![crate::pose::default_animation(data)]
     };
     if anims.is_empty() {
         return Err("the skeleton has no animation".to_owned());
@@ -719,33 +698,37 @@ pub fn render(input: &SkeletonInput<'_>, args: &RenderArgs) -> Result<Vec<PathBu
         plans.push(Plan { anim, name, duration, frames, out });
     }
     let dt = 1.0 / args.fps;
+    let animated = kind != OutputKind::Png;
 
+    // Pass 1: the bounds of each output over its whole animation, so the view does not
+    // jump: posed, sampled at 30 fps plus the output's frames; played, the output's own run
+    // (a still frame: the animation's frames at --fps, then the still's run). At most
+    // --max-frames frames are sampled.
     let mut renderer = SkeletonRenderer::new();
     let mut cmds = SkeletonRenderer::commands(data);
-    let mut written = Vec::new();
-    for Plan { anim, name, duration, frames, out } in plans {
-        // Bounds over the whole animation, so the view does not jump: posed, sampled at 30
-        // fps plus the output's frames; played, the output's own run (a still frame: the
-        // animation's frames at --fps, then the still's run, whose commands stay in `cmds`).
-        // At most --max-frames frames are sampled.
+    let mut all_bounds = Vec::with_capacity(plans.len());
+    for Plan { anim, name, duration, frames, .. } in &plans {
+        let (anim, duration, frames) = (*anim, *duration, *frames);
         let mut seen = Seen::default();
-        let animated = kind != OutputKind::Png;
         if played {
             let n =
                 if animated { frames } else { bounds_frames(duration, args.fps, args.max_frames) };
             play_frames(data, skin, anim, dt, n as usize, &mut |sk| {
+                hide(sk, &hidden);
                 renderer.render(sk, &mut cmds);
                 seen.add(&cmds, animated);
                 Ok(())
             })?;
             if let Some(steps) = still_steps {
-                let p = play_to(data, skin, anim, steps, args.fps)?;
+                let mut p = play_to(data, skin, anim, steps, args.fps)?;
+                hide(&mut p.sk, &hidden);
                 renderer.render(&p.sk, &mut cmds);
                 seen.add(&cmds, true);
             }
         } else {
             for k in 0..bounds_frames(duration, 30.0, args.max_frames) {
                 pose_at(&mut sk, anim, k as f32 / 30.0);
+                hide(&mut sk, &hidden);
                 renderer.render(&sk, &mut cmds);
                 seen.add(&cmds, false);
             }
@@ -756,6 +739,7 @@ pub fn render(input: &SkeletonInput<'_>, args: &RenderArgs) -> Result<Vec<PathBu
             };
             for t in times {
                 pose_at(&mut sk, anim, t);
+                hide(&mut sk, &hidden);
                 renderer.render(&sk, &mut cmds);
                 seen.add(&cmds, true);
             }
@@ -772,34 +756,48 @@ pub fn render(input: &SkeletonInput<'_>, args: &RenderArgs) -> Result<Vec<PathBu
                 skin_name(data, skin)
             ));
         }
-        let bounds = seen.bounds.unwrap_or([-1.0, -1.0, 1.0, 1.0]);
+        all_bounds.push(seen.bounds.unwrap_or([-1.0, -1.0, 1.0, 1.0]));
+    }
+    // One scale for every output (--crop, or --all without --size): the character keeps
+    // its size from one animation to the next.
+    let shared = (args.crop || (plans.len() > 1 && args.size.is_none()))
+        .then(|| shared_scale(&all_bounds, args.scale, args.size));
+
+    let mut written = Vec::new();
+    for (Plan { anim, name, frames, out, .. }, bounds) in plans.into_iter().zip(all_bounds) {
         let (bw, bh) = ((bounds[2] - bounds[0]).max(1.0), (bounds[3] - bounds[1]).max(1.0));
-        let (w, h) = match args.size {
-            Some(s) => s,
-            None => {
-                let mut s = args.scale.unwrap_or(1.0);
-                let big = (bw * s + 2.0 * MARGIN).max(bh * s + 2.0 * MARGIN);
-                if big > 2048.0 {
-                    s *= 2048.0 / big;
-                }
-                let side = |d: f32| ((d * s + 2.0 * MARGIN).ceil() as u32).clamp(1, 2048);
-                (side(bw), side(bh))
+        let (w, h, view) = match (shared, args.size) {
+            (Some(s), _) => {
+                let side = |d: f32| ((d * s + 2.0 * MARGIN).ceil() as u32).max(1);
+                let (w, h) = (side(bw), side(bh));
+                let (w, h) = match args.size {
+                    Some((cw, ch)) => (w.min(cw), h.min(ch)),
+                    None => (w.min(MAX_SIDE), h.min(MAX_SIDE)),
+                };
+                (w, h, ViewTransform::centered(bounds, w, h, s))
             }
-        };
-        let view = match (args.size, args.scale) {
-            (Some(_), Some(s)) => ViewTransform::centered(bounds, w, h, s),
-            _ => ViewTransform::fit(bounds, w, h, MARGIN),
+            (None, Some((w, h))) => {
+                let view = match args.scale {
+                    Some(s) => ViewTransform::centered(bounds, w, h, s),
+                    None => ViewTransform::fit(bounds, w, h, MARGIN),
+                };
+                (w, h, view)
+            }
+            (None, None) => {
+                let s = shared_scale(&[bounds], args.scale, None);
+                let side = |d: f32| ((d * s + 2.0 * MARGIN).ceil() as u32).clamp(1, MAX_SIDE);
+                let (w, h) = (side(bw), side(bh));
+                (w, h, ViewTransform::fit(bounds, w, h, MARGIN))
+            }
         };
         let mut raster = SoftwareRenderer::new(w, h).map_err(|e| e.to_string())?;
         load_textures(&mut raster, &rig.pages)?;
         raster.set_view(view);
         raster.set_background(args.background);
 
-        let bar = args.progress.then(|| {
-            let b = indicatif::ProgressBar::new(u64::from(frames));
-            b.set_message(name.clone());
-            b
-        });
+        let bar = args
+            .progress
+            .then(|| progress_bar(u64::from(frames), format!("{}: {name}", args.label), "frames"));
         let mut rgba = Vec::new();
         let mut draw = |cmds: &RenderCommands, rgba: &mut Vec<u8>| {
             raster.clear();
@@ -810,13 +808,27 @@ pub fn render(input: &SkeletonInput<'_>, args: &RenderArgs) -> Result<Vec<PathBu
             }
             Ok::<(), String>(())
         };
-        let mut output = Output::open(Path::new(&out), kind, (w, h), args.fps, frames)?;
+        let shape = Shape { size: (w, h), fps: args.fps, frames, background: args.background };
+        let mut output = Output::open(Path::new(&out), kind, shape, &args.encoding)?;
         if kind == OutputKind::Png {
-            // `cmds` holds the still frame (rendered last above).
+            // The still frame again, as pass 1 drew it.
+            match still_steps {
+                Some(steps) => {
+                    let mut p = play_to(data, skin, anim, steps, args.fps)?;
+                    hide(&mut p.sk, &hidden);
+                    renderer.render(&p.sk, &mut cmds);
+                }
+                None => {
+                    pose_at(&mut sk, anim, args.time);
+                    hide(&mut sk, &hidden);
+                    renderer.render(&sk, &mut cmds);
+                }
+            }
             draw(&cmds, &mut rgba)?;
             output.frame(&rgba)?;
         } else if played {
             play_frames(data, skin, anim, dt, frames as usize, &mut |sk| {
+                hide(sk, &hidden);
                 renderer.render(sk, &mut cmds);
                 draw(&cmds, &mut rgba)?;
                 output.frame(&rgba)
@@ -824,6 +836,7 @@ pub fn render(input: &SkeletonInput<'_>, args: &RenderArgs) -> Result<Vec<PathBu
         } else {
             for k in 0..frames {
                 pose_at(&mut sk, anim, k as f32 / args.fps);
+                hide(&mut sk, &hidden);
                 renderer.render(&sk, &mut cmds);
                 draw(&cmds, &mut rgba)?;
                 output.frame(&rgba)?;
@@ -836,6 +849,25 @@ pub fn render(input: &SkeletonInput<'_>, args: &RenderArgs) -> Result<Vec<PathBu
         written.push(PathBuf::from(out));
     }
     Ok(written)
+}
+
+/// Largest side of an image sized from its bounds (no `--size`).
+const MAX_SIDE: u32 = 2048;
+
+/// The pixels per world unit that draw every one of `bounds` (with the margin) within the
+/// cap (`--size`, else [`MAX_SIDE`] square): `--scale` (default 1), lowered when needed.
+fn shared_scale(bounds: &[[f32; 4]], scale: Option<f32>, cap: Option<(u32, u32)>) -> f32 {
+    let (cw, ch) = cap.unwrap_or((MAX_SIDE, MAX_SIDE));
+    let room = |c: u32| (c as f32 - 2.0 * MARGIN).max(1.0);
+    let mut s = scale.unwrap_or(1.0);
+    for b in bounds {
+        let (bw, bh) = ((b[2] - b[0]).max(1.0), (b[3] - b[1]).max(1.0));
+        let k = (room(cw) / (bw * s)).min(room(ch) / (bh * s));
+        if k < 1.0 {
+            s *= k;
+        }
+    }
+    s
 }
 
 #[cfg(test)]
@@ -875,15 +907,15 @@ mod tests {
 
     #[test]
     fn the_geometry_atlas_binds_every_region_once() {
-        let bytes = std::fs::read(demo_rig_path()).unwrap();
-        let data = crate::pose::load_rig_with(&bytes, None, "").unwrap();
+        let bytes = DEMO_JSON;
+        let data = crate::pose::load_rig_with(bytes, None, "").unwrap();
         let atlas = geometry_atlas(&data);
         assert_eq!(atlas.pages.len(), 1);
         let names: Vec<&str> = atlas.pages[0].regions.iter().map(|r| r.name.as_str()).collect();
         let unique: std::collections::HashSet<&str> = names.iter().copied().collect();
         assert_eq!(names.len(), unique.len());
         assert!(!names.is_empty());
-        let bound = crate::pose::load_rig_with(&bytes, Some(&atlas), GEOMETRY_PAGE);
+        let bound = crate::pose::load_rig_with(bytes, Some(&atlas), GEOMETRY_PAGE);
         assert_eq!(bound.unwrap().pages.len(), 1);
     }
 }

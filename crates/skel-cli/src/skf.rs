@@ -76,8 +76,8 @@ fn load(file: &Path, bytes: &[u8], format: FileFormat) -> Result<Armature, Failu
 
 fn anim_index(file: &Path, arm: &Armature, name: &str) -> Result<usize, Failure> {
     arm.animation_index(name).ok_or_else(|| {
-        let names: Vec<String> = arm.animations().iter().map(|a| format!("{:?}", a.name)).collect();
-        Failure::new(file, format!("no animation {name:?} (animations: {})", names.join(", ")))
+        let names: Vec<&str> = arm.animations().iter().map(|a| a.name.as_str()).collect();
+        Failure::new(file, crate::names::unknown("animation", name, &names))
     })
 }
 
@@ -401,8 +401,11 @@ pub(crate) struct SkfRenderArgs {
     pub background: [u8; 4],
     /// Active styles by name, highest priority first (default: "Default", else all).
     pub styles: Vec<String>,
-    /// Output path: `.png`, `.gif`, `.apng`, `.webp`, or a folder ending in `/`.
+    /// Output path: `.png`, `.gif`, `.apng`, `.webp`, `.mp4`, `.webm`, `.mov`, or a
+    /// folder ending in `/`.
     pub out: String,
+    /// Encoder options (quality, GIF palette and dither, ffmpeg).
+    pub encoding: crate::output::Encoding,
 }
 
 /// Margin around the fitted bounds, pixels.
@@ -419,10 +422,10 @@ pub(crate) fn render(
     bytes: &[u8],
     args: &SkfRenderArgs,
 ) -> Result<Vec<std::path::PathBuf>, Failure> {
-    use skel_render::OutputKind;
+    use crate::output::Kind as OutputKind;
     let fail = |e: &dyn std::fmt::Display| Failure::new(file, e);
     let kind = OutputKind::from_path(&args.out).ok_or_else(|| {
-        fail(&format!("--out must end in .png, .gif, .apng, .webp or / (got {:?})", args.out))
+        fail(&format!("--out must end in {} (got {:?})", crate::output::OUT_FORMATS, args.out))
     })?;
     let skf = skelform::load_skf(bytes, &archive_limits()).map_err(|e| {
         if matches!(e, skelform::SkfError::NotSkelForm) {
@@ -435,8 +438,8 @@ pub(crate) fn render(
     let mut styles = Vec::with_capacity(args.styles.len());
     for name in &args.styles {
         let i = arm.styles().iter().position(|s| &s.name == name).ok_or_else(|| {
-            let names: Vec<String> = arm.styles().iter().map(|s| format!("{:?}", s.name)).collect();
-            fail(&format!("no style {name:?} (styles: {})", names.join(", ")))
+            let names: Vec<&str> = arm.styles().iter().map(|s| s.name.as_str()).collect();
+            fail(&crate::names::unknown("style", name, &names))
         })?;
         styles.push(i);
     }
@@ -458,7 +461,7 @@ pub(crate) fn render(
             args.out.clone()
         };
         let frames = frame_list(arm, a, kind, args).map_err(|e| fail(&e))?;
-        crate::render::check_outputs(Path::new(&out), kind, frames.len() as u32)
+        crate::output::check_outputs(Path::new(&out), kind, frames.len() as u32)
             .map_err(|e| fail(&e))?;
         plans.push((a, frames, out));
     }
@@ -470,13 +473,13 @@ pub(crate) fn render(
 }
 
 /// `out` with `-<anim>` before the extension, or `out/<anim>/` for a PNG sequence.
-fn output_for(out: &str, kind: skel_render::OutputKind, anim: &str) -> String {
+fn output_for(out: &str, kind: crate::output::Kind, anim: &str) -> String {
     let clean: String = anim
         .trim()
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
         .collect();
-    if kind == skel_render::OutputKind::PngSequence {
+    if kind == crate::output::Kind::PngSequence {
         return format!("{out}{clean}/");
     }
     match out.rfind('.') {
@@ -490,12 +493,12 @@ fn output_for(out: &str, kind: skel_render::OutputKind, anim: &str) -> String {
 fn frame_list(
     arm: &Armature,
     anim: Option<usize>,
-    kind: skel_render::OutputKind,
+    kind: crate::output::Kind,
     args: &SkfRenderArgs,
 ) -> Result<Vec<u32>, String> {
     let Some(a) = anim else { return Ok(vec![0]) };
     let fps = arm.animations().get(a).map_or(0, |x| x.fps);
-    if kind == skel_render::OutputKind::Png {
+    if kind == crate::output::Kind::Png {
         return Ok(vec![skelform::frame_at(args.time, fps)]);
     }
     let last = arm.animations().get(a).map_or(0, skelform::Animation::last_frame);
@@ -522,7 +525,7 @@ fn render_one(
     anim: Option<usize>,
     frames: &[u32],
     styles: &[usize],
-    kind: skel_render::OutputKind,
+    kind: crate::output::Kind,
     out: &str,
     args: &SkfRenderArgs,
 ) -> Result<std::path::PathBuf, Failure> {
@@ -578,8 +581,14 @@ fn render_one(
     r.set_background(args.background);
     let path = std::path::PathBuf::from(out);
     let n = frames.len() as u32;
+    let shape = crate::output::Shape {
+        size: (w, h),
+        fps: args.fps,
+        frames: n,
+        background: args.background,
+    };
     let mut output =
-        crate::render::Output::open(&path, kind, (w, h), args.fps, n).map_err(|e| fail(&e))?;
+        crate::output::Output::open(&path, kind, shape, &args.encoding).map_err(|e| fail(&e))?;
     // Pass 2: a fresh armature through the same frames.
     let mut arm = skf.armature.clone();
     let mut rgba = Vec::new();
@@ -610,6 +619,7 @@ mod render_tests {
             background: [255, 255, 255, 255],
             styles: Vec::new(),
             out: out.display().to_string(),
+            encoding: crate::output::Encoding::default(),
         }
     }
 
@@ -640,7 +650,7 @@ mod render_tests {
         let mut bad = args(&png, None);
         bad.styles = vec!["Nope".into()];
         let e = render(&file, &bytes, &bad).map(|_| ()).map_err(|e| e.message);
-        assert!(e.is_err_and(|m| m.contains("\"Skelson Hat\"")));
+        assert!(e.is_err_and(|m| m.contains("'Skelson Hat'")));
         // More frames than --max-frames: refused before anything is written.
         let mut long = args(&tmp.join("long.gif"), Some("Jump"));
         long.max_frames = 2;
