@@ -448,7 +448,7 @@ pub(crate) fn render(
     } else {
         match &args.anim {
             Some(name) => vec![Some(anim_index(file, arm, name)?)],
-            None => vec![(!arm.animations().is_empty()).then_some(0)],
+            None => vec![default_animation(arm)],
         }
     };
     // Every output's frames and path are checked before anything is drawn.
@@ -470,6 +470,26 @@ pub(crate) fn render(
         written.push(render_one(file, &skf, a, &frames, &styles, kind, &out, args)?);
     }
     Ok(written)
+}
+
+/// The animation drawn when none is named: the longest one with keyframes past frame 0
+/// (the first of equals), else the first; `None` when there are none.
+fn default_animation(arm: &Armature) -> Option<usize> {
+    let seconds = |a: &skelform::Animation| {
+        if a.fps == 0 {
+            0.0
+        } else {
+            f64::from(a.last_frame()) / f64::from(a.fps)
+        }
+    };
+    let mut best: Option<(usize, f64)> = None;
+    for (i, a) in arm.animations().iter().enumerate() {
+        let d = seconds(a);
+        if a.last_frame() > 0 && best.is_none_or(|(_, b)| d > b) {
+            best = Some((i, d));
+        }
+    }
+    best.map(|(i, _)| i).or((!arm.animations().is_empty()).then_some(0))
 }
 
 /// `out` with `-<anim>` before the extension, or `out/<anim>/` for a PNG sequence.
