@@ -72,6 +72,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         r.read_rgba8(&mut out);
     }
     let per = t.elapsed().as_secs_f64() * 1e3 / f64::from(frames);
-    println!("{frames} frames, {per:.2} ms wall per frame (render + read_rgba8)");
+    println!(
+        "{frames} frames, {per:.2} ms wall per frame (render + read_rgba8), {} fragments per frame",
+        r.fragments() / u64::from(frames)
+    );
     Ok(())
 }

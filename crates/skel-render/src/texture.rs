@@ -126,6 +126,9 @@ pub(crate) fn check_size(width: u32, height: u32) -> Result<(), RenderError> {
 pub(crate) struct Texture {
     pub width: u32,
     pub height: u32,
+    /// `(width + 1) × (height + 1)` texels, row-major with a stride of `width + 1`: the
+    /// image, its last column repeated once on the right and its last row once below, so
+    /// that a bilinear footprint clamped to the edge is always two texels of two rows.
     pub pixels: Vec<[u8; 4]>,
     pub premultiplied_alpha: bool,
     pub min_linear: bool,
@@ -149,8 +152,14 @@ impl Texture {
                 got: desc.pixels.len(),
             });
         }
-        let mut pixels: Vec<[u8; 4]> =
-            desc.pixels.chunks_exact(4).map(|p| [p[0], p[1], p[2], p[3]]).collect();
+        let (w, h) = (desc.width as usize, desc.height as usize);
+        let mut pixels: Vec<[u8; 4]> = Vec::with_capacity((w + 1) * (h + 1));
+        for row in desc.pixels.chunks_exact(4 * w) {
+            pixels.extend(row.chunks_exact(4).map(|p| [p[0], p[1], p[2], p[3]]));
+            pixels.push(pixels.last().copied().unwrap_or_default());
+        }
+        let last_row = pixels.len().saturating_sub(w + 1);
+        pixels.extend_from_within(last_row..);
         let mut pma = desc.premultiplied_alpha;
         if premultiply && !pma {
             for p in pixels.iter_mut() {
@@ -173,9 +182,21 @@ impl Texture {
         })
     }
 
+    /// Texels from one row to the next in [`Texture::pixels`].
+    #[inline(always)]
+    pub fn stride(&self) -> usize {
+        self.width as usize + 1
+    }
+
+    /// The last index at which a 2×2 footprint (two texels of two rows) starts.
+    #[inline(always)]
+    pub fn last_footprint(&self) -> usize {
+        self.pixels.len().saturating_sub(self.stride() + 2)
+    }
+
     #[inline]
     fn texel(&self, x: usize, y: usize) -> [f32; 4] {
-        match self.pixels.get(y * self.width as usize + x) {
+        match self.pixels.get(y * self.stride() + x) {
             Some(p) => [f32::from(p[0]), f32::from(p[1]), f32::from(p[2]), f32::from(p[3])],
             None => [0.0; 4],
         }
@@ -222,8 +243,8 @@ impl Texture {
 
 /// `floor` without the libm call (the baseline x86-64 target has no SSE4.1 `roundss`):
 /// exact for every finite `f32`; values beyond ±2^23 are already integers.
-#[inline]
-fn fast_floor(x: f32) -> f32 {
+#[inline(always)]
+pub(crate) fn fast_floor(x: f32) -> f32 {
     if x.abs() < 8_388_608.0 {
         let t = x as i32 as f32;
         if t > x {

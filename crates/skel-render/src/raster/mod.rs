@@ -1,12 +1,21 @@
-//! The software rasterizer.
+//! The software rasterizer: [`SoftwareRenderer`] (vertex preparation, the frame, reading it
+//! back), `triangle` (setup and traversal), `fragment` (sampling, tint, blending).
 
+mod fragment;
+mod triangle;
+
+#[cfg(test)]
+mod reference;
+
+use glam::Vec4;
 use spine_render_traits::{
-    Argb, BlendMode, CommandView, PageId, RenderBackend, TextureDesc, TextureFilter, TextureWrap,
+    Argb, CommandView, PageId, RenderBackend, TextureDesc, TextureFilter, TextureWrap,
 };
 
 use crate::error::RenderError;
 use crate::texture::{check_size, RgbaImage, Texture};
 use crate::view::ViewTransform;
+use triangle::TriRaster;
 
 /// Sub-pixel precision of the rasterizer: vertex positions are snapped to 1/256 pixel.
 const SUB_BITS: u32 = 8;
@@ -41,9 +50,10 @@ struct Scratch {
     /// Fixed-point pixel positions, or `None` when not representable.
     pos: Vec<Option<(i64, i64)>>,
     /// Light color, premultiplied by its alpha for pma pages.
-    light: Vec<[f32; 4]>,
-    /// Dark color rgb and the shader's `dark.a` (1 for pma pages, 0 otherwise).
-    dark: Vec<[f32; 4]>,
+    light: Vec<Vec4>,
+    /// Dark color rgb (premultiplied by the light's alpha for pma pages), `w` 0; the
+    /// shader's `dark.a` (1 for pma pages, 0 otherwise) is the page's, not the vertex's.
+    dark: Vec<Vec4>,
 }
 
 /// The reference software backend: rasterizes render commands into an RGBA image.
@@ -75,11 +85,12 @@ pub struct SoftwareRenderer {
     /// Internal (supersampled) size.
     iw: u32,
     ih: u32,
-    frame: Vec<[f32; 4]>,
-    background: [f32; 4],
+    frame: Vec<Vec4>,
+    background: Vec4,
     view: ViewTransform,
     textures: Vec<Option<Texture>>,
     scratch: Scratch,
+    fragments: u64,
 }
 
 impl SoftwareRenderer {
@@ -105,12 +116,20 @@ impl SoftwareRenderer {
             options,
             iw,
             ih,
-            frame: vec![[0.0; 4]; iw as usize * ih as usize],
-            background: [0.0; 4],
+            frame: vec![Vec4::ZERO; iw as usize * ih as usize],
+            background: Vec4::ZERO,
             view: ViewTransform::default(),
             textures: Vec::new(),
             scratch: Scratch::default(),
+            fragments: 0,
         })
+    }
+
+    /// Fragments shaded since the renderer was made (pixels covered by triangles, counted
+    /// once per triangle; supersampled pixels count each): the denominator of the
+    /// per-fragment figures in `BENCHMARKS.md`.
+    pub fn fragments(&self) -> u64 {
+        self.fragments
     }
 
     /// Output width in pixels.
@@ -141,12 +160,12 @@ impl SoftwareRenderer {
     /// Sets the background (straight-alpha RGBA8) used by [`clear`](Self::clear).
     pub fn set_background(&mut self, rgba: [u8; 4]) {
         let a = f32::from(rgba[3]) / 255.0;
-        self.background = [
+        self.background = Vec4::new(
             f32::from(rgba[0]) / 255.0 * a,
             f32::from(rgba[1]) / 255.0 * a,
             f32::from(rgba[2]) / 255.0 * a,
             a,
-        ];
+        );
     }
 
     /// Fills the frame with the background color.
@@ -265,19 +284,27 @@ impl SoftwareRenderer {
             let l = cmd.colors.get(i).copied().unwrap_or(Argb::WHITE).to_rgba_f32();
             let d = cmd.dark_colors.get(i).copied().unwrap_or(Argb::BLACK).to_rgba_f32();
             if pma {
-                s.light.push([l[0] * l[3], l[1] * l[3], l[2] * l[3], l[3]]);
-                s.dark.push([d[0] * l[3], d[1] * l[3], d[2] * l[3], 1.0]);
+                s.light.push(Vec4::new(l[0] * l[3], l[1] * l[3], l[2] * l[3], l[3]));
+                s.dark.push(Vec4::new(d[0] * l[3], d[1] * l[3], d[2] * l[3], 0.0));
             } else {
-                s.light.push(l);
-                s.dark.push([d[0], d[1], d[2], 0.0]);
+                s.light.push(Vec4::from_array(l));
+                s.dark.push(Vec4::new(d[0], d[1], d[2], 0.0));
             }
         }
-        let target = Target { frame: &mut self.frame, width: self.iw, height: self.ih };
-        let mut tri = TriRaster { target, tex, blend: cmd.blend_mode, pma };
+        let mut tri = TriRaster {
+            frame: &mut self.frame,
+            width: self.iw,
+            height: self.ih,
+            tex,
+            blend: cmd.blend_mode,
+            pma,
+            fragments: 0,
+        };
         for t in cmd.indices.chunks_exact(3) {
             let v = [usize::from(t[0]), usize::from(t[1]), usize::from(t[2])];
             tri.triangle(&self.scratch, cmd.uvs, v);
         }
+        self.fragments += tri.fragments;
         Ok(())
     }
 
@@ -297,18 +324,14 @@ impl SoftwareRenderer {
         let inv = 1.0 / (ss * ss) as f32;
         for y in 0..h {
             for x in 0..w {
-                let mut acc = [0.0f32; 4];
+                let mut acc = Vec4::ZERO;
                 for sy in 0..ss {
                     let row = (y * ss + sy) * self.iw as usize;
-                    for sx in 0..ss {
-                        if let Some(p) = self.frame.get(row + x * ss + sx) {
-                            for k in 0..4 {
-                                acc[k] += p[k];
-                            }
-                        }
+                    if let Some(run) = self.frame.get(row + x * ss..row + x * ss + ss) {
+                        acc += run.iter().sum::<Vec4>();
                     }
                 }
-                let px = to_straight8([acc[0] * inv, acc[1] * inv, acc[2] * inv, acc[3] * inv]);
+                let px = to_straight8(acc * inv);
                 let i = 4 * (y * w + x);
                 if let Some(o) = out.get_mut(i..i + 4) {
                     o.copy_from_slice(&px);
@@ -343,16 +366,28 @@ impl RenderBackend for SoftwareRenderer {
     }
 }
 
-/// Premultiplied float → straight RGBA8 (rounded).
-fn to_straight8(p: [f32; 4]) -> [u8; 4] {
-    let a = p[3].clamp(0.0, 1.0);
-    let a8 = (a * 255.0).round() as u8;
+/// Premultiplied float → straight RGBA8 (rounded half away from zero).
+#[inline]
+fn to_straight8(p: Vec4) -> [u8; 4] {
+    let a = p.w.clamp(0.0, 1.0);
+    let a8 = round8(a * 255.0);
     if a8 == 0 {
         return [0, 0, 0, 0];
     }
-    let k = 255.0 / a;
-    let c = |v: f32| (v * k).clamp(0.0, 255.0).round() as u8;
-    [c(p[0]), c(p[1]), c(p[2]), a8]
+    let c = (p * (255.0 / a)).clamp(Vec4::ZERO, Vec4::splat(255.0));
+    [round8(c.x), round8(c.y), round8(c.z), a8]
+}
+
+/// `x.round() as u8` for `x` in `0..=255`, without the libm call (the baseline x86-64
+/// target has no SSE4.1 rounding instruction).
+#[inline(always)]
+fn round8(x: f32) -> u8 {
+    let t = x as u8;
+    if x - f32::from(t) >= 0.5 {
+        t.saturating_add(1)
+    } else {
+        t
+    }
 }
 
 /// Snaps a pixel position to fixed point; `None` when not finite or too far away.
@@ -364,231 +399,26 @@ fn fixed(x: f32, y: f32) -> Option<(i64, i64)> {
     }
 }
 
-struct Target<'a> {
-    frame: &'a mut [[f32; 4]],
-    width: u32,
-    height: u32,
-}
-
-struct TriRaster<'a> {
-    target: Target<'a>,
-    tex: &'a Texture,
-    blend: BlendMode,
-    pma: bool,
-}
-
-/// One edge `a → b`: `E(p) = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)`,
-/// positive inside (after orienting the triangle).
-#[derive(Clone, Copy)]
-struct Edge {
-    /// E at the first sample of the current row.
-    row: i64,
-    /// Change per pixel step in x.
-    step_x: i64,
-    /// Change per pixel step in y.
-    step_y: i64,
-    /// 0 for top-left edges, -1 otherwise (top-left fill rule).
-    bias: i64,
-}
-
-impl Edge {
-    fn new(a: (i64, i64), b: (i64, i64), px: i64, py: i64) -> Edge {
-        let dx = b.0 - a.0;
-        let dy = b.1 - a.1;
-        let top_left = (dy == 0 && dx > 0) || dy < 0;
-        Edge {
-            row: dx * (py - a.1) - dy * (px - a.0),
-            step_x: -dy * SUB,
-            step_y: dx * SUB,
-            bias: if top_left { 0 } else { -1 },
-        }
-    }
-}
-
-impl TriRaster<'_> {
-    fn triangle(&mut self, s: &Scratch, uvs: &[f32], v: [usize; 3]) {
-        let (Some(&Some(p0)), Some(&Some(p1)), Some(&Some(p2))) =
-            (s.pos.get(v[0]), s.pos.get(v[1]), s.pos.get(v[2]))
-        else {
-            return;
-        };
-        let (mut p1, mut p2, mut v) = (p1, p2, v);
-        let mut area = (p1.0 - p0.0) * (p2.1 - p0.1) - (p1.1 - p0.1) * (p2.0 - p0.0);
-        if area == 0 {
-            return;
-        }
-        if area < 0 {
-            std::mem::swap(&mut p1, &mut p2);
-            v.swap(1, 2);
-            area = -area;
-        }
-        let (w, h) = (i64::from(self.target.width), i64::from(self.target.height));
-        let min_x = p0.0.min(p1.0).min(p2.0);
-        let max_x = p0.0.max(p1.0).max(p2.0);
-        let min_y = p0.1.min(p1.1).min(p2.1);
-        let max_y = p0.1.max(p1.1).max(p2.1);
-        let x0 = min_x.div_euclid(SUB).max(0);
-        let x1 = max_x.div_euclid(SUB).min(w - 1);
-        let y0 = min_y.div_euclid(SUB).max(0);
-        let y1 = max_y.div_euclid(SUB).min(h - 1);
-        if x0 > x1 || y0 > y1 {
-            return;
-        }
-        let (sx, sy) = (x0 * SUB + HALF, y0 * SUB + HALF);
-        // e0 is opposite p0 (edge p1→p2), and so on: e_i / area is vertex i's weight.
-        let mut e =
-            [Edge::new(p1, p2, sx, sy), Edge::new(p2, p0, sx, sy), Edge::new(p0, p1, sx, sy)];
-        let uv = |i: usize| {
-            [uvs.get(2 * i).copied().unwrap_or(0.0), uvs.get(2 * i + 1).copied().unwrap_or(0.0)]
-        };
-        let uvv = [uv(v[0]), uv(v[1]), uv(v[2])];
-        let col = |c: &[[f32; 4]], i: usize| c.get(i).copied().unwrap_or([0.0; 4]);
-        let light = [col(&s.light, v[0]), col(&s.light, v[1]), col(&s.light, v[2])];
-        let dark = [col(&s.dark, v[0]), col(&s.dark, v[1]), col(&s.dark, v[2])];
-        let flat = light[0] == light[1]
-            && light[0] == light[2]
-            && dark[0] == dark[1]
-            && dark[0] == dark[2];
-        // Texels per pixel (area ratio) decides minification vs magnification.
-        let tex_area = ((uvv[1][0] - uvv[0][0]) * (uvv[2][1] - uvv[0][1])
-            - (uvv[1][1] - uvv[0][1]) * (uvv[2][0] - uvv[0][0]))
-            .abs()
-            * self.tex.width as f32
-            * self.tex.height as f32;
-        let px_area = area as f32 / (SUB * SUB) as f32;
-        let bilinear = if tex_area > px_area { self.tex.min_linear } else { self.tex.mag_linear };
-        let inv_area = 1.0 / area as f64;
-        let width = self.target.width as usize;
-        for y in y0..=y1 {
-            // The span of this row where every edge test can pass; the per-pixel test below
-            // stays the authority, the span only skips pixels that cannot be inside.
-            let mut lo = 0i64;
-            let mut hi = x1 - x0;
-            for edge in &e {
-                let v = edge.row + edge.bias;
-                match edge.step_x.cmp(&0) {
-                    std::cmp::Ordering::Greater if v < 0 => {
-                        // First k with v + k * step_x >= 0: ceil(-v / step_x).
-                        let need = -v;
-                        lo = lo.max(
-                            need.div_euclid(edge.step_x)
-                                + i64::from(need.rem_euclid(edge.step_x) != 0),
-                        );
-                    }
-                    std::cmp::Ordering::Less => {
-                        if v < 0 {
-                            hi = -1;
-                        } else {
-                            hi = hi.min(v.div_euclid(-edge.step_x));
-                        }
-                    }
-                    std::cmp::Ordering::Equal if v < 0 => hi = -1,
-                    _ => {}
-                }
-            }
-            let row_base = y as usize * width;
-            let mut cur = [
-                e[0].row + lo * e[0].step_x,
-                e[1].row + lo * e[1].step_x,
-                e[2].row + lo * e[2].step_x,
-            ];
-            for x in x0 + lo..=x0 + hi {
-                if cur[0] + e[0].bias >= 0 && cur[1] + e[1].bias >= 0 && cur[2] + e[2].bias >= 0 {
-                    let b0 = (cur[0] as f64 * inv_area) as f32;
-                    let b1 = (cur[1] as f64 * inv_area) as f32;
-                    let b2 = 1.0 - b0 - b1;
-                    let u = b0 * uvv[0][0] + b1 * uvv[1][0] + b2 * uvv[2][0];
-                    let vv = b0 * uvv[0][1] + b1 * uvv[1][1] + b2 * uvv[2][1];
-                    let (l, d) = if flat {
-                        (light[0], dark[0])
-                    } else {
-                        (lerp3(&light, b0, b1, b2), lerp3(&dark, b0, b1, b2))
-                    };
-                    let t = self.tex.sample(u, vv, bilinear);
-                    if let Some(dst) = self.target.frame.get_mut(row_base + x as usize) {
-                        *dst = shade_blend(t, l, d, *dst, self.blend, self.pma);
-                    }
-                }
-                for k in 0..3 {
-                    cur[k] += e[k].step_x;
-                }
-            }
-            for edge in &mut e {
-                edge.row += edge.step_y;
-            }
-        }
-    }
-}
-
-#[inline]
-fn lerp3(c: &[[f32; 4]; 3], b0: f32, b1: f32, b2: f32) -> [f32; 4] {
-    let mut o = [0.0; 4];
-    for k in 0..4 {
-        o[k] = c[0][k] * b0 + c[1][k] * b1 + c[2][k] * b2;
-    }
-    o
-}
-
-/// The two-color tint fragment followed by the blend with the (premultiplied) destination.
-#[inline]
-fn shade_blend(
-    tex: [f32; 4],
-    light: [f32; 4],
-    dark: [f32; 4],
-    dst: [f32; 4],
-    blend: BlendMode,
-    pma: bool,
-) -> [f32; 4] {
-    let ta = tex[3];
-    let sa = ta * light[3];
-    let mut src = [0.0f32; 3];
-    for k in 0..3 {
-        src[k] = ((ta - 1.0) * dark[3] + 1.0 - tex[k]) * dark[k] + tex[k] * light[k];
-    }
-    let mut out = [0.0f32; 4];
-    match blend {
-        BlendMode::Normal => {
-            let sf = if pma { 1.0 } else { sa };
-            for k in 0..3 {
-                out[k] = src[k] * sf + dst[k] * (1.0 - sa);
-            }
-            out[3] = sa + dst[3] * (1.0 - sa);
-        }
-        BlendMode::Additive => {
-            let sf = if pma { 1.0 } else { sa };
-            for k in 0..3 {
-                out[k] = src[k] * sf + dst[k];
-            }
-            out[3] = sa + dst[3];
-        }
-        BlendMode::Multiply => {
-            for k in 0..3 {
-                out[k] = src[k] * dst[k] + dst[k] * (1.0 - sa);
-            }
-            out[3] = dst[3];
-        }
-        BlendMode::Screen => {
-            for k in 0..3 {
-                out[k] = src[k] + dst[k] * (1.0 - src[k]);
-            }
-            out[3] = sa + dst[3] * (1.0 - sa);
-        }
-    }
-    for c in &mut out {
-        *c = c.clamp(0.0, 1.0);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn straight_conversion() {
-        assert_eq!(to_straight8([0.5, 0.25, 0.0, 0.5]), [255, 128, 0, 128]);
-        assert_eq!(to_straight8([0.0, 0.0, 0.0, 0.0]), [0, 0, 0, 0]);
-        assert_eq!(to_straight8([1.0, 1.0, 1.0, 1.0]), [255; 4]);
+        assert_eq!(to_straight8(Vec4::new(0.5, 0.25, 0.0, 0.5)), [255, 128, 0, 128]);
+        assert_eq!(to_straight8(Vec4::ZERO), [0, 0, 0, 0]);
+        assert_eq!(to_straight8(Vec4::ONE), [255; 4]);
+    }
+
+    #[test]
+    fn round8_is_round_half_away_from_zero() {
+        for k in 0..=255 * 64 {
+            let x = k as f32 / 64.0;
+            assert_eq!(round8(x), x.round() as u8, "{x}");
+        }
+        for x in [0.499_999_97f32, 0.5, 254.5, 254.499_98, 255.0] {
+            assert_eq!(round8(x), x.round() as u8, "{x}");
+        }
     }
 
     #[test]

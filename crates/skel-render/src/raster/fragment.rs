@@ -1,0 +1,266 @@
+//! The fragment stage: texture sampling, the two-colour tint and blending, on `glam::Vec4`
+//! (four `f32` lanes: one SSE register on x86-64).
+//!
+//! Everything the inner loop decides is decided once per triangle: the blend mode and the
+//! page's premultiplied-alpha flag are const parameters of [`fill_span`], the sampler a type
+//! ([`BilinearClamp`], [`NearestClamp`], or [`AnySampler`] for the other wrap modes and for
+//! triangles with non-finite texture coordinates), and whether the vertex colours vary over
+//! the triangle (`SMOOTH`).
+
+use glam::{Vec2, Vec4};
+
+use crate::texture::{fast_floor, Texture};
+
+/// Blend modes as const parameters.
+pub(super) const NORMAL: u8 = 0;
+pub(super) const ADDITIVE: u8 = 1;
+pub(super) const MULTIPLY: u8 = 2;
+pub(super) const SCREEN: u8 = 3;
+
+/// Reads a texture at a point given in the sampler's own coordinates ([`Sampler::map`]),
+/// channels in `[0, 255]` (the 1/255 is folded into the vertex colours, see [`tint`]). Points are `Vec4`s `(x, y, 0, 0)` so that both axes are handled
+/// in one register.
+pub(super) trait Sampler {
+    /// Maps texture coordinates `(u, v)` (0..1, v down) into the sampler's coordinates
+    /// (an affine map, so that it can be applied to a span's start and step once).
+    fn map(tex: &Texture, uv: Vec2, is_step: bool) -> Vec4;
+    /// The filtered texel at `p` (mapped coordinates).
+    fn sample(tex: &Texture, p: Vec4) -> Vec4;
+}
+
+/// One texel as four floats in `0..=255`.
+#[inline(always)]
+fn texel(p: [u8; 4]) -> Vec4 {
+    Vec4::new(f32::from(p[0]), f32::from(p[1]), f32::from(p[2]), f32::from(p[3]))
+}
+
+/// Texel space: `(u · width, v · height)`.
+#[inline(always)]
+fn texel_space(tex: &Texture, uv: Vec2) -> Vec4 {
+    Vec4::new(uv.x * tex.width as f32, uv.y * tex.height as f32, 0.0, 0.0)
+}
+
+/// 1.5 · 2^23: adding it to a float in `[−2^22, 2^22]` rounds that to an integer (the
+/// sum is in `[2^23, 2^24)`, where floats are the integers), held in the low mantissa bits
+/// as an offset from the shifter's own bits.
+const SHIFTER: f32 = 12_582_912.0;
+/// The bits of [`SHIFTER`].
+const SHIFTER_BITS: u32 = 0x4B40_0000;
+
+/// Bilinear filtering, both axes clamped to the edge (the atlas default). Texel centers
+/// at `i + ½`, as OpenGL samples.
+pub(super) struct BilinearClamp;
+
+impl Sampler for BilinearClamp {
+    /// Texel space with texel centers at whole numbers: `(u · width − ½, v · height − ½)`.
+    #[inline(always)]
+    fn map(tex: &Texture, uv: Vec2, is_step: bool) -> Vec4 {
+        let p = texel_space(tex, uv);
+        if is_step {
+            p
+        } else {
+            p - Vec4::new(0.5, 0.5, 0.0, 0.0)
+        }
+    }
+
+    #[inline(always)]
+    fn sample(tex: &Texture, p: Vec4) -> Vec4 {
+        // Clamping the point between the centers of the edge texels gives what clamping
+        // the texel indices gives: beyond the last center both texels of the footprint are
+        // the edge texel (the weight is then 0, and the padding column or row repeats it).
+        let hi = Vec4::new((tex.width - 1) as f32, (tex.height - 1) as f32, 0.0, 0.0);
+        let c = p.max(Vec4::ZERO).min(hi);
+        // floor(c) by the shifter: c − ½ rounded to nearest (c is in 0..2^14, so c − ½ is
+        // exact from ½ up and rounds to 0 below). A tie (c a whole number n) may round to
+        // n − 1, with a weight of exactly 1 on texel n: the same texel as floor's.
+        let t = (c - 0.5) + SHIFTER;
+        let whole = t - SHIFTER;
+        let f = c - whole;
+        let xi = t.x.to_bits().wrapping_sub(SHIFTER_BITS) as usize;
+        let yi = t.y.to_bits().wrapping_sub(SHIFTER_BITS) as usize;
+        let stride = tex.stride();
+        // The padded texture always has the right and lower neighbours: one slice holds the
+        // whole footprint (the `min` is a no-op that lets the bounds check go).
+        let i = (yi * stride + xi).min(tex.last_footprint());
+        let Some(q) = tex.pixels.get(i..i + stride + 2) else {
+            return Vec4::ZERO;
+        };
+        let (a, b) = (texel(q[0]), texel(q[1]));
+        let (c, d) = (texel(q[stride]), texel(q[stride + 1]));
+        let (fx, fy) = (Vec4::splat(f.x), Vec4::splat(f.y));
+        let top = a + (b - a) * fx;
+        let bot = c + (d - c) * fx;
+        top + (bot - top) * fy
+    }
+}
+
+/// Nearest filtering, clamped to the edge.
+pub(super) struct NearestClamp;
+
+impl Sampler for NearestClamp {
+    #[inline(always)]
+    fn map(tex: &Texture, uv: Vec2, _: bool) -> Vec4 {
+        texel_space(tex, uv)
+    }
+
+    #[inline(always)]
+    fn sample(tex: &Texture, p: Vec4) -> Vec4 {
+        let (w, h) = (tex.width as i32, tex.height as i32);
+        let x = (fast_floor(p.x) as i32).clamp(0, w - 1) as usize;
+        let y = (fast_floor(p.y) as i32).clamp(0, h - 1) as usize;
+        tex.pixels.get(y * tex.stride() + x).map_or(Vec4::ZERO, |p| texel(*p))
+    }
+}
+
+/// Any filter and wrap mode, and non-finite coordinates (which sample texel `(0, 0)`): the
+/// texture's general sampler, on `(u, v)` itself.
+pub(super) struct AnySampler<const BILINEAR: bool>;
+
+impl<const BILINEAR: bool> Sampler for AnySampler<BILINEAR> {
+    #[inline(always)]
+    fn map(_: &Texture, uv: Vec2, _: bool) -> Vec4 {
+        Vec4::new(uv.x, uv.y, 0.0, 0.0)
+    }
+
+    #[inline(always)]
+    fn sample(tex: &Texture, p: Vec4) -> Vec4 {
+        Vec4::from_array(tex.sample(p.x, p.y, BILINEAR)) * 255.0
+    }
+}
+
+/// Spine's two-colour tint, `a = tex.a · light.a`, `rgb = ((tex.a − 1) · dark.a + 1 −
+/// tex.rgb) · dark.rgb + tex.rgb · light.rgb`, where `dark.a` is 1 for premultiplied pages
+/// and 0 otherwise. Here `tex` is in `0..=255` and `light`, `dark` are the vertex colours
+/// divided by 255 ([`span_colour`]), `dark.w` 0 (so the alpha lane is `tex.a · light.a`).
+#[inline(always)]
+pub(super) fn tint<const PMA: bool>(tex: Vec4, light: Vec4, dark: Vec4) -> Vec4 {
+    // (ta − 1) · dark.a + 1, times 255: ta for pma pages, 255 otherwise.
+    let k = if PMA { Vec4::splat(tex.w) } else { Vec4::splat(255.0) };
+    (k - tex) * dark + tex * light
+}
+
+/// A vertex colour as [`tint`] takes it (divided by 255, which the samplers leave out).
+#[inline(always)]
+pub(super) fn span_colour(c: Vec4) -> Vec4 {
+    c * (1.0 / 255.0)
+}
+
+/// Blends the tinted source over the premultiplied destination (spine-libgdx's blend
+/// functions; see [`super::SoftwareRenderer`]), clamped to `[0, 1]`.
+#[inline(always)]
+pub(super) fn blend<const MODE: u8, const PMA: bool>(src: Vec4, dst: Vec4) -> Vec4 {
+    let sa = src.w;
+    // The source factor of normal and additive: 1 for pma pages, `src.a` otherwise (alpha
+    // itself is never multiplied by it).
+    let scaled = || {
+        if PMA {
+            src
+        } else {
+            let mut s = src * sa;
+            s.w = sa;
+            s
+        }
+    };
+    let keep = Vec4::ONE - Vec4::splat(sa);
+    let out = match MODE {
+        NORMAL => scaled() + dst * keep,
+        ADDITIVE => scaled() + dst,
+        MULTIPLY => {
+            let mut o = src * dst + dst * keep;
+            o.w = dst.w;
+            o
+        }
+        _ => src + dst * (Vec4::ONE - src),
+    };
+    out.clamp(Vec4::ZERO, Vec4::ONE)
+}
+
+/// What one row of a triangle needs: the texture coordinates at its first pixel and their
+/// change per pixel, and the same for the vertex colours (used when `SMOOTH`).
+#[derive(Clone, Copy)]
+pub(super) struct Span {
+    pub uv: Vec2,
+    pub duv: Vec2,
+    pub light: Vec4,
+    pub dlight: Vec4,
+    pub dark: Vec4,
+    pub ddark: Vec4,
+}
+
+/// Shades and blends every pixel of `dst` (one row's covered run).
+#[inline(never)]
+pub(super) fn fill_span<S: Sampler, const MODE: u8, const PMA: bool, const SMOOTH: bool>(
+    tex: &Texture,
+    dst: &mut [Vec4],
+    s: &Span,
+) {
+    let p0 = S::map(tex, s.uv, false);
+    let dp = S::map(tex, s.duv, true);
+    // Attributes at pixel k are `start + k · step`, k counted in f32 (exact), so that the
+    // rounding of a long run does not accumulate.
+    let mut k = 0.0f32;
+    for d in dst {
+        let p = p0 + dp * k;
+        let (light, dark) =
+            if SMOOTH { (s.light + s.dlight * k, s.dark + s.ddark * k) } else { (s.light, s.dark) };
+        let t = S::sample(tex, p);
+        *d = blend::<MODE, PMA>(tint::<PMA>(t, light, dark), *d);
+        k += 1.0;
+    }
+}
+
+/// A span filler chosen per triangle.
+pub(super) type FillFn = fn(&Texture, &mut [Vec4], &Span);
+
+/// The span filler for a blend mode, page kind, colour variation and sampler.
+pub(super) fn filler<S: Sampler>(mode: u8, pma: bool, smooth: bool) -> FillFn {
+    macro_rules! pick {
+        ($($m:ident),*) => {
+            match (mode, pma, smooth) {
+                $(
+                    ($m, true, true) => fill_span::<S, $m, true, true>,
+                    ($m, true, false) => fill_span::<S, $m, true, false>,
+                    ($m, false, true) => fill_span::<S, $m, false, true>,
+                    ($m, false, false) => fill_span::<S, $m, false, false>,
+                )*
+                (_, true, true) => fill_span::<S, SCREEN, true, true>,
+                (_, true, false) => fill_span::<S, SCREEN, true, false>,
+                (_, false, true) => fill_span::<S, SCREEN, false, true>,
+                (_, false, false) => fill_span::<S, SCREEN, false, false>,
+            }
+        };
+    }
+    pick!(NORMAL, ADDITIVE, MULTIPLY)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spine_render_traits::{TextureDesc, TextureWrap};
+
+    #[test]
+    fn bilinear_clamp_matches_the_general_sampler() {
+        let (w, h) = (5u32, 3u32);
+        let px: Vec<u8> = (0..w * h * 4).map(|i| (i * 37 % 251) as u8).collect();
+        let desc = TextureDesc {
+            name: "t",
+            width: w,
+            height: h,
+            pixels: &px,
+            premultiplied_alpha: false,
+            min_filter: Default::default(),
+            mag_filter: Default::default(),
+            wrap_u: TextureWrap::ClampToEdge,
+            wrap_v: TextureWrap::ClampToEdge,
+        };
+        let tex = Texture::from_desc(&desc, false).unwrap();
+        for i in -20..=120 {
+            for j in -20..=120 {
+                let uv = Vec2::new(i as f32 / 100.0, j as f32 / 100.0);
+                let want = Vec4::from_array(tex.sample(uv.x, uv.y, true));
+                let have = BilinearClamp::sample(&tex, BilinearClamp::map(&tex, uv, false)) / 255.0;
+                assert!((want - have).abs().max_element() < 1e-4, "{uv}: {want} vs {have}");
+            }
+        }
+    }
+}
