@@ -11,8 +11,9 @@
 //!   the same split on every machine.
 //! * Outputs: `OUTDIR/<path relative to DIR>.<format>` (`raptor/raptor-pro.skel.png`;
 //!   with `--all`, `raptor-pro.skel-walk.png`, …).
-//! * Each rig is rendered on its own (rayon, `--threads`, default all cores); a failure
-//!   (or a panic) is recorded and the run goes on. The summary on stderr counts the rigs
+//! * Each rig is rendered on its own (rayon, `--threads`, default all cores); a failure is
+//!   recorded and the run goes on (a panic too where panics unwind: the release profile's
+//!   `panic = "abort"` ends the process). The summary on stderr counts the rigs
 //!   rendered and lists each failure with its reason; exit 1 when any failed.
 
 use std::path::{Path, PathBuf};

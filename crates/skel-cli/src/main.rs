@@ -77,12 +77,14 @@ enum Command {
     },
     /// Pose: setup pose, then one animation applied once at a time; world transforms.
     Pose {
-        /// The skeleton file (`-`: standard input).
+        /// The skeleton file: .skel or .json (Spine 3.5-4.3), .skf or armature.json
+        /// (SkelForm); `-`: standard input. The format is detected from the content.
         file: PathBuf,
         /// Atlas (default: the one next to the skeleton).
         #[arg(long)]
         atlas: Option<PathBuf>,
-        /// Skin (default: the first non-default skin, if any).
+        /// Skin, or skins to combine separated by commas (`a,b`); default: the first
+        /// non-default skin, if any.
         #[arg(long)]
         skin: Option<String>,
         /// Animation name.
@@ -98,18 +100,20 @@ enum Command {
         /// Add world vertices of region and mesh attachments.
         #[arg(long)]
         vertices: bool,
-        /// Print JSON (the only output form).
+        /// Print JSON (Spine: the only output form; SkelForm: readable text without it).
         #[arg(long)]
         json: bool,
     },
     /// Run an AnimationState: A looping, B queued after a delay; samples every n-th frame.
     Play {
-        /// The skeleton file (`-`: standard input).
+        /// The skeleton file: .skel or .json (Spine 3.5-4.3), .skf or armature.json
+        /// (SkelForm); `-`: standard input. The format is detected from the content.
         file: PathBuf,
         /// Atlas (default: the one next to the skeleton).
         #[arg(long)]
         atlas: Option<PathBuf>,
-        /// Skin (default: the first non-default skin, if any).
+        /// Skin, or skins to combine separated by commas (`a,b`); default: the first
+        /// non-default skin, if any.
         #[arg(long)]
         skin: Option<String>,
         /// `A` or `A,B`.
@@ -142,13 +146,14 @@ enum Command {
         /// Add world vertices of region and mesh attachments to each sample (as `pose`).
         #[arg(long)]
         vertices: bool,
-        /// Print JSON (the only output form).
+        /// Print JSON (Spine: the only output form; SkelForm: readable text without it).
         #[arg(long)]
         json: bool,
     },
     /// The render commands of one pose (clipping and spine-cpp batching applied), as JSON.
     Commands {
-        /// The skeleton file (`-`: standard input).
+        /// The skeleton file: .skel or .json (Spine 3.5-4.3), .skf or armature.json
+        /// (SkelForm); `-`: standard input. The format is detected from the content.
         file: PathBuf,
         /// Atlas (default: the one next to the skeleton; none found is an error).
         #[arg(long, conflicts_with = "no_atlas")]
@@ -156,7 +161,8 @@ enum Command {
         /// Geometry only: every region and mesh on one 1x1 page named "(no atlas)".
         #[arg(long)]
         no_atlas: bool,
-        /// Skin (default: the first non-default skin, if any).
+        /// Skin, or skins to combine separated by commas (`a,b`); default: the first
+        /// non-default skin, if any.
         #[arg(long)]
         skin: Option<String>,
         /// Animation name.
@@ -193,7 +199,8 @@ enum Command {
         /// Atlas (default: the one next to the skeleton).
         #[arg(long)]
         atlas: Option<PathBuf>,
-        /// Skin (default: the first non-default skin, if any).
+        /// Skin, or skins to combine separated by commas (`a,b`); default: the first
+        /// non-default skin, if any.
         #[arg(long)]
         skin: Option<String>,
         /// Animation (default: the first one).
@@ -234,7 +241,8 @@ enum Command {
     },
     /// Print the raw AST the format layer read (SkelForm: the armature.json document).
     Dump {
-        /// The skeleton file (`-`: standard input).
+        /// The skeleton file: .skel or .json (Spine 3.5-4.3), .skf or armature.json
+        /// (SkelForm); `-`: standard input. The format is detected from the content.
         file: PathBuf,
         /// Print JSON instead of readable text.
         #[arg(long)]
