@@ -139,12 +139,14 @@ pub fn run(dir: &Path, r: &RenderCli) -> Result<(), Failure> {
     let bar = std::io::stderr()
         .is_terminal()
         .then(|| render::progress_bar(rigs.len() as u64, dir.display().to_string(), "rigs"));
-    let results: Vec<(PathBuf, Result<Vec<PathBuf>, String>)> = pool.install(|| {
+    type Done = (PathBuf, Result<Vec<PathBuf>, String>, f64);
+    let results: Vec<Done> = pool.install(|| {
         rigs.par_iter()
             .map(|rig| {
                 if let Some(b) = &bar {
                     b.set_message(rig.strip_prefix(dir).unwrap_or(rig).display().to_string());
                 }
+                let began = Instant::now();
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     render_one(dir, rig, r, kind, &format)
                 }))
@@ -159,7 +161,7 @@ pub fn run(dir: &Path, r: &RenderCli) -> Result<(), Failure> {
                 if let Some(b) = &bar {
                     b.inc(1);
                 }
-                (rig.clone(), result)
+                (rig.clone(), result, began.elapsed().as_secs_f64())
             })
             .collect()
     });
@@ -168,7 +170,7 @@ pub fn run(dir: &Path, r: &RenderCli) -> Result<(), Failure> {
     }
     let mut files = 0;
     let mut failed = Vec::new();
-    for (rig, result) in &results {
+    for (rig, result, _) in &results {
         match result {
             Ok(paths) => {
                 files += paths.len();
@@ -189,6 +191,19 @@ pub fn run(dir: &Path, r: &RenderCli) -> Result<(), Failure> {
         pool.current_num_threads(),
         failed.len()
     );
+    let mut slowest: Vec<&Done> = results.iter().collect();
+    slowest.sort_by(|a, b| b.2.total_cmp(&a.2));
+    let slowest: Vec<String> = slowest
+        .iter()
+        .take(3)
+        .map(|(rig, _, t)| {
+            let name = rig.strip_prefix(dir).unwrap_or(rig).display().to_string();
+            format!("{} {t:.1} s", escape(&name))
+        })
+        .collect();
+    if !slowest.is_empty() {
+        eprintln!("slowest: {}", slowest.join(", "));
+    }
     for (rig, e) in &failed {
         eprintln!("error: {}: {}", escape(&rig.display().to_string()), escape(e));
     }
