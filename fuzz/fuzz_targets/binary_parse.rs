@@ -3,8 +3,4 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    if let Err(e) = spine_format::binary::parse(data) {
-        assert!(e.offset <= data.len());
-    }
-});
+fuzz_target!(|data: &[u8]| skel_fuzz_checks::binary_parse::check(data));

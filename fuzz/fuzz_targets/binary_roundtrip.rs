@@ -3,13 +3,5 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use spine_format::binary;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok(ast) = binary::parse(data) {
-        let written = binary::write(&ast);
-        assert_eq!(written, data, "write(parse(b)) != b");
-        let again = binary::parse(&written).expect("written bytes re-parse");
-        assert_eq!(binary::write(&again), written);
-    }
-});
+fuzz_target!(|data: &[u8]| skel_fuzz_checks::binary_roundtrip::check(data));

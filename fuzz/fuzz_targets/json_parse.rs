@@ -7,32 +7,5 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use spine_format::json::{self, JsonErrorKind};
-use spine_format::Limits;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok(text) = std::str::from_utf8(data) {
-        let parsed = json::parse(text);
-        if let Ok(skeleton) = &parsed {
-            // The summary walks every timeline; the writer must accept what the parser made.
-            let _ = skeleton.summary();
-            let _ = json::write(skeleton);
-        }
-        let tiny = Limits {
-            max_bones: 3,
-            max_slots: 3,
-            max_vertices: 8,
-            max_keyframes: 4,
-            max_string_bytes: 8,
-            max_items: 5,
-            max_sequence_frames: 6,
-            max_json_values: 64,
-            ..Limits::default()
-        };
-        match json::parse_with_limits(text, &tiny) {
-            Ok(s) => assert_eq!(parsed.as_ref(), Ok(&s)),
-            Err(e) if matches!(e.kind, JsonErrorKind::LimitExceeded { .. }) => {}
-            Err(e) => assert_eq!(parsed.as_ref().err(), Some(&e)),
-        }
-    }
-});
+fuzz_target!(|data: &[u8]| skel_fuzz_checks::json_parse::check(data));

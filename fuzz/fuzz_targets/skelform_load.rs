@@ -4,13 +4,4 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok(mut arm) = skelform::load(data) {
-        for a in 0..arm.animations().len().min(4) {
-            for frame in [0, 1, 7, 30] {
-                arm.animate(&[skelform::AnimLayer { anim: a, frame, smooth: 0 }]);
-                arm.construct();
-            }
-        }
-    }
-});
+fuzz_target!(|data: &[u8]| skel_fuzz_checks::skelform_load::check(data));
