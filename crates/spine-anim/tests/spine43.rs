@@ -55,9 +55,9 @@ fn physics_two_frames(data: &Arc<SkeletonData>, x: f32, dt: f32) -> Skeleton {
 #[test]
 fn physics_spine43_flag_is_set_for_4_3_data_only() {
     use spine_model::Behaviour;
-    assert!(Behaviour::spine4("4.3.39-beta").physics_spine43);
-    assert!(!Behaviour::spine4("4.2.43").physics_spine43);
-    assert!(!Behaviour::spine3("3.8.99").physics_spine43);
+    assert!(Behaviour::of("4.3.39-beta").unwrap().physics_spine43);
+    assert!(!Behaviour::of("4.2.43").unwrap().physics_spine43);
+    assert!(!Behaviour::of("3.8.99").unwrap().physics_spine43);
     assert!(!rig(r#""bones": [{"name": "root"}]"#).behaviour.physics_spine43);
 }
 
@@ -317,9 +317,9 @@ fn wind(sk: &Skeleton) -> f32 {
 #[test]
 fn timelines_spine43_flag_is_set_for_4_3_data_only() {
     use spine_model::Behaviour;
-    assert!(Behaviour::spine4("4.3.39-beta").timelines_spine43);
-    assert!(!Behaviour::spine4("4.2.43").timelines_spine43);
-    assert!(!Behaviour::spine3("3.8.99").timelines_spine43);
+    assert!(Behaviour::of("4.3.39-beta").unwrap().timelines_spine43);
+    assert!(!Behaviour::of("4.2.43").unwrap().timelines_spine43);
+    assert!(!Behaviour::of("3.8.99").unwrap().timelines_spine43);
 }
 
 #[test]

@@ -7,6 +7,7 @@
 
 use crate::anim::AnimationData;
 use crate::ids::*;
+use spine_format::SpineVersion;
 use std::sync::Arc;
 
 /// An RGBA color, each channel `0..=1`.
@@ -45,6 +46,8 @@ impl Color {
 pub struct Behaviour {
     /// The editor version string of the export (informational only).
     pub version: String,
+    /// The version line the flags below were built from ([`Behaviour::new`]).
+    pub spine_version: SpineVersion,
     /// How curve tables in [`Curves`](crate::anim::Curves) were built and must be sampled.
     pub curve_model: CurveModel,
     /// How rotation timelines mix (3.x `RotateTimeline` vs 4.x).
@@ -218,89 +221,66 @@ pub enum HoldRules {
 }
 
 impl Behaviour {
-    /// The 4.x defaults for an export of `version`.
-    pub fn spine4(version: &str) -> Behaviour {
-        let v42 = version.starts_with("4.2") || version.starts_with("4.3");
+    /// The behaviour of the official runtime of `version` (3.5–4.3; `editor_version` is the
+    /// export's full version string, kept for display). Every flag is a range of versions.
+    ///
+    /// The 3.x flags follow the runtime the 3.x goldens come from: spine-c 3.5 (no hold),
+    /// spine-c 3.6 (dip), spine-cpp 3.7 (hold, its `TwoColorTimeline` sign bug) and
+    /// spine-cpp 3.8; 4.0–4.2 spine-cpp; 4.3 spine-ts / spine-cpp 4.3.
+    pub fn new(version: SpineVersion, editor_version: &str) -> Behaviour {
+        use SpineVersion as V;
+        let v = version;
+        let v3 = v < V::V4_0;
         Behaviour {
-            version: version.to_owned(),
-            curve_model: CurveModel::Bezier4x,
-            rotation_mix: RotationMix::Spine4,
-            physics: v42,
-            ik_softness: true,
-            event_window: EventWindow::Spine4,
-            sequences: !version.starts_with("4.0"),
-            region_vertices_bl_first: version.starts_with("4.3"),
-            empty_loop_completes: true,
-            setup_pose_sets_dark: true,
-            ik_pre38: false,
-            path_spine_c: false,
-            path_spine_c35: false,
-            ik_spine43: version.starts_with("4.3"),
-            two_color_first_away: false,
-            state_mix_spine35: false,
-            state_time_scale_spine_c: false,
-            rotate_mix_spine_c: false,
-            state_mixed_in_from_setup: false,
-            hold_rules: HoldRules::Spine38,
-            first_blend_resets_slots: true,
-            slot_out_applies_keys: false,
-            loop_complete_wrapped: version.starts_with("4.0") || version.starts_with("4.1"),
-            add_delay: AddDelay::Spine4,
-            physics_spine43: version.starts_with("4.3"),
-            timelines_spine43: version.starts_with("4.3"),
-            lazy_pose_spine43: version.starts_with("4.3"),
-        }
-    }
-}
-
-impl Behaviour {
-    /// The 3.x behaviour for an export of `version` (3.5–3.8): sampled 3.x curves
-    /// (`CurveTimeline.setCurve`), 3.x `RotateTimeline` mixing (wrapped key deltas), the 3.x
-    /// event window, no physics, no sequences; IK softness only from 3.8. `AnimationState`
-    /// follows the runtime the 3.x goldens come from: spine-c 3.5 (no hold), spine-c 3.6
-    /// (dip), spine-cpp 3.7 (hold, its `TwoColorTimeline` sign bug) and spine-cpp 3.8.
-    pub fn spine3(version: &str) -> Behaviour {
-        Behaviour {
-            version: version.to_owned(),
-            curve_model: CurveModel::Sampled3x,
-            rotation_mix: RotationMix::Spine3,
-            physics: false,
-            ik_softness: version.starts_with("3.8"),
-            event_window: EventWindow::Spine3,
-            sequences: false,
-            region_vertices_bl_first: version.starts_with("3.5"),
-            empty_loop_completes: !version.starts_with("3.5"),
-            setup_pose_sets_dark: !version.starts_with("3.7"),
-            ik_pre38: !version.starts_with("3.8"),
-            path_spine_c: version.starts_with("3.5") || version.starts_with("3.6"),
-            path_spine_c35: version.starts_with("3.5"),
-            ik_spine43: false,
-            two_color_first_away: version.starts_with("3.7") || version.starts_with("3.8"),
-            state_mix_spine35: version.starts_with("3.5"),
-            state_time_scale_spine_c: version.starts_with("3.5") || version.starts_with("3.6"),
-            rotate_mix_spine_c: version.starts_with("3.5") || version.starts_with("3.6"),
-            state_mixed_in_from_setup: version.starts_with("3.5") || version.starts_with("3.6"),
-            hold_rules: if version.starts_with("3.8") {
+            version: editor_version.to_owned(),
+            spine_version: v,
+            curve_model: if v3 { CurveModel::Sampled3x } else { CurveModel::Bezier4x },
+            rotation_mix: if v3 { RotationMix::Spine3 } else { RotationMix::Spine4 },
+            physics: v >= V::V4_2,
+            ik_softness: v >= V::V3_8,
+            event_window: if v3 { EventWindow::Spine3 } else { EventWindow::Spine4 },
+            sequences: v >= V::V4_1,
+            region_vertices_bl_first: v < V::V3_6 || v >= V::V4_3,
+            empty_loop_completes: v >= V::V3_6,
+            setup_pose_sets_dark: !(V::V3_7..V::V3_8).contains(&v),
+            ik_pre38: v < V::V3_8,
+            path_spine_c: v < V::V3_7,
+            path_spine_c35: v < V::V3_6,
+            ik_spine43: v >= V::V4_3,
+            two_color_first_away: (V::V3_7..V::V4_0).contains(&v),
+            state_mix_spine35: v < V::V3_6,
+            state_time_scale_spine_c: v < V::V3_7,
+            rotate_mix_spine_c: v < V::V3_7,
+            state_mixed_in_from_setup: v < V::V3_7,
+            hold_rules: if v >= V::V3_8 {
                 HoldRules::Spine38
-            } else if version.starts_with("3.7") {
+            } else if v >= V::V3_7 {
                 HoldRules::Spine37
             } else {
                 HoldRules::Spine36
             },
-            first_blend_resets_slots: !(version.starts_with("3.5") || version.starts_with("3.6")),
-            slot_out_applies_keys: !version.starts_with("3.8"),
-            loop_complete_wrapped: true,
-            add_delay: if version.starts_with("3.5") {
+            first_blend_resets_slots: v >= V::V3_7,
+            slot_out_applies_keys: v < V::V3_8,
+            loop_complete_wrapped: v < V::V4_2,
+            add_delay: if v < V::V3_6 {
                 AddDelay::Spine35
-            } else if version.starts_with("3.6") {
+            } else if v < V::V3_7 {
                 AddDelay::Spine36
-            } else {
+            } else if v3 {
                 AddDelay::Spine37
+            } else {
+                AddDelay::Spine4
             },
-            physics_spine43: false,
-            timelines_spine43: false,
-            lazy_pose_spine43: false,
+            physics_spine43: v >= V::V4_3,
+            timelines_spine43: v >= V::V4_3,
+            lazy_pose_spine43: v >= V::V4_3,
         }
+    }
+
+    /// [`Behaviour::new`] of the version line a version string such as `"3.8.99"` names;
+    /// `None` if it names none (tests and tools; loaders parse the version once).
+    pub fn of(editor_version: &str) -> Option<Behaviour> {
+        SpineVersion::parse(editor_version).map(|v| Behaviour::new(v, editor_version))
     }
 }
 
@@ -1287,5 +1267,34 @@ impl SkeletonData {
     /// An event definition.
     pub fn event(&self, id: EventId) -> &EventData {
         &self.events[id.index()]
+    }
+}
+
+#[cfg(test)]
+mod behaviour_tests {
+    use super::*;
+    use SpineVersion as V;
+
+    #[test]
+    fn flags_are_version_ranges() {
+        let on = |f: fn(&Behaviour) -> bool| {
+            V::SUPPORTED.iter().filter(|&&v| f(&Behaviour::new(v, ""))).copied().collect::<Vec<_>>()
+        };
+        assert_eq!(on(|b| b.physics), [V::V4_2, V::V4_3]);
+        assert_eq!(on(|b| b.sequences), [V::V4_1, V::V4_2, V::V4_3]);
+        assert_eq!(on(|b| b.ik_pre38), [V::V3_5, V::V3_6, V::V3_7]);
+        assert_eq!(on(|b| b.region_vertices_bl_first), [V::V3_5, V::V4_3]);
+        assert_eq!(on(|b| !b.setup_pose_sets_dark), [V::V3_7]);
+        assert_eq!(on(|b| b.two_color_first_away), [V::V3_7, V::V3_8]);
+        assert_eq!(on(|b| b.path_spine_c), [V::V3_5, V::V3_6]);
+        assert_eq!(on(|b| b.loop_complete_wrapped)[..], V::SUPPORTED[..6]);
+        assert_eq!(on(|b| b.lazy_pose_spine43), [V::V4_3]);
+        let b = Behaviour::of("3.6.53").unwrap();
+        assert_eq!(
+            (b.spine_version, b.add_delay, b.hold_rules),
+            (V::V3_6, AddDelay::Spine36, HoldRules::Spine36)
+        );
+        assert_eq!(Behaviour::of("4.1.24").unwrap().curve_model, CurveModel::Bezier4x);
+        assert!(Behaviour::of("four").is_none());
     }
 }

@@ -48,6 +48,7 @@ pub use error::{LoadError, Problem, ProblemKind};
 pub use ids::*;
 pub use json::load_json;
 pub use json43::load_json43;
+pub use spine_format::SpineVersion;
 pub use validate::{validate, AtlasChoice};
 
 use spine_format::atlas::Atlas;
@@ -96,9 +97,9 @@ pub fn load_binary_with(
     bytes: &[u8],
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    use spine_format::binary::Generation as G;
+    use spine_format::SpineVersion as V;
     if let Ok(h) = spine_format::binary::detect(bytes) {
-        if matches!(h.generation, G::V40 | G::V41 | G::V42) {
+        if (V::V4_0..V::V4_3).contains(&h.generation) {
             return v40::load_streaming(bytes, options);
         }
     }

@@ -19,7 +19,7 @@ use spine_format::binary::shared::CurveType;
 use spine_format::binary::v40::animation as wa;
 use spine_format::binary::v40::ast as w;
 use spine_format::binary::v40::stream as wst;
-use spine_format::binary::{Generation, StrRef};
+use spine_format::binary::StrRef;
 use spine_format::BinaryError;
 
 use crate::anim::*;
@@ -257,9 +257,7 @@ fn convert_with<'a>(
     names: Names,
     stream: Option<&mut wst::Animations<'_>>,
 ) -> Result<SkeletonData, LoadError> {
-    let mut behaviour = Behaviour::spine4(&s.header.version);
-    behaviour.physics = s.generation >= Generation::V42;
-    behaviour.sequences = s.generation >= Generation::V41;
+    let behaviour = Behaviour::new(s.generation, &s.header.version);
     let mut c = Conv {
         s,
         strings,

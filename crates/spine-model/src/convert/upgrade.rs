@@ -1412,7 +1412,7 @@ fn push_attachment(
 // ---------------------------------------------------------------------------------------
 
 use spine_format::binary::v40::{animation as wa, ast as v4};
-use spine_format::binary::Generation;
+use spine_format::SpineVersion;
 
 /// The SkeletonData of a 3.5–4.2 skeleton as a 4.2 binary skeleton: the 4.3 form ([`to_v43`])
 /// in the 4.2 layout (separate constraint lists with update `order`s, identity transform
@@ -1717,7 +1717,7 @@ pub fn to_v42(
         animations.push(animation_v42(a, &local)?);
     }
     Ok(v4::Skeleton {
-        generation: Generation::V42,
+        generation: SpineVersion::V4_2,
         header,
         strings,
         bones,

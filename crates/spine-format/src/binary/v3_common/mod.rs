@@ -18,7 +18,7 @@ pub(crate) mod write;
 use super::prim::Writer;
 use super::shared::{DrawOrderChange, Keyframe};
 use super::wire::{str_ref, string, In, Lim, Res};
-use super::{Generation, StrRef};
+use super::{SpineVersion, StrRef};
 
 /// A string field whose encoding depends on the generation: inline (`Option<String>`,
 /// 3.5–3.7) or a string-table reference ([`StrRef`], 3.8).
@@ -639,6 +639,6 @@ pub struct SkinSlot<S> {
 }
 
 /// Whether `g` is at least `min` (for version-gated fields).
-pub(crate) fn since(g: Generation, min: Generation) -> bool {
+pub(crate) fn since(g: SpineVersion, min: SpineVersion) -> bool {
     g >= min
 }
