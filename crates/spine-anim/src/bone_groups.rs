@@ -342,7 +342,7 @@ mod tests {
         }
         // 4.3's scale y reads scale y: no overlap.
         let mut data = rig(r#"{"scalex": [{"value": 2}], "scaley": [{"value": 3}]}"#);
-        data.behaviour.timelines_spine43 = true;
+        data.behaviour.mix_from_add_model = true;
         assert!(groups(&data).0.usable);
     }
 

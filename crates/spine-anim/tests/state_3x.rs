@@ -140,9 +140,9 @@ fn state_flags_follow_the_runtime_of_each_version() {
         ("3.8.99", false, false, true),
     ] {
         let b = Behaviour::of(v).unwrap();
-        assert_eq!(b.state_mix_spine35, mix35, "{v}");
-        assert_eq!(b.state_time_scale_spine_c, time_scale_c, "{v}");
-        assert_eq!(b.rotate_mix_spine_c, time_scale_c, "{v}");
+        assert_eq!(b.mix_without_hold, mix35, "{v}");
+        assert_eq!(b.mix_time_scaled_by_entry, time_scale_c, "{v}");
+        assert_eq!(b.rotate_mix_tests_before_wrap, time_scale_c, "{v}");
         assert_eq!(b.state_mixed_in_from_setup, time_scale_c, "{v}");
         assert_eq!(b.two_color_first_away, away, "{v}");
         let line = b.spine_version;
@@ -159,8 +159,8 @@ fn state_flags_follow_the_runtime_of_each_version() {
         assert!(b.loop_complete_wrapped, "{v}");
     }
     let b = Behaviour::of("4.2.22").unwrap();
-    assert!(!b.state_mix_spine35 && !b.state_time_scale_spine_c);
-    assert!(!b.rotate_mix_spine_c && !b.two_color_first_away);
+    assert!(!b.mix_without_hold && !b.mix_time_scaled_by_entry);
+    assert!(!b.rotate_mix_tests_before_wrap && !b.two_color_first_away);
     assert!(!b.state_mixed_in_from_setup);
     assert_eq!(b.hold_rules, HoldRules::Spine38);
     assert!(b.first_blend_resets_slots && !b.slot_out_applies_keys);

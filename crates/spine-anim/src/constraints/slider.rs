@@ -11,7 +11,7 @@
 //! spine-cpp 4.3 applies the animation with `MixFrom_Current` and `add = additive`. For
 //! every timeline kind that maps exactly onto `Replace` / `Add` of the 4.2 timelines, except
 //! where 4.3 changed the timeline itself; those changes are behind
-//! [`Behaviour::timelines_spine43`](spine_model::Behaviour::timelines_spine43)
+//! [`Behaviour::mix_from_add_model`](spine_model::Behaviour::mix_from_add_model)
 //! (absolute-valued timelines add the key value under `Add`, `ScaleY` mixes from scale y).
 //! 4.3 writes the slider's animation into *applied* poses, which start every update from
 //! the poses again. Bones: the animation is applied to the applied local pose (reset from

@@ -36,7 +36,7 @@ impl AnimationState {
                 continue;
             }
             applied = true;
-            if sd.behaviour.state_mix_spine35 {
+            if sd.behaviour.mix_without_hold {
                 self.apply_current_35(cur, sk, sd, skd, &mut events);
                 continue;
             }
@@ -499,7 +499,7 @@ pub(super) fn apply_rotate_timeline(
     }
     let curves = curves.table(keys);
     if sk.data.behaviour.rotation_mix == RotationMix::Spine3 {
-        let spine_c = sk.data.behaviour.rotate_mix_spine_c;
+        let spine_c = sk.data.behaviour.rotate_mix_tests_before_wrap;
         rotate_mix_3x(b, curves, setup, time, alpha, blend, rot, i, first_frame, spine_c);
         return;
     }

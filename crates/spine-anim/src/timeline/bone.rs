@@ -103,7 +103,7 @@ impl BoneRules {
     pub(crate) fn of(data: &SkeletonData) -> BoneRules {
         BoneRules {
             rotate_3x: data.behaviour.rotation_mix == RotationMix::Spine3,
-            spine43: data.behaviour.timelines_spine43,
+            spine43: data.behaviour.mix_from_add_model,
         }
     }
 }

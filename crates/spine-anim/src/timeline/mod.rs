@@ -229,7 +229,7 @@ fn apply_tl(
     direction: MixDirection,
 ) {
     // 4.3 `getAbsoluteValue(…, add = true, …)` adds the key value.
-    let add43 = blend == MixBlend::Add && data.behaviour.timelines_spine43;
+    let add43 = blend == MixBlend::Add && data.behaviour.mix_from_add_model;
     match tl {
         Timeline::Bone { bone, property, curves } => {
             if curves.is_empty() {
@@ -247,7 +247,7 @@ fn apply_tl(
             if direction == MixDirection::Out {
                 // 4.3 `InheritTimeline`: mixing out from the setup pose *or* as first
                 // (anything but the current pose) restores the setup inherit.
-                let first43 = blend == MixBlend::First && data.behaviour.timelines_spine43;
+                let first43 = blend == MixBlend::First && data.behaviour.mix_from_add_model;
                 if blend == MixBlend::Setup || first43 {
                     b.inherit = setup;
                 }
@@ -298,7 +298,7 @@ fn apply_tl(
                 return;
             }
             let curves = curves.table(keys);
-            if data.behaviour.timelines_spine43 {
+            if data.behaviour.mix_from_add_model {
                 apply_color43(sk, data, slot.index(), *property, curves, time, alpha, blend);
             } else {
                 apply_color(sk, data, slot.index(), *property, curves, time, alpha, blend);
@@ -308,14 +308,14 @@ fn apply_tl(
             let curves = curves.table(keys);
             apply_deform(sk, data, slot.index(), *attachment, curves, vertices, time, alpha, blend);
             // 4.3: also the attachment's timeline slots (spine-ts 4.3 `DeformTimeline`).
-            if data.behaviour.timelines_spine43 {
+            if data.behaviour.mix_from_add_model {
                 for &ts in timeline_slots(data, *attachment) {
                     let (a, b) = (alpha, blend);
                     apply_deform(sk, data, ts.index(), *attachment, curves, vertices, time, a, b);
                 }
             }
         }
-        Timeline::Sequence { slot, attachment, keys } if data.behaviour.timelines_spine43 => {
+        Timeline::Sequence { slot, attachment, keys } if data.behaviour.mix_from_add_model => {
             if keys.is_empty() {
                 return;
             }
@@ -619,7 +619,7 @@ fn apply_tl(
             if direction == MixDirection::Out {
                 // 4.3: `out` goes to setup unless mixing from the current pose.
                 if blend == MixBlend::Setup
-                    || (blend == MixBlend::First && data.behaviour.timelines_spine43)
+                    || (blend == MixBlend::First && data.behaviour.mix_from_add_model)
                 {
                     to_setup(sk);
                     return;

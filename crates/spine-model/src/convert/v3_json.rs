@@ -1,8 +1,8 @@
 //! Spine 3.5–3.8 binary ASTs ⇄ the JSON AST of the same version (no semantic change).
 //!
 //! [`v35_to_json`] / [`v38_to_json`] name what the binary indexes and write the version's JSON
-//! spellings (the JSON writer picks them from [`spine_format::json::Version`]): `angle` rotate keys,
-//! `rotateMix`/`translateMix`/`scaleMix`/`shearMix`, `color`/`twoColor` slot timelines,
+//! spellings (the JSON writer picks them from the skeleton's [`spine_format::SpineVersion`]):
+//! `angle` rotate keys, `rotateMix`/`translateMix`/`scaleMix`/`shearMix`, `color`/`twoColor` slot timelines,
 //! `paths` (3.5–3.7) or `path` (3.8) animation sections, the 3.5–3.7 skin object form, 3.x
 //! curves (`[cx1, cy1, cx2, cy2]` in 3.5–3.7, `curve: cx1` with `c2`–`c4` in 3.8). Every key
 //! value is written (3.5–3.7 loaders read a missing scale key as 0, not 1), and so are the

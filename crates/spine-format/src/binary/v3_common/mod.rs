@@ -3,7 +3,7 @@
 //! animations.
 //!
 //! Between 3.5 and 3.8 these records differ only in two ways, both handled here:
-//! * a few fields were added by later versions (gated on the [`Generation`] when reading
+//! * a few fields were added by later versions (gated on the [`SpineVersion`] when reading
 //!   and writing: point and clipping attachments and two-color timelines since 3.6, IK
 //!   `compress`/`stretch` keys and event audio since 3.7, IK softness in 3.8);
 //! * 3.8 replaced most inline strings by references into a string table. The records are
