@@ -121,9 +121,9 @@ pub fn load_json(
         Ok(s) => s,
         // A 4.3 skeleton (its own JSON reader).
         Err(e) if crate::json43::declares_43(&e, text) => return crate::load_json43(text, atlas),
-        Err(e) => return Err(LoadError::Json(e.to_string())),
+        Err(e) => return Err(LoadError::Json(e)),
     };
-    SkeletonData::from_json(&s, &LoadOptions { scale: 1.0, atlas, atlas_name: "atlas" })
+    SkeletonData::from_json(&s, &LoadOptions::with_atlas(atlas))
 }
 
 fn inherit(i: Option<j::Inherit>) -> Inherit {

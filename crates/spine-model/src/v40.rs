@@ -190,8 +190,7 @@ pub(crate) fn load_streaming(
     bytes: &[u8],
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    let (mut s, mut animations) =
-        wst::parse_head_without_icons(bytes, &spine_format::Limits::default())?;
+    let (mut s, mut animations) = wst::parse_head_without_icons(bytes, &options.limits)?;
     let buffers = take_mesh_buffers(&mut s);
     let names = Names {
         bones: s.bones.iter_mut().map(|b| std::mem::take(&mut b.name)).collect(),
