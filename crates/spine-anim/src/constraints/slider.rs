@@ -31,7 +31,7 @@ use spine_model::{ConstraintId, ConstraintKind, SliderData, Timeline, TransformP
 use super::ConstraintPose;
 use crate::math;
 use crate::skeleton::{Bone, Skeleton, WorldFrame};
-use crate::timeline::{apply_animation_to, MixBlend, MixDirection};
+use crate::timeline::{apply_animation_to, ApplyArgs, MixBlend};
 
 /// The bones the animation of `data` has bone timelines for (rotate/translate/scale/
 /// shear/inherit), possibly repeated. The update cache marks them (and their children) to
@@ -217,7 +217,8 @@ fn update_inner(sk: &mut Skeleton, id: ConstraintId) {
         });
     }
     swap_all(sk);
-    apply_animation_to(sk, d.animation, time, time, d.looping, None, mix, blend, MixDirection::In);
+    let args = ApplyArgs { alpha: mix, blend, ..ApplyArgs::at(time) };
+    apply_animation_to(sk, d.animation, d.looping, None, args);
     swap_all(sk);
     // Constraints that already ran this update (and this slider itself, which restores in
     // `update`) do not see the values: put them back now.

@@ -64,18 +64,14 @@ impl AnimationState {
             if let Some(a) = anim {
                 for ii in 0..n {
                     let ev = if fire { Some(&mut *events) } else { None };
-                    apply_timeline_in(
-                        sk,
-                        skd,
-                        a,
-                        ii,
-                        animation_last,
-                        apply_time,
-                        ev,
-                        alpha_mix,
+                    let args = ApplyArgs {
+                        last_time: animation_last,
+                        time: apply_time,
+                        alpha: alpha_mix,
                         blend,
-                        MixDirection::Out,
-                    );
+                        direction: MixDirection::Out,
+                    };
+                    apply_timeline_in(sk, skd, a, ii, ev, args);
                 }
             }
         } else {
@@ -143,20 +139,14 @@ impl AnimationState {
                         direction = MixDirection::In;
                     }
                     let ev = if fire { Some(&mut *events) } else { None };
-                    apply_held(
-                        sk,
-                        skd,
-                        a,
-                        ii,
-                        tl,
-                        keys,
-                        animation_last,
-                        apply_time,
-                        ev,
+                    let args = ApplyArgs {
+                        last_time: animation_last,
+                        time: apply_time,
                         alpha,
-                        tblend,
+                        blend: tblend,
                         direction,
-                    );
+                    };
+                    apply_held(sk, skd, (a, ii), (tl, keys), ev, args);
                 }
             }
             let f = self.em(from);
