@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use spine_anim::{AnimationState, AnimationStateData, Physics, SkeletonRenderer};
-use spine_model::validate::FileFormat;
+use spine_model::FileFormat;
 use spine_model::SkeletonData;
 
 use crate::pose::SkeletonInput;
@@ -134,7 +134,7 @@ pub fn spine(
     let max = crate::io::max_input_bytes();
     let (load_ns, loads) = measure(args.budget, || {
         let loaded = if from_disk {
-            spine_model::validate::read_bounded(input.path, max).and_then(|bytes| {
+            spine_model::files::read_bounded(input.path, max).and_then(|bytes| {
                 let again = SkeletonInput { path: input.path, bytes: &bytes };
                 crate::pose::load_rig(&again, args.atlas.as_deref())
             })

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::Path;
 
 use spine_model::convert::{self, Format};
-use spine_model::validate::FileFormat;
+use spine_model::FileFormat;
 
 use crate::io::AtomicFile;
 use crate::{escape, Failure};

@@ -6,7 +6,8 @@ use serde_json::json;
 use spine_format::binary::{self, SkeletonFile};
 use spine_format::{json, json43, Summary};
 
-use spine_model::validate::{json_text, FileFormat};
+use spine_model::files::json_text;
+use spine_model::FileFormat;
 
 use crate::{escape, Failure};
 
@@ -18,7 +19,7 @@ enum Document {
     SpineJson43(json43::Skeleton),
 }
 
-/// Parses a Spine skeleton of the [`sniff`](spine_model::validate::sniff)ed format.
+/// Parses a Spine skeleton of the [`sniff`](spine_model::sniff)ed format.
 fn load(file: &Path, bytes: &[u8], format: FileFormat) -> Result<Document, Failure> {
     if format == FileFormat::SpineJson {
         let text = json_text(bytes).map_err(|e| Failure::new(file, e))?;

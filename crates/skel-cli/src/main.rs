@@ -8,7 +8,7 @@
 //! * value arguments are checked in one place ([`args`]); a bad one is a usage error (exit 2)
 //!   naming the allowed range;
 //! * each input is read once, bounded, `-` being standard input ([`io`]); its format is
-//!   detected from the content by one function ([`spine_model::validate::sniff`]);
+//!   detected from the content by one function ([`spine_model::sniff`]);
 //! * outputs never overwrite an input and appear whole or not at all ([`io`]);
 //! * runs and outputs have at most `--max-frames` frames; `play` streams its samples;
 //! * errors are one line: `error: <file>: <what>`, control characters escaped.
@@ -39,7 +39,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use spine_model::validate::{sniff, AtlasChoice, FileFormat};
+use spine_model::validate::AtlasChoice;
+use spine_model::{sniff, FileFormat};
 
 use crate::args::DEFAULT_MAX_FRAMES;
 use crate::pose::SkeletonInput;

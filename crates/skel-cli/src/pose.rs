@@ -21,7 +21,7 @@ use spine_anim::{
     StateEventType,
 };
 use spine_format::atlas::Atlas;
-use spine_model::validate::{discover_atlas, parse_atlas};
+use spine_model::files::{discover_atlas, parse_atlas};
 use spine_model::{AnimationId, LoadError, LoadOptions, SkeletonData, SlotId};
 
 use crate::io::{is_stdin, read_input};
@@ -50,7 +50,8 @@ pub(crate) fn load_error(e: LoadError) -> String {
             ),
         },
         LoadError::Parse(e) => e.to_string(),
-        LoadError::Json(e) | LoadError::Atlas(e) => e,
+        LoadError::Json(e) => e.to_string(),
+        LoadError::Atlas(e) => e.to_string(),
         e => e.to_string(),
     }
 }
@@ -93,8 +94,8 @@ pub(crate) fn load_rig_with(
     atlas: Option<&Atlas>,
     atlas_name: &str,
 ) -> Result<Arc<SkeletonData>, String> {
-    let options = LoadOptions { scale: 1.0, atlas, atlas_name };
-    spine_model::validate::load_spine(bytes, &options).map(Arc::new).map_err(load_error)
+    let options = LoadOptions { scale: 1.0, atlas, atlas_name, ..Default::default() };
+    spine_model::load(bytes, &options).map(Arc::new).map_err(load_error)
 }
 
 /// A new skeleton with the chosen skin, in the setup pose. `skin` may name several skins

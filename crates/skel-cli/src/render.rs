@@ -31,7 +31,7 @@
 //! Skin rule: `--skin S`, else the first non-default skin when there is one.
 //!
 //! Hostile input: page images must lie inside the atlas' folder
-//! ([`spine_model::validate::page_path`]) and be regular files; each is read once, bounded,
+//! ([`spine_model::files::page_path`]) and be regular files; each is read once, bounded,
 //! and its PNG header is checked against the pixel limits and the atlas' `size:` before
 //! anything is decoded. An output has at most `--max-frames` frames (an animation lasting
 //! longer is refused before anything is written); frames are encoded as they are drawn.
@@ -47,7 +47,8 @@ use spine_anim::{
     SkeletonRenderer,
 };
 use spine_format::atlas::{Atlas, Page, Region};
-use spine_model::validate::{discover_atlas, page_path, AtlasChoice};
+use spine_model::files::{discover_atlas, page_path};
+use spine_model::validate::AtlasChoice;
 use spine_model::{AnimationId, AttachmentKind, SkeletonData, SlotId};
 use spine_render_traits::{
     render as draw_all, PageId, RenderCommands, TextureDesc, TextureFilter, TextureWrap,

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use serde_json::{json, Map, Value};
 use skelform::{AnimLayer, Armature};
-use spine_model::validate::FileFormat;
+use spine_model::FileFormat;
 
 use crate::{Failure, JsonOut};
 
@@ -178,7 +178,7 @@ pub(crate) fn dump(
     let json = armature_json(bytes, format).map_err(|e| Failure::new(file, e))?;
     let arm = skelform::parse_armature_json(&json).map_err(|e| Failure::new(file, e))?;
     if as_json {
-        let text = spine_model::validate::json_text(&json).map_err(|e| Failure::new(file, e))?;
+        let text = spine_model::files::json_text(&json).map_err(|e| Failure::new(file, e))?;
         outln!("{}", text.trim());
     } else {
         outln!("{arm:#?}");

@@ -2,7 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use spine_model::validate::{discover_atlas, sniff, validate_bytes};
+use spine_model::files::discover_atlas;
+use spine_model::sniff;
+use spine_model::validate::validate_bytes;
 
 use crate::io::{is_stdin, read_input};
 use crate::pose::read_atlas;

@@ -13,7 +13,8 @@ use std::sync::Arc;
 
 use skel_render::SoftwareRenderer;
 use spine_anim::{AnimationState, AnimationStateData, Physics, Skeleton, SkeletonRenderer};
-use spine_model::validate::{load_spine, page_path, parse_atlas, sniff, FileFormat};
+use spine_model::files::{page_path, parse_atlas};
+use spine_model::{sniff, FileFormat};
 use spine_model::{AnimationId, LoadOptions};
 use spine_render_traits::{PageId, RenderCommands};
 
@@ -92,8 +93,13 @@ pub fn check(data: &[u8]) {
             let _ = page_path(Path::new("rig"), &p.name);
         }
     }
-    let options = LoadOptions { scale: 1.0, atlas: atlas.as_ref(), atlas_name: "fuzz.atlas" };
-    let Ok(data) = load_spine(skeleton, &options) else { return };
+    let options = LoadOptions {
+        scale: 1.0,
+        atlas: atlas.as_ref(),
+        atlas_name: "fuzz.atlas",
+        ..Default::default()
+    };
+    let Ok(data) = spine_model::load(skeleton, &options) else { return };
     let data = Arc::new(data);
     let Ok(mut raster) = SoftwareRenderer::new(48, 48) else { return };
     for (i, p) in data.pages.iter().enumerate() {

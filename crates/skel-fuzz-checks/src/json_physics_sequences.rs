@@ -136,8 +136,12 @@ pub fn check(data: &[u8]) {
         atlas_text.push_str(&format!("r{:0width$}\n  bounds: 0,0,8,8\n", start + i));
     }
     let atlas = spine_format::atlas::parse(&atlas_text).expect("the generated atlas parses");
-    let options =
-        LoadOptions { scale: 1.0, atlas: use_atlas.then_some(&atlas), atlas_name: "fuzz.atlas" };
+    let options = LoadOptions {
+        scale: 1.0,
+        atlas: use_atlas.then_some(&atlas),
+        atlas_name: "fuzz.atlas",
+        ..Default::default()
+    };
     let Ok(data) = SkeletonData::from_json(&parsed, &options) else { return };
     let data = Arc::new(data);
     let mut sk = Skeleton::new(data.clone());

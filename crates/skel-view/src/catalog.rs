@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use spine_model::validate::{sniff, FileFormat};
+use spine_model::{sniff, FileFormat};
 
 /// Most files looked at while walking the given folders.
 const MAX_VISITED: usize = 20_000;

@@ -1,9 +1,9 @@
 //! Rigs loaded for viewing: Spine skeletons with their atlas pages, SkelForm archives with
 //! their atlas images, and the texture table the page fetches pixels from by opaque id.
 //!
-//! Loading uses the same library calls as the `skel` command: [`spine_model::validate`]'s
-//! `sniff`, `load_spine`, `parse_atlas`, `discover_atlas`, `page_path` and `read_bounded`
-//! (with [`spine_format::Limits`]' `max_file_bytes`), and [`skelform::load_skf`]. Premultiplied
+//! Loading uses the same library calls as the `skel` command: [`spine_model::sniff`],
+//! [`spine_model::load`], and [`spine_model::files`]' `parse_atlas`, `discover_atlas`,
+//! `page_path` and `read_bounded` (with [`spine_format::Limits`]' `max_file_bytes`), and [`skelform::load_skf`]. Premultiplied
 //! alpha of an atlas page follows `skel render`: the page's `pma:` field, else an atlas file
 //! name ending in `-pma.atlas`.
 
@@ -12,9 +12,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use spine_format::atlas::{Atlas, Page, Region};
-use spine_model::validate::{
-    discover_atlas, load_spine, page_path, parse_atlas, read_bounded, sniff, FileFormat,
-};
+use spine_model::files::{discover_atlas, page_path, parse_atlas, read_bounded};
+use spine_model::{sniff, FileFormat};
 use spine_model::{AttachmentKind, LoadOptions, SkeletonData};
 
 /// The largest file the viewer reads or accepts as an upload (the project's limit).
@@ -165,8 +164,8 @@ fn load_spine_data(
     atlas: Option<&Atlas>,
     atlas_name: &str,
 ) -> Result<Arc<SkeletonData>, String> {
-    let options = LoadOptions { scale: 1.0, atlas, atlas_name };
-    load_spine(bytes, &options).map(Arc::new).map_err(|e| e.to_string())
+    let options = LoadOptions { scale: 1.0, atlas, atlas_name, ..Default::default() };
+    spine_model::load(bytes, &options).map(Arc::new).map_err(|e| e.to_string())
 }
 
 /// The editor version of a Spine skeleton, from its header (binary) or its `skeleton.spine`

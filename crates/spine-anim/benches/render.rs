@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use spine_anim::{AnimationState, AnimationStateData, Physics, Skeleton, SkeletonRenderer};
-use spine_model::validate::{discover_atlas, load_atlas};
+use spine_model::files::{discover_atlas, load_atlas};
 use spine_model::SkinId;
 
 /// (rig folder, skeleton file, animation, case name).

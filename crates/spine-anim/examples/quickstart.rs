@@ -17,8 +17,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     let atlas_path = args.next().unwrap_or(format!("{demo}demo.atlas"));
     // quick start: begin
     let atlas = spine_format::atlas::parse(&std::fs::read_to_string(atlas_path)?)?;
-    let json = std::fs::read_to_string(json_path)?;
-    let data = Arc::new(spine_model::load_json(&json, Some(&atlas))?);
+    // Binary `.skel` or JSON of any version 3.5–4.3: `load` tells them apart from the bytes.
+    let bytes = std::fs::read(json_path)?;
+    let options = spine_model::LoadOptions::with_atlas(Some(&atlas));
+    let data = Arc::new(spine_model::load(&bytes, &options)?);
 
     let mut skeleton = Skeleton::new(data.clone());
     let mut mixes = AnimationStateData::new(data.clone());

@@ -14,8 +14,8 @@ use spine_model::{BoneProperty, CurveModel, CurveTable, Curves, SkeletonData, Ti
 
 use crate::skeleton::Bone;
 use crate::timeline::{
-    curve_values_from, relative2_from, relative_from, scale2, scale_value, times_sorted, BoneRules,
-    MixBlend, MixDirection,
+    curve_values_from, relative2_from, relative_from, scale2, scale_value, times_sorted, ApplyArgs,
+    BoneRules, MixBlend, MixDirection,
 };
 
 /// The properties in the order their groups run.
@@ -250,7 +250,10 @@ impl BoneGroups {
                 b.scale_x = x * d.scale_x;
                 b.scale_y = y * d.scale_y;
             }
-            None => scale2(b, d, &o.curves::<2>(), keys, time, alpha, blend, direction),
+            None => {
+                let args = ApplyArgs { last_time: time, time, alpha, blend, direction };
+                scale2(b, d, (&o.curves::<2>(), keys), args)
+            }
         });
         each!(5, |b, d, o| match full_scale::<1>(o, keys, time, full) {
             Some([x]) => b.scale_x = x * d.scale_x,
@@ -342,7 +345,7 @@ mod tests {
         }
         // 4.3's scale y reads scale y: no overlap.
         let mut data = rig(r#"{"scalex": [{"value": 2}], "scaley": [{"value": 3}]}"#);
-        data.behaviour.timelines_spine43 = true;
+        data.behaviour.mix_from_add_model = true;
         assert!(groups(&data).0.usable);
     }
 

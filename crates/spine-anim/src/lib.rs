@@ -36,7 +36,10 @@ pub use skeleton::{
 };
 pub mod timeline;
 
-pub use timeline::{apply_animation, apply_timeline, EventRef, MixBlend, MixDirection};
+pub use timeline::{
+    apply_animation, apply_animation_with, apply_timeline, ApplyArgs, EventRef, MixBlend,
+    MixDirection,
+};
 pub mod state;
 
 pub use state::{

@@ -228,27 +228,27 @@ fn ik_stretch_scale_y_modes() {
     assert!(near(sy[0], 1.0) && near(sy[1], 2.0) && near(sy[2], 0.5), "{sy:?}");
 }
 
-/// `data` following the 4.3 IK rules (`ik_spine43`) or the 4.2 ones.
+/// `data` following the 4.3 IK rules (`ik_keeps_parent_shear`) or the 4.2 ones.
 fn with_ik43(mut data: SkeletonData, ik43: bool) -> SkeletonData {
-    data.behaviour.ik_spine43 = ik43;
+    data.behaviour.ik_keeps_parent_shear = ik43;
     data
 }
 
 #[test]
 fn ik_spine43_flag_is_set_for_4_3_data_only() {
     use spine_model::Behaviour;
-    assert!(Behaviour::spine4("4.3.39-beta").ik_spine43);
-    assert!(!Behaviour::spine4("4.2.43").ik_spine43);
-    assert!(!Behaviour::spine4("4.1.24").ik_spine43);
-    assert!(!Behaviour::spine3("3.8.99").ik_spine43);
+    assert!(Behaviour::of("4.3.39-beta").unwrap().ik_keeps_parent_shear);
+    assert!(!Behaviour::of("4.2.43").unwrap().ik_keeps_parent_shear);
+    assert!(!Behaviour::of("4.1.24").unwrap().ik_keeps_parent_shear);
+    assert!(!Behaviour::of("3.8.99").unwrap().ik_keeps_parent_shear);
     // The 4.3 binary converter picks it up from the export's version.
     let p = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../fixtures/spine-4.3/constraints.skel");
     let data = spine_model::load_binary(&std::fs::read(p).unwrap(), None).unwrap();
-    assert!(data.behaviour.version.starts_with("4.3"), "{}", data.behaviour.version);
-    assert!(data.behaviour.ik_spine43);
+    assert_eq!(data.behaviour.spine_version, spine_format::SpineVersion::V4_3);
+    assert!(data.behaviour.ik_keeps_parent_shear);
     // And a 4.2 JSON export keeps the 4.2 maths.
-    assert!(!rig(r#""bones": [{"name": "root"}]"#).behaviour.ik_spine43);
+    assert!(!rig(r#""bones": [{"name": "root"}]"#).behaviour.ik_keeps_parent_shear);
 }
 
 #[test]

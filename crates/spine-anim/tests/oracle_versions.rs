@@ -6,9 +6,9 @@
 //! animation, every sample: bone world transforms, slot attachments and colors, draw order,
 //! world vertices) and STATE (the 180-frame AnimationState run, events and track events).
 //! Every version matches its runtime on every sample; the version differences live in the
-//! model's `Behaviour` flags (e.g. `path_spine_c`, `path_spine_c35`, `state_mix_spine35`,
-//! `two_color_first_away`, `hold_rules`). Each golden is compared with a load of its own
-//! file (`X.skel.json` with `X.skel`, `X.json.json` with `X.json`) from
+//! model's `Behaviour` flags (e.g. `path_scales_every_spacing`,
+//! `path_unscaled_length_spacing`, `mix_without_hold`, `two_color_first_away`,
+//! `hold_rules`). Each golden is compared with a load of its own file (`X.skel.json` with `X.skel`, `X.json.json` with `X.json`) from
 //! `fixtures/spine/<version>/`.
 //!
 //! **The one loader-bug exemption** (besides constraint-driven bones, of which there are none

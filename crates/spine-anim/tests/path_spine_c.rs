@@ -1,6 +1,6 @@
-//! The spine-c 3.5/3.6 path constraint rules (`Behaviour::path_spine_c`,
-//! `path_spine_c35`) against the 4.x ones, on a crafted straight path where every position
-//! is known by construction. The float-for-float agreement with spine-c is checked by
+//! The spine-c 3.5/3.6 path constraint rules (`Behaviour::path_scales_every_spacing`,
+//! `path_unscaled_length_spacing`) against the 4.x ones, on a crafted straight path where
+//! every position is known by construction. The float-for-float agreement with spine-c is checked by
 //! `oracle_versions.rs` on the real 3.5/3.6 rigs.
 
 use std::sync::Arc;
@@ -37,7 +37,7 @@ fn rig(rules: Rules, constant_speed: bool, scale_a: f32, path: &str) -> Skeleton
     );
     let mut data: SkeletonData = spine_model::load_json(&text, None).unwrap();
     let b = &mut data.behaviour;
-    (b.path_spine_c, b.path_spine_c35) = match rules {
+    (b.path_scales_every_spacing, b.path_unscaled_length_spacing) = match rules {
         Rules::Spine4 => (false, false),
         Rules::SpineC36 => (true, false),
         Rules::SpineC35 => (true, true),

@@ -5,7 +5,7 @@ use std::alloc::System;
 use std::sync::Arc;
 
 use spine_anim::{apply_animation, MixBlend, MixDirection, Physics, Skeleton, SkeletonRenderer};
-use spine_model::validate::{discover_atlas, load_atlas};
+use spine_model::files::{discover_atlas, load_atlas};
 use spine_model::{LoadOptions, SkeletonData};
 use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
 
@@ -14,7 +14,12 @@ static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
 fn load(path: &std::path::Path) -> Arc<SkeletonData> {
     let atlas = discover_atlas(path).map(|p| load_atlas(&p).unwrap());
-    let options = LoadOptions { scale: 1.0, atlas: atlas.as_ref(), atlas_name: "atlas" };
+    let options = LoadOptions {
+        scale: 1.0,
+        atlas: atlas.as_ref(),
+        atlas_name: "atlas",
+        ..Default::default()
+    };
     let text = std::fs::read(path).unwrap();
     let data = if path.extension().is_some_and(|e| e == "json") {
         let j = spine_format::json::parse(std::str::from_utf8(&text).unwrap()).unwrap();

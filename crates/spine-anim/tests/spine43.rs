@@ -31,7 +31,7 @@ fn physics_rig(physics: &str, spine43: bool, mode: ScaleYMode) -> Arc<SkeletonDa
         r#""bones": [{{"name": "root"}}, {{"name": "b", "parent": "root", "length": 10}}],
            "physics": [{{"name": "p", "bone": "b", {physics}}}]"#
     ));
-    data.behaviour.physics_spine43 = spine43;
+    data.behaviour.physics_lagged_offsets = spine43;
     for c in &mut data.constraints {
         if let ConstraintKind::Physics(p) = &mut c.kind {
             p.scale_y_mode = mode;
@@ -55,10 +55,10 @@ fn physics_two_frames(data: &Arc<SkeletonData>, x: f32, dt: f32) -> Skeleton {
 #[test]
 fn physics_spine43_flag_is_set_for_4_3_data_only() {
     use spine_model::Behaviour;
-    assert!(Behaviour::spine4("4.3.39-beta").physics_spine43);
-    assert!(!Behaviour::spine4("4.2.43").physics_spine43);
-    assert!(!Behaviour::spine3("3.8.99").physics_spine43);
-    assert!(!rig(r#""bones": [{"name": "root"}]"#).behaviour.physics_spine43);
+    assert!(Behaviour::of("4.3.39-beta").unwrap().physics_lagged_offsets);
+    assert!(!Behaviour::of("4.2.43").unwrap().physics_lagged_offsets);
+    assert!(!Behaviour::of("3.8.99").unwrap().physics_lagged_offsets);
+    assert!(!rig(r#""bones": [{"name": "root"}]"#).behaviour.physics_lagged_offsets);
 }
 
 #[test]
@@ -252,7 +252,7 @@ fn draw_order_mixing_out_from_first_restores_setup_in_4_3() {
     // MixBlend_Setup.
     for (spine43, want) in [(true, [0, 1, 2, 3, 4]), (false, [4, 3, 2, 1, 0])] {
         let mut data = (*folder_rig().data).clone();
-        data.behaviour.timelines_spine43 = spine43;
+        data.behaviour.mix_from_add_model = spine43;
         let reversed: Vec<SlotId> = (0..5).rev().map(SlotId).collect();
         data.animations[0].timelines =
             vec![Timeline::DrawOrder { times: vec![0.0], orders: vec![Some(reversed)] }];
@@ -281,7 +281,7 @@ fn mixfrom_rig(spine43: bool, mix: f32, additive: bool) -> Skeleton {
                "bones": {"b": {"scaley": [{"value": 2}]}},
                "physics": {"p": {"inertia": [{"value": 0.5}], "wind": [{"value": 0.5}]}}
            }}"#);
-    data.behaviour.timelines_spine43 = spine43;
+    data.behaviour.mix_from_add_model = spine43;
     data.constraints.push(ConstraintData {
         name: "slider".into(),
         skin_required: false,
@@ -317,9 +317,9 @@ fn wind(sk: &Skeleton) -> f32 {
 #[test]
 fn timelines_spine43_flag_is_set_for_4_3_data_only() {
     use spine_model::Behaviour;
-    assert!(Behaviour::spine4("4.3.39-beta").timelines_spine43);
-    assert!(!Behaviour::spine4("4.2.43").timelines_spine43);
-    assert!(!Behaviour::spine3("3.8.99").timelines_spine43);
+    assert!(Behaviour::of("4.3.39-beta").unwrap().mix_from_add_model);
+    assert!(!Behaviour::of("4.2.43").unwrap().mix_from_add_model);
+    assert!(!Behaviour::of("3.8.99").unwrap().mix_from_add_model);
 }
 
 #[test]
@@ -376,7 +376,7 @@ fn slider_chain(a_first: bool) -> Skeleton {
                "src": {"bones": {"r": {"rotate": [{"value": 0.5}]}}},
                "drv": {"bones": {"r": {"rotate": [{"value": 0}, {"time": 1, "value": 100}]}}}
            }"#);
-    data.behaviour.timelines_spine43 = true;
+    data.behaviour.mix_from_add_model = true;
     let find = |d: &SkeletonData, n: &str| d.animations.iter().position(|a| a.name == n).unwrap();
     let (src, drv) = (find(&data, "src"), find(&data, "drv"));
     let (ia, ib) = if a_first { (0, 1) } else { (1, 0) };
@@ -453,7 +453,10 @@ fn generated_4_3_fixtures_play_with_the_4_3_rules() {
     for name in ["physics.skel", "draw-order.skel", "showcase-pro.skel", "sliders.skel"] {
         let data = spine_model::load_binary(&std::fs::read(dir.join(name)).unwrap(), None).unwrap();
         let b = &data.behaviour;
-        assert!(b.physics_spine43 && b.timelines_spine43 && b.ik_spine43, "{name}");
+        assert!(
+            b.physics_lagged_offsets && b.mix_from_add_model && b.ik_keeps_parent_shear,
+            "{name}"
+        );
         let data = Arc::new(data);
         for a in 0..data.animations.len() {
             folders += data.animations[a]
@@ -549,7 +552,7 @@ fn lazy_pose_4_3_keeps_a_child_world_change_when_a_later_constraint_changes_the_
     for (lazy, want_y) in [(true, 15.0), (false, 15.0)] {
         let mut data = rig(r#""bones": [{"name": "root"}, {"name": "s", "parent": "root", "x": 5},
                 {"name": "p", "parent": "root"}, {"name": "c", "parent": "p", "x": 10}]"#);
-        data.behaviour.lazy_pose_spine43 = lazy;
+        data.behaviour.lazy_bone_poses = lazy;
         let id = |n: &str| data.find_bone(n).unwrap().0;
         let (s, p, c) = (id("s"), id("p"), id("c"));
         data.constraints = vec![
@@ -583,7 +586,7 @@ fn lazy_pose_4_3_keeps_a_child_world_change_made_after_the_parent_changed() {
     for lazy in [true, false] {
         let mut data = rig(r#""bones": [{"name": "root"}, {"name": "s", "parent": "root", "x": 5},
                 {"name": "p", "parent": "root"}, {"name": "c", "parent": "p", "x": 10}]"#);
-        data.behaviour.lazy_pose_spine43 = lazy;
+        data.behaviour.lazy_bone_poses = lazy;
         let id = |n: &str| data.find_bone(n).unwrap().0;
         let (s, p, c) = (id("s"), id("p"), id("c"));
         data.constraints = vec![
@@ -620,7 +623,7 @@ fn folder_state_rig(spine43: bool, timelines: Vec<Timeline>) -> Arc<SkeletonData
         slots.join(","),
         anims.join(",")
     ));
-    data.behaviour.timelines_spine43 = spine43;
+    data.behaviour.mix_from_add_model = spine43;
     for (i, tl) in timelines.into_iter().enumerate() {
         let a = data.find_animation(&format!("a{i}")).unwrap();
         data.animations[a.index()].timelines = vec![tl];

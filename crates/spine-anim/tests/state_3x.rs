@@ -8,6 +8,7 @@ use spine_anim::{
     apply_animation, AnimationState, AnimationStateData, MixBlend, MixDirection, Skeleton,
     StateEventType,
 };
+use spine_format::SpineVersion;
 use spine_model::{AddDelay, Behaviour, HoldRules, SkeletonData};
 
 fn rig(version: &str, body: &str) -> Arc<SkeletonData> {
@@ -138,32 +139,33 @@ fn state_flags_follow_the_runtime_of_each_version() {
         ("3.7.94", false, false, true),
         ("3.8.99", false, false, true),
     ] {
-        let b = Behaviour::spine3(v);
-        assert_eq!(b.state_mix_spine35, mix35, "{v}");
-        assert_eq!(b.state_time_scale_spine_c, time_scale_c, "{v}");
-        assert_eq!(b.rotate_mix_spine_c, time_scale_c, "{v}");
+        let b = Behaviour::of(v).unwrap();
+        assert_eq!(b.mix_without_hold, mix35, "{v}");
+        assert_eq!(b.mix_time_scaled_by_entry, time_scale_c, "{v}");
+        assert_eq!(b.rotate_mix_tests_before_wrap, time_scale_c, "{v}");
         assert_eq!(b.state_mixed_in_from_setup, time_scale_c, "{v}");
         assert_eq!(b.two_color_first_away, away, "{v}");
-        let hold = if v.starts_with("3.8") {
+        let line = b.spine_version;
+        let hold = if line >= SpineVersion::V3_8 {
             HoldRules::Spine38
-        } else if v.starts_with("3.7") {
+        } else if line >= SpineVersion::V3_7 {
             HoldRules::Spine37
         } else {
             HoldRules::Spine36
         };
         assert_eq!(b.hold_rules, hold, "{v}");
         assert_eq!(b.first_blend_resets_slots, !time_scale_c, "{v}");
-        assert_eq!(b.slot_out_applies_keys, !v.starts_with("3.8"), "{v}");
+        assert_eq!(b.slot_out_applies_keys, line < SpineVersion::V3_8, "{v}");
         assert!(b.loop_complete_wrapped, "{v}");
     }
-    let b = Behaviour::spine4("4.2.22");
-    assert!(!b.state_mix_spine35 && !b.state_time_scale_spine_c);
-    assert!(!b.rotate_mix_spine_c && !b.two_color_first_away);
+    let b = Behaviour::of("4.2.22").unwrap();
+    assert!(!b.mix_without_hold && !b.mix_time_scaled_by_entry);
+    assert!(!b.rotate_mix_tests_before_wrap && !b.two_color_first_away);
     assert!(!b.state_mixed_in_from_setup);
     assert_eq!(b.hold_rules, HoldRules::Spine38);
     assert!(b.first_blend_resets_slots && !b.slot_out_applies_keys);
     assert!(!b.loop_complete_wrapped);
-    assert!(Behaviour::spine4("4.1.24").loop_complete_wrapped);
+    assert!(Behaviour::of("4.1.24").unwrap().loop_complete_wrapped);
     assert_eq!(b.add_delay, AddDelay::Spine4);
 }
 

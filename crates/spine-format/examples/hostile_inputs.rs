@@ -15,8 +15,9 @@
 #[path = "../tests/hostile/mod.rs"]
 mod hostile;
 
-use spine_format::binary::{self, Generation};
+use spine_format::binary;
 use spine_format::json;
+use spine_format::SpineVersion;
 use std::time::Instant;
 
 enum Input {
@@ -42,7 +43,7 @@ fn input(case: &str) -> Option<Input> {
         "json-sequence-2e9" => Input::Json(hostile::json_sequence(r#"{"count":2000000000}"#)),
         "json-sequence-1e6" => Input::Json(hostile::json_sequence(r#"{"count":1000000}"#)),
         "bin-4.2-sequence-2^31" => {
-            Input::Binary(hostile::v4x_sequence(Generation::V42, 1 << 31, 4))
+            Input::Binary(hostile::v4x_sequence(SpineVersion::V4_2, 1 << 31, 4))
         }
         "bin-4.3-sequence-2^31" => Input::Binary(hostile::v43_sequence(1 << 31)),
         _ => return None,

@@ -10,6 +10,8 @@
 //!   returns a [`binary::SkeletonFile`]; [`binary::write`] is its inverse.
 //! * [`json`] — Spine JSON skeletons (3.5–4.2); [`json43`] — Spine 4.3 JSON skeletons.
 //! * [`atlas`] — libgdx texture atlases (the 3.x and 4.x syntaxes).
+//! * [`SpineVersion`] — the ordered `major.minor` version line every layer compares
+//!   (`v >= SpineVersion::V3_8`), parsed once from the header or `skeleton.spine`.
 //!
 //! Errors are typed ([`Error`]); binary errors carry the byte offset and the section path
 //! where parsing stopped, JSON errors the JSON path and a [`json::JsonErrorKind`]. No input
@@ -24,7 +26,9 @@ pub mod json;
 pub mod json43;
 mod limits;
 mod summary;
+mod version;
 
 pub use error::{BinaryError, BinaryErrorKind, Error};
 pub use limits::Limits;
 pub use summary::{AnimationSummary, ConstraintCounts, Summary};
+pub use version::SpineVersion;

@@ -2,7 +2,7 @@
 
 mod hostile;
 
-use spine_format::binary::Generation;
+use spine_format::SpineVersion;
 use spine_format::{binary, BinaryErrorKind, Limits};
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -63,7 +63,7 @@ fn limits_apply_to_every_generation() {
 #[test]
 fn sequence_frame_counts_are_bounded_in_every_generation() {
     for count in [1u32 << 31, 2_000_000_000, 1_000_000, 100_001] {
-        for generation in [Generation::V41, Generation::V42] {
+        for generation in [SpineVersion::V4_1, SpineVersion::V4_2] {
             let bytes = hostile::v4x_sequence(generation, count, 4);
             let e = binary::parse(&bytes).expect_err("refused");
             assert_eq!(
@@ -104,14 +104,14 @@ fn sequence_frame_counts_are_bounded_in_every_generation() {
     }
     // At the limit a file of under 200 bytes is fine: the count is not checked against the
     // bytes left, as counts of things with bytes of their own are.
-    for generation in [Generation::V41, Generation::V42] {
+    for generation in [SpineVersion::V4_1, SpineVersion::V4_2] {
         let bytes = hostile::v4x_sequence(generation, 100_000, 4);
         assert!(bytes.len() < 200, "{}", bytes.len());
         assert!(binary::parse(&bytes).is_ok(), "{generation:?}");
     }
     assert!(binary::parse(&hostile::v43_sequence(100_000)).is_ok());
     let tight = Limits { max_sequence_frames: 10, ..Limits::default() };
-    let bytes = hostile::v4x_sequence(Generation::V42, 11, 4);
+    let bytes = hostile::v4x_sequence(SpineVersion::V4_2, 11, 4);
     assert_eq!(limit_of(&bytes, &tight), Some(("max_sequence_frames", 11, 10)));
     assert!(binary::parse_with_limits(&bytes, &Limits::unlimited()).is_ok());
 }
@@ -119,7 +119,7 @@ fn sequence_frame_counts_are_bounded_in_every_generation() {
 /// A zero-padding width of 2^31 would make every frame's region path a 2 GB string.
 #[test]
 fn sequence_digits_are_bounded_by_the_string_limit() {
-    for generation in [Generation::V41, Generation::V42] {
+    for generation in [SpineVersion::V4_1, SpineVersion::V4_2] {
         let bytes = hostile::v4x_sequence(generation, 2, u32::MAX);
         assert_eq!(
             limit_of(&bytes, &Limits::default()),

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use spine_format::binary::v3_common::{Attachment, SkinSlot, SlotTimeline};
-use spine_format::binary::{self, v35, v38, Generation, SkeletonFile, StrRef};
+use spine_format::binary::{self, v35, v38, SkeletonFile, StrRef};
 use spine_format::BinaryErrorKind;
+use spine_format::SpineVersion;
 
 fn corpus_file(rel: &str) -> Option<PathBuf> {
     Some(skel_testkit::spine_corpus()?.join(rel))
@@ -266,7 +267,7 @@ fn spineboy_bones_and_animations_per_version() {
     let Some(p35) = corpus_file("3.5/spineboy/spineboy.skel") else { return };
     let f = parse_file(&p35);
     let SkeletonFile::V35(s) = &f else { panic!("3.5 parses as v35") };
-    assert_eq!(s.generation, Generation::V35);
+    assert_eq!(s.generation, SpineVersion::V3_5);
     assert_eq!(s.header.version, "3.5.03-beta");
     let facts = facts_of(&f);
     assert_eq!(facts.bones.len(), 17);
@@ -277,13 +278,15 @@ fn spineboy_bones_and_animations_per_version() {
     assert_anims(&f, &anims);
     assert_eq!(f.summary().animations.len(), 8);
 
-    for (v, gen) in [("3.6", Generation::V36), ("3.7", Generation::V37), ("3.8", Generation::V38)] {
+    for (v, gen) in
+        [("3.6", SpineVersion::V3_6), ("3.7", SpineVersion::V3_7), ("3.8", SpineVersion::V3_8)]
+    {
         let path = corpus_file(&format!("{v}/spineboy/spineboy-ess.skel")).expect("corpus");
         let f = parse_file(&path);
         let facts = facts_of(&f);
         match (&f, gen) {
             (SkeletonFile::V35(s), g) => assert_eq!(s.generation, g),
-            (SkeletonFile::V38(s), Generation::V38) => {
+            (SkeletonFile::V38(s), SpineVersion::V3_8) => {
                 assert!(s.header.version.starts_with("3.8."))
             }
             _ => panic!("{v}: wrong generation"),
@@ -358,7 +361,7 @@ fn clipping_attachments_from_3_6_on() {
 fn version_specific_fields() {
     let Some(p) = corpus_file("3.7/spineboy/spineboy-pro.skel") else { return };
     let SkeletonFile::V35(s) = parse_file(&p) else { panic!("3.7 is v35") };
-    assert_eq!(s.generation, Generation::V37);
+    assert_eq!(s.generation, SpineVersion::V3_7);
     assert!(s.header.nonessential.is_some());
     // 3.8: the string table holds the attachment names the skins refer to.
     let p = corpus_file("3.8/mix-and-match/mix-and-match-pro.skel").expect("corpus");

@@ -10,8 +10,9 @@ use spine_format::binary::v40::animation::{
 };
 use spine_format::binary::v40::ast::{AttachmentKind, Skeleton, Vertices};
 use spine_format::binary::v40::{self, animation::BoneTimeline};
-use spine_format::binary::{Generation, StrRef};
+use spine_format::binary::StrRef;
 use spine_format::BinaryErrorKind;
+use spine_format::SpineVersion;
 
 const VERSIONS: [&str; 3] = ["4.0", "4.1", "4.2"];
 
@@ -50,9 +51,9 @@ fn spineboy_pro_bones_animations_durations_and_hash() {
     for v in VERSIONS {
         let (s, json) = load(&corpus, v, "spineboy", "spineboy-pro");
         let expected_gen = match v {
-            "4.0" => Generation::V40,
-            "4.1" => Generation::V41,
-            _ => Generation::V42,
+            "4.0" => SpineVersion::V4_0,
+            "4.1" => SpineVersion::V4_1,
+            _ => SpineVersion::V4_2,
         };
         assert_eq!(s.generation, expected_gen);
         assert!(s.header.version.starts_with(v));
@@ -323,7 +324,8 @@ impl B {
     /// Header of a non-nonessential file of `version`, with an empty string table.
     fn header(version: &str) -> Self {
         let b = B(vec![0, 0, 0, 1, 0, 0, 0, 2]).str(version).f32(0.0).f32(0.0).f32(10.0).f32(10.0);
-        let b = if version.starts_with("4.2") { b.f32(100.0) } else { b };
+        let b =
+            if SpineVersion::parse(version) == Some(SpineVersion::V4_2) { b.f32(100.0) } else { b };
         b.u8(0).var(0)
     }
     /// A bone record after its name: transform floats, then inherit and skin-required.
@@ -332,7 +334,11 @@ impl B {
         for v in [0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0] {
             b = b.f32(v);
         }
-        let b = if version.starts_with("4.2") { b.u8(inherit) } else { b.var(inherit.into()) };
+        let b = if SpineVersion::parse(version) == Some(SpineVersion::V4_2) {
+            b.u8(inherit)
+        } else {
+            b.var(inherit.into())
+        };
         b.u8(0)
     }
 }
@@ -342,7 +348,7 @@ impl B {
 fn minimal(version: &str, animations: B) -> Vec<u8> {
     let b = B::header(version).var(1).str("root").bone_body(version, 0);
     let b = b.var(0).var(0).var(0).var(0); // slots, ik, transform, path
-    let b = if version.starts_with("4.2") { b.var(0) } else { b }; // physics
+    let b = if SpineVersion::parse(version) == Some(SpineVersion::V4_2) { b.var(0) } else { b }; // physics
     let mut b = b.var(0).var(0).var(0); // default skin, skins, events
     b.0.extend_from_slice(&animations.0);
     b.0

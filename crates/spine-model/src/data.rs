@@ -7,6 +7,7 @@
 
 use crate::anim::AnimationData;
 use crate::ids::*;
+use spine_format::SpineVersion;
 use std::sync::Arc;
 
 /// An RGBA color, each channel `0..=1`.
@@ -45,6 +46,8 @@ impl Color {
 pub struct Behaviour {
     /// The editor version string of the export (informational only).
     pub version: String,
+    /// The version line the flags below were built from ([`Behaviour::new`]).
+    pub spine_version: SpineVersion,
     /// How curve tables in [`Curves`](crate::anim::Curves) were built and must be sampled.
     pub curve_model: CurveModel,
     /// How rotation timelines mix (3.x `RotateTimeline` vs 4.x).
@@ -75,7 +78,7 @@ pub struct Behaviour {
     /// IK follows the 3.5–3.7 runtimes (`ik::apply_one_3x` / `apply_two_3x` in spine-anim):
     /// no inherit-mode handling, no softness, the two-bone parent posed from its local
     /// rotation.
-    pub ik_pre38: bool,
+    pub ik_without_inherit: bool,
     /// Path constraints follow spine-c 3.5/3.6 `spPathConstraint_apply`: bone-length
     /// scaled spaces for every spacing mode when the rotate mode is chain-scale (percent
     /// included), zero-length bones get zero space, exact-zero tests instead of `EPSILON`
@@ -85,18 +88,18 @@ pub struct Behaviour {
     /// bones' applied pose is left as it was (`appliedValid = -1`, i.e. true), not
     /// recomputed from the new world transform. Nothing is done unless the translate or
     /// the rotate mix is `> 0`.
-    pub path_spine_c: bool,
-    /// With [`path_spine_c`](Self::path_spine_c): the spacing of spine-c 3.5.51, which
+    pub path_scales_every_spacing: bool,
+    /// With [`path_scales_every_spacing`](Self::path_scales_every_spacing): the spacing of spine-c 3.5.51, which
     /// predates the 3.6 rules: length spacing is `max(0, world bone length + spacing)`
     /// (not scaled by world/setup length), every other mode uses the plain spacing (also
     /// with chain-scale), a zero-length bone gets no special case, and a NaN curve position
     /// stays NaN in `addCurvePosition` (3.6 replaces it by `0.0001`).
-    pub path_spine_c35: bool,
+    pub path_unscaled_length_spacing: bool,
     /// IK follows spine-cpp 4.3 `IkConstraint::apply` where it differs from 4.2: the
     /// thresholds are `MathUtil::Epsilon` (`0.00001f`, compared in float) instead of
     /// `0.0001`, the rotation deltas wrap at `<= -180` (so exactly -180 becomes 180), and the
     /// two-bone solve keeps the parent's shear (4.2 poses the parent with shear 0).
-    pub ik_spine43: bool,
+    pub ik_keeps_parent_shear: bool,
     /// spine-cpp 3.7/3.8 `TwoColorTimeline::apply` before the first key with
     /// `MixBlend_First` moves the colors *away* from the setup colors
     /// (`color.r += (color.r - setup.r) * alpha`, light RGBA and dark RGB) and writes the
@@ -111,20 +114,20 @@ pub struct Behaviour {
     /// `MixBlend::First`). 3.6 introduced the dip/hold scheme later runtimes use. Mixing
     /// ends (`end` of the entry mixed out) as soon as the mix time reaches the mix duration
     /// and the entry mixed out is not itself mixing, without the later `totalAlpha` test.
-    pub state_mix_spine35: bool,
+    pub mix_without_hold: bool,
     /// spine-c 3.5/3.6 `AnimationState` time scaling: an entry being mixed in advances its
     /// mix time by `delta * timeScale` of that entry (later: `delta`), a queued entry that
     /// becomes current starts at `nextTime + delta * timeScale` (later: `nextTime` divided by
     /// the previous entry's time scale first) and the mix times of its mixing-from chain
     /// advance by the previous entry's scaled delta; 3.6 also ends a mix whose entry has
     /// time scale 0.
-    pub state_time_scale_spine_c: bool,
+    pub mix_time_scaled_by_entry: bool,
     /// spine-c 3.5/3.6 `_spAnimationState_applyRotateTimeline`: before the first key only
     /// the setup pose resets the rotation (spine-cpp 3.7+ mix the current rotation towards
     /// the setup rotation under `MixBlend_First`), and the rotation difference is tested for
     /// exactly zero *before* it is wrapped into `[-180, 180]` (a difference of a whole turn
     /// still updates the stored mix direction; 3.7+ wrap first).
-    pub rotate_mix_spine_c: bool,
+    pub rotate_mix_tests_before_wrap: bool,
     /// An entry fully mixed in (mix 1) applies every timeline from the setup pose on
     /// *every* track (spine-c 3.5/3.6 `SP_MIX_POSE_SETUP` / `setupPose = 1`), so a higher
     /// track resets a property it keys to the setup value before its first key. spine-cpp
@@ -133,7 +136,7 @@ pub struct Behaviour {
     pub state_mixed_in_from_setup: bool,
     /// Which runtime's rules assign the `AnimationState` timeline modes (first, subsequent,
     /// hold, hold-mix) of an entry mixed out. Ignored under
-    /// [`state_mix_spine35`](Self::state_mix_spine35), which has no hold.
+    /// [`mix_without_hold`](Self::mix_without_hold), which has no hold.
     pub hold_rules: HoldRules,
     /// Before their first key, attachment and draw order timelines restore the setup
     /// attachment / draw order under `MixBlend::First` as well as `Setup` (spine-cpp 3.7+).
@@ -159,7 +162,7 @@ pub struct Behaviour {
     /// scale, rotation/scale gravity is not flipped for y-down, and scale-x drives y per
     /// the constraint's [`ScaleYMode`]; the time stepped is the difference of the skeleton's
     /// exact (f64) times, as spine-ts 4.3 keeps its time.
-    pub physics_spine43: bool,
+    pub physics_lagged_offsets: bool,
     /// Timelines and `AnimationState` follow spine-ts 4.3 where its `MixFrom`/`add` model
     /// differs from the 4.2 `MixBlend`: absolute-valued timelines and the transform and
     /// path mixes add the key value under `MixBlend::Add` (path spacing and the physics
@@ -169,13 +172,13 @@ pub struct Behaviour {
     /// `AnimationState` sums its times in f64, marks a timeline first only when every
     /// property it keys is new to the track, holds subsequent timelines too (never instant
     /// ones), and mixes out with 4.3's alphas.
-    pub timelines_spine43: bool,
+    pub mix_from_add_model: bool,
     /// Bone poses, the update order and the constraint solvers follow spine-ts 4.3
     /// (`BonePose` world/local marks, `modifyLocal` / `modifyWorld` / `resetWorld`,
     /// `updateLocalTransform`, each constraint's 4.3 `sort` and `update`; see spine-anim's
     /// `constraints::lazy43`), and slots and the draw order a slider keys keep a pose apart
     /// from the applied pose.
-    pub lazy_pose_spine43: bool,
+    pub lazy_bone_poses: bool,
 }
 
 /// `addAnimation` delay rules (delay `<= 0` = relative to the end of the last entry; `d`
@@ -218,89 +221,66 @@ pub enum HoldRules {
 }
 
 impl Behaviour {
-    /// The 4.x defaults for an export of `version`.
-    pub fn spine4(version: &str) -> Behaviour {
-        let v42 = version.starts_with("4.2") || version.starts_with("4.3");
+    /// The behaviour of the official runtime of `version` (3.5–4.3; `editor_version` is the
+    /// export's full version string, kept for display). Every flag is a range of versions.
+    ///
+    /// The 3.x flags follow the runtime the 3.x goldens come from: spine-c 3.5 (no hold),
+    /// spine-c 3.6 (dip), spine-cpp 3.7 (hold, its `TwoColorTimeline` sign bug) and
+    /// spine-cpp 3.8; 4.0–4.2 spine-cpp; 4.3 spine-ts / spine-cpp 4.3.
+    pub fn new(version: SpineVersion, editor_version: &str) -> Behaviour {
+        use SpineVersion as V;
+        let v = version;
+        let v3 = v < V::V4_0;
         Behaviour {
-            version: version.to_owned(),
-            curve_model: CurveModel::Bezier4x,
-            rotation_mix: RotationMix::Spine4,
-            physics: v42,
-            ik_softness: true,
-            event_window: EventWindow::Spine4,
-            sequences: !version.starts_with("4.0"),
-            region_vertices_bl_first: version.starts_with("4.3"),
-            empty_loop_completes: true,
-            setup_pose_sets_dark: true,
-            ik_pre38: false,
-            path_spine_c: false,
-            path_spine_c35: false,
-            ik_spine43: version.starts_with("4.3"),
-            two_color_first_away: false,
-            state_mix_spine35: false,
-            state_time_scale_spine_c: false,
-            rotate_mix_spine_c: false,
-            state_mixed_in_from_setup: false,
-            hold_rules: HoldRules::Spine38,
-            first_blend_resets_slots: true,
-            slot_out_applies_keys: false,
-            loop_complete_wrapped: version.starts_with("4.0") || version.starts_with("4.1"),
-            add_delay: AddDelay::Spine4,
-            physics_spine43: version.starts_with("4.3"),
-            timelines_spine43: version.starts_with("4.3"),
-            lazy_pose_spine43: version.starts_with("4.3"),
-        }
-    }
-}
-
-impl Behaviour {
-    /// The 3.x behaviour for an export of `version` (3.5–3.8): sampled 3.x curves
-    /// (`CurveTimeline.setCurve`), 3.x `RotateTimeline` mixing (wrapped key deltas), the 3.x
-    /// event window, no physics, no sequences; IK softness only from 3.8. `AnimationState`
-    /// follows the runtime the 3.x goldens come from: spine-c 3.5 (no hold), spine-c 3.6
-    /// (dip), spine-cpp 3.7 (hold, its `TwoColorTimeline` sign bug) and spine-cpp 3.8.
-    pub fn spine3(version: &str) -> Behaviour {
-        Behaviour {
-            version: version.to_owned(),
-            curve_model: CurveModel::Sampled3x,
-            rotation_mix: RotationMix::Spine3,
-            physics: false,
-            ik_softness: version.starts_with("3.8"),
-            event_window: EventWindow::Spine3,
-            sequences: false,
-            region_vertices_bl_first: version.starts_with("3.5"),
-            empty_loop_completes: !version.starts_with("3.5"),
-            setup_pose_sets_dark: !version.starts_with("3.7"),
-            ik_pre38: !version.starts_with("3.8"),
-            path_spine_c: version.starts_with("3.5") || version.starts_with("3.6"),
-            path_spine_c35: version.starts_with("3.5"),
-            ik_spine43: false,
-            two_color_first_away: version.starts_with("3.7") || version.starts_with("3.8"),
-            state_mix_spine35: version.starts_with("3.5"),
-            state_time_scale_spine_c: version.starts_with("3.5") || version.starts_with("3.6"),
-            rotate_mix_spine_c: version.starts_with("3.5") || version.starts_with("3.6"),
-            state_mixed_in_from_setup: version.starts_with("3.5") || version.starts_with("3.6"),
-            hold_rules: if version.starts_with("3.8") {
+            version: editor_version.to_owned(),
+            spine_version: v,
+            curve_model: if v3 { CurveModel::Sampled3x } else { CurveModel::Bezier4x },
+            rotation_mix: if v3 { RotationMix::Spine3 } else { RotationMix::Spine4 },
+            physics: v >= V::V4_2,
+            ik_softness: v >= V::V3_8,
+            event_window: if v3 { EventWindow::Spine3 } else { EventWindow::Spine4 },
+            sequences: v >= V::V4_1,
+            region_vertices_bl_first: v < V::V3_6 || v >= V::V4_3,
+            empty_loop_completes: v >= V::V3_6,
+            setup_pose_sets_dark: !(V::V3_7..V::V3_8).contains(&v),
+            ik_without_inherit: v < V::V3_8,
+            path_scales_every_spacing: v < V::V3_7,
+            path_unscaled_length_spacing: v < V::V3_6,
+            ik_keeps_parent_shear: v >= V::V4_3,
+            two_color_first_away: (V::V3_7..V::V4_0).contains(&v),
+            mix_without_hold: v < V::V3_6,
+            mix_time_scaled_by_entry: v < V::V3_7,
+            rotate_mix_tests_before_wrap: v < V::V3_7,
+            state_mixed_in_from_setup: v < V::V3_7,
+            hold_rules: if v >= V::V3_8 {
                 HoldRules::Spine38
-            } else if version.starts_with("3.7") {
+            } else if v >= V::V3_7 {
                 HoldRules::Spine37
             } else {
                 HoldRules::Spine36
             },
-            first_blend_resets_slots: !(version.starts_with("3.5") || version.starts_with("3.6")),
-            slot_out_applies_keys: !version.starts_with("3.8"),
-            loop_complete_wrapped: true,
-            add_delay: if version.starts_with("3.5") {
+            first_blend_resets_slots: v >= V::V3_7,
+            slot_out_applies_keys: v < V::V3_8,
+            loop_complete_wrapped: v < V::V4_2,
+            add_delay: if v < V::V3_6 {
                 AddDelay::Spine35
-            } else if version.starts_with("3.6") {
+            } else if v < V::V3_7 {
                 AddDelay::Spine36
-            } else {
+            } else if v3 {
                 AddDelay::Spine37
+            } else {
+                AddDelay::Spine4
             },
-            physics_spine43: false,
-            timelines_spine43: false,
-            lazy_pose_spine43: false,
+            physics_lagged_offsets: v >= V::V4_3,
+            mix_from_add_model: v >= V::V4_3,
+            lazy_bone_poses: v >= V::V4_3,
         }
+    }
+
+    /// [`Behaviour::new`] of the version line a version string such as `"3.8.99"` names;
+    /// `None` if it names none (tests and tools; loaders parse the version once).
+    pub fn of(editor_version: &str) -> Option<Behaviour> {
+        SpineVersion::parse(editor_version).map(|v| Behaviour::new(v, editor_version))
     }
 }
 
@@ -1287,5 +1267,34 @@ impl SkeletonData {
     /// An event definition.
     pub fn event(&self, id: EventId) -> &EventData {
         &self.events[id.index()]
+    }
+}
+
+#[cfg(test)]
+mod behaviour_tests {
+    use super::*;
+    use SpineVersion as V;
+
+    #[test]
+    fn flags_are_version_ranges() {
+        let on = |f: fn(&Behaviour) -> bool| {
+            V::SUPPORTED.iter().filter(|&&v| f(&Behaviour::new(v, ""))).copied().collect::<Vec<_>>()
+        };
+        assert_eq!(on(|b| b.physics), [V::V4_2, V::V4_3]);
+        assert_eq!(on(|b| b.sequences), [V::V4_1, V::V4_2, V::V4_3]);
+        assert_eq!(on(|b| b.ik_without_inherit), [V::V3_5, V::V3_6, V::V3_7]);
+        assert_eq!(on(|b| b.region_vertices_bl_first), [V::V3_5, V::V4_3]);
+        assert_eq!(on(|b| !b.setup_pose_sets_dark), [V::V3_7]);
+        assert_eq!(on(|b| b.two_color_first_away), [V::V3_7, V::V3_8]);
+        assert_eq!(on(|b| b.path_scales_every_spacing), [V::V3_5, V::V3_6]);
+        assert_eq!(on(|b| b.loop_complete_wrapped)[..], V::SUPPORTED[..6]);
+        assert_eq!(on(|b| b.lazy_bone_poses), [V::V4_3]);
+        let b = Behaviour::of("3.6.53").unwrap();
+        assert_eq!(
+            (b.spine_version, b.add_delay, b.hold_rules),
+            (V::V3_6, AddDelay::Spine36, HoldRules::Spine36)
+        );
+        assert_eq!(Behaviour::of("4.1.24").unwrap().curve_model, CurveModel::Bezier4x);
+        assert!(Behaviour::of("four").is_none());
     }
 }

@@ -159,12 +159,18 @@ pub enum LoadError {
     /// The bytes are not a valid binary skeleton.
     #[error("parse error: {0}")]
     Parse(#[from] spine_format::BinaryError),
-    /// The text is not a valid JSON skeleton.
+    /// The text is not a valid JSON skeleton (3.5–4.2 or 4.3).
     #[error("JSON parse error: {0}")]
-    Json(String),
+    Json(#[from] spine_format::json::JsonError),
+    /// A JSON skeleton that is not UTF-8 text.
+    #[error("JSON is not UTF-8: invalid byte at byte {offset}")]
+    NotUtf8 {
+        /// The offset in the file (a UTF-8 BOM included) of the first invalid byte.
+        offset: usize,
+    },
     /// The atlas text is invalid.
     #[error("atlas error: {0}")]
-    Atlas(String),
+    Atlas(#[from] spine_format::atlas::AtlasError),
     /// The format generation has no resolver yet.
     #[error("{0} is not yet supported by spine-model")]
     Unsupported(String),

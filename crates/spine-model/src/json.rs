@@ -7,10 +7,10 @@
 //!
 //! Rules (shared with the binary conversions, see `v3x.rs` / `v40.rs`):
 //!
-//! * 3.x files get [`Behaviour::spine3`] and 3.x sampled curves (one `setCurve` bezier per
+//! * Every file gets [`Behaviour::new`] of its declared version;
+//!   3.x files get 3.x sampled curves (one `setCurve` bezier per
 //!   segment; 3.5–3.7 `curve: [cx1, cy1, cx2, cy2]`, 3.8 `curve: cx1` + `c2`, `c3`, `c4`
-//!   with defaults 0, 1, 1, and any string stepped); 4.x files get [`Behaviour::spine4`]
-//!   and 4.x per-channel beziers (`cy` scaled like the values).
+//!   with defaults 0, 1, 1, and any string stepped); 4.x files get 4.x per-channel beziers (`cy` scaled like the values).
 //! * Names resolve to ids; a name that names nothing is a [`ProblemKind::UnknownName`].
 //!   A bone's parent must be defined before it (the loaders look it up among the bones
 //!   read so far).
@@ -27,6 +27,7 @@ use std::collections::HashMap;
 
 use spine_format::binary::shared::CurveType;
 use spine_format::json as j;
+use spine_format::SpineVersion;
 
 use crate::anim::*;
 use crate::build::{draw_order, share, Builder, PendingLink};
@@ -65,7 +66,7 @@ struct Conv<'a, 'o> {
 /// `false` (3.7 and 4.0 handle them), so 3.8 JSON loads have no skin-required bones or
 /// constraints in the official runtime; the binary loader reads the flag.
 fn skin_flag(s: &j::Skeleton, flag: Option<bool>) -> bool {
-    let cpp38 = s.version >= j::Version(3, 8) && s.version < j::Version(4, 0);
+    let cpp38 = s.version >= SpineVersion::V3_8 && s.version < SpineVersion::V4_0;
     !cpp38 && flag.unwrap_or(false)
 }
 
@@ -120,9 +121,9 @@ pub fn load_json(
         Ok(s) => s,
         // A 4.3 skeleton (its own JSON reader).
         Err(e) if crate::json43::declares_43(&e, text) => return crate::load_json43(text, atlas),
-        Err(e) => return Err(LoadError::Json(e.to_string())),
+        Err(e) => return Err(LoadError::Json(e)),
     };
-    SkeletonData::from_json(&s, &LoadOptions { scale: 1.0, atlas, atlas_name: "atlas" })
+    SkeletonData::from_json(&s, &LoadOptions::with_atlas(atlas))
 }
 
 fn inherit(i: Option<j::Inherit>) -> Inherit {
@@ -136,16 +137,8 @@ fn inherit(i: Option<j::Inherit>) -> Inherit {
 }
 
 fn convert(s: &j::Skeleton, options: &LoadOptions<'_>) -> Result<SkeletonData, LoadError> {
-    let version = s.info.spine.clone().unwrap_or_default();
-    let v3 = s.version.0 < 4;
-    let behaviour = if v3 {
-        Behaviour::spine3(&version)
-    } else {
-        let mut b = Behaviour::spine4(&version);
-        b.physics = s.version >= j::Version(4, 2);
-        b.sequences = s.version >= j::Version(4, 1);
-        b
-    };
+    let v3 = s.version.is_v3();
+    let behaviour = Behaviour::new(s.version, s.info.spine.as_deref().unwrap_or_default());
     let mut c = Conv {
         s,
         b: Builder::new(behaviour, options),
@@ -683,7 +676,7 @@ fn table<V>(
 ) -> CurveBuf {
     let n = keys.len();
     if c.v3 {
-        let v38 = c.s.version >= j::Version(3, 8);
+        let v38 = c.s.version >= SpineVersion::V3_8;
         let curves: Vec<Curve3> = keys
             .iter()
             .map(|k| match &k.curve {
@@ -843,8 +836,8 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
             };
             let mut curves = curves;
             if property == ColorProperty::Rgba2
-                && c.s.version >= j::Version(4, 0)
-                && c.s.version < j::Version(4, 1)
+                && c.s.version >= SpineVersion::V4_0
+                && c.s.version < SpineVersion::V4_1
             {
                 // spine-cpp 4.0 SkeletonJson quirk: `setFrame(…, color2.g, color2.g, color2.b)`
                 // stores the dark green as the dark red of every key, while the bezier
@@ -863,7 +856,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
         }
         c.b.pop();
     }
-    let scale_default = if c.s.version >= j::Version(3, 8) { 1.0 } else { 0.0 };
+    let scale_default = if c.s.version >= SpineVersion::V3_8 { 1.0 } else { 0.0 };
     for bt in &a.bones {
         c.b.enter("bone", &bt.name);
         let bone = c.bone(&bt.name);

@@ -33,6 +33,6 @@ pub fn load_json43(
     text: &str,
     atlas: Option<&spine_format::atlas::Atlas>,
 ) -> Result<SkeletonData, LoadError> {
-    let s = j::parse(text).map_err(|e| LoadError::Json(e.to_string()))?;
-    SkeletonData::from_json43(&s, &LoadOptions { scale: 1.0, atlas, atlas_name: "atlas" })
+    let s = j::parse(text)?;
+    SkeletonData::from_json43(&s, &LoadOptions::with_atlas(atlas))
 }

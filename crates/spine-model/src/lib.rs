@@ -17,10 +17,14 @@
 //! * atlas regions bound ([`TextureRegion`]: UVs, rotation, offsets, original size, page),
 //!   or geometry-only without an atlas.
 //!
-//! Entry points: [`SkeletonData::from_binary`], [`load_binary`] / [`load_binary_with`] (the
-//! same data, streamed), and [`validate()`] (the
-//! library side of `skel validate`). Loading either returns the data or
-//! [`LoadError::Invalid`] with **every** problem found.
+//! The front door is [`load`]: bytes of any Spine skeleton (binary, JSON, 4.3 JSON; format
+//! told from the content by [`sniff`]) and [`LoadOptions`] (atlas, scale, `Limits`) in,
+//! [`SkeletonData`] or a typed [`LoadError`] out (the format crate's error, or
+//! [`LoadError::Invalid`] with **every** problem found). Format-specific entry points:
+//! [`SkeletonData::from_binary`], [`load_binary`] / [`load_binary_with`] (the same data,
+//! streamed), [`load_json`], [`load_json43`]. File-system work shared by the CLI and engines
+//! (bounded reads, atlas discovery, page paths) is in [`files`]; [`validate()`] is the
+//! library side of `skel validate`.
 //!
 //! Resolved: binary 3.5–3.8 and 4.0–4.3, JSON 3.5–4.2 ([`SkeletonData::from_json`], [`load_json`])
 //! and 4.3 ([`SkeletonData::from_json43`], [`load_json43`]).
@@ -33,9 +37,11 @@ pub mod convert;
 mod curves;
 mod data;
 mod error;
+pub mod files;
 mod ids;
 mod json;
 mod json43;
+mod load;
 mod v3x;
 mod v40;
 mod v43;
@@ -48,10 +54,13 @@ pub use error::{LoadError, Problem, ProblemKind};
 pub use ids::*;
 pub use json::load_json;
 pub use json43::load_json43;
+pub use load::{load, sniff, FileFormat};
+pub use spine_format::SpineVersion;
 pub use validate::{validate, AtlasChoice};
 
 use spine_format::atlas::Atlas;
 use spine_format::binary::SkeletonFile;
+use spine_format::Limits;
 
 /// How to load a skeleton.
 #[derive(Debug, Clone, Copy)]
@@ -63,11 +72,20 @@ pub struct LoadOptions<'a> {
     pub atlas: Option<&'a Atlas>,
     /// The atlas name used in problem messages (e.g. `"spineboy.atlas"`).
     pub atlas_name: &'a str,
+    /// Bounds on counts, strings and sizes the parsers enforce before allocating.
+    pub limits: Limits,
 }
 
 impl Default for LoadOptions<'_> {
     fn default() -> Self {
-        LoadOptions { scale: 1.0, atlas: None, atlas_name: "" }
+        LoadOptions { scale: 1.0, atlas: None, atlas_name: "", limits: Limits::default() }
+    }
+}
+
+impl<'a> LoadOptions<'a> {
+    /// Scale 1, `atlas` bound (named `"atlas"` in problems), default limits.
+    pub fn with_atlas(atlas: Option<&'a Atlas>) -> Self {
+        LoadOptions { atlas, atlas_name: "atlas", ..LoadOptions::default() }
     }
 }
 
@@ -86,7 +104,7 @@ impl SkeletonData {
 
 /// Parses and resolves binary skeleton bytes with an optional atlas (scale 1).
 pub fn load_binary(bytes: &[u8], atlas: Option<&Atlas>) -> Result<SkeletonData, LoadError> {
-    load_binary_with(bytes, &LoadOptions { scale: 1.0, atlas, atlas_name: "atlas" })
+    load_binary_with(bytes, &LoadOptions::with_atlas(atlas))
 }
 
 /// Parses and resolves binary skeleton bytes with `options`: the same result (data, or
@@ -96,13 +114,13 @@ pub fn load_binary_with(
     bytes: &[u8],
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    use spine_format::binary::Generation as G;
+    use spine_format::SpineVersion as V;
     if let Ok(h) = spine_format::binary::detect(bytes) {
-        if matches!(h.generation, G::V40 | G::V41 | G::V42) {
+        if (V::V4_0..V::V4_3).contains(&h.generation) {
             return v40::load_streaming(bytes, options);
         }
     }
-    let file = spine_format::binary::parse(bytes)?;
+    let file = spine_format::binary::parse_with_limits(bytes, &options.limits)?;
     SkeletonData::from_binary(&file, options)
 }
 

@@ -8,7 +8,7 @@
 //! Upgrade rules applied here (checked over the corpus by `tests/corpus_all.rs` and
 //! `tests/twins.rs`; the 3.x curve maths by unit tests in `curves.rs`):
 //!
-//! * **Behaviour**: [`Behaviour::spine3`]: [`CurveModel::Sampled3x`] curve tables (one 3.x
+//! * **Behaviour**: [`Behaviour::new`] of the 3.x version: [`CurveModel::Sampled3x`] curve tables (one 3.x
 //!   `setCurve` bezier per segment, shared by every channel, see `curves.rs`),
 //!   [`RotationMix::Spine3`], [`EventWindow::Spine3`], no physics, no sequences,
 //!   `ik_softness` from 3.8.
@@ -43,6 +43,7 @@
 use spine_format::binary::shared::Keyframe;
 use spine_format::binary::v3_common as w;
 use spine_format::binary::{v35, v38, StrRef};
+use spine_format::SpineVersion;
 
 use crate::anim::*;
 use crate::build::{draw_order, share, Builder, PendingLink};
@@ -370,7 +371,7 @@ pub(crate) fn from_v35(
     s: &v35::Skeleton,
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    let mut b = Builder::new(Behaviour::spine3(&s.header.version), options);
+    let mut b = Builder::new(Behaviour::new(s.generation, &s.header.version), options);
     let h = &s.header;
     b.data.hash = h.hash.clone().unwrap_or_default();
     b.data.width = h.width;
@@ -390,7 +391,7 @@ pub(crate) fn from_v35(
         );
     }
     let t = Inline;
-    let cpp37 = s.header.version.starts_with("3.7");
+    let cpp37 = s.generation == SpineVersion::V3_7;
     for slot in &s.slots {
         let dark = if cpp37 { dark_rgb_cpp(slot.dark_color) } else { slot.dark_rgb() };
         slot3(
@@ -461,7 +462,7 @@ pub(crate) fn from_v38(
     s: &v38::Skeleton,
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    let mut b = Builder::new(Behaviour::spine3(&s.header.version), options);
+    let mut b = Builder::new(Behaviour::new(SpineVersion::V3_8, &s.header.version), options);
     let h = &s.header;
     b.data.hash = h.hash.clone().unwrap_or_default();
     b.data.x = h.x;

@@ -19,7 +19,7 @@ use spine_format::binary::shared::CurveType;
 use spine_format::binary::v40::animation as wa;
 use spine_format::binary::v40::ast as w;
 use spine_format::binary::v40::stream as wst;
-use spine_format::binary::{Generation, StrRef};
+use spine_format::binary::StrRef;
 use spine_format::BinaryError;
 
 use crate::anim::*;
@@ -190,8 +190,7 @@ pub(crate) fn load_streaming(
     bytes: &[u8],
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    let (mut s, mut animations) =
-        wst::parse_head_without_icons(bytes, &spine_format::Limits::default())?;
+    let (mut s, mut animations) = wst::parse_head_without_icons(bytes, &options.limits)?;
     let buffers = take_mesh_buffers(&mut s);
     let names = Names {
         bones: s.bones.iter_mut().map(|b| std::mem::take(&mut b.name)).collect(),
@@ -257,9 +256,7 @@ fn convert_with<'a>(
     names: Names,
     stream: Option<&mut wst::Animations<'_>>,
 ) -> Result<SkeletonData, LoadError> {
-    let mut behaviour = Behaviour::spine4(&s.header.version);
-    behaviour.physics = s.generation >= Generation::V42;
-    behaviour.sequences = s.generation >= Generation::V41;
+    let behaviour = Behaviour::new(s.generation, &s.header.version);
     let mut c = Conv {
         s,
         strings,

@@ -11,6 +11,7 @@
 use spine_format::binary::shared::CurveType;
 use spine_format::binary::v43 as w;
 use spine_format::binary::StrRef;
+use spine_format::SpineVersion;
 
 use crate::anim::*;
 use crate::build::{draw_order, share, Builder, PendingLink};
@@ -85,7 +86,8 @@ pub(crate) fn convert(
     s: &w::Skeleton,
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    let mut c = Conv { s, b: Builder::new(Behaviour::spine4(&s.header.version), options) };
+    let mut c =
+        Conv { s, b: Builder::new(Behaviour::new(SpineVersion::V4_3, &s.header.version), options) };
     let h = &s.header;
     c.b.data.hash = format!("{:x}{:x}", h.hash_high, h.hash_low);
     c.b.data.x = h.x;

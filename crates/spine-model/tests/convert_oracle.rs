@@ -114,9 +114,9 @@ fn influences(d: &SkeletonData) -> Vec<Set> {
 fn cause(d: &SkeletonData, infl: &[Set], bone: usize) -> Option<&'static str> {
     let b = &d.behaviour;
     let i = infl[bone];
-    if b.path_spine_c && i & bit(ConstraintType::Path) != 0 {
+    if b.path_scales_every_spacing && i & bit(ConstraintType::Path) != 0 {
         Some("3.5/3.6 path constraints (spine-c spacing/tangent rules)")
-    } else if b.ik_pre38 && i & bit(ConstraintType::Ik) != 0 {
+    } else if b.ik_without_inherit && i & bit(ConstraintType::Ik) != 0 {
         Some("3.5-3.7 IK (no inherit handling, parent posed from local rotation)")
     } else {
         None

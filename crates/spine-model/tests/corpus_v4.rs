@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use spine_model::validate::{discover_atlas, validate, AtlasChoice};
+use spine_model::files::discover_atlas;
+use spine_model::validate::{validate, AtlasChoice};
 
 fn skels(version: &str) -> Vec<PathBuf> {
     let Some(dir) = skel_testkit::spine_corpus() else { return Vec::new() };

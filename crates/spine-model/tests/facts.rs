@@ -1,7 +1,7 @@
 //! Facts of real rigs, read from the corpus.
 
 use spine_format::binary::SkeletonFile;
-use spine_model::validate::{discover_atlas, load_atlas};
+use spine_model::files::{discover_atlas, load_atlas};
 use spine_model::*;
 
 fn load(
@@ -13,7 +13,12 @@ fn load(
     let path = skel_testkit::spine_corpus()?.join(version).join(example).join(file);
     let atlas = discover_atlas(&path).map(|p| load_atlas(&p).unwrap());
     let raw = spine_format::binary::parse(&std::fs::read(&path).unwrap()).unwrap();
-    let options = LoadOptions { scale, atlas: atlas.as_ref(), atlas_name: "test.atlas" };
+    let options = LoadOptions {
+        scale,
+        atlas: atlas.as_ref(),
+        atlas_name: "test.atlas",
+        ..Default::default()
+    };
     let data = SkeletonData::from_binary(&raw, &options).unwrap();
     Some((raw, data))
 }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use spine_model::validate::discover_atlas;
+use spine_model::files::discover_atlas;
 use spine_model::{load_binary, LoadOptions, SkeletonData};
 
 fn skels(version: &str) -> Vec<PathBuf> {
@@ -23,7 +23,8 @@ fn owned_load_equals_borrowed_conversion() {
                 .map(|p| spine_format::atlas::parse(&std::fs::read_to_string(p).unwrap()).unwrap());
             for atlas in [atlas.as_ref(), None] {
                 let file = spine_format::binary::parse(&bytes).unwrap();
-                let options = LoadOptions { scale: 1.0, atlas, atlas_name: "atlas" };
+                let options =
+                    LoadOptions { scale: 1.0, atlas, atlas_name: "atlas", ..Default::default() };
                 let borrowed = SkeletonData::from_binary(&file, &options);
                 let owned = load_binary(&bytes, atlas);
                 match (borrowed, owned) {
@@ -62,7 +63,12 @@ fn streamed_load_of_damaged_bytes_matches_parse_then_convert() {
             }
             variants.push([bytes.as_slice(), &[0]].concat());
             for b in &variants {
-                let options = LoadOptions { scale: 1.0, atlas: None, atlas_name: "atlas" };
+                let options = LoadOptions {
+                    scale: 1.0,
+                    atlas: None,
+                    atlas_name: "atlas",
+                    ..Default::default()
+                };
                 let parsed = spine_format::binary::parse(b)
                     .map_err(spine_model::LoadError::from)
                     .and_then(|file| SkeletonData::from_binary(&file, &options));

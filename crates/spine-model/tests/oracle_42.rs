@@ -3,7 +3,7 @@
 //! exercises draw-order resolution, negative shifts included).
 
 use serde_json::Value;
-use spine_model::validate::{discover_atlas, load_atlas};
+use spine_model::files::{discover_atlas, load_atlas};
 use spine_model::{LoadOptions, SkeletonData, Timeline};
 
 /// The draw order `DrawOrderTimeline::apply` gives at `t` (blend setup, applied once).
@@ -40,7 +40,12 @@ fn names_durations_and_draw_orders_match_spine_cpp_4_2() {
         let skel = corpus.join("4.2").join(example).join(golden["file"].as_str().unwrap());
         let atlas = discover_atlas(&skel).map(|p| load_atlas(&p).unwrap());
         let file = spine_format::binary::parse(&std::fs::read(&skel).unwrap()).unwrap();
-        let options = LoadOptions { scale: 1.0, atlas: atlas.as_ref(), atlas_name: "atlas" };
+        let options = LoadOptions {
+            scale: 1.0,
+            atlas: atlas.as_ref(),
+            atlas_name: "atlas",
+            ..Default::default()
+        };
         let d = SkeletonData::from_binary(&file, &options).unwrap();
         let names = |k: &str| -> Vec<String> {
             golden[k].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect()
@@ -95,7 +100,12 @@ fn rendered_uvs_are_computed_uvs() {
         let Some(atlas_path) = discover_atlas(&skel) else { continue };
         let atlas = load_atlas(&atlas_path).unwrap();
         let file = spine_format::binary::parse(&std::fs::read(&skel).unwrap()).unwrap();
-        let options = LoadOptions { scale: 1.0, atlas: Some(&atlas), atlas_name: "atlas" };
+        let options = LoadOptions {
+            scale: 1.0,
+            atlas: Some(&atlas),
+            atlas_name: "atlas",
+            ..Default::default()
+        };
         let d = SkeletonData::from_binary(&file, &options).unwrap();
         let mut ours: Vec<[f32; 2]> = Vec::new();
         for a in &d.attachments {

@@ -552,8 +552,8 @@ fn compare(a: &SkeletonData, b: &SkeletonData, version: &str, file: &str) -> Vec
 }
 
 fn load(path: &Path) -> Result<SkeletonData, String> {
-    let atlas = spine_model::validate::discover_atlas(path)
-        .map(|p| spine_model::validate::load_atlas(&p))
+    let atlas = spine_model::files::discover_atlas(path)
+        .map(|p| spine_model::files::load_atlas(&p))
         .transpose()?;
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     if path.extension().is_some_and(|e| e == "json") {

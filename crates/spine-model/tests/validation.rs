@@ -58,7 +58,8 @@ fn problems(s: w::Skeleton) -> Vec<String> {
 }
 
 fn problems_with(s: w::Skeleton, atlas: Option<&spine_format::atlas::Atlas>) -> Vec<String> {
-    let options = LoadOptions { scale: 1.0, atlas, atlas_name: "spineboy.atlas" };
+    let options =
+        LoadOptions { scale: 1.0, atlas, atlas_name: "spineboy.atlas", ..Default::default() };
     match SkeletonData::from_binary(&SkeletonFile::V43(s), &options) {
         Ok(_) => Vec::new(),
         Err(LoadError::Invalid(p)) => p.iter().map(ToString::to_string).collect(),

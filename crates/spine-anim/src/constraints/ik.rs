@@ -6,8 +6,9 @@
 //! law-of-cosines solve (uniform parent scale) or the ellipse solve (non-uniform), bend
 //! direction, softness, stretch of the parent. Both blend by `mix`.
 //!
-//! 4.3 data ([`Behaviour::ik_spine43`](spine_model::Behaviour::ik_spine43)) follows
-//! spine-cpp 4.3 where it differs ([`IkRules::SPINE43`]); everything older keeps the 4.2
+//! 4.3 data
+//! ([`Behaviour::ik_keeps_parent_shear`](spine_model::Behaviour::ik_keeps_parent_shear))
+//! follows spine-cpp 4.3 where it differs ([`IkRules::SPINE43`]); everything older keeps the 4.2
 //! maths unchanged ([`IkRules::SPINE42`]).
 
 use spine_model::{BoneId, IkData, Inherit, ScaleYMode};
@@ -40,7 +41,7 @@ pub(crate) fn update_cached(
     let Some(target) = ctx.bones.get(data.target.index()) else { return };
     let (tx, ty) = (target.world_x, target.world_y);
     let mode = data.scale_y_mode;
-    if ctx.data.behaviour.ik_pre38 {
+    if ctx.data.behaviour.ik_without_inherit {
         match *data.bones.as_slice() {
             [bone] => {
                 let length = bone_length(ctx, bone);
@@ -57,7 +58,8 @@ pub(crate) fn update_cached(
         }
         return;
     }
-    let rules = if ctx.data.behaviour.ik_spine43 { IkRules::SPINE43 } else { IkRules::SPINE42 };
+    let rules =
+        if ctx.data.behaviour.ik_keeps_parent_shear { IkRules::SPINE43 } else { IkRules::SPINE42 };
     match *data.bones.as_slice() {
         [bone] => {
             let length = bone_length(ctx, bone);

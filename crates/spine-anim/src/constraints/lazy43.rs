@@ -1,4 +1,4 @@
-//! Spine 4.3 bone poses ([`Behaviour::lazy_pose_spine43`](spine_model::Behaviour::lazy_pose_spine43)),
+//! Spine 4.3 bone poses ([`Behaviour::lazy_bone_poses`](spine_model::Behaviour::lazy_bone_poses)),
 //! following spine-ts 4.3 (`BonePose`, `Skeleton.updateWorldTransform`; the referee of
 //! `tests/oracle_43.rs` is spine-core 4.3.13).
 //!

@@ -8,7 +8,8 @@
 //!
 //! Solvers: [`ik`], [`transform`] (4.2 / 3.8 / 4.3 from-to), [`path`] (spine-cpp 4.2),
 //! [`physics`] (spine-cpp 4.2, and 4.3 behind
-//! [`Behaviour::physics_spine43`](spine_model::Behaviour::physics_spine43)), [`slider`] (4.3).
+//! [`Behaviour::physics_lagged_offsets`](spine_model::Behaviour::physics_lagged_offsets)),
+//! [`slider`] (4.3).
 
 use spine_model::{ConstraintData, ConstraintKind, IkData, SkeletonData};
 

@@ -51,7 +51,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     }
     // spine-c 3.5/3.6: `if (!(translateMix > 0) && !(rotateMix > 0)) return;` (one
     // translate mix, so `mix_x == mix_y`): negative mixes do nothing.
-    if ctx.data.behaviour.path_spine_c && !(mix_x > 0.0 || mix_rotate > 0.0) {
+    if ctx.data.behaviour.path_scales_every_spacing && !(mix_x > 0.0 || mix_rotate > 0.0) {
         return;
     }
     let tangents = data.rotate_mode == RotateMode::Tangent;
@@ -71,8 +71,8 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         let (a, c) = ctx.bones.get(id.index()).map_or((0.0, 0.0), |b| (b.a, b.c));
         (setup, setup * a, setup * c)
     };
-    let spine_c = ctx.data.behaviour.path_spine_c;
-    let spine_c35 = spine_c && ctx.data.behaviour.path_spine_c35;
+    let spine_c = ctx.data.behaviour.path_scales_every_spacing;
+    let spine_c35 = spine_c && ctx.data.behaviour.path_unscaled_length_spacing;
     let length_spacing = data.spacing_mode == SpacingMode::Length;
     // Percent spacing uses the bone lengths only for the chain scale: with distinct bones
     // each length is computed in the bone loop, from the bone's matrix before it moves (the
@@ -775,7 +775,7 @@ fn locate(lengths: &[f32], mut curve: usize, mut p: f32) -> (usize, f32) {
     }
 }
 
-/// Which runtime's `addCurvePosition` rules apply (see `Behaviour::path_spine_c`).
+/// Which runtime's `addCurvePosition` rules apply (see `Behaviour::path_scales_every_spacing`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum CurveRule {
     /// spine-cpp 4.x: `p < EPSILON` (or NaN) gives the start point and the control tangent,

@@ -1,6 +1,6 @@
 //! Physics constraint solver (spine-cpp 4.2 `PhysicsConstraint::update`; 4.3 data with
-//! [`Behaviour::physics_spine43`](spine_model::Behaviour::physics_spine43) goes to the
-//! 4.3 solver, see [`update`]).
+//! [`Behaviour::physics_lagged_offsets`](spine_model::Behaviour::physics_lagged_offsets)
+//! goes to the 4.3 solver, see [`update`]).
 //!
 //! A fixed-step spring simulation: the bone's world position feeds translation offsets
 //! (`x`, `y`), the tip of the bone feeds rotation/shear-x and scale-x offsets. Time comes
@@ -189,11 +189,11 @@ fn clamp(v: f32, q: f32) -> f32 {
 /// Steps one physics constraint and applies its offsets to `data.bone` (nothing when
 /// `ctx.physics` is [`Physics::None`] or the mix is 0). Never allocates.
 ///
-/// Data with [`Behaviour::physics_spine43`](spine_model::Behaviour::physics_spine43)
+/// Data with [`Behaviour::physics_lagged_offsets`](spine_model::Behaviour::physics_lagged_offsets)
 /// follows spine-cpp 4.3 (see [`update_43`]); everything else spine-cpp 4.2.
 #[inline]
 pub fn update(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPose) {
-    if ctx.data.behaviour.physics_spine43 {
+    if ctx.data.behaviour.physics_lagged_offsets {
         update_43(ctx, data, pose);
         return;
     }
@@ -367,7 +367,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPos
         st.ty = l * bone.c;
     }
     // 4.3 poses (`lazy43`): the bone's local pose stays stale until something reads it.
-    if !ctx.data.behaviour.lazy_pose_spine43 {
+    if !ctx.data.behaviour.lazy_bone_poses {
         bone.update_applied_transform(parent, &frame);
     }
 }
@@ -621,7 +621,7 @@ pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut Physics
         st.ty = l * bone.c;
     }
     // 4.3 poses (`lazy43`): the bone's local pose stays stale until something reads it.
-    if !ctx.data.behaviour.lazy_pose_spine43 {
+    if !ctx.data.behaviour.lazy_bone_poses {
         bone.update_applied_transform(parent, &frame);
     }
 }

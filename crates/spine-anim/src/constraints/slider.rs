@@ -11,7 +11,7 @@
 //! spine-cpp 4.3 applies the animation with `MixFrom_Current` and `add = additive`. For
 //! every timeline kind that maps exactly onto `Replace` / `Add` of the 4.2 timelines, except
 //! where 4.3 changed the timeline itself; those changes are behind
-//! [`Behaviour::timelines_spine43`](spine_model::Behaviour::timelines_spine43)
+//! [`Behaviour::mix_from_add_model`](spine_model::Behaviour::mix_from_add_model)
 //! (absolute-valued timelines add the key value under `Add`, `ScaleY` mixes from scale y).
 //! 4.3 writes the slider's animation into *applied* poses, which start every update from
 //! the poses again. Bones: the animation is applied to the applied local pose (reset from
@@ -31,7 +31,7 @@ use spine_model::{ConstraintId, ConstraintKind, SliderData, Timeline, TransformP
 use super::ConstraintPose;
 use crate::math;
 use crate::skeleton::{Bone, Skeleton, WorldFrame};
-use crate::timeline::{apply_animation_to, MixBlend, MixDirection};
+use crate::timeline::{apply_animation_to, ApplyArgs, MixBlend};
 
 /// The bones the animation of `data` has bone timelines for (rotate/translate/scale/
 /// shear/inherit), possibly repeated. The update cache marks them (and their children) to
@@ -217,7 +217,8 @@ fn update_inner(sk: &mut Skeleton, id: ConstraintId) {
         });
     }
     swap_all(sk);
-    apply_animation_to(sk, d.animation, time, time, d.looping, None, mix, blend, MixDirection::In);
+    let args = ApplyArgs { alpha: mix, blend, ..ApplyArgs::at(time) };
+    apply_animation_to(sk, d.animation, d.looping, None, args);
     swap_all(sk);
     // Constraints that already ran this update (and this slider itself, which restores in
     // `update`) do not see the values: put them back now.

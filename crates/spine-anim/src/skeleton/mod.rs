@@ -93,7 +93,7 @@ pub struct Skeleton {
     /// `Skeleton::setGravityX/Y`, default `(0, 1)`). Used by the 4.3 physics solver only.
     pub gravity: [f32; 2],
     /// 4.3 lazy-pose state per bone (empty unless
-    /// [`Behaviour::lazy_pose_spine43`](spine_model::Behaviour::lazy_pose_spine43)).
+    /// [`Behaviour::lazy_bone_poses`](spine_model::Behaviour::lazy_bone_poses)).
     pub lazy43: Vec<constraints::lazy43::LazyBone>,
     /// 4.3 (spine-ts 4.3 `Slot` / `DrawOrder` poses): per slot, whether a slider's
     /// animation keys it (4.3 `Skeleton.constrained(slot)`). Such a slot's entry in
@@ -181,7 +181,7 @@ impl Skeleton {
             eager_applied: false,
             activity: 0,
         };
-        if sk.data.behaviour.lazy_pose_spine43 {
+        if sk.data.behaviour.lazy_bone_poses {
             sk.lazy43 = vec![constraints::lazy43::LazyBone::default(); sk.bones.len()];
             // spine-ts 4.3 `BonePose`: a bone never posed (inactive for the skin) holds a
             // zero world transform, which weighted vertices on it read (spine-cpp 4.2

@@ -80,7 +80,7 @@ impl Skeleton {
     /// Rebuilds the update cache (spine-cpp `Skeleton::updateCache`): bone activity from
     /// the skin, constraints in order with their bones sorted before them.
     pub fn update_cache(&mut self) {
-        if self.data.behaviour.lazy_pose_spine43 {
+        if self.data.behaviour.lazy_bone_poses {
             self.update_cache43();
             return;
         }

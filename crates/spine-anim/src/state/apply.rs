@@ -36,7 +36,7 @@ impl AnimationState {
                 continue;
             }
             applied = true;
-            if sd.behaviour.state_mix_spine35 {
+            if sd.behaviour.mix_without_hold {
                 self.apply_current_35(cur, sk, sd, skd, &mut events);
                 continue;
             }
@@ -183,9 +183,14 @@ impl AnimationState {
                 self.apply_attachment_timeline(sk, tl, cache, apply_time, blend, attachments);
             } else if let Some(a) = anim {
                 let ev = events.as_deref_mut();
-                let (last, time) = (animation_last, apply_time);
-                let d = MixDirection::In;
-                apply_held(sk, skd, a, ii, tl, keys, last, time, ev, alpha, tblend, d);
+                let args = ApplyArgs {
+                    last_time: animation_last,
+                    time: apply_time,
+                    alpha,
+                    blend: tblend,
+                    direction: MixDirection::In,
+                };
+                apply_held(sk, skd, (a, ii), (tl, keys), ev, args);
             }
         }
         let c = self.em(cur);
@@ -243,17 +248,8 @@ impl AnimationState {
             let mut ii = start as usize;
             loop {
                 // A run of bone timelines over borrowed slices, then one of another kind.
-                apply_bone_run(
-                    &mut sk.bones,
-                    skd,
-                    timelines,
-                    keys,
-                    &mut ii,
-                    time,
-                    alpha,
-                    blend,
-                    In,
-                );
+                let args = ApplyArgs { last_time: last, time, alpha, blend, direction: In };
+                apply_bone_run(&mut sk.bones, skd, timelines, keys, &mut ii, args);
                 let Some(tl) = timelines.get(ii) else { break };
                 let (ev, at) = (events.as_deref_mut(), (anim, ii, keys));
                 self.apply_other_in(sk, skd, at, tl, (last, time), ev, alpha, blend, attachments);
@@ -283,8 +279,9 @@ impl AnimationState {
             let cache = self.attachment_cache_slot(Some(anim), ii);
             self.apply_attachment_timeline(sk, tl, cache, time, blend, attachments);
         } else {
-            let into = MixDirection::In;
-            apply_held(sk, skd, anim, ii, tl, keys, last, time, events, alpha, blend, into);
+            let args =
+                ApplyArgs { last_time: last, time, alpha, blend, direction: MixDirection::In };
+            apply_held(sk, skd, (anim, ii), (tl, keys), events, args);
         }
     }
 
@@ -487,8 +484,8 @@ pub(super) fn apply_rotate_timeline(
     }
     let Some(anim) = anim else { return };
     if alpha == 1.0 {
-        let d = MixDirection::In;
-        apply_held(sk, skd, anim, index, tl, keys, 0.0, time, None, 1.0, blend, d);
+        let args = ApplyArgs { last_time: 0.0, blend, ..ApplyArgs::at(time) };
+        apply_held(sk, skd, (anim, index), (tl, keys), None, args);
         return;
     }
     let Timeline::Bone { bone, curves, .. } = tl else { return };
@@ -499,7 +496,7 @@ pub(super) fn apply_rotate_timeline(
     }
     let curves = curves.table(keys);
     if sk.data.behaviour.rotation_mix == RotationMix::Spine3 {
-        let spine_c = sk.data.behaviour.rotate_mix_spine_c;
+        let spine_c = sk.data.behaviour.rotate_mix_tests_before_wrap;
         rotate_mix_3x(b, curves, setup, time, alpha, blend, rot, i, first_frame, spine_c);
         return;
     }

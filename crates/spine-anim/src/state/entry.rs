@@ -215,7 +215,7 @@ impl AnimationState {
             self.em(f).mixing_to = Some(current);
             self.em(current).set_exact(T_MIX, 0.0);
             // (4.3 has no interrupt alpha.)
-            let v43 = self.data.skeleton_data.behaviour.timelines_spine43;
+            let v43 = self.data.skeleton_data.behaviour.mix_from_add_model;
             if !v43 && self.e(f).mixing_from.is_some() && self.e(f).mix_duration > 0.0 {
                 let r = (self.e(f).mix_time / self.e(f).mix_duration).min(1.0);
                 self.em(current).interrupt_alpha *= r;

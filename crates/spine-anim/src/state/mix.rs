@@ -38,7 +38,7 @@ impl AnimationState {
         let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
         let keys: &[f32] = anim.map_or(&[], |a| &sd.animation(a).keys);
         let n = timelines.len();
-        let (alpha_hold, alpha_mix) = if sd.behaviour.timelines_spine43 {
+        let (alpha_hold, alpha_mix) = if sd.behaviour.mix_from_add_model {
             // spine-ts 4.3 `applyMixingFrom`: the entry's alpha scaled by its own mix out
             // (nested mixing), a held timeline at the alpha that keeps the sum with the entry
             // mixed in at the entry's alpha.
@@ -64,18 +64,14 @@ impl AnimationState {
             if let Some(a) = anim {
                 for ii in 0..n {
                     let ev = if fire { Some(&mut *events) } else { None };
-                    apply_timeline_in(
-                        sk,
-                        skd,
-                        a,
-                        ii,
-                        animation_last,
-                        apply_time,
-                        ev,
-                        alpha_mix,
+                    let args = ApplyArgs {
+                        last_time: animation_last,
+                        time: apply_time,
+                        alpha: alpha_mix,
                         blend,
-                        MixDirection::Out,
-                    );
+                        direction: MixDirection::Out,
+                    };
+                    apply_timeline_in(sk, skd, a, ii, ev, args);
                 }
             }
         } else {
@@ -143,20 +139,14 @@ impl AnimationState {
                         direction = MixDirection::In;
                     }
                     let ev = if fire { Some(&mut *events) } else { None };
-                    apply_held(
-                        sk,
-                        skd,
-                        a,
-                        ii,
-                        tl,
-                        keys,
-                        animation_last,
-                        apply_time,
-                        ev,
+                    let args = ApplyArgs {
+                        last_time: animation_last,
+                        time: apply_time,
                         alpha,
-                        tblend,
+                        blend: tblend,
                         direction,
-                    );
+                    };
+                    apply_held(sk, skd, (a, ii), (tl, keys), ev, args);
                 }
             }
             let f = self.em(from);
@@ -190,7 +180,7 @@ impl AnimationState {
         hold.clear();
         hold.resize(n, None);
         let rules = data.skeleton_data.behaviour.hold_rules;
-        if data.skeleton_data.behaviour.state_mix_spine35 {
+        if data.skeleton_data.behaviour.mix_without_hold {
             // spine-c 3.5 `timelinesFirst`: first to key the property or not, no hold.
             for (i, p) in ids.iter().enumerate() {
                 mode[i] = if self.add_all(p.get(&data.spill_ids)) { FIRST } else { SUBSEQUENT };
@@ -206,10 +196,10 @@ impl AnimationState {
                 mode[i] =
                     if self.add_all(p.get(&data.spill_ids)) { HOLD_FIRST } else { HOLD_SUBSEQUENT };
             }
-        } else if data.skeleton_data.behaviour.timelines_spine43 {
+        } else if data.skeleton_data.behaviour.mix_from_add_model {
             self.compute_hold43(entry, to, ids, timelines, &mut mode, &mut hold, &data);
         } else {
-            let folders43 = data.skeleton_data.behaviour.timelines_spine43;
+            let folders43 = data.skeleton_data.behaviour.mix_from_add_model;
             for i in 0..n {
                 let p = &ids[i];
                 let tl = &timelines[i];

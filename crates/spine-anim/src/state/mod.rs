@@ -16,8 +16,8 @@ use spine_model::{AnimationId, BoneProperty, HoldRules, RotationMix, SkeletonDat
 use crate::math;
 use crate::skeleton::Skeleton;
 use crate::timeline::{
-    apply_bone_run, apply_held, apply_timeline, apply_timeline_in, property_ids, EventRef,
-    MixBlend, MixDirection, PropertyIds, DRAW_ORDER_PROPERTY_ID,
+    apply_bone_run, apply_held, apply_timeline, apply_timeline_in, property_ids, ApplyArgs,
+    EventRef, MixBlend, MixDirection, PropertyIds, DRAW_ORDER_PROPERTY_ID,
 };
 
 mod apply;

@@ -82,17 +82,14 @@ impl AnimationState {
                     true,
                 );
             } else if let Some(a) = anim {
-                apply_timeline(
-                    sk,
-                    a,
-                    ii,
-                    animation_last,
-                    animation_time,
-                    Some(&mut *events),
-                    mix,
-                    tblend,
-                    MixDirection::In,
-                );
+                let args = ApplyArgs {
+                    last_time: animation_last,
+                    time: animation_time,
+                    alpha: mix,
+                    blend: tblend,
+                    direction: MixDirection::In,
+                };
+                apply_timeline(sk, a, ii, Some(&mut *events), args);
             }
         }
         self.queue_events(cur, animation_time, events, sd);
@@ -183,17 +180,14 @@ impl AnimationState {
                 }
             } else if let Some(a) = anim {
                 let ev = if fire { Some(&mut *events) } else { None };
-                apply_timeline(
-                    sk,
-                    a,
-                    ii,
-                    animation_last,
-                    animation_time,
-                    ev,
+                let args = ApplyArgs {
+                    last_time: animation_last,
+                    time: animation_time,
                     alpha,
-                    tblend,
-                    MixDirection::Out,
-                );
+                    blend: tblend,
+                    direction: MixDirection::Out,
+                };
+                apply_timeline(sk, a, ii, ev, args);
             }
         }
         if to_mix_duration > 0.0 {

@@ -8,7 +8,7 @@ impl AnimationState {
     /// 4.3 data follows spine-ts 4.3 `AnimationState.update`, which sums the times in
     /// `f64`: see [`AnimationState::update43`].
     pub fn update(&mut self, delta: f32) {
-        if self.data.skeleton_data.behaviour.timelines_spine43 {
+        if self.data.skeleton_data.behaviour.mix_from_add_model {
             self.update43(delta);
             return;
         }
@@ -34,7 +34,7 @@ impl AnimationState {
                 let next_time = self.e(cur).track_last - self.e(next).delay;
                 if next_time >= 0.0 {
                     let cur_scale = self.e(cur).time_scale;
-                    let spine_c = self.data.skeleton_data.behaviour.state_time_scale_spine_c;
+                    let spine_c = self.data.skeleton_data.behaviour.mix_time_scaled_by_entry;
                     let n = self.em(next);
                     n.delay = 0.0;
                     if spine_c {
@@ -65,7 +65,7 @@ impl AnimationState {
                 self.clear_next(cur);
                 continue;
             }
-            if self.data.skeleton_data.behaviour.state_mix_spine35 {
+            if self.data.skeleton_data.behaviour.mix_without_hold {
                 self.update_mixing_from_35(cur, delta);
             } else if self.e(cur).mixing_from.is_some() && self.update_mixing_from(cur, delta) {
                 let mut from = self.e(cur).mixing_from;
@@ -204,7 +204,7 @@ impl AnimationState {
             f.track_last = f.next_track_last;
         }
         let (mix_time, mix_duration) = (self.e(to).mix_time, self.e(to).mix_duration);
-        let spine_c = self.data.skeleton_data.behaviour.state_time_scale_spine_c;
+        let spine_c = self.data.skeleton_data.behaviour.mix_time_scaled_by_entry;
         if mix_time > 0.0 && (mix_time >= mix_duration || (spine_c && self.e(to).time_scale == 0.0))
         {
             if self.e(from).total_alpha == 0.0 || mix_duration == 0.0 {

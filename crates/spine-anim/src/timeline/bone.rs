@@ -58,34 +58,19 @@ pub(super) fn rotate_3x(
 }
 
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 pub(super) fn apply_bone(
     sk: &mut Skeleton,
     data: &SkeletonData,
     bi: usize,
     property: BoneProperty,
     (curves, keys): (&Curves, &[f32]),
-    time: f32,
-    alpha: f32,
-    blend: MixBlend,
-    direction: MixDirection,
+    args: ApplyArgs,
 ) {
     if !sk.bones.get(bi).is_some_and(|b| b.active) {
         return;
     }
     let rules = BoneRules::of(data);
-    apply_bone_in(
-        &mut sk.bones,
-        &data.bones,
-        rules,
-        bi,
-        property,
-        (curves, keys),
-        time,
-        alpha,
-        blend,
-        direction,
-    );
+    apply_bone_in(&mut sk.bones, &data.bones, rules, bi, property, (curves, keys), args);
 }
 
 /// The [`Behaviour`](spine_model::Behaviour) flags bone timelines read.
@@ -103,7 +88,7 @@ impl BoneRules {
     pub(crate) fn of(data: &SkeletonData) -> BoneRules {
         BoneRules {
             rotate_3x: data.behaviour.rotation_mix == RotationMix::Spine3,
-            spine43: data.behaviour.timelines_spine43,
+            spine43: data.behaviour.mix_from_add_model,
         }
     }
 }
@@ -117,7 +102,6 @@ impl BoneRules {
 /// update cache, which sets `Bone::active`, is): neither the full no-key test nor the
 /// active test is repeated here, only an empty table is stepped over (what keeps the
 /// readers in bounds).
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) fn apply_bone_run(
     bones: &mut [crate::skeleton::Bone],
@@ -125,10 +109,7 @@ pub(crate) fn apply_bone_run(
     timelines: &[Timeline],
     keys: &[f32],
     ii: &mut usize,
-    time: f32,
-    alpha: f32,
-    blend: MixBlend,
-    direction: MixDirection,
+    args: ApplyArgs,
 ) {
     let rules = BoneRules::of(data);
     // Both slices cut to one length: one bounds check per timeline serves both.
@@ -140,12 +121,11 @@ pub(crate) fn apply_bone_run(
         *ii += 1;
         debug_assert!(!curves.is_empty(), "bone timeline without keys in a run");
         let (bi, p, c) = (bone.index(), *property, (curves, keys));
-        apply_bone_in(bones, bone_data, rules, bi, p, c, time, alpha, blend, direction);
+        apply_bone_in(bones, bone_data, rules, bi, p, c, args);
     }
 }
 
 /// [`apply_bone`] over the bones and bone data slices, for an active bone (the callers test it).
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn apply_bone_in(
     bones: &mut [crate::skeleton::Bone],
@@ -154,11 +134,9 @@ pub(super) fn apply_bone_in(
     bi: usize,
     property: BoneProperty,
     (curves, keys): (&Curves, &[f32]),
-    time: f32,
-    alpha: f32,
-    blend: MixBlend,
-    direction: MixDirection,
+    args: ApplyArgs,
 ) {
+    let ApplyArgs { time, alpha, blend, direction, .. } = args;
     let Some(bd) = bone_data.get(bi) else { return };
     let Some(b) = bones.get_mut(bi) else { return };
     // The table is built where it is read inline; the out-of-line arms get its location
@@ -196,7 +174,7 @@ pub(super) fn apply_bone_in(
             (&mut b.shear_x, &mut b.shear_y),
             (bd.shear_x, bd.shear_y),
         ),
-        BoneProperty::Scale => scale2(b, bd, curves, keys, time, alpha, blend, direction),
+        BoneProperty::Scale => scale2(b, bd, (curves, keys), args),
     }
 }
 
@@ -259,17 +237,13 @@ pub(crate) fn relative2_from(
 
 /// The `Scale` arm of [`apply_bone`] (spine-cpp `ScaleTimeline::apply`).
 #[inline(never)]
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn scale2(
     b: &mut crate::skeleton::Bone,
     bd: &spine_model::BoneData,
-    curves: &Curves,
-    keys: &[f32],
-    time: f32,
-    alpha: f32,
-    blend: MixBlend,
-    direction: MixDirection,
+    (curves, keys): (&Curves, &[f32]),
+    args: ApplyArgs,
 ) {
+    let ApplyArgs { time, alpha, blend, direction, .. } = args;
     let c = curves.table(keys);
     let Some(&first) = c.frames.first() else { return };
     if time < first {

@@ -396,7 +396,7 @@ pub(crate) fn relative_from(
 
 /// spine-cpp `CurveTimeline1::getAbsoluteValue`. 4.2 treats [`MixBlend::Add`] like
 /// `Replace`; with `add43` (4.3 data under `Add`, see
-/// [`Behaviour::timelines_spine43`](spine_model::Behaviour::timelines_spine43)) the key
+/// [`Behaviour::mix_from_add_model`](spine_model::Behaviour::mix_from_add_model)) the key
 /// value is added to the current one (4.3 `current + value * alpha`).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn absolute_with(

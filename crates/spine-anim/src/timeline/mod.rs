@@ -57,6 +57,39 @@ pub enum MixDirection {
     Out,
 }
 
+/// The arguments of one application of timelines after the skeleton (spine-cpp
+/// `Timeline::apply(skeleton, lastTime, time, events, alpha, blend, direction)`, the events
+/// list passed apart since it is borrowed mutably): events fire in `(last_time, time]`,
+/// `alpha` weighs the keyed value against the pose, `blend` says what it combines with and
+/// `direction` whether the entry is mixing in or out.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ApplyArgs {
+    /// The previous application's time (the start of the event window).
+    pub last_time: f32,
+    /// The animation time to apply.
+    pub time: f32,
+    /// The weight of the keyed values, `0..=1`.
+    pub alpha: f32,
+    /// How the keyed values combine with the pose.
+    pub blend: MixBlend,
+    /// Mixing in or out.
+    pub direction: MixDirection,
+}
+
+impl ApplyArgs {
+    /// Posing at `time`: no event window (`last_time == time`), alpha 1, from the setup
+    /// pose, mixing in.
+    pub fn at(time: f32) -> ApplyArgs {
+        ApplyArgs {
+            last_time: time,
+            time,
+            alpha: 1.0,
+            blend: MixBlend::Setup,
+            direction: MixDirection::In,
+        }
+    }
+}
+
 /// A fired event: which key of which event timeline. Resolve with [`EventRef::key`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EventRef {
@@ -82,7 +115,8 @@ impl EventRef {
 // Apply.
 
 /// spine-cpp `Animation::apply`: every timeline of `animation` at `time` (wrapped when
-/// looping); fired events are appended to `events`.
+/// looping); fired events are appended to `events`. The positional form of
+/// [`apply_animation_with`].
 #[allow(clippy::too_many_arguments)]
 pub fn apply_animation(
     sk: &mut Skeleton,
@@ -95,148 +129,114 @@ pub fn apply_animation(
     blend: MixBlend,
     direction: MixDirection,
 ) {
+    let args = ApplyArgs { last_time, time, alpha, blend, direction };
+    apply_animation_with(sk, animation, looping, events, args);
+}
+
+/// spine-cpp `Animation::apply`: every timeline of `animation` at `args.time` (wrapped when
+/// looping); fired events are appended to `events`.
+pub fn apply_animation_with(
+    sk: &mut Skeleton,
+    animation: AnimationId,
+    looping: bool,
+    events: Option<&mut Vec<EventRef>>,
+    args: ApplyArgs,
+) {
     // 4.3: animations set the poses of the slots a slider constrains.
     sk.swap_slot_poses();
-    apply_animation_to(sk, animation, last_time, time, looping, events, alpha, blend, direction);
+    apply_animation_to(sk, animation, looping, events, args);
     sk.swap_slot_poses();
 }
 
-/// [`apply_animation`] onto what `sk.slots` and `sk.draw_order` hold, which for the slots a
-/// 4.3 slider constrains is the applied pose (a slider's animation, 4.3 `appliedPose`).
-#[allow(clippy::too_many_arguments)]
+/// [`apply_animation_with`] onto what `sk.slots` and `sk.draw_order` hold, which for the
+/// slots a 4.3 slider constrains is the applied pose (a slider's animation, 4.3
+/// `appliedPose`).
 pub(crate) fn apply_animation_to(
     sk: &mut Skeleton,
     animation: AnimationId,
-    mut last_time: f32,
-    mut time: f32,
     looping: bool,
     mut events: Option<&mut Vec<EventRef>>,
-    alpha: f32,
-    blend: MixBlend,
-    direction: MixDirection,
+    mut args: ApplyArgs,
 ) {
     let data = sk.data.clone();
     let Some(anim) = data.animations.get(animation.index()) else { return };
     if looping && anim.duration != 0.0 {
-        time = math::fmod(time, anim.duration);
-        if last_time > 0.0 {
-            last_time = math::fmod(last_time, anim.duration);
+        args.time = math::fmod(args.time, anim.duration);
+        if args.last_time > 0.0 {
+            args.last_time = math::fmod(args.last_time, anim.duration);
         }
     }
     for i in 0..anim.timelines.len() {
-        apply_timeline_in(
-            sk,
-            &data,
-            animation,
-            i,
-            last_time,
-            time,
-            events.as_deref_mut(),
-            alpha,
-            blend,
-            direction,
-        );
+        apply_timeline_in(sk, &data, animation, i, events.as_deref_mut(), args);
     }
 }
 
 /// Applies timeline `index` of `animation` (spine-cpp `Timeline::apply`).
-#[allow(clippy::too_many_arguments)]
 pub fn apply_timeline(
     sk: &mut Skeleton,
     animation: AnimationId,
     index: usize,
-    last_time: f32,
-    time: f32,
     events: Option<&mut Vec<EventRef>>,
-    alpha: f32,
-    blend: MixBlend,
-    direction: MixDirection,
+    args: ApplyArgs,
 ) {
     let data = sk.data.clone();
-    apply_timeline_in(
-        sk, &data, animation, index, last_time, time, events, alpha, blend, direction,
-    );
+    apply_timeline_in(sk, &data, animation, index, events, args);
 }
 
 /// [`apply_timeline`] with the skeleton's data passed in (`data` must be `sk.data`; taking
 /// it once per animation saves a reference-count round trip per timeline).
-#[allow(clippy::too_many_arguments)]
 pub fn apply_timeline_in(
     sk: &mut Skeleton,
     data: &SkeletonData,
     animation: AnimationId,
     index: usize,
-    last_time: f32,
-    time: f32,
     events: Option<&mut Vec<EventRef>>,
-    alpha: f32,
-    blend: MixBlend,
-    direction: MixDirection,
+    args: ApplyArgs,
 ) {
     let Some(anim) = data.animations.get(animation.index()) else { return };
     let Some(tl) = anim.timelines.get(index) else { return };
-    let keys = &anim.keys;
-    apply_tl(
-        sk, data, animation, index, tl, keys, last_time, time, events, alpha, blend, direction,
-    );
+    apply_tl(sk, data, (animation, index), (tl, &anim.keys), events, args);
 }
 
 /// [`apply_timeline_in`] for a timeline the caller already holds (`tl` is timeline `index`
-/// of `animation`, `keys` that animation's keys, `data` is `sk.data`). Bone timelines, most of a typical animation, are
-/// applied inline; the other kinds through one out-of-line arm.
+/// of `animation`, `keys` that animation's keys, `data` is `sk.data`). Bone timelines, most
+/// of a typical animation, are applied inline; the other kinds through one out-of-line arm.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn apply_held(
     sk: &mut Skeleton,
     data: &SkeletonData,
-    animation: AnimationId,
-    index: usize,
-    tl: &Timeline,
-    keys: &[f32],
-    last_time: f32,
-    time: f32,
+    (animation, index): (AnimationId, usize),
+    (tl, keys): (&Timeline, &[f32]),
     events: Option<&mut Vec<EventRef>>,
-    alpha: f32,
-    blend: MixBlend,
-    direction: MixDirection,
+    args: ApplyArgs,
 ) {
     if let Timeline::Bone { bone, property, curves } = tl {
         if !curves.is_empty() {
-            let (c, p) = ((curves, keys), *property);
-            apply_bone(sk, data, bone.index(), p, c, time, alpha, blend, direction);
+            apply_bone(sk, data, bone.index(), *property, (curves, keys), args);
         }
         return;
     }
-    apply_tl(
-        sk, data, animation, index, tl, keys, last_time, time, events, alpha, blend, direction,
-    );
+    apply_tl(sk, data, (animation, index), (tl, keys), events, args);
 }
 
 #[inline(never)]
-#[allow(clippy::too_many_arguments)]
 fn apply_tl(
     sk: &mut Skeleton,
     data: &SkeletonData,
-    animation: AnimationId,
-    index: usize,
-    tl: &Timeline,
-    keys: &[f32],
-    last_time: f32,
-    time: f32,
+    (animation, index): (AnimationId, usize),
+    (tl, keys): (&Timeline, &[f32]),
     events: Option<&mut Vec<EventRef>>,
-    alpha: f32,
-    blend: MixBlend,
-    direction: MixDirection,
+    args: ApplyArgs,
 ) {
+    let ApplyArgs { last_time, time, alpha, blend, direction } = args;
     // 4.3 `getAbsoluteValue(…, add = true, …)` adds the key value.
-    let add43 = blend == MixBlend::Add && data.behaviour.timelines_spine43;
+    let add43 = blend == MixBlend::Add && data.behaviour.mix_from_add_model;
     match tl {
         Timeline::Bone { bone, property, curves } => {
             if curves.is_empty() {
                 return;
             }
-            let c = (curves, keys);
-            apply_bone(sk, data, bone.index(), *property, c, time, alpha, blend, direction)
+            apply_bone(sk, data, bone.index(), *property, (curves, keys), args)
         }
         Timeline::Inherit { bone, keys } => {
             let Some(b) = sk.bones.get_mut(bone.index()) else { return };
@@ -247,7 +247,7 @@ fn apply_tl(
             if direction == MixDirection::Out {
                 // 4.3 `InheritTimeline`: mixing out from the setup pose *or* as first
                 // (anything but the current pose) restores the setup inherit.
-                let first43 = blend == MixBlend::First && data.behaviour.timelines_spine43;
+                let first43 = blend == MixBlend::First && data.behaviour.mix_from_add_model;
                 if blend == MixBlend::Setup || first43 {
                     b.inherit = setup;
                 }
@@ -298,24 +298,24 @@ fn apply_tl(
                 return;
             }
             let curves = curves.table(keys);
-            if data.behaviour.timelines_spine43 {
-                apply_color43(sk, data, slot.index(), *property, curves, time, alpha, blend);
+            if data.behaviour.mix_from_add_model {
+                apply_color43(sk, data, slot.index(), *property, curves, args);
             } else {
-                apply_color(sk, data, slot.index(), *property, curves, time, alpha, blend);
+                apply_color(sk, data, slot.index(), *property, curves, args);
             }
         }
         Timeline::Deform { slot, attachment, curves, vertices } => {
             let curves = curves.table(keys);
             apply_deform(sk, data, slot.index(), *attachment, curves, vertices, time, alpha, blend);
             // 4.3: also the attachment's timeline slots (spine-ts 4.3 `DeformTimeline`).
-            if data.behaviour.timelines_spine43 {
+            if data.behaviour.mix_from_add_model {
                 for &ts in timeline_slots(data, *attachment) {
                     let (a, b) = (alpha, blend);
                     apply_deform(sk, data, ts.index(), *attachment, curves, vertices, time, a, b);
                 }
             }
         }
-        Timeline::Sequence { slot, attachment, keys } if data.behaviour.timelines_spine43 => {
+        Timeline::Sequence { slot, attachment, keys } if data.behaviour.mix_from_add_model => {
             if keys.is_empty() {
                 return;
             }
@@ -619,7 +619,7 @@ fn apply_tl(
             if direction == MixDirection::Out {
                 // 4.3: `out` goes to setup unless mixing from the current pose.
                 if blend == MixBlend::Setup
-                    || (blend == MixBlend::First && data.behaviour.timelines_spine43)
+                    || (blend == MixBlend::First && data.behaviour.mix_from_add_model)
                 {
                     to_setup(sk);
                     return;

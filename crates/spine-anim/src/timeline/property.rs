@@ -98,7 +98,7 @@ pub(super) fn type_index(data: &SkeletonData, c: spine_model::ConstraintId) -> i
 
 /// spine-cpp 4.2 property ids of a timeline, quirks included (a shear-y timeline claims the
 /// shear-x id; every global physics timeline gets id `-1`). With
-/// `Behaviour::timelines_spine43` (spine-ts 4.3 ids): a draw-order folder timeline gets one
+/// `Behaviour::mix_from_add_model` (spine-ts 4.3 ids): a draw-order folder timeline gets one
 /// id per folder slot (`Property_DrawOrderFolder << 32 | slot`), not the draw-order id;
 /// shear y has its own id; a global physics timeline gets its property's id with index
 /// `-1` (32 bits); every physics reset timeline gets the one reset id; ids that
@@ -117,7 +117,7 @@ pub fn property_ids(data: &SkeletonData, tl: &Timeline, spill: &mut Vec<i64>) ->
                 BoneProperty::ScaleY => PropertyIds::of(&[id(P_SCALE_Y, b)]),
                 BoneProperty::Shear => PropertyIds::of(&[id(P_SHEAR_X, b), id(P_SHEAR_Y, b)]),
                 // 4.3 gives shear y its own id (spine-cpp 4.2 claims the shear-x one).
-                BoneProperty::ShearY if data.behaviour.timelines_spine43 => {
+                BoneProperty::ShearY if data.behaviour.mix_from_add_model => {
                     PropertyIds::of(&[id(P_SHEAR_Y, b)])
                 }
                 BoneProperty::ShearX | BoneProperty::ShearY => PropertyIds::of(&[id(P_SHEAR_X, b)]),
@@ -164,12 +164,12 @@ pub fn property_ids(data: &SkeletonData, tl: &Timeline, spill: &mut Vec<i64>) ->
             match constraint {
                 Some(c) => PropertyIds::of(&[id(p, type_index(data, *c))]),
                 // 4.3: `property|-1`, one id per property.
-                None if data.behaviour.timelines_spine43 => PropertyIds::of(&[id(p, 0xffff_ffff)]),
+                None if data.behaviour.mix_from_add_model => PropertyIds::of(&[id(p, 0xffff_ffff)]),
                 None => PropertyIds::of(&[-1]),
             }
         }
         // 4.3: every reset timeline has the one id `physicsConstraintReset`.
-        Timeline::PhysicsReset { .. } if data.behaviour.timelines_spine43 => {
+        Timeline::PhysicsReset { .. } if data.behaviour.mix_from_add_model => {
             PropertyIds::of(&[id(P_PHYSICS_RESET, 0xffff_ffff)])
         }
         Timeline::PhysicsReset { constraint, .. } => match constraint {
@@ -183,7 +183,7 @@ pub fn property_ids(data: &SkeletonData, tl: &Timeline, spill: &mut Vec<i64>) ->
             };
             PropertyIds::of(&[id(p, constraint.0 as i64)])
         }
-        Timeline::DrawOrderFolder { slots, .. } if data.behaviour.timelines_spine43 => {
+        Timeline::DrawOrderFolder { slots, .. } if data.behaviour.mix_from_add_model => {
             PropertyIds::many(slots.iter().map(|s| id(P_DRAW_ORDER_FOLDER, s.0 as i64)), spill)
         }
         Timeline::DrawOrder { .. } | Timeline::DrawOrderFolder { .. } => {

@@ -2,17 +2,15 @@
 
 use super::*;
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn apply_color(
     sk: &mut Skeleton,
     data: &SkeletonData,
     si: usize,
     property: ColorProperty,
     c: CurveTable<'_>,
-    time: f32,
-    alpha: f32,
-    blend: MixBlend,
+    args: ApplyArgs,
 ) {
+    let ApplyArgs { time, alpha, blend, .. } = args;
     let Some(sd) = data.slots.get(si) else { return };
     let Some(slot) = sk.slots.get_mut(si) else { return };
     let setup = sd.color;
@@ -156,17 +154,15 @@ pub(super) fn apply_color(
 /// first key `MixFrom.first` moves RGB, RGB2 and the dark colors unclamped; `MixFrom.setup`
 /// before the first key leaves alpha alone for RGB and RGB2. The dark channels of RGB2 are
 /// the curve's channels 3..6 (spine-cpp 4.2 reads the beziers of 4..7).
-#[allow(clippy::too_many_arguments)]
 pub(super) fn apply_color43(
     sk: &mut Skeleton,
     data: &SkeletonData,
     si: usize,
     property: ColorProperty,
     c: CurveTable<'_>,
-    time: f32,
-    alpha: f32,
-    blend: MixBlend,
+    args: ApplyArgs,
 ) {
+    let ApplyArgs { time, alpha, blend, .. } = args;
     let Some(sd) = data.slots.get(si) else { return };
     let Some(slot) = sk.slots.get_mut(si) else { return };
     let setup = sd.color;

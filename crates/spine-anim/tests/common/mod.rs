@@ -19,7 +19,7 @@ use spine_anim::{
     apply_animation, AnimationState, AnimationStateData, EventRef, MixBlend, MixDirection, Physics,
     Skeleton, StateEventType,
 };
-use spine_model::validate::{discover_atlas, load_atlas};
+use spine_model::files::{discover_atlas, load_atlas};
 use spine_model::{AnimationId, ConstraintKind, ConstraintType, LoadOptions, SkeletonData};
 
 /// Constraint types whose solvers are not checked yet: their bones (and descendants) are
@@ -90,7 +90,12 @@ pub fn load_rig(version: &str, g: &Path, exempt: &[ConstraintType]) -> Rig {
         }
     };
     let atlas = atlas_path.map(|p| load_atlas(&p).unwrap());
-    let options = LoadOptions { scale: 1.0, atlas: atlas.as_ref(), atlas_name: "atlas" };
+    let options = LoadOptions {
+        scale: 1.0,
+        atlas: atlas.as_ref(),
+        atlas_name: "atlas",
+        ..Default::default()
+    };
     let data = load(&path, &options).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let driven = constraint_driven(&data, exempt);
     Rig { name: file, golden, data: Arc::new(data), driven }

@@ -29,7 +29,7 @@ mod wire;
 pub use prim::StrRef;
 
 use crate::error::{BinaryError, BinaryErrorKind};
-use crate::{Limits, Summary};
+use crate::{Limits, SpineVersion, Summary};
 use nom::sequence::preceded;
 use nom::Parser;
 use wire::{into_binary, str, take, Lim, PErr};
@@ -37,35 +37,13 @@ use wire::{into_binary, str, take, Lim, PErr};
 /// The versions this crate reads, for error messages.
 pub const SUPPORTED_VERSIONS: &str = "3.5, 3.6, 3.7, 3.8, 4.0, 4.1, 4.2, 4.3";
 
-/// A binary format generation, detected from the header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[non_exhaustive]
-pub enum Generation {
-    /// 3.5.x
-    V35,
-    /// 3.6.x
-    V36,
-    /// 3.7.x
-    V37,
-    /// 3.8.x
-    V38,
-    /// 4.0.x
-    V40,
-    /// 4.1.x
-    V41,
-    /// 4.2.x
-    V42,
-    /// 4.3.x
-    V43,
-}
-
 /// What the header says: the version string and its generation.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Header {
     /// The editor version string, e.g. `"4.2.22"`.
     pub version: String,
-    /// The generation it belongs to.
-    pub generation: Generation,
+    /// Its version line (`major.minor`), which selects the reader and the wire layout.
+    pub generation: SpineVersion,
 }
 
 /// A parsed binary skeleton of any supported generation.
@@ -106,21 +84,13 @@ fn major_of(v: &str) -> Option<u32> {
     v.split('.').next()?.parse().ok()
 }
 
-fn generation_of(version: &str) -> Option<Generation> {
+/// The supported version line of a header's version string: `major.minor` with a minor of
+/// digits only (`"3.8.99"`, `"4.2"`), from 3.5 to 4.3.
+pub(crate) fn generation_of(version: &str) -> Option<SpineVersion> {
     let mut parts = version.split('.');
-    let major = parts.next()?;
-    let minor = parts.next()?;
-    Some(match (major, minor) {
-        ("3", "5") => Generation::V35,
-        ("3", "6") => Generation::V36,
-        ("3", "7") => Generation::V37,
-        ("3", "8") => Generation::V38,
-        ("4", "0") => Generation::V40,
-        ("4", "1") => Generation::V41,
-        ("4", "2") => Generation::V42,
-        ("4", "3") => Generation::V43,
-        _ => return None,
-    })
+    let (major, minor) = (parts.next()?, parts.next()?);
+    let v = SpineVersion::new(major.parse().ok()?, minor.parse().ok()?);
+    (v.is_supported() && format!("{major}.{minor}") == v.to_string()).then_some(v)
 }
 
 /// Reads the version from the header alone.
@@ -163,15 +133,15 @@ pub fn parse(bytes: &[u8]) -> Result<SkeletonFile, BinaryError> {
 pub fn parse_with_limits(bytes: &[u8], limits: &Limits) -> Result<SkeletonFile, BinaryError> {
     Lim::new(*limits).check_file_size(bytes)?;
     let header = detect(bytes)?;
-    Ok(match header.generation {
-        Generation::V35 | Generation::V36 | Generation::V37 => {
-            SkeletonFile::V35(v35::parse_with_limits(bytes, limits)?)
-        }
-        Generation::V38 => SkeletonFile::V38(v38::parse_with_limits(bytes, limits)?),
-        Generation::V40 | Generation::V41 | Generation::V42 => {
-            SkeletonFile::V40(v40::parse_with_limits(bytes, limits)?)
-        }
-        Generation::V43 => SkeletonFile::V43(v43::parse_with_limits(bytes, limits)?),
+    let v = header.generation;
+    Ok(if v < SpineVersion::V3_8 {
+        SkeletonFile::V35(v35::parse_with_limits(bytes, limits)?)
+    } else if v < SpineVersion::V4_0 {
+        SkeletonFile::V38(v38::parse_with_limits(bytes, limits)?)
+    } else if v < SpineVersion::V4_3 {
+        SkeletonFile::V40(v40::parse_with_limits(bytes, limits)?)
+    } else {
+        SkeletonFile::V43(v43::parse_with_limits(bytes, limits)?)
     })
 }
 

@@ -3,7 +3,8 @@
 use super::value::{
     array_len, as_f32, check_count, each, each_named, each_named_some, f32s, Obj, J, P, R,
 };
-use super::{Inherit, PathMix, SequenceMode, TransformMix, Version};
+use super::{Inherit, PathMix, SequenceMode, TransformMix};
+use crate::SpineVersion;
 use serde::Serialize;
 
 /// A key's `curve` as written. What it means depends on the version:
@@ -363,7 +364,7 @@ fn read_curve(o: &Obj) -> R<Option<Curve>> {
 fn keys<V>(
     v: J<'_>,
     p: &P,
-    ver: Version,
+    ver: SpineVersion,
     channels: usize,
     f: impl FnMut(&Obj) -> R<V>,
 ) -> R<Vec<Key<V>>> {
@@ -375,7 +376,7 @@ fn keys_of<V>(
     what: &'static str,
     v: J<'_>,
     p: &P,
-    ver: Version,
+    ver: SpineVersion,
     channels: usize,
     mut f: impl FnMut(&Obj) -> R<V>,
 ) -> R<Vec<Key<V>>> {
@@ -384,7 +385,7 @@ fn keys_of<V>(
     };
     each(v, p, what, |x, kp| {
         let o = Obj::new(x, kp)?;
-        let time = if ver < Version(3, 8) {
+        let time = if ver < SpineVersion::V3_8 {
             o.req("time", as_f32)?
         } else {
             o.f32("time")?.unwrap_or(0.0)
@@ -393,7 +394,7 @@ fn keys_of<V>(
         let has_next = kp_index(kp).is_some_and(|i| i + 1 < n);
         match &curve {
             Some(Curve::Bezier(c)) if has_next => {
-                let need = if ver.v3() { 4 } else { 4 * channels };
+                let need = if ver.is_v3() { 4 } else { 4 * channels };
                 if c.len() < need {
                     return Err(kp.key("curve").err(format!(
                         "expected at least {need} curve numbers, found {}",
@@ -402,7 +403,7 @@ fn keys_of<V>(
                 }
             }
             // The 4.x loaders index into the curve value as an array.
-            Some(Curve::Number { .. }) if has_next && !ver.v3() => {
+            Some(Curve::Number { .. }) if has_next && !ver.is_v3() => {
                 return Err(kp.key("curve").err(format!(
                     "expected \"stepped\" or an array of {} numbers (4 per channel), found a number",
                     4 * channels
@@ -421,18 +422,18 @@ fn kp_index(p: &P) -> Option<usize> {
 
 /// `Some(())` when a 4.x loader would skip this slot/bone timeline without looking at its name:
 /// it has no keys. Such timelines are left out of the AST.
-fn skip_empty(v: J<'_>, ver: Version) -> Option<()> {
+fn skip_empty(v: J<'_>, ver: SpineVersion) -> Option<()> {
     match v.items() {
-        Some(a) if a.len() == 0 && !ver.v3() => Some(()),
+        Some(a) if a.len() == 0 && !ver.is_v3() => Some(()),
         _ => None,
     }
 }
 
-fn keys1(v: J<'_>, p: &P<'_>, ver: Version, name: &str) -> R<Keys1> {
+fn keys1(v: J<'_>, p: &P<'_>, ver: SpineVersion, name: &str) -> R<Keys1> {
     keys(v, p, ver, 1, |o| o.f32(name))
 }
 
-fn keys_xy(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<Key<Xy>>> {
+fn keys_xy(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<Key<Xy>>> {
     keys(v, p, ver, 2, |o| Ok(Xy { x: o.f32("x")?, y: o.f32("y")? }))
 }
 
@@ -440,11 +441,11 @@ fn required_color(o: &Obj, k: &str) -> R<[u8; 4]> {
     o.req(k, super::value::as_color)
 }
 
-fn read_slot_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: Version) -> R<SlotTimeline> {
+fn read_slot_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<SlotTimeline> {
     let two = |o: &Obj| {
         Ok(TwoColor { light: required_color(o, "light")?, dark: required_color(o, "dark")? })
     };
-    Ok(match (name, ver.v3()) {
+    Ok(match (name, ver.is_v3()) {
         ("attachment", _) => SlotTimeline::Attachment(keys(v, p, ver, 0, |o| o.string("name"))?),
         ("color", true) => SlotTimeline::Rgba(keys(v, p, ver, 1, |o| required_color(o, "color"))?),
         ("twoColor", true) => SlotTimeline::Rgba2(keys(v, p, ver, 1, two)?),
@@ -454,7 +455,7 @@ fn read_slot_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: Version) -> R<SlotTi
         ("rgba2", false) => SlotTimeline::Rgba2(keys(v, p, ver, 7, two)?),
         ("rgb2", false) => SlotTimeline::Rgb2(keys(v, p, ver, 6, two)?),
         _ => {
-            let valid = if ver.v3() {
+            let valid = if ver.is_v3() {
                 "attachment, color, twoColor"
             } else {
                 "attachment, rgba, rgb, alpha, rgba2, rgb2"
@@ -464,9 +465,9 @@ fn read_slot_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: Version) -> R<SlotTi
     })
 }
 
-fn read_bone_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: Version) -> R<BoneTimeline> {
+fn read_bone_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<BoneTimeline> {
     use BoneTimeline as B;
-    let v4 = !ver.v3();
+    let v4 = !ver.is_v3();
     Ok(match name {
         "rotate" => B::Rotate(keys1(v, p, ver, if v4 { "value" } else { "angle" })?),
         "translate" => B::Translate(keys_xy(v, p, ver)?),
@@ -478,21 +479,21 @@ fn read_bone_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: Version) -> R<BoneTi
         "scaley" if v4 => B::ScaleY(keys1(v, p, ver, "value")?),
         "shearx" if v4 => B::ShearX(keys1(v, p, ver, "value")?),
         "sheary" if v4 => B::ShearY(keys1(v, p, ver, "value")?),
-        "inherit" if ver >= Version(4, 2) => {
+        "inherit" if ver >= SpineVersion::V4_2 => {
             B::Inherit(keys(v, p, ver, 0, |o| o.opt("inherit", Inherit::read))?)
         }
         _ => return Err(p.err(format!("unknown bone timeline {name:?}"))),
     })
 }
 
-fn read_deform_keys(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<Key<DeformKey>>> {
+fn read_deform_keys(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<Key<DeformKey>>> {
     keys(v, p, ver, 1, |o| {
         Ok(DeformKey { offset: o.i32("offset")?, vertices: o.floats("vertices", "deform value")? })
     })
 }
 
 /// Reads one animation.
-pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> {
+pub(super) fn read_animation(name: &str, o: &Obj, ver: SpineVersion) -> R<Animation> {
     let slots = o
         .opt("slots", |v, p| {
             each_named(v, p, "slot", |slot, v, p| {
@@ -538,13 +539,13 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> 
             })
         })?
         .unwrap_or_default();
-    let path_key = if ver < Version(3, 8) { "paths" } else { "path" };
+    let path_key = if ver < SpineVersion::V3_8 { "paths" } else { "path" };
     let path = o
         .opt(path_key, |v, p| {
             each_named(v, p, "path constraint", |c, v, p| {
                 let mut timelines = Vec::new();
                 each_named(v, p, "path timeline", |tl, v, p| {
-                    let value_key = if ver.v3() { tl } else { "value" };
+                    let value_key = if ver.is_v3() { tl } else { "value" };
                     match tl {
                         "position" => {
                             timelines.push(PathTimeline::Position(keys1(v, p, ver, value_key)?))
@@ -563,7 +564,7 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> 
             })
         })?
         .unwrap_or_default();
-    let physics = if ver >= Version(4, 2) {
+    let physics = if ver >= SpineVersion::V4_2 {
         o.opt("physics", |v, p| {
             each_named(v, p, "physics constraint", |c, v, p| {
                 let mut timelines = Vec::new();
@@ -639,13 +640,13 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: Version) -> R<Animation> 
             })?;
             Ok(())
         };
-    if ver < Version(4, 1) {
+    if ver < SpineVersion::V4_1 {
         walk("deform", false)?;
     } else {
         walk("attachments", true)?;
     }
     let draw_order_key =
-        if ver < Version(3, 8) && !o.has("drawOrder") { "draworder" } else { "drawOrder" };
+        if ver < SpineVersion::V3_8 && !o.has("drawOrder") { "draworder" } else { "drawOrder" };
     let draw_order = o.opt(draw_order_key, |v, p| {
         keys_of("draw order key", v, p, ver, 0, |o| {
             o.opt("offsets", |v, p| {

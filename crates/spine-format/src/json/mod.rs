@@ -37,7 +37,7 @@ mod write;
 pub use anim::*;
 pub use write::write;
 
-use crate::{AnimationSummary, ConstraintCounts, Limits, Summary};
+use crate::{AnimationSummary, ConstraintCounts, Limits, SpineVersion, Summary};
 use serde::Serialize;
 use value::{as_str, as_u32, check_count, each, each_named, Obj, J, P, R};
 
@@ -149,26 +149,14 @@ string_enum! {
         /** `loopReverse` */ LoopReverse = "loopReverse", /** `pingpongReverse` */ PingpongReverse = "pingpongReverse", }
 }
 
-/// The editor version a file declares, as `(major, minor)`; selects the version's key spellings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct Version(pub u8, pub u8);
+/// The version assumed for a file without `skeleton.spine`.
+pub const DEFAULT_VERSION: SpineVersion = SpineVersion::V4_2;
 
-impl Version {
-    /// The version assumed for a file without `skeleton.spine`.
-    pub const DEFAULT: Version = Version(4, 2);
-
-    /// Reads `"3.8.99"`-style strings; `None` unless 3.5 ≤ version ≤ 4.2.
-    pub fn parse(s: &str) -> Option<Version> {
-        let mut it = s.split('.');
-        let major: u8 = it.next()?.trim().parse().ok()?;
-        let minor: u8 =
-            it.next()?.chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok()?;
-        let v = Version(major, minor);
-        (Version(3, 5) <= v && v <= Version(4, 2)).then_some(v)
-    }
-    fn v3(self) -> bool {
-        self.0 == 3
-    }
+/// The version line of a `skeleton.spine` string such as `"3.8.99"`; `None` unless this
+/// reader reads it (3.5 ≤ version ≤ 4.2; 4.3 is [`crate::json43`]'s). It selects the
+/// version's key spellings.
+pub fn supported_version(s: &str) -> Option<SpineVersion> {
+    SpineVersion::parse(s).filter(|&v| SpineVersion::V3_5 <= v && v <= SpineVersion::V4_2)
 }
 
 /// The `skeleton` object (every field optional; the whole object may be absent).
@@ -647,10 +635,10 @@ pub struct EventDef {
 }
 
 /// A whole JSON skeleton.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Skeleton {
-    /// The version rules the file was read with (from `skeleton.spine`, else [`Version::DEFAULT`]).
-    pub version: Version,
+    /// The version rules the file was read with (from `skeleton.spine`, else [`DEFAULT_VERSION`]).
+    pub version: SpineVersion,
     /// The `skeleton` object (all defaults when absent).
     pub info: Info,
     /// `bones`.
@@ -673,9 +661,21 @@ pub struct Skeleton {
     pub animations: Vec<Animation>,
 }
 
-impl Default for Version {
+impl Default for Skeleton {
     fn default() -> Self {
-        Version::DEFAULT
+        Skeleton {
+            version: DEFAULT_VERSION,
+            info: Info::default(),
+            bones: Vec::new(),
+            slots: Vec::new(),
+            ik: Vec::new(),
+            transform: Vec::new(),
+            path: Vec::new(),
+            physics: Vec::new(),
+            skins: Vec::new(),
+            events: Vec::new(),
+            animations: Vec::new(),
+        }
     }
 }
 
@@ -707,7 +707,7 @@ fn read_info(o: &Obj) -> R<Info> {
     })
 }
 
-fn read_bone(o: &Obj, ver: Version) -> R<Bone> {
+fn read_bone(o: &Obj, ver: SpineVersion) -> R<Bone> {
     Ok(Bone {
         name: o.req_string("name")?,
         parent: o.string("parent")?,
@@ -720,7 +720,7 @@ fn read_bone(o: &Obj, ver: Version) -> R<Bone> {
         shear_x: o.f32("shearX")?,
         shear_y: o.f32("shearY")?,
         inherit: o
-            .opt(if ver >= Version(4, 2) { "inherit" } else { "transform" }, Inherit::read)?,
+            .opt(if ver >= SpineVersion::V4_2 { "inherit" } else { "transform" }, Inherit::read)?,
         skin: o.bool("skin")?,
         color: o.color("color")?,
         icon: o.string("icon")?,
@@ -872,7 +872,7 @@ fn vertex_count(o: &Obj) -> R<u32> {
     })
 }
 
-fn read_attachment(key: &str, o: &Obj, ver: Version) -> R<Attachment> {
+fn read_attachment(key: &str, o: &Obj, ver: SpineVersion) -> R<Attachment> {
     let declared_type = o.opt("type", AttachmentType::read)?;
     let color = o.color("color")?;
     // `declared`: the vertex count the array holds pairs for when unweighted.
@@ -912,7 +912,11 @@ fn read_attachment(key: &str, o: &Obj, ver: Version) -> R<Attachment> {
                 sequence: o.opt("sequence", read_sequence)?,
                 parent,
                 skin: o.string("skin")?,
-                timelines: o.bool(if ver >= Version(4, 1) { "timelines" } else { "deform" })?,
+                timelines: o.bool(if ver >= SpineVersion::V4_1 {
+                    "timelines"
+                } else {
+                    "deform"
+                })?,
             },
             None => {
                 let (path, width, height) = (o.string("path")?, o.f32("width")?, o.f32("height")?);
@@ -965,7 +969,7 @@ fn read_attachment(key: &str, o: &Obj, ver: Version) -> R<Attachment> {
     Ok(Attachment { key: key.to_owned(), name: o.string("name")?, declared_type, kind })
 }
 
-fn read_skin_slots(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<SkinSlot>> {
+fn read_skin_slots(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<SkinSlot>> {
     each_named(v, p, "skin slot", |slot, v, p| {
         Ok(SkinSlot {
             slot: slot.to_owned(),
@@ -976,7 +980,7 @@ fn read_skin_slots(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<SkinSlot>> {
     })
 }
 
-fn read_skins(v: J<'_>, p: &P<'_>, ver: Version) -> R<Vec<Skin>> {
+fn read_skins(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<Skin>> {
     if v.is_obj() {
         // 3.5–3.7: { "default": { "slot": { "attachment": {...} } } }
         each_named(v, p, "skin", |name, v, p| {
@@ -1049,7 +1053,7 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Skeleton, JsonEr
     let o = Obj::new(root, &rp)?;
     let info = o.opt("skeleton", |v, p| read_info(&Obj::new(v, p)?))?.unwrap_or_default();
     let version = match &info.spine {
-        None => Version::DEFAULT,
+        None => DEFAULT_VERSION,
         // The 3.8 loaders refuse exports of the broken 3.8.75 editor.
         Some(s) if s == "3.8.75" => {
             return Err(rp
@@ -1057,7 +1061,7 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Skeleton, JsonEr
                 .key("spine")
                 .err("unsupported Spine version \"3.8.75\" (re-export with a newer editor)"))
         }
-        Some(s) => Version::parse(s).ok_or_else(|| {
+        Some(s) => supported_version(s).ok_or_else(|| {
             rp.key("skeleton")
                 .key("spine")
                 .err(format!("unsupported Spine version {s:?} (supported: 3.5 to 4.2)"))
@@ -1098,7 +1102,7 @@ impl Skeleton {
         Summary {
             version: self.info.spine.clone().unwrap_or_default(),
             hash: match self.info.hash.as_deref() {
-                Some(h) if self.version >= Version(4, 0) => crate::json43::hash_display(h),
+                Some(h) if self.version >= SpineVersion::V4_0 => crate::json43::hash_display(h),
                 h => h.unwrap_or_default().to_owned(),
             },
             bones: self.bones.len(),

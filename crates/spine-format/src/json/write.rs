@@ -158,7 +158,7 @@ fn sequence(o: &mut O, s: &Option<Sequence>) {
     }
 }
 
-fn attachment(a: &Attachment, ver: Version) -> J {
+fn attachment(a: &Attachment, ver: SpineVersion) -> J {
     let mut o = O::default();
     o.s("name", &a.name);
     if let Some(t) = a.declared_type {
@@ -231,7 +231,7 @@ fn attachment(a: &Attachment, ver: Version) -> J {
             sequence(&mut o, seq);
             o.put("parent", J::Str(parent.clone()))
                 .s("skin", skin)
-                .b(if ver >= Version(4, 1) { "timelines" } else { "deform" }, *timelines);
+                .b(if ver >= SpineVersion::V4_1 { "timelines" } else { "deform" }, *timelines);
         }
         AttachmentKind::Path { closed, constant_speed, vertex_count, vertices, lengths, color } => {
             o.b("closed", *closed)
@@ -254,7 +254,7 @@ fn attachment(a: &Attachment, ver: Version) -> J {
     o.done()
 }
 
-fn skin_slots(slots: &[SkinSlot], ver: Version) -> J {
+fn skin_slots(slots: &[SkinSlot], ver: SpineVersion) -> J {
     J::Obj(
         slots
             .iter()
@@ -316,7 +316,7 @@ fn two(o: &mut O, v: &TwoColor) {
     o.c("light", Some(v.light)).c("dark", Some(v.dark));
 }
 
-fn slot_timeline(t: &SlotTimeline, ver: Version) -> (&'static str, J) {
+fn slot_timeline(t: &SlotTimeline, ver: SpineVersion) -> (&'static str, J) {
     let col = |o: &mut O, c: &[u8; 4]| {
         o.c("color", Some(*c));
     };
@@ -327,18 +327,18 @@ fn slot_timeline(t: &SlotTimeline, ver: Version) -> (&'static str, J) {
                 o.s("name", v);
             }),
         ),
-        SlotTimeline::Rgba(k) => (if ver.0 == 3 { "color" } else { "rgba" }, keys(k, col)),
+        SlotTimeline::Rgba(k) => (if ver.is_v3() { "color" } else { "rgba" }, keys(k, col)),
         SlotTimeline::Rgb(k) => ("rgb", keys(k, col)),
         SlotTimeline::Alpha(k) => ("alpha", keys1(k, "value")),
-        SlotTimeline::Rgba2(k) => (if ver.0 == 3 { "twoColor" } else { "rgba2" }, keys(k, two)),
+        SlotTimeline::Rgba2(k) => (if ver.is_v3() { "twoColor" } else { "rgba2" }, keys(k, two)),
         SlotTimeline::Rgb2(k) => ("rgb2", keys(k, two)),
     }
 }
 
-fn bone_timeline(t: &BoneTimeline, ver: Version) -> (&'static str, J) {
+fn bone_timeline(t: &BoneTimeline, ver: SpineVersion) -> (&'static str, J) {
     use BoneTimeline as B;
     match t {
-        B::Rotate(k) => ("rotate", keys1(k, if ver.0 == 3 { "angle" } else { "value" })),
+        B::Rotate(k) => ("rotate", keys1(k, if ver.is_v3() { "angle" } else { "value" })),
         B::Translate(k) => ("translate", keys_xy(k)),
         B::TranslateX(k) => ("translatex", keys1(k, "value")),
         B::TranslateY(k) => ("translatey", keys1(k, "value")),
@@ -409,7 +409,7 @@ fn deform_keys(k: &[Key<DeformKey>]) -> J {
     })
 }
 
-fn animation(a: &Animation, ver: Version) -> J {
+fn animation(a: &Animation, ver: SpineVersion) -> J {
     let mut o = O::default();
     if !a.slots.is_empty() {
         let j = named(&a.slots, |ts| {
@@ -449,18 +449,18 @@ fn animation(a: &Animation, ver: Version) -> J {
                     .map(|t| match t {
                         PathTimeline::Position(k) => (
                             "position".to_owned(),
-                            keys1(k, if ver.0 == 3 { "position" } else { "value" }),
+                            keys1(k, if ver.is_v3() { "position" } else { "value" }),
                         ),
                         PathTimeline::Spacing(k) => (
                             "spacing".to_owned(),
-                            keys1(k, if ver.0 == 3 { "spacing" } else { "value" }),
+                            keys1(k, if ver.is_v3() { "spacing" } else { "value" }),
                         ),
                         PathTimeline::Mix(k) => ("mix".to_owned(), keys(k, path_mix)),
                     })
                     .collect(),
             )
         });
-        o.put(if ver < Version(3, 8) { "paths" } else { "path" }, j);
+        o.put(if ver < SpineVersion::V3_8 { "paths" } else { "path" }, j);
     }
     if !a.physics.is_empty() {
         let j = named(&a.physics, |ts| {
@@ -487,7 +487,7 @@ fn animation(a: &Animation, ver: Version) -> J {
         o.put("physics", j);
     }
     if !a.attachments.is_empty() {
-        if ver < Version(4, 1) {
+        if ver < SpineVersion::V4_1 {
             let j = attachment_timelines(&a.attachments, |ts| {
                 ts.iter()
                     .find_map(|t| match t {
@@ -581,7 +581,7 @@ fn root(s: &Skeleton) -> J {
             .f("shearY", b.shear_y);
         if let Some(inh) = b.inherit {
             o.put(
-                if ver >= Version(4, 2) { "inherit" } else { "transform" },
+                if ver >= SpineVersion::V4_2 { "inherit" } else { "transform" },
                 J::Str(inh.as_str().to_owned()),
             );
         }
@@ -691,7 +691,7 @@ fn root(s: &Skeleton) -> J {
         });
         o.put("physics", J::Arr(p.collect()));
     }
-    if ver < Version(3, 8) {
+    if ver < SpineVersion::V3_8 {
         let skins = s.skins.iter().map(|k| (k.name.clone(), skin_slots(&k.slots, ver))).collect();
         o.put("skins", J::Obj(skins));
     } else {

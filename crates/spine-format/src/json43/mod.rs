@@ -1080,9 +1080,7 @@ fn read_events(v: J<'_>, p: &P<'_>) -> R<Vec<EventDef>> {
 
 /// Whether `version` (a `skeleton.spine` string) is a 4.3 editor version.
 pub fn is_43(version: &str) -> bool {
-    let mut it = version.split('.');
-    it.next().map(str::trim) == Some("4")
-        && it.next().is_some_and(|m| m.chars().take_while(char::is_ascii_digit).eq("3".chars()))
+    crate::SpineVersion::parse(version) == Some(crate::SpineVersion::V4_3)
 }
 
 /// The `skeleton.spine` version string of a JSON skeleton, if the text is a JSON object that

@@ -6,7 +6,8 @@
 
 use spine_format::binary::v40::ast as v40;
 use spine_format::binary::v43::{self, AttachmentKind};
-use spine_format::binary::{Generation, StrRef};
+use spine_format::binary::StrRef;
+use spine_format::SpineVersion;
 
 /// A 4.2 JSON skeleton with one bone `root`, one slot `s`, `attachments` as the default skin's
 /// `s` slot map (the text of a JSON object) and `animations` as the `animations` object.
@@ -69,14 +70,14 @@ pub fn json_sequence(sequence: &str) -> String {
 
 /// A 4.0–4.2 binary skeleton (`generation`) with one bone, one slot and a default skin holding
 /// one region `r` whose sequence has `count` frames and `digits` zero-padding digits.
-pub fn v4x_sequence(generation: Generation, count: u32, digits: u32) -> Vec<u8> {
-    let v42 = generation == Generation::V42;
+pub fn v4x_sequence(generation: SpineVersion, count: u32, digits: u32) -> Vec<u8> {
+    let v42 = generation == SpineVersion::V4_2;
     let skeleton = v40::Skeleton {
         generation,
         header: v40::Header {
             hash: [0, 0],
             version: match generation {
-                Generation::V41 => "4.1.24",
+                SpineVersion::V4_1 => "4.1.24",
                 _ => "4.2.22",
             }
             .to_owned(),

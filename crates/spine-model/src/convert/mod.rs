@@ -24,7 +24,7 @@ pub mod v40_json;
 pub mod v43_json;
 
 use spine_format::binary::{self, SkeletonFile};
-use spine_format::{json, json43};
+use spine_format::{json, json43, SpineVersion};
 
 use crate::error::{LoadError, Problem};
 
@@ -176,12 +176,10 @@ impl Document {
     }
 }
 
-/// `(major, minor)` of a version string such as `"4.2.22"` or `"4.3"`.
+/// `(major, minor)` of a version string such as `"4.2.22"` or `"4.3"`
+/// ([`SpineVersion::parse`]).
 pub fn version_pair(v: &str) -> Option<(u32, u32)> {
-    let mut it = v.split('.');
-    let major = it.next()?.trim().parse().ok()?;
-    let minor = it.next()?.chars().take_while(char::is_ascii_digit).collect::<String>();
-    Some((major, minor.parse().ok()?))
+    SpineVersion::parse(v).map(|v| (v.major.into(), v.minor.into()))
 }
 
 /// Converts a skeleton (binary or JSON, 3.5–4.3) to `to` (a `major.minor` version) in
@@ -189,8 +187,8 @@ pub fn version_pair(v: &str) -> Option<(u32, u32)> {
 pub fn convert(input: &[u8], to: &str, format: Format) -> Result<Output, ConvertError> {
     let doc = Document::parse(input)?;
     let from = doc.version();
-    let source = version_pair(&from).unwrap_or((4, 3));
-    let target = version_pair(to)
+    let source = SpineVersion::parse(&from).unwrap_or(SpineVersion::V4_3);
+    let target = SpineVersion::parse(to)
         .ok_or_else(|| ConvertError::Unsupported(format!("unknown target version {to:?}")))?;
     if target < source {
         return Err(ConvertError::Downgrade { from, to: to.to_owned() });
@@ -199,7 +197,7 @@ pub fn convert(input: &[u8], to: &str, format: Format) -> Result<Output, Convert
     if target == source {
         return within(doc, format, &mut notes).map(|bytes| Output { bytes, notes });
     }
-    if target != (4, 3) && target != (4, 2) {
+    if target != SpineVersion::V4_3 && target != SpineVersion::V4_2 {
         return Err(ConvertError::Unsupported(format!(
             "a {from} skeleton can be converted to its own version, 4.2 or 4.3, not {to}"
         )));
@@ -207,7 +205,7 @@ pub fn convert(input: &[u8], to: &str, format: Format) -> Result<Output, Convert
     let extras = doc.extras();
     let data = doc.load()?;
     let mut n = upgrade::Notes::default();
-    let bytes = if target == (4, 3) {
+    let bytes = if target == SpineVersion::V4_3 {
         let s =
             upgrade::to_v43(&data, &extras, &mut n).map_err(|e| ConvertError::Unsupported(e.0))?;
         match format {
@@ -229,9 +227,9 @@ pub fn convert(input: &[u8], to: &str, format: Format) -> Result<Output, Convert
 /// The binary form of a 3.5–4.2 JSON skeleton, in its declared version.
 pub fn json_to_binary(s: &json::Skeleton) -> Result<SkeletonFile, ConvertError> {
     let v = s.version;
-    Ok(if v >= json::Version(4, 0) {
+    Ok(if v >= SpineVersion::V4_0 {
         SkeletonFile::V40(v40_json::from_json(s).map_err(ConvertError::Invalid)?)
-    } else if v >= json::Version(3, 8) {
+    } else if v >= SpineVersion::V3_8 {
         SkeletonFile::V38(v3_json::json_to_v38(s).map_err(ConvertError::Invalid)?)
     } else {
         SkeletonFile::V35(v3_json::json_to_v35(s).map_err(ConvertError::Invalid)?)

@@ -40,9 +40,9 @@
 //! The converter keeps the data and lets the target version's runtime apply its own rules,
 //! and says so in [`Output::notes`](super::Output::notes) when the source uses one of these:
 //!
-//! * 3.5–3.7 IK (`ik_pre38`: no inherit-mode handling, the parent of a two-bone chain posed
+//! * 3.5–3.7 IK (`ik_without_inherit`: no inherit-mode handling, the parent of a two-bone chain posed
 //!   from its local rotation): solved with the target's IK.
-//! * 3.5/3.6 path constraints (spine-c spacing and tangent rules, `path_spine_c`): solved
+//! * 3.5/3.6 path constraints (spine-c spacing and tangent rules, `path_scales_every_spacing`): solved
 //!   with the target's path constraint.
 //! * 3.x transform constraints: the local absolute variant no longer wraps the rotation and
 //!   shear differences into `[-180, 180]`, and negative scale/shear mixes apply (3.x applied
@@ -366,13 +366,13 @@ fn locations(d: &SkeletonData) -> HashMap<AttachmentId, (u32, u32, std::sync::Ar
 fn semantic_notes(d: &SkeletonData, to43: bool, notes: &mut Notes) {
     let b = &d.behaviour;
     let has = |ty: ConstraintType| d.constraints.iter().any(|c| c.kind.constraint_type() == ty);
-    if b.ik_pre38 && has(ConstraintType::Ik) {
+    if b.ik_without_inherit && has(ConstraintType::Ik) {
         notes.add(
             "IK: 3.5-3.7 IK (no inherit-mode handling, the chain parent posed from its local \
              rotation) is solved with the target version's IK",
         );
     }
-    if b.path_spine_c && has(ConstraintType::Path) {
+    if b.path_scales_every_spacing && has(ConstraintType::Path) {
         notes.add(
             "path constraints: the 3.5/3.6 spine-c spacing and tangent rules are replaced by \
              the target version's",
@@ -429,13 +429,13 @@ fn semantic_notes(d: &SkeletonData, to43: bool, notes: &mut Notes) {
             ));
         }
     }
-    if to43 && b.physics && !b.physics_spine43 && has(ConstraintType::Physics) {
+    if to43 && b.physics && !b.physics_lagged_offsets && has(ConstraintType::Physics) {
         notes.add(
             "physics: simulated with the 4.3 rules (lag interpolation, limits, wind, gravity)",
         );
     }
     if b.rotation_mix == RotationMix::Spine3
-        || b.state_mix_spine35
+        || b.mix_without_hold
         || b.event_window == EventWindow::Spine3
     {
         notes.add(
@@ -1412,7 +1412,7 @@ fn push_attachment(
 // ---------------------------------------------------------------------------------------
 
 use spine_format::binary::v40::{animation as wa, ast as v4};
-use spine_format::binary::Generation;
+use spine_format::SpineVersion;
 
 /// The SkeletonData of a 3.5–4.2 skeleton as a 4.2 binary skeleton: the 4.3 form ([`to_v43`])
 /// in the 4.2 layout (separate constraint lists with update `order`s, identity transform
@@ -1717,7 +1717,7 @@ pub fn to_v42(
         animations.push(animation_v42(a, &local)?);
     }
     Ok(v4::Skeleton {
-        generation: Generation::V42,
+        generation: SpineVersion::V4_2,
         header,
         strings,
         bones,

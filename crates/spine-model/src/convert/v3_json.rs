@@ -1,8 +1,8 @@
 //! Spine 3.5–3.8 binary ASTs ⇄ the JSON AST of the same version (no semantic change).
 //!
 //! [`v35_to_json`] / [`v38_to_json`] name what the binary indexes and write the version's JSON
-//! spellings (the JSON writer picks them from [`spine_format::json::Version`]): `angle` rotate keys,
-//! `rotateMix`/`translateMix`/`scaleMix`/`shearMix`, `color`/`twoColor` slot timelines,
+//! spellings (the JSON writer picks them from the skeleton's [`spine_format::SpineVersion`]):
+//! `angle` rotate keys, `rotateMix`/`translateMix`/`scaleMix`/`shearMix`, `color`/`twoColor` slot timelines,
 //! `paths` (3.5–3.7) or `path` (3.8) animation sections, the 3.5–3.7 skin object form, 3.x
 //! curves (`[cx1, cy1, cx2, cy2]` in 3.5–3.7, `curve: cx1` with `c2`–`c4` in 3.8). Every key
 //! value is written (3.5–3.7 loaders read a missing scale key as 0, not 1), and so are the
@@ -32,31 +32,26 @@ use std::collections::HashMap;
 
 use spine_format::binary::shared::{DrawOrderChange, Keyframe};
 use spine_format::binary::v3_common as c3;
-use spine_format::binary::{v35, v38, Generation, StrRef};
+use spine_format::binary::{v35, v38, StrRef};
 use spine_format::json::{
     self as j, AttachmentTimeline, AttachmentTimelines, BoneTimeline, Curve, DeformKey,
     DrawOrderOffset, EventDef, Key, Named, PathMix, SlotTimeline, TransformMix, TwoColor, Xy,
 };
+use spine_format::SpineVersion;
 
 use super::common::*;
 use crate::error::{Problem, ProblemKind};
 
-fn generation_of(version: &str) -> Generation {
-    match super::version_pair(version) {
-        Some((3, 5)) => Generation::V35,
-        Some((3, 6)) => Generation::V36,
-        Some((3, 7)) => Generation::V37,
-        _ => Generation::V38,
-    }
+/// The binary layout a 3.x version string selects: 3.5, 3.6, 3.7, else 3.8.
+fn generation_of(version: &str) -> SpineVersion {
+    SpineVersion::parse(version)
+        .filter(|v| (SpineVersion::V3_5..SpineVersion::V3_8).contains(v))
+        .unwrap_or(SpineVersion::V3_8)
 }
 
-fn json_version(version: &str, gen: Generation) -> j::Version {
-    j::Version::parse(version).unwrap_or(match gen {
-        Generation::V35 => j::Version(3, 5),
-        Generation::V36 => j::Version(3, 6),
-        Generation::V37 => j::Version(3, 7),
-        _ => j::Version(3, 8),
-    })
+/// The JSON version rules of a 3.x export: its declared version, else its generation's.
+fn json_version(version: &str, gen: SpineVersion) -> SpineVersion {
+    j::supported_version(version).unwrap_or(gen.min(SpineVersion::V3_8))
 }
 
 fn inherit_to_json(m: c3::TransformMode) -> Option<j::Inherit> {
@@ -729,7 +724,7 @@ pub fn v38_to_json(s: &v38::Skeleton) -> j::Skeleton {
         });
     }
     j::Skeleton {
-        version: json_version(&h.version, Generation::V38),
+        version: json_version(&h.version, SpineVersion::V3_8),
         info: j::Info {
             hash: h.hash.clone(),
             spine: Some(h.version.clone()),
@@ -940,7 +935,7 @@ fn path_to_json(
 
 struct FromJson<'a> {
     s: &'a j::Skeleton,
-    gen: Generation,
+    gen: SpineVersion,
     p: Problems,
     bones: HashMap<&'a str, u32>,
     slots: HashMap<&'a str, u32>,
@@ -952,7 +947,7 @@ struct FromJson<'a> {
 }
 
 impl<'a> FromJson<'a> {
-    fn new(s: &'a j::Skeleton, gen: Generation) -> Self {
+    fn new(s: &'a j::Skeleton, gen: SpineVersion) -> Self {
         let mut skins = HashMap::new();
         skins.insert("default", 0);
         let mut next = 1;
@@ -996,7 +991,7 @@ impl<'a> FromJson<'a> {
     fn bones(&mut self, names: &[String]) -> Vec<u32> {
         names.iter().map(|n| self.find("bone", n)).collect()
     }
-    fn since(&mut self, min: Generation, what: &str) -> bool {
+    fn since(&mut self, min: SpineVersion, what: &str) -> bool {
         let ok = self.gen >= min;
         if !ok {
             self.p.report(ProblemKind::Invalid(format!(
@@ -1007,7 +1002,7 @@ impl<'a> FromJson<'a> {
         ok
     }
     fn v38(&self) -> bool {
-        self.gen >= Generation::V38
+        self.gen >= SpineVersion::V3_8
     }
     fn vertices(&mut self, count: usize, v: &[f32]) -> c3::Vertices {
         if v.len() == count * 2 {
@@ -1149,7 +1144,7 @@ impl<'a> FromJson<'a> {
                 })
             }
             j::AttachmentKind::Point { x, y, rotation, color } => {
-                if !self.since(Generation::V36, "a point attachment") {
+                if !self.since(SpineVersion::V3_6, "a point attachment") {
                     return None;
                 }
                 c3::Attachment::Point(c3::Point {
@@ -1160,7 +1155,7 @@ impl<'a> FromJson<'a> {
                 })
             }
             j::AttachmentKind::Clipping { end, vertex_count, vertices, color } => {
-                if !self.since(Generation::V36, "a clipping attachment") {
+                if !self.since(SpineVersion::V3_6, "a clipping attachment") {
                     return None;
                 }
                 let end_slot = match end {
@@ -1206,7 +1201,7 @@ impl<'a> FromJson<'a> {
     ) -> c3::Animation<S> {
         self.p.enter("animation", &a.name);
         let v38 = self.v38();
-        let v35 = self.gen == Generation::V35;
+        let v35 = self.gen == SpineVersion::V3_5;
         let mut slots = Vec::new();
         for n in &a.slots {
             let slot = self.find("slot", &n.name);
@@ -1225,7 +1220,7 @@ impl<'a> FromJson<'a> {
                         c3::SlotTimeline::Color(keys_from_json(k, v38, |c| *c))
                     }
                     SlotTimeline::Rgba2(k) => {
-                        if !self.since(Generation::V36, "a two-color timeline") {
+                        if !self.since(SpineVersion::V3_6, "a two-color timeline") {
                             continue;
                         }
                         c3::SlotTimeline::TwoColor(keys_from_json(k, v38, |c: &TwoColor| {
@@ -1374,7 +1369,7 @@ impl<'a> FromJson<'a> {
             let event = self.find("event", &k.value.name);
             let def = self.s.events.get(event as usize);
             let has_audio =
-                !v35 && self.gen >= Generation::V37 && def.is_some_and(|d| d.audio.is_some());
+                !v35 && self.gen >= SpineVersion::V3_7 && def.is_some_and(|d| d.audio.is_some());
             let def_volume = def.and_then(|d| d.volume).unwrap_or(1.0);
             let def_balance = def.and_then(|d| d.balance).unwrap_or(0.0);
             events.push(c3::EventKey {
@@ -1510,7 +1505,7 @@ pub fn json_to_v35(s: &j::Skeleton) -> Result<v35::Skeleton, Vec<Problem>> {
     let mut slots = Vec::new();
     for sl in &s.slots {
         // 3.5 has no dark color (its loaders do not read one).
-        let dark = if gen >= Generation::V36 { sl.dark } else { None };
+        let dark = if gen >= SpineVersion::V3_6 { sl.dark } else { None };
         slots.push(v35::Slot {
             name: sl.name.clone(),
             bone: c.find("bone", &sl.bone),
@@ -1535,7 +1530,7 @@ pub fn json_to_v35(s: &j::Skeleton) -> Result<v35::Skeleton, Vec<Problem>> {
             })
             .collect();
     // 3.5 has no local/relative transform constraints (its loaders do not read the flags).
-    let flags = gen >= Generation::V36;
+    let flags = gen >= SpineVersion::V3_6;
     let mut transform = Vec::new();
     for t in &s.transform {
         transform.push(v35::TransformConstraint {
@@ -1578,7 +1573,7 @@ pub fn json_to_v35(s: &j::Skeleton) -> Result<v35::Skeleton, Vec<Problem>> {
         skins.push(v35::Skin { name: Some(k.name.clone()), slots });
         c.p.pop();
     }
-    let audio = gen >= Generation::V37;
+    let audio = gen >= SpineVersion::V3_7;
     let events = s
         .events
         .iter()
@@ -1627,7 +1622,7 @@ pub fn json_to_v35(s: &j::Skeleton) -> Result<v35::Skeleton, Vec<Problem>> {
 /// A 3.8 JSON skeleton as a 3.8 binary skeleton.
 pub fn json_to_v38(s: &j::Skeleton) -> Result<v38::Skeleton, Vec<Problem>> {
     let version = s.info.spine.clone().unwrap_or_else(|| "3.8".into());
-    let mut c = FromJson::new(s, Generation::V38);
+    let mut c = FromJson::new(s, SpineVersion::V3_8);
     let ne = nonessential(s);
     let mut strings = Strings::default();
     let bones = s

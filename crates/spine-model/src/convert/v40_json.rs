@@ -27,12 +27,13 @@ use std::collections::HashMap;
 
 use spine_format::binary::shared::{CurveType, DrawOrderChange};
 use spine_format::binary::v40::{animation as wa, ast as w};
-use spine_format::binary::{Generation, StrRef};
+use spine_format::binary::StrRef;
 use spine_format::json::{
     self as j, AttachmentTimeline, AttachmentTimelines, BoneTimeline, DeformKey, DrawOrderOffset,
     EventDef, Key, Named, PathMix, PhysicsProperty, PhysicsTimeline, SequenceKey, SlotTimeline,
     TransformMix, TwoColor, Xy,
 };
+use spine_format::SpineVersion;
 
 use super::common::*;
 use crate::error::{Problem, ProblemKind};
@@ -164,7 +165,7 @@ impl ToJson<'_> {
         self.s.slots.get(i as usize).map(|b| b.name.clone()).unwrap_or_default()
     }
     fn v42(&self) -> bool {
-        self.s.generation >= Generation::V42
+        self.s.generation >= SpineVersion::V4_2
     }
 }
 
@@ -188,7 +189,7 @@ pub fn to_json(s: &w::Skeleton) -> j::Skeleton {
     c.events = s.events.iter().map(|e| (c.name(&e.name), e.int, e.float)).collect();
     let h = &s.header;
     let ne = h.nonessential.as_ref();
-    let version = j::Version::parse(&h.version).unwrap_or(j::Version(4, 2));
+    let version = j::supported_version(&h.version).unwrap_or(SpineVersion::V4_2);
     let info = j::Info {
         hash: (h.hash != [0, 0]).then(|| h.hash_base64()),
         spine: Some(h.version.clone()),
@@ -887,7 +888,7 @@ fn animation_to_json(c: &ToJson<'_>, a: &wa::Animation) -> j::Animation {
 
 struct FromJson<'a> {
     s: &'a j::Skeleton,
-    gen: Generation,
+    gen: SpineVersion,
     strings: Strings,
     p: Problems,
     bones: HashMap<&'a str, u32>,
@@ -924,10 +925,10 @@ impl<'a> FromJson<'a> {
         names.iter().map(|n| self.find("bone", n)).collect()
     }
     fn v41(&self) -> bool {
-        self.gen >= Generation::V41
+        self.gen >= SpineVersion::V4_1
     }
     fn v42(&self) -> bool {
-        self.gen >= Generation::V42
+        self.gen >= SpineVersion::V4_2
     }
     fn vertices(&mut self, count: usize, v: &[f32]) -> w::Vertices {
         if v.len() == count * 2 {
@@ -987,10 +988,9 @@ fn hash_of(h: &Option<String>) -> [i32; 2] {
 /// A 4.0–4.2 JSON skeleton as a binary skeleton of its declared version.
 pub fn from_json(s: &j::Skeleton) -> Result<w::Skeleton, Vec<Problem>> {
     let version = s.info.spine.clone().unwrap_or_else(|| "4.2".into());
-    let gen = match super::version_pair(&version) {
-        Some((4, 0)) => Generation::V40,
-        Some((4, 1)) => Generation::V41,
-        _ => Generation::V42,
+    let gen = match SpineVersion::parse(&version) {
+        Some(v @ (SpineVersion::V4_0 | SpineVersion::V4_1)) => v,
+        _ => SpineVersion::V4_2,
     };
     let mut skins = HashMap::new();
     let default_index = s.skins.iter().position(|k| k.name == "default");

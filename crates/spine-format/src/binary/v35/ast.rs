@@ -1,7 +1,7 @@
 //! The raw AST of a 3.5–3.7 binary skeleton.
 
 use crate::binary::v3_common as c;
-use crate::binary::Generation;
+use crate::SpineVersion;
 
 pub use c::{BlendMode, EventDataAudio, PositionMode, RotateMode, SpacingMode, TransformMode};
 
@@ -17,9 +17,9 @@ pub type Animation = c::Animation<Str>;
 /// A whole 3.5–3.7 skeleton, sections in file order.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Skeleton {
-    /// The generation ([`Generation::V35`], `V36` or `V37`): the writer writes the fields of
+    /// The generation ([`SpineVersion::V3_5`], `V36` or `V37`): the writer writes the fields of
     /// this version. It agrees with the `version` string of parsed files.
-    pub generation: Generation,
+    pub generation: SpineVersion,
     /// Header.
     pub header: Header,
     /// Bones.

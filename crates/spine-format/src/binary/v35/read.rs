@@ -4,22 +4,23 @@ use nom::combinator::cond;
 use nom::Parser;
 
 use super::ast::*;
+use crate::binary::generation_of;
 use crate::binary::v3_common::read::{animation, skin_slots, Ctx};
 use crate::binary::v3_common::since;
 use crate::binary::wire::{
     bool, enum_varint, expect_end, f32, f32s, finish, i8, index, indices, list, name, named, rgba,
     section, str, string, varint, varint_signed, In, Lim, PErr, Res,
 };
-use crate::binary::{generation_of, Generation};
 use crate::error::{BinaryError, BinaryErrorKind};
 use crate::Limits;
+use crate::SpineVersion;
 
-fn header<'a>(lim: &Lim, i: In<'a>) -> Res<'a, (Generation, Header)> {
+fn header<'a>(lim: &Lim, i: In<'a>) -> Res<'a, (SpineVersion, Header)> {
     let (at, hash) = string(lim)(i)?;
     let (i, version) = name(lim, "version")(at)?;
     let version = version.to_owned();
     let generation = match generation_of(&version) {
-        Some(g @ (Generation::V35 | Generation::V36 | Generation::V37)) => g,
+        Some(g @ (SpineVersion::V3_5 | SpineVersion::V3_6 | SpineVersion::V3_7)) => g,
         _ => {
             return Err(PErr::at(
                 at,
@@ -32,7 +33,7 @@ fn header<'a>(lim: &Lim, i: In<'a>) -> Res<'a, (Generation, Header)> {
     let (i, nonessential) = cond(nonessential, |i| {
         let (i, fps) = f32(i)?;
         let (i, images) = string(lim)(i)?;
-        let (i, audio) = cond(since(generation, Generation::V37), string(lim)).parse(i)?;
+        let (i, audio) = cond(since(generation, SpineVersion::V3_7), string(lim)).parse(i)?;
         Ok((i, Nonessential { fps, images, audio: audio.flatten() }))
     })
     .parse(i)?;
@@ -49,8 +50,8 @@ pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryErro
 fn skeleton<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Skeleton> {
     let (i, (gen, header)) = header(lim, i)?;
     let nonessential = header.nonessential.is_some();
-    let v36 = since(gen, Generation::V36);
-    let v37 = since(gen, Generation::V37);
+    let v36 = since(gen, SpineVersion::V3_6);
+    let v37 = since(gen, SpineVersion::V3_7);
 
     let (i, bones) = section(
         "bones",

@@ -4,12 +4,12 @@ use super::ast::*;
 use crate::binary::prim::Writer;
 use crate::binary::v3_common::since;
 use crate::binary::v3_common::write::{write_animation, write_indices, write_skin_slots};
-use crate::binary::Generation;
+use crate::SpineVersion;
 
 /// Writes a 3.5–3.7 skeleton with the fields of `s.generation`.
 pub(super) fn write(s: &Skeleton) -> Vec<u8> {
     // Only 3.5–3.7 fields exist in this generation.
-    let gen = s.generation.clamp(Generation::V35, Generation::V37);
+    let gen = s.generation.clamp(SpineVersion::V3_5, SpineVersion::V3_7);
     let mut w = Writer::with_capacity(64 * 1024);
     let w = &mut w;
     let h = &s.header;
@@ -21,7 +21,7 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
     if let Some(n) = &h.nonessential {
         w.f32(n.fps);
         w.str(n.images.as_deref());
-        if since(gen, Generation::V37) {
+        if since(gen, SpineVersion::V3_7) {
             w.str(n.audio.as_deref());
         }
     }
@@ -46,7 +46,7 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
         w.str(Some(&sl.name));
         w.varint(sl.bone);
         w.rgba(sl.color);
-        if since(gen, Generation::V36) {
+        if since(gen, SpineVersion::V3_6) {
             w.rgba(sl.dark_color);
         }
         w.str(sl.attachment.as_deref());
@@ -61,7 +61,7 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
         w.varint(c.target);
         w.f32(c.mix);
         w.i8(c.bend_direction);
-        if since(gen, Generation::V37) {
+        if since(gen, SpineVersion::V3_7) {
             w.bool(c.compress);
             w.bool(c.stretch);
             w.bool(c.uniform);
@@ -74,7 +74,7 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
         w.varint(c.order);
         write_indices(w, &c.bones);
         w.varint(c.target);
-        if since(gen, Generation::V36) {
+        if since(gen, SpineVersion::V3_6) {
             w.bool(c.local);
             w.bool(c.relative);
         }
@@ -110,7 +110,7 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
         w.varint_signed(e.int);
         w.f32(e.float);
         w.str(e.string.as_deref());
-        if since(gen, Generation::V37) {
+        if since(gen, SpineVersion::V3_7) {
             match &e.audio {
                 None => w.str(None),
                 Some(a) => {

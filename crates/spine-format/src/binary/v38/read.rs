@@ -9,16 +9,17 @@ use crate::binary::wire::{
     bool, enum_varint, expect_end, f32, f32s, finish, i8, index, indices, list, name, named, rgba,
     section, str_ref, string, varint, varint_signed, In, Lim, PErr, Res,
 };
-use crate::binary::{generation_of, Generation, StrRef};
+use crate::binary::{generation_of, StrRef};
 use crate::error::{BinaryError, BinaryErrorKind};
 use crate::Limits;
+use crate::SpineVersion;
 
 fn header<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Header> {
     let (at, hash) = string(lim)(i)?;
     let (i, version) = name(lim, "version")(at)?;
     let version = version.to_owned();
     // The 3.8 loaders refuse 3.8.75 exports ("please export with a newer version").
-    if generation_of(&version) != Some(Generation::V38) || version == "3.8.75" {
+    if generation_of(&version) != Some(SpineVersion::V3_8) || version == "3.8.75" {
         return Err(PErr::at(
             at,
             BinaryErrorKind::UnsupportedVersion { found: version, supported: "3.8 (not 3.8.75)" },
@@ -221,7 +222,7 @@ fn skeleton<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Skeleton> {
 
     let mut ctx = Ctx {
         lim,
-        gen: Generation::V38,
+        gen: SpineVersion::V3_8,
         nonessential,
         strings: strings.len(),
         bones: bones.len(),

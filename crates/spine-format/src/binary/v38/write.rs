@@ -3,7 +3,7 @@
 use super::ast::*;
 use crate::binary::prim::Writer;
 use crate::binary::v3_common::write::{write_animation, write_indices, write_skin_slots};
-use crate::binary::Generation;
+use crate::SpineVersion;
 
 fn write_constraint_head(w: &mut Writer, name: &str, order: u32, skin_required: bool, b: &[u32]) {
     w.str(Some(name));
@@ -124,7 +124,7 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
 
     w.len(s.animations.len());
     for a in &s.animations {
-        write_animation(w, a, Generation::V38);
+        write_animation(w, a, SpineVersion::V3_8);
     }
     std::mem::take(w).finish()
 }

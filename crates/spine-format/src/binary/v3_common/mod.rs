@@ -3,7 +3,7 @@
 //! animations.
 //!
 //! Between 3.5 and 3.8 these records differ only in two ways, both handled here:
-//! * a few fields were added by later versions (gated on the [`Generation`] when reading
+//! * a few fields were added by later versions (gated on the [`SpineVersion`] when reading
 //!   and writing: point and clipping attachments and two-color timelines since 3.6, IK
 //!   `compress`/`stretch` keys and event audio since 3.7, IK softness in 3.8);
 //! * 3.8 replaced most inline strings by references into a string table. The records are
@@ -18,7 +18,7 @@ pub(crate) mod write;
 use super::prim::Writer;
 use super::shared::{DrawOrderChange, Keyframe};
 use super::wire::{str_ref, string, In, Lim, Res};
-use super::{Generation, StrRef};
+use super::{SpineVersion, StrRef};
 
 /// A string field whose encoding depends on the generation: inline (`Option<String>`,
 /// 3.5–3.7) or a string-table reference ([`StrRef`], 3.8).
@@ -639,6 +639,6 @@ pub struct SkinSlot<S> {
 }
 
 /// Whether `g` is at least `min` (for version-gated fields).
-pub(crate) fn since(g: Generation, min: Generation) -> bool {
+pub(crate) fn since(g: SpineVersion, min: SpineVersion) -> bool {
     g >= min
 }

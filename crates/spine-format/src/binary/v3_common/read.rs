@@ -15,7 +15,7 @@ pub(crate) struct Ctx<'l> {
     /// The limits of this parse.
     pub lim: &'l Lim,
     /// The generation (gates version-specific fields).
-    pub gen: Generation,
+    pub gen: SpineVersion,
     /// Whether nonessential data is present.
     pub nonessential: bool,
     /// String table length (0 before 3.8).
@@ -54,46 +54,46 @@ pub(crate) fn curve(at: In<'_>) -> Res<'_, Curve> {
 /// A keyframe value of a curve timeline.
 pub(crate) trait Key: Sized {
     /// A lower bound of the bytes one value takes on the wire.
-    fn min_bytes(gen: Generation) -> usize;
+    fn min_bytes(gen: SpineVersion) -> usize;
     /// Parses one value.
-    fn parse<'a>(i: In<'a>, lim: &Lim, gen: Generation) -> Res<'a, Self>;
+    fn parse<'a>(i: In<'a>, lim: &Lim, gen: SpineVersion) -> Res<'a, Self>;
 }
 
 impl Key for f32 {
-    fn min_bytes(_: Generation) -> usize {
+    fn min_bytes(_: SpineVersion) -> usize {
         4
     }
     #[inline]
-    fn parse<'a>(i: In<'a>, _: &Lim, _: Generation) -> Res<'a, Self> {
+    fn parse<'a>(i: In<'a>, _: &Lim, _: SpineVersion) -> Res<'a, Self> {
         f32(i)
     }
 }
 
 impl<const N: usize> Key for [f32; N] {
-    fn min_bytes(_: Generation) -> usize {
+    fn min_bytes(_: SpineVersion) -> usize {
         4 * N
     }
     #[inline]
-    fn parse<'a>(i: In<'a>, _: &Lim, _: Generation) -> Res<'a, Self> {
+    fn parse<'a>(i: In<'a>, _: &Lim, _: SpineVersion) -> Res<'a, Self> {
         f32s(i)
     }
 }
 
 impl Key for [u8; 4] {
-    fn min_bytes(_: Generation) -> usize {
+    fn min_bytes(_: SpineVersion) -> usize {
         4
     }
     #[inline]
-    fn parse<'a>(i: In<'a>, _: &Lim, _: Generation) -> Res<'a, Self> {
+    fn parse<'a>(i: In<'a>, _: &Lim, _: SpineVersion) -> Res<'a, Self> {
         rgba(i)
     }
 }
 
 impl Key for TwoColor {
-    fn min_bytes(_: Generation) -> usize {
+    fn min_bytes(_: SpineVersion) -> usize {
         8
     }
-    fn parse<'a>(i: In<'a>, _: &Lim, _: Generation) -> Res<'a, Self> {
+    fn parse<'a>(i: In<'a>, _: &Lim, _: SpineVersion) -> Res<'a, Self> {
         let (i, light) = rgba(i)?;
         let (i, dark) = rgba(i)?;
         Ok((i, TwoColor { light, dark }))
@@ -101,18 +101,18 @@ impl Key for TwoColor {
 }
 
 impl Key for IkKey {
-    fn min_bytes(gen: Generation) -> usize {
+    fn min_bytes(gen: SpineVersion) -> usize {
         match gen {
-            Generation::V35 | Generation::V36 => 5,
-            Generation::V37 => 7,
+            SpineVersion::V3_5 | SpineVersion::V3_6 => 5,
+            SpineVersion::V3_7 => 7,
             _ => 11,
         }
     }
-    fn parse<'a>(i: In<'a>, _: &Lim, gen: Generation) -> Res<'a, Self> {
+    fn parse<'a>(i: In<'a>, _: &Lim, gen: SpineVersion) -> Res<'a, Self> {
         let (i, mix) = f32(i)?;
-        let (i, softness) = cond(since(gen, Generation::V38), f32).parse(i)?;
+        let (i, softness) = cond(since(gen, SpineVersion::V3_8), f32).parse(i)?;
         let (i, bend_direction) = i8(i)?;
-        let (i, cs) = cond(since(gen, Generation::V37), (bool, bool)).parse(i)?;
+        let (i, cs) = cond(since(gen, SpineVersion::V3_7), (bool, bool)).parse(i)?;
         let (compress, stretch) = cs.unwrap_or((false, false));
         let key =
             IkKey { mix, softness: softness.unwrap_or(0.0), bend_direction, compress, stretch };
@@ -121,10 +121,10 @@ impl Key for IkKey {
 }
 
 impl Key for DeformKey {
-    fn min_bytes(_: Generation) -> usize {
+    fn min_bytes(_: SpineVersion) -> usize {
         1
     }
-    fn parse<'a>(at: In<'a>, lim: &Lim, _: Generation) -> Res<'a, Self> {
+    fn parse<'a>(at: In<'a>, lim: &Lim, _: SpineVersion) -> Res<'a, Self> {
         let (i, end) = varint(at)?;
         if end == 0 {
             return Ok((i, DeformKey { start: 0, offsets: Vec::new() }));
@@ -187,7 +187,7 @@ fn counted_vertices<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, (u32, Vertices)> {
 fn attachment<'a, S: WireStr>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, Attachment<S>> {
     let lim = ctx.lim;
     let (i, ty) = i8(at)?;
-    let max = if since(ctx.gen, Generation::V36) { 6 } else { 4 };
+    let max = if since(ctx.gen, SpineVersion::V3_6) { 6 } else { 4 };
     if !(0..=max).contains(&ty) {
         return Err(PErr::bad_enum(at, "attachment type", i64::from(ty)));
     }
@@ -296,7 +296,7 @@ fn slot_timeline<'a, S: WireStr>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, SlotTimel
             (j, SlotTimeline::Attachment(keys))
         }
         (i, 1) => timeline(ctx, i).map(|(i, t)| (i, SlotTimeline::Color(t)))?,
-        (i, 2) if since(ctx.gen, Generation::V36) => {
+        (i, 2) if since(ctx.gen, SpineVersion::V3_6) => {
             timeline(ctx, i).map(|(i, t)| (i, SlotTimeline::TwoColor(t)))?
         }
         (_, v) => return Err(PErr::bad_enum(at, "slot timeline type", i64::from(v))),

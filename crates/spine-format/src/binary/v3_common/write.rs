@@ -46,42 +46,42 @@ pub(crate) fn write_curve(w: &mut Writer, c: &Curve) {
 /// A keyframe value of a curve timeline.
 pub(crate) trait WriteKey {
     /// Writes one value.
-    fn write(&self, w: &mut Writer, gen: Generation);
+    fn write(&self, w: &mut Writer, gen: SpineVersion);
 }
 
 impl WriteKey for f32 {
-    fn write(&self, w: &mut Writer, _: Generation) {
+    fn write(&self, w: &mut Writer, _: SpineVersion) {
         w.f32(*self);
     }
 }
 
 impl<const N: usize> WriteKey for [f32; N] {
-    fn write(&self, w: &mut Writer, _: Generation) {
+    fn write(&self, w: &mut Writer, _: SpineVersion) {
         write_floats(w, self);
     }
 }
 
 impl WriteKey for [u8; 4] {
-    fn write(&self, w: &mut Writer, _: Generation) {
+    fn write(&self, w: &mut Writer, _: SpineVersion) {
         w.rgba(*self);
     }
 }
 
 impl WriteKey for TwoColor {
-    fn write(&self, w: &mut Writer, _: Generation) {
+    fn write(&self, w: &mut Writer, _: SpineVersion) {
         w.rgba(self.light);
         w.rgba(self.dark);
     }
 }
 
 impl WriteKey for IkKey {
-    fn write(&self, w: &mut Writer, gen: Generation) {
+    fn write(&self, w: &mut Writer, gen: SpineVersion) {
         w.f32(self.mix);
-        if since(gen, Generation::V38) {
+        if since(gen, SpineVersion::V3_8) {
             w.f32(self.softness);
         }
         w.i8(self.bend_direction);
-        if since(gen, Generation::V37) {
+        if since(gen, SpineVersion::V3_7) {
             w.bool(self.compress);
             w.bool(self.stretch);
         }
@@ -89,7 +89,7 @@ impl WriteKey for IkKey {
 }
 
 impl WriteKey for DeformKey {
-    fn write(&self, w: &mut Writer, _: Generation) {
+    fn write(&self, w: &mut Writer, _: SpineVersion) {
         w.len(self.offsets.len());
         if !self.offsets.is_empty() {
             w.varint(self.start);
@@ -99,7 +99,7 @@ impl WriteKey for DeformKey {
 }
 
 /// A curve timeline with its frame count.
-pub(crate) fn write_timeline<V: WriteKey>(w: &mut Writer, t: &Timeline<V>, gen: Generation) {
+pub(crate) fn write_timeline<V: WriteKey>(w: &mut Writer, t: &Timeline<V>, gen: SpineVersion) {
     w.len(t.frames.len());
     let last = t.frames.len().saturating_sub(1);
     for (i, f) in t.frames.iter().enumerate() {
@@ -212,7 +212,7 @@ pub(crate) fn write_skin_slots<S: WireStr>(w: &mut Writer, slots: &[SkinSlot<S>]
 }
 
 /// An animation, name first.
-pub(crate) fn write_animation<S: WireStr>(w: &mut Writer, a: &Animation<S>, gen: Generation) {
+pub(crate) fn write_animation<S: WireStr>(w: &mut Writer, a: &Animation<S>, gen: SpineVersion) {
     w.str(Some(&a.name));
 
     w.len(a.slots.len());

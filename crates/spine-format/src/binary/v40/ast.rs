@@ -8,15 +8,15 @@
 //! optional field exactly when its bit is set.
 
 use crate::binary::prim::StrRef;
-use crate::binary::Generation;
+use crate::SpineVersion;
 
 use super::animation::Animation;
 
 /// A parsed 4.0, 4.1 or 4.2 binary skeleton.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Skeleton {
-    /// [`Generation::V40`], [`Generation::V41`] or [`Generation::V42`]: the wire layout.
-    pub generation: Generation,
+    /// [`SpineVersion::V4_0`], [`SpineVersion::V4_1`] or [`SpineVersion::V4_2`]: the wire layout.
+    pub generation: SpineVersion,
     /// Hash, version, bounds and the nonessential header fields.
     pub header: Header,
     /// The string table (`readStringRef` targets).

@@ -11,9 +11,9 @@ use crate::binary::wire::{
     index_f32x3, indices, into_binary, items, list, name, named, opt_f32, opt_rgba, rgba, section,
     str, str_ref, string, u16, u8, varint, varint_signed, varints_into, In, Lim, PErr, Res,
 };
-use crate::binary::Generation;
 use crate::error::{BinaryError, BinaryErrorKind};
 use crate::Limits;
+use crate::SpineVersion;
 
 use super::ast::*;
 use super::stream::{Animations, AstSink};
@@ -23,7 +23,7 @@ pub(super) struct Ctx {
     pub lim: Lim,
     /// The file length (for error offsets).
     pub total: usize,
-    pub gen: Generation,
+    pub gen: SpineVersion,
     pub nonessential: bool,
     /// Whether bone icons are copied into the AST (else read, checked and left `None`).
     pub keep_icons: bool,
@@ -49,11 +49,11 @@ pub(super) struct Ctx {
 
 impl Ctx {
     pub fn v41(&self) -> bool {
-        self.gen >= Generation::V41
+        self.gen >= SpineVersion::V4_1
     }
 
     pub fn v42(&self) -> bool {
-        self.gen >= Generation::V42
+        self.gen >= SpineVersion::V4_2
     }
 }
 
@@ -96,7 +96,7 @@ fn head(lim: Lim, keep_icons: bool, i: In<'_>) -> Res<'_, (Skeleton, Ctx, Vec<&s
     let (i, version) = name(&lim, "version")(version_at)?;
     let version = version.to_owned();
     let gen = match crate::binary::generation_of(&version) {
-        Some(g @ (Generation::V40 | Generation::V41 | Generation::V42)) => g,
+        Some(g @ (SpineVersion::V4_0 | SpineVersion::V4_1 | SpineVersion::V4_2)) => g,
         _ => {
             return Err(PErr::at(
                 version_at,
@@ -105,7 +105,7 @@ fn head(lim: Lim, keep_icons: bool, i: In<'_>) -> Res<'_, (Skeleton, Ctx, Vec<&s
         }
     };
     let (i, [x, y, width, height]) = f32s(i)?;
-    let (i, reference_scale) = opt_f32(gen >= Generation::V42)(i)?;
+    let (i, reference_scale) = opt_f32(gen >= SpineVersion::V4_2)(i)?;
     let (i, nonessential) = bool(i)?;
     let (i, nonessential) = cond(nonessential, |i| {
         let (i, fps) = f32(i)?;

@@ -3,7 +3,7 @@
 //! missing value then writes the loader's default).
 
 use crate::binary::prim::{StrRef, Writer};
-use crate::binary::Generation;
+use crate::SpineVersion;
 
 use super::ast::*;
 use super::write_animation::write_animation;
@@ -11,7 +11,7 @@ use super::write_animation::write_animation;
 /// What the writer needs to know about the file as a whole.
 pub(super) struct Out {
     pub w: Writer,
-    pub gen: Generation,
+    pub gen: SpineVersion,
     pub nonessential: bool,
     /// Per event: whether it has an audio path.
     pub event_audio: Vec<bool>,
@@ -19,11 +19,11 @@ pub(super) struct Out {
 
 impl Out {
     pub fn v41(&self) -> bool {
-        self.gen >= Generation::V41
+        self.gen >= SpineVersion::V4_1
     }
 
     pub fn v42(&self) -> bool {
-        self.gen >= Generation::V42
+        self.gen >= SpineVersion::V4_2
     }
 
     pub fn opt_f32(&mut self, present: bool, v: Option<f32>, default: f32) {

@@ -177,7 +177,7 @@ fn header<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Header> {
     let (at, hash_high) = i32(i)?;
     let (i, version) = string(lim)(at)?;
     let version = version.unwrap_or_default();
-    if !version.starts_with("4.3") {
+    if crate::SpineVersion::parse(&version) != Some(crate::SpineVersion::V4_3) {
         return Err(PErr::at(
             at,
             BinaryErrorKind::UnsupportedVersion { found: version, supported: "4.3" },
