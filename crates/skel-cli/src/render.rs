@@ -300,8 +300,10 @@ fn no_atlas_message(file: &Path) -> String {
 }
 
 /// Loads a skeleton for drawing: the atlas by the contract's rule ([`resolve_atlas`]), or
-/// the geometry page under `--no-atlas`; every page image must be a regular file inside the
-/// atlas' folder, and is read once (bounded) when `read_images`.
+/// the geometry page under `--no-atlas`. When `read_images` (drawing pixels), every page
+/// image must be a regular file inside the atlas' folder, and is read once (bounded);
+/// otherwise (render commands name pages, they never sample them) the images are neither
+/// looked for nor read.
 pub(crate) fn load_for_drawing(
     input: &SkeletonInput<'_>,
     choice: &AtlasChoice,
@@ -321,6 +323,10 @@ pub(crate) fn load_for_drawing(
     let dir = atlas_path.parent().unwrap_or(Path::new(""));
     let mut pages = Vec::with_capacity(data.pages.len());
     for p in &data.pages {
+        if !read_images {
+            pages.push((p.name.clone(), PageImage::Flat, false));
+            continue;
+        }
         let image =
             page_path(dir, &p.name).map_err(|e| format!("{e} (in {})", atlas_path.display()))?;
         let Ok(meta) = std::fs::metadata(&image) else {
@@ -339,12 +345,8 @@ pub(crate) fn load_for_drawing(
                 atlas_path.display()
             ));
         }
-        let bytes = if read_images {
-            read_input(&image, "atlas page image")
-                .map_err(|e| format!("atlas page image {}: {e}", image.display()))?
-        } else {
-            Vec::new()
-        };
+        let bytes = read_input(&image, "atlas page image")
+            .map_err(|e| format!("atlas page image {}: {e}", image.display()))?;
         let declared = (p.width > 0 && p.height > 0).then_some((p.width as u32, p.height as u32));
         let page = atlas.pages.iter().find(|a| a.name == p.name);
         pages.push((
