@@ -18,6 +18,13 @@
 //! - [`Offscreen`] renders [`RenderCommands`] into an `Rgba8Unorm` texture and reads it back
 //!   as straight-alpha RGBA8 into a reused `Vec<u8>`, like `skel_render`'s `read_rgba8`.
 //!
+//! Many skeletons in one frame: `begin_frame` once, `draw` every command of every skeleton
+//! (each skeleton's `RenderCommands` filled in turn, one buffer reused), `end_frame` once,
+//! then `encode`: consecutive commands of the same page and blend mode share a draw call
+//! across skeletons, and the frame is one vertex and one index upload: 100 spineboys are 1
+//! draw call, 1 000 are 5 (65 536 vertices each; `benches/frame.rs`). `examples/window.rs`
+//! plays a rig in a window.
+//!
 //! The frame holds premultiplied colours, as `skel-render`'s does; unlike its `f32` frame,
 //! an `Rgba8Unorm` target rounds to 8 bits after every draw (see `tests/reference.rs` for
 //! what that and the GPU's rasterization and filtering do to the pixels).
