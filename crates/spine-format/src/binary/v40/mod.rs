@@ -20,10 +20,10 @@
 pub mod animation;
 pub mod ast;
 mod read;
-mod read_animation;
+mod read_anim;
 pub mod stream;
 mod write;
-mod write_animation;
+mod write_anim;
 
 pub use ast::Skeleton;
 

@@ -1,5 +1,5 @@
 //! The 4.0–4.2 reader: header, setup data, skins and attachments (nom, see `binary::wire`).
-//! Animations are read by [`super::read_animation`].
+//! Animations are read by [`super::read_anim`].
 
 use nom::combinator::cond;
 use nom::Parser;

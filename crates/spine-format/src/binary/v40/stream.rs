@@ -426,7 +426,7 @@ impl<'a> Animations<'a> {
                 let (i, name) = name(&c.lim, "animation")(i)?;
                 let above =
                     |e: PErr| e.in_named(name).in_item("animations", next).in_section("animations");
-                named(name, i, |i| super::read_animation::read_animation(c, i, name, &above, sink))
+                named(name, i, |i| super::read_anim::read_animation(c, i, name, &above, sink))
             })
         })
         .parse(self.rest);

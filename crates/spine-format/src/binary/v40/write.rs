@@ -6,7 +6,7 @@ use crate::binary::prim::{StrRef, Writer};
 use crate::SpineVersion;
 
 use super::ast::*;
-use super::write_animation::write_animation;
+use super::write_anim::write_animation;
 
 /// What the writer needs to know about the file as a whole.
 pub(super) struct Out {

@@ -1,4 +1,4 @@
-//! The 4.0–4.2 animation writer: the mirror of [`super::read_animation`].
+//! The 4.0–4.2 animation writer: the mirror of [`super::read_anim`].
 
 use crate::binary::shared::{
     write_curve_timeline, write_draw_order, CurveTimeline, CurveType, WireChannels,
