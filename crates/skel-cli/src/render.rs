@@ -299,10 +299,10 @@ fn no_atlas_message(file: &Path) -> String {
 }
 
 /// Loads a skeleton for drawing: the atlas by the contract's rule ([`resolve_atlas`]), or
-/// the geometry page under `--no-atlas`. When `read_images` (drawing pixels), every page
-/// image must be a regular file inside the atlas' folder, and is read once (bounded);
-/// otherwise (render commands name pages, they never sample them) the images are neither
-/// looked for nor read.
+/// the geometry page under `--no-atlas`. Every page path must stay inside the atlas'
+/// folder. When `read_images` (drawing pixels), every page image must be a regular file
+/// there, and is read once (bounded); otherwise (render commands name pages, they never
+/// sample them) the images are neither looked for nor read.
 pub(crate) fn load_for_drawing(
     input: &SkeletonInput<'_>,
     choice: &AtlasChoice,
@@ -322,12 +322,12 @@ pub(crate) fn load_for_drawing(
     let dir = atlas_path.parent().unwrap_or(Path::new(""));
     let mut pages = Vec::with_capacity(data.pages.len());
     for p in &data.pages {
+        let image =
+            page_path(dir, &p.name).map_err(|e| format!("{e} (in {})", atlas_path.display()))?;
         if !read_images {
             pages.push((p.name.clone(), PageImage::Flat, false));
             continue;
         }
-        let image =
-            page_path(dir, &p.name).map_err(|e| format!("{e} (in {})", atlas_path.display()))?;
         let Ok(meta) = std::fs::metadata(&image) else {
             return Err(format!(
                 "atlas page image {:?} not found: looked for {} (page of {})",
