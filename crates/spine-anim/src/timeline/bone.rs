@@ -309,3 +309,43 @@ pub(crate) fn scale2(
         }
     }
 }
+
+/// spine-cpp 4.2 `InheritTimeline::apply`: the bone's inherit mode of the key before `time`.
+#[inline(always)]
+pub(super) fn apply_inherit(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    bone: &spine_model::BoneId,
+    keys: &[(f32, spine_model::Inherit)],
+    args: ApplyArgs,
+) {
+    let ApplyArgs { time, blend, direction, .. } = args;
+    let Some(b) = sk.bones.get_mut(bone.index()) else { return };
+    if !b.active || keys.is_empty() {
+        return;
+    }
+    let setup = data.bone(*bone).inherit;
+    if direction == MixDirection::Out {
+        // 4.3 `InheritTimeline`: mixing out from the setup pose *or* as first
+        // (anything but the current pose) restores the setup inherit.
+        let first43 = blend == MixBlend::First && data.behaviour.mix_from_add_model;
+        if blend == MixBlend::Setup || first43 {
+            b.inherit = setup;
+        }
+        return;
+    }
+    if time < keys[0].0 {
+        if matches!(blend, MixBlend::Setup | MixBlend::First) {
+            b.inherit = setup;
+        }
+        return;
+    }
+    let mut k = keys.len() - 1;
+    for (i, key) in keys.iter().enumerate().skip(1) {
+        if key.0 > time {
+            k = i - 1;
+            break;
+        }
+    }
+    b.inherit = keys[k].1;
+}
