@@ -319,24 +319,16 @@ pub(crate) fn apply_one_impl(
             }
         }
     }
-    let (ax, ay, ar, hx, hy) = (ap.x, ap.y, ap.rotation, ap.shear_x, ap.shear_y);
+    let pose = AppliedPose { scale_x: sx, scale_y: sy, ..ap };
     if let Some((p, (cos, sin))) = aimed {
         let m = local_matrix_equal_shears(sin, cos, sx, sy);
-        let pose = AppliedPose {
-            x: ax,
-            y: ay,
-            rotation: ar,
-            scale_x: sx,
-            scale_y: sy,
-            shear_x: hx,
-            shear_y: hy,
-        };
         let code =
             AIM_ONE | if flip { AIM_FLIP } else { 0 } | if rules.spine43 { AIM_43 } else { 0 };
         bone.pose_normal_aimed(p, pose, [tx, ty, 0.0, code as f32], m);
         return;
     }
-    bone.pose_cached(cache, parent, frame, ax, ay, ar + rotation_ik * alpha, sx, sy, hx, hy);
+    let pose = AppliedPose { rotation: ap.rotation + rotation_ik * alpha, ..pose };
+    bone.pose_cached(cache, parent, frame, pose);
 }
 
 /// `aim[3]` of a deferred one-bone pose (see [`aimed_rotation`]).

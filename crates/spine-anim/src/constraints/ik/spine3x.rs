@@ -55,18 +55,9 @@ pub fn apply_one_3x(
             sy = scale_y(mode, sy, s);
         }
     }
-    let (ax, ay, ar, hx, hy) = (ap.x, ap.y, ap.rotation, ap.shear_x, ap.shear_y);
-    bone.update_world_transform_with(
-        parent,
-        frame,
-        ax,
-        ay,
-        ar + rotation_ik * alpha,
-        sx,
-        sy,
-        hx,
-        hy,
-    );
+    let rotation = ap.rotation + rotation_ik * alpha;
+    let pose = AppliedPose { rotation, scale_x: sx, scale_y: sy, ..ap };
+    bone.update_world_transform_with(parent, frame, pose);
 }
 
 /// 3.5–3.7 `IkConstraint::apply(Bone &parent, Bone &child, …)`: no inherit-mode check, no
@@ -201,9 +192,16 @@ pub fn apply_two_3x(
         a1 += 360.0;
     }
     if let Some(pb) = bones.get_mut(parent_id.index()) {
-        let rot = parent_rotation + a1 * alpha;
-        let psy = parent.ascale_y;
-        pb.update_world_transform_with(Some(pp), frame, px, py, rot, sx, psy, 0.0, 0.0);
+        let pose = AppliedPose {
+            x: px,
+            y: py,
+            rotation: parent_rotation + a1 * alpha,
+            scale_x: sx,
+            scale_y: parent.ascale_y,
+            shear_x: 0.0,
+            shear_y: 0.0,
+        };
+        pb.update_world_transform_with(Some(pp), frame, pose);
     }
     let mut a2 = ((a2 + os) * RAD_DEG - child.ashear_x) * s2 + o2 - child.arotation;
     if a2 > 180.0 {
@@ -213,8 +211,15 @@ pub fn apply_two_3x(
     }
     let pw = parent_world(bones, child_id);
     if let Some(ch) = bones.get_mut(child_id.index()) {
-        let rot = child.arotation + a2 * alpha;
-        let (csx, csy, hx, hy) = (child.ascale_x, child.ascale_y, child.ashear_x, child.ashear_y);
-        ch.update_world_transform_with(pw, frame, cx, cy, rot, csx, csy, hx, hy);
+        let pose = AppliedPose {
+            x: cx,
+            y: cy,
+            rotation: child.arotation + a2 * alpha,
+            scale_x: child.ascale_x,
+            scale_y: child.ascale_y,
+            shear_x: child.ashear_x,
+            shear_y: child.ashear_y,
+        };
+        ch.update_world_transform_with(pw, frame, pose);
     }
 }

@@ -148,9 +148,8 @@ pub(crate) fn apply_two_impl(
         );
         let pw = parent_world(bones, child_id);
         if let Some(ch) = bones.get_mut(child_id.index()) {
-            let cp = ch.applied_in_cache();
-            let (csx, csy, hx, hy) = (cp.scale_x, cp.scale_y, cp.shear_x, cp.shear_y);
-            ch.update_world_transform_cached(child_cache, pw, frame, cx, cy, 0.0, csx, csy, hx, hy);
+            let pose = AppliedPose { x: cx, y: cy, rotation: 0.0, ..ch.applied_in_cache() };
+            ch.update_world_transform_cached(child_cache, pw, frame, pose);
         }
         return;
     }
@@ -258,43 +257,55 @@ pub(crate) fn apply_two_impl(
     let os = os_raw * s2;
     let a1 = parent_turn(a1, os, o1, parent.arotation, rules);
     let a2 = child_turn(a2, os, child.ashear_x, s2, o2, child.arotation, rules);
-    let rot = parent.arotation + a1 * alpha;
     let (hx, hy) = if rules.spine43 { (parent.ashear_x, parent.ashear_y) } else { (0.0, 0.0) };
-    let crot = child.arotation + a2 * alpha;
-    let (chx, chy) = (child.ashear_x, child.ashear_y);
+    let parent_pose = AppliedPose {
+        x: px,
+        y: py,
+        rotation: parent.arotation + a1 * alpha,
+        scale_x: sx,
+        scale_y: sy,
+        shear_x: hx,
+        shear_y: hy,
+    };
+    let child_pose = AppliedPose {
+        x: cx,
+        y: cy,
+        rotation: child.arotation + a2 * alpha,
+        scale_x: child.ascale_x,
+        scale_y: child.ascale_y,
+        shear_x: child.ashear_x,
+        shear_y: child.ashear_y,
+    };
     // Both bones inherit normally (tested above): with equal shears each local matrix is
     // one sine and cosine, and neither depends on the other's pose, so they are computed
     // as one pair (the same bits as `sin_cos_deg` per lane). Infinite and NaN angles go
     // through `pose_cached`: their NaN results may take another sign bit when computed in
     // another place.
-    let (r0, r1) = (rot + hx, crot + chx);
+    let (r0, r1) = (parent_pose.rotation + hx, child_pose.rotation + child_pose.shear_x);
     let child_parent = bones.get(child_id.index()).and_then(|c| c.parent);
     if hx == hy
-        && chx == chy
+        && child_pose.shear_x == child_pose.shear_y
         && r0.is_finite()
         && r1.is_finite()
         && child_parent.is_some_and(|p| p.index() < bones.len())
     {
         let ((ps, pc), (cs, cc)) = math::sin_cos_deg_pair(r0, r1);
         if let Some(pb) = bones.get_mut(parent_id.index()) {
-            let m = local_matrix_equal_shears(ps, pc, sx, sy);
-            pb.pose_normal(pp, px, py, rot, sx, sy, hx, hy, m);
+            pb.pose_normal(pp, parent_pose, local_matrix_equal_shears(ps, pc, sx, sy));
         }
         let pw = parent_world(bones, child_id);
         if let (Some(ch), Some(pw)) = (bones.get_mut(child_id.index()), pw) {
-            let (csx, csy) = (child.ascale_x, child.ascale_y);
-            let m = local_matrix_equal_shears(cs, cc, csx, csy);
-            ch.pose_normal(pw, cx, cy, crot, csx, csy, chx, chy, m);
+            let (csx, csy) = (child_pose.scale_x, child_pose.scale_y);
+            ch.pose_normal(pw, child_pose, local_matrix_equal_shears(cs, cc, csx, csy));
         }
         return;
     }
     if let Some(pb) = bones.get_mut(parent_id.index()) {
-        pb.pose_cached(parent_cache, Some(pp), frame, px, py, rot, sx, sy, hx, hy);
+        pb.pose_cached(parent_cache, Some(pp), frame, parent_pose);
     }
     let pw = parent_world(bones, child_id);
     if let Some(ch) = bones.get_mut(child_id.index()) {
-        let (csx, csy) = (child.ascale_x, child.ascale_y);
-        ch.pose_cached(child_cache, pw, frame, cx, cy, crot, csx, csy, chx, chy);
+        ch.pose_cached(child_cache, pw, frame, child_pose);
     }
 }
 
