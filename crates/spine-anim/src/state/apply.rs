@@ -325,7 +325,6 @@ impl AnimationState {
         attachment
     }
 
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn apply_attachment_timeline(
         &mut self,
         sk: &mut Skeleton,

@@ -3,7 +3,6 @@
 use super::*;
 
 impl AnimationState {
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn apply_mixing_from(
         &mut self,
         to: EntryId,

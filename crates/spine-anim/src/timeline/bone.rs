@@ -10,7 +10,6 @@ pub(crate) fn wrap_3x(r: f32) -> f32 {
 
 /// 3.x `RotateTimeline::apply` ([`RotationMix::Spine3`]): the key delta is wrapped into
 /// `[-180, 180]` before interpolating, and the animated offset is wrapped again.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn rotate_3x(
     curves: &Curves,
     keys: &[f32],

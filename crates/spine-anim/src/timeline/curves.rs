@@ -426,7 +426,6 @@ pub(super) fn absolute_with(
     current + (value - current) * alpha
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn absolute(
     c: CurveTable<'_>,
     time: f32,

@@ -823,7 +823,6 @@ pub fn v38_to_json(s: &v38::Skeleton) -> j::Skeleton {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn bone_to_json(
     n: &Names,
     name: &str,

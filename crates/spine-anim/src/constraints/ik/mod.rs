@@ -398,7 +398,6 @@ fn parent_turn(a1: f32, os: f32, o1: f32, arotation: f32, rules: IkRules) -> f32
 
 /// The two-bone solve's child rotation delta from its bend angle `a2` (radians).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn child_turn(
     a2: f32,
     os: f32,

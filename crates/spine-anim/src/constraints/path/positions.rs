@@ -6,7 +6,6 @@ use super::*;
 /// spine-cpp `VertexAttachment::computeWorldVertices(slot, start, count, out, offset, 2)`:
 /// `count` floats of world positions of the vertices starting at float `start`, written at
 /// `out[offset..]`.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn world_vertices(
     vertices: &Vertices,
     slot: &Slot,
@@ -430,7 +429,6 @@ pub(super) fn add_after_position(p: f32, temp: &[f32], i: usize, out: &mut [f32]
 /// `start_rotation` false: nothing reads this position's rotation (the first position
 /// without tangents: the bone loop reads the rotations of spaces `1..`), so the start
 /// point's control tangent (`p < EPSILON`, always written by spine-cpp) is not computed.
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn add_curve_position(
     mut p: f32,
