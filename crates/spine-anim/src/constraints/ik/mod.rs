@@ -53,20 +53,16 @@ pub(crate) fn update_cached(
         return;
     }
     let Some(target) = ctx.bones.get(data.target.index()) else { return };
-    let (tx, ty) = (target.world_x, target.world_y);
-    let mode = data.scale_y_mode;
+    let solve = IkSolve::new((target.world_x, target.world_y), pose, data.scale_y_mode);
     if ctx.data.behaviour.ik_without_inherit {
         match *data.bones.as_slice() {
             [bone] => {
                 let length = bone_length(ctx, bone);
-                let (c, s) = (pose.compress, pose.stretch);
-                apply_one_3x(ctx.bones, &ctx.frame, bone, length, tx, ty, c, s, mode, pose.mix);
+                apply_one_3x(ctx.bones, &ctx.frame, bone, length, solve);
             }
             [parent, child] => {
                 let length = bone_length(ctx, child);
-                let (bend, s) = (pose.bend_direction, pose.stretch);
-                let bones = (parent, child);
-                apply_two_3x(ctx.bones, &ctx.frame, bones, length, tx, ty, bend, s, pose.mix);
+                apply_two_3x(ctx.bones, &ctx.frame, (parent, child), length, solve);
             }
             _ => {}
         }
@@ -77,38 +73,13 @@ pub(crate) fn update_cached(
     match *data.bones.as_slice() {
         [bone] => {
             let length = bone_length(ctx, bone);
-            apply_one_impl(
-                caches.as_mut().map(|c| &mut c[0]),
-                rules,
-                ctx.bones,
-                &ctx.frame,
-                bone,
-                length,
-                tx,
-                ty,
-                pose.compress,
-                pose.stretch,
-                mode,
-                pose.mix,
-            );
+            let cache = caches.as_mut().map(|c| &mut c[0]);
+            apply_one_impl(cache, rules, ctx.bones, &ctx.frame, bone, length, solve);
         }
         [parent, child] => {
             let lengths = (bone_length(ctx, parent), bone_length(ctx, child));
-            apply_two_impl(
-                caches,
-                rules,
-                ctx.bones,
-                &ctx.frame,
-                (parent, child),
-                lengths,
-                tx,
-                ty,
-                pose.bend_direction,
-                pose.stretch,
-                mode,
-                pose.softness,
-                pose.mix,
-            );
+            let ids = (parent, child);
+            apply_two_impl(caches, rules, ctx.bones, &ctx.frame, ids, lengths, solve);
         }
         _ => {}
     }
@@ -126,6 +97,45 @@ fn scale_y(mode: ScaleYMode, sy: f32, s: f32) -> f32 {
         ScaleYMode::Uniform => sy * s,
         // spine-cpp 4.3: y shrinks as x stretches, damped below 0.7.
         ScaleYMode::Volume => sy / if s < 0.7 { 0.25 + 0.642857 * s } else { s },
+    }
+}
+
+/// One IK solve's target and settings: spine-cpp `IkConstraint::apply`'s arguments after
+/// the bones. The one-bone solves read `compress`, the two-bone solves `bend_direction` and
+/// `softness`; the 3.5–3.7 solvers ignore `softness` and (two bones) `scale_y_mode`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IkSolve {
+    /// Target x, world space.
+    pub target_x: f32,
+    /// Target y, world space.
+    pub target_y: f32,
+    /// Bend direction of a two-bone solve, ±1.
+    pub bend_direction: i32,
+    /// Scales a bone down when the target is nearer than its tip (one bone).
+    pub compress: bool,
+    /// Scales the bone (the parent of two) up when the target is out of reach.
+    pub stretch: bool,
+    /// How scale y follows a compress or stretch (4.x `uniform`; 4.3 `scaleYMode`).
+    pub scale_y_mode: ScaleYMode,
+    /// Softness of a two-bone solve.
+    pub softness: f32,
+    /// Mix (spine-cpp's `alpha`).
+    pub mix: f32,
+}
+
+impl IkSolve {
+    /// The solve of a constraint's `pose` (timelines applied) toward `(x, y)`.
+    pub fn new((target_x, target_y): (f32, f32), pose: &IkPose, scale_y_mode: ScaleYMode) -> Self {
+        IkSolve {
+            target_x,
+            target_y,
+            bend_direction: pose.bend_direction,
+            compress: pose.compress,
+            stretch: pose.stretch,
+            scale_y_mode,
+            softness: pose.softness,
+            mix: pose.mix,
+        }
     }
 }
 
@@ -187,44 +197,24 @@ impl IkRules {
 
 /// spine-cpp 4.2 `IkConstraint::apply(Bone &bone, targetX, targetY, compress, stretch,
 /// uniform, alpha)`: [`apply_one_with`] with [`IkRules::SPINE42`].
-#[allow(clippy::too_many_arguments)]
-pub fn apply_one(
-    bones: &mut [Bone],
-    frame: &WorldFrame,
-    id: BoneId,
-    length: f32,
-    target_x: f32,
-    target_y: f32,
-    compress: bool,
-    stretch: bool,
-    mode: ScaleYMode,
-    alpha: f32,
-) {
-    let (tx, ty) = (target_x, target_y);
-    let rules = IkRules::SPINE42;
-    apply_one_with(rules, bones, frame, id, length, tx, ty, compress, stretch, mode, alpha);
+pub fn apply_one(bones: &mut [Bone], frame: &WorldFrame, id: BoneId, length: f32, solve: IkSolve) {
+    apply_one_with(IkRules::SPINE42, bones, frame, id, length, solve);
 }
 
 /// spine-cpp 4.2 / 4.3 (per `rules`) `IkConstraint::apply(bone, targetX, targetY, compress,
-/// stretch, uniform / scaleYMode, alpha)`. A root bone (no parent) is posed as if its
-/// parent were the skeleton frame (spine-cpp dereferences a null parent there).
-#[allow(clippy::too_many_arguments)]
+/// stretch, uniform / scaleYMode, alpha)`, the arguments after the bone in `solve`. A root
+/// bone (no parent) is posed as if its parent were the skeleton frame (spine-cpp
+/// dereferences a null parent there).
 pub fn apply_one_with(
     rules: IkRules,
     bones: &mut [Bone],
     frame: &WorldFrame,
     id: BoneId,
     length: f32,
-    target_x: f32,
-    target_y: f32,
-    compress: bool,
-    stretch: bool,
-    mode: ScaleYMode,
-    alpha: f32,
+    solve: IkSolve,
 ) {
-    let (tx, ty) = (target_x, target_y);
     compute_applied(bones, &[id]);
-    apply_one_impl(None, rules, bones, frame, id, length, tx, ty, compress, stretch, mode, alpha);
+    apply_one_impl(None, rules, bones, frame, id, length, solve);
 }
 
 /// Computes the deferred applied poses of `ids` (see [`Bone::applied`]): the solvers read
@@ -239,7 +229,6 @@ fn compute_applied(bones: &mut [Bone], ids: &[BoneId]) {
 
 /// [`apply_one_with`], posing the bone through `cache` (see
 /// [`Bone::update_world_transform_cached`]).
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) fn apply_one_impl(
     cache: Option<&mut LocalCache>,
@@ -248,13 +237,10 @@ pub(crate) fn apply_one_impl(
     frame: &WorldFrame,
     id: BoneId,
     length: f32,
-    target_x: f32,
-    target_y: f32,
-    compress: bool,
-    stretch: bool,
-    mode: ScaleYMode,
-    alpha: f32,
+    solve: IkSolve,
 ) {
+    let IkSolve { target_x, target_y, compress, stretch, scale_y_mode: mode, mix: alpha, .. } =
+        solve;
     let parent = parent_world(bones, id);
     let Some(bone) = bones.get_mut(id.index()) else { return };
     let ap = bone.applied_in_cache();

@@ -5,19 +5,15 @@ use super::*;
 /// 3.5–3.7 `IkConstraint::apply(Bone &bone, …)` (spine-c 3.5/3.6, spine-cpp 3.7): no
 /// inherit-mode handling, the parent's inverse as `1 / det` with no singular guard, and
 /// (3.7) compress/stretch compare the target distance itself with the bone length.
-#[allow(clippy::too_many_arguments)]
 pub fn apply_one_3x(
     bones: &mut [Bone],
     frame: &WorldFrame,
     id: BoneId,
     length: f32,
-    target_x: f32,
-    target_y: f32,
-    compress: bool,
-    stretch: bool,
-    mode: ScaleYMode,
-    alpha: f32,
+    solve: IkSolve,
 ) {
+    let IkSolve { target_x, target_y, compress, stretch, scale_y_mode: mode, mix: alpha, .. } =
+        solve;
     compute_applied(bones, &[id]);
     let parent = parent_world(bones, id);
     let Some(bone) = bones.get_mut(id.index()) else { return };
@@ -65,18 +61,14 @@ pub fn apply_one_3x(
 /// non-uniform (even with stretch); (3.7) stretch scales only the parent's x; and the
 /// parent is posed from its **local** rotation plus the solved delta (`parent.rotation + a1
 /// * alpha`, the delta itself relative to the applied rotation).
-#[allow(clippy::too_many_arguments)]
 pub fn apply_two_3x(
     bones: &mut [Bone],
     frame: &WorldFrame,
     (parent_id, child_id): (BoneId, BoneId),
     child_length: f32,
-    target_x: f32,
-    target_y: f32,
-    bend_dir: i32,
-    stretch: bool,
-    alpha: f32,
+    solve: IkSolve,
 ) {
+    let IkSolve { target_x, target_y, bend_direction: bend_dir, stretch, mix: alpha, .. } = solve;
     compute_applied(bones, &[parent_id, child_id]);
     let (Some(parent), Some(child)) = (bones.get(parent_id.index()), bones.get(child_id.index()))
     else {

@@ -24,41 +24,17 @@ pub(crate) fn update43(poses: &mut Poses<'_>, data: &SkeletonData, d: &IkData, p
         return;
     }
     let Some(target) = poses.bones.get(d.target.index()) else { return };
-    let (tx, ty) = (target.world_x, target.world_y);
+    let solve = IkSolve::new((target.world_x, target.world_y), p, d.scale_y_mode);
     match d.bones[..] {
-        [bone] => {
-            apply1_43(poses, data, bone, tx, ty, p.compress, p.stretch, d.scale_y_mode, p.mix)
-        }
-        [parent, child] => apply2_43(
-            poses,
-            data,
-            parent,
-            child,
-            tx,
-            ty,
-            p.bend_direction as f32,
-            p.stretch,
-            d.scale_y_mode,
-            p.softness,
-            p.mix,
-        ),
+        [bone] => apply1_43(poses, data, bone, solve),
+        [parent, child] => apply2_43(poses, data, parent, child, solve),
         _ => {}
     }
 }
 
 /// 4.3 `IkConstraint.apply1`. A root bone (no parent: 4.3 throws) is left alone.
-#[allow(clippy::too_many_arguments)]
-fn apply1_43(
-    poses: &mut Poses<'_>,
-    data: &SkeletonData,
-    id: BoneId,
-    target_x: f32,
-    target_y: f32,
-    compress: bool,
-    stretch: bool,
-    scale_y_mode: ScaleYMode,
-    mix: f32,
-) {
+fn apply1_43(poses: &mut Poses<'_>, data: &SkeletonData, id: BoneId, solve: IkSolve) {
+    let IkSolve { target_x, target_y, compress, stretch, scale_y_mode, mix, .. } = solve;
     let Some(parent) = poses.bones.get(id.index()).and_then(|b| b.parent) else { return };
     poses.modify_local(id);
     let Some(p) = poses.bones.get(parent.index()).map(Bone::world) else { return };
@@ -127,20 +103,15 @@ fn apply1_43(
 }
 
 /// 4.3 `IkConstraint.apply2`. A parent without a parent (4.3 throws) is left alone.
-#[allow(clippy::too_many_arguments)]
 fn apply2_43(
     poses: &mut Poses<'_>,
     data: &SkeletonData,
     parent: BoneId,
     child: BoneId,
-    target_x: f32,
-    target_y: f32,
-    bend_dir: f32,
-    stretch: bool,
-    scale_y_mode: ScaleYMode,
-    mut softness: f32,
-    mix: f32,
+    solve: IkSolve,
 ) {
+    let IkSolve { target_x, target_y, stretch, scale_y_mode, mut softness, mix, .. } = solve;
+    let bend_dir = solve.bend_direction as f32;
     if poses.inherit(parent) != Inherit::Normal || poses.inherit(child) != Inherit::Normal {
         return;
     }
@@ -197,7 +168,8 @@ fn apply2_43(
     let l1 = math::sqrt(dx * dx + dy * dy);
     let mut l2 = data.bones.get(child.index()).map_or(0.0, |b| b.length) * csx;
     if l1 < EPSILON43 {
-        apply1_43(poses, data, parent, target_x, target_y, false, stretch, ScaleYMode::None, mix);
+        let one = IkSolve { compress: false, scale_y_mode: ScaleYMode::None, ..solve };
+        apply1_43(poses, data, parent, one);
         if let Some(cb) = poses.bones.get_mut(child.index()) {
             cb.applied_mut().rotation = 0.0;
         }

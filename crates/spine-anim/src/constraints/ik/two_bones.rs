@@ -6,56 +6,38 @@ use super::*;
 /// spine-cpp 4.2 `IkConstraint::apply(Bone &parent, Bone &child, targetX, targetY,
 /// bendDir, stretch, uniform, softness, alpha)`: [`apply_two_with`] with
 /// [`IkRules::SPINE42`].
-#[allow(clippy::too_many_arguments)]
 pub fn apply_two(
     bones: &mut [Bone],
     frame: &WorldFrame,
     ids: (BoneId, BoneId),
     lengths: (f32, f32),
-    target_x: f32,
-    target_y: f32,
-    bend_dir: i32,
-    stretch: bool,
-    mode: ScaleYMode,
-    softness: f32,
-    alpha: f32,
+    solve: IkSolve,
 ) {
-    let (tx, ty, s) = (target_x, target_y, stretch);
-    let rules = IkRules::SPINE42;
-    apply_two_with(rules, bones, frame, ids, lengths, tx, ty, bend_dir, s, mode, softness, alpha);
+    apply_two_with(IkRules::SPINE42, bones, frame, ids, lengths, solve);
 }
 
 /// spine-cpp 4.2 / 4.3 (per `rules`) `IkConstraint::apply(parent, child, targetX, targetY,
-/// bendDir, stretch, uniform / scaleYMode, softness, alpha)`. Does nothing unless both
-/// bones inherit [`Inherit::Normal`] and the parent has a parent.
+/// bendDir, stretch, uniform / scaleYMode, softness, alpha)`, the arguments after the bones
+/// in `solve`. Does nothing unless both bones inherit [`Inherit::Normal`] and the parent
+/// has a parent.
 ///
 /// 4.3 writes `child._y = 0` into the child's pose when the parent scale is non-uniform or
 /// with stretch; here the child is posed with that `y` (its applied `ay`), as in 4.2. The
 /// near-zero parent fallback sets the child's rotation to 0 in both versions.
-#[allow(clippy::too_many_arguments)]
 pub fn apply_two_with(
     rules: IkRules,
     bones: &mut [Bone],
     frame: &WorldFrame,
-    (parent_id, child_id): (BoneId, BoneId),
-    (parent_length, child_length): (f32, f32),
-    target_x: f32,
-    target_y: f32,
-    bend_dir: i32,
-    stretch: bool,
-    mode: ScaleYMode,
-    softness: f32,
-    alpha: f32,
+    ids: (BoneId, BoneId),
+    lengths: (f32, f32),
+    solve: IkSolve,
 ) {
-    let (tx, ty, bend, s) = (target_x, target_y, bend_dir, stretch);
-    let (ids, lens) = ((parent_id, child_id), (parent_length, child_length));
-    compute_applied(bones, &[parent_id, child_id]);
-    apply_two_impl(None, rules, bones, frame, ids, lens, tx, ty, bend, s, mode, softness, alpha);
+    compute_applied(bones, &[ids.0, ids.1]);
+    apply_two_impl(None, rules, bones, frame, ids, lengths, solve);
 }
 
 /// [`apply_two_with`], posing the parent through `caches[0]` and the child through
 /// `caches[1]` (see [`Bone::update_world_transform_cached`]).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn apply_two_impl(
     caches: Option<&mut [LocalCache; 2]>,
     rules: IkRules,
@@ -63,14 +45,10 @@ pub(crate) fn apply_two_impl(
     frame: &WorldFrame,
     (parent_id, child_id): (BoneId, BoneId),
     (parent_length, child_length): (f32, f32),
-    target_x: f32,
-    target_y: f32,
-    bend_dir: i32,
-    stretch: bool,
-    mode: ScaleYMode,
-    mut softness: f32,
-    alpha: f32,
+    solve: IkSolve,
 ) {
+    let IkSolve { target_x, target_y, bend_direction: bend_dir, stretch, mix: alpha, .. } = solve;
+    let (mode, mut softness) = (solve.scale_y_mode, solve.softness);
     let (Some(parent), Some(child)) = (bones.get(parent_id.index()), bones.get(child_id.index()))
     else {
         return;
@@ -132,20 +110,8 @@ pub(crate) fn apply_two_impl(
     let l1 = math::sqrt(dx * dx + dy * dy);
     let mut l2 = child_length * csx;
     if rules.length_below(l1) {
-        apply_one_impl(
-            parent_cache,
-            rules,
-            bones,
-            frame,
-            parent_id,
-            parent_length,
-            target_x,
-            target_y,
-            false,
-            stretch,
-            ScaleYMode::None,
-            alpha,
-        );
+        let one = IkSolve { compress: false, scale_y_mode: ScaleYMode::None, ..solve };
+        apply_one_impl(parent_cache, rules, bones, frame, parent_id, parent_length, one);
         let pw = parent_world(bones, child_id);
         if let Some(ch) = bones.get_mut(child_id.index()) {
             let pose = AppliedPose { x: cx, y: cy, rotation: 0.0, ..ch.applied_in_cache() };
