@@ -15,7 +15,7 @@ use spine_model::{BoneProperty, CurveModel, CurveTable, Curves, SkeletonData, Ti
 use crate::skeleton::Bone;
 use crate::timeline::{
     curve_values_from, relative2_from, relative_from, scale2, scale_value, times_sorted, ApplyArgs,
-    BoneRules, MixBlend, MixDirection,
+    BoneRules, MixBlend,
 };
 
 /// The properties in the order their groups run.
@@ -194,18 +194,15 @@ impl BoneGroups {
 
     /// Applies every group (the timelines' tables in `keys`) to `bones`, as
     /// [`apply_bone_run`](crate::timeline::apply_bone_run) applies them one by one.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn apply(
         &mut self,
         bones: &mut [Bone],
         data: &SkeletonData,
         keys: &[f32],
-        time: f32,
-        alpha: f32,
-        blend: MixBlend,
-        direction: MixDirection,
+        args: ApplyArgs,
     ) {
+        let ApplyArgs { time, alpha, blend, direction, .. } = args;
         let spine43 = BoneRules::of(data).spine43;
         // Both slices cut to one length: one bounds check per timeline serves both.
         let n = bones.len().min(data.bones.len());

@@ -108,19 +108,9 @@ impl AnimationState {
                 total_alpha += alpha;
                 let is_rotate = matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
                 if !shortest && is_rotate {
-                    apply_rotate_timeline(
-                        sk,
-                        skd,
-                        anim,
-                        ii,
-                        (tl, keys),
-                        apply_time,
-                        alpha,
-                        tblend,
-                        &mut rot,
-                        ii << 1,
-                        first_frame,
-                    );
+                    let args = ApplyArgs { alpha, blend: tblend, ..ApplyArgs::at(apply_time) };
+                    let tl = (tl, keys);
+                    apply_rotate_timeline(sk, skd, (anim, ii), tl, args, &mut rot, first_frame);
                 } else if let Timeline::Attachment { .. } = tl {
                     self.apply_attachment_timeline(
                         sk,
