@@ -216,7 +216,8 @@ enum Command {
     },
     /// Serve a browser viewer on 127.0.0.1 (prints its URL; Ctrl-C stops it).
     View {
-        /// Skeleton files and folders to serve (default: the demo rig).
+        /// Skeleton files (.skel, .json, .skf) and folders of them to serve (default: the
+        /// demo rig).
         paths: Vec<PathBuf>,
         /// Port (default: a free one).
         #[arg(long, default_value_t = 0)]

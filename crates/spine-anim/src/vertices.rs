@@ -125,54 +125,63 @@ pub(crate) fn vertices_world(
     bones: &[Bone],
     out: &mut Vec<f32>,
 ) -> bool {
+    let start = out.len();
+    out.resize(start + 2 * world_count(v, s), 0.0);
+    let ok = world_into(v, s, bone, bones, out.get_mut(start..).unwrap_or_default());
+    if !ok {
+        out.truncate(start);
+    }
+    ok
+}
+
+/// How many vertices [`world_into`] writes for `v` shown by `s`.
+#[inline]
+pub(crate) fn world_count(v: &Vertices, s: &Slot) -> usize {
+    match v {
+        Vertices::Unweighted(setup) => {
+            let verts: &[f32] = if s.deform.is_empty() { setup } else { &s.deform };
+            verts.len().min(setup.len()) / 2
+        }
+        Vertices::Weighted(w) => w.counts.len(),
+    }
+}
+
+/// [`vertices_world`] into `dst`, which has `2 * world_count(v, s)` floats. Returns false
+/// (`dst` partly written) when the weights are inconsistent.
+#[inline]
+pub(crate) fn world_into(
+    v: &Vertices,
+    s: &Slot,
+    bone: &Bone,
+    bones: &[Bone],
+    dst: &mut [f32],
+) -> bool {
     let deform = &s.deform;
     match v {
         Vertices::Unweighted(setup) => {
             let verts: &[f32] = if deform.is_empty() { setup } else { deform };
-            let n = verts.len().min(setup.len()) / 2;
-            let start = out.len();
-            out.resize(start + 2 * n, 0.0);
             let (x, y, a, b, c, d) = (bone.world_x, bone.world_y, bone.a, bone.b, bone.c, bone.d);
-            let dst = out.get_mut(start..).unwrap_or_default().as_chunks_mut::<2>().0;
+            let dst = dst.as_chunks_mut::<2>().0;
             for (dst, p) in dst.iter_mut().zip(verts.as_chunks::<2>().0) {
                 dst[0] = p[0] * a + p[1] * b + x;
                 dst[1] = p[0] * c + p[1] * d + y;
             }
             true
         }
-        Vertices::Weighted(w) => {
-            let start = out.len();
-            let ok = weighted_world(w, deform, bones, out, start);
-            if !ok {
-                out.truncate(start);
-            }
-            ok
-        }
+        Vertices::Weighted(w) => weighted_world(w, deform, bones, dst),
     }
 }
 
-fn weighted_world(
-    w: &WeightedVertices,
-    deform: &[f32],
-    bones: &[Bone],
-    out: &mut Vec<f32>,
-    start_out: usize,
-) -> bool {
-    let values = w.values.as_chunks::<3>().0;
-    out.resize(start_out + 2 * w.counts.len(), 0.0);
-    let dst = out.get_mut(start_out..).unwrap_or_default().as_chunks_mut::<2>().0;
-    // Each vertex's influences are taken as one window of the arrays (one bounds check per
-    // vertex, none per influence).
-    let mut start = 0usize;
+fn weighted_world(w: &WeightedVertices, deform: &[f32], bones: &[Bone], dst: &mut [f32]) -> bool {
+    let dst = dst.as_chunks_mut::<2>().0;
+    // The influences are walked with one iterator (no per-vertex window or bounds check);
+    // running out of them means inconsistent weights.
+    let mut influences = w.bones.iter().zip(w.values.as_chunks::<3>().0);
     if deform.is_empty() {
         for (dst, &n) in dst.iter_mut().zip(&w.counts) {
-            let end = start.saturating_add(n as usize);
-            let (Some(ids), Some(vals)) = (w.bones.get(start..end), values.get(start..end)) else {
-                return false;
-            };
-            start = end;
             let (mut wx, mut wy) = (0.0f32, 0.0f32);
-            for (id, v) in ids.iter().zip(vals) {
+            for _ in 0..n {
+                let Some((id, v)) = influences.next() else { return false };
                 let Some(bn) = bones.get(id.index()) else { return false };
                 let (vx, vy, weight) = (v[0], v[1], v[2]);
                 wx += (vx * bn.a + vy * bn.b + bn.world_x) * weight;
@@ -181,17 +190,11 @@ fn weighted_world(
             *dst = [wx, wy];
         }
     } else {
-        let offsets = deform.as_chunks::<2>().0;
+        let mut influences = influences.zip(deform.as_chunks::<2>().0);
         for (dst, &n) in dst.iter_mut().zip(&w.counts) {
-            let end = start.saturating_add(n as usize);
-            let (Some(ids), Some(vals), Some(offs)) =
-                (w.bones.get(start..end), values.get(start..end), offsets.get(start..end))
-            else {
-                return false;
-            };
-            start = end;
             let (mut wx, mut wy) = (0.0f32, 0.0f32);
-            for ((id, v), o) in ids.iter().zip(vals).zip(offs) {
+            for _ in 0..n {
+                let Some(((id, v), o)) = influences.next() else { return false };
                 let Some(bn) = bones.get(id.index()) else { return false };
                 let (vx, vy, weight) = (v[0] + o[0], v[1] + o[1], v[2]);
                 wx += (vx * bn.a + vy * bn.b + bn.world_x) * weight;

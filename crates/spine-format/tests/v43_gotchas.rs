@@ -291,7 +291,10 @@ fn gotcha_09_weighted_vertices_have_a_bones_length_prefix() {
     let mut s = base(3, 1, false);
     let w = |bone, weight| BoneWeight { bone, x: 1.0, y: 2.0, weight };
     let bbox = BoundingBoxAttachment {
-        vertices: Vertices::Weighted(vec![vec![w(1, 1.0)], vec![w(1, 0.5), w(2, 0.5)]]),
+        vertices: Vertices::Weighted(WeightedVertices::from_groups([
+            vec![w(1, 1.0)],
+            vec![w(1, 0.5), w(2, 0.5)],
+        ])),
         color: None,
     };
     s.default_skin = Some(vec![entry(0, 1, 1 | 16, AttachmentKind::BoundingBox(bbox))]);

@@ -402,21 +402,20 @@ impl Gen {
 
     fn vertices(&mut self, weighted: bool, count: usize, bones: usize) -> Vertices {
         if weighted {
-            Vertices::Weighted(
-                (0..count)
-                    .map(|_| {
-                        let n = self.rng.range(1, 3);
-                        (0..n)
-                            .map(|_| BoneWeight {
-                                bone: self.rng.below(bones) as u32,
-                                x: self.rng.float(100),
-                                y: self.rng.float(100),
-                                weight: self.rng.unit(),
-                            })
-                            .collect()
-                    })
-                    .collect(),
-            )
+            let groups: Vec<Vec<BoneWeight>> = (0..count)
+                .map(|_| {
+                    let n = self.rng.range(1, 3);
+                    (0..n)
+                        .map(|_| BoneWeight {
+                            bone: self.rng.below(bones) as u32,
+                            x: self.rng.float(100),
+                            y: self.rng.float(100),
+                            weight: self.rng.unit(),
+                        })
+                        .collect()
+                })
+                .collect();
+            Vertices::Weighted(WeightedVertices::from_groups(groups))
         } else {
             Vertices::Unweighted((0..count * 2).map(|_| self.rng.float(100)).collect())
         }

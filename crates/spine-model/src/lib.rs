@@ -120,8 +120,11 @@ pub fn load_binary_with(
             return v40::load_streaming(bytes, options);
         }
     }
-    let file = spine_format::binary::parse_with_limits(bytes, &options.limits)?;
-    SkeletonData::from_binary(&file, options)
+    match spine_format::binary::parse_with_limits(bytes, &options.limits)? {
+        // 4.3: the tree is ours to take apart (mesh buffers and names moved, not copied).
+        SkeletonFile::V43(s) => v43::load_owned(s, options),
+        file => SkeletonData::from_binary(&file, options),
+    }
 }
 
 #[cfg(test)]

@@ -157,23 +157,35 @@ impl Conv<'_, '_> {
 /// goes through [`Builder::weighted_with_capacity`], which reports each problem.
 /// The values are those the checked path computes (`x * scale`, `y * scale`, `weight`).
 fn weighted_valid(vs: &w::WeightedVertices, bones: usize, scale: f32) -> bool {
-    let total: u64 = vs.counts.iter().map(|&n| u64::from(n)).sum();
-    if total != vs.bones.len() as u64 || vs.values.len() != vs.bones.len() * 3 {
+    weighted_parts_valid(&vs.counts, &vs.bones, &vs.values, bones, scale)
+}
+
+/// [`weighted_valid`] of the three flat buffers (`counts`, `bones`, `values`) of any
+/// generation's weighted vertices.
+pub(crate) fn weighted_parts_valid(
+    counts: &[u32],
+    wbones: &[u32],
+    values: &[f32],
+    bones: usize,
+    scale: f32,
+) -> bool {
+    let total: u64 = counts.iter().map(|&n| u64::from(n)).sum();
+    if total != wbones.len() as u64 || values.len() != wbones.len() * 3 {
         return false;
     }
     // Branch-free passes (no early exit: the common case is all valid).
     use crate::curves::non_finite_bit;
     let mut bad = 0u32;
-    for v in vs.values.chunks_exact(3) {
+    for v in values.chunks_exact(3) {
         bad |= non_finite_bit(v[0] * scale) | non_finite_bit(v[1] * scale) | non_finite_bit(v[2]);
     }
-    let max_bone = vs.bones.iter().fold(0, |m, &b| m.max(b));
-    bad & 0x8000_0000 == 0 && (vs.bones.is_empty() || (max_bone as usize) < bones)
+    let max_bone = wbones.iter().fold(0, |m, &b| m.max(b));
+    bad & 0x8000_0000 == 0 && (wbones.is_empty() || (max_bone as usize) < bones)
 }
 
 /// Multiplies the `x, y` of each `x, y, weight` triple by `scale` (nothing to do for 1:
 /// `v * 1.0 == v` bit for bit for the finite values [`weighted_valid`] lets through).
-fn scale_xy(values: &mut [f32], scale: f32) {
+pub(crate) fn scale_xy(values: &mut [f32], scale: f32) {
     if scale != 1.0 {
         for v in values.chunks_exact_mut(3) {
             v[0] *= scale;

@@ -8,7 +8,7 @@
 //! (gotcha 8); the IK bend bit is inverted in setup data but not in timelines (gotcha 7);
 //! the physics timeline index is 1-based with 0 meaning all (gotcha 5, decoded by the parser).
 
-use spine_format::binary::shared::CurveType;
+use spine_format::binary::shared::{Channels, CurveFrames, CurveTimeline, CurveType};
 use spine_format::binary::v43 as w;
 use spine_format::binary::StrRef;
 use spine_format::SpineVersion;
@@ -19,8 +19,11 @@ use crate::curves;
 use crate::data::*;
 use crate::error::{LoadError, ProblemKind};
 use crate::ids::*;
-use crate::v40::{check_mesh_parts, timeline_attachment, vertices_of};
+use crate::v40::{
+    check_mesh_parts, scale_xy, timeline_attachment, vertices_of, weighted_parts_valid,
+};
 use crate::LoadOptions;
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 fn inherit(i: w::Inherit) -> Inherit {
@@ -55,6 +58,51 @@ fn property(p: w::TransformProperty) -> TransformProperty {
 struct Conv<'a, 'o> {
     s: &'a w::Skeleton,
     b: Builder<'o>,
+    /// Mesh buffers moved out of an owned tree ([`load_owned`]), in the order [`skins`]
+    /// visits the meshes; empty when converting a borrowed tree.
+    mesh_buffers: VecDeque<MeshBuffers>,
+    /// Bone and slot names moved out of an owned tree, by index (empty: cloned).
+    bone_names: Vec<String>,
+    slot_names: Vec<String>,
+}
+
+/// A mesh's buffers moved out of the tree: the mesh's address (to match it when it is
+/// converted), its UVs, triangles, edges and vertices.
+type MeshBuffers = (usize, Vec<f32>, Vec<u32>, Vec<u32>, w::Vertices);
+
+/// Moves every mesh's `uvs`, `triangles`, `edges` and vertices out of `s`, in the order
+/// [`skins`] visits the meshes.
+fn take_mesh_buffers(s: &mut w::Skeleton) -> VecDeque<MeshBuffers> {
+    let mut out = VecDeque::new();
+    let skins = s.default_skin.iter_mut().chain(s.skins.iter_mut().map(|k| &mut k.slots));
+    for slots in skins {
+        for e in slots.iter_mut().flat_map(|s| &mut s.attachments) {
+            if let w::AttachmentKind::Mesh(m) = &mut e.attachment.kind {
+                let key = std::ptr::from_ref::<w::MeshAttachment>(m) as usize;
+                let edges = m
+                    .nonessential
+                    .as_mut()
+                    .map(|x| std::mem::take(&mut x.edges))
+                    .unwrap_or_default();
+                out.push_back((
+                    key,
+                    std::mem::take(&mut m.uvs),
+                    std::mem::take(&mut m.triangles),
+                    edges,
+                    std::mem::take(&mut m.vertices),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The moved name at `i` when there is one, else a copy of `name`.
+fn moved_or_cloned(moved: &mut [String], i: usize, name: &str) -> String {
+    match moved.get_mut(i) {
+        Some(n) => std::mem::take(n),
+        None => name.to_owned(),
+    }
 }
 
 impl Conv<'_, '_> {
@@ -66,7 +114,42 @@ impl Conv<'_, '_> {
         match v {
             w::Vertices::Unweighted(xy) => self.b.unweighted(xy),
             w::Vertices::Weighted(vs) => {
-                self.b.weighted(vs.iter().map(|v| v.iter().map(|i| (i.bone, i.x, i.y, i.weight))))
+                let (scale, nbones) = (self.b.scale, self.b.data.bones.len());
+                if weighted_parts_valid(&vs.counts, &vs.bones, &vs.values, nbones, scale) {
+                    let mut values = vs.values.clone();
+                    scale_xy(&mut values, scale);
+                    return Vertices::Weighted(WeightedVertices {
+                        counts: vs.counts.clone(),
+                        bones: vs.bones.iter().map(|&b| BoneId(b)).collect(),
+                        values,
+                    });
+                }
+                let groups = vs.groups().map(|v| v.map(|i| (i.bone, i.x, i.y, i.weight)));
+                self.b.weighted_with_capacity(groups, vs.influence_count())
+            }
+        }
+    }
+
+    /// [`Conv::vertices`] of vertices moved out of an owned tree: positions are scaled in
+    /// place and the buffers reused (same values, same problems in the same order).
+    fn vertices_owned(&mut self, v: w::Vertices) -> Vertices {
+        match v {
+            w::Vertices::Unweighted(mut xy) => {
+                for v in &mut xy {
+                    *v = self.b.fs("vertex", *v);
+                }
+                Vertices::Unweighted(xy)
+            }
+            w::Vertices::Weighted(mut vs) => {
+                let (scale, nbones) = (self.b.scale, self.b.data.bones.len());
+                if weighted_parts_valid(&vs.counts, &vs.bones, &vs.values, nbones, scale) {
+                    scale_xy(&mut vs.values, scale);
+                    // `u32` to `BoneId` in place (same layout: no allocation).
+                    let bones = vs.bones.into_iter().map(BoneId).collect();
+                    let (counts, values) = (vs.counts, vs.values);
+                    return Vertices::Weighted(WeightedVertices { counts, bones, values });
+                }
+                self.vertices(&w::Vertices::Weighted(vs))
             }
         }
     }
@@ -86,8 +169,35 @@ pub(crate) fn convert(
     s: &w::Skeleton,
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    let mut c =
-        Conv { s, b: Builder::new(Behaviour::new(SpineVersion::V4_3, &s.header.version), options) };
+    convert_with(s, options, VecDeque::new(), Vec::new(), Vec::new())
+}
+
+/// Converts a parsed 4.3 skeleton that the caller gives away: the same result as
+/// [`convert`], with the mesh buffers and the bone and slot names moved, not copied.
+pub(crate) fn load_owned(
+    mut s: w::Skeleton,
+    options: &LoadOptions<'_>,
+) -> Result<SkeletonData, LoadError> {
+    let buffers = take_mesh_buffers(&mut s);
+    let bones = s.bones.iter_mut().map(|b| std::mem::take(&mut b.name)).collect();
+    let slots = s.slots.iter_mut().map(|b| std::mem::take(&mut b.name)).collect();
+    convert_with(&s, options, buffers, bones, slots)
+}
+
+fn convert_with(
+    s: &w::Skeleton,
+    options: &LoadOptions<'_>,
+    mesh_buffers: VecDeque<MeshBuffers>,
+    bone_names: Vec<String>,
+    slot_names: Vec<String>,
+) -> Result<SkeletonData, LoadError> {
+    let mut c = Conv {
+        s,
+        b: Builder::new(Behaviour::new(SpineVersion::V4_3, &s.header.version), options),
+        mesh_buffers,
+        bone_names,
+        slot_names,
+    };
     let h = &s.header;
     c.b.data.hash = format!("{:x}{:x}", h.hash_high, h.hash_low);
     c.b.data.x = h.x;
@@ -124,9 +234,10 @@ pub(crate) fn convert(
 
 fn bones_and_slots(c: &mut Conv<'_, '_>) {
     for (i, bone) in c.s.bones.iter().enumerate() {
-        c.b.enter("bone", &bone.name);
+        let name = moved_or_cloned(&mut c.bone_names, i, &bone.name);
+        c.b.enter("bone", &name);
         let data = BoneData {
-            name: bone.name.clone(),
+            name,
             parent: None,
             length: c.b.fs("length", bone.length),
             x: c.b.fs("x", bone.x),
@@ -143,8 +254,9 @@ fn bones_and_slots(c: &mut Conv<'_, '_>) {
         c.b.add_bone(i, bone.parent, data);
         c.b.pop();
     }
-    for slot in &c.s.slots {
-        c.b.enter("slot", &slot.name);
+    for (i, slot) in c.s.slots.iter().enumerate() {
+        let name = moved_or_cloned(&mut c.slot_names, i, &slot.name);
+        c.b.enter("slot", &name);
         let bone = c.b.bone(slot.bone);
         let attachment = c.text(slot.attachment).map(str::to_owned);
         let blend = match slot.blend {
@@ -154,7 +266,7 @@ fn bones_and_slots(c: &mut Conv<'_, '_>) {
             w::BlendMode::Screen => BlendMode::Screen,
         };
         c.b.data.slots.push(SlotData {
-            name: slot.name.clone(),
+            name,
             bone,
             color: Color::from_bytes(slot.color),
             dark_color: slot.dark_rgb().map(Color::from_rgb),
@@ -431,19 +543,29 @@ fn attachment(c: &mut Conv<'_, '_>, name: &Arc<str>, a: &w::Attachment) -> Attac
         w::AttachmentKind::Mesh(m) => {
             let path = path_of(c, m.path);
             let sequence = c.b.sequence(&path, seq(&m.sequence));
-            let vertices = c.vertices(&m.vertices);
-            check_mesh_parts(&mut c.b, &vertices, &m.uvs, &m.triangles, m.hull_length);
-            let (edges, width, height) = match &m.nonessential {
-                Some(e) => (e.edges.clone(), e.width * c.b.scale, e.height * c.b.scale),
-                None => (Vec::new(), 0.0, 0.0),
+            let key = std::ptr::from_ref::<w::MeshAttachment>(m) as usize;
+            let (vertices, uvs, triangles, edges) =
+                if c.mesh_buffers.front().is_some_and(|b| b.0 == key) {
+                    let (_, uvs, triangles, edges, v) =
+                        c.mesh_buffers.pop_front().unwrap_or_default();
+                    (c.vertices_owned(v), uvs, triangles, edges)
+                } else {
+                    let edges =
+                        m.nonessential.as_ref().map(|e| e.edges.clone()).unwrap_or_default();
+                    (c.vertices(&m.vertices), m.uvs.clone(), m.triangles.clone(), edges)
+                };
+            check_mesh_parts(&mut c.b, &vertices, &uvs, &triangles, m.hull_length);
+            let (width, height) = match &m.nonessential {
+                Some(e) => (e.width * c.b.scale, e.height * c.b.scale),
+                None => (0.0, 0.0),
             };
             let timeline_slots = m.timeline_slots.iter().map(|&s| c.b.slot(s)).collect();
             AttachmentKind::Mesh(MeshAttachment {
                 path,
                 color: color(m.color),
                 vertices,
-                region_uvs: m.uvs.clone(),
-                triangles: m.triangles.clone(),
+                region_uvs: uvs,
+                triangles,
                 hull_length: m.hull_length,
                 edges,
                 width,
@@ -545,11 +667,76 @@ fn orders(
     (times, out)
 }
 
+/// An animation's keys being built: curve tables are streamed into `pool` (no table built
+/// apart and copied), `unchecked` lists the timelines (indices in the animation's list)
+/// whose tables saw a value that may not be finite.
+#[derive(Default)]
+struct Keys {
+    pool: Vec<f32>,
+    scratch: Vec<f32>,
+    unchecked: Vec<usize>,
+}
+
+impl Keys {
+    fn note(&mut self, at: usize, (c, s): (Curves, curves::Streamed)) -> Curves {
+        if !s.finite {
+            self.unchecked.push(at);
+        }
+        c
+    }
+
+    /// A float curve timeline (values and `cy` times `scale`), the `at`-th timeline.
+    fn floats<const N: usize>(&mut self, at: usize, t: &CurveTimeline<[f32; N]>, s: f32) -> Curves
+    where
+        [f32; N]: Channels<Beziers = [[f32; 4]; N]>,
+    {
+        let out = curves::KeyOut { keys: &mut self.pool, curves: &mut self.scratch };
+        match curves::stream_floats(out, CurveFrames::replay(t), s) {
+            Ok(r) => self.note(at, r),
+            // A replay reads no input and cannot fail; built apart all the same if it did.
+            Err(_) => {
+                self.unchecked.push(at);
+                curves::floats(t, s).store(&mut self.pool)
+            }
+        }
+    }
+
+    /// A color curve timeline, the `at`-th timeline.
+    fn colors<const N: usize>(&mut self, at: usize, t: &CurveTimeline<[u8; N]>) -> Curves
+    where
+        [u8; N]: Channels<Beziers = [[f32; 4]; N]>,
+    {
+        let out = curves::KeyOut { keys: &mut self.pool, curves: &mut self.scratch };
+        match curves::stream_colors(out, CurveFrames::replay(t)) {
+            Ok(r) => self.note(at, r),
+            Err(_) => {
+                self.unchecked.push(at);
+                curves::colors(t).store(&mut self.pool)
+            }
+        }
+    }
+}
+
+/// The number of timelines `a` becomes (exact).
+fn timeline_count(a: &w::Animation) -> usize {
+    a.slots.iter().map(|g| g.timelines.len()).sum::<usize>()
+        + a.bones.iter().map(|g| g.timelines.len()).sum::<usize>()
+        + a.ik.len()
+        + a.transform.len()
+        + a.path.iter().map(|g| g.timelines.len()).sum::<usize>()
+        + a.physics.iter().map(|g| g.timelines.len()).sum::<usize>()
+        + a.slider.iter().map(|g| g.timelines.len()).sum::<usize>()
+        + a.attachments.iter().flat_map(|s| &s.slots).map(|s| s.attachments.len()).sum::<usize>()
+        + usize::from(!a.draw_order.is_empty())
+        + a.draw_order_folders.len()
+        + usize::from(!a.events.is_empty())
+}
+
 fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
     c.b.enter("animation", &a.name);
     let scale = c.b.scale;
-    let mut tl = Vec::new();
-    let mut pool = Vec::new();
+    let mut tl = Vec::with_capacity(timeline_count(a));
+    let mut k = Keys::default();
     for st in &a.slots {
         let slot = c.b.slot(st.slot);
         for t in &st.timelines {
@@ -562,13 +749,12 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
                     });
                     continue;
                 }
-                w::SlotTimeline::Rgba(t) => (ColorProperty::Rgba, curves::colors(t)),
-                w::SlotTimeline::Rgb(t) => (ColorProperty::Rgb, curves::colors(t)),
-                w::SlotTimeline::Rgba2(t) => (ColorProperty::Rgba2, curves::colors(t)),
-                w::SlotTimeline::Rgb2(t) => (ColorProperty::Rgb2, curves::colors(t)),
-                w::SlotTimeline::Alpha(t) => (ColorProperty::Alpha, curves::colors(t)),
+                w::SlotTimeline::Rgba(t) => (ColorProperty::Rgba, k.colors(tl.len(), t)),
+                w::SlotTimeline::Rgb(t) => (ColorProperty::Rgb, k.colors(tl.len(), t)),
+                w::SlotTimeline::Rgba2(t) => (ColorProperty::Rgba2, k.colors(tl.len(), t)),
+                w::SlotTimeline::Rgb2(t) => (ColorProperty::Rgb2, k.colors(tl.len(), t)),
+                w::SlotTimeline::Alpha(t) => (ColorProperty::Alpha, k.colors(tl.len(), t)),
             };
-            let curves = curves.store(&mut pool);
             tl.push(Timeline::Color { slot, property, curves });
         }
     }
@@ -576,24 +762,24 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
         let bone = c.b.bone(bt.bone);
         for t in &bt.timelines {
             use BoneProperty as P;
+            let at = tl.len();
             let (property, curves) = match t {
-                w::BoneTimeline::Rotate(t) => (P::Rotate, curves::floats(t, 1.0)),
-                w::BoneTimeline::Translate(t) => (P::Translate, curves::floats(t, scale)),
-                w::BoneTimeline::TranslateX(t) => (P::TranslateX, curves::floats(t, scale)),
-                w::BoneTimeline::TranslateY(t) => (P::TranslateY, curves::floats(t, scale)),
-                w::BoneTimeline::Scale(t) => (P::Scale, curves::floats(t, 1.0)),
-                w::BoneTimeline::ScaleX(t) => (P::ScaleX, curves::floats(t, 1.0)),
-                w::BoneTimeline::ScaleY(t) => (P::ScaleY, curves::floats(t, 1.0)),
-                w::BoneTimeline::Shear(t) => (P::Shear, curves::floats(t, 1.0)),
-                w::BoneTimeline::ShearX(t) => (P::ShearX, curves::floats(t, 1.0)),
-                w::BoneTimeline::ShearY(t) => (P::ShearY, curves::floats(t, 1.0)),
+                w::BoneTimeline::Rotate(t) => (P::Rotate, k.floats(at, t, 1.0)),
+                w::BoneTimeline::Translate(t) => (P::Translate, k.floats(at, t, scale)),
+                w::BoneTimeline::TranslateX(t) => (P::TranslateX, k.floats(at, t, scale)),
+                w::BoneTimeline::TranslateY(t) => (P::TranslateY, k.floats(at, t, scale)),
+                w::BoneTimeline::Scale(t) => (P::Scale, k.floats(at, t, 1.0)),
+                w::BoneTimeline::ScaleX(t) => (P::ScaleX, k.floats(at, t, 1.0)),
+                w::BoneTimeline::ScaleY(t) => (P::ScaleY, k.floats(at, t, 1.0)),
+                w::BoneTimeline::Shear(t) => (P::Shear, k.floats(at, t, 1.0)),
+                w::BoneTimeline::ShearX(t) => (P::ShearX, k.floats(at, t, 1.0)),
+                w::BoneTimeline::ShearY(t) => (P::ShearY, k.floats(at, t, 1.0)),
                 w::BoneTimeline::Inherit(keys) => {
                     let keys = keys.iter().map(|k| (k.time, inherit(k.inherit))).collect();
                     tl.push(Timeline::Inherit { bone, keys });
                     continue;
                 }
             };
-            let curves = curves.store(&mut pool);
             tl.push(Timeline::Bone { bone, property, curves });
         }
     }
@@ -624,12 +810,12 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
             curves::segment(&mut curves, &mut next, i - 1, curve, &ctl, 1.0);
         }
         c.b.check_curves(curves.table());
-        let curves = curves.store(&mut pool);
+        let curves = curves.store(&mut k.pool);
         tl.push(Timeline::Ik { constraint, curves, flags });
     }
     for t in &a.transform {
         let constraint = constraint_ref(c, t.constraint, ConstraintType::Transform);
-        let curves = curves::floats(&t.timeline, 1.0).store(&mut pool);
+        let curves = k.floats(tl.len(), &t.timeline, 1.0);
         tl.push(Timeline::Transform { constraint, curves });
     }
     for pt in &a.path {
@@ -639,20 +825,20 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
             _ => None,
         };
         for t in &pt.timelines {
+            let at = tl.len();
             let (property, curves) = match t {
                 w::PathTimeline::Position(t) => {
                     let s =
                         if matches!(modes, Some((PositionMode::Fixed, _))) { scale } else { 1.0 };
-                    (PathProperty::Position, curves::floats(t, s))
+                    (PathProperty::Position, k.floats(at, t, s))
                 }
                 w::PathTimeline::Spacing(t) => {
                     let fixed =
                         matches!(modes, Some((_, SpacingMode::Length | SpacingMode::Fixed)));
-                    (PathProperty::Spacing, curves::floats(t, if fixed { scale } else { 1.0 }))
+                    (PathProperty::Spacing, k.floats(at, t, if fixed { scale } else { 1.0 }))
                 }
-                w::PathTimeline::Mix(t) => (PathProperty::Mix, curves::floats(t, 1.0)),
+                w::PathTimeline::Mix(t) => (PathProperty::Mix, k.floats(at, t, 1.0)),
             };
-            let curves = curves.store(&mut pool);
             tl.push(Timeline::Path { constraint, property, curves });
         }
     }
@@ -671,11 +857,8 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
                         W::Gravity => PhysicsProperty::Gravity,
                         W::Mix => PhysicsProperty::Mix,
                     };
-                    tl.push(Timeline::Physics {
-                        constraint,
-                        property,
-                        curves: curves::floats(t, 1.0).store(&mut pool),
-                    });
+                    let curves = k.floats(tl.len(), t, 1.0);
+                    tl.push(Timeline::Physics { constraint, property, curves });
                 }
                 w::PhysicsTimeline::Reset(times) => {
                     tl.push(Timeline::PhysicsReset { constraint, times: times.clone() })
@@ -686,11 +869,11 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
     for st in &a.slider {
         let constraint = constraint_ref(c, st.constraint, ConstraintType::Slider);
         for t in &st.timelines {
+            let at = tl.len();
             let (property, curves) = match t {
-                w::SliderTimeline::Time(t) => (SliderProperty::Time, curves::floats(t, 1.0)),
-                w::SliderTimeline::Mix(t) => (SliderProperty::Mix, curves::floats(t, 1.0)),
+                w::SliderTimeline::Time(t) => (SliderProperty::Time, k.floats(at, t, 1.0)),
+                w::SliderTimeline::Mix(t) => (SliderProperty::Mix, k.floats(at, t, 1.0)),
             };
-            let curves = curves.store(&mut pool);
             tl.push(Timeline::Slider { constraint, property, curves });
         }
     }
@@ -729,7 +912,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
                             };
                             curves::segment(&mut curves, &mut next, i, curve, &ctl, 1.0);
                         }
-                        let curves = curves.store(&mut pool);
+                        let curves = curves.store(&mut k.pool);
                         tl.push(Timeline::Deform { slot, attachment: att, curves, vertices: keys });
                     }
                     w::AttachmentTimelineKind::Sequence(keys) => {
@@ -785,15 +968,18 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
         }
         tl.push(Timeline::Event { keys });
     }
-    for t in &tl {
-        if let Timeline::Bone { curves, .. }
-        | Timeline::Color { curves, .. }
-        | Timeline::Transform { curves, .. }
-        | Timeline::Path { curves, .. }
-        | Timeline::Physics { curves, .. }
-        | Timeline::Slider { curves, .. } = t
+    // Only the tables that saw a value that may not be finite can report one (in order).
+    for &i in &k.unchecked {
+        if let Some(
+            Timeline::Bone { curves, .. }
+            | Timeline::Color { curves, .. }
+            | Timeline::Transform { curves, .. }
+            | Timeline::Path { curves, .. }
+            | Timeline::Physics { curves, .. }
+            | Timeline::Slider { curves, .. },
+        ) = tl.get(i)
         {
-            c.b.check_curves(curves.table(&pool));
+            c.b.check_curves(curves.table(&k.pool));
         }
     }
     c.b.pop();
@@ -801,7 +987,7 @@ fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
         name: a.name.clone(),
         duration: a.duration(),
         timelines: tl,
-        keys: pool,
+        keys: k.pool,
     });
 }
 

@@ -318,6 +318,64 @@ impl RenderCommands {
         }
     }
 
+    /// Where a new draw would go, changing nothing: `Some(offset)` (the index offset to add to
+    /// the draw's local indices) when it merges into the last command, `None` when it opens a
+    /// new command (offset 0). [`commit`](Self::commit) applies the decision.
+    #[inline]
+    fn plan(
+        &self,
+        page: PageId,
+        blend_mode: BlendMode,
+        first_light: Argb,
+        first_dark: Argb,
+        nv: usize,
+        ni: usize,
+    ) -> Option<usize> {
+        let last = self.commands.last()?;
+        let same = last.page == page && last.blend_mode == blend_mode;
+        let fits = last.vertex_count + nv <= MAX_VERTICES;
+        let merge = match self.batching {
+            Batching::Never => false,
+            Batching::PageAndBlend => same && fits,
+            Batching::SpineCpp => {
+                same && fits
+                    && self.colors.get(last.vertex_start) == Some(&first_light)
+                    && self.dark_colors.get(last.vertex_start) == Some(&first_dark)
+                    && last.index_count + ni < 0xffff
+            }
+        };
+        merge.then_some(last.vertex_count)
+    }
+
+    /// Applies a [`plan`](Self::plan) made before the draw's vertices and indices were
+    /// appended (`vertex_start` / `index_start` are where they begin).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn commit(
+        &mut self,
+        plan: Option<usize>,
+        page: PageId,
+        blend_mode: BlendMode,
+        vertex_start: usize,
+        index_start: usize,
+        nv: usize,
+        ni: usize,
+    ) {
+        if let (Some(_), Some(last)) = (plan, self.commands.last_mut()) {
+            last.vertex_count += nv;
+            last.index_count += ni;
+            return;
+        }
+        self.commands.push(CommandRange {
+            page,
+            blend_mode,
+            vertex_start,
+            vertex_count: nv,
+            index_start,
+            index_count: ni,
+        });
+    }
+
     /// Chooses the command a new draw goes to. Returns the index offset to add to the draw's
     /// local indices; opens a new command when it cannot merge.
     fn target(
@@ -329,35 +387,10 @@ impl RenderCommands {
         nv: usize,
         ni: usize,
     ) -> usize {
-        if let Some(last) = self.commands.last_mut() {
-            let same = last.page == page && last.blend_mode == blend_mode;
-            let fits = last.vertex_count + nv <= MAX_VERTICES;
-            let merge = match self.batching {
-                Batching::Never => false,
-                Batching::PageAndBlend => same && fits,
-                Batching::SpineCpp => {
-                    same && fits
-                        && self.colors.get(last.vertex_start) == Some(&first_light)
-                        && self.dark_colors.get(last.vertex_start) == Some(&first_dark)
-                        && last.index_count + ni < 0xffff
-                }
-            };
-            if merge {
-                let offset = last.vertex_count;
-                last.vertex_count += nv;
-                last.index_count += ni;
-                return offset;
-            }
-        }
-        self.commands.push(CommandRange {
-            page,
-            blend_mode,
-            vertex_start: self.colors.len(),
-            vertex_count: nv,
-            index_start: self.indices.len(),
-            index_count: ni,
-        });
-        0
+        let plan = self.plan(page, blend_mode, first_light, first_dark, nv, ni);
+        let (v0, i0) = (self.colors.len(), self.indices.len());
+        self.commit(plan, page, blend_mode, v0, i0, nv, ni);
+        plan.unwrap_or(0)
     }
 
     /// Appends a draw, merging it into the last command when the batching policy allows.
@@ -449,7 +482,46 @@ impl RenderCommands {
         if uvs.len() != p {
             return Err(DrawError::UvLength { positions: p, uvs: uvs.len() });
         }
-        let nv = p / 2;
+        self.push_uniform_fill(page, blend_mode, light, dark, p / 2, uvs, indices, |dst| {
+            dst.copy_from_slice(positions);
+            true
+        })
+        .map(|_| ())
+    }
+
+    /// Appends a draw of `num_vertices` vertices with one `light` / `dark` color, whose
+    /// positions `fill` writes in place (`2 * num_vertices` floats, zero-filled; returning
+    /// false drops the draw), copying the first `2 * num_vertices` floats of `uvs` and
+    /// `indices` (local to the draw). Checks as [`push_uniform`](Self::push_uniform) (`uvs`
+    /// may be longer than needed); `Ok(true)` when the draw was appended, `Ok(false)` when it
+    /// was skipped (no vertex or index, or `fill` returned false). On error or `false`
+    /// nothing is appended. Indices are mapped and checked in one pass.
+    #[doc(hidden)]
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn push_uniform_fill<I, F>(
+        &mut self,
+        page: PageId,
+        blend_mode: BlendMode,
+        light: Argb,
+        dark: Argb,
+        num_vertices: usize,
+        uvs: &[f32],
+        indices: &[I],
+        fill: F,
+    ) -> Result<bool, DrawError>
+    where
+        I: Copy,
+        u32: From<I>,
+        F: FnOnce(&mut [f32]) -> bool,
+    {
+        let nv = num_vertices;
+        if page.index() >= self.pages.len() {
+            return Err(DrawError::UnknownPage(page));
+        }
+        let Some(uvs) = uvs.get(..2 * nv) else {
+            return Err(DrawError::UvLength { positions: 2 * nv, uvs: uvs.len() });
+        };
         if nv > MAX_VERTICES {
             return Err(DrawError::TooManyVertices(nv));
         }
@@ -457,27 +529,77 @@ impl RenderCommands {
         if ni % 3 != 0 {
             return Err(DrawError::NotTriangles(ni));
         }
-        // One branch-free pass; the offending index is looked up only on error.
-        let max = indices.iter().fold(0u32, |m, &i| m.max(u32::from(i)));
-        if ni > 0 && max as usize >= nv {
-            let bad = indices.iter().map(|&i| u32::from(i)).find(|&i| i as usize >= nv);
-            let bad = bad.unwrap_or(max);
+        if ni == 0 {
+            return Ok(false);
+        }
+        if nv == 0 {
+            let bad = indices.first().map_or(0, |&i| u32::from(i));
             return Err(DrawError::IndexOutOfRange {
                 index: u16::try_from(bad).unwrap_or(u16::MAX),
+                vertices: 0,
+            });
+        }
+        let plan = self.plan(page, blend_mode, light, dark, nv, ni);
+        let (v0, i0) = (self.colors.len(), self.indices.len());
+        self.positions.resize(2 * (v0 + nv), 0.0);
+        if !fill(self.positions.get_mut(2 * v0..).unwrap_or_default()) {
+            self.positions.truncate(2 * v0);
+            return Ok(false);
+        }
+        // Map and check in one branch-free pass; the offending index is looked up on error.
+        // offset + i <= 65535 because the merged command has at most MAX_VERTICES vertices.
+        let offset = plan.unwrap_or(0) as u32;
+        self.indices.resize(i0 + ni, 0);
+        let dst = self.indices.get_mut(i0..).unwrap_or_default();
+        if !map_indices(dst, indices, offset, nv) {
+            self.positions.truncate(2 * v0);
+            self.indices.truncate(i0);
+            let bad = indices.iter().map(|&i| u32::from(i)).find(|&i| i as usize >= nv);
+            return Err(DrawError::IndexOutOfRange {
+                index: u16::try_from(bad.unwrap_or(u32::MAX)).unwrap_or(u16::MAX),
                 vertices: nv,
             });
         }
-        if nv == 0 || ni == 0 {
-            return Ok(());
+        self.uvs.extend_from_slice(uvs);
+        self.colors.extend(std::iter::repeat_n(light, nv));
+        self.dark_colors.extend(std::iter::repeat_n(dark, nv));
+        self.commit(plan, page, blend_mode, v0, i0, nv, ni);
+        Ok(true)
+    }
+
+    /// Appends a quad (4 vertices, 2 triangles) with one `light` / `dark` color: as
+    /// [`push_uniform`](Self::push_uniform) with fixed-size slices, so the copies are
+    /// inlined. Returns `Ok(true)` when appended.
+    #[doc(hidden)]
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn push_quad(
+        &mut self,
+        page: PageId,
+        blend_mode: BlendMode,
+        light: Argb,
+        dark: Argb,
+        positions: &[f32; 8],
+        uvs: &[f32; 8],
+        indices: &[u16; 6],
+    ) -> Result<bool, DrawError> {
+        if page.index() >= self.pages.len() {
+            return Err(DrawError::UnknownPage(page));
         }
-        let offset = self.target(page, blend_mode, light, dark, nv, ni) as u32;
+        if let Some(&bad) = indices.iter().find(|&&i| i >= 4) {
+            return Err(DrawError::IndexOutOfRange { index: bad, vertices: 4 });
+        }
+        let plan = self.plan(page, blend_mode, light, dark, 4, 6);
+        let (v0, i0) = (self.colors.len(), self.indices.len());
+        let offset = plan.unwrap_or(0) as u16;
+        // offset + i <= 65535 because the merged command has at most MAX_VERTICES vertices.
+        self.indices.extend_from_slice(&indices.map(|i| offset.wrapping_add(i)));
         self.positions.extend_from_slice(positions);
         self.uvs.extend_from_slice(uvs);
-        self.colors.resize(self.colors.len() + nv, light);
-        self.dark_colors.resize(self.dark_colors.len() + nv, dark);
-        // offset + i <= 65535 because the merged command has at most MAX_VERTICES vertices.
-        self.indices.extend(indices.iter().map(|&i| (offset + u32::from(i)) as u16));
-        Ok(())
+        self.colors.extend_from_slice(&[light; 4]);
+        self.dark_colors.extend_from_slice(&[dark; 4]);
+        self.commit(plan, page, blend_mode, v0, i0, 4, 6);
+        Ok(true)
     }
 
     /// Appends a draw whose data `fill` writes in place (no intermediate copy). The slices
@@ -545,6 +667,26 @@ impl RenderCommands {
         }
         Ok(())
     }
+}
+
+/// Writes `offset + src[k]` (truncated to `u16`) to `dst[k]` and returns whether every
+/// `src[k]` is below `num_vertices` (1 to 65 536), in one pass the compiler vectorizes: for
+/// `i < 65536` and `n = num_vertices - 1 < 65536`, `i | (n - i)` (wrapping) has no bit above
+/// the 16th exactly when `i <= n`.
+#[inline]
+fn map_indices<I>(dst: &mut [u16], src: &[I], offset: u32, num_vertices: usize) -> bool
+where
+    I: Copy,
+    u32: From<I>,
+{
+    let n = num_vertices.saturating_sub(1) as u32;
+    let mut acc = 0u32;
+    for (d, &s) in dst.iter_mut().zip(src) {
+        let i = u32::from(s);
+        acc |= i | n.wrapping_sub(i);
+        *d = (offset + i) as u16;
+    }
+    acc >> 16 == 0
 }
 
 /// A borrowed view of one command: a triangle list on one page with one blend mode.

@@ -87,6 +87,32 @@ fn to_blend(b: spine_model::BlendMode) -> BlendMode {
     }
 }
 
+/// The light and dark colors of a draw (spine-cpp `SkeletonRenderer::render`).
+#[inline]
+fn draw_colors(
+    sk_color: spine_model::Color,
+    slot: &Slot,
+    att_color: spine_model::Color,
+) -> (Argb, Argb) {
+    let r = channel(sk_color.r * slot.color.r * att_color.r * 255.0);
+    let g = channel(sk_color.g * slot.color.g * att_color.g * 255.0);
+    let b = channel(sk_color.b * slot.color.b * att_color.b * 255.0);
+    let a = channel(sk_color.a * slot.color.a * att_color.a * 255.0);
+    let light = Argb((a << 24) | (r << 16) | (g << 8) | b);
+    let dark = if slot.has_dark_color {
+        let d = slot.dark_color;
+        Argb(
+            0xff00_0000
+                | (channel(d.r * 255.0) << 16)
+                | (channel(d.g * 255.0) << 8)
+                | channel(d.b * 255.0),
+        )
+    } else {
+        Argb::BLACK
+    };
+    (light, dark)
+}
+
 fn channel(v: f32) -> u32 {
     // `static_cast<uint8_t>(v)`: truncation; `as` saturates out-of-range values and NaN.
     u32::from(v as u8)
@@ -135,7 +161,11 @@ impl SkeletonRenderer {
                 continue;
             }
             let Some(bone) = skeleton.bones.get(slot.bone.index()) else { continue };
-            // Region corners and UVs live on the stack; mesh positions in `self.world`.
+            let quad_indices =
+                if data.behaviour.region_vertices_bl_first { &QUAD_BL_FIRST } else { &QUAD };
+            let blend = to_blend(data.slot(slot_id).blend);
+            // Region corners and UVs live on the stack; mesh positions in `self.world`, or,
+            // when not clipping, written straight into `out`.
             let mut quad = [0.0f32; 8];
             let mut quad_uvs = [0.0f32; 8];
             let (att_color, region, uvs, triangles, is_region): (_, _, &[f32], &[u32], bool) =
@@ -160,6 +190,22 @@ impl SkeletonRenderer {
                         quad = crate::vertices::region_world(&offsets, bone, bl_first);
                         quad_uvs =
                             if bl_first { region_uvs_bl_first(region) } else { region_uvs(region) };
+                        if !self.clipper.is_clipping() {
+                            let (light, dark) = draw_colors(sk_color, slot, r.color);
+                            let page = PageId(region.page.0);
+                            // Validated by construction; a failure drops the draw.
+                            let _ = out.push_quad(
+                                page,
+                                blend,
+                                light,
+                                dark,
+                                &quad,
+                                &quad_uvs,
+                                quad_indices,
+                            );
+                            self.clipper.clip_end_slot(slot_id);
+                            continue;
+                        }
                         (r.color, region, &[], &[], true)
                     }
                     AttachmentKind::Mesh(m) => {
@@ -172,6 +218,50 @@ impl SkeletonRenderer {
                         else {
                             continue;
                         };
+                        let uvs: &[f32] = if m.has_sequence
+                            && (frame != m.sequence.setup_index as usize || m.uvs.is_none())
+                        {
+                            self.mesh_uv_cache
+                                .entry((att_id.0, frame as u32))
+                                .or_insert_with(|| mesh_uvs(&m.region_uvs, region))
+                        } else {
+                            match &m.uvs {
+                                Some(u) => u,
+                                None => continue,
+                            }
+                        };
+                        // Not clipping: the world vertices go straight into `out`. When the
+                        // weights are inconsistent (or the UVs too short), the general path
+                        // below decides.
+                        let nv = crate::vertices::world_count(&m.vertices, slot);
+                        if !self.clipper.is_clipping() && uvs.len() >= 2 * nv {
+                            let (light, dark) = draw_colors(sk_color, slot, m.color);
+                            let page = PageId(region.page.0);
+                            let pushed = out.push_uniform_fill(
+                                page,
+                                blend,
+                                light,
+                                dark,
+                                nv,
+                                uvs,
+                                &m.triangles,
+                                |dst| {
+                                    crate::vertices::world_into(
+                                        &m.vertices,
+                                        slot,
+                                        bone,
+                                        &skeleton.bones,
+                                        dst,
+                                    )
+                                },
+                            );
+                            // Anything else (inconsistent weights, a rejected or empty
+                            // draw) is decided by the general path, as before.
+                            if pushed == Ok(true) {
+                                self.clipper.clip_end_slot(slot_id);
+                                continue;
+                            }
+                        }
                         self.world.clear();
                         if !crate::vertices::vertices_world(
                             &m.vertices,
@@ -186,18 +276,6 @@ impl SkeletonRenderer {
                                 continue;
                             }
                         }
-                        let uvs: &[f32] = if m.has_sequence
-                            && (frame != m.sequence.setup_index as usize || m.uvs.is_none())
-                        {
-                            self.mesh_uv_cache
-                                .entry((att_id.0, frame as u32))
-                                .or_insert_with(|| mesh_uvs(&m.region_uvs, region))
-                        } else {
-                            match &m.uvs {
-                                Some(u) => u,
-                                None => continue,
-                            }
-                        };
                         (m.color, region, uvs, &m.triangles, false)
                     }
                     AttachmentKind::Clipping(c) => {
@@ -217,26 +295,8 @@ impl SkeletonRenderer {
                 continue;
             }
 
-            let r = channel(sk_color.r * slot.color.r * att_color.r * 255.0);
-            let g = channel(sk_color.g * slot.color.g * att_color.g * 255.0);
-            let b = channel(sk_color.b * slot.color.b * att_color.b * 255.0);
-            let a = channel(sk_color.a * slot.color.a * att_color.a * 255.0);
-            let light = Argb((a << 24) | (r << 16) | (g << 8) | b);
-            let dark = if slot.has_dark_color {
-                let d = slot.dark_color;
-                Argb(
-                    0xff00_0000
-                        | (channel(d.r * 255.0) << 16)
-                        | (channel(d.g * 255.0) << 8)
-                        | channel(d.b * 255.0),
-                )
-            } else {
-                Argb::BLACK
-            };
-            let quad_indices =
-                if data.behaviour.region_vertices_bl_first { &QUAD_BL_FIRST } else { &QUAD };
+            let (light, dark) = draw_colors(sk_color, slot, att_color);
             let page = PageId(region.page.0);
-            let blend = to_blend(data.slot(slot_id).blend);
             // Draws are validated by construction; a failure (an index out of range, an
             // unknown page) drops the draw.
             if self.clipper.is_clipping() {

@@ -863,17 +863,21 @@ fn vertices43(v: &Vertices) -> w::Vertices {
     match v {
         Vertices::Unweighted(xy) => w::Vertices::Unweighted(xy.clone()),
         Vertices::Weighted(wv) => {
-            let mut out = Vec::with_capacity(wv.counts.len());
+            let mut out = w::WeightedVertices {
+                counts: Vec::with_capacity(wv.counts.len()),
+                bones: Vec::with_capacity(wv.bones.len()),
+                values: Vec::with_capacity(wv.bones.len() * 3),
+            };
             let mut i = 0usize;
             for &n in &wv.counts {
-                let mut list = Vec::with_capacity(n as usize);
                 for _ in 0..n {
                     let b = wv.bones.get(i).map_or(0, |b| b.0);
                     let v = wv.values.get(i * 3..i * 3 + 3).unwrap_or(&[0.0; 3]);
-                    list.push(w::BoneWeight { bone: b, x: v[0], y: v[1], weight: v[2] });
+                    out.bones.push(b);
+                    out.values.extend_from_slice(&v[..3]);
                     i += 1;
                 }
-                out.push(list);
+                out.counts.push(n);
             }
             w::Vertices::Weighted(out)
         }
@@ -1736,17 +1740,12 @@ pub fn to_v42(
 fn vertices42(v: &w::Vertices) -> v4::Vertices {
     match v {
         w::Vertices::Unweighted(xy) => v4::Vertices::Plain(xy.clone()),
-        w::Vertices::Weighted(list) => {
-            let mut out = v4::WeightedVertices::default();
-            for vertex in list {
-                out.counts.push(vertex.len() as u32);
-                for b in vertex {
-                    out.bones.push(b.bone);
-                    out.values.extend([b.x, b.y, b.weight]);
-                }
-            }
-            v4::Vertices::Weighted(out)
-        }
+        // The same flat layout in both generations.
+        w::Vertices::Weighted(vs) => v4::Vertices::Weighted(v4::WeightedVertices {
+            counts: vs.counts.clone(),
+            bones: vs.bones.clone(),
+            values: vs.values.clone(),
+        }),
     }
 }
 

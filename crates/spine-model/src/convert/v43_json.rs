@@ -260,7 +260,14 @@ fn vertices_to_json(v: &w::Vertices) -> Vec<f32> {
     match v {
         w::Vertices::Unweighted(xy) => xy.clone(),
         w::Vertices::Weighted(vs) => {
-            flat_weighted(vs.iter().map(|v| v.iter().map(|b| (b.bone, b.x, b.y, b.weight))))
+            let mut out = Vec::with_capacity(vs.counts.len() + vs.bones.len() * 4);
+            for (&n, g) in vs.counts.iter().zip(vs.groups()) {
+                out.push(n as f32);
+                for b in g {
+                    out.extend([b.bone as f32, b.x, b.y, b.weight]);
+                }
+            }
+            out
         }
     }
 }
@@ -1581,17 +1588,14 @@ fn vertices_from_json(c: &mut FromJson<'_>, vertex_count: usize, v: &[f32]) -> w
         Some(list) if list.len() == vertex_count => {
             let nb = c.s.bones.len() as u32;
             let mut bad = false;
-            let out = list
-                .into_iter()
-                .map(|v| {
-                    v.into_iter()
-                        .map(|(bone, x, y, weight)| {
-                            bad |= bone >= nb;
-                            w::BoneWeight { bone, x, y, weight }
-                        })
-                        .collect()
-                })
-                .collect();
+            let out = w::WeightedVertices::from_groups(list.into_iter().map(|v| {
+                v.into_iter()
+                    .map(|(bone, x, y, weight)| {
+                        bad |= bone >= nb;
+                        w::BoneWeight { bone, x, y, weight }
+                    })
+                    .collect::<Vec<_>>()
+            }));
             if bad {
                 c.p.report(ProblemKind::Invalid("weighted vertex bone index out of range".into()));
             }

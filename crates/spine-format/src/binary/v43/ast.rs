@@ -736,9 +736,68 @@ pub struct BoneWeight {
 pub enum Vertices {
     /// Interleaved x, y (scaled); length = 2 × vertex count.
     Unweighted(Vec<f32>),
-    /// Per vertex, its bone influences. On the wire: vertex count, `bonesLength`
+    /// Per vertex, its bone influences, flat. On the wire: vertex count, `bonesLength`
     /// (= vertex count + total influences, gotcha 9), then each vertex's influences.
-    Weighted(Vec<Vec<BoneWeight>>),
+    Weighted(WeightedVertices),
+}
+
+/// Weighted vertices: vertex `i` has `counts[i]` influences, stored consecutively (in vertex
+/// order) in `bones` and `values` — the layout of the model's weighted vertices (three
+/// allocations per attachment instead of one per vertex; a loader that owns the tree moves
+/// these buffers instead of copying them).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct WeightedVertices {
+    /// Number of influences of each vertex.
+    pub counts: Vec<u32>,
+    /// The bone index of every influence, vertex after vertex.
+    pub bones: Vec<u32>,
+    /// `x, y, weight` of every influence (`x`, `y` in bone space), vertex after vertex.
+    pub values: Vec<f32>,
+}
+
+impl WeightedVertices {
+    /// The flat form of the influences of each vertex, in order.
+    pub fn from_groups<G, I>(groups: G) -> Self
+    where
+        G: IntoIterator<Item = I>,
+        I: IntoIterator<Item = BoneWeight>,
+    {
+        let mut w = WeightedVertices::default();
+        for g in groups {
+            let mut n = 0u32;
+            for b in g {
+                w.bones.push(b.bone);
+                w.values.extend_from_slice(&[b.x, b.y, b.weight]);
+                n += 1;
+            }
+            w.counts.push(n);
+        }
+        w
+    }
+
+    /// Number of influences.
+    pub fn influence_count(&self) -> usize {
+        self.bones.len()
+    }
+
+    /// Influence `i`, or `None` past the end of `bones` or `values`.
+    pub fn influence(&self, i: usize) -> Option<BoneWeight> {
+        let bone = *self.bones.get(i)?;
+        let v = self.values.get(i * 3..i * 3 + 3)?;
+        Some(BoneWeight { bone, x: v[0], y: v[1], weight: v[2] })
+    }
+
+    /// The influences of each vertex, in order (a count that overruns the influences ends
+    /// its vertex early, which the parser never produces).
+    pub fn groups(&self) -> impl Iterator<Item = impl Iterator<Item = BoneWeight> + '_> + '_ {
+        let mut start = 0usize;
+        self.counts.iter().map(move |&n| {
+            let end = start.saturating_add(n as usize);
+            let group = (start..end).map_while(|i| self.influence(i));
+            start = end;
+            group
+        })
+    }
 }
 
 impl Default for Vertices {
@@ -752,7 +811,7 @@ impl Vertices {
     pub fn vertex_count(&self) -> usize {
         match self {
             Vertices::Unweighted(v) => v.len() / 2,
-            Vertices::Weighted(v) => v.len(),
+            Vertices::Weighted(v) => v.counts.len(),
         }
     }
     /// `verticesLength` = 2 × vertex count (the world vertices length).
@@ -763,7 +822,7 @@ impl Vertices {
     pub fn bones_length(&self) -> usize {
         match self {
             Vertices::Unweighted(_) => 0,
-            Vertices::Weighted(v) => v.iter().map(|b| b.len() + 1).sum(),
+            Vertices::Weighted(v) => v.counts.iter().map(|&n| n as usize + 1).sum(),
         }
     }
     /// Whether the record is weighted.

@@ -176,6 +176,20 @@ pub fn parse_with_limits(bytes: &[u8], limits: &crate::Limits) -> Result<Skeleto
     read::read_skeleton(bytes, *limits)
 }
 
+pub use read::Animations;
+
+/// Reads a 4.3 skeleton up to its animations, for a loader that converts one animation at a
+/// time: the [`Skeleton`] (its `animations` empty, each slider constraint's `animation` 0)
+/// and a reader of the animations. Reading every animation with [`Animations::read_next`]
+/// and then [`Animations::finish`] (the slider constraints' animation indices and the end of
+/// the input) reports exactly the errors [`parse_with_limits`] does, in the same order.
+pub fn parse_head<'a>(
+    bytes: &'a [u8],
+    limits: &crate::Limits,
+) -> Result<(Skeleton, Animations<'a>), BinaryError> {
+    read::parse_head(bytes, *limits)
+}
+
 /// Writes a 4.3 skeleton; the exact inverse of [`parse`].
 pub fn write(skeleton: &Skeleton) -> Vec<u8> {
     write::write_skeleton(skeleton)

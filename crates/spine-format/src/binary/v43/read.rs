@@ -9,9 +9,9 @@ use super::ast::*;
 use super::read_anim::animation;
 use crate::binary::shared::sequence as wire_sequence;
 use crate::binary::wire::{
-    bool, budgeted, check_count, count, enum_u8, enum_varint, expect_end, f32, f32_vec, f32s,
-    finish, i32, index, indices, item, items, list, name, named, opt_f32, opt_rgba, rgba, section,
-    str_ref, string, u8, varint, varint_signed, varints_into, In, Lim, PErr, Res,
+    bool, budgeted, check_count, count, each, enum_u8, enum_varint, expect_end, f32, f32_vec, f32s,
+    finish, i32, index, indices, into_binary, item, items, list, name, named, opt_f32, opt_rgba,
+    rgba, section, str_ref, string, u8, varint, varint_signed, varints_into, In, Lim, PErr, Res,
 };
 use crate::error::{BinaryError, BinaryErrorKind};
 use crate::Limits;
@@ -78,6 +78,34 @@ pub(super) fn read_skeleton(bytes: &[u8], limits: Limits) -> Result<Skeleton, Bi
 }
 
 fn skeleton<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Skeleton> {
+    let (i, (mut skeleton, ctx)) = head(lim, i)?;
+    let (i, animations) = section(
+        "animations",
+        list(lim, "animation", 12, Some("animations"), |i, _| {
+            let (i, name) = name(lim, "animation")(i)?;
+            named(name, i, |i| animation(&ctx, i, name.to_owned()))
+        }),
+    )
+    .parse(i)?;
+
+    let (i, ()) = section("slider animations", |mut i| {
+        for (k, c) in skeleton.constraints.iter_mut().enumerate() {
+            if let ConstraintKind::Slider(s) = &mut c.kind {
+                (i, s.animation) = item("constraints", k, i, index("animation", animations.len()))?;
+            }
+        }
+        Ok((i, ()))
+    })
+    .parse(i)?;
+    let (i, ()) = expect_end(i)?;
+    skeleton.animations = animations;
+    Ok((i, skeleton))
+}
+
+/// Everything before the animations: the skeleton (no animations; slider constraints'
+/// `animation` left 0, read after the animations) and what the animation reader checks
+/// indices against.
+fn head<'a, 'l>(lim: &'l Lim, i: In<'a>) -> Res<'a, (Skeleton, Ctx<'l>)> {
     let (i, header) = header(lim, i)?;
     let (i, strings) =
         section("strings", list(lim, "string", 1, Some("strings"), |i, _| string(lim)(i)))
@@ -99,7 +127,7 @@ fn skeleton<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Skeleton> {
     let (i, slots) =
         section("slots", list(lim, "slot", 12, Some("slots"), |i, _| slot(&ctx, i))).parse(i)?;
     ctx.slots = slots.len();
-    let (i, mut constraints) = section(
+    let (i, constraints) = section(
         "constraints",
         list(lim, "constraint", 3, Some("constraints"), |i, _| constraint(&ctx, i)),
     )
@@ -138,26 +166,6 @@ fn skeleton<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Skeleton> {
         section("events", list(lim, "event", 8, Some("events"), |i, _| event(lim, i))).parse(i)?;
     ctx.event_audio = events.iter().map(Event::has_audio).collect();
 
-    let (i, animations) = section(
-        "animations",
-        list(lim, "animation", 12, Some("animations"), |i, _| {
-            let (i, name) = name(lim, "animation")(i)?;
-            named(name, i, |i| animation(&ctx, i, name.to_owned()))
-        }),
-    )
-    .parse(i)?;
-
-    let (i, ()) = section("slider animations", |mut i| {
-        for (k, c) in constraints.iter_mut().enumerate() {
-            if let ConstraintKind::Slider(s) = &mut c.kind {
-                (i, s.animation) = item("constraints", k, i, index("animation", animations.len()))?;
-            }
-        }
-        Ok((i, ()))
-    })
-    .parse(i)?;
-    let (i, ()) = expect_end(i)?;
-
     let skeleton = Skeleton {
         header,
         strings,
@@ -167,9 +175,136 @@ fn skeleton<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Skeleton> {
         default_skin,
         skins,
         events,
-        animations,
+        animations: Vec::new(),
     };
-    Ok((i, skeleton))
+    Ok((i, (skeleton, ctx)))
+}
+
+/// The animations of a 4.3 skeleton, read one at a time (see [`super::parse_head`]).
+pub struct Animations<'a> {
+    /// The input at the next animation (after the last one: at the slider animations).
+    rest: In<'a>,
+    /// The file length (for error offsets).
+    total: usize,
+    lim: Lim,
+    nonessential: bool,
+    strings: usize,
+    bones: usize,
+    slots: usize,
+    constraints: Vec<ConstraintType>,
+    skins: usize,
+    event_audio: Vec<bool>,
+    len: usize,
+    next: usize,
+}
+
+impl<'a> Animations<'a> {
+    /// Number of animations.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the skeleton has no animations.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Reads the next animation; `Ok(None)` once every animation was read. Errors are those
+    /// [`super::parse_with_limits`] reports for the same bytes.
+    pub fn read_next(&mut self) -> Result<Option<Animation>, BinaryError> {
+        if self.next >= self.len {
+            return Ok(None);
+        }
+        let ctx = Ctx {
+            lim: &self.lim,
+            nonessential: self.nonessential,
+            strings: self.strings,
+            bones: self.bones,
+            slots: self.slots,
+            constraints: std::mem::take(&mut self.constraints),
+            skins: self.skins,
+            event_audio: std::mem::take(&mut self.event_audio),
+        };
+        let (lim, next) = (&self.lim, self.next);
+        let read = section("animations", |i| {
+            item("animations", next, i, |i| {
+                let (i, name) = name(lim, "animation")(i)?;
+                named(name, i, |i| animation(&ctx, i, name.to_owned()))
+            })
+        })
+        .parse(self.rest);
+        let Ctx { constraints, event_audio, .. } = ctx;
+        self.constraints = constraints;
+        self.event_audio = event_audio;
+        match read {
+            Ok((rest, a)) => {
+                self.rest = rest;
+                self.next += 1;
+                Ok(Some(a))
+            }
+            Err(e) => Err(into_binary(e, self.total)),
+        }
+    }
+
+    /// After the last animation: the trailing slider animation indices, as
+    /// `(constraint index, animation index)` of each slider constraint in order, and the
+    /// end of the input. Errors as [`super::parse_with_limits`]'s (an animation left unread
+    /// is read and dropped first).
+    pub fn finish(mut self) -> Result<Vec<(usize, u32)>, BinaryError> {
+        while self.read_next()?.is_some() {}
+        let mut out = Vec::new();
+        let (len, constraints) = (self.len, &self.constraints);
+        let read = section("slider animations", |mut i| {
+            for (k, c) in constraints.iter().enumerate() {
+                if *c == ConstraintType::Slider {
+                    let animation;
+                    (i, animation) = item("constraints", k, i, index("animation", len))?;
+                    out.push((k, animation));
+                }
+            }
+            Ok((i, ()))
+        })
+        .parse(self.rest)
+        .and_then(|(i, ())| expect_end(i));
+        finish(read, self.total)?;
+        Ok(out)
+    }
+}
+
+/// Reads a 4.3 skeleton up to its animations: the [`Skeleton`] (no animations; each slider
+/// constraint's `animation` is 0 until [`Animations::finish`] gives it) and a reader of the
+/// animations.
+pub(super) fn parse_head(
+    bytes: &[u8],
+    limits: Limits,
+) -> Result<(Skeleton, Animations<'_>), BinaryError> {
+    let lim = Lim::new(limits);
+    lim.check_file_size(bytes)?;
+    let parts = head(&lim, bytes).and_then(|(i, (s, ctx))| {
+        let (i, n) = section("animations", count(&lim, "animation", 12)).parse(i)?;
+        let Ctx { nonessential, strings, bones, slots, constraints, skins, event_audio, .. } = ctx;
+        Ok((i, (s, (nonessential, strings, bones, slots, constraints, skins, event_audio), n)))
+    });
+    let (rest, (s, parts, len)) = match parts {
+        Ok(v) => v,
+        Err(e) => return Err(into_binary(e, bytes.len())),
+    };
+    let (nonessential, strings, bones, slots, constraints, skins, event_audio) = parts;
+    let animations = Animations {
+        rest,
+        total: bytes.len(),
+        lim,
+        nonessential,
+        strings,
+        bones,
+        slots,
+        constraints,
+        skins,
+        event_audio,
+        len,
+        next: 0,
+    };
+    Ok((s, animations))
 }
 
 fn header<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Header> {
@@ -449,7 +584,14 @@ fn vertices<'a>(ctx: &Ctx<'_>, i: In<'a>, weighted: bool) -> Res<'a, Vertices> {
         check_count(lim, at, i, "bones entry", bones_length as u64, 1)?;
         // Groups of influences (a count and its influences: `n + 1` entries each) until
         // `bonesLength` entries are read.
-        let (i, groups) = budgeted(bones_length, vertex_count as usize, |group_at, left| {
+        // Influences: at most `bonesLength - vertex count`, each at least 13 bytes.
+        let influences = bones_length.saturating_sub(vertex_count as usize).min(i.len() / 13);
+        let mut w = WeightedVertices {
+            counts: Vec::with_capacity(vertex_count as usize),
+            bones: Vec::with_capacity(influences),
+            values: Vec::with_capacity(influences * 3),
+        };
+        let (i, groups) = budgeted(bones_length, 0, |group_at, left| {
             let (j, n) = varint(group_at)?;
             let n = n as usize;
             if n >= left {
@@ -459,12 +601,15 @@ fn vertices<'a>(ctx: &Ctx<'_>, i: In<'a>, weighted: bool) -> Res<'a, Vertices> {
                 ));
             }
             check_count(lim, group_at, j, "vertex bone", n as u64, 13)?;
-            let (j, g) = items(n, None, |i, _| {
+            let (j, ()) = each(n, None, |i, _| {
                 let (i, bone) = index("bone", ctx.bones)(i)?;
-                let (i, [x, y, weight]) = f32s(i)?;
-                Ok((i, BoneWeight { bone, x, y, weight }))
+                let (i, xyw) = f32s::<3>(i)?;
+                w.bones.push(bone);
+                w.values.extend_from_slice(&xyw);
+                Ok((i, ()))
             })(j)?;
-            Ok((j, (g, n + 1)))
+            w.counts.push(n as u32);
+            Ok((j, ((), n + 1)))
         })(i)?;
         if groups.len() != vertex_count as usize {
             return Err(PErr::invalid(
@@ -475,7 +620,7 @@ fn vertices<'a>(ctx: &Ctx<'_>, i: In<'a>, weighted: bool) -> Res<'a, Vertices> {
                 ),
             ));
         }
-        Ok((i, Vertices::Weighted(groups)))
+        Ok((i, Vertices::Weighted(w)))
     })
     .parse(i)
 }

@@ -281,10 +281,10 @@ fn write_vertices(w: &mut Writer, v: &Vertices) {
                 w.f32(x);
             }
         }
-        Vertices::Weighted(groups) => {
+        Vertices::Weighted(vs) => {
             w.len(v.bones_length());
-            for g in groups {
-                w.len(g.len());
+            for (&n, g) in vs.counts.iter().zip(vs.groups()) {
+                w.len(n as usize);
                 for b in g {
                     w.varint(b.bone);
                     w.f32(b.x);
