@@ -228,7 +228,7 @@ fn apply_tl(
     events: Option<&mut Vec<EventRef>>,
     args: ApplyArgs,
 ) {
-    let ApplyArgs { last_time, time, alpha, blend, direction } = args;
+    let ApplyArgs { last_time, time, .. } = args;
     match tl {
         Timeline::Bone { bone, property, curves } => {
             if curves.is_empty() {
@@ -252,13 +252,12 @@ fn apply_tl(
             }
         }
         Timeline::Deform { slot, attachment, curves, vertices } => {
-            let curves = curves.table(keys);
-            apply_deform(sk, data, slot.index(), *attachment, curves, vertices, time, alpha, blend);
+            let keyed = (curves.table(keys), &vertices[..]);
+            apply_deform(sk, data, slot.index(), *attachment, keyed, args);
             // 4.3: also the attachment's timeline slots (spine-ts 4.3 `DeformTimeline`).
             if data.behaviour.mix_from_add_model {
                 for &ts in timeline_slots(data, *attachment) {
-                    let (a, b) = (alpha, blend);
-                    apply_deform(sk, data, ts.index(), *attachment, curves, vertices, time, a, b);
+                    apply_deform(sk, data, ts.index(), *attachment, keyed, args);
                 }
             }
         }
@@ -266,10 +265,9 @@ fn apply_tl(
             if keys.is_empty() {
                 return;
             }
-            let out = direction == MixDirection::Out;
-            apply_sequence43(sk, data, slot.index(), *attachment, keys, time, blend, out);
+            apply_sequence43(sk, data, slot.index(), *attachment, keys, args);
             for &ts in timeline_slots(data, *attachment) {
-                apply_sequence43(sk, data, ts.index(), *attachment, keys, time, blend, out);
+                apply_sequence43(sk, data, ts.index(), *attachment, keys, args);
             }
         }
         Timeline::Sequence { slot, attachment, keys } => {

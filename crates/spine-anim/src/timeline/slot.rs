@@ -324,17 +324,16 @@ pub(super) fn timeline_slots(
 /// key restores the setup frame unless mixing from the current pose; the frame count is the
 /// slot attachment's; the frame offset is `((time - key) / delay + 0.00001) | 0` (a zero
 /// delay adds nothing).
-#[allow(clippy::too_many_arguments)]
 pub(super) fn apply_sequence43(
     sk: &mut Skeleton,
     data: &SkeletonData,
     si: usize,
     target: spine_model::AttachmentId,
     keys: &[spine_model::SequenceKey],
-    time: f32,
-    blend: MixBlend,
-    out: bool,
+    args: ApplyArgs,
 ) {
+    let ApplyArgs { time, blend, direction, .. } = args;
+    let out = direction == MixDirection::Out;
     if !slot_active(sk, si) {
         return;
     }
@@ -401,18 +400,18 @@ pub(super) fn apply_sequence43(
     s.sequence_index = index;
 }
 
-#[allow(clippy::too_many_arguments)]
+/// spine-cpp `DeformTimeline::apply` on slot `si`: the slot's attachment must have `target`
+/// as its timeline attachment; `c` holds the keys' times and curves, `vertices` each key's
+/// vertex offsets.
 pub(super) fn apply_deform(
     sk: &mut Skeleton,
     data: &SkeletonData,
     si: usize,
     target: spine_model::AttachmentId,
-    c: CurveTable<'_>,
-    vertices: &[Vec<f32>],
-    time: f32,
-    mut alpha: f32,
-    mut blend: MixBlend,
+    (c, vertices): (CurveTable<'_>, &[Vec<f32>]),
+    args: ApplyArgs,
 ) {
+    let ApplyArgs { time, mut alpha, mut blend, .. } = args;
     if !slot_active(sk, si) || c.frames.len() < c.stride() {
         return;
     }
