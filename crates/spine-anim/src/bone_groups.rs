@@ -256,7 +256,7 @@ impl BoneGroups {
             Some([x]) => b.scale_x = x * d.scale_x,
             None => {
                 let (current, setup, c) = (b.scale_x, d.scale_x, o.curves::<1>());
-                b.scale_x = scale_value(&c, keys, time, alpha, blend, direction, current, setup)
+                b.scale_x = scale_value((&c, keys), args, current, setup)
             }
         });
         each!(6, |b, d, o| match full_scale::<1>(o, keys, time, full) {
@@ -265,7 +265,7 @@ impl BoneGroups {
                 // spine-cpp 4.2 quirk: the current value passed is scale *x* (4.3: scale y).
                 let current = if spine43 { b.scale_y } else { b.scale_x };
                 let c = o.curves::<1>();
-                b.scale_y = scale_value(&c, keys, time, alpha, blend, direction, current, d.scale_y)
+                b.scale_y = scale_value((&c, keys), args, current, d.scale_y)
             }
         });
         each!(7, |b, d, o| {

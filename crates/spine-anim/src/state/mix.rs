@@ -186,7 +186,7 @@ impl AnimationState {
                     if self.add_all(p.get(&data.spill_ids)) { HOLD_FIRST } else { HOLD_SUBSEQUENT };
             }
         } else if data.skeleton_data.behaviour.mix_from_add_model {
-            self.compute_hold43(entry, to, ids, timelines, &mut mode, &mut hold, &data);
+            self.compute_hold43(to, ids, timelines, &mut mode, &mut hold, &data);
         } else {
             let folders43 = data.skeleton_data.behaviour.mix_from_add_model;
             for i in 0..n {
@@ -248,10 +248,8 @@ impl AnimationState {
     /// attachment, sequence, event, draw order, draw-order folder, physics reset), with the
     /// hold fading out with the first entry further up that does not key it (if that has a
     /// mix duration).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn compute_hold43(
         &mut self,
-        entry: EntryId,
         to: Option<EntryId>,
         ids: &[PropertyIds],
         timelines: &[Timeline],
@@ -259,7 +257,6 @@ impl AnimationState {
         hold: &mut [Option<EntryId>],
         data: &AnimationStateData,
     ) {
-        let _ = entry;
         for (i, (pid, tl)) in ids.iter().zip(timelines).enumerate() {
             let p = pid.get(&data.spill_ids);
             let first = if matches!(tl, Timeline::DrawOrderFolder { .. }) {

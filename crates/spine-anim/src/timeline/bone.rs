@@ -135,7 +135,7 @@ pub(super) fn apply_bone_in(
     (curves, keys): (&Curves, &[f32]),
     args: ApplyArgs,
 ) {
-    let ApplyArgs { time, alpha, blend, direction, .. } = args;
+    let ApplyArgs { time, alpha, blend, .. } = args;
     let Some(bd) = bone_data.get(bi) else { return };
     let Some(b) = bones.get_mut(bi) else { return };
     // The table is built where it is read inline; the out-of-line arms get its location
@@ -154,13 +154,13 @@ pub(super) fn apply_bone_in(
         BoneProperty::ShearY => b.shear_y = relative(c, time, alpha, blend, b.shear_y, bd.shear_y),
         BoneProperty::ScaleX => {
             let (current, setup) = (b.scale_x, bd.scale_x);
-            b.scale_x = scale_value(curves, keys, time, alpha, blend, direction, current, setup)
+            b.scale_x = scale_value((curves, keys), args, current, setup)
         }
         // spine-cpp 4.2 quirk: the current value passed is scale *x* (4.3 passes scale y).
         BoneProperty::ScaleY => {
             let current = if rules.spine43 { b.scale_y } else { b.scale_x };
             let setup = bd.scale_y;
-            b.scale_y = scale_value(curves, keys, time, alpha, blend, direction, current, setup)
+            b.scale_y = scale_value((curves, keys), args, current, setup)
         }
         BoneProperty::Translate => {
             relative2(c, time, alpha, blend, (&mut b.x, &mut b.y), (bd.x, bd.y))

@@ -227,12 +227,12 @@ pub(super) fn apply_path(
     let curves = curves.table(keys);
     match property {
         PathProperty::Position => {
-            p.position = absolute(curves, time, alpha, blend, add43, p.position, d.position)
+            p.position = absolute(curves, args, add43, (p.position, d.position))
         }
         PathProperty::Spacing => {
             // 4.3: spacing is not additive (`add` is ignored).
-            let b = if add43 { MixBlend::Replace } else { blend };
-            p.spacing = absolute(curves, time, alpha, b, false, p.spacing, d.spacing)
+            let blend = if add43 { MixBlend::Replace } else { blend };
+            p.spacing = absolute(curves, ApplyArgs { blend, ..args }, false, (p.spacing, d.spacing))
         }
         PathProperty::Mix => {
             let setup = [d.mix_rotate, d.mix_x, d.mix_y];
@@ -277,7 +277,7 @@ pub(super) fn apply_physics(
     keys: &[f32],
     args: ApplyArgs,
 ) {
-    let ApplyArgs { time, alpha, blend, .. } = args;
+    let ApplyArgs { time, blend, .. } = args;
     // 4.3 `getAbsoluteValue(…, add = true, …)` adds the key value.
     let add43 = blend == MixBlend::Add && data.behaviour.mix_from_add_model;
     if curves.is_empty() {
@@ -287,6 +287,7 @@ pub(super) fn apply_physics(
     let additive = matches!(property, PhysicsProperty::Wind | PhysicsProperty::Gravity);
     let (blend, add43) =
         if add43 && !additive { (MixBlend::Replace, false) } else { (blend, add43) };
+    let args = ApplyArgs { blend, ..args };
     let curves = curves.table(keys);
     match constraint {
         Some(ci) => {
@@ -300,15 +301,8 @@ pub(super) fn apply_physics(
             if !c.active {
                 return;
             }
-            let v = absolute(
-                curves,
-                time,
-                alpha,
-                blend,
-                add43,
-                physics_get(p, *property),
-                physics_setup(d, *property),
-            );
+            let cs = (physics_get(p, *property), physics_setup(d, *property));
+            let v = absolute(curves, args, add43, cs);
             physics_set(p, *property, v);
         }
         None => {
@@ -322,16 +316,8 @@ pub(super) fn apply_physics(
                 if !c.active || !physics_global(d, *property) {
                     continue;
                 }
-                let v = absolute_with(
-                    curves.time(0),
-                    time,
-                    alpha,
-                    blend,
-                    add43,
-                    physics_get(p, *property),
-                    physics_setup(d, *property),
-                    || value,
-                );
+                let cs = (physics_get(p, *property), physics_setup(d, *property));
+                let v = absolute_with(curves.time(0), args, add43, cs, || value);
                 physics_set(p, *property, v);
             }
         }
@@ -349,9 +335,8 @@ pub(super) fn apply_slider(
     keys: &[f32],
     args: ApplyArgs,
 ) {
-    let ApplyArgs { time, alpha, blend, .. } = args;
     // 4.3 `getAbsoluteValue(…, add = true, …)` adds the key value.
-    let add43 = blend == MixBlend::Add && data.behaviour.mix_from_add_model;
+    let add43 = args.blend == MixBlend::Add && data.behaviour.mix_from_add_model;
     let Some(ConstraintKind::Slider(d)) = data.constraints.get(constraint.index()).map(|c| &c.kind)
     else {
         return;
@@ -363,9 +348,7 @@ pub(super) fn apply_slider(
     }
     let curves = curves.table(keys);
     match property {
-        SliderProperty::Time => {
-            p.time = absolute(curves, time, alpha, blend, add43, p.time, d.time)
-        }
-        SliderProperty::Mix => p.mix = absolute(curves, time, alpha, blend, add43, p.mix, d.mix),
+        SliderProperty::Time => p.time = absolute(curves, args, add43, (p.time, d.time)),
+        SliderProperty::Mix => p.mix = absolute(curves, args, add43, (p.mix, d.mix)),
     }
 }
