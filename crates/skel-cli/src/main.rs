@@ -29,6 +29,7 @@ mod io;
 mod names;
 mod output;
 mod pose;
+mod raster;
 mod render;
 mod render_cli;
 mod skf;
@@ -189,9 +190,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Draw with the software renderer. Takes .skel / .json (Spine 3.5-4.3), .skf
-    /// (SkelForm), or a folder of them; writes .png, a PNG sequence (folder ending `/`),
-    /// .gif, .apng, .webp, and through ffmpeg .mp4, .webm, .mov.
+    /// Draw with the software renderer (or skel-wgpu: --gpu). Takes .skel / .json (Spine
+    /// 3.5-4.3), .skf (SkelForm), or a folder of them; writes .png, a PNG sequence (folder
+    /// ending `/`), .gif, .apng, .webp, and through ffmpeg .mp4, .webm, .mov.
     Render(render_cli::RenderCli),
     /// Time loading, one frame and render-command generation (medians, in-process).
     Bench {

@@ -41,7 +41,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use skel_render::{SoftwareRenderer, ViewTransform};
+use crate::raster::Raster;
+use skel_render::ViewTransform;
 use spine_anim::{
     apply_animation, AnimationState, AnimationStateData, MixBlend, MixDirection, Physics, Skeleton,
     SkeletonRenderer,
@@ -50,9 +51,7 @@ use spine_format::atlas::{Atlas, Page, Region};
 use spine_model::files::{discover_atlas, page_path};
 use spine_model::validate::AtlasChoice;
 use spine_model::{AnimationId, AttachmentKind, SkeletonData, SlotId};
-use spine_render_traits::{
-    render as draw_all, PageId, RenderCommands, TextureDesc, TextureFilter, TextureWrap,
-};
+use spine_render_traits::{PageId, RenderCommands, TextureDesc, TextureFilter, TextureWrap};
 
 use crate::io::{is_stdin, read_input};
 use crate::output::{check_outputs, Encoding, Kind as OutputKind, Output, Shape};
@@ -300,8 +299,10 @@ fn no_atlas_message(file: &Path) -> String {
 }
 
 /// Loads a skeleton for drawing: the atlas by the contract's rule ([`resolve_atlas`]), or
-/// the geometry page under `--no-atlas`; every page image must be a regular file inside the
-/// atlas' folder, and is read once (bounded) when `read_images`.
+/// the geometry page under `--no-atlas`. When `read_images` (drawing pixels), every page
+/// image must be a regular file inside the atlas' folder, and is read once (bounded);
+/// otherwise (render commands name pages, they never sample them) the images are neither
+/// looked for nor read.
 pub(crate) fn load_for_drawing(
     input: &SkeletonInput<'_>,
     choice: &AtlasChoice,
@@ -321,6 +322,10 @@ pub(crate) fn load_for_drawing(
     let dir = atlas_path.parent().unwrap_or(Path::new(""));
     let mut pages = Vec::with_capacity(data.pages.len());
     for p in &data.pages {
+        if !read_images {
+            pages.push((p.name.clone(), PageImage::Flat, false));
+            continue;
+        }
         let image =
             page_path(dir, &p.name).map_err(|e| format!("{e} (in {})", atlas_path.display()))?;
         let Ok(meta) = std::fs::metadata(&image) else {
@@ -339,12 +344,8 @@ pub(crate) fn load_for_drawing(
                 atlas_path.display()
             ));
         }
-        let bytes = if read_images {
-            read_input(&image, "atlas page image")
-                .map_err(|e| format!("atlas page image {}: {e}", image.display()))?
-        } else {
-            Vec::new()
-        };
+        let bytes = read_input(&image, "atlas page image")
+            .map_err(|e| format!("atlas page image {}: {e}", image.display()))?;
         let declared = (p.width > 0 && p.height > 0).then_some((p.width as u32, p.height as u32));
         let page = atlas.pages.iter().find(|a| a.name == p.name);
         pages.push((
@@ -485,6 +486,9 @@ pub struct RenderArgs {
     pub progress: bool,
     /// The file's name in the progress bar.
     pub label: String,
+    /// Draw with `skel-wgpu` offscreen (`--gpu`, cargo feature `gpu`) instead of the
+    /// software rasterizer.
+    pub gpu: bool,
 }
 
 impl Default for RenderArgs {
@@ -509,6 +513,7 @@ impl Default for RenderArgs {
             encoding: Encoding::default(),
             progress: false,
             label: String::new(),
+            gpu: false,
         }
     }
 }
@@ -595,32 +600,27 @@ fn skin_name(data: &SkeletonData, skin: Option<&str>) -> String {
 }
 
 /// Creates the raster's page textures (each PNG header checked before decoding).
-fn load_textures(
-    raster: &mut SoftwareRenderer,
-    pages: &[(String, PageImage, bool)],
-) -> Result<(), String> {
+fn load_textures(raster: &mut Raster, pages: &[(String, PageImage, bool)]) -> Result<(), String> {
     for (i, (name, image, pma)) in pages.iter().enumerate() {
         let page = PageId(i as u32);
         match image {
             PageImage::File { path, bytes, declared } => raster
                 .load_png_page(page, name, bytes, *pma, *declared)
                 .map_err(|e| format!("atlas page image {}: {e}", path.display()))?,
-            PageImage::Flat => raster
-                .set_texture(
-                    page,
-                    &TextureDesc {
-                        name,
-                        width: 1,
-                        height: 1,
-                        pixels: &GEOMETRY_TEXEL,
-                        premultiplied_alpha: false,
-                        min_filter: TextureFilter::Nearest,
-                        mag_filter: TextureFilter::Nearest,
-                        wrap_u: TextureWrap::ClampToEdge,
-                        wrap_v: TextureWrap::ClampToEdge,
-                    },
-                )
-                .map_err(|e| e.to_string())?,
+            PageImage::Flat => raster.set_texture(
+                page,
+                &TextureDesc {
+                    name,
+                    width: 1,
+                    height: 1,
+                    pixels: &GEOMETRY_TEXEL,
+                    premultiplied_alpha: false,
+                    min_filter: TextureFilter::Nearest,
+                    mag_filter: TextureFilter::Nearest,
+                    wrap_u: TextureWrap::ClampToEdge,
+                    wrap_v: TextureWrap::ClampToEdge,
+                },
+            )?,
         }
     }
     Ok(())
@@ -791,7 +791,7 @@ pub fn render(input: &SkeletonInput<'_>, args: &RenderArgs) -> Result<Vec<PathBu
                 (w, h, ViewTransform::fit(bounds, w, h, MARGIN))
             }
         };
-        let mut raster = SoftwareRenderer::new(w, h).map_err(|e| e.to_string())?;
+        let mut raster = Raster::new(w, h, args.gpu)?;
         load_textures(&mut raster, &rig.pages)?;
         raster.set_view(view);
         raster.set_background(args.background);
@@ -801,9 +801,7 @@ pub fn render(input: &SkeletonInput<'_>, args: &RenderArgs) -> Result<Vec<PathBu
             .then(|| progress_bar(u64::from(frames), format!("{}: {name}", args.label), "frames"));
         let mut rgba = Vec::new();
         let mut draw = |cmds: &RenderCommands, rgba: &mut Vec<u8>| {
-            raster.clear();
-            draw_all(cmds, &mut raster).map_err(|e| e.to_string())?;
-            raster.read_rgba8(rgba);
+            raster.draw(cmds, rgba)?;
             if let Some(b) = &bar {
                 b.inc(1);
             }

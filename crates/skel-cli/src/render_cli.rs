@@ -116,6 +116,11 @@ pub struct RenderCli {
     /// Folder FILE: rigs rendered at once, 1 to 1024 (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
+    /// Draw on the GPU (skel-wgpu, offscreen; a hardware adapter, else a software one such
+    /// as Mesa's lavapipe) instead of the software rasterizer. Needs a skel built with the
+    /// `gpu` cargo feature.
+    #[arg(long)]
+    pub gpu: bool,
 }
 
 impl RenderCli {
@@ -173,6 +178,7 @@ impl RenderCli {
             encoding: self.encoding(),
             progress,
             label,
+            gpu: self.gpu,
         }
     }
 
@@ -190,6 +196,7 @@ impl RenderCli {
             styles: self.styles.clone(),
             out,
             encoding: self.encoding(),
+            gpu: self.gpu,
         }
     }
 
@@ -223,6 +230,10 @@ impl RenderCli {
 
 /// `skel render`.
 pub fn run(r: &RenderCli) -> Result<(), Failure> {
+    #[cfg(not(feature = "gpu"))]
+    if r.gpu {
+        return Err(Failure::usage(crate::raster::NO_GPU));
+    }
     if let Some(dir) = r.file.as_ref().filter(|f| f.is_dir()) {
         return crate::batch::run(dir, r);
     }

@@ -406,6 +406,8 @@ pub(crate) struct SkfRenderArgs {
     pub out: String,
     /// Encoder options (quality, GIF palette and dither, ffmpeg).
     pub encoding: crate::output::Encoding,
+    /// Draw with `skel-wgpu` offscreen (`--gpu`).
+    pub gpu: bool,
 }
 
 /// Margin around the fitted bounds, pixels.
@@ -549,7 +551,7 @@ fn render_one(
     out: &str,
     args: &SkfRenderArgs,
 ) -> Result<std::path::PathBuf, Failure> {
-    use skel_render::{SoftwareRenderer, ViewTransform};
+    use skel_render::ViewTransform;
     use spine_render_traits::RenderCommands;
     let fail = |e: &dyn std::fmt::Display| Failure::new(file, e);
     let mut cmds = RenderCommands::new();
@@ -588,13 +590,13 @@ fn render_one(
         Some(s) => ViewTransform::centered(bounds, w, h, s),
         None => ViewTransform::fit(bounds, w, h, MARGIN),
     };
-    let mut r = SoftwareRenderer::new(w, h).map_err(|e| fail(&e))?;
+    let mut r = crate::raster::Raster::new(w, h, args.gpu).map_err(|e| fail(&e))?;
     for (i, img) in skf.atlas_images.iter().enumerate() {
         let (Some(Some(page)), Some(atlas)) = (pages.get(i), skf.armature.atlases().get(i)) else {
             continue;
         };
         // The PNG header is checked against the pixel limits before decoding.
-        r.load_png_texture(*page, &atlas.filename, img, false)
+        r.load_png_page(*page, &atlas.filename, img, false, None)
             .map_err(|e| fail(&format!("atlas image {:?}: {e}", atlas.filename)))?;
     }
     r.set_view(view);
@@ -614,9 +616,7 @@ fn render_one(
     let mut rgba = Vec::new();
     for &f in frames {
         pose(&mut arm, f, &mut cmds)?;
-        r.clear();
-        spine_render_traits::render(&cmds, &mut r).map_err(|e| fail(&e))?;
-        r.read_rgba8(&mut rgba);
+        r.draw(&cmds, &mut rgba).map_err(|e| fail(&e))?;
         output.frame(&rgba).map_err(|e| fail(&e))?;
     }
     output.finish().map_err(|e| fail(&e))?;
@@ -640,6 +640,7 @@ mod render_tests {
             styles: Vec::new(),
             out: out.display().to_string(),
             encoding: crate::output::Encoding::default(),
+            gpu: false,
         }
     }
 

@@ -245,6 +245,22 @@ fn a_missing_page_image_exits_1_naming_its_path() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn render_commands_need_no_page_image() {
+    let Some(corpus) = skel_testkit::spine_corpus() else { return };
+    let dir = temp("commands-no-page");
+    let rig = dir.join("spineboy.skel");
+    std::fs::copy(corpus.join("3.5/spineboy/spineboy.skel"), &rig).unwrap();
+    std::fs::copy(corpus.join("3.5/spineboy/spineboy.atlas"), dir.join("spineboy.atlas")).unwrap();
+    let o = skel(&["commands", s(&rig), "--anim", "run", "--time", "0.2", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let commands = doc["commands"].as_array().expect("a commands list");
+    assert!(!commands.is_empty());
+    assert!(commands.iter().all(|c| c["texture"] == "spineboy.png"), "{doc}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A self-made rig (no corpus): one slot showing a 10×10 region, `color` its slot color.
 fn tiny_rig(dir: &Path, color: &str) -> PathBuf {
     let json = format!(

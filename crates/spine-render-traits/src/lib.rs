@@ -6,7 +6,9 @@
 //! units, y up), UVs, straight-alpha light colors and dark colors packed as ARGB `u32`
 //! ([`Argb`], spine-cpp's layout) and `u16` indices local to the command. A backend
 //! implements [`RenderBackend`] (texture creation from an atlas page, drawing one
-//! [`CommandView`]) and [`render`] walks a frame through it.
+//! [`CommandView`]) and [`render`] walks a frame through it. Every backend maps world
+//! positions to pixels with the same [`ViewTransform`] (world y up, pixels y down), so one
+//! view gives the same frame on the software rasterizer and on the GPU.
 //!
 //! The buffer is sink-style: producers append with [`RenderCommands::push`] (copy from
 //! slices) or [`RenderCommands::push_with`] (write in place); [`RenderCommands::clear`] keeps
@@ -43,9 +45,11 @@
 mod backend;
 mod color;
 mod commands;
+mod view;
 
 pub use backend::{render, RenderBackend, TextureDesc, TextureFilter, TextureWrap};
 pub use color::{Argb, BlendMode};
 pub use commands::{
     Batching, CommandView, Draw, DrawError, DrawMut, PageId, PageInfo, RenderCommands, VertexColors,
 };
+pub use view::ViewTransform;

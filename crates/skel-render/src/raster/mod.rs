@@ -312,12 +312,24 @@ impl SoftwareRenderer {
     /// `width * height * 4`; no allocation once it has that capacity), box-filtering when
     /// supersampling.
     pub fn read_rgba8(&self, out: &mut Vec<u8>) {
+        self.read_with(out, to_straight8);
+    }
+
+    /// [`read_rgba8`](Self::read_rgba8) without un-premultiplying: the frame's premultiplied
+    /// colours, each channel clamped to `[0, 1]` and rounded to 8 bits (what an `Rgba8Unorm`
+    /// GPU target holds; colour channels may exceed alpha after `screen` or `additive` draws
+    /// from straight pages, which straight alpha cannot express).
+    pub fn read_premultiplied_rgba8(&self, out: &mut Vec<u8>) {
+        self.read_with(out, to_premultiplied8);
+    }
+
+    fn read_with(&self, out: &mut Vec<u8>, convert: fn(Vec4) -> [u8; 4]) {
         let (w, h) = (self.width as usize, self.height as usize);
         out.resize(w * h * 4, 0);
         let ss = self.options.supersample as usize;
         if ss == 1 {
             for (o, p) in out.chunks_exact_mut(4).zip(&self.frame) {
-                o.copy_from_slice(&to_straight8(*p));
+                o.copy_from_slice(&convert(*p));
             }
             return;
         }
@@ -331,7 +343,7 @@ impl SoftwareRenderer {
                         acc += run.iter().sum::<Vec4>();
                     }
                 }
-                let px = to_straight8(acc * inv);
+                let px = convert(acc * inv);
                 let i = 4 * (y * w + x);
                 if let Some(o) = out.get_mut(i..i + 4) {
                     o.copy_from_slice(&px);
@@ -376,6 +388,13 @@ fn to_straight8(p: Vec4) -> [u8; 4] {
     }
     let c = (p * (255.0 / a)).clamp(Vec4::ZERO, Vec4::splat(255.0));
     [round8(c.x), round8(c.y), round8(c.z), a8]
+}
+
+/// Premultiplied float → premultiplied RGBA8 (clamped, rounded half away from zero).
+#[inline]
+fn to_premultiplied8(p: Vec4) -> [u8; 4] {
+    let c = (p * 255.0).clamp(Vec4::ZERO, Vec4::splat(255.0));
+    [round8(c.x), round8(c.y), round8(c.z), round8(c.w)]
 }
 
 /// `x.round() as u8` for `x` in `0..=255`, without the libm call (the baseline x86-64
