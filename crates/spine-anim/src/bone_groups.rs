@@ -15,7 +15,7 @@ use spine_model::{BoneProperty, CurveModel, CurveTable, Curves, SkeletonData, Ti
 use crate::skeleton::Bone;
 use crate::timeline::{
     curve_values_from, relative2_from, relative_from, scale2, scale_value, times_sorted, ApplyArgs,
-    BoneRules, MixBlend, MixDirection,
+    BoneRules, MixBlend,
 };
 
 /// The properties in the order their groups run.
@@ -194,18 +194,15 @@ impl BoneGroups {
 
     /// Applies every group (the timelines' tables in `keys`) to `bones`, as
     /// [`apply_bone_run`](crate::timeline::apply_bone_run) applies them one by one.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn apply(
         &mut self,
         bones: &mut [Bone],
         data: &SkeletonData,
         keys: &[f32],
-        time: f32,
-        alpha: f32,
-        blend: MixBlend,
-        direction: MixDirection,
+        args: ApplyArgs,
     ) {
+        let ApplyArgs { time, alpha, blend, direction, .. } = args;
         let spine43 = BoneRules::of(data).spine43;
         // Both slices cut to one length: one bounds check per timeline serves both.
         let n = bones.len().min(data.bones.len());
@@ -259,7 +256,7 @@ impl BoneGroups {
             Some([x]) => b.scale_x = x * d.scale_x,
             None => {
                 let (current, setup, c) = (b.scale_x, d.scale_x, o.curves::<1>());
-                b.scale_x = scale_value(&c, keys, time, alpha, blend, direction, current, setup)
+                b.scale_x = scale_value((&c, keys), args, current, setup)
             }
         });
         each!(6, |b, d, o| match full_scale::<1>(o, keys, time, full) {
@@ -268,7 +265,7 @@ impl BoneGroups {
                 // spine-cpp 4.2 quirk: the current value passed is scale *x* (4.3: scale y).
                 let current = if spine43 { b.scale_y } else { b.scale_x };
                 let c = o.curves::<1>();
-                b.scale_y = scale_value(&c, keys, time, alpha, blend, direction, current, d.scale_y)
+                b.scale_y = scale_value((&c, keys), args, current, d.scale_y)
             }
         });
         each!(7, |b, d, o| {

@@ -117,11 +117,21 @@ fn compare_rig(file: &std::path::Path) -> (usize, usize) {
 fn public_ik_matches(lazy: &Skeleton, eager: &Skeleton) -> usize {
     let frame = lazy.frame();
     let mut checked = 0;
+    let solve = ik::IkSolve {
+        target_x: 5.0,
+        target_y: 7.0,
+        bend_direction: 1,
+        compress: true,
+        stretch: true,
+        scale_y_mode: ScaleYMode::None,
+        softness: 0.0,
+        mix: 0.5,
+    };
     for i in 0..lazy.bones.len() {
         let id = BoneId(i as u32);
         let (mut l, mut e) = (lazy.bones.clone(), eager.bones.clone());
         for bones in [&mut l, &mut e] {
-            ik::apply_one(bones, &frame, id, 10.0, 5.0, 7.0, true, true, ScaleYMode::None, 0.5);
+            ik::apply_one(bones, &frame, id, 10.0, solve);
         }
         assert_eq!(bits(&l[i]), bits(&e[i]), "IK on bone {i}");
         checked += 1;

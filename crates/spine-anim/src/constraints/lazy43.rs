@@ -441,27 +441,42 @@ pub fn run_update_cache(sk: &mut Skeleton, physics: Physics, frame: &WorldFrame)
                 } = sk;
                 let Some(c) = constraints.get_mut(id.index()) else { continue };
                 let mut poses = Poses { bones, lazy: lazy43, children, frame: *frame };
-                let times = (*time, time64);
-                update(&mut poses, &data, slots, cd, c, times, physics, *y_down, *wind, *gravity);
+                let step = PhysicsStep {
+                    time: *time,
+                    time64,
+                    physics,
+                    y_down: *y_down,
+                    wind: *wind,
+                    gravity: *gravity,
+                };
+                update(&mut poses, &data, slots, cd, c, step);
             }
         }
     }
 }
 
+/// The skeleton's settings a 4.3 physics constraint steps with (the [`SolverCtx`] fields
+/// that are not poses).
+#[derive(Clone, Copy)]
+struct PhysicsStep {
+    time: f32,
+    time64: f64,
+    physics: Physics,
+    y_down: bool,
+    wind: [f32; 2],
+    gravity: [f32; 2],
+}
+
 /// Runs one 4.3 constraint (not a slider) on `poses`.
-#[allow(clippy::too_many_arguments)]
 fn update(
     poses: &mut Poses<'_>,
     data: &SkeletonData,
     slots: &[crate::skeleton::Slot],
     cd: &spine_model::ConstraintData,
     c: &mut Constraint,
-    (time, time64): (f32, f64),
-    physics: Physics,
-    y_down: bool,
-    wind: [f32; 2],
-    gravity: [f32; 2],
+    step: PhysicsStep,
 ) {
+    let PhysicsStep { time, time64, physics, y_down, wind, gravity } = step;
     match (&cd.kind, &mut c.pose) {
         (ConstraintKind::Ik(d), ConstraintPose::Ik(p)) => super::ik::update43(poses, data, d, p),
         (ConstraintKind::Transform(d), ConstraintPose::Transform(p))

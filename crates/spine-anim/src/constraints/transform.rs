@@ -10,7 +10,7 @@ use spine_model::{transform_slot as ts, BoneId, TransformData, TransformSolver};
 
 use super::{SolverCtx, TransformPose};
 use crate::math::{self, DEG_RAD, PI};
-use crate::skeleton::{parent_world, Bone, ParentWorld};
+use crate::skeleton::{parent_world, AppliedPose, Bone, ParentWorld};
 
 const PI_2: f32 = PI * 2.0;
 
@@ -313,7 +313,9 @@ fn absolute_local(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], l
         }
         let shear_x = ap.shear_x;
         bone.update_world_transform_with(
-            parent, &ctx.frame, x, y, rotation, scale_x, scale_y, shear_x, shear_y,
+            parent,
+            &ctx.frame,
+            AppliedPose { x, y, rotation, scale_x, scale_y, shear_x, shear_y },
         );
     }
 }
@@ -366,7 +368,9 @@ fn relative_local(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], l
         }
         let shear_x = ap.shear_x;
         bone.update_world_transform_with(
-            parent, &ctx.frame, x, y, rotation, scale_x, scale_y, shear_x, shear_y,
+            parent,
+            &ctx.frame,
+            AppliedPose { x, y, rotation, scale_x, scale_y, shear_x, shear_y },
         );
     }
 }

@@ -117,18 +117,18 @@ fn wrap_pi(mut v: f32) -> f32 {
     v
 }
 
-/// `To*::apply` on the bone's applied (local) pose or world matrix.
-#[allow(clippy::too_many_arguments)]
+/// `To*::apply` on the bone's applied (local) pose or world matrix (per
+/// `data.local_target`), adding the value or mixing toward it (per `data.additive`).
 fn apply_to(
     p: P,
     mix: f32,
     bone: &mut Bone,
     mut value: f32,
-    local: bool,
-    additive: bool,
+    data: &TransformData,
     sx: f32,
     sy: f32,
 ) {
+    let (local, additive) = (data.local_target, data.additive);
     match p {
         P::Rotate => {
             if local {
@@ -291,7 +291,7 @@ pub(super) fn update(ctx: &mut SolverCtx<'_>, data: &TransformData, m: [f32; 6])
                 let mix = mix_of(to.property, &m);
                 if mix != 0.0 {
                     let v = mapped(to, value, data.clamp);
-                    apply_to(to.property, mix, bone, v, data.local_target, data.additive, sx, sy);
+                    apply_to(to.property, mix, bone, v, data, sx, sy);
                 }
             }
         }
@@ -343,7 +343,7 @@ pub(crate) fn update43(poses: &mut super::lazy43::Poses<'_>, data: &TransformDat
                 let mix = mix_of(to.property, &m);
                 if mix != 0.0 {
                     let v = mapped(to, value, data.clamp);
-                    apply_to(to.property, mix, bone, v, data.local_target, data.additive, sx, sy);
+                    apply_to(to.property, mix, bone, v, data, sx, sy);
                 }
             }
         }

@@ -133,106 +133,59 @@ impl Bone {
     /// spine-cpp `Bone::updateWorldTransform(x, y, rotation, scaleX, scaleY, shearX,
     /// shearY)`: sets the applied pose to the arguments and computes the world transform
     /// from the parent's (`None` for the root), for every [`Inherit`] mode.
-    #[allow(clippy::too_many_arguments)]
     pub fn update_world_transform_with(
         &mut self,
         parent: Option<ParentWorld>,
         frame: &WorldFrame,
-        x: f32,
-        y: f32,
-        rotation: f32,
-        scale_x: f32,
-        scale_y: f32,
-        shear_x: f32,
-        shear_y: f32,
+        pose: AppliedPose,
     ) {
-        let (sx, sy) = (scale_x, scale_y);
-        self.update_world_transform_cached(
-            None, parent, frame, x, y, rotation, sx, sy, shear_x, shear_y,
-        );
+        self.update_world_transform_cached(None, parent, frame, pose);
     }
 
     /// [`Bone::update_world_transform_with`] with the local matrix cached in `cache` (when
     /// given) instead of the bone's own cache (which serves the update cache's walk). For solvers
     /// that pose a bone every frame (IK): the bone's own cache keeps the walk's pose.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn update_world_transform_cached(
         &mut self,
         cache: Option<&mut LocalCache>,
         parent: Option<ParentWorld>,
         frame: &WorldFrame,
-        x: f32,
-        y: f32,
-        rotation: f32,
-        scale_x: f32,
-        scale_y: f32,
-        shear_x: f32,
-        shear_y: f32,
+        pose: AppliedPose,
     ) {
-        self.set_applied(AppliedPose { x, y, rotation, scale_x, scale_y, shear_x, shear_y });
-        let (sx, sy) = (scale_x, scale_y);
-        self.world_from(cache, parent, frame, x, y, rotation, sx, sy, shear_x, shear_y);
+        self.set_applied(pose);
+        self.world_from(cache, parent, frame, pose);
     }
 
     /// [`Bone::update_world_transform_cached`] with its most common case inlined into the
     /// caller (a parent and [`Inherit::Normal`]: the same operations as that mode's arm of
     /// the world transform, with the local matrix computed, not taken from `cache`); the
     /// other cases call it. For the IK solvers' poses.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn pose_cached(
         &mut self,
         cache: Option<&mut LocalCache>,
         parent: Option<ParentWorld>,
         frame: &WorldFrame,
-        x: f32,
-        y: f32,
-        rotation: f32,
-        scale_x: f32,
-        scale_y: f32,
-        shear_x: f32,
-        shear_y: f32,
+        pose: AppliedPose,
     ) {
-        let (sx, sy) = (scale_x, scale_y);
         let Some(p) = parent.filter(|_| self.inherit == Inherit::Normal) else {
-            self.update_world_transform_cached(
-                cache, parent, frame, x, y, rotation, sx, sy, shear_x, shear_y,
-            );
+            self.update_world_transform_cached(cache, parent, frame, pose);
             return;
         };
         // Not through a cache: an IK solve moves its bones nearly every frame (the key
         // compare and store cost more than the rare hit saves). The same matrix either way.
-        let m = local_matrix(rotation, sx, sy, shear_x, shear_y);
-        self.pose_normal(p, x, y, rotation, sx, sy, shear_x, shear_y, m);
+        let AppliedPose { rotation, scale_x, scale_y, shear_x, shear_y, .. } = pose;
+        let m = local_matrix(rotation, scale_x, scale_y, shear_x, shear_y);
+        self.pose_normal(p, pose, m);
     }
 
     /// [`Bone::pose_cached`] for a child bone of [`Inherit::Normal`] whose local matrix `m`
     /// (`local_matrix` of the pose) is given (the IK solver computes two at once, see
     /// [`local_matrix_equal_shears`]).
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(crate) fn pose_normal(
-        &mut self,
-        p: ParentWorld,
-        x: f32,
-        y: f32,
-        rotation: f32,
-        sx: f32,
-        sy: f32,
-        shear_x: f32,
-        shear_y: f32,
-        m: [f32; 4],
-    ) {
-        self.set_applied(AppliedPose {
-            x,
-            y,
-            rotation,
-            scale_x: sx,
-            scale_y: sy,
-            shear_x,
-            shear_y,
-        });
-        self.world_child(p, x, y, m);
+    pub(crate) fn pose_normal(&mut self, p: ParentWorld, pose: AppliedPose, m: [f32; 4]) {
+        self.set_applied(pose);
+        self.world_child(p, pose.x, pose.y, m);
     }
 
     /// The world transform of a child of `p` (of [`Inherit::Normal`]) at `(x, y)` with the
@@ -275,21 +228,15 @@ impl Bone {
     /// The world transform from the parent's and a local pose (the applied pose is not
     /// touched): the body of [`Bone::update_world_transform_with`]; the local matrix from
     /// `cache`, else the bone's own cache.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn world_from(
         &mut self,
         cache: Option<&mut LocalCache>,
         parent: Option<ParentWorld>,
         frame: &WorldFrame,
-        x: f32,
-        y: f32,
-        rotation: f32,
-        scale_x: f32,
-        scale_y: f32,
-        shear_x: f32,
-        shear_y: f32,
+        pose: AppliedPose,
     ) {
+        let AppliedPose { x, y, rotation, scale_x, scale_y, shear_x, shear_y } = pose;
         let (sx, sy) = (frame.scale_x, frame.scale_y);
         let Some(p) = parent else {
             let [la, lb, lc, ld] =
@@ -405,9 +352,8 @@ impl Bone {
 
     /// spine-cpp `Bone::update`: world transform from the applied pose.
     pub fn update_from_applied(&mut self, parent: Option<ParentWorld>, frame: &WorldFrame) {
-        let AppliedPose { x, y, rotation: r, scale_x: sx, scale_y: sy, shear_x: hx, shear_y: hy } =
-            *self.applied_mut();
-        self.world_from(None, parent, frame, x, y, r, sx, sy, hx, hy);
+        let pose = *self.applied_mut();
+        self.world_from(None, parent, frame, pose);
     }
 
     /// [`Bone::update_from_applied`] for a child bone of [`Inherit::Normal`] (`parent` is its
@@ -469,9 +415,8 @@ impl Bone {
 
     /// spine-cpp `Bone::updateWorldTransform()`: world transform from the local pose.
     pub fn update_from_local(&mut self, parent: Option<ParentWorld>, frame: &WorldFrame) {
-        let (x, y, r, sx, sy, hx, hy) =
-            (self.x, self.y, self.rotation, self.scale_x, self.scale_y, self.shear_x, self.shear_y);
-        self.update_world_transform_with(parent, frame, x, y, r, sx, sy, hx, hy);
+        let pose = self.local_pose();
+        self.update_world_transform_with(parent, frame, pose);
     }
 
     /// World point to this bone's local space.

@@ -25,6 +25,11 @@ fn bone_data(inherit: Inherit) -> BoneData {
     }
 }
 
+/// The applied pose `[x, y, rotation, scale_x, scale_y, shear_x, shear_y]`.
+fn pose([x, y, rotation, scale_x, scale_y, shear_x, shear_y]: [f32; 7]) -> AppliedPose {
+    AppliedPose { x, y, rotation, scale_x, scale_y, shear_x, shear_y }
+}
+
 /// spine-cpp `updateAppliedTransform` for a parent and `Inherit::Normal`, computed at once.
 fn applied_at_once(b: &Bone, p: ParentWorld) -> AppliedPose {
     let pid = 1.0 / (p.a * p.d - p.b * p.c);
@@ -73,7 +78,7 @@ fn no_rotation_or_reflection_turns_the_local_matrix_by_the_parent_direction() {
         let (r, sx, sy) = (next(-720.0, 720.0), next(-2.0, 2.0), next(-2.0, 2.0));
         let (hx, hy) = (next(-40.0, 40.0), next(-40.0, 40.0));
         let mut b = Bone::new(&bone_data(Inherit::NoRotationOrReflection));
-        b.update_world_transform_with(Some(p), &frame, 1.0, 2.0, r, sx, sy, hx, hy);
+        b.update_world_transform_with(Some(p), &frame, pose([1.0, 2.0, r, sx, sy, hx, hy]));
         // spine-cpp's formula.
         let (mut pa, mut pb, mut pc, mut pd) = (p.a, p.b, p.c, p.d);
         let mut s = pa * pa + pc * pc;
@@ -235,31 +240,19 @@ fn paired_poses_equal_pose_cached() {
             let (sx, sy) = (1.5, -0.5);
             let mut want =
                 [Bone::new(&bone_data(Inherit::Normal)), Bone::new(&bone_data(Inherit::Normal))];
-            want[0].pose_cached(None, Some(parent), &frame, 1.0, 2.0, r0, sx, sy, h, h);
-            want[1].pose_cached(None, Some(parent), &frame, -1.0, 0.5, r1, sy, sx, h, h);
+            want[0].pose_cached(None, Some(parent), &frame, pose([1.0, 2.0, r0, sx, sy, h, h]));
+            want[1].pose_cached(None, Some(parent), &frame, pose([-1.0, 0.5, r1, sy, sx, h, h]));
             let mut got =
                 [Bone::new(&bone_data(Inherit::Normal)), Bone::new(&bone_data(Inherit::Normal))];
             let ((s0, c0), (s1, c1)) = math::sin_cos_deg_pair(r0 + h, r1 + h);
             got[0].pose_normal(
                 parent,
-                1.0,
-                2.0,
-                r0,
-                sx,
-                sy,
-                h,
-                h,
+                pose([1.0, 2.0, r0, sx, sy, h, h]),
                 local_matrix_equal_shears(s0, c0, sx, sy),
             );
             got[1].pose_normal(
                 parent,
-                -1.0,
-                0.5,
-                r1,
-                sy,
-                sx,
-                h,
-                h,
+                pose([-1.0, 0.5, r1, sy, sx, h, h]),
                 local_matrix_equal_shears(s1, c1, sy, sx),
             );
             assert_eq!(bits(&got[0]), bits(&want[0]), "{r0} {h}");
@@ -289,11 +282,11 @@ fn local_matrix_cache_is_transparent() {
         let mut cache = LocalCache::default();
         for parent in [None, Some(parent)] {
             for [x, y, r, sx, sy, hx, hy] in poses {
-                cached.update_world_transform_with(parent, &frame, x, y, r, sx, sy, hx, hy);
-                let c = Some(&mut cache);
-                outside.update_world_transform_cached(c, parent, &frame, x, y, r, sx, sy, hx, hy);
+                let ap = pose([x, y, r, sx, sy, hx, hy]);
+                cached.update_world_transform_with(parent, &frame, ap);
+                outside.update_world_transform_cached(Some(&mut cache), parent, &frame, ap);
                 let mut fresh = Bone::new(&data);
-                fresh.update_world_transform_with(parent, &frame, x, y, r, sx, sy, hx, hy);
+                fresh.update_world_transform_with(parent, &frame, ap);
                 let bits = |b: &Bone| [b.a, b.b, b.c, b.d, b.world_x, b.world_y].map(f32::to_bits);
                 assert_eq!(bits(&cached), bits(&fresh), "{inherit:?} {r} {sx} {hx}");
                 assert_eq!(bits(&outside), bits(&fresh), "{inherit:?} {r} {sx} {hx}");

@@ -2,6 +2,17 @@
 
 use super::*;
 
+/// One track entry's animation mixing in: its timelines and their key tables, the times,
+/// alpha and blend (`args`, [`MixDirection::In`]), and whether its attachment keys mark
+/// their slots as the entry's (`attachments`: alpha at or above the entry's threshold).
+#[derive(Clone, Copy)]
+pub(super) struct EntryTimelines<'a> {
+    pub timelines: &'a [Timeline],
+    pub keys: &'a [f32],
+    pub args: ApplyArgs,
+    pub attachments: bool,
+}
+
 impl AnimationState {
     /// Poses `skeleton` with every track (spine-cpp `AnimationState::apply`). Returns
     /// whether any track was applied.
@@ -69,42 +80,26 @@ impl AnimationState {
                 let blend = if mixed_in_setup { MixBlend::Setup } else { blend };
                 if let Some(a) = anim {
                     let ev = if reverse { None } else { Some(&mut events) };
-                    let times = (animation_last, apply_time);
+                    let (last_time, time) = (animation_last, apply_time);
+                    let direction = MixDirection::In;
                     // The usual case (track 0, alpha 1) with its mix settings as constants.
                     if blend == MixBlend::First && alpha == 1.0 {
                         let (alpha, blend) = (1.0, MixBlend::First);
-                        self.apply_in(
-                            cur,
-                            sk,
-                            skd,
-                            a,
-                            (timelines, keys),
-                            times,
-                            ev,
-                            alpha,
-                            blend,
-                            attachments,
-                        );
+                        let args = ApplyArgs { last_time, time, alpha, blend, direction };
+                        let entry = EntryTimelines { timelines, keys, args, attachments };
+                        self.apply_in(cur, sk, skd, a, entry, ev);
                     } else {
-                        self.apply_in(
-                            cur,
-                            sk,
-                            skd,
-                            a,
-                            (timelines, keys),
-                            times,
-                            ev,
-                            alpha,
-                            blend,
-                            attachments,
-                        );
+                        let args = ApplyArgs { last_time, time, alpha, blend, direction };
+                        let entry = EntryTimelines { timelines, keys, args, attachments };
+                        self.apply_in(cur, sk, skd, a, entry, ev);
                     }
                 }
             } else {
                 let ev = if reverse { None } else { Some(&mut events) };
-                let times = (animation_last, apply_time);
-                let tl = (timelines, keys);
-                self.apply_general(cur, sk, skd, tl, times, ev, alpha, blend, attachments);
+                let (last_time, time) = (animation_last, apply_time);
+                let args = ApplyArgs { last_time, time, alpha, blend, direction: MixDirection::In };
+                let entry = EntryTimelines { timelines, keys, args, attachments };
+                self.apply_general(cur, sk, skd, entry, ev);
             }
             self.queue_events(cur, animation_time, &events, sd);
             events.clear();
@@ -136,19 +131,16 @@ impl AnimationState {
     /// rotation memory), for every case [`AnimationState::apply_in`] does not take. Out of
     /// line, apart from the usual case's code.
     #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn apply_general(
         &mut self,
         cur: EntryId,
         sk: &mut Skeleton,
         skd: &SkeletonData,
-        (timelines, keys): (&[Timeline], &[f32]),
-        (animation_last, apply_time): (f32, f32),
+        entry: EntryTimelines<'_>,
         mut events: Option<&mut Vec<EventRef>>,
-        alpha: f32,
-        blend: MixBlend,
-        attachments: bool,
     ) {
+        let EntryTimelines { timelines, keys, args, attachments } = entry;
+        let (apply_time, blend) = (args.time, args.blend);
         let n = timelines.len();
         let shortest = self.e(cur).shortest_rotation;
         let anim = self.e(cur).animation;
@@ -164,33 +156,22 @@ impl AnimationState {
             let mode = modes.get(ii).copied().unwrap_or(FIRST);
             let tblend = if mode == SUBSEQUENT { blend } else { MixBlend::Setup };
             let is_rotate = matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
+            let targs = ApplyArgs { blend: tblend, ..args };
             if !shortest && is_rotate {
                 apply_rotate_timeline(
                     sk,
                     skd,
-                    anim,
-                    ii,
+                    (anim, ii),
                     (tl, keys),
-                    apply_time,
-                    alpha,
-                    tblend,
+                    targs,
                     &mut rot,
-                    ii << 1,
                     first_frame,
                 );
             } else if let Timeline::Attachment { .. } = tl {
                 let cache = self.attachment_cache_slot(anim, ii);
                 self.apply_attachment_timeline(sk, tl, cache, apply_time, blend, attachments);
             } else if let Some(a) = anim {
-                let ev = events.as_deref_mut();
-                let args = ApplyArgs {
-                    last_time: animation_last,
-                    time: apply_time,
-                    alpha,
-                    blend: tblend,
-                    direction: MixDirection::In,
-                };
-                apply_held(sk, skd, (a, ii), (tl, keys), ev, args);
+                apply_held(sk, skd, (a, ii), (tl, keys), events.as_deref_mut(), targs);
             }
         }
         let c = self.em(cur);
@@ -203,21 +184,16 @@ impl AnimationState {
     /// [`apply_held`]. Inlined into [`AnimationState::apply`] so that constant mix settings
     /// fold into the timelines' code.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn apply_in(
         &mut self,
         cur: EntryId,
         sk: &mut Skeleton,
         skd: &SkeletonData,
         anim: AnimationId,
-        (timelines, keys): (&[Timeline], &[f32]),
-        (last, time): (f32, f32),
+        entry: EntryTimelines<'_>,
         mut events: Option<&mut Vec<EventRef>>,
-        alpha: f32,
-        blend: MixBlend,
-        attachments: bool,
     ) {
-        use MixDirection::In;
+        let EntryTimelines { timelines, keys, args, .. } = entry;
         let key = (sk.activity, Some(anim));
         let e = self.em(cur);
         if e.active_key != key {
@@ -229,14 +205,13 @@ impl AnimationState {
         if self.e(cur).bone_groups.usable {
             // The bone timelines by property, then the others in order (no other kind
             // reads or writes a bone's local pose).
-            self.em(cur).bone_groups.apply(&mut sk.bones, skd, keys, time, alpha, blend, In);
+            self.em(cur).bone_groups.apply(&mut sk.bones, skd, keys, args);
             let mut r = 0;
             while let Some(&ii) = self.e(cur).bone_groups.others.get(r) {
                 r += 1;
                 let ii = ii as usize;
                 let Some(tl) = timelines.get(ii) else { continue };
-                let (ev, at) = (events.as_deref_mut(), (anim, ii, keys));
-                self.apply_other_in(sk, skd, at, tl, (last, time), ev, alpha, blend, attachments);
+                self.apply_other_in(sk, skd, (anim, ii), tl, entry, events.as_deref_mut());
             }
             return;
         }
@@ -248,39 +223,32 @@ impl AnimationState {
             let mut ii = start as usize;
             loop {
                 // A run of bone timelines over borrowed slices, then one of another kind.
-                let args = ApplyArgs { last_time: last, time, alpha, blend, direction: In };
                 apply_bone_run(&mut sk.bones, skd, timelines, keys, &mut ii, args);
                 let Some(tl) = timelines.get(ii) else { break };
-                let (ev, at) = (events.as_deref_mut(), (anim, ii, keys));
-                self.apply_other_in(sk, skd, at, tl, (last, time), ev, alpha, blend, attachments);
+                self.apply_other_in(sk, skd, (anim, ii), tl, entry, events.as_deref_mut());
                 ii += 1;
             }
         }
     }
 
-    /// Timeline `ii` of `anim` (`tl`, its tables in `keys`) in [`AnimationState::apply_in`],
+    /// Timeline `ii` of `anim` (`tl`, one of `entry`'s) in [`AnimationState::apply_in`],
     /// not a bone timeline of a run: attachment timelines through the state, the others
     /// through [`apply_held`].
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn apply_other_in(
         &mut self,
         sk: &mut Skeleton,
         skd: &SkeletonData,
-        (anim, ii, keys): (AnimationId, usize, &[f32]),
+        (anim, ii): (AnimationId, usize),
         tl: &Timeline,
-        (last, time): (f32, f32),
+        entry: EntryTimelines<'_>,
         events: Option<&mut Vec<EventRef>>,
-        alpha: f32,
-        blend: MixBlend,
-        attachments: bool,
     ) {
+        let EntryTimelines { keys, args, attachments, .. } = entry;
         if let Timeline::Attachment { .. } = tl {
             let cache = self.attachment_cache_slot(Some(anim), ii);
-            self.apply_attachment_timeline(sk, tl, cache, time, blend, attachments);
+            self.apply_attachment_timeline(sk, tl, cache, args.time, args.blend, attachments);
         } else {
-            let args =
-                ApplyArgs { last_time: last, time, alpha, blend, direction: MixDirection::In };
             apply_held(sk, skd, (anim, ii), (tl, keys), events, args);
         }
     }
@@ -325,7 +293,6 @@ impl AnimationState {
         attachment
     }
 
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn apply_attachment_timeline(
         &mut self,
         sk: &mut Skeleton,
@@ -462,21 +429,20 @@ pub(super) fn ceil(x: f64) -> f64 {
     c.copysign(x)
 }
 
-/// spine-cpp `AnimationState::applyRotateTimeline`.
-#[allow(clippy::too_many_arguments)]
+/// spine-cpp `AnimationState::applyRotateTimeline` for timeline `index` of `anim` at
+/// `args.time`, `args.alpha`, `args.blend`; `rot` is the entry's rotation memory (the
+/// timeline's running total and last difference at `index * 2`).
 pub(super) fn apply_rotate_timeline(
     sk: &mut Skeleton,
     skd: &SkeletonData,
-    anim: Option<AnimationId>,
-    index: usize,
+    (anim, index): (Option<AnimationId>, usize),
     (tl, keys): (&Timeline, &[f32]),
-    time: f32,
-    alpha: f32,
-    blend: MixBlend,
+    args: ApplyArgs,
     rot: &mut [f32],
-    i: usize,
     first_frame: bool,
 ) {
+    let ApplyArgs { time, alpha, blend, .. } = args;
+    let i = index << 1;
     if first_frame {
         if let Some(r) = rot.get_mut(i) {
             *r = 0.0;
@@ -497,7 +463,8 @@ pub(super) fn apply_rotate_timeline(
     let curves = curves.table(keys);
     if sk.data.behaviour.rotation_mix == RotationMix::Spine3 {
         let spine_c = sk.data.behaviour.rotate_mix_tests_before_wrap;
-        rotate_mix_3x(b, curves, setup, time, alpha, blend, rot, i, first_frame, spine_c);
+        let memory = rot.get_mut(i..).unwrap_or_default();
+        rotate_mix_3x(b, (curves, setup), args, memory, first_frame, spine_c);
         return;
     }
     let (r1, r2);

@@ -3,7 +3,6 @@
 use super::*;
 
 impl AnimationState {
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn apply_mixing_from(
         &mut self,
         to: EntryId,
@@ -109,19 +108,9 @@ impl AnimationState {
                 total_alpha += alpha;
                 let is_rotate = matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
                 if !shortest && is_rotate {
-                    apply_rotate_timeline(
-                        sk,
-                        skd,
-                        anim,
-                        ii,
-                        (tl, keys),
-                        apply_time,
-                        alpha,
-                        tblend,
-                        &mut rot,
-                        ii << 1,
-                        first_frame,
-                    );
+                    let args = ApplyArgs { alpha, blend: tblend, ..ApplyArgs::at(apply_time) };
+                    let tl = (tl, keys);
+                    apply_rotate_timeline(sk, skd, (anim, ii), tl, args, &mut rot, first_frame);
                 } else if let Timeline::Attachment { .. } = tl {
                     self.apply_attachment_timeline(
                         sk,
@@ -197,7 +186,7 @@ impl AnimationState {
                     if self.add_all(p.get(&data.spill_ids)) { HOLD_FIRST } else { HOLD_SUBSEQUENT };
             }
         } else if data.skeleton_data.behaviour.mix_from_add_model {
-            self.compute_hold43(entry, to, ids, timelines, &mut mode, &mut hold, &data);
+            self.compute_hold43(to, ids, timelines, &mut mode, &mut hold, &data);
         } else {
             let folders43 = data.skeleton_data.behaviour.mix_from_add_model;
             for i in 0..n {
@@ -259,10 +248,8 @@ impl AnimationState {
     /// attachment, sequence, event, draw order, draw-order folder, physics reset), with the
     /// hold fading out with the first entry further up that does not key it (if that has a
     /// mix duration).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn compute_hold43(
         &mut self,
-        entry: EntryId,
         to: Option<EntryId>,
         ids: &[PropertyIds],
         timelines: &[Timeline],
@@ -270,7 +257,6 @@ impl AnimationState {
         hold: &mut [Option<EntryId>],
         data: &AnimationStateData,
     ) {
-        let _ = entry;
         for (i, (pid, tl)) in ids.iter().zip(timelines).enumerate() {
             let p = pid.get(&data.spill_ids);
             let first = if matches!(tl, Timeline::DrawOrderFolder { .. }) {

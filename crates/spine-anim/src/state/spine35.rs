@@ -58,19 +58,8 @@ impl AnimationState {
             let is_rotate = matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
             if mix != 1.0 && is_rotate {
                 let mut rot = std::mem::take(&mut self.em(cur).timelines_rotation);
-                apply_rotate_timeline(
-                    sk,
-                    skd,
-                    anim,
-                    ii,
-                    (tl, keys),
-                    animation_time,
-                    mix,
-                    tblend,
-                    &mut rot,
-                    ii << 1,
-                    first_frame,
-                );
+                let args = ApplyArgs { alpha: mix, blend: tblend, ..ApplyArgs::at(animation_time) };
+                apply_rotate_timeline(sk, skd, (anim, ii), (tl, keys), args, &mut rot, first_frame);
                 self.em(cur).timelines_rotation = rot;
             } else if let Timeline::Attachment { .. } = tl {
                 self.apply_attachment_timeline(
@@ -141,19 +130,8 @@ impl AnimationState {
             let is_rotate = matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
             if is_rotate {
                 let mut rot = std::mem::take(&mut self.em(from).timelines_rotation);
-                apply_rotate_timeline(
-                    sk,
-                    skd,
-                    anim,
-                    ii,
-                    (tl, keys),
-                    animation_time,
-                    alpha,
-                    tblend,
-                    &mut rot,
-                    ii << 1,
-                    first_frame,
-                );
+                let args = ApplyArgs { alpha, blend: tblend, ..ApplyArgs::at(animation_time) };
+                apply_rotate_timeline(sk, skd, (anim, ii), (tl, keys), args, &mut rot, first_frame);
                 self.em(from).timelines_rotation = rot;
                 continue;
             }
@@ -204,20 +182,18 @@ impl AnimationState {
 
 /// 3.x `AnimationState::applyRotateTimeline` (spine-c 3.5/3.6, spine-cpp 3.7/3.8,
 /// [`RotationMix::Spine3`]): the target rotation is built from wrapped key deltas, the
-/// shortest-route direction is kept across frames, and the result is wrapped.
-#[allow(clippy::too_many_arguments)]
+/// shortest-route direction is kept across frames, and the result is wrapped. `curves` is
+/// the timeline's table and `setup` the bone's setup rotation; `rot` the timeline's rotation
+/// memory (running total, last difference).
 pub(super) fn rotate_mix_3x(
     b: &mut crate::skeleton::Bone,
-    curves: spine_model::CurveTable<'_>,
-    setup: f32,
-    time: f32,
-    alpha: f32,
-    blend: MixBlend,
+    (curves, setup): (spine_model::CurveTable<'_>, f32),
+    args: ApplyArgs,
     rot: &mut [f32],
-    i: usize,
     first_frame: bool,
     spine_c: bool,
 ) {
+    let ApplyArgs { time, alpha, blend, .. } = args;
     use crate::timeline::{percent_3x, search, wrap_3x};
     let n = curves.frame_count();
     let (r1, r2);
@@ -249,12 +225,12 @@ pub(super) fn rotate_mix_3x(
     let raw = r2 - r1;
     let diff = wrap_3x(raw);
     if (if spine_c { raw } else { diff }) == 0.0 {
-        total = rot.get(i).copied().unwrap_or(0.0);
+        total = rot.first().copied().unwrap_or(0.0);
     } else {
         let (mut last_total, last_diff) = if first_frame {
             (0.0, diff)
         } else {
-            (rot.get(i).copied().unwrap_or(0.0), rot.get(i + 1).copied().unwrap_or(0.0))
+            (rot.first().copied().unwrap_or(0.0), rot.get(1).copied().unwrap_or(0.0))
         };
         let current = diff > 0.0;
         let mut dir = last_total >= 0.0;
@@ -268,12 +244,12 @@ pub(super) fn rotate_mix_3x(
         if dir != current {
             t += 360.0 * math::sign(last_total);
         }
-        if let Some(r) = rot.get_mut(i) {
+        if let Some(r) = rot.first_mut() {
             *r = t;
         }
         total = t;
     }
-    if let Some(r) = rot.get_mut(i + 1) {
+    if let Some(r) = rot.get_mut(1) {
         *r = diff;
     }
     b.rotation = wrap_3x(r1 + total * alpha);

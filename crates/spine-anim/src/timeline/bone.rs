@@ -10,7 +10,6 @@ pub(crate) fn wrap_3x(r: f32) -> f32 {
 
 /// 3.x `RotateTimeline::apply` ([`RotationMix::Spine3`]): the key delta is wrapped into
 /// `[-180, 180]` before interpolating, and the animated offset is wrapped again.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn rotate_3x(
     curves: &Curves,
     keys: &[f32],
@@ -136,7 +135,7 @@ pub(super) fn apply_bone_in(
     (curves, keys): (&Curves, &[f32]),
     args: ApplyArgs,
 ) {
-    let ApplyArgs { time, alpha, blend, direction, .. } = args;
+    let ApplyArgs { time, alpha, blend, .. } = args;
     let Some(bd) = bone_data.get(bi) else { return };
     let Some(b) = bones.get_mut(bi) else { return };
     // The table is built where it is read inline; the out-of-line arms get its location
@@ -155,13 +154,13 @@ pub(super) fn apply_bone_in(
         BoneProperty::ShearY => b.shear_y = relative(c, time, alpha, blend, b.shear_y, bd.shear_y),
         BoneProperty::ScaleX => {
             let (current, setup) = (b.scale_x, bd.scale_x);
-            b.scale_x = scale_value(curves, keys, time, alpha, blend, direction, current, setup)
+            b.scale_x = scale_value((curves, keys), args, current, setup)
         }
         // spine-cpp 4.2 quirk: the current value passed is scale *x* (4.3 passes scale y).
         BoneProperty::ScaleY => {
             let current = if rules.spine43 { b.scale_y } else { b.scale_x };
             let setup = bd.scale_y;
-            b.scale_y = scale_value(curves, keys, time, alpha, blend, direction, current, setup)
+            b.scale_y = scale_value((curves, keys), args, current, setup)
         }
         BoneProperty::Translate => {
             relative2(c, time, alpha, blend, (&mut b.x, &mut b.y), (bd.x, bd.y))
@@ -308,4 +307,44 @@ pub(crate) fn scale2(
             }
         }
     }
+}
+
+/// spine-cpp 4.2 `InheritTimeline::apply`: the bone's inherit mode of the key before `time`.
+#[inline(always)]
+pub(super) fn apply_inherit(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    bone: &spine_model::BoneId,
+    keys: &[(f32, spine_model::Inherit)],
+    args: ApplyArgs,
+) {
+    let ApplyArgs { time, blend, direction, .. } = args;
+    let Some(b) = sk.bones.get_mut(bone.index()) else { return };
+    if !b.active || keys.is_empty() {
+        return;
+    }
+    let setup = data.bone(*bone).inherit;
+    if direction == MixDirection::Out {
+        // 4.3 `InheritTimeline`: mixing out from the setup pose *or* as first
+        // (anything but the current pose) restores the setup inherit.
+        let first43 = blend == MixBlend::First && data.behaviour.mix_from_add_model;
+        if blend == MixBlend::Setup || first43 {
+            b.inherit = setup;
+        }
+        return;
+    }
+    if time < keys[0].0 {
+        if matches!(blend, MixBlend::Setup | MixBlend::First) {
+            b.inherit = setup;
+        }
+        return;
+    }
+    let mut k = keys.len() - 1;
+    for (i, key) in keys.iter().enumerate().skip(1) {
+        if key.0 > time {
+            k = i - 1;
+            break;
+        }
+    }
+    b.inherit = keys[k].1;
 }

@@ -397,18 +397,16 @@ pub(crate) fn relative_from(
 /// spine-cpp `CurveTimeline1::getAbsoluteValue`. 4.2 treats [`MixBlend::Add`] like
 /// `Replace`; with `add43` (4.3 data under `Add`, see
 /// [`Behaviour::mix_from_add_model`](spine_model::Behaviour::mix_from_add_model)) the key
-/// value is added to the current one (4.3 `current + value * alpha`).
-#[allow(clippy::too_many_arguments)]
+/// value is added to the current one (4.3 `current + value * alpha`). `first` is the first
+/// key's time; `value` the keyed value at `args.time`, asked only at or after `first`.
 pub(super) fn absolute_with(
     first: f32,
-    time: f32,
-    alpha: f32,
-    blend: MixBlend,
+    args: ApplyArgs,
     add43: bool,
-    current: f32,
-    setup: f32,
+    (current, setup): (f32, f32),
     value: impl FnOnce() -> f32,
 ) -> f32 {
+    let ApplyArgs { time, alpha, blend, .. } = args;
     if time < first {
         return match blend {
             MixBlend::Setup => setup,
@@ -426,30 +424,21 @@ pub(super) fn absolute_with(
     current + (value - current) * alpha
 }
 
-#[allow(clippy::too_many_arguments)]
-pub(super) fn absolute(
-    c: CurveTable<'_>,
-    time: f32,
-    alpha: f32,
-    blend: MixBlend,
-    add43: bool,
-    current: f32,
-    setup: f32,
-) -> f32 {
-    absolute_with(c.time(0), time, alpha, blend, add43, current, setup, || curve_value1(c, time))
+/// [`absolute_with`] of the one-value table `c`: `(current, setup)` toward its value.
+pub(super) fn absolute(c: CurveTable<'_>, args: ApplyArgs, add43: bool, cs: (f32, f32)) -> f32 {
+    absolute_with(c.time(0), args, add43, cs, || curve_value1(c, args.time))
 }
 
-#[allow(clippy::too_many_arguments)]
+/// spine-cpp `ScaleXTimeline` / `ScaleYTimeline::apply`'s value: `current` toward the key
+/// value at `args.time` (a factor of `setup`), signs kept per `args.direction`.
+#[inline(always)]
 pub(crate) fn scale_value(
-    curves: &Curves,
-    keys: &[f32],
-    time: f32,
-    alpha: f32,
-    blend: MixBlend,
-    direction: MixDirection,
+    (curves, keys): (&Curves, &[f32]),
+    args: ApplyArgs,
     current: f32,
     setup: f32,
 ) -> f32 {
+    let ApplyArgs { time, alpha, blend, direction, .. } = args;
     let c = curves.table(keys);
     let Some(&first) = c.frames.first() else { return current };
     if time < first {

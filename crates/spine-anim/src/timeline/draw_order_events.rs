@@ -65,3 +65,81 @@ pub(super) fn fire_events(
         i += 1;
     }
 }
+
+/// spine-cpp `DrawOrderTimeline::apply`.
+#[inline(always)]
+pub(super) fn apply_draw_order(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    times: &[f32],
+    orders: &[Option<Vec<spine_model::SlotId>>],
+    args: ApplyArgs,
+) {
+    let ApplyArgs { time, blend, direction, .. } = args;
+    if times.is_empty() {
+        return;
+    }
+    let to_setup = |sk: &mut Skeleton| {
+        let n = sk.slots.len() as u32;
+        sk.draw_order.clear();
+        sk.draw_order.extend((0..n).map(spine_model::SlotId));
+    };
+    if direction == MixDirection::Out {
+        // 4.3: `out` goes to setup unless mixing from the current pose.
+        if blend == MixBlend::Setup
+            || (blend == MixBlend::First && data.behaviour.mix_from_add_model)
+        {
+            to_setup(sk);
+            return;
+        }
+        if !data.behaviour.slot_out_applies_keys {
+            return;
+        }
+    }
+    if time < times[0] {
+        let first = blend == MixBlend::First && data.behaviour.first_blend_resets_slots;
+        if blend == MixBlend::Setup || first {
+            to_setup(sk);
+        }
+        return;
+    }
+    match orders.get(search_times(times, time)) {
+        Some(Some(order)) if !order.is_empty() => {
+            for (d, s) in sk.draw_order.iter_mut().zip(order) {
+                *d = *s;
+            }
+        }
+        _ => to_setup(sk),
+    }
+}
+
+/// spine-cpp 4.3 `DrawOrderFolderTimeline::apply`.
+#[inline(always)]
+pub(super) fn apply_draw_order_folder(
+    sk: &mut Skeleton,
+    slots: &[spine_model::SlotId],
+    times: &[f32],
+    orders: &[Option<Vec<spine_model::SlotId>>],
+    args: ApplyArgs,
+) {
+    let ApplyArgs { time, blend, direction, .. } = args;
+    // spine-cpp 4.3 `DrawOrderFolderTimeline::apply`: only the draw-order positions
+    // holding a folder slot change; "from current" (replace/add) leaves the order
+    // alone when mixing out or before the first key, else the folder goes back to
+    // its setup order.
+    if times.is_empty() {
+        return;
+    }
+    if direction == MixDirection::Out || time < times[0] {
+        if matches!(blend, MixBlend::Setup | MixBlend::First) {
+            place_folder(&mut sk.draw_order, slots, slots);
+        }
+        return;
+    }
+    match orders.get(search_times(times, time)) {
+        Some(Some(order)) if order.len() == slots.len() => {
+            place_folder(&mut sk.draw_order, slots, order)
+        }
+        _ => place_folder(&mut sk.draw_order, slots, slots),
+    }
+}

@@ -228,9 +228,7 @@ fn apply_tl(
     events: Option<&mut Vec<EventRef>>,
     args: ApplyArgs,
 ) {
-    let ApplyArgs { last_time, time, alpha, blend, direction } = args;
-    // 4.3 `getAbsoluteValue(…, add = true, …)` adds the key value.
-    let add43 = blend == MixBlend::Add && data.behaviour.mix_from_add_model;
+    let ApplyArgs { last_time, time, .. } = args;
     match tl {
         Timeline::Bone { bone, property, curves } => {
             if curves.is_empty() {
@@ -238,60 +236,9 @@ fn apply_tl(
             }
             apply_bone(sk, data, bone.index(), *property, (curves, keys), args)
         }
-        Timeline::Inherit { bone, keys } => {
-            let Some(b) = sk.bones.get_mut(bone.index()) else { return };
-            if !b.active || keys.is_empty() {
-                return;
-            }
-            let setup = data.bone(*bone).inherit;
-            if direction == MixDirection::Out {
-                // 4.3 `InheritTimeline`: mixing out from the setup pose *or* as first
-                // (anything but the current pose) restores the setup inherit.
-                let first43 = blend == MixBlend::First && data.behaviour.mix_from_add_model;
-                if blend == MixBlend::Setup || first43 {
-                    b.inherit = setup;
-                }
-                return;
-            }
-            if time < keys[0].0 {
-                if matches!(blend, MixBlend::Setup | MixBlend::First) {
-                    b.inherit = setup;
-                }
-                return;
-            }
-            let mut k = keys.len() - 1;
-            for (i, key) in keys.iter().enumerate().skip(1) {
-                if key.0 > time {
-                    k = i - 1;
-                    break;
-                }
-            }
-            b.inherit = keys[k].1;
-        }
+        Timeline::Inherit { bone, keys } => apply_inherit(sk, data, bone, keys, args),
         Timeline::Attachment { slot, times, names } => {
-            if !slot_active(sk, slot.index()) || times.is_empty() {
-                return;
-            }
-            let setup = data.slot(*slot).attachment.as_deref();
-            if direction == MixDirection::Out {
-                if blend == MixBlend::Setup {
-                    sk.set_attachment_by_name(*slot, setup);
-                    return;
-                }
-                if !data.behaviour.slot_out_applies_keys {
-                    return;
-                }
-            }
-            if time < times[0] {
-                let first = blend == MixBlend::First && data.behaviour.first_blend_resets_slots;
-                if blend == MixBlend::Setup || first {
-                    sk.set_attachment_by_name(*slot, setup);
-                }
-                return;
-            }
-            let k = search_times(times, time);
-            let name = names.get(k).and_then(|n| n.as_deref());
-            sk.set_attachment_by_name(*slot, name);
+            apply_attachment(sk, data, slot, times, names, args)
         }
         Timeline::Color { slot, property, curves } => {
             if !slot_active(sk, slot.index()) || curves.is_empty() {
@@ -305,13 +252,12 @@ fn apply_tl(
             }
         }
         Timeline::Deform { slot, attachment, curves, vertices } => {
-            let curves = curves.table(keys);
-            apply_deform(sk, data, slot.index(), *attachment, curves, vertices, time, alpha, blend);
+            let keyed = (curves.table(keys), &vertices[..]);
+            apply_deform(sk, data, slot.index(), *attachment, keyed, args);
             // 4.3: also the attachment's timeline slots (spine-ts 4.3 `DeformTimeline`).
             if data.behaviour.mix_from_add_model {
                 for &ts in timeline_slots(data, *attachment) {
-                    let (a, b) = (alpha, blend);
-                    apply_deform(sk, data, ts.index(), *attachment, curves, vertices, time, a, b);
+                    apply_deform(sk, data, ts.index(), *attachment, keyed, args);
                 }
             }
         }
@@ -319,351 +265,35 @@ fn apply_tl(
             if keys.is_empty() {
                 return;
             }
-            let out = direction == MixDirection::Out;
-            apply_sequence43(sk, data, slot.index(), *attachment, keys, time, blend, out);
+            apply_sequence43(sk, data, slot.index(), *attachment, keys, args);
             for &ts in timeline_slots(data, *attachment) {
-                apply_sequence43(sk, data, ts.index(), *attachment, keys, time, blend, out);
+                apply_sequence43(sk, data, ts.index(), *attachment, keys, args);
             }
         }
         Timeline::Sequence { slot, attachment, keys } => {
-            if !slot_active(sk, slot.index()) || keys.is_empty() {
-                return;
-            }
-            let Some(s) = sk.slots.get_mut(slot.index()) else { return };
-            let Some(current) = s.attachment else { return };
-            if current != *attachment && timeline_attachment(data, current) != Some(*attachment) {
-                return;
-            }
-            if time < keys[0].time {
-                if matches!(blend, MixBlend::Setup | MixBlend::First) {
-                    s.sequence_index = -1;
-                }
-                return;
-            }
-            let mut k = keys.len() - 1;
-            for (i, key) in keys.iter().enumerate().skip(1) {
-                if key.time > time {
-                    k = i - 1;
-                    break;
-                }
-            }
-            let key = &keys[k];
-            let count = match &data.attachment(*attachment).kind {
-                AttachmentKind::Region(r) => r.sequence.len() as i32,
-                AttachmentKind::Mesh(m) => m.sequence.len() as i32,
-                _ => return,
-            };
-            let mut index = key.index;
-            if key.mode != SequenceMode::Hold {
-                // `delay == 0` gives +inf, saturated by `as`: saturate the sum too.
-                index = index
-                    .saturating_add((f64::from((time - key.time) / key.delay) + 0.0001) as i32);
-                index = match key.mode {
-                    SequenceMode::Hold => index,
-                    SequenceMode::Once => (count - 1).min(index),
-                    SequenceMode::Loop => index.checked_rem(count).unwrap_or(0),
-                    SequenceMode::PingPong => {
-                        let n = (count << 1) - 2;
-                        let i = if n == 0 { 0 } else { index % n };
-                        if i >= count {
-                            n - i
-                        } else {
-                            i
-                        }
-                    }
-                    SequenceMode::OnceReverse => (count - 1).saturating_sub(index).max(0),
-                    SequenceMode::LoopReverse => count - 1 - index.checked_rem(count).unwrap_or(0),
-                    SequenceMode::PingPongReverse => {
-                        let n = (count << 1) - 2;
-                        // In i64: `index` may be saturated at i32::MAX (delay 0).
-                        let i = if n == 0 {
-                            0
-                        } else {
-                            ((i64::from(index) + i64::from(count) - 1) % i64::from(n)) as i32
-                        };
-                        if i >= count {
-                            n - i
-                        } else {
-                            i
-                        }
-                    }
-                };
-            }
-            s.sequence_index = index;
+            apply_sequence(sk, data, slot, attachment, keys, args)
         }
         Timeline::Ik { constraint, curves, flags } => {
-            let Some(cd) = data.constraints.get(constraint.index()) else { return };
-            let ConstraintKind::Ik(d) = &cd.kind else { return };
-            let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
-            let ConstraintPose::Ik(p) = &mut c.pose else { return };
-            if !c.active || curves.is_empty() {
-                return;
-            }
-            let curves = curves.table(keys);
-            if time < curves.time(0) {
-                match blend {
-                    MixBlend::Setup => {
-                        p.mix = d.mix;
-                        p.softness = d.softness;
-                    }
-                    MixBlend::First => {
-                        p.mix += (d.mix - p.mix) * alpha;
-                        p.softness += (d.softness - p.softness) * alpha;
-                    }
-                    _ => return,
-                }
-                p.bend_direction = d.bend_direction;
-                p.compress = d.compress;
-                p.stretch = d.stretch;
-                return;
-            }
-            let (v, k) = curve_values_nk::<2>(curves, time);
-            let f = flags.get(k).copied();
-            if blend == MixBlend::Setup {
-                p.mix = d.mix + (v[0] - d.mix) * alpha;
-                p.softness = d.softness + (v[1] - d.softness) * alpha;
-                if direction == MixDirection::Out {
-                    p.bend_direction = d.bend_direction;
-                    p.compress = d.compress;
-                    p.stretch = d.stretch;
-                } else if let Some(f) = f {
-                    p.bend_direction = f.bend_direction;
-                    p.compress = f.compress;
-                    p.stretch = f.stretch;
-                }
-            } else {
-                p.mix += (v[0] - p.mix) * alpha;
-                p.softness += (v[1] - p.softness) * alpha;
-                if direction == MixDirection::In {
-                    if let Some(f) = f {
-                        p.bend_direction = f.bend_direction;
-                        p.compress = f.compress;
-                        p.stretch = f.stretch;
-                    }
-                }
-            }
+            apply_ik(sk, data, constraint, curves, keys, flags, args)
         }
         Timeline::Transform { constraint, curves } => {
-            let Some(cd) = data.constraints.get(constraint.index()) else { return };
-            let ConstraintKind::Transform(d) = &cd.kind else { return };
-            let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
-            let ConstraintPose::Transform(p) = &mut c.pose else { return };
-            if !c.active || curves.is_empty() {
-                return;
-            }
-            let curves = curves.table(keys);
-            if time < curves.time(0) {
-                match blend {
-                    MixBlend::Setup => p.mixes = d.mixes,
-                    MixBlend::First => {
-                        for (m, s) in p.mixes.iter_mut().zip(d.mixes) {
-                            *m += (s - *m) * alpha;
-                        }
-                    }
-                    _ => {}
-                }
-                return;
-            }
-            let v = curve_values_n::<6>(curves, time);
-            for ((m, s), v) in p.mixes.iter_mut().zip(d.mixes).zip(v) {
-                if add43 {
-                    // 4.3: the mixes are additive.
-                    *m += v * alpha;
-                } else if blend == MixBlend::Setup {
-                    *m = s + (v - s) * alpha;
-                } else {
-                    *m += (v - *m) * alpha;
-                }
-            }
+            apply_transform(sk, data, constraint, curves, keys, args)
         }
         Timeline::Path { constraint, property, curves } => {
-            let Some(cd) = data.constraints.get(constraint.index()) else { return };
-            let ConstraintKind::Path(d) = &cd.kind else { return };
-            let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
-            let ConstraintPose::Path(p) = &mut c.pose else { return };
-            if !c.active || curves.is_empty() {
-                return;
-            }
-            let curves = curves.table(keys);
-            match property {
-                PathProperty::Position => {
-                    p.position = absolute(curves, time, alpha, blend, add43, p.position, d.position)
-                }
-                PathProperty::Spacing => {
-                    // 4.3: spacing is not additive (`add` is ignored).
-                    let b = if add43 { MixBlend::Replace } else { blend };
-                    p.spacing = absolute(curves, time, alpha, b, false, p.spacing, d.spacing)
-                }
-                PathProperty::Mix => {
-                    let setup = [d.mix_rotate, d.mix_x, d.mix_y];
-                    let mut cur = [p.mix_rotate, p.mix_x, p.mix_y];
-                    if time < curves.time(0) {
-                        match blend {
-                            MixBlend::Setup => cur = setup,
-                            MixBlend::First => {
-                                for (m, s) in cur.iter_mut().zip(setup) {
-                                    *m += (s - *m) * alpha;
-                                }
-                            }
-                            _ => {}
-                        }
-                    } else {
-                        let v = curve_values_n::<3>(curves, time);
-                        for ((m, s), v) in cur.iter_mut().zip(setup).zip(v) {
-                            if add43 {
-                                // 4.3: the mixes are additive.
-                                *m += v * alpha;
-                            } else if blend == MixBlend::Setup {
-                                *m = s + (v - s) * alpha;
-                            } else {
-                                *m += (v - *m) * alpha;
-                            }
-                        }
-                    }
-                    [p.mix_rotate, p.mix_x, p.mix_y] = cur;
-                }
-            }
+            apply_path(sk, data, constraint, property, curves, keys, args)
         }
         Timeline::Physics { constraint, property, curves } => {
-            if curves.is_empty() {
-                return;
-            }
-            // 4.3: only wind and gravity are additive (`add` is ignored for the others).
-            let additive = matches!(property, PhysicsProperty::Wind | PhysicsProperty::Gravity);
-            let (blend, add43) =
-                if add43 && !additive { (MixBlend::Replace, false) } else { (blend, add43) };
-            let curves = curves.table(keys);
-            match constraint {
-                Some(ci) => {
-                    let Some(ConstraintKind::Physics(d)) =
-                        data.constraints.get(ci.index()).map(|c| &c.kind)
-                    else {
-                        return;
-                    };
-                    let Some(c) = sk.constraints.get_mut(ci.index()) else { return };
-                    let ConstraintPose::Physics(p) = &mut c.pose else { return };
-                    if !c.active {
-                        return;
-                    }
-                    let v = absolute(
-                        curves,
-                        time,
-                        alpha,
-                        blend,
-                        add43,
-                        physics_get(p, *property),
-                        physics_setup(d, *property),
-                    );
-                    physics_set(p, *property, v);
-                }
-                None => {
-                    let value =
-                        if time >= curves.time(0) { curve_value1(curves, time) } else { 0.0 };
-                    for (c, cd) in sk.constraints.iter_mut().zip(&data.constraints) {
-                        let (ConstraintPose::Physics(p), ConstraintKind::Physics(d)) =
-                            (&mut c.pose, &cd.kind)
-                        else {
-                            continue;
-                        };
-                        if !c.active || !physics_global(d, *property) {
-                            continue;
-                        }
-                        let v = absolute_with(
-                            curves.time(0),
-                            time,
-                            alpha,
-                            blend,
-                            add43,
-                            physics_get(p, *property),
-                            physics_setup(d, *property),
-                            || value,
-                        );
-                        physics_set(p, *property, v);
-                    }
-                }
-            }
+            apply_physics(sk, data, constraint, property, curves, keys, args)
         }
         Timeline::PhysicsReset { constraint, times } => {
             apply_physics_reset(sk, *constraint, times, last_time, time);
         }
         Timeline::Slider { constraint, property, curves } => {
-            let Some(ConstraintKind::Slider(d)) =
-                data.constraints.get(constraint.index()).map(|c| &c.kind)
-            else {
-                return;
-            };
-            let Some(c) = sk.constraints.get_mut(constraint.index()) else { return };
-            let ConstraintPose::Slider(p) = &mut c.pose else { return };
-            if !c.active || curves.is_empty() {
-                return;
-            }
-            let curves = curves.table(keys);
-            match property {
-                SliderProperty::Time => {
-                    p.time = absolute(curves, time, alpha, blend, add43, p.time, d.time)
-                }
-                SliderProperty::Mix => {
-                    p.mix = absolute(curves, time, alpha, blend, add43, p.mix, d.mix)
-                }
-            }
+            apply_slider(sk, data, constraint, property, curves, keys, args)
         }
-        Timeline::DrawOrder { times, orders } => {
-            if times.is_empty() {
-                return;
-            }
-            let to_setup = |sk: &mut Skeleton| {
-                let n = sk.slots.len() as u32;
-                sk.draw_order.clear();
-                sk.draw_order.extend((0..n).map(spine_model::SlotId));
-            };
-            if direction == MixDirection::Out {
-                // 4.3: `out` goes to setup unless mixing from the current pose.
-                if blend == MixBlend::Setup
-                    || (blend == MixBlend::First && data.behaviour.mix_from_add_model)
-                {
-                    to_setup(sk);
-                    return;
-                }
-                if !data.behaviour.slot_out_applies_keys {
-                    return;
-                }
-            }
-            if time < times[0] {
-                let first = blend == MixBlend::First && data.behaviour.first_blend_resets_slots;
-                if blend == MixBlend::Setup || first {
-                    to_setup(sk);
-                }
-                return;
-            }
-            match orders.get(search_times(times, time)) {
-                Some(Some(order)) if !order.is_empty() => {
-                    for (d, s) in sk.draw_order.iter_mut().zip(order) {
-                        *d = *s;
-                    }
-                }
-                _ => to_setup(sk),
-            }
-        }
+        Timeline::DrawOrder { times, orders } => apply_draw_order(sk, data, times, orders, args),
         Timeline::DrawOrderFolder { slots, times, orders } => {
-            // spine-cpp 4.3 `DrawOrderFolderTimeline::apply`: only the draw-order positions
-            // holding a folder slot change; "from current" (replace/add) leaves the order
-            // alone when mixing out or before the first key, else the folder goes back to
-            // its setup order.
-            if times.is_empty() {
-                return;
-            }
-            if direction == MixDirection::Out || time < times[0] {
-                if matches!(blend, MixBlend::Setup | MixBlend::First) {
-                    place_folder(&mut sk.draw_order, slots, slots);
-                }
-                return;
-            }
-            match orders.get(search_times(times, time)) {
-                Some(Some(order)) if order.len() == slots.len() => {
-                    place_folder(&mut sk.draw_order, slots, order)
-                }
-                _ => place_folder(&mut sk.draw_order, slots, slots),
-            }
+            apply_draw_order_folder(sk, slots, times, orders, args)
         }
         Timeline::Event { keys } => {
             if let Some(events) = events {

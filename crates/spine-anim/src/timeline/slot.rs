@@ -1,6 +1,7 @@
 //! Slot timelines: colour, deform and sequence.
 
 use super::*;
+use spine_model::{AttachmentId, SequenceKey, SlotId};
 
 pub(super) fn apply_color(
     sk: &mut Skeleton,
@@ -323,17 +324,16 @@ pub(super) fn timeline_slots(
 /// key restores the setup frame unless mixing from the current pose; the frame count is the
 /// slot attachment's; the frame offset is `((time - key) / delay + 0.00001) | 0` (a zero
 /// delay adds nothing).
-#[allow(clippy::too_many_arguments)]
 pub(super) fn apply_sequence43(
     sk: &mut Skeleton,
     data: &SkeletonData,
     si: usize,
     target: spine_model::AttachmentId,
     keys: &[spine_model::SequenceKey],
-    time: f32,
-    blend: MixBlend,
-    out: bool,
+    args: ApplyArgs,
 ) {
+    let ApplyArgs { time, blend, direction, .. } = args;
+    let out = direction == MixDirection::Out;
     if !slot_active(sk, si) {
         return;
     }
@@ -400,18 +400,18 @@ pub(super) fn apply_sequence43(
     s.sequence_index = index;
 }
 
-#[allow(clippy::too_many_arguments)]
+/// spine-cpp `DeformTimeline::apply` on slot `si`: the slot's attachment must have `target`
+/// as its timeline attachment; `c` holds the keys' times and curves, `vertices` each key's
+/// vertex offsets.
 pub(super) fn apply_deform(
     sk: &mut Skeleton,
     data: &SkeletonData,
     si: usize,
     target: spine_model::AttachmentId,
-    c: CurveTable<'_>,
-    vertices: &[Vec<f32>],
-    time: f32,
-    mut alpha: f32,
-    mut blend: MixBlend,
+    (c, vertices): (CurveTable<'_>, &[Vec<f32>]),
+    args: ApplyArgs,
 ) {
+    let ApplyArgs { time, mut alpha, mut blend, .. } = args;
     if !slot_active(sk, si) || c.frames.len() < c.stride() {
         return;
     }
@@ -558,4 +558,118 @@ pub(super) fn vert_setup(v: &Vertices) -> Option<&[f32]> {
         Vertices::Unweighted(v) => Some(v),
         Vertices::Weighted(_) => None,
     }
+}
+
+/// spine-cpp 4.2 `SequenceTimeline::apply`: the sequence index of the slot's attachment
+/// at the key before `time`, advanced by the key's mode.
+#[inline(always)]
+pub(super) fn apply_sequence(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    slot: &SlotId,
+    attachment: &AttachmentId,
+    keys: &[SequenceKey],
+    args: ApplyArgs,
+) {
+    let ApplyArgs { time, blend, .. } = args;
+    if !slot_active(sk, slot.index()) || keys.is_empty() {
+        return;
+    }
+    let Some(s) = sk.slots.get_mut(slot.index()) else { return };
+    let Some(current) = s.attachment else { return };
+    if current != *attachment && timeline_attachment(data, current) != Some(*attachment) {
+        return;
+    }
+    if time < keys[0].time {
+        if matches!(blend, MixBlend::Setup | MixBlend::First) {
+            s.sequence_index = -1;
+        }
+        return;
+    }
+    let mut k = keys.len() - 1;
+    for (i, key) in keys.iter().enumerate().skip(1) {
+        if key.time > time {
+            k = i - 1;
+            break;
+        }
+    }
+    let key = &keys[k];
+    let count = match &data.attachment(*attachment).kind {
+        AttachmentKind::Region(r) => r.sequence.len() as i32,
+        AttachmentKind::Mesh(m) => m.sequence.len() as i32,
+        _ => return,
+    };
+    let mut index = key.index;
+    if key.mode != SequenceMode::Hold {
+        // `delay == 0` gives +inf, saturated by `as`: saturate the sum too.
+        index = index.saturating_add((f64::from((time - key.time) / key.delay) + 0.0001) as i32);
+        index = match key.mode {
+            SequenceMode::Hold => index,
+            SequenceMode::Once => (count - 1).min(index),
+            SequenceMode::Loop => index.checked_rem(count).unwrap_or(0),
+            SequenceMode::PingPong => {
+                let n = (count << 1) - 2;
+                let i = if n == 0 { 0 } else { index % n };
+                if i >= count {
+                    n - i
+                } else {
+                    i
+                }
+            }
+            SequenceMode::OnceReverse => (count - 1).saturating_sub(index).max(0),
+            SequenceMode::LoopReverse => count - 1 - index.checked_rem(count).unwrap_or(0),
+            SequenceMode::PingPongReverse => {
+                let n = (count << 1) - 2;
+                // In i64: `index` may be saturated at i32::MAX (delay 0).
+                let i = if n == 0 {
+                    0
+                } else {
+                    ((i64::from(index) + i64::from(count) - 1) % i64::from(n)) as i32
+                };
+                if i >= count {
+                    n - i
+                } else {
+                    i
+                }
+            }
+        };
+    }
+    s.sequence_index = index;
+}
+
+/// spine-cpp `AttachmentTimeline::apply`: the slot's attachment named by the key before
+/// `time`.
+#[inline(always)]
+pub(super) fn apply_attachment(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    slot: &SlotId,
+    times: &[f32],
+    names: &[Option<std::sync::Arc<str>>],
+    args: ApplyArgs,
+) {
+    let ApplyArgs { time, blend, direction, .. } = args;
+    if !slot_active(sk, slot.index()) || times.is_empty() {
+        return;
+    }
+    let setup = data.slot(*slot).attachment.as_deref();
+    if direction == MixDirection::Out {
+        if blend == MixBlend::Setup {
+            sk.set_attachment_by_name(*slot, setup);
+            return;
+        }
+        if !data.behaviour.slot_out_applies_keys {
+            return;
+        }
+    }
+    if time < times[0] {
+        let first = blend == MixBlend::First && data.behaviour.first_blend_resets_slots;
+        if blend == MixBlend::Setup || first {
+            sk.set_attachment_by_name(*slot, setup);
+        }
+        return;
+    }
+    let k = search_times(times, time);
+    let name = names.get(k).and_then(|n| n.as_deref());
+    sk.set_attachment_by_name(*slot, name);
 }

@@ -638,28 +638,19 @@ pub fn v35_to_json(s: &v35::Skeleton) -> j::Skeleton {
             .transform
             .iter()
             .map(|t| {
-                transform_to_json(
-                    &c.n, &t.name, t.order, false, &t.bones, t.target, t.local, t.relative,
-                    t.offsets, t.mixes,
-                )
+                let common = Constrained::new((&t.name, t.order, false), &t.bones, t.target);
+                transform_to_json(&c.n, common, t.local, t.relative, t.offsets, t.mixes)
             })
             .collect(),
         path: s
             .path
             .iter()
             .map(|p| {
-                path_to_json(
-                    &c.n,
-                    &p.name,
-                    p.order,
-                    false,
-                    &p.bones,
-                    p.target,
-                    p.position_mode,
-                    p.spacing_mode,
-                    p.rotate_mode,
-                    [p.offset_rotation, p.position, p.spacing, p.rotate_mix, p.translate_mix],
-                )
+                let common = Constrained::new((&p.name, p.order, false), &p.bones, p.target);
+                let modes = (p.position_mode, p.spacing_mode, p.rotate_mode);
+                let values =
+                    [p.offset_rotation, p.position, p.spacing, p.rotate_mix, p.translate_mix];
+                path_to_json(&c.n, common, modes, values)
             })
             .collect(),
         physics: Vec::new(),
@@ -784,36 +775,21 @@ pub fn v38_to_json(s: &v38::Skeleton) -> j::Skeleton {
             .transform
             .iter()
             .map(|t| {
-                transform_to_json(
-                    &c.n,
-                    &t.name,
-                    t.order,
-                    t.skin_required,
-                    &t.bones,
-                    t.target,
-                    t.local,
-                    t.relative,
-                    t.offsets,
-                    t.mixes,
-                )
+                let head = (&t.name[..], t.order, t.skin_required);
+                let common = Constrained::new(head, &t.bones, t.target);
+                transform_to_json(&c.n, common, t.local, t.relative, t.offsets, t.mixes)
             })
             .collect(),
         path: s
             .path
             .iter()
             .map(|p| {
-                path_to_json(
-                    &c.n,
-                    &p.name,
-                    p.order,
-                    p.skin_required,
-                    &p.bones,
-                    p.target,
-                    p.position_mode,
-                    p.spacing_mode,
-                    p.rotate_mode,
-                    [p.offset_rotation, p.position, p.spacing, p.rotate_mix, p.translate_mix],
-                )
+                let head = (&p.name[..], p.order, p.skin_required);
+                let common = Constrained::new(head, &p.bones, p.target);
+                let modes = (p.position_mode, p.spacing_mode, p.rotate_mode);
+                let values =
+                    [p.offset_rotation, p.position, p.spacing, p.rotate_mix, p.translate_mix];
+                path_to_json(&c.n, common, modes, values)
             })
             .collect(),
         physics: Vec::new(),
@@ -823,7 +799,6 @@ pub fn v38_to_json(s: &v38::Skeleton) -> j::Skeleton {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn bone_to_json(
     n: &Names,
     name: &str,
@@ -852,21 +827,30 @@ fn bone_to_json(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What every 3.x transform and path constraint converts alike: the head (name, order,
+/// skin required), the constrained bones and the target (a bone or a slot).
+struct Constrained<'a> {
+    head: j::ConstraintHead,
+    bones: &'a [u32],
+    target: u32,
+}
+
+impl<'a> Constrained<'a> {
+    fn new((name, order, skin): (&str, u32, bool), bones: &'a [u32], target: u32) -> Self {
+        Constrained { head: constraint_head(name, order, skin), bones, target }
+    }
+}
+
 fn transform_to_json(
     n: &Names,
-    name: &str,
-    order: u32,
-    skin: bool,
-    bones: &[u32],
-    target: u32,
+    Constrained { head, bones, target }: Constrained<'_>,
     local: bool,
     relative: bool,
     o: [f32; 6],
     m: [f32; 4],
 ) -> j::TransformConstraint {
     j::TransformConstraint {
-        head: constraint_head(name, order, skin),
+        head,
         bones: n.bones(bones),
         target: Names::get(&n.bones, target),
         local: local.then_some(true),
@@ -887,21 +871,14 @@ fn transform_to_json(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn path_to_json(
     n: &Names,
-    name: &str,
-    order: u32,
-    skin: bool,
-    bones: &[u32],
-    target: u32,
-    pm: c3::PositionMode,
-    sm: c3::SpacingMode,
-    rm: c3::RotateMode,
+    Constrained { head, bones, target }: Constrained<'_>,
+    (pm, sm, rm): (c3::PositionMode, c3::SpacingMode, c3::RotateMode),
     [rotation, position, spacing, rotate_mix, translate_mix]: [f32; 5],
 ) -> j::PathConstraint {
     j::PathConstraint {
-        head: constraint_head(name, order, skin),
+        head,
         bones: n.bones(bones),
         target: Names::get(&n.slots, target),
         position_mode: match pm {

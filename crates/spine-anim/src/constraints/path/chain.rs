@@ -1,0 +1,220 @@
+//! The bone loop's per-constraint values ([`Chain`]) and the turn of a bone towards a
+//! position ([`Turn`], [`chord_turn`]).
+
+use super::*;
+
+/// The per-constraint values of the bone loop without the tip (spine-cpp 4.x rules,
+/// `mix_rotate > 0`, distinct bones).
+pub(super) struct Chain {
+    pub(super) mix_x: f32,
+    pub(super) mix_y: f32,
+    pub(super) mix_rotate: f32,
+    pub(super) scale: bool,
+    pub(super) tangents: bool,
+    pub(super) lazy_lengths: bool,
+    pub(super) offset_rotation: f32,
+}
+
+impl Chain {
+    /// The bone loop of `update` two bones at a time: each bone's operations and the order of
+    /// its writes are those of the one-bone loop; only the two final `sin_cos` share one
+    /// [`math::sin_cos_pair`]. Parents are read as that loop reads them: before either bone
+    /// moves, except the second bone's parent when it is the first bone (after that is done).
+    #[inline(never)]
+    pub(super) fn place_pairs(
+        &self,
+        ctx: &mut SolverCtx<'_>,
+        ids: &[BoneId],
+        sc: &PathScratch,
+        mut bone_x: f32,
+        mut bone_y: f32,
+    ) {
+        let positions = &sc.positions;
+        let mut r_prev = positions.get(2).copied().unwrap_or(0.0);
+        let triples = positions.get(3..).unwrap_or_default().as_chunks::<3>().0;
+        let n = ids.len().min(triples.len());
+        let (ids, triples) = (&ids[..n], &triples[..n]);
+        let mut i = 0;
+        while i + 1 < n {
+            let (id, id1) = (ids[i], ids[i + 1]);
+            let (t0, t1) = (triples[i], triples[i + 1]);
+            let parent = parent_world(ctx.bones, id);
+            let after_first = ctx.bones.get(id1.index()).and_then(|b| b.parent) == Some(id);
+            let parent1 = if after_first { None } else { parent_world(ctx.bones, id1) };
+            let Ok([b0, b1]) = ctx.bones.get_disjoint_mut([id.index(), id1.index()]) else {
+                break;
+            };
+            let r_this1 = t0[2];
+            let r_this0 = std::mem::replace(&mut r_prev, t1[2]);
+            let w0 = self.place(ctx.data, sc, i, b0, id, [bone_x, bone_y], t0, r_this0);
+            let w1 = self.place(ctx.data, sc, i + 1, b1, id1, [t0[0], t0[1]], t1, r_this1);
+            (bone_x, bone_y) = (t1[0], t1[1]);
+            let ((sin0, cos0), (sin1, cos1)) = match (w0.0, w1.0) {
+                (Turn::Angle(r0), Turn::Angle(r1)) => math::sin_cos_pair(r0, r1),
+                (t0, t1) => (t0.sin_cos(), t1.sin_cos()),
+            };
+            rotate(b0, w0.1, sin0, cos0);
+            b0.update_applied_transform(parent, &ctx.frame);
+            let parent1 = if after_first { Some(b0.world()) } else { parent1 };
+            rotate(b1, w1.1, sin1, cos1);
+            b1.update_applied_transform(parent1, &ctx.frame);
+            i += 2;
+        }
+        // The last bone of an odd count (or the rest, after a missing bone).
+        while i < n {
+            let (id, t) = (ids[i], triples[i]);
+            let r_this = std::mem::replace(&mut r_prev, t[2]);
+            let parent = parent_world(ctx.bones, id);
+            if let Some(bone) = ctx.bones.get_mut(id.index()) {
+                let w = self.place(ctx.data, sc, i, bone, id, [bone_x, bone_y], t, r_this);
+                (bone_x, bone_y) = (t[0], t[1]);
+                let (sin, cos) = w.0.sin_cos();
+                rotate(bone, w.1, sin, cos);
+                bone.update_applied_transform(parent, &ctx.frame);
+            }
+            i += 1;
+        }
+    }
+
+    /// Bone `i` of the loop up to its final rotation: moves it to `from`, scales it toward
+    /// its position `t` (chain scale) and returns the turn that rotates it, with its matrix
+    /// after the scale (not stored: the caller's [`rotate`] writes it).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn place(
+        &self,
+        data: &spine_model::SkeletonData,
+        sc: &PathScratch,
+        i: usize,
+        bone: &mut Bone,
+        id: BoneId,
+        from: [f32; 2],
+        t: [f32; 3],
+        r_this: f32,
+    ) -> (Turn, [f32; 4]) {
+        let [bone_x, bone_y] = from;
+        let (x, y, r_next) = (t[0], t[1], t[2]);
+        bone.world_x += (bone_x - bone.world_x) * self.mix_x;
+        bone.world_y += (bone_y - bone.world_y) * self.mix_y;
+        let (dx, dy) = (x - bone_x, y - bone_y);
+        // The matrix is read once and the scaled columns stay in registers: the caller's
+        // `rotate` writes the whole matrix (storing the columns here and reading the matrix
+        // back whole after two single-float stores stalled store forwarding per bone).
+        let (mut a, b, mut c, d) = (bone.a, bone.b, bone.c, bone.d);
+        if self.scale {
+            let length = if self.lazy_lengths {
+                let setup = data.bones.get(id.index()).map_or(0.0, |b| b.length);
+                let (x, y) = (setup * a, setup * c);
+                math::sqrt(x * x + y * y)
+            } else {
+                sc.lengths.get(i).copied().unwrap_or(0.0)
+            };
+            if length >= EPSILON {
+                let s = (math::sqrt(dx * dx + dy * dy) / length - 1.0) * self.mix_rotate + 1.0;
+                a *= s;
+                c *= s;
+            }
+        }
+        let (r, bone_r) = if self.tangents {
+            (r_this, math::atan2(c, a))
+        } else if sc.spaces.get(i + 1).is_some_and(|&s| s < EPSILON) {
+            (r_next, math::atan2(c, a))
+        } else {
+            // A full turn toward the chord: from the two directions, not their angles.
+            if self.mix_rotate == 1.0 && self.offset_rotation == 0.0 {
+                if let Some(turn) = chord_turn(dx, dy, a, c) {
+                    return (turn, [a, b, c, d]);
+                }
+            }
+            math::atan2_pair(dy, dx, c, a)
+        };
+        let turn = wrap_pi(r - bone_r + self.offset_rotation) * self.mix_rotate;
+        (Turn::Angle(turn), [a, b, c, d])
+    }
+}
+
+/// How a chain bone turns: by an angle (radians), or by the sine and cosine of one.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Turn {
+    /// The angle, whose sine and cosine are still to compute.
+    Angle(f32),
+    /// `(sin, cos)`.
+    SinCos(f32, f32),
+}
+
+impl Turn {
+    /// `(sin, cos)` of the turn.
+    #[inline(always)]
+    pub(super) fn sin_cos(self) -> (f32, f32) {
+        match self {
+            Turn::Angle(r) => math::sin_cos(r),
+            Turn::SinCos(sin, cos) => (sin, cos),
+        }
+    }
+}
+
+/// The turn that brings the bone's x axis `(a, c)` onto the chord `(dx, dy)`: its sine and
+/// cosine from the two directions (their cross and dot products over the product of the
+/// lengths), not from the difference of their atan2s. The same turn within rounding
+/// (unit-tested against the angle path); `None` where a direction is undefined (a zero or
+/// non-finite length), where the angles decide.
+#[inline(always)]
+pub(super) fn chord_turn(dx: f32, dy: f32, a: f32, c: f32) -> Option<Turn> {
+    let q = (dx * dx + dy * dy) * (a * a + c * c);
+    if !(q > 0.0 && q.is_finite()) {
+        return None;
+    }
+    let inv = 1.0 / math::sqrt(q);
+    Some(Turn::SinCos((dy * a - dx * c) * inv, (dx * a + dy * c) * inv))
+}
+
+/// Rotates `bone`, whose matrix is `m` (`a, b, c, d`), by the angle of `sin`, `cos`.
+#[inline(always)]
+pub(super) fn rotate(bone: &mut Bone, m: [f32; 4], sin: f32, cos: f32) {
+    let [a, b, c, d] = m;
+    bone.a = cos * a - sin * c;
+    bone.b = cos * b - sin * d;
+    bone.c = sin * a + cos * c;
+    bone.d = sin * b + cos * d;
+}
+
+/// `v.resize(n, 0.0)` (spine-cpp `Vector::setSize`: kept values, new ones 0), with the
+/// common case (already `n` long) tested inline instead of calling `resize`.
+#[inline(always)]
+pub(super) fn set_len(v: &mut Vec<f32>, n: usize) {
+    if v.len() != n {
+        v.resize(n, 0.0);
+    }
+}
+
+/// Whether the bone loop may take [`Chain::place_pairs`]: always, except in this crate's unit
+/// tests, which compare it bit for bit with the one-bone loop.
+#[cfg(not(test))]
+#[inline(always)]
+pub(super) fn pairs_allowed() -> bool {
+    true
+}
+
+#[cfg(test)]
+thread_local! {
+    pub(super) static ONE_BY_ONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+pub(super) fn pairs_allowed() -> bool {
+    !ONE_BY_ONE.with(|c| c.get())
+}
+
+/// Whether no bone appears twice in `ids`: a 64-bit mask of the ids modulo 64, and the
+/// exact pairwise test only when two of them share a bit.
+pub(super) fn distinct(ids: &[BoneId]) -> bool {
+    let mut mask = 0u64;
+    for id in ids {
+        let bit = 1u64 << (id.index() & 63);
+        if mask & bit != 0 {
+            return ids.iter().enumerate().all(|(k, a)| !ids[..k].contains(a));
+        }
+        mask |= bit;
+    }
+    true
+}
