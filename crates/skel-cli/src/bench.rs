@@ -119,12 +119,7 @@ pub fn spine(
     let format = format.name();
     let anim = match &args.anim {
         Some(name) => crate::pose::find_animation(&data, name)?,
-        None => {
-            if data.animations.is_empty() {
-                return Err("the skeleton has no animation to play".into());
-            }
-            spine_model::AnimationId(0)
-        }
+        None => data.animation_ids().next().ok_or("the skeleton has no animation to play")?,
     };
     let anim_name = data.animation(anim).name.clone();
 

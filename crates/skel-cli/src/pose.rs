@@ -112,18 +112,12 @@ pub(crate) fn skeleton(data: &Arc<SkeletonData>, skin: Option<&str>) -> Result<S
                     .collect::<Result<Vec<_>, _>>()?;
                 let mut combined = (**data).clone();
                 combined.skins.push(combined_skin(data, name, &ids));
-                let id = spine_model::SkinId((combined.skins.len() - 1) as u32);
-                (Arc::new(combined), Some(id))
+                let id = combined.skin_ids().last();
+                (Arc::new(combined), id)
             }
             None => return Err(find_skin(data, name).err().unwrap_or_default()),
         },
-        None => (
-            data.clone(),
-            data.skins
-                .iter()
-                .position(|s| s.name != "default")
-                .map(|i| spine_model::SkinId(i as u32)),
-        ),
+        None => (data.clone(), data.skin_ids().find(|&id| data.skin(id).name != "default")),
     };
     let mut sk = Skeleton::new(data);
     sk.set_skin(chosen);
@@ -198,18 +192,17 @@ pub(crate) fn find_slot(data: &SkeletonData, name: &str) -> Result<SlotId, Strin
 /// The animation drawn when none is named: the longest one with timelines (the first of
 /// equals), else the first; `None` when there are none.
 pub(crate) fn default_animation(data: &SkeletonData) -> Option<AnimationId> {
-    let mut best: Option<(usize, f32)> = None;
-    for (i, a) in data.animations.iter().enumerate() {
+    let mut best: Option<(AnimationId, f32)> = None;
+    for id in data.animation_ids() {
+        let a = data.animation(id);
         if a.timelines.is_empty() {
             continue;
         }
         if best.is_none_or(|(_, d)| a.duration > d) {
-            best = Some((i, a.duration));
+            best = Some((id, a.duration));
         }
     }
-    best.map(|(i, _)| i)
-        .or((!data.animations.is_empty()).then_some(0))
-        .map(|i| AnimationId(i as u32))
+    best.map(|(id, _)| id).or_else(|| data.animation_ids().next())
 }
 
 /// An `f32` as the shortest decimal that reads back as the same `f32`; `what` names it
@@ -282,7 +275,10 @@ fn sample(sk: &Skeleton, out: &mut Map<String, Value>) -> Result<(), String> {
     }
     out.insert("bones".into(), Value::Array(bones));
     out.insert("slots".into(), Value::Array(slots));
-    out.insert("drawOrder".into(), json!(sk.draw_order.iter().map(|s| s.0).collect::<Vec<_>>()));
+    out.insert(
+        "drawOrder".into(),
+        json!(sk.draw_order.iter().map(|s| s.index()).collect::<Vec<_>>()),
+    );
     Ok(())
 }
 
@@ -290,7 +286,7 @@ fn sample(sk: &Skeleton, out: &mut Map<String, Value>) -> Result<(), String> {
 fn vertices(sk: &Skeleton) -> Result<Value, String> {
     let mut map = Map::new();
     let mut buf = Vec::new();
-    for (i, s) in sk.slots.iter().enumerate() {
+    for (id, s) in sk.data.slot_ids().zip(&sk.slots) {
         let Some(a) = s.attachment else { continue };
         let shown = matches!(
             sk.data.attachment(a).kind,
@@ -300,8 +296,8 @@ fn vertices(sk: &Skeleton) -> Result<Value, String> {
             continue;
         }
         buf.clear();
-        if sk.world_vertices(SlotId(i as u32), &mut buf) {
-            let name = &sk.data.slots[i].name;
+        if sk.world_vertices(id, &mut buf) {
+            let name = &sk.data.slot(id).name;
             let v = nums(&buf, &|k| {
                 format!("slot {name:?}: world vertex {} {}", k / 2, ["x", "y"][k % 2])
             })?;

@@ -675,7 +675,7 @@ pub fn render(input: &SkeletonInput<'_>, args: &RenderArgs) -> Result<Vec<PathBu
         .collect::<Result<Vec<_>, _>>()?;
 
     let anims: Vec<Option<AnimationId>> = if args.all {
-        (0..data.animations.len()).map(|i| Some(AnimationId(i as u32))).collect()
+        data.animation_ids().map(Some).collect()
     } else if let Some(name) = &args.anim {
         vec![Some(crate::pose::find_animation(data, name)?)]
     } else {

@@ -14,8 +14,8 @@ use std::sync::Arc;
 use skel_render::SoftwareRenderer;
 use spine_anim::{AnimationState, AnimationStateData, Physics, Skeleton, SkeletonRenderer};
 use spine_model::files::{page_path, parse_atlas};
+use spine_model::LoadOptions;
 use spine_model::{sniff, FileFormat};
-use spine_model::{AnimationId, LoadOptions};
 use spine_render_traits::{PageId, RenderCommands};
 
 /// The next `u16`-length-prefixed part of `data`.
@@ -109,8 +109,8 @@ pub fn check(data: &[u8]) {
     let mut sk = Skeleton::new(data.clone());
     sk.set_to_setup_pose();
     let mut state = AnimationState::new(Arc::new(AnimationStateData::new(data.clone())));
-    if !data.animations.is_empty() {
-        state.set_animation(0, Some(AnimationId(0)), true);
+    if let Some(first) = data.animation_ids().next() {
+        state.set_animation(0, Some(first), true);
     }
     let mut renderer = SkeletonRenderer::new();
     let mut cmds = SkeletonRenderer::commands(&data);

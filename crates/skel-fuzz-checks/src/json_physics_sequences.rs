@@ -147,7 +147,7 @@ pub fn check(data: &[u8]) {
     let mut sk = Skeleton::new(data.clone());
     sk.set_to_setup_pose();
     let mut state = AnimationState::new(Arc::new(AnimationStateData::new(data.clone())));
-    state.set_animation(0, Some(AnimationId(0)), true);
+    state.set_animation(0, Some(AnimationId::from_index(0)), true);
     let mut renderer = SkeletonRenderer::new();
     let mut cmds = SkeletonRenderer::commands(&data);
     let mut verts = Vec::new();
@@ -162,7 +162,7 @@ pub fn check(data: &[u8]) {
         sk.update(dt);
         sk.update_world_transform(physics);
         verts.clear();
-        let _ = sk.world_vertices(SlotId(0), &mut verts);
+        let _ = sk.world_vertices(SlotId::from_index(0), &mut verts);
         renderer.render(&sk, &mut cmds);
         let _ = cmds.bounds();
     }

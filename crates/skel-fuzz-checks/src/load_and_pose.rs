@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use spine_anim::{apply_animation, MixBlend, MixDirection, Physics, Skeleton, SkeletonRenderer};
-use spine_model::{AnimationId, LoadOptions, SkeletonData};
+use spine_model::{LoadOptions, SkeletonData};
 
 /// The `load_and_pose` fuzz target's check (module docs).
 pub fn check(data: &[u8]) {
@@ -28,10 +28,9 @@ pub fn check(data: &[u8]) {
     let mut sk = Skeleton::new(skeleton.clone());
     let mut renderer = SkeletonRenderer::new();
     let mut commands = SkeletonRenderer::commands(&skeleton);
-    for i in 0..skeleton.animations.len().min(8) {
-        let t = skeleton.animations[i].duration * 0.5;
+    for id in skeleton.animation_ids().take(8) {
+        let t = skeleton.animation(id).duration * 0.5;
         sk.set_to_setup_pose();
-        let id = AnimationId(i as u32);
         apply_animation(&mut sk, id, t, t, false, None, 1.0, MixBlend::Setup, MixDirection::In);
         sk.update(1.0 / 60.0);
         sk.update_world_transform(Physics::Update);

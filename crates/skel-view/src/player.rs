@@ -21,7 +21,7 @@ use spine_anim::render::SkeletonBounds;
 use spine_anim::{
     AnimationState, AnimationStateData, Physics, Skeleton, SkeletonRenderer, StateEventType,
 };
-use spine_model::{AnimationId, AttachmentKind, SkeletonData, SkinData, SkinId, SlotId};
+use spine_model::{AttachmentKind, SkeletonData, SkinData, SkinId, SlotId};
 use spine_render_traits::RenderCommands;
 
 use crate::rig::{Rig, RigKind};
@@ -126,7 +126,7 @@ pub struct Instance {
 /// The skin a single choice or the default rule gives: `skel render`'s (first non-default
 /// skin when there is one).
 fn default_skin(data: &SkeletonData) -> Option<SkinId> {
-    data.skins.iter().position(|s| s.name != "default").map(|i| SkinId(i as u32))
+    data.skin_ids().find(|&id| data.skin(id).name != "default")
 }
 
 /// The data and skin for the chosen skins: one skin is used as is; several are combined
@@ -136,7 +136,7 @@ fn skinned(base: &Arc<SkeletonData>, skins: &[usize]) -> (Arc<SkeletonData>, Opt
     let valid: Vec<usize> = skins.iter().copied().filter(|&i| i < base.skins.len()).collect();
     match valid.as_slice() {
         [] => (base.clone(), default_skin(base)),
-        [one] => (base.clone(), Some(SkinId(*one as u32))),
+        [one] => (base.clone(), base.skin_ids().nth(*one)),
         many => {
             let mut entries: std::collections::BTreeMap<(SlotId, Arc<str>), _> = Default::default();
             let mut bones = Vec::new();
@@ -167,8 +167,8 @@ fn skinned(base: &Arc<SkeletonData>, skins: &[usize]) -> (Arc<SkeletonData>, Opt
                 entries: entries.into_values().collect(),
                 color: None,
             });
-            let id = SkinId((data.skins.len() - 1) as u32);
-            (Arc::new(data), Some(id))
+            let id = data.skin_ids().last();
+            (Arc::new(data), id)
         }
     }
 }
@@ -372,21 +372,18 @@ impl Instance {
             self.next_cue += 1;
             let looping = self.ctl.looping;
             match &mut self.body {
-                Body::Spine(p) => {
-                    let a = c.anim.filter(|&a| a < p.data.animations.len());
-                    match a {
-                        Some(a) => {
-                            let e = p.state.set_animation(0, Some(AnimationId(a as u32)), looping);
-                            if c.at > 0.0 {
-                                p.state.entry_mut(e).mix_duration = c.mix;
-                            }
+                Body::Spine(p) => match c.anim.and_then(|a| p.data.animation_ids().nth(a)) {
+                    Some(a) => {
+                        let e = p.state.set_animation(0, Some(a), looping);
+                        if c.at > 0.0 {
+                            p.state.entry_mut(e).mix_duration = c.mix;
                         }
-                        None if c.at > 0.0 => {
-                            p.state.set_empty_animation(0, c.mix);
-                        }
-                        None => {}
                     }
-                }
+                    None if c.at > 0.0 => {
+                        p.state.set_empty_animation(0, c.mix);
+                    }
+                    None => {}
+                },
                 Body::Skf(p) => {
                     let fps =
                         c.anim.and_then(|a| p.template.animations().get(a)).map_or(0, |a| a.fps);
@@ -773,7 +770,7 @@ mod tests {
         };
         let (data, skin) = skinned(&base, &[0, 0]);
         assert_eq!(data.skins.len(), base.skins.len() + 1);
-        assert_eq!(skin, Some(SkinId(base.skins.len() as u32)));
+        assert_eq!(skin, data.skin_ids().last());
         inst.set_skins(vec![0, 0]);
         assert!(!inst.cmds.is_empty());
     }

@@ -40,7 +40,7 @@ pub fn setup(bytes: &[u8], skin: Option<&str>, anim: &str) -> (Skeleton, Animati
     let mut sk = Skeleton::new(data.clone());
     let skin_id = match skin {
         Some(name) => data.find_skin(name),
-        None => (data.skins.len() > 1).then_some(SkinId(1)),
+        None => (data.skins.len() > 1).then_some(SkinId::from_index(1)),
     };
     if skin_id.is_some() {
         sk.set_skin(skin_id);

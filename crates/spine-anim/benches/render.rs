@@ -29,7 +29,7 @@ fn bench(c: &mut Criterion) {
         let data = Arc::new(spine_model::load_binary(&bytes, atlas.as_ref()).expect("rig loads"));
         let mut sk = Skeleton::new(data.clone());
         if data.skins.len() > 1 {
-            sk.set_skin(Some(SkinId(1)));
+            sk.set_skin(Some(SkinId::from_index(1)));
         }
         sk.set_to_setup_pose();
         let mut asd = AnimationStateData::new(data.clone());

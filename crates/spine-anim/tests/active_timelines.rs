@@ -46,7 +46,7 @@ fn skipped_timelines_pose_bones_like_every_timeline() {
         let skins = data.skins.len();
         let mut frame = 0usize;
         for anim in 0..data.animations.len() {
-            let id = AnimationId(anim as u32);
+            let id = AnimationId::from_index(anim);
             // No mixing: every frame is track 0 at alpha 1.
             state.clear_tracks();
             let entry = state.set_animation(0, Some(id), true);
@@ -54,7 +54,7 @@ fn skipped_timelines_pose_bones_like_every_timeline() {
                 if frame.is_multiple_of(7) {
                     // Every skin in turn, and no skin.
                     let skin = (frame / 7) % (skins + 1);
-                    let skin = (skin < skins).then_some(SkinId(skin as u32));
+                    let skin = (skin < skins).then_some(SkinId::from_index(skin));
                     sk_a.set_skin(skin);
                     sk_b.set_skin(skin);
                 }
@@ -111,7 +111,7 @@ fn timelines_writing_one_field_run_in_their_order() {
     let data = Arc::new(data);
     let mut state = AnimationState::new(Arc::new(AnimationStateData::new(data.clone())));
     let (mut sk_a, mut sk_b) = (Skeleton::new(data.clone()), Skeleton::new(data.clone()));
-    let id = AnimationId(0);
+    let id = AnimationId::from_index(0);
     let entry = state.set_animation(0, Some(id), true);
     for frame in 0..30 {
         state.update(1.0 / 30.0);

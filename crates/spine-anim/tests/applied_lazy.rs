@@ -33,7 +33,7 @@ impl Runner {
     fn new(data: &Arc<SkeletonData>, eager: bool) -> Runner {
         let mut sk = Skeleton::new(data.clone());
         if data.skins.len() > 1 {
-            sk.set_skin(Some(SkinId(1)));
+            sk.set_skin(Some(SkinId::from_index(1)));
         }
         sk.set_eager_applied(eager);
         sk.set_to_setup_pose();
@@ -78,9 +78,9 @@ fn compare_rig(file: &std::path::Path) -> (usize, usize) {
     let mut lazy = Runner::new(&data, false);
     let mut eager = Runner::new(&data, true);
     let mut schedule: Vec<(usize, AnimationId)> =
-        picks.iter().enumerate().map(|(k, &a)| (k * 20, AnimationId(a as u32))).collect();
+        picks.iter().enumerate().map(|(k, &a)| (k * 20, AnimationId::from_index(a))).collect();
     // A crossfade (mixing two entries) in the middle of the last animation.
-    schedule.push((picks.len() * 20 - 10, AnimationId(0)));
+    schedule.push((picks.len() * 20 - 10, AnimationId::from_index(0)));
     let frames = picks.len() * 20 + 15;
     for f in 0..frames {
         for &(at, anim) in &schedule {
@@ -128,7 +128,7 @@ fn public_ik_matches(lazy: &Skeleton, eager: &Skeleton) -> usize {
         mix: 0.5,
     };
     for i in 0..lazy.bones.len() {
-        let id = BoneId(i as u32);
+        let id = BoneId::from_index(i);
         let (mut l, mut e) = (lazy.bones.clone(), eager.bones.clone());
         for bones in [&mut l, &mut e] {
             ik::apply_one(bones, &frame, id, 10.0, solve);

@@ -47,12 +47,12 @@ fn cached_attachment_lookups_match_uncached_across_skins_and_mixes() {
         let skins = a.skins.len();
         let mut frame = 0usize;
         for (n, &anim) in anims.iter().enumerate() {
-            let id = spine_model::AnimationId(anim as u32);
+            let id = spine_model::AnimationId::from_index(anim);
             state_a.set_animation(0, Some(id), n % 2 == 0);
             state_b.set_animation(0, Some(id), n % 2 == 0);
             for _ in 0..90 {
                 if frame.is_multiple_of(23) && skins > 1 {
-                    let skin = Some(SkinId((frame / 23 % skins) as u32));
+                    let skin = Some(SkinId::from_index(frame / 23 % skins));
                     sk_a.set_skin(skin);
                     sk_b.set_skin(skin);
                     sk_a.set_slots_to_setup_pose();

@@ -18,16 +18,16 @@ fn children_are_the_bones_whose_parent_is_the_bone() {
             let data = Arc::new(spine_model::load_binary(&bytes, None).unwrap());
             let sk = Skeleton::new(data.clone());
             for i in 0..data.bones.len() {
-                let id = BoneId(i as u32);
+                let id = BoneId::from_index(i);
                 let want: Vec<BoneId> = (0..data.bones.len())
                     .filter(|&c| data.bones[c].parent == Some(id))
-                    .map(|c| BoneId(c as u32))
+                    .map(BoneId::from_index)
                     .collect();
                 assert_eq!(sk.children(id), want.as_slice(), "{} bone {i}", file.display());
                 bones_checked += 1;
                 with_children += usize::from(!want.is_empty());
             }
-            let past = BoneId(data.bones.len() as u32);
+            let past = BoneId::from_index(data.bones.len());
             assert!(sk.children(past).is_empty(), "{}", file.display());
         }
     }

@@ -58,7 +58,7 @@ fn heap_bytes_of_skeleton_data_and_skeleton_per_42_rig() {
             let region = Region::new(GLOBAL);
             let mut sk = Skeleton::new(data.clone());
             if data.skins.len() > 1 {
-                sk.set_skin(Some(SkinId(1)));
+                sk.set_skin(Some(SkinId::from_index(1)));
             }
             sk.set_to_setup_pose();
             sk.update_world_transform(Physics::Update);

@@ -19,10 +19,10 @@ fn frames_allocate(data: Arc<SkeletonData>, skin: Option<&str>) -> (usize, usize
     }
     sk.set_to_setup_pose();
     let mut state = AnimationState::new(Arc::new(AnimationStateData::new(data.clone())));
-    let n = data.animations.len() as u32;
+    let n = data.animations.len();
     let frame = |state: &mut AnimationState, sk: &mut Skeleton, i: usize| {
         if i.is_multiple_of(60) {
-            state.set_animation(0, Some(AnimationId((i / 60) as u32 % n)), true);
+            state.set_animation(0, Some(AnimationId::from_index(i / 60 % n)), true);
         }
         state.update(1.0 / 60.0);
         state.apply(sk);

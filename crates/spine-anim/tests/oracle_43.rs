@@ -175,7 +175,7 @@ fn pose(rig: &Rig) -> FileRun {
     let mut events = Vec::new();
     for (i, a) in rig.data.animations.iter().enumerate() {
         let pose = &poses[&*a.name];
-        let anim = AnimationId(i as u32);
+        let anim = AnimationId::from_index(i);
         for s in pose["samples"].as_array().unwrap() {
             let t = s["t"].as_f64().unwrap() as f32;
             if let Some(e) = s.get("error") {

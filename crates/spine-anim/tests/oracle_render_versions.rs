@@ -153,7 +153,7 @@ fn run_file(rig: &Rig, twin: Option<&Rig>, tally: &mut Tally) {
     for (id, anim) in rig.data.animations.iter().enumerate() {
         let Some(list) = samples.get(&anim.name) else { continue };
         checked += 1;
-        let id = spine_model::AnimationId(id as u32);
+        let id = spine_model::AnimationId::from_index(id);
         for s in list.as_array().unwrap() {
             let t = s["t"].as_f64().unwrap() as f32;
             apply_pose(&mut sk, id, t, None);

@@ -54,7 +54,7 @@ fn run(data: &Arc<SkeletonData>, dts: impl Iterator<Item = f32>) -> Vec<Vec<u32>
     let mut sk = Skeleton::new(data.clone());
     sk.set_to_setup_pose();
     let mut state = AnimationState::new(Arc::new(AnimationStateData::new(data.clone())));
-    state.set_animation(0, Some(spine_model::AnimationId(0)), true);
+    state.set_animation(0, Some(spine_model::AnimationId::from_index(0)), true);
     let mut out = Vec::new();
     for (i, dt) in dts.enumerate() {
         state.update(dt);
@@ -115,7 +115,7 @@ fn ten_seconds_stay_finite_and_within_the_limit() {
             sk.scale_x = 1.5;
             sk.scale_y = 0.5;
             let mut state = AnimationState::new(Arc::new(AnimationStateData::new(data.clone())));
-            state.set_animation(0, Some(spine_model::AnimationId(0)), true);
+            state.set_animation(0, Some(spine_model::AnimationId::from_index(0)), true);
             let frames = (10.0 / dt).round() as usize;
             let mut limited = 0usize;
             for i in 0..frames {

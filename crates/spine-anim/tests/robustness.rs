@@ -42,7 +42,7 @@ fn load_and_pose(bytes: &[u8]) -> Outcome {
     let mut sk = Skeleton::new(data.clone());
     let mut finite = true;
     for i in 0..data.animations.len() {
-        let id = AnimationId(i as u32);
+        let id = AnimationId::from_index(i);
         let duration = data.animations[i].duration;
         for t in [0.0, 0.37, duration * 0.5, duration] {
             sk.set_to_setup_pose();

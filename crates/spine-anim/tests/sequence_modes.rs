@@ -24,7 +24,7 @@ fn once_reverse_with_the_lowest_index_does_not_overflow() {
         sk.set_to_setup_pose();
         apply_animation(
             &mut sk,
-            AnimationId(0),
+            AnimationId::from_index(0),
             t,
             t,
             false,

@@ -32,9 +32,9 @@ fn isolated(keep: Option<usize>, edit: impl FnOnce(&mut SliderData)) -> Arc<Skel
     // The slider's own animation keeps no slider timelines (the fixture's animations
     // drive their own sliders, which would overwrite the time being checked).
     let own = keep.map(|k| slider(&d, k).animation);
-    let keep = keep.map(|k| ConstraintId(k as u32));
+    let keep = keep.map(ConstraintId::from_index);
     for (i, a) in d.animations.iter_mut().enumerate() {
-        let own = own == Some(AnimationId(i as u32));
+        let own = own == Some(AnimationId::from_index(i));
         a.timelines.retain(|t| match t {
             Timeline::Bone { .. } | Timeline::Inherit { .. } => true,
             Timeline::Slider { constraint, .. } => !own && Some(*constraint) == keep,
@@ -221,7 +221,7 @@ fn whole_fixture_plays() {
         assert!(sk.set_skin_by_name(Some("skin0")));
         sk.set_to_setup_pose();
         let mut st = AnimationState::new(Arc::new(AnimationStateData::new(data.clone())));
-        st.set_animation(0, Some(AnimationId(1)), true);
+        st.set_animation(0, Some(AnimationId::from_index(1)), true);
         let mut out = Vec::new();
         for _ in 0..120 {
             st.update(1.0 / 60.0);

@@ -183,12 +183,15 @@ fn folder_rig() -> Skeleton {
         r#""bones": [{{"name": "root"}}], "slots": [{}], "animations": {{"a": {{}}}}"#,
         slots.join(",")
     ));
-    let folder = vec![SlotId(1), SlotId(3), SlotId(4)];
+    let folder = vec![SlotId::from_index(1), SlotId::from_index(3), SlotId::from_index(4)];
     let anim = &mut data.animations[0];
     anim.timelines.push(Timeline::DrawOrderFolder {
         slots: folder,
         times: vec![0.25, 1.0],
-        orders: vec![Some(vec![SlotId(4), SlotId(1), SlotId(3)]), None],
+        orders: vec![
+            Some(vec![SlotId::from_index(4), SlotId::from_index(1), SlotId::from_index(3)]),
+            None,
+        ],
     });
     anim.duration = 1.0;
     let mut sk = Skeleton::new(Arc::new(data));
@@ -197,15 +200,15 @@ fn folder_rig() -> Skeleton {
 }
 
 fn order(sk: &Skeleton) -> Vec<u32> {
-    sk.draw_order.iter().map(|s| s.0).collect()
+    sk.draw_order.iter().map(|s| s.index() as u32).collect()
 }
 
 fn set_order(sk: &mut Skeleton, o: &[u32]) {
-    sk.draw_order = o.iter().map(|&s| SlotId(s)).collect();
+    sk.draw_order = o.iter().map(|&s| SlotId::from_index(s as usize)).collect();
 }
 
 fn apply_at(sk: &mut Skeleton, time: f32, blend: MixBlend, dir: MixDirection) {
-    apply_animation(sk, AnimationId(0), time, time, false, None, 1.0, blend, dir);
+    apply_animation(sk, AnimationId::from_index(0), time, time, false, None, 1.0, blend, dir);
 }
 
 #[test]
@@ -253,7 +256,7 @@ fn draw_order_mixing_out_from_first_restores_setup_in_4_3() {
     for (spine43, want) in [(true, [0, 1, 2, 3, 4]), (false, [4, 3, 2, 1, 0])] {
         let mut data = (*folder_rig().data).clone();
         data.behaviour.mix_from_add_model = spine43;
-        let reversed: Vec<SlotId> = (0..5).rev().map(SlotId).collect();
+        let reversed: Vec<SlotId> = (0..5).rev().map(SlotId::from_index).collect();
         data.animations[0].timelines =
             vec![Timeline::DrawOrder { times: vec![0.0], orders: vec![Some(reversed)] }];
         let mut sk = Skeleton::new(Arc::new(data));
@@ -286,7 +289,7 @@ fn mixfrom_rig(spine43: bool, mix: f32, additive: bool) -> Skeleton {
         name: "slider".into(),
         skin_required: false,
         kind: ConstraintKind::Slider(SliderData {
-            animation: AnimationId(0),
+            animation: AnimationId::from_index(0),
             time: 0.0,
             mix,
             looping: false,
@@ -348,7 +351,7 @@ fn additive_absolute_timelines_add_the_key_value_in_4_3() {
         let mut sk = mixfrom_rig(spine43, 0.0, false);
         apply_animation(
             &mut sk,
-            AnimationId(0),
+            AnimationId::from_index(0),
             0.0,
             0.0,
             false,
@@ -386,7 +389,7 @@ fn slider_chain(a_first: bool) -> Skeleton {
     };
     assert_eq!(data.animations[src].table(&curves).value(0, 0), 0.5);
     data.animations[src].timelines = vec![Timeline::Slider {
-        constraint: spine_model::ConstraintId(ib as u32),
+        constraint: spine_model::ConstraintId::from_index(ib),
         property: spine_model::SliderProperty::Time,
         curves,
     }];
@@ -394,7 +397,7 @@ fn slider_chain(a_first: bool) -> Skeleton {
         name: format!("slider{animation}"),
         skin_required: false,
         kind: ConstraintKind::Slider(SliderData {
-            animation: AnimationId(animation as u32),
+            animation: AnimationId::from_index(animation),
             time,
             mix: 1.0,
             looping: false,
@@ -467,7 +470,7 @@ fn generated_4_3_fixtures_play_with_the_4_3_rules() {
             let mut sk = Skeleton::new(data.clone());
             sk.set_to_setup_pose();
             let mut state = AnimationState::new(Arc::new(AnimationStateData::new(data.clone())));
-            state.set_animation(0, Some(AnimationId(a as u32)), true);
+            state.set_animation(0, Some(AnimationId::from_index(a)), true);
             for _ in 0..90 {
                 let dt = 1.0 / 60.0;
                 state.update(dt);
@@ -521,8 +524,8 @@ fn transform43(
         name: format!("t{bone}"),
         skin_required: false,
         kind: ConstraintKind::Transform(TransformData {
-            bones: vec![spine_model::BoneId(bone)],
-            source: spine_model::BoneId(source),
+            bones: vec![spine_model::BoneId::from_index(bone as usize)],
+            source: spine_model::BoneId::from_index(source as usize),
             local_source: false,
             local_target,
             additive: true,
@@ -553,7 +556,7 @@ fn lazy_pose_4_3_keeps_a_child_world_change_when_a_later_constraint_changes_the_
         let mut data = rig(r#""bones": [{"name": "root"}, {"name": "s", "parent": "root", "x": 5},
                 {"name": "p", "parent": "root"}, {"name": "c", "parent": "p", "x": 10}]"#);
         data.behaviour.lazy_bone_poses = lazy;
-        let id = |n: &str| data.find_bone(n).unwrap().0;
+        let id = |n: &str| data.find_bone(n).unwrap().index() as u32;
         let (s, p, c) = (id("s"), id("p"), id("c"));
         data.constraints = vec![
             transform43(s, c, TransformProperty::X, TransformProperty::X, 1.0, false),
@@ -587,7 +590,7 @@ fn lazy_pose_4_3_keeps_a_child_world_change_made_after_the_parent_changed() {
         let mut data = rig(r#""bones": [{"name": "root"}, {"name": "s", "parent": "root", "x": 5},
                 {"name": "p", "parent": "root"}, {"name": "c", "parent": "p", "x": 10}]"#);
         data.behaviour.lazy_bone_poses = lazy;
-        let id = |n: &str| data.find_bone(n).unwrap().0;
+        let id = |n: &str| data.find_bone(n).unwrap().index() as u32;
         let (s, p, c) = (id("s"), id("p"), id("c"));
         data.constraints = vec![
             transform43(s, p, TransformProperty::X, TransformProperty::Rotate, 18.0, true),
@@ -633,14 +636,14 @@ fn folder_state_rig(spine43: bool, timelines: Vec<Timeline>) -> Arc<SkeletonData
 }
 
 fn folder(slots: &[u32]) -> Timeline {
-    let slots: Vec<SlotId> = slots.iter().map(|&s| SlotId(s)).collect();
+    let slots: Vec<SlotId> = slots.iter().map(|&s| SlotId::from_index(s as usize)).collect();
     let reversed: Vec<SlotId> = slots.iter().rev().copied().collect();
     Timeline::DrawOrderFolder { slots, times: vec![0.5], orders: vec![Some(reversed)] }
 }
 
 /// A draw-order timeline reversing the five slots from `time` on.
 fn plain_draw_order(time: f32) -> Timeline {
-    let reversed: Vec<SlotId> = (0..5).rev().map(SlotId).collect();
+    let reversed: Vec<SlotId> = (0..5).rev().map(SlotId::from_index).collect();
     Timeline::DrawOrder { times: vec![time], orders: vec![Some(reversed)] }
 }
 

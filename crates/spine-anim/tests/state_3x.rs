@@ -300,7 +300,7 @@ fn slot_state(
     sk.draw_order.reverse();
     apply_animation(&mut sk, anim, 0.5, 0.5, false, None, 0.5, blend, direction);
     let name = sk.slots[s.index()].attachment.map(|a| data.attachment(a).name.to_string());
-    (name, sk.draw_order.iter().map(|d| d.0).collect())
+    (name, sk.draw_order.iter().map(|d| d.index() as u32).collect())
 }
 
 #[test]

@@ -83,9 +83,9 @@ fn compare_rig(data: &Arc<SkeletonData>) -> (usize, usize, usize) {
     let dt = 1.0f32 / 30.0;
     for f in 0..60usize {
         if f % 20 == 0 {
-            let anim = Some(AnimationId((f / 20 * n / 3) as u32));
+            let anim = Some(AnimationId::from_index(f / 20 * n / 3));
             let skin =
-                (f / 20 % (skins + 1) < skins).then_some(SkinId((f / 20 % (skins + 1)) as u32));
+                (f / 20 % (skins + 1) < skins).then_some(SkinId::from_index(f / 20 % (skins + 1)));
             for (st, s) in state.iter_mut().zip(&mut sk) {
                 st.set_animation(0, anim, true);
                 s.set_skin(skin);

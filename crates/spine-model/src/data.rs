@@ -1207,6 +1207,15 @@ fn find<T>(list: &[T], name: &str, get: impl Fn(&T) -> &str) -> Option<u32> {
     list.iter().position(|x| get(x) == name).map(|i| i as u32)
 }
 
+/// `0..len` as ids; the lists are indexed by `u32` ids, so `len` fits. `id` is the tuple
+/// constructor (a zero-sized fn item, so the iterator is a plain `u32` range).
+fn ids<I, F: Fn(u32) -> I + Clone>(
+    len: usize,
+    id: F,
+) -> impl ExactSizeIterator<Item = I> + DoubleEndedIterator + Clone {
+    (0..len as u32).map(id)
+}
+
 impl SkeletonData {
     /// A bone by name.
     pub fn find_bone(&self, name: &str) -> Option<BoneId> {
@@ -1239,6 +1248,46 @@ impl SkeletonData {
     /// An animation by name.
     pub fn find_animation(&self, name: &str) -> Option<AnimationId> {
         find(&self.animations, name, |a| &a.name).map(AnimationId)
+    }
+    /// The id of every bone, parents first (`bones[i]` has the `i`-th).
+    pub fn bone_ids(&self) -> impl ExactSizeIterator<Item = BoneId> + DoubleEndedIterator + Clone {
+        ids(self.bones.len(), BoneId)
+    }
+    /// The id of every slot, in setup draw order (`slots[i]` has the `i`-th).
+    pub fn slot_ids(&self) -> impl ExactSizeIterator<Item = SlotId> + DoubleEndedIterator + Clone {
+        ids(self.slots.len(), SlotId)
+    }
+    /// The id of every constraint, in update order (`constraints[i]` has the `i`-th).
+    pub fn constraint_ids(
+        &self,
+    ) -> impl ExactSizeIterator<Item = ConstraintId> + DoubleEndedIterator + Clone {
+        ids(self.constraints.len(), ConstraintId)
+    }
+    /// The id of every skin (`skins[i]` has the `i`-th).
+    pub fn skin_ids(&self) -> impl ExactSizeIterator<Item = SkinId> + DoubleEndedIterator + Clone {
+        ids(self.skins.len(), SkinId)
+    }
+    /// The id of every attachment of every skin (`attachments[i]` has the `i`-th).
+    pub fn attachment_ids(
+        &self,
+    ) -> impl ExactSizeIterator<Item = AttachmentId> + DoubleEndedIterator + Clone {
+        ids(self.attachments.len(), AttachmentId)
+    }
+    /// The id of every atlas page (`pages[i]` has the `i`-th).
+    pub fn page_ids(&self) -> impl ExactSizeIterator<Item = PageId> + DoubleEndedIterator + Clone {
+        ids(self.pages.len(), PageId)
+    }
+    /// The id of every event definition (`events[i]` has the `i`-th).
+    pub fn event_ids(
+        &self,
+    ) -> impl ExactSizeIterator<Item = EventId> + DoubleEndedIterator + Clone {
+        ids(self.events.len(), EventId)
+    }
+    /// The id of every animation (`animations[i]` has the `i`-th).
+    pub fn animation_ids(
+        &self,
+    ) -> impl ExactSizeIterator<Item = AnimationId> + DoubleEndedIterator + Clone {
+        ids(self.animations.len(), AnimationId)
     }
     /// A bone (ids from this data are always in range).
     pub fn bone(&self, id: BoneId) -> &BoneData {

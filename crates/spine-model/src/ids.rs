@@ -1,15 +1,30 @@
 //! Typed ids: plain indices into the `Vec`s of [`SkeletonData`](crate::SkeletonData).
 //!
-//! An id is only ever created by the validating constructor, so every id held by a
-//! `SkeletonData` is in range of the list it names.
+//! Every id held by a `SkeletonData` is created by its validating constructor, so it is in
+//! range of the list it names. Ids are opaque: list them with
+//! [`SkeletonData::bone_ids`](crate::SkeletonData::bone_ids) and its siblings, or look them
+//! up by name with [`SkeletonData::find_bone`](crate::SkeletonData::find_bone) and its
+//! siblings. The accessors ([`SkeletonData::bone`](crate::SkeletonData::bone), ...) index
+//! the lists with `[]`, so an out-of-range id panics there; the only way to build one by
+//! hand is the explicit `from_index` (for arrays parallel to the data's lists).
 
 macro_rules! id {
     ($(#[$m:meta])* $name:ident) => {
         $(#[$m])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-        pub struct $name(pub u32);
+        pub struct $name(pub(crate) u32);
 
         impl $name {
+            /// The id of entry `index` of the list this id names. For code that keeps
+            /// arrays parallel to a `SkeletonData`'s lists (a posed skeleton's bones and
+            /// slots); everything else lists ids from the data or finds them by name. The
+            /// index is not checked here: an id past the end of its list panics in the
+            /// `SkeletonData` accessor that takes it.
+            #[inline]
+            pub const fn from_index(index: usize) -> $name {
+                $name(index as u32)
+            }
+
             /// The index into the list this id names.
             #[inline]
             pub fn index(self) -> usize {

@@ -30,7 +30,7 @@ fn spineboy_bones_and_animations() {
         assert_eq!(d.bones[0].name, "root");
         let hip = d.find_bone("hip").unwrap();
         let head = d.find_bone("head").unwrap();
-        assert_eq!(d.bone(hip).parent, Some(BoneId(0)));
+        assert_eq!(d.bone(hip).parent, d.bone_ids().next());
         assert!(d.bone(head).parent.unwrap() > hip, "head hangs below the hip chain");
         for (name, duration) in
             [("walk", 1.0), ("run", 0.6666667), ("jump", 1.3333334), ("idle", 1.6666667)]
@@ -41,7 +41,7 @@ fn spineboy_bones_and_animations() {
         }
         assert_eq!(d.behaviour.physics, v == "4.2");
         assert_eq!(d.behaviour.sequences, v != "4.0");
-        assert_eq!(d.default_skin, Some(SkinId(0)));
+        assert_eq!(d.default_skin, d.skin_ids().next());
         // Every attachment of spineboy is bound: one page, every region/mesh has UVs.
         assert_eq!(d.pages.len(), 1);
         assert_eq!((d.pages[0].width, d.pages[0].height), (1024, 256));
@@ -159,7 +159,7 @@ fn negative_draw_order_shift_resolves() {
             _ => None,
         })
         .unwrap();
-    let order: Vec<u32> = order.iter().map(|s| s.0).collect();
+    let order: Vec<u32> = order.iter().map(|s| s.index() as u32).collect();
     assert_eq!(&order[..12], &[0, 1, 2, 3, 4, 5, 6, 9, 7, 8, 10, 11]);
     assert_eq!(order.len(), d.slots.len());
 }
@@ -310,7 +310,7 @@ fn v43_scaled_constraint_fields() {
                     spine_format::binary::v43::ConstraintKind::Slider(rs),
                     ConstraintKind::Slider(s),
                 ) => {
-                    assert_eq!(s.animation.0, rs.animation);
+                    assert_eq!(s.animation.index(), rs.animation as usize);
                     if let (Some(rb), Some(b)) = (&rs.bone, &s.bone) {
                         let ps = if rb.property.is_scaled() { 2.0 } else { 1.0 };
                         assert_eq!(b.property_offset, rb.property_offset * ps);

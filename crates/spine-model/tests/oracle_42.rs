@@ -16,7 +16,7 @@ fn draw_order_at(d: &SkeletonData, anim: usize, t: f32) -> Vec<u32> {
             }
             let frame = times.iter().rposition(|&k| k <= t).unwrap_or(0);
             return match &orders[frame] {
-                Some(o) => o.iter().map(|s| s.0).collect(),
+                Some(o) => o.iter().map(|s| s.index() as u32).collect(),
                 None => setup,
             };
         }

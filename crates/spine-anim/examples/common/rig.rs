@@ -52,7 +52,7 @@ pub fn posed(
 ) -> (Skeleton, AnimationState) {
     let mut sk = Skeleton::new(data.clone());
     let skin_id = match skin {
-        Some("-") => (data.skins.len() > 1).then_some(SkinId(1)),
+        Some("-") => (data.skins.len() > 1).then_some(SkinId::from_index(1)),
         Some(name) => data.find_skin(name),
         None => None,
     };

@@ -98,7 +98,7 @@ impl SkeletonBounds {
             }
             let poly = &mut self.polygons[n];
             poly.clear();
-            let id = SlotId(i as u32);
+            let id = SlotId::from_index(i);
             skeleton.world_vertices(id, poly);
             self.boxes.push((id, att));
             n += 1;

@@ -296,7 +296,11 @@ mod tests {
     fn triangle_inside_is_not_clipped_and_outside_is_dropped() {
         let mut c = SkeletonClipping::new();
         // A clockwise square is kept as is; a counter-clockwise one reversed.
-        c.clip_start(AttachmentId(0), SlotId(9), &[0.0, 0.0, 0.0, 10.0, 10.0, 10.0, 10.0, 0.0]);
+        c.clip_start(
+            AttachmentId::from_index(0),
+            SlotId::from_index(9),
+            &[0.0, 0.0, 0.0, 10.0, 10.0, 10.0, 10.0, 0.0],
+        );
         assert!(c.is_clipping());
         c.clip_triangles(
             &[1.0, 1.0, 2.0, 1.0, 1.0, 2.0],
@@ -307,16 +311,20 @@ mod tests {
         assert_eq!(c.clipped_vertices(), &[1.0, 1.0, 2.0, 1.0, 1.0, 2.0]);
         c.clip_triangles(&[20.0, 20.0, 30.0, 20.0, 20.0, 30.0], &[0, 1, 2], &[0.0; 6]);
         assert!(c.clipped_vertices().is_empty());
-        c.clip_end_slot(SlotId(3));
+        c.clip_end_slot(SlotId::from_index(3));
         assert!(c.is_clipping());
-        c.clip_end_slot(SlotId(9));
+        c.clip_end_slot(SlotId::from_index(9));
         assert!(!c.is_clipping());
     }
 
     #[test]
     fn straddling_triangle_is_cut_at_the_edge_with_interpolated_uvs() {
         let mut c = SkeletonClipping::new();
-        c.clip_start(AttachmentId(0), SlotId(0), &[0.0, 0.0, 10.0, 0.0, 10.0, 10.0, 0.0, 10.0]);
+        c.clip_start(
+            AttachmentId::from_index(0),
+            SlotId::from_index(0),
+            &[0.0, 0.0, 10.0, 0.0, 10.0, 10.0, 0.0, 10.0],
+        );
         // Right triangle from x = -10 to 10: half of it is inside.
         c.clip_triangles(
             &[-10.0, 0.0, 10.0, 0.0, -10.0, 10.0],

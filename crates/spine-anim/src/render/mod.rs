@@ -192,7 +192,7 @@ impl SkeletonRenderer {
                             if bl_first { region_uvs_bl_first(region) } else { region_uvs(region) };
                         if !self.clipper.is_clipping() {
                             let (light, dark) = draw_colors(sk_color, slot, r.color);
-                            let page = PageId(region.page.0);
+                            let page = PageId(region.page.index() as u32);
                             // Validated by construction; a failure drops the draw.
                             let _ = out.push_quad(
                                 page,
@@ -222,7 +222,7 @@ impl SkeletonRenderer {
                             && (frame != m.sequence.setup_index as usize || m.uvs.is_none())
                         {
                             self.mesh_uv_cache
-                                .entry((att_id.0, frame as u32))
+                                .entry((att_id.index() as u32, frame as u32))
                                 .or_insert_with(|| mesh_uvs(&m.region_uvs, region))
                         } else {
                             match &m.uvs {
@@ -236,7 +236,7 @@ impl SkeletonRenderer {
                         let nv = crate::vertices::world_count(&m.vertices, slot);
                         if !self.clipper.is_clipping() && uvs.len() >= 2 * nv {
                             let (light, dark) = draw_colors(sk_color, slot, m.color);
-                            let page = PageId(region.page.0);
+                            let page = PageId(region.page.index() as u32);
                             let pushed = out.push_uniform_fill(
                                 page,
                                 blend,
@@ -296,7 +296,7 @@ impl SkeletonRenderer {
             }
 
             let (light, dark) = draw_colors(sk_color, slot, att_color);
-            let page = PageId(region.page.0);
+            let page = PageId(region.page.index() as u32);
             // Draws are validated by construction; a failure (an index out of range, an
             // unknown page) drops the draw.
             if self.clipper.is_clipping() {

@@ -512,5 +512,5 @@ pub(super) fn update_again(bones: &mut [Bone], i: usize, frame: &WorldFrame) {
             }
         }
     }
-    update_bone(bones, BoneId(i as u32), frame);
+    update_bone(bones, BoneId::from_index(i), frame);
 }

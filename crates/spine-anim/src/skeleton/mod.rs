@@ -149,7 +149,7 @@ impl Skeleton {
             })
             .collect();
         let constraints = data.constraints.iter().map(Constraint::new).collect();
-        let draw_order = (0..data.slots.len() as u32).map(SlotId).collect();
+        let draw_order = data.slot_ids().collect();
         let mut sk = Skeleton {
             data,
             bones,
@@ -191,7 +191,7 @@ impl Skeleton {
             }
         }
         for i in 0..sk.slots.len() {
-            sk.set_slot_to_setup_pose(SlotId(i as u32));
+            sk.set_slot_to_setup_pose(SlotId::from_index(i));
         }
         sk.update_cache();
         sk
@@ -374,7 +374,7 @@ impl Skeleton {
                 }
                 continue;
             };
-            let id = ConstraintId(id);
+            let id = ConstraintId::from_index(id as usize);
             if let ConstraintKind::Slider(_) = cd.kind {
                 return Some((start + k - 1, id));
             }

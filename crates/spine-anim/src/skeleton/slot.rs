@@ -85,9 +85,10 @@ impl Skeleton {
         // 4.3: the poses of constrained slots (see `slot_constrained`).
         self.swap_slot_poses();
         self.draw_order.clear();
-        self.draw_order.extend((0..self.slots.len() as u32).map(SlotId));
+        self.draw_order
+            .extend((0..self.slots.len() as u32).map(|i| SlotId::from_index(i as usize)));
         for i in 0..self.slots.len() {
-            self.set_slot_to_setup_pose(SlotId(i as u32));
+            self.set_slot_to_setup_pose(SlotId::from_index(i));
         }
         self.swap_slot_poses();
     }
@@ -177,8 +178,8 @@ impl Skeleton {
             } else {
                 for (i, sd) in data.slots.iter().enumerate() {
                     if let Some(name) = sd.attachment.as_deref().filter(|n| !n.is_empty()) {
-                        if let Some(a) = new_skin.attachment(SlotId(i as u32), name) {
-                            self.set_attachment(SlotId(i as u32), Some(a));
+                        if let Some(a) = new_skin.attachment(SlotId::from_index(i), name) {
+                            self.set_attachment(SlotId::from_index(i), Some(a));
                         }
                     }
                 }

@@ -48,12 +48,12 @@ impl Children {
         for i in 1..at.len() {
             at[i] += at[i - 1];
         }
-        let mut ids = vec![BoneId(0); at[n] as usize];
+        let mut ids = vec![BoneId::from_index(0); at[n] as usize];
         let mut fill: Vec<u32> = at[..n].to_vec();
         for (i, b) in data.bones.iter().enumerate() {
             let Some(f) = b.parent.and_then(|p| fill.get_mut(p.index())) else { continue };
             if let Some(slot) = ids.get_mut(*f as usize) {
-                *slot = BoneId(i as u32);
+                *slot = BoneId::from_index(i);
             }
             *f += 1;
         }
@@ -103,7 +103,7 @@ impl Skeleton {
             }
         }
         for (ci, cd) in data.constraints.iter().enumerate() {
-            let cid = ConstraintId(ci as u32);
+            let cid = ConstraintId::from_index(ci);
             let skin_ok = !cd.skin_required
                 || self.skin.is_some_and(|s| data.skin(s).constraints.contains(&cid));
             let active = skin_ok
@@ -169,7 +169,7 @@ impl Skeleton {
                         self.sort_path_skin(&data, def, d.slot, slot_bone);
                     }
                     for s in 0..data.skins.len() {
-                        self.sort_path_skin(&data, SkinId(s as u32), d.slot, slot_bone);
+                        self.sort_path_skin(&data, SkinId::from_index(s), d.slot, slot_bone);
                     }
                     if let Some(a) = self.slots.get(d.slot.index()).and_then(|s| s.attachment) {
                         self.sort_path_attachment(&data, a, slot_bone);
@@ -208,7 +208,7 @@ impl Skeleton {
             }
         }
         for i in 0..self.bones.len() {
-            self.sort_bone(BoneId(i as u32));
+            self.sort_bone(BoneId::from_index(i));
         }
         self.mark_read_after();
         self.build_walk();
@@ -242,7 +242,7 @@ impl Skeleton {
             }
         }
         for (ci, cd) in data.constraints.iter().enumerate() {
-            let cid = ConstraintId(ci as u32);
+            let cid = ConstraintId::from_index(ci);
             let skin_ok = !cd.skin_required
                 || self.skin.is_some_and(|s| data.skin(s).constraints.contains(&cid));
             let active = skin_ok
@@ -330,7 +330,7 @@ impl Skeleton {
             }
         }
         for i in 0..self.bones.len() {
-            self.sort_bone43(BoneId(i as u32));
+            self.sort_bone43(BoneId::from_index(i));
         }
         self.constrain_slots43(&data);
     }
@@ -453,7 +453,7 @@ impl Skeleton {
         self.walk.reserve_exact(self.update_cache.len());
         for entry in &self.update_cache {
             self.walk.push(match *entry {
-                UpdateEntry::Constraint(id) => WalkEntry::Other(id.0),
+                UpdateEntry::Constraint(id) => WalkEntry::Other(id.index() as u32),
                 UpdateEntry::Bone(id) => match self.bones.get_mut(id.index()) {
                     Some(b) if !reset_all && b.ap_flags & AP_SEEN == 0 => {
                         b.ap_flags |= AP_SEEN;

@@ -116,7 +116,7 @@ impl AnimationState {
         let mut si = 0;
         while let Some(i) = sk.attachment_states.find_odd(si, setup_state) {
             si = i;
-            let sid = spine_model::SlotId(si as u32);
+            let sid = spine_model::SlotId::from_index(si);
             let name = sd.slot(sid).attachment.as_deref();
             sk.set_attachment_by_name(sid, name);
             si += 1;

@@ -82,7 +82,7 @@ pub(super) fn apply_draw_order(
     let to_setup = |sk: &mut Skeleton| {
         let n = sk.slots.len() as u32;
         sk.draw_order.clear();
-        sk.draw_order.extend((0..n).map(spine_model::SlotId));
+        sk.draw_order.extend((0..n).map(|i| spine_model::SlotId::from_index(i as usize)));
     };
     if direction == MixDirection::Out {
         // 4.3: `out` goes to setup unless mixing from the current pose.

@@ -106,7 +106,7 @@ pub(super) fn type_index(data: &SkeletonData, c: spine_model::ConstraintId) -> i
 pub fn property_ids(data: &SkeletonData, tl: &Timeline, spill: &mut Vec<i64>) -> PropertyIds {
     match tl {
         Timeline::Bone { bone, property, .. } => {
-            let b = bone.0 as i64;
+            let b = bone.index() as i64;
             match property {
                 BoneProperty::Rotate => PropertyIds::of(&[id(P_ROTATE, b)]),
                 BoneProperty::Translate => PropertyIds::of(&[id(P_X, b), id(P_Y, b)]),
@@ -123,10 +123,12 @@ pub fn property_ids(data: &SkeletonData, tl: &Timeline, spill: &mut Vec<i64>) ->
                 BoneProperty::ShearX | BoneProperty::ShearY => PropertyIds::of(&[id(P_SHEAR_X, b)]),
             }
         }
-        Timeline::Inherit { bone, .. } => PropertyIds::of(&[id(P_INHERIT, bone.0 as i64)]),
-        Timeline::Attachment { slot, .. } => PropertyIds::of(&[id(P_ATTACHMENT, slot.0 as i64)]),
+        Timeline::Inherit { bone, .. } => PropertyIds::of(&[id(P_INHERIT, bone.index() as i64)]),
+        Timeline::Attachment { slot, .. } => {
+            PropertyIds::of(&[id(P_ATTACHMENT, slot.index() as i64)])
+        }
         Timeline::Color { slot, property, .. } => {
-            let s = slot.0 as i64;
+            let s = slot.index() as i64;
             match property {
                 ColorProperty::Rgba => PropertyIds::of(&[id(P_RGB, s), id(P_ALPHA, s)]),
                 ColorProperty::Rgb => PropertyIds::of(&[id(P_RGB, s)]),
@@ -139,11 +141,11 @@ pub fn property_ids(data: &SkeletonData, tl: &Timeline, spill: &mut Vec<i64>) ->
         }
         Timeline::Deform { slot, attachment, .. } => PropertyIds::of(&[id(
             P_DEFORM,
-            ((slot.0 as i64) << 16 | attachment.0 as i64) & 0xffff_ffff,
+            ((slot.index() as i64) << 16 | attachment.index() as i64) & 0xffff_ffff,
         )]),
         Timeline::Sequence { slot, attachment, .. } => PropertyIds::of(&[id(
             P_SEQUENCE,
-            ((slot.0 as i64) << 16 | attachment.0 as i64) & 0xffff_ffff,
+            ((slot.index() as i64) << 16 | attachment.index() as i64) & 0xffff_ffff,
         )]),
         Timeline::Ik { constraint, .. } => {
             PropertyIds::of(&[id(P_IK, type_index(data, *constraint))])
@@ -181,10 +183,13 @@ pub fn property_ids(data: &SkeletonData, tl: &Timeline, spill: &mut Vec<i64>) ->
                 SliderProperty::Time => P_SLIDER_TIME,
                 SliderProperty::Mix => P_SLIDER_MIX,
             };
-            PropertyIds::of(&[id(p, constraint.0 as i64)])
+            PropertyIds::of(&[id(p, constraint.index() as i64)])
         }
         Timeline::DrawOrderFolder { slots, .. } if data.behaviour.mix_from_add_model => {
-            PropertyIds::many(slots.iter().map(|s| id(P_DRAW_ORDER_FOLDER, s.0 as i64)), spill)
+            PropertyIds::many(
+                slots.iter().map(|s| id(P_DRAW_ORDER_FOLDER, s.index() as i64)),
+                spill,
+            )
         }
         Timeline::DrawOrder { .. } | Timeline::DrawOrderFolder { .. } => {
             PropertyIds::of(&[id(P_DRAW_ORDER, 0)])

@@ -368,7 +368,7 @@ pub fn compare_sample_skipping(
             cmp.vertices += 1;
         }
     }
-    let order: Vec<u64> = sk.draw_order.iter().map(|s| s.0 as u64).collect();
+    let order: Vec<u64> = sk.draw_order.iter().map(|s| s.index() as u64).collect();
     let golden: Vec<u64> =
         s["drawOrder"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
     if order != golden {
@@ -536,8 +536,7 @@ fn seed_carried_dark_colors(
         let g: Vec<f32> = g.iter().map(|v| v.as_f64().unwrap() as f32).collect();
         let ours = [slot.dark_color.r, slot.dark_color.g, slot.dark_color.b];
         let differs = ours.iter().zip(&g).any(|(o, t)| !close(*o, f64::from(*t)));
-        let keyed_somewhere =
-            (0..d.animations.len()).any(|a| keys_dark(d, AnimationId(a as u32), i));
+        let keyed_somewhere = d.animation_ids().any(|a| keys_dark(d, a, i));
         if slot.has_dark_color && differs && keyed_somewhere && !keys_dark(d, anim, i) {
             slot.dark_color.r = g[0];
             slot.dark_color.g = g[1];
@@ -590,7 +589,7 @@ pub fn run_pose(rigs: &[Rig], label: &str, mut tally: Tally, excuses: &Excuses) 
         for (i, a) in rig.data.animations.iter().enumerate() {
             let Some(pose) = poses.get(&a.name) else { continue };
             checked += 1;
-            let anim = AnimationId(i as u32);
+            let anim = AnimationId::from_index(i);
             let name = &a.name;
             if !rig.data.behaviour.setup_pose_sets_dark {
                 seeded += seed_carried_dark_colors(rig, &mut sk, anim, &pose["samples"][0]);

@@ -123,7 +123,7 @@ fn pairs_equal_the_one_bone_loop_bit_for_bit() {
 
 #[test]
 fn distinct_finds_every_repeat() {
-    let ids = |v: &[u32]| v.iter().map(|&i| BoneId(i)).collect::<Vec<_>>();
+    let ids = |v: &[u32]| v.iter().map(|&i| BoneId::from_index(i as usize)).collect::<Vec<_>>();
     assert!(distinct(&ids(&[])));
     assert!(distinct(&ids(&[5])));
     assert!(distinct(&ids(&[3, 4, 5, 6, 7, 8, 9, 10])));
