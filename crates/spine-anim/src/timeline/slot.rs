@@ -367,35 +367,7 @@ pub(super) fn apply_sequence43(
         let q = f64::from((time - key.time) / key.delay) + 0.00001;
         let add = if q.is_finite() { (q.trunc() as i64) as i32 } else { 0 };
         index = index.wrapping_add(add);
-        index = match key.mode {
-            SequenceMode::Hold => index,
-            SequenceMode::Once => (count - 1).min(index),
-            SequenceMode::Loop => index.checked_rem(count).unwrap_or(0),
-            SequenceMode::PingPong => {
-                let n = (count << 1) - 2;
-                let i = if n == 0 { 0 } else { index % n };
-                if i >= count {
-                    n - i
-                } else {
-                    i
-                }
-            }
-            SequenceMode::OnceReverse => (count - 1).saturating_sub(index).max(0),
-            SequenceMode::LoopReverse => count - 1 - index.checked_rem(count).unwrap_or(0),
-            SequenceMode::PingPongReverse => {
-                let n = (count << 1) - 2;
-                let i = if n == 0 {
-                    0
-                } else {
-                    ((i64::from(index) + i64::from(count) - 1) % i64::from(n)) as i32
-                };
-                if i >= count {
-                    n - i
-                } else {
-                    i
-                }
-            }
-        };
+        index = sequence_frame(key.mode, index, count);
     }
     s.sequence_index = index;
 }
@@ -603,36 +575,7 @@ pub(super) fn apply_sequence(
     if key.mode != SequenceMode::Hold {
         // `delay == 0` gives +inf, saturated by `as`: saturate the sum too.
         index = index.saturating_add((f64::from((time - key.time) / key.delay) + 0.0001) as i32);
-        index = match key.mode {
-            SequenceMode::Hold => index,
-            SequenceMode::Once => (count - 1).min(index),
-            SequenceMode::Loop => index.checked_rem(count).unwrap_or(0),
-            SequenceMode::PingPong => {
-                let n = (count << 1) - 2;
-                let i = if n == 0 { 0 } else { index % n };
-                if i >= count {
-                    n - i
-                } else {
-                    i
-                }
-            }
-            SequenceMode::OnceReverse => (count - 1).saturating_sub(index).max(0),
-            SequenceMode::LoopReverse => count - 1 - index.checked_rem(count).unwrap_or(0),
-            SequenceMode::PingPongReverse => {
-                let n = (count << 1) - 2;
-                // In i64: `index` may be saturated at i32::MAX (delay 0).
-                let i = if n == 0 {
-                    0
-                } else {
-                    ((i64::from(index) + i64::from(count) - 1) % i64::from(n)) as i32
-                };
-                if i >= count {
-                    n - i
-                } else {
-                    i
-                }
-            }
-        };
+        index = sequence_frame(key.mode, index, count);
     }
     s.sequence_index = index;
 }
@@ -672,4 +615,40 @@ pub(super) fn apply_attachment(
     let k = search_times(times, time);
     let name = names.get(k).and_then(|n| n.as_deref());
     sk.set_attachment_by_name(*slot, name);
+}
+
+/// The frame a sequence key's `mode` shows, `index` frames after the key's own (the
+/// official runtimes' `SequenceTimeline` mode switch; `count` frames). `PingPongReverse`
+/// works in `i64`: `index` may be saturated at `i32::MAX` (a delay of 0).
+#[inline]
+fn sequence_frame(mode: SequenceMode, index: i32, count: i32) -> i32 {
+    match mode {
+        SequenceMode::Hold => index,
+        SequenceMode::Once => (count - 1).min(index),
+        SequenceMode::Loop => index.checked_rem(count).unwrap_or(0),
+        SequenceMode::PingPong => {
+            let n = (count << 1) - 2;
+            let i = if n == 0 { 0 } else { index % n };
+            if i >= count {
+                n - i
+            } else {
+                i
+            }
+        }
+        SequenceMode::OnceReverse => (count - 1).saturating_sub(index).max(0),
+        SequenceMode::LoopReverse => count - 1 - index.checked_rem(count).unwrap_or(0),
+        SequenceMode::PingPongReverse => {
+            let n = (count << 1) - 2;
+            let i = if n == 0 {
+                0
+            } else {
+                ((i64::from(index) + i64::from(count) - 1) % i64::from(n)) as i32
+            };
+            if i >= count {
+                n - i
+            } else {
+                i
+            }
+        }
+    }
 }
