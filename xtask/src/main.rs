@@ -13,6 +13,10 @@
 //! * `cargo xtask gen-fixtures` — regenerate the Spine 4.3 fixtures
 //!   (`fixtures/spine-4.3/*.skel`) from `spine-gen`; the tests check the committed files
 //!   match the generator byte for byte.
+//! * `cargo xtask shape [--top N] [--root DIR]` — the codebase's size figures: largest
+//!   library files, longest library functions, `too_many_arguments` allows.
+
+mod shape;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
@@ -299,10 +303,11 @@ fn main() -> ExitCode {
         Some("gen-fixtures") => gen_fixtures(),
         Some("gen-demo") => gen_demo(),
         Some("gallery") => gallery(&args[1..]),
+        Some("shape") => shape::shape(&args[1..]),
         _ => {
             eprintln!(
                 "usage: cargo xtask snapshot [--review | --accept] | gen-fixtures | gen-demo \
-                 | gallery [--out DIR]"
+                 | gallery [--out DIR] | shape [--top N] [--root DIR]"
             );
             ExitCode::from(2)
         }
