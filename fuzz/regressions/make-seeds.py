@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed inputs of fuzz/regressions/<target>/ from the project's own fixtures
-(fixtures/demo, fixtures/spine-4.3; never the licensed corpus). Inputs a fuzz run finds are
+(crates/skel-cli/demo, fixtures/spine-4.3; never the licensed corpus). Inputs a fuzz run finds are
 added beside them by hand (`cp fuzz/artifacts/<target>/crash-… fuzz/regressions/<target>/
 <what-it-found>`); this script only (re)writes the files named `seed-*`.
 
@@ -28,7 +28,8 @@ def framed(*parts):
         out += struct.pack("<H", len(p)) + p
     return out + parts[-1]
 
-demo_json, demo_atlas, demo_png = read("demo", "demo.json"), read("demo", "demo.atlas"), read("demo", "demo.png")
+DEMO = ("..", "crates", "skel-cli", "demo")
+demo_json, demo_atlas, demo_png = (read(*DEMO, n) for n in ("demo.json", "demo.atlas", "demo.png"))
 sliders, draw_order, physics = (read("spine-4.3", n) for n in ("sliders.skel", "draw-order.skel", "physics.skel"))
 constraints = read("spine-4.3", "constraints.skel")
 

@@ -79,7 +79,7 @@ async function exportFile(page, format) {
 
 /** Drops the demo rig's three files on the page; they are uploaded and opened. */
 async function dropDemo(page) {
-  const dir = join(root, 'fixtures/demo');
+  const dir = join(root, 'crates/skel-cli/demo');
   const files = ['demo.json', 'demo.atlas', 'demo.png'].map((n) => [n, readFileSync(join(dir, n)).toString('base64')]);
   const before = await page.evaluate(() => window.__skv.rigs().length);
   await page.evaluate((list) => {

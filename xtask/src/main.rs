@@ -4,7 +4,7 @@
 //!   workspace. Without a flag, mismatches fail and new snapshots are left as `.snap.new`
 //!   files; `--accept` rewrites the snapshots; `--review` opens `cargo insta review`
 //!   (needs `cargo install cargo-insta`).
-//! * `cargo xtask gen-demo` — regenerate the demo rig in `fixtures/demo/`
+//! * `cargo xtask gen-demo` — regenerate the demo rig in `crates/skel-cli/demo/`
 //! * `cargo xtask gallery [--out DIR]` — render a few frames of corpus rigs of every Spine
 //!   generation (3.5 spineboy, 3.6 vine, 3.8 raptor, 4.0 goblins, 4.2 celestial-circus with
 //!   physics) with the release `skel` binary into DIR (default `target/gallery`), with an
@@ -90,7 +90,7 @@ fn gen_fixtures() -> ExitCode {
 }
 
 fn gen_demo() -> ExitCode {
-    let dir = workspace_root().join("fixtures").join("demo");
+    let dir = workspace_root().join("crates").join("skel-cli").join("demo");
     let rig = spine_gen::demo::demo_rig();
     let result = std::fs::create_dir_all(&dir)
         .map_err(|e| e.to_string())

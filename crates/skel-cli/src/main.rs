@@ -402,7 +402,18 @@ fn run(command: &Command) -> Result<(), Failure> {
             }
         }
         Command::View { paths, port, open } => {
-            let opts = skel_view::ViewOptions { paths: paths.clone(), port: *port, open: *open };
+            let mut paths = paths.clone();
+            if paths.is_empty() {
+                // The embedded demo rig, written where the viewer can read it.
+                let dir = std::env::temp_dir().join(format!("skel-demo-{}", std::process::id()));
+                let demo = render::write_demo(&dir).map_err(|e| Failure {
+                    file: Some(dir.clone()),
+                    message: format!("cannot write the demo rig: {e}"),
+                    usage: false,
+                })?;
+                paths.push(demo);
+            }
+            let opts = skel_view::ViewOptions { paths, port: *port, open: *open };
             skel_view::run(&opts).map_err(|e| Failure { file: None, message: e, usage: false })
         }
         Command::Convert { file, to, format, out } => {

@@ -57,16 +57,27 @@ use crate::io::{is_stdin, read_input};
 use crate::output::{check_outputs, Encoding, Kind as OutputKind, Output, Shape};
 use crate::pose::{check_pose, load_rig_with, read_atlas, skeleton, SkeletonInput};
 
-/// The project's demo rig (`cargo xtask gen-demo` writes it, `fixtures/demo`), rendered
+/// The project's demo rig (`cargo xtask gen-demo` writes it to `crates/skel-cli/demo`), rendered
 /// when no FILE is given; embedded in the binary with its atlas and page image, so that an
 /// installed `skel` draws it from any folder.
-pub const DEMO_JSON: &[u8] = include_bytes!("../../../fixtures/demo/demo.json");
+pub const DEMO_JSON: &[u8] = include_bytes!("../demo/demo.json");
 /// The demo rig's atlas.
-const DEMO_ATLAS: &[u8] = include_bytes!("../../../fixtures/demo/demo.atlas");
+const DEMO_ATLAS: &[u8] = include_bytes!("../demo/demo.atlas");
 /// The demo rig's one page image.
-const DEMO_PNG: &[u8] = include_bytes!("../../../fixtures/demo/demo.png");
+const DEMO_PNG: &[u8] = include_bytes!("../demo/demo.png");
 /// The name the embedded demo rig goes by in messages.
 pub const DEMO_NAME: &str = "(demo rig)";
+
+/// Writes the embedded demo rig (skeleton, atlas, page image) into `dir` (created if
+/// missing) and returns the skeleton's path: what `skel view` serves when given no path.
+pub fn write_demo(dir: &Path) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("demo.atlas"), DEMO_ATLAS)?;
+    std::fs::write(dir.join("demo.png"), DEMO_PNG)?;
+    let json = dir.join("demo.json");
+    std::fs::write(&json, DEMO_JSON)?;
+    Ok(json)
+}
 
 /// The embedded demo rig, loaded for drawing.
 fn load_demo(pma: Option<bool>) -> Result<DrawRig, String> {

@@ -11,7 +11,7 @@ fn skel() -> Command {
 }
 
 fn demo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/demo")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("demo")
 }
 
 /// A folder of 6 demo rigs (JSON) in nested folders, plus an atlas, a page image, a JSON

@@ -33,7 +33,7 @@ fn assert_measured(v: &serde_json::Value) {
 
 #[test]
 fn bench_measures_the_demo_rig() {
-    let demo = skel_testkit::project_fixtures().join("demo/demo.json");
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/demo.json");
     let v = bench_json(&[demo.to_str().unwrap(), "--anim", "walk"]);
     assert_eq!(v["format"], "spine-json");
     assert_eq!(v["anim"], "walk");
@@ -60,7 +60,7 @@ fn bench_measures_a_spine_binary_and_a_skelform_archive() {
 
 #[test]
 fn bench_reports_a_missing_animation_as_bad_input() {
-    let demo = skel_testkit::project_fixtures().join("demo/demo.json");
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/demo.json");
     let (code, out, err) =
         skel(&["bench", demo.to_str().unwrap(), "--anim", "no-such-anim", "--budget-ms", "1"]);
     assert_eq!(code, 1, "{out}");

@@ -244,7 +244,7 @@ fn hidden_slots_are_not_drawn() {
     let base = ["render", "--anim", "walk", "--size", "128x96"];
     ok(&skel().args(base).arg("--out").arg(&all).output().unwrap());
     let slots = {
-        let o = run(&["pose", "../../fixtures/demo/demo.json", "--anim", "walk", "--time", "0"]);
+        let o = run(&["pose", "demo/demo.json", "--anim", "walk", "--time", "0"]);
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         v["slot_names"]
             .as_array()

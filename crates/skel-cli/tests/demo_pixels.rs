@@ -1,4 +1,4 @@
-//! Pixel goldens of the project's own demo rig (`fixtures/demo`, rendered by `skel render` with
+//! Pixel goldens of the project's own demo rig (`crates/skel-cli/demo`, rendered by `skel render` with
 //! no FILE). Each frame is rendered at 128×128 on opaque white and reduced to a 16×16 grid of
 //! mean RGB (8×8-pixel blocks), kept as an insta snapshot. Tolerance: exact — the rasterizer is
 //! plain IEEE f32 arithmetic (no FMA contraction, no threads), so frames are bit-reproducible;

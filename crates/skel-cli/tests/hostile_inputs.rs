@@ -61,7 +61,7 @@ fn temp(name: &str) -> PathBuf {
 
 /// The project's demo rig copied into `dir`: (skeleton, atlas, page image).
 fn demo(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
-    let src = skel_testkit::project_fixtures().join("demo");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
     let names = ["demo.json", "demo.atlas", "demo.png"];
     for n in names {
         std::fs::copy(src.join(n), dir.join(n)).unwrap();
@@ -299,7 +299,8 @@ fn item6_inputs_are_read_once_bounded_and_from_pipes() {
     let line = refused(&["render", s(&json), "--out", s(&dir.join("x.png"))], 1);
     assert!(line.contains("not a regular file"), "{line}");
     std::fs::remove_file(&png).unwrap();
-    std::fs::copy(skel_testkit::project_fixtures().join("demo/demo.png"), &png).unwrap();
+    std::fs::copy(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/demo.png"), &png)
+        .unwrap();
     // Standard input and a FIFO are read once and work.
     let mut child = skel()
         .args(["pose", "-", "--atlas", s(&atlas), "--anim", "walk", "--time", "0.5"])

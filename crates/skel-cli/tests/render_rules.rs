@@ -152,7 +152,7 @@ fn physics_none_and_played_frames_agree_on_a_rig_without_physics() {
 
 #[test]
 fn commands_play_starts_from_zero_and_rejects_a_negative_time() {
-    let demo = skel_testkit::project_fixtures().join("demo/demo.json");
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/demo.json");
     let d = s(&demo);
     let at0 = json(&skel(&["commands", d, "--anim", "walk", "--play", "--json"]));
     let posed = json(&skel(&["commands", d, "--anim", "walk", "--json"]));

@@ -105,8 +105,7 @@ fn walk(dir: &Path, depth: usize, visited: &mut usize, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Builds the catalog from the command line's files and folders. With nothing given, the
-/// project's demo rig is served.
+/// Builds the catalog from the command line's files and folders.
 pub fn build(paths: &[PathBuf]) -> Result<Vec<Entry>, String> {
     let mut out = Vec::new();
     let mut push = |path: PathBuf, name: String, explicit: bool| {
@@ -143,7 +142,7 @@ mod tests {
 
     #[test]
     fn the_demo_folder_lists_the_demo_rig() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/demo");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../skel-cli/demo");
         let c = build(&[dir]).expect("catalog");
         assert_eq!(c.len(), 1, "{c:?}");
         assert_eq!(c[0].name, "demo.json");

@@ -95,7 +95,8 @@ use std::sync::{Arc, Mutex};
 /// What `skel view` serves and how.
 #[derive(Debug, Clone, Default)]
 pub struct ViewOptions {
-    /// Skeleton files and folders to serve (none: the project's demo rig).
+    /// Skeleton files and folders to serve (at least one; `skel view` without paths passes
+    /// the demo rig it embeds, written to a temporary folder).
     pub paths: Vec<PathBuf>,
     /// Port on 127.0.0.1 (0: a free one).
     pub port: u16,
@@ -111,11 +112,6 @@ pub struct Viewer {
     shared: Arc<server::Shared>,
 }
 
-/// The project's demo rig, served when no path is given.
-fn demo_rig() -> PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/demo/demo.json")
-}
-
 /// A new 128-bit token from the OS, as hex.
 fn new_token() -> Result<String, String> {
     let mut b = [0u8; 16];
@@ -126,8 +122,10 @@ fn new_token() -> Result<String, String> {
 impl Viewer {
     /// Builds the catalog and binds the server (nothing is served until [`Viewer::serve`]).
     pub fn start(opts: &ViewOptions) -> Result<Viewer, String> {
-        let paths = if opts.paths.is_empty() { vec![demo_rig()] } else { opts.paths.clone() };
-        let catalog = catalog::build(&paths)?;
+        if opts.paths.is_empty() {
+            return Err("nothing to serve: give skeleton files or folders".into());
+        }
+        let catalog = catalog::build(&opts.paths)?;
         let token = new_token()?;
         let server = tiny_http::Server::http(("127.0.0.1", opts.port))
             .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", opts.port))?;

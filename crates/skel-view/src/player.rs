@@ -738,7 +738,7 @@ mod tests {
 
     fn demo() -> Arc<Rig> {
         let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/demo/demo.json");
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../skel-cli/demo/demo.json");
         Arc::new(crate::rig::load_file(&path, "demo", &crate::rig::Textures::default()).unwrap())
     }
 

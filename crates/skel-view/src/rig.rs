@@ -359,7 +359,7 @@ mod tests {
 
     #[test]
     fn the_demo_rig_loads_with_its_page() {
-        let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/demo/demo.json");
+        let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../skel-cli/demo/demo.json");
         let t = Textures::default();
         let rig = load_file(&demo, "demo.json", &t).expect("demo rig");
         assert_eq!(rig.format, "spine-json");

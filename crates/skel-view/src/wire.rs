@@ -129,7 +129,7 @@ mod tests {
     #[test]
     fn frames_are_aligned_and_sized() {
         let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/demo/demo.json");
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../skel-cli/demo/demo.json");
         let rig = crate::rig::load_file(&path, "demo", &crate::rig::Textures::default()).unwrap();
         let ctl = crate::player::Controls { anim: Some(0), ..Default::default() };
         let inst = Instance::new(7, std::sync::Arc::new(rig), ctl);

@@ -9,7 +9,7 @@ use skel_view::{ViewOptions, Viewer};
 
 /// Starts a viewer on the demo rig; returns `(port, token)`.
 fn start() -> (u16, String) {
-    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/demo");
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../skel-cli/demo");
     let viewer = Viewer::start(&ViewOptions { paths: vec![demo], port: 0, open: false })
         .expect("viewer starts");
     assert_eq!(viewer.catalog_len(), 1);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use spine_anim::{AnimationState, AnimationStateData, Physics, Skeleton, SkeletonRenderer};
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/demo/");
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/../skel-cli/demo/");
     let mut args = std::env::args().skip(1);
     let json_path = args.next().unwrap_or(format!("{demo}demo.json"));
     let atlas_path = args.next().unwrap_or(format!("{demo}demo.atlas"));

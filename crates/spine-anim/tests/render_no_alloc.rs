@@ -62,8 +62,7 @@ fn check(data: Arc<SkeletonData>, anim: &str) -> usize {
 }
 
 fn warm_render_does_not_allocate() {
-    let demo =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/demo/demo.json");
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../skel-cli/demo/demo.json");
     assert!(check(load(&demo), "portal") > 0);
     let Some(corpus) = skel_testkit::spine_corpus() else { return };
     assert!(check(load(&corpus.join("4.2/coin/coin-pro.skel")), "animation") > 0);

@@ -3,7 +3,7 @@
 //!
 //! [`demo_rig`] returns the Spine 4.2 JSON skeleton, the atlas text and the atlas page's
 //! RGBA pixels (painted procedurally here); `cargo xtask gen-demo` writes them to
-//! `fixtures/demo/` (`demo.json`, `demo.atlas`, `demo.png`). Everything is deterministic.
+//! `crates/skel-cli/demo/` (`demo.json`, `demo.atlas`, `demo.png`). Everything is deterministic.
 //!
 //! Animations: `walk` (IK foot targets on loops, hip bob, arm and tail swing), `wave` (arm
 //! wave, head tilt, body mesh squash via a deform timeline), `portal` (a star spinning
