@@ -3,8 +3,9 @@
 
 use super::*;
 
-/// The per-constraint values of the bone loop without the tip (spine-cpp 4.x rules,
-/// `mix_rotate > 0`, distinct bones).
+/// The per-constraint values of the bone loop: [`Chain::place_each`] for every rule,
+/// [`Chain::place_pairs`] without the tip (spine-cpp 4.x rules, `mix_rotate > 0`, distinct
+/// bones).
 pub(super) struct Chain {
     pub(super) mix_x: f32,
     pub(super) mix_y: f32,
@@ -13,9 +14,104 @@ pub(super) struct Chain {
     pub(super) tangents: bool,
     pub(super) lazy_lengths: bool,
     pub(super) offset_rotation: f32,
+    /// Chain rotate mode without an offset: each bone's tip feeds the next bone's position.
+    pub(super) tip: bool,
+    /// spine-c 3.5/3.6 rules.
+    pub(super) spine_c: bool,
 }
 
 impl Chain {
+    /// The bone loop of `update`, one bone at a time: bone `i` reads space `i + 1`: its
+    /// position and (zero space) its rotation, or (tangents) the rotation of space `i`, kept
+    /// from the previous triple.
+    pub(super) fn place_each(
+        &self,
+        ctx: &mut SolverCtx<'_>,
+        ids: &[BoneId],
+        sc: &PathScratch,
+        mut bone_x: f32,
+        mut bone_y: f32,
+    ) {
+        let (mix_x, mix_y, mix_rotate) = (self.mix_x, self.mix_y, self.mix_rotate);
+        let (spine_c, tip, offset_rotation) = (self.spine_c, self.tip, self.offset_rotation);
+        let positions = &sc.positions;
+        let mut r_prev = positions.get(2).copied().unwrap_or(0.0);
+        let triples = positions.get(3..).unwrap_or_default().chunks_exact(3);
+        let chords =
+            !spine_c && !tip && !self.tangents && mix_rotate == 1.0 && offset_rotation == 0.0;
+        for (i, (&id, t)) in ids.iter().zip(triples).enumerate() {
+            let (x, y, r_next) = (t[0], t[1], t[2]);
+            let r_this = std::mem::replace(&mut r_prev, r_next);
+            let parent = parent_world(ctx.bones, id);
+            let Some(bone) = ctx.bones.get_mut(id.index()) else { continue };
+            bone.world_x += (bone_x - bone.world_x) * mix_x;
+            bone.world_y += (bone_y - bone.world_y) * mix_y;
+            let (dx, dy) = (x - bone_x, y - bone_y);
+            if self.scale {
+                let length = if self.lazy_lengths {
+                    let setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
+                    let (x, y) = (setup * bone.a, setup * bone.c);
+                    math::sqrt(x * x + y * y)
+                } else {
+                    sc.lengths[i]
+                };
+                if (spine_c && length != 0.0) || (!spine_c && length >= EPSILON) {
+                    let s = (math::sqrt(dx * dx + dy * dy) / length - 1.0) * mix_rotate + 1.0;
+                    bone.a *= s;
+                    bone.c *= s;
+                }
+            }
+            bone_x = x;
+            bone_y = y;
+            if mix_rotate > 0.0 {
+                let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
+                // A full turn toward the chord (4.x rules, no offset): from the two
+                // directions, as `place` does, so that both loops give the same bits.
+                let chord = chords && sc.spaces[i + 1] >= EPSILON;
+                let turn = if chord { chord_turn(dx, dy, a, c) } else { None };
+                let (sin, cos) = if let Some(turn) = turn {
+                    turn.sin_cos()
+                } else {
+                    let (mut r, bone_r) = if self.tangents {
+                        (r_this, math::atan2(c, a))
+                    } else if (spine_c && sc.spaces[i + 1] == 0.0)
+                        || (!spine_c && sc.spaces[i + 1] < EPSILON)
+                    {
+                        (r_next, math::atan2(c, a))
+                    } else {
+                        math::atan2_pair(dy, dx, c, a)
+                    };
+                    if spine_c {
+                        r -= bone_r - offset_rotation * DEG_RAD;
+                    } else {
+                        r -= bone_r;
+                    }
+                    if tip {
+                        let (sin, cos) = math::sin_cos(r);
+                        let setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
+                        bone_x += (setup * (cos * a - sin * c) - dx) * mix_rotate;
+                        bone_y += (setup * (sin * a + cos * c) - dy) * mix_rotate;
+                        // Without a wrap and with `mix_rotate == 1` the final rotation is this
+                        // `r` (`r * 1.0 == r`): its sine and cosine are reused.
+                        if mix_rotate == 1.0 && (-PI..=PI).contains(&r) {
+                            (sin, cos)
+                        } else {
+                            math::sin_cos(wrap_pi(r) * mix_rotate)
+                        }
+                    } else {
+                        math::sin_cos(wrap_pi(r + offset_rotation) * mix_rotate)
+                    }
+                };
+                rotate(bone, [a, b, c, d], sin, cos);
+            }
+            // spine-c 3.5/3.6 end with `bone->appliedValid = -1` (true): the applied pose is
+            // not recomputed and keeps the values the bone was last posed with.
+            if !spine_c {
+                bone.update_applied_transform(parent, &ctx.frame);
+            }
+        }
+    }
+
     /// The bone loop of `update` two bones at a time: each bone's operations and the order of
     /// its writes are those of the one-bone loop; only the two final `sin_cos` share one
     /// [`math::sin_cos_pair`]. Parents are read as that loop reads them: before either bone

@@ -7,8 +7,8 @@
 //! steps per curve for the curve lengths, 10 per curve for the segments). Before the start
 //! and after the end of an open path, positions continue on the tangent line.
 //!
-//! Files: this one, [`update`] (3.5–4.2 rules) and `update43`; `chain.rs`, the bone loop's
-//! per-constraint values and turns; `positions.rs`, the path's world vertices and the
+//! Files: this one, [`update`] (3.5–4.2 rules) and `update43`; `spacing.rs`, the spaces
+//! between the bones' positions; `chain.rs`, the bone loops and the turns; `positions.rs`, the path's world vertices and the
 //! positions along it (`computeWorldPositions` and its helpers).
 
 use spine_model::{
@@ -22,11 +22,13 @@ use crate::skeleton::{parent_world, Bone, Slot};
 
 mod chain;
 mod positions;
+mod spacing;
 #[cfg(test)]
 mod tests;
 
 use chain::*;
 use positions::*;
+use spacing::Spacing;
 
 const EPSILON: f32 = 0.00001;
 const NONE: i32 = -1;
@@ -76,131 +78,25 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     if scale {
         set_len(&mut sc.lengths, bone_count);
     }
-    let spacing = pose.spacing;
-    let bone_len = |i: usize| -> (f32, f32, f32) {
-        let id = data.bones[i];
-        let setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
-        let (a, c) = ctx.bones.get(id.index()).map_or((0.0, 0.0), |b| (b.a, b.c));
-        (setup, setup * a, setup * c)
-    };
     let spine_c = ctx.data.behaviour.path_scales_every_spacing;
     let spine_c35 = spine_c && ctx.data.behaviour.path_unscaled_length_spacing;
-    let length_spacing = data.spacing_mode == SpacingMode::Length;
     // Percent spacing uses the bone lengths only for the chain scale: with distinct bones
-    // each length is computed in the bone loop, from the bone's matrix before it moves (the
-    // same values: nothing else moves it before its turn).
+    // each length is computed in the bone loop (see `Spacing::percent`).
     let percent_scale = scale && data.spacing_mode == SpacingMode::Percent;
-    // The bone loop below pairs bones without the tip (see `place_pairs`).
+    // The bone loop pairs bones without the tip (see `Chain::place_pairs`).
     let tip_mode = data.offset_rotation == 0.0 && data.rotate_mode == RotateMode::Chain;
     let unique =
         !spine_c && (percent_scale || (!tip_mode && mix_rotate > 0.0)) && distinct(&data.bones);
     let lazy_lengths = percent_scale && unique;
-    match data.spacing_mode {
-        _ if spine_c35 => {
-            // spine-c 3.5.51: world length + spacing (clamped at 0 as `MAX(0, x)`, which
-            // keeps a NaN), plain spacing otherwise; no zero-length case.
-            for i in 0..spaces_count - 1 {
-                if scale || length_spacing {
-                    let (_, x, y) = bone_len(i);
-                    let length = math::sqrt(x * x + y * y);
-                    if scale {
-                        sc.lengths[i] = length;
-                    }
-                    sc.spaces[i + 1] = if !length_spacing {
-                        spacing
-                    } else if 0.0 > length + spacing {
-                        0.0
-                    } else {
-                        length + spacing
-                    };
-                } else {
-                    sc.spaces[i + 1] = spacing;
-                }
-            }
-        }
-        _ if spine_c => {
-            if scale || length_spacing {
-                for i in 0..spaces_count - 1 {
-                    let (setup, x, y) = bone_len(i);
-                    if setup < EPSILON {
-                        if scale {
-                            sc.lengths[i] = 0.0;
-                        }
-                        sc.spaces[i + 1] = 0.0;
-                    } else {
-                        let length = math::sqrt(x * x + y * y);
-                        if scale {
-                            sc.lengths[i] = length;
-                        }
-                        let s = if length_spacing { setup + spacing } else { spacing };
-                        sc.spaces[i + 1] = s * length / setup;
-                    }
-                }
-            } else {
-                for s in sc.spaces.iter_mut().skip(1) {
-                    *s = spacing;
-                }
-            }
-        }
-        SpacingMode::Percent => {
-            if scale && !lazy_lengths {
-                for i in 0..spaces_count - 1 {
-                    let (_, x, y) = bone_len(i);
-                    sc.lengths[i] = math::sqrt(x * x + y * y);
-                }
-            }
-            for s in sc.spaces.iter_mut().skip(1) {
-                *s = spacing;
-            }
-        }
-        SpacingMode::Proportional => {
-            let mut sum = 0.0f32;
-            for i in 0..spaces_count - 1 {
-                let (setup, x, y) = bone_len(i);
-                if setup < EPSILON {
-                    if scale {
-                        sc.lengths[i] = 0.0;
-                    }
-                    sc.spaces[i + 1] = spacing;
-                } else {
-                    let length = math::sqrt(x * x + y * y);
-                    if scale {
-                        sc.lengths[i] = length;
-                    }
-                    sc.spaces[i + 1] = length;
-                    sum += length;
-                }
-            }
-            if sum > 0.0 {
-                sum = spaces_count as f32 / sum * spacing;
-                for s in sc.spaces.iter_mut().skip(1) {
-                    *s *= sum;
-                }
-            }
-        }
-        SpacingMode::Length | SpacingMode::Fixed => {
-            // Spaces `1..` (one per bone but the last with tangents), walked with the bones.
-            let spaces = sc.spaces.get_mut(1..).unwrap_or_default();
-            for (i, (space, &id)) in spaces.iter_mut().zip(&data.bones).enumerate() {
-                let setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
-                let (a, c) = ctx.bones.get(id.index()).map_or((0.0, 0.0), |b| (b.a, b.c));
-                let (x, y) = (setup * a, setup * c);
-                if setup < EPSILON {
-                    if scale {
-                        sc.lengths[i] = 0.0;
-                    }
-                    *space = spacing;
-                } else {
-                    let length = math::sqrt(x * x + y * y);
-                    if scale {
-                        sc.lengths[i] = length;
-                    }
-                    let s = if length_spacing { setup + spacing } else { spacing };
-                    *space = s * length / setup;
-                }
-            }
-        }
-    }
+    let spacing = Spacing {
+        spacing: pose.spacing,
+        count: spaces_count,
+        scale,
+        lazy_lengths,
+        spine_c,
+        spine_c35,
+    };
+    spacing.fill(ctx.data, ctx.bones, data, sc);
 
     let slot_bone_id = slot.bone;
     let rule = match (spine_c, spine_c35) {
@@ -208,19 +104,9 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         (true, false) => CurveRule::SpineC36,
         (true, true) => CurveRule::SpineC35,
     };
-    compute_world_positions(
-        path,
-        slot,
-        ctx.bones,
-        data,
-        pose.position,
-        sc,
-        spaces_count,
-        tangents,
-        rule,
-    );
-    let positions = &sc.positions;
-    let (mut bone_x, mut bone_y) = (positions[0], positions[1]);
+    let walk = PathWalk { path, slot, bones: ctx.bones, data, spaces_count, tangents, rule };
+    compute_world_positions(&walk, pose.position, sc);
+    let (bone_x, bone_y) = (sc.positions[0], sc.positions[1]);
     let mut offset_rotation = data.offset_rotation;
     let tip;
     if offset_rotation == 0.0 {
@@ -231,92 +117,23 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         let det = p.map_or(1.0, |p| p.a * p.d - p.b * p.c);
         offset_rotation *= if det > 0.0 { DEG_RAD } else { -DEG_RAD };
     }
+    let chain = Chain {
+        mix_x,
+        mix_y,
+        mix_rotate,
+        scale,
+        tangents,
+        lazy_lengths,
+        offset_rotation,
+        tip,
+        spine_c,
+    };
     // Without the tip (whose position feeds the next bone) two distinct bones are independent
     // until their final rotation: their two `sin_cos` run as one pair.
     if !tip && mix_rotate > 0.0 && unique && pairs_allowed() {
-        let chain =
-            Chain { mix_x, mix_y, mix_rotate, scale, tangents, lazy_lengths, offset_rotation };
         chain.place_pairs(ctx, &data.bones, sc, bone_x, bone_y);
-        return;
-    }
-    // Bone `i` reads space `i + 1`: its position and (zero space) its rotation, or (tangents)
-    // the rotation of space `i`, kept from the previous triple.
-    let mut r_prev = positions.get(2).copied().unwrap_or(0.0);
-    let triples = positions.get(3..).unwrap_or_default().chunks_exact(3);
-    let chords = !spine_c && !tip && !tangents && mix_rotate == 1.0 && offset_rotation == 0.0;
-    for (i, (&id, t)) in data.bones.iter().zip(triples).enumerate() {
-        let (x, y, r_next) = (t[0], t[1], t[2]);
-        let r_this = std::mem::replace(&mut r_prev, r_next);
-        let parent = parent_world(ctx.bones, id);
-        let Some(bone) = ctx.bones.get_mut(id.index()) else { continue };
-        bone.world_x += (bone_x - bone.world_x) * mix_x;
-        bone.world_y += (bone_y - bone.world_y) * mix_y;
-        let (dx, dy) = (x - bone_x, y - bone_y);
-        if scale {
-            let length = if lazy_lengths {
-                let setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
-                let (x, y) = (setup * bone.a, setup * bone.c);
-                math::sqrt(x * x + y * y)
-            } else {
-                sc.lengths[i]
-            };
-            if (spine_c && length != 0.0) || (!spine_c && length >= EPSILON) {
-                let s = (math::sqrt(dx * dx + dy * dy) / length - 1.0) * mix_rotate + 1.0;
-                bone.a *= s;
-                bone.c *= s;
-            }
-        }
-        bone_x = x;
-        bone_y = y;
-        if mix_rotate > 0.0 {
-            let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
-            // A full turn toward the chord (4.x rules, no offset): from the two directions,
-            // as `Chain::place` does, so that both loops give the same bits.
-            let chord = chords && sc.spaces[i + 1] >= EPSILON;
-            let turn = if chord { chord_turn(dx, dy, a, c) } else { None };
-            let (sin, cos) = if let Some(turn) = turn {
-                turn.sin_cos()
-            } else {
-                let (mut r, bone_r) = if tangents {
-                    (r_this, math::atan2(c, a))
-                } else if (spine_c && sc.spaces[i + 1] == 0.0)
-                    || (!spine_c && sc.spaces[i + 1] < EPSILON)
-                {
-                    (r_next, math::atan2(c, a))
-                } else {
-                    math::atan2_pair(dy, dx, c, a)
-                };
-                if spine_c {
-                    r -= bone_r - offset_rotation * DEG_RAD;
-                } else {
-                    r -= bone_r;
-                }
-                if tip {
-                    let (sin, cos) = math::sin_cos(r);
-                    let length_setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
-                    bone_x += (length_setup * (cos * a - sin * c) - dx) * mix_rotate;
-                    bone_y += (length_setup * (sin * a + cos * c) - dy) * mix_rotate;
-                    // Without a wrap and with `mix_rotate == 1` the final rotation is this `r`
-                    // (`r * 1.0 == r`): its sine and cosine are reused.
-                    if mix_rotate == 1.0 && (-PI..=PI).contains(&r) {
-                        (sin, cos)
-                    } else {
-                        math::sin_cos(wrap_pi(r) * mix_rotate)
-                    }
-                } else {
-                    math::sin_cos(wrap_pi(r + offset_rotation) * mix_rotate)
-                }
-            };
-            bone.a = cos * a - sin * c;
-            bone.b = cos * b - sin * d;
-            bone.c = sin * a + cos * c;
-            bone.d = sin * b + cos * d;
-        }
-        // spine-c 3.5/3.6 end with `bone->appliedValid = -1` (true): the applied pose is not
-        // recomputed and keeps the values the bone was last posed with.
-        if !spine_c {
-            bone.update_applied_transform(parent, &ctx.frame);
-        }
+    } else {
+        chain.place_each(ctx, &data.bones, sc, bone_x, bone_y);
     }
 }
 
@@ -417,17 +234,9 @@ pub(crate) fn update43(
             }
         }
     }
-    compute_world_positions(
-        path,
-        slot,
-        bones,
-        data,
-        pose.position,
-        sc,
-        spaces_count,
-        tangents,
-        CurveRule::SpineTs43,
-    );
+    let rule = CurveRule::SpineTs43;
+    let walk = PathWalk { path, slot, bones, data, spaces_count, tangents, rule };
+    compute_world_positions(&walk, pose.position, sc);
     let positions = &sc.positions;
     let (mut bone_x, mut bone_y) = (positions[0], positions[1]);
     let mut offset_rotation = data.offset_rotation;

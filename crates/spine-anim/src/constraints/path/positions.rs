@@ -113,133 +113,203 @@ impl CurveRule {
     }
 }
 
-/// spine-cpp 4.2 `PathConstraint::computeWorldPositions` (spine-c 3.5/3.6 with `rule`):
-/// fills `sc.positions` with `x, y, rotation` for each of the `spaces_count` spaces (plus
-/// two scratch floats).
-#[allow(clippy::too_many_arguments)]
-pub(super) fn compute_world_positions(
-    path: &PathAttachment,
-    slot: &Slot,
-    bones: &[Bone],
-    data: &PathData,
-    mut position: f32,
-    sc: &mut PathScratch,
-    spaces_count: usize,
-    tangents: bool,
-    rule: CurveRule,
-) {
-    // `x, y, rotation` per space, plus scratch floats so that every bone has a whole
-    // triple after the first position (`update` walks them in chunks of 3).
-    set_len(&mut sc.positions, spaces_count * 3 + 3);
-    let out = &mut sc.positions;
-    let world = &mut sc.world;
-    let closed = path.closed;
-    let mut vertices_length = path.vertices.vertex_count() * 2;
-    let mut curve_count = vertices_length / 6;
-    let mut prev_curve = NONE;
-    let percent = data.position_mode == PositionMode::Percent;
-    let multiplier_for = |path_length: f32| match data.spacing_mode {
-        SpacingMode::Percent => path_length,
-        SpacingMode::Proportional => path_length / spaces_count as f32,
-        SpacingMode::Length | SpacingMode::Fixed => 1.0,
-    };
-    let vw = |start: usize, count: usize, world: &mut [f32], offset: usize| {
-        world_vertices(&path.vertices, slot, bones, start, count, world, offset)
-    };
+/// What [`compute_world_positions`] reads: the path, where it is, and how to walk it.
+pub(super) struct PathWalk<'a> {
+    /// The path attachment.
+    pub(super) path: &'a PathAttachment,
+    /// Its slot (bone and deform).
+    pub(super) slot: &'a Slot,
+    /// The skeleton's bones (world transforms).
+    pub(super) bones: &'a [Bone],
+    /// The constraint (position and spacing modes).
+    pub(super) data: &'a PathData,
+    /// Positions to compute, one per space.
+    pub(super) spaces_count: usize,
+    /// Every position takes the curve tangent.
+    pub(super) tangents: bool,
+    /// The runtime's curve rules.
+    pub(super) rule: CurveRule,
+}
 
-    if !path.constant_speed {
-        let lengths = &path.lengths;
-        curve_count = curve_count.saturating_sub(if closed { 1 } else { 2 });
-        let Some(&path_length) = lengths.get(curve_count) else { return };
-        if percent {
-            position *= path_length;
+impl PathWalk<'_> {
+    /// The multiplier of the spaces for a path of `path_length`.
+    #[inline]
+    fn multiplier(&self, path_length: f32) -> f32 {
+        match self.data.spacing_mode {
+            SpacingMode::Percent => path_length,
+            SpacingMode::Proportional => path_length / self.spaces_count as f32,
+            SpacingMode::Length | SpacingMode::Fixed => 1.0,
         }
-        let multiplier = multiplier_for(path_length);
-        set_len(world, 8);
-        let mut curve = 0usize;
-        let mut last_p = f32::NAN;
-        for i in 0..spaces_count {
-            let o = i * 3;
-            let space = sc.spaces[i] * multiplier;
-            position += space;
-            let mut p = position;
-            if closed {
-                p = wrap(p, path_length);
-                curve = closed_start(curve, p, &mut last_p);
-            } else if p < 0.0 {
-                if prev_curve != BEFORE {
-                    prev_curve = BEFORE;
-                    vw(2, 4, world, 0);
-                }
-                add_before_position(p, world, 0, out, o);
-                continue;
-            } else if p > path_length {
-                if prev_curve != AFTER {
-                    prev_curve = AFTER;
-                    vw(vertices_length.saturating_sub(6), 4, world, 0);
-                }
-                add_after_position(p - path_length, world, 0, out, o);
-                continue;
-            }
-            (curve, p) = locate(lengths, curve, p);
-            if curve as i32 != prev_curve {
-                prev_curve = curve as i32;
-                if closed && curve == curve_count {
-                    vw(vertices_length - 4, 4, world, 0);
-                    vw(0, 4, world, 4);
-                } else {
-                    vw(curve * 6 + 2, 8, world, 0);
-                }
-            }
-            let w =
-                [world[0], world[1], world[2], world[3], world[4], world[5], world[6], world[7]];
-            add_curve_position(
-                p,
-                w,
-                out,
-                o,
-                tangents || (i > 0 && rule.zero_space(space)),
-                tangents || i > 0,
-                rule,
-            );
-        }
-        return;
     }
 
-    // World vertices.
-    if closed {
+    /// `count` floats of the path's world vertices from float `start`, at `world[offset..]`.
+    #[inline]
+    fn vertices(&self, start: usize, count: usize, world: &mut [f32], offset: usize) {
+        world_vertices(&self.path.vertices, self.slot, self.bones, start, count, world, offset)
+    }
+
+    /// Whether position `i`, `space` after the previous one, takes the curve tangent.
+    #[inline]
+    fn tangent_at(&self, i: usize, space: f32) -> bool {
+        self.tangents || (i > 0 && self.rule.zero_space(space))
+    }
+}
+
+/// spine-cpp 4.2 `PathConstraint::computeWorldPositions` (spine-c 3.5/3.6 with `rule`):
+/// fills `sc.positions` with `x, y, rotation` for each of the `spaces_count` spaces (plus
+/// two scratch floats), from the stored curve lengths or (constant speed) lengths measured
+/// on the world vertices.
+pub(super) fn compute_world_positions(walk: &PathWalk<'_>, position: f32, sc: &mut PathScratch) {
+    // `x, y, rotation` per space, plus scratch floats so that every bone has a whole
+    // triple after the first position (`update` walks them in chunks of 3).
+    set_len(&mut sc.positions, walk.spaces_count * 3 + 3);
+    if walk.path.constant_speed {
+        constant_speed_positions(walk, position, sc);
+    } else {
+        stored_length_positions(walk, position, sc);
+    }
+}
+
+/// The positions along a path of stored curve lengths (not constant speed): the world
+/// vertices of each curve are computed when a position first lands on it.
+fn stored_length_positions(walk: &PathWalk<'_>, mut position: f32, sc: &mut PathScratch) {
+    let (out, world) = (&mut sc.positions, &mut sc.world);
+    let closed = walk.path.closed;
+    let vertices_length = walk.path.vertices.vertex_count() * 2;
+    let lengths = &walk.path.lengths;
+    let curve_count = (vertices_length / 6).saturating_sub(if closed { 1 } else { 2 });
+    let Some(&path_length) = lengths.get(curve_count) else { return };
+    if walk.data.position_mode == PositionMode::Percent {
+        position *= path_length;
+    }
+    let multiplier = walk.multiplier(path_length);
+    set_len(world, 8);
+    let (mut curve, mut prev_curve) = (0usize, NONE);
+    let mut last_p = f32::NAN;
+    for i in 0..walk.spaces_count {
+        let o = i * 3;
+        let space = sc.spaces[i] * multiplier;
+        position += space;
+        let mut p = position;
+        if closed {
+            p = wrap(p, path_length);
+            curve = closed_start(curve, p, &mut last_p);
+        } else if p < 0.0 {
+            if prev_curve != BEFORE {
+                prev_curve = BEFORE;
+                walk.vertices(2, 4, world, 0);
+            }
+            add_before_position(p, world, 0, out, o);
+            continue;
+        } else if p > path_length {
+            if prev_curve != AFTER {
+                prev_curve = AFTER;
+                walk.vertices(vertices_length.saturating_sub(6), 4, world, 0);
+            }
+            add_after_position(p - path_length, world, 0, out, o);
+            continue;
+        }
+        (curve, p) = locate(lengths, curve, p);
+        if curve as i32 != prev_curve {
+            prev_curve = curve as i32;
+            if closed && curve == curve_count {
+                walk.vertices(vertices_length - 4, 4, world, 0);
+                walk.vertices(0, 4, world, 4);
+            } else {
+                walk.vertices(curve * 6 + 2, 8, world, 0);
+            }
+        }
+        let w = [world[0], world[1], world[2], world[3], world[4], world[5], world[6], world[7]];
+        let tangent = walk.tangent_at(i, space);
+        add_curve_position(p, w, out, o, tangent, walk.tangents || i > 0, walk.rule);
+    }
+}
+
+/// The positions along a constant-speed path: every curve's length measured on the world
+/// vertices (4 forward-difference steps), and within a curve 10 segments.
+fn constant_speed_positions(walk: &PathWalk<'_>, mut position: f32, sc: &mut PathScratch) {
+    let Some((curve_count, vertices_length)) = path_world_vertices(walk, &mut sc.world) else {
+        return;
+    };
+    let (out, world) = (&mut sc.positions, &sc.world);
+    let path_length = curve_lengths(world, curve_count, &mut sc.curves);
+    if walk.data.position_mode == PositionMode::Percent {
+        position *= path_length;
+    }
+    let multiplier = walk.multiplier(path_length);
+    let mut segments = Segments::default();
+    let (mut curve, mut prev_curve) = (0usize, NONE);
+    let mut last_p = f32::NAN;
+    for i in 0..walk.spaces_count {
+        let o = i * 3;
+        let space = sc.spaces[i] * multiplier;
+        position += space;
+        let mut p = position;
+        if walk.path.closed {
+            p = wrap(p, path_length);
+            curve = closed_start(curve, p, &mut last_p);
+        } else if p < 0.0 {
+            add_before_position(p, world, 0, out, o);
+            continue;
+        } else if p > path_length {
+            add_after_position(p - path_length, world, vertices_length - 4, out, o);
+            continue;
+        }
+        (curve, p) = locate(&sc.curves, curve, p);
+        if curve as i32 != prev_curve {
+            prev_curve = curve as i32;
+            let ii = curve * 6;
+            let Some(wv) = world.get(ii..ii + 8) else { continue };
+            segments.measure([wv[0], wv[1], wv[2], wv[3], wv[4], wv[5], wv[6], wv[7]]);
+        }
+        let p = segments.locate(p);
+        let tangent = walk.tangent_at(i, space);
+        add_curve_position(
+            p * 0.1,
+            segments.curve,
+            out,
+            o,
+            tangent,
+            walk.tangents || i > 0,
+            walk.rule,
+        );
+    }
+}
+
+/// The world vertices of a constant-speed path into `world` (a closed path repeats its first
+/// point at the end): `(curve count, vertices length)`, or `None` for a path without a point.
+fn path_world_vertices(walk: &PathWalk<'_>, world: &mut Vec<f32>) -> Option<(usize, usize)> {
+    let mut vertices_length = walk.path.vertices.vertex_count() * 2;
+    let mut curve_count = vertices_length / 6;
+    if walk.path.closed {
         vertices_length += 2;
         set_len(world, vertices_length);
-        vw(2, vertices_length - 4, world, 0);
-        vw(0, 2, world, vertices_length - 4);
+        walk.vertices(2, vertices_length - 4, world, 0);
+        walk.vertices(0, 2, world, vertices_length - 4);
         world[vertices_length - 2] = world[0];
         world[vertices_length - 1] = world[1];
     } else {
         curve_count = curve_count.saturating_sub(1);
         vertices_length = vertices_length.saturating_sub(4);
         set_len(world, vertices_length);
-        vw(2, vertices_length, world, 0);
+        walk.vertices(2, vertices_length, world, 0);
     }
-    if world.len() < 2 {
-        return;
-    }
+    (world.len() >= 2).then_some((curve_count, vertices_length))
+}
 
-    // Curve lengths.
-    set_len(&mut sc.curves, curve_count);
+/// The cumulative lengths of the path's curves (4 forward-difference steps each) into
+/// `curves`; returns the path's length.
+fn curve_lengths(world: &[f32], curve_count: usize, curves: &mut Vec<f32>) -> f32 {
+    set_len(curves, curve_count);
     let mut path_length = 0.0f32;
     let (mut x1, mut y1) = (world[0], world[1]);
-    let (mut cx1, mut cy1, mut cx2, mut cy2, mut x2, mut y2) = (0.0f32, 0.0, 0.0, 0.0, 0.0, 0.0);
     let mut w = 2usize;
-    for i in 0..curve_count {
+    for length in curves.iter_mut() {
         if w + 5 >= world.len() {
             break;
         }
-        cx1 = world[w];
-        cy1 = world[w + 1];
-        cx2 = world[w + 2];
-        cy2 = world[w + 3];
-        x2 = world[w + 4];
-        y2 = world[w + 5];
+        let [cx1, cy1, cx2, cy2, x2, y2] =
+            [world[w], world[w + 1], world[w + 2], world[w + 3], world[w + 4], world[w + 5]];
         let tmpx = (x1 - cx1 * 2.0 + cx2) * 0.1875;
         let tmpy = (y1 - cy1 * 2.0 + cy2) * 0.1875;
         let dddfx = ((cx1 - cx2) * 3.0 - x1 + x2) * 0.09375;
@@ -260,101 +330,82 @@ pub(super) fn compute_world_positions(
         dfx += ddfx + dddfx;
         dfy += ddfy + dddfy;
         path_length += math::sqrt(dfx * dfx + dfy * dfy);
-        sc.curves[i] = path_length;
+        *length = path_length;
         x1 = x2;
         y1 = y2;
         w += 6;
     }
-    if percent {
-        position *= path_length;
-    }
-    let multiplier = multiplier_for(path_length);
-    // Cumulative lengths of the 10 segments of the current curve.
-    let mut segments = [0.0f32; 10];
-    let mut curve_length = 0.0f32;
-    let (mut curve, mut segment) = (0usize, 0usize);
-    let mut last_p = f32::NAN;
-    for i in 0..spaces_count {
-        let o = i * 3;
-        let space = sc.spaces[i] * multiplier;
-        position += space;
-        let mut p = position;
-        if closed {
-            p = wrap(p, path_length);
-            curve = closed_start(curve, p, &mut last_p);
-        } else if p < 0.0 {
-            add_before_position(p, world, 0, out, o);
-            continue;
-        } else if p > path_length {
-            add_after_position(p - path_length, world, vertices_length - 4, out, o);
-            continue;
-        }
-        (curve, p) = locate(&sc.curves, curve, p);
-        // Curve segment lengths.
-        if curve as i32 != prev_curve {
-            prev_curve = curve as i32;
-            let ii = curve * 6;
-            let Some(wv) = world.get(ii..ii + 8) else { continue };
-            (x1, y1, cx1, cy1, cx2, cy2, x2, y2) =
-                (wv[0], wv[1], wv[2], wv[3], wv[4], wv[5], wv[6], wv[7]);
-            let tmpx = (x1 - cx1 * 2.0 + cx2) * 0.03;
-            let tmpy = (y1 - cy1 * 2.0 + cy2) * 0.03;
-            let dddfx = ((cx1 - cx2) * 3.0 - x1 + x2) * 0.006;
-            let dddfy = ((cy1 - cy2) * 3.0 - y1 + y2) * 0.006;
-            let mut ddfx = tmpx * 2.0 + dddfx;
-            let mut ddfy = tmpy * 2.0 + dddfy;
-            let mut dfx = (cx1 - x1) * 0.3 + tmpx + dddfx * 0.16666667;
-            let mut dfy = (cy1 - y1) * 0.3 + tmpy + dddfy * 0.16666667;
-            curve_length = math::sqrt(dfx * dfx + dfy * dfy);
-            segments[0] = curve_length;
-            for s in segments.iter_mut().take(8).skip(1) {
-                dfx += ddfx;
-                dfy += ddfy;
-                ddfx += dddfx;
-                ddfy += dddfy;
-                curve_length += math::sqrt(dfx * dfx + dfy * dfy);
-                *s = curve_length;
-            }
+    path_length
+}
+
+/// The current curve of a constant-speed path and the cumulative lengths of its 10 segments.
+#[derive(Default)]
+struct Segments {
+    /// `x1, y1, cx1, cy1, cx2, cy2, x2, y2`.
+    curve: [f32; 8],
+    /// Cumulative segment lengths.
+    lengths: [f32; 10],
+    /// The segment the last position landed in (the search goes on from there).
+    segment: usize,
+}
+
+impl Segments {
+    /// Takes `curve` as the current curve and measures its segments.
+    fn measure(&mut self, curve: [f32; 8]) {
+        self.curve = curve;
+        let [x1, y1, cx1, cy1, cx2, cy2, x2, y2] = curve;
+        let tmpx = (x1 - cx1 * 2.0 + cx2) * 0.03;
+        let tmpy = (y1 - cy1 * 2.0 + cy2) * 0.03;
+        let dddfx = ((cx1 - cx2) * 3.0 - x1 + x2) * 0.006;
+        let dddfy = ((cy1 - cy2) * 3.0 - y1 + y2) * 0.006;
+        let mut ddfx = tmpx * 2.0 + dddfx;
+        let mut ddfy = tmpy * 2.0 + dddfy;
+        let mut dfx = (cx1 - x1) * 0.3 + tmpx + dddfx * 0.16666667;
+        let mut dfy = (cy1 - y1) * 0.3 + tmpy + dddfy * 0.16666667;
+        let mut curve_length = math::sqrt(dfx * dfx + dfy * dfy);
+        self.lengths[0] = curve_length;
+        for s in self.lengths.iter_mut().take(8).skip(1) {
             dfx += ddfx;
             dfy += ddfy;
+            ddfx += dddfx;
+            ddfy += dddfy;
             curve_length += math::sqrt(dfx * dfx + dfy * dfy);
-            segments[8] = curve_length;
-            dfx += ddfx + dddfx;
-            dfy += ddfy + dddfy;
-            curve_length += math::sqrt(dfx * dfx + dfy * dfy);
-            segments[9] = curve_length;
-            segment = 0;
+            *s = curve_length;
         }
-        // Weight by segment length.
-        p *= curve_length;
+        dfx += ddfx;
+        dfy += ddfy;
+        curve_length += math::sqrt(dfx * dfx + dfy * dfy);
+        self.lengths[8] = curve_length;
+        dfx += ddfx + dddfx;
+        dfy += ddfy + dddfy;
+        curve_length += math::sqrt(dfx * dfx + dfy * dfy);
+        self.lengths[9] = curve_length;
+        self.segment = 0;
+    }
+
+    /// Position `p` (0..1 along the curve) weighted by segment length: 0..10, the segment
+    /// index plus the fraction within it.
+    #[inline]
+    fn locate(&mut self, p: f32) -> f32 {
+        let mut p = p * self.lengths[9];
         loop {
-            let Some(&length) = segments.get(segment) else {
+            let Some(&length) = self.lengths.get(self.segment) else {
                 // Not reached for valid data (`p <= curve_length`): the end of the curve.
-                segment = 9;
-                p = 10.0;
-                break;
+                self.segment = 9;
+                return 10.0;
             };
             if p > length {
-                segment += 1;
+                self.segment += 1;
                 continue;
             }
-            if segment == 0 {
+            if self.segment == 0 {
                 p /= length;
             } else {
-                let prev = segments[segment - 1];
-                p = segment as f32 + (p - prev) / (length - prev);
+                let prev = self.lengths[self.segment - 1];
+                p = self.segment as f32 + (p - prev) / (length - prev);
             }
-            break;
+            return p;
         }
-        add_curve_position(
-            p * 0.1,
-            [x1, y1, cx1, cy1, cx2, cy2, x2, y2],
-            out,
-            o,
-            tangents || (i > 0 && rule.zero_space(space)),
-            tangents || i > 0,
-            rule,
-        );
     }
 }
 
