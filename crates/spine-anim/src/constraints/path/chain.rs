@@ -112,6 +112,66 @@ impl Chain {
         }
     }
 
+    /// spine-ts 4.3's bone loop: each bone `modifyWorld`-ed, then moved, scaled (chain scale)
+    /// and turned in world space.
+    pub(super) fn place43(
+        &self,
+        poses: &mut crate::constraints::lazy43::Poses<'_>,
+        skeleton: &spine_model::SkeletonData,
+        ids: &[BoneId],
+        sc: &PathScratch,
+        start: (f32, f32),
+    ) {
+        let (mix_x, mix_y, mix_rotate) = (self.mix_x, self.mix_y, self.mix_rotate);
+        let (scale, tangents, tip) = (self.scale, self.tangents, self.tip);
+        let offset_rotation = self.offset_rotation;
+        let positions = &sc.positions;
+        let (mut bone_x, mut bone_y) = start;
+        for (i, &id) in ids.iter().enumerate() {
+            let ip = 3 * (i + 1);
+            poses.modify_world(id);
+            let Some(bone) = poses.bones.get_mut(id.index()) else { continue };
+            bone.world_x += (bone_x - bone.world_x) * mix_x;
+            bone.world_y += (bone_y - bone.world_y) * mix_y;
+            let (x, y) = (positions[ip], positions[ip + 1]);
+            let (dx, dy) = (x - bone_x, y - bone_y);
+            if scale {
+                let length = sc.lengths[i];
+                if length != 0.0 {
+                    let s = (math::sqrt(dx * dx + dy * dy) / length - 1.0) * mix_rotate + 1.0;
+                    bone.a *= s;
+                    bone.c *= s;
+                }
+            }
+            bone_x = x;
+            bone_y = y;
+            if mix_rotate > 0.0 {
+                let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
+                let mut r = if tangents {
+                    positions[ip - 1]
+                } else if sc.spaces[i + 1] == 0.0 {
+                    positions[ip + 2]
+                } else {
+                    math::atan2(dy, dx)
+                };
+                r -= math::atan2(c, a);
+                if tip {
+                    let (sin, cos) = math::sin_cos(r);
+                    let length = skeleton.bones.get(id.index()).map_or(0.0, |b| b.length);
+                    bone_x += (length * (cos * a - sin * c) - dx) * mix_rotate;
+                    bone_y += (length * (sin * a + cos * c) - dy) * mix_rotate;
+                } else {
+                    r += offset_rotation;
+                }
+                let (sin, cos) = math::sin_cos(wrap_pi(r) * mix_rotate);
+                bone.a = cos * a - sin * c;
+                bone.b = cos * b - sin * d;
+                bone.c = sin * a + cos * c;
+                bone.d = sin * b + cos * d;
+            }
+        }
+    }
+
     /// The bone loop of `update` two bones at a time: each bone's operations and the order of
     /// its writes are those of the one-bone loop; only the two final `sin_cos` share one
     /// [`math::sin_cos_pair`]. Parents are read as that loop reads them: before either bone

@@ -95,6 +95,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
         lazy_lengths,
         spine_c,
         spine_c35,
+        clamp_length: false,
     };
     spacing.fill(ctx.data, ctx.bones, data, sc);
 
@@ -107,16 +108,7 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     let walk = PathWalk { path, slot, bones: ctx.bones, data, spaces_count, tangents, rule };
     compute_world_positions(&walk, pose.position, sc);
     let (bone_x, bone_y) = (sc.positions[0], sc.positions[1]);
-    let mut offset_rotation = data.offset_rotation;
-    let tip;
-    if offset_rotation == 0.0 {
-        tip = data.rotate_mode == RotateMode::Chain;
-    } else {
-        tip = false;
-        let p = ctx.bones.get(slot_bone_id.index());
-        let det = p.map_or(1.0, |p| p.a * p.d - p.b * p.c);
-        offset_rotation *= if det > 0.0 { DEG_RAD } else { -DEG_RAD };
-    }
+    let (offset_rotation, tip) = offset_and_tip(data, ctx.bones.get(slot_bone_id.index()));
     let chain = Chain {
         mix_x,
         mix_y,
@@ -135,6 +127,16 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &PathData, pose: &mut PathPose) {
     } else {
         chain.place_each(ctx, &data.bones, sc, bone_x, bone_y);
     }
+}
+
+/// The offset rotation in radians, mirrored when the slot's bone (`slot_bone`) flips, and
+/// whether the bones chain tip to tip (chain rotate mode without an offset).
+fn offset_and_tip(data: &PathData, slot_bone: Option<&Bone>) -> (f32, bool) {
+    if data.offset_rotation == 0.0 {
+        return (data.offset_rotation, data.rotate_mode == RotateMode::Chain);
+    }
+    let det = slot_bone.map_or(1.0, |p| p.a * p.d - p.b * p.c);
+    (data.offset_rotation * if det > 0.0 { DEG_RAD } else { -DEG_RAD }, false)
 }
 
 /// spine-ts 4.3 `PathConstraint.update` on the 4.3 poses of [`lazy43`](super::lazy43):
@@ -168,128 +170,33 @@ pub(crate) fn update43(
     if scale {
         set_len(&mut sc.lengths, bone_count);
     }
-    let spacing = pose.spacing;
     let bones = &*poses.bones;
-    // Setup length and the world x axis scaled by it, of constrained bone `i`.
-    let bone_len = |i: usize| -> (f32, f32, f32) {
-        let id = data.bones[i];
-        let setup = skeleton.bones.get(id.index()).map_or(0.0, |b| b.length);
-        let (a, c) = bones.get(id.index()).map_or((0.0, 0.0), |b| (b.a, b.c));
-        (setup, setup * a, setup * c)
+    let spacing = Spacing {
+        spacing: pose.spacing,
+        count: spaces_count,
+        scale,
+        lazy_lengths: false,
+        spine_c: false,
+        spine_c35: false,
+        clamp_length: true,
     };
-    match data.spacing_mode {
-        SpacingMode::Percent => {
-            if scale {
-                for i in 0..spaces_count - 1 {
-                    let (_, x, y) = bone_len(i);
-                    sc.lengths[i] = math::sqrt(x * x + y * y);
-                }
-            }
-            for s in sc.spaces.iter_mut().skip(1) {
-                *s = spacing;
-            }
-        }
-        SpacingMode::Proportional => {
-            let mut sum = 0.0f32;
-            for i in 0..spaces_count - 1 {
-                let (setup, x, y) = bone_len(i);
-                if setup < EPSILON {
-                    if scale {
-                        sc.lengths[i] = 0.0;
-                    }
-                    sc.spaces[i + 1] = spacing;
-                } else {
-                    let length = math::sqrt(x * x + y * y);
-                    if scale {
-                        sc.lengths[i] = length;
-                    }
-                    sc.spaces[i + 1] = length;
-                    sum += length;
-                }
-            }
-            if sum > 0.0 {
-                sum = spaces_count as f32 / sum * spacing;
-                for s in sc.spaces.iter_mut().skip(1) {
-                    *s *= sum;
-                }
-            }
-        }
-        SpacingMode::Length | SpacingMode::Fixed => {
-            let length_spacing = data.spacing_mode == SpacingMode::Length;
-            for i in 0..spaces_count - 1 {
-                let (setup, x, y) = bone_len(i);
-                if setup < EPSILON {
-                    if scale {
-                        sc.lengths[i] = 0.0;
-                    }
-                    sc.spaces[i + 1] = spacing;
-                } else {
-                    let length = math::sqrt(x * x + y * y);
-                    if scale {
-                        sc.lengths[i] = length;
-                    }
-                    let s = if length_spacing { (setup + spacing).max(0.0) } else { spacing };
-                    sc.spaces[i + 1] = s * length / setup;
-                }
-            }
-        }
-    }
+    spacing.fill(skeleton, bones, data, sc);
     let rule = CurveRule::SpineTs43;
     let walk = PathWalk { path, slot, bones, data, spaces_count, tangents, rule };
     compute_world_positions(&walk, pose.position, sc);
     let positions = &sc.positions;
-    let (mut bone_x, mut bone_y) = (positions[0], positions[1]);
-    let mut offset_rotation = data.offset_rotation;
-    let tip;
-    if offset_rotation == 0.0 {
-        tip = data.rotate_mode == RotateMode::Chain;
-    } else {
-        tip = false;
-        let p = bones.get(slot.bone.index());
-        let det = p.map_or(1.0, |p| p.a * p.d - p.b * p.c);
-        offset_rotation *= if det > 0.0 { DEG_RAD } else { -DEG_RAD };
-    }
-    for (i, &id) in data.bones.iter().enumerate() {
-        let ip = 3 * (i + 1);
-        poses.modify_world(id);
-        let Some(bone) = poses.bones.get_mut(id.index()) else { continue };
-        bone.world_x += (bone_x - bone.world_x) * mix_x;
-        bone.world_y += (bone_y - bone.world_y) * mix_y;
-        let (x, y) = (positions[ip], positions[ip + 1]);
-        let (dx, dy) = (x - bone_x, y - bone_y);
-        if scale {
-            let length = sc.lengths[i];
-            if length != 0.0 {
-                let s = (math::sqrt(dx * dx + dy * dy) / length - 1.0) * mix_rotate + 1.0;
-                bone.a *= s;
-                bone.c *= s;
-            }
-        }
-        bone_x = x;
-        bone_y = y;
-        if mix_rotate > 0.0 {
-            let (a, b, c, d) = (bone.a, bone.b, bone.c, bone.d);
-            let mut r = if tangents {
-                positions[ip - 1]
-            } else if sc.spaces[i + 1] == 0.0 {
-                positions[ip + 2]
-            } else {
-                math::atan2(dy, dx)
-            };
-            r -= math::atan2(c, a);
-            if tip {
-                let (sin, cos) = math::sin_cos(r);
-                let length = skeleton.bones.get(id.index()).map_or(0.0, |b| b.length);
-                bone_x += (length * (cos * a - sin * c) - dx) * mix_rotate;
-                bone_y += (length * (sin * a + cos * c) - dy) * mix_rotate;
-            } else {
-                r += offset_rotation;
-            }
-            let (sin, cos) = math::sin_cos(wrap_pi(r) * mix_rotate);
-            bone.a = cos * a - sin * c;
-            bone.b = cos * b - sin * d;
-            bone.c = sin * a + cos * c;
-            bone.d = sin * b + cos * d;
-        }
-    }
+    let (bone_x, bone_y) = (positions[0], positions[1]);
+    let (offset_rotation, tip) = offset_and_tip(data, bones.get(slot.bone.index()));
+    let chain = Chain {
+        mix_x,
+        mix_y,
+        mix_rotate,
+        scale,
+        tangents,
+        lazy_lengths: false,
+        offset_rotation,
+        tip,
+        spine_c: false,
+    };
+    chain.place43(poses, skeleton, &data.bones, sc, (bone_x, bone_y));
 }

@@ -19,6 +19,8 @@ pub(super) struct Spacing {
     pub(super) spine_c: bool,
     /// spine-c 3.5.51 rules (world length + spacing, no zero-length case).
     pub(super) spine_c35: bool,
+    /// Length spacing is at least 0 (`max(0, setup length + spacing)`, spine-ts 4.3).
+    pub(super) clamp_length: bool,
 }
 
 /// Bone `id`'s setup length and its world-space x and y extent.
@@ -179,7 +181,11 @@ impl Spacing {
                 if self.scale {
                     sc.lengths[i] = length;
                 }
-                let s = if length_spacing { setup + spacing } else { spacing };
+                let s = match (length_spacing, self.clamp_length) {
+                    (true, false) => setup + spacing,
+                    (true, true) => (setup + spacing).max(0.0),
+                    (false, _) => spacing,
+                };
                 *space = s * length / setup;
             }
         }
