@@ -35,11 +35,7 @@ pub fn apply_one_3x(
     if ap.scale_x < 0.0 {
         rotation_ik += 180.0;
     }
-    if rotation_ik > 180.0 {
-        rotation_ik -= 360.0;
-    } else if rotation_ik < -180.0 {
-        rotation_ik += 360.0;
-    }
+    let rotation_ik = wrap_3x(rotation_ik);
     let mut sx = ap.scale_x;
     let mut sy = ap.scale_y;
     if compress || stretch {
@@ -125,64 +121,13 @@ pub fn apply_two_3x(
     let dx = (x * pp.d - y * pp.b) * inv - px;
     let dy = (y * pp.a - x * pp.c) * inv - py;
     let l1 = math::sqrt(dx * dx + dy * dy);
-    let mut l2 = child_length * csx;
-    // `os_raw` = `atan2(cy, cx)`, computed beside another angle in each branch.
-    let (a1, a2, os_raw);
-    'outer: {
-        if u {
-            l2 *= psx;
-            let mut cosine = (dd - l1 * l1 - l2 * l2) / (2.0 * l1 * l2);
-            if cosine < -1.0 {
-                cosine = -1.0;
-            } else if cosine > 1.0 {
-                cosine = 1.0;
-                if stretch && l1 + l2 > 0.0001 {
-                    sx *= (math::sqrt(dd) / (l1 + l2) - 1.0) * alpha + 1.0;
-                }
-            }
-            let a2v = acos(cosine) * bend;
-            let a = l1 + l2 * cosine;
-            let b = l2 * math::sin(a2v);
-            // The child's offset angle in the other lane.
-            (a1, os_raw) = math::atan2_pair(ty * a - tx * b, tx * a + ty * b, cy, cx);
-            a2 = a2v;
-        } else {
-            let a = psx * l2;
-            let b = psy * l2;
-            let (ta, os) = math::atan2_pair(ty, tx, cy, cx);
-            os_raw = os;
-            let (aa, bb, ll) = (a * a, b * b, l1 * l1);
-            let c0 = bb * ll + aa * dd - aa * bb;
-            let c1 = -2.0 * bb * l1;
-            let c2 = bb - aa;
-            let d = c1 * c1 - 4.0 * c2 * c0;
-            if d >= 0.0 {
-                let mut q = math::sqrt(d);
-                if c1 < 0.0 {
-                    q = -q;
-                }
-                q = -(c1 + q) / 2.0;
-                let r0 = q / c2;
-                let r1 = c0 / q;
-                let r = if math::abs(r0) < math::abs(r1) { r0 } else { r1 };
-                if r * r <= dd {
-                    y = math::sqrt(dd - r * r) * bend;
-                    let (t1, t2) = math::atan2_pair(y, r, y / psy, (r - l1) / psx);
-                    a1 = ta - t1;
-                    a2 = t2;
-                    break 'outer;
-                }
-            }
-            (a1, a2) = ellipse_fallback(a, b, l1, aa, bb, dd, ta, bend);
-        }
+    let reach = Reach3x { l1, l2: child_length * csx, psx, psy, uniform: u, tx, ty, dd, bend };
+    let (a1, a2, os_raw, stretch_scale) = angles_3x(&reach, (cx, cy), stretch, alpha);
+    if let Some(s) = stretch_scale {
+        sx *= s;
     }
     let os = os_raw * s2;
-    let mut a1 = (a1 - os) * RAD_DEG + o1 - parent.arotation;
-    if a1 > 180.0 {
-        a1 -= 360.0;
-    } else if a1 < -180.0 {
-        a1 += 360.0;
-    }
+    let a1 = wrap_3x((a1 - os) * RAD_DEG + o1 - parent.arotation);
     if let Some(pb) = bones.get_mut(parent_id.index()) {
         let pose = AppliedPose {
             x: px,
@@ -195,12 +140,7 @@ pub fn apply_two_3x(
         };
         pb.update_world_transform_with(Some(pp), frame, pose);
     }
-    let mut a2 = ((a2 + os) * RAD_DEG - child.ashear_x) * s2 + o2 - child.arotation;
-    if a2 > 180.0 {
-        a2 -= 360.0;
-    } else if a2 < -180.0 {
-        a2 += 360.0;
-    }
+    let a2 = wrap_3x(((a2 + os) * RAD_DEG - child.ashear_x) * s2 + o2 - child.arotation);
     let pw = parent_world(bones, child_id);
     if let Some(ch) = bones.get_mut(child_id.index()) {
         let pose = AppliedPose {
@@ -214,4 +154,87 @@ pub fn apply_two_3x(
         };
         ch.update_world_transform_with(pw, frame, pose);
     }
+}
+
+/// `deg` wrapped into [-180, 180] by one turn (3.x: `< -180`, not `<= -180`).
+#[inline]
+fn wrap_3x(mut deg: f32) -> f32 {
+    if deg > 180.0 {
+        deg -= 360.0;
+    } else if deg < -180.0 {
+        deg += 360.0;
+    }
+    deg
+}
+
+/// The two-bone reach problem of 3.x `apply`: the lengths, the parent's absolute scales and
+/// the target `(tx, ty)` (`dd` = its squared distance) in the parent's parent space.
+struct Reach3x {
+    l1: f32,
+    l2: f32,
+    psx: f32,
+    psy: f32,
+    /// Uniform parent scale: the law of cosines applies.
+    uniform: bool,
+    tx: f32,
+    ty: f32,
+    dd: f32,
+    /// Bend direction, ±1.
+    bend: f32,
+}
+
+/// The parent and child angles (radians) of 3.x `apply`, `atan2(cy, cx)` of the child's
+/// position `(cx, cy)` (computed beside another angle), and the parent's x stretch when the
+/// target is beyond reach.
+fn angles_3x(
+    r: &Reach3x,
+    (cx, cy): (f32, f32),
+    stretch: bool,
+    alpha: f32,
+) -> (f32, f32, f32, Option<f32>) {
+    let Reach3x { l1, l2, psx, psy, tx, ty, dd, bend, .. } = *r;
+    if r.uniform {
+        let l2 = l2 * psx;
+        let mut cosine = (dd - l1 * l1 - l2 * l2) / (2.0 * l1 * l2);
+        let mut stretch_scale = None;
+        if cosine < -1.0 {
+            cosine = -1.0;
+        } else if cosine > 1.0 {
+            cosine = 1.0;
+            if stretch && l1 + l2 > 0.0001 {
+                stretch_scale = Some((math::sqrt(dd) / (l1 + l2) - 1.0) * alpha + 1.0);
+            }
+        }
+        let a2 = acos(cosine) * bend;
+        let a = l1 + l2 * cosine;
+        let b = l2 * math::sin(a2);
+        // The child's offset angle in the other lane.
+        let (a1, os_raw) = math::atan2_pair(ty * a - tx * b, tx * a + ty * b, cy, cx);
+        return (a1, a2, os_raw, stretch_scale);
+    }
+    let a = psx * l2;
+    let b = psy * l2;
+    let (ta, os_raw) = math::atan2_pair(ty, tx, cy, cx);
+    let (aa, bb, ll) = (a * a, b * b, l1 * l1);
+    let c0 = bb * ll + aa * dd - aa * bb;
+    let c1 = -2.0 * bb * l1;
+    let c2 = bb - aa;
+    let d = c1 * c1 - 4.0 * c2 * c0;
+    if d >= 0.0 {
+        let mut q = math::sqrt(d);
+        if c1 < 0.0 {
+            q = -q;
+        }
+        q = -(c1 + q) / 2.0;
+        let r0 = q / c2;
+        let r1 = c0 / q;
+        let r = if math::abs(r0) < math::abs(r1) { r0 } else { r1 };
+        if r * r <= dd {
+            let y = math::sqrt(dd - r * r) * bend;
+            let (t1, t2) = math::atan2_pair(y, r, y / psy, (r - l1) / psx);
+            return (ta - t1, t2, os_raw, None);
+        }
+    }
+    let (a1, a2) = ellipse_fallback(a, b, l1, aa, bb, dd, ta, bend);
+    (a1, a2, os_raw, None)
 }
