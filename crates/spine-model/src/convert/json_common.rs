@@ -212,6 +212,18 @@ impl<'a> SkinOrder<'a> {
     }
 }
 
+/// The wire index of the `default` skin, which a linked mesh without `skin` names (0,
+/// reported, when there is none).
+pub(super) fn default_skin_index(skins: &HashMap<&str, u32>, p: &mut Problems) -> u32 {
+    match skins.get("default") {
+        Some(&i) => i,
+        None => {
+            p.unknown("skin", "default");
+            0
+        }
+    }
+}
+
 /// The binary hash words of a JSON `hash` (0, 0 unless it is the editor's base64 of 8 bytes).
 pub(super) fn hash_words(h: Option<&str>) -> [i32; 2] {
     match h.and_then(spine_format::json43::hash_bytes) {

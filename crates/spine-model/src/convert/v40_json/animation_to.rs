@@ -9,7 +9,7 @@ use spine_format::json::{
 };
 
 use super::constraints::transform_mix_to_json;
-use super::context::ToJson;
+use super::context::{name_of, ToJson};
 use super::inherit_to_json;
 use crate::convert::common::{curve_keys, json_curve};
 use crate::convert::json_common::{
@@ -111,22 +111,15 @@ fn ik_timeline(c: &ToJson<'_>, t: &wa::IkTimeline) -> Named<Vec<Key<j::IkKey>>> 
             Key { time: k.time, curve, value }
         })
         .collect();
-    let name =
-        c.s.ik_constraints.get(t.constraint as usize).map(|x| x.name.clone()).unwrap_or_default();
-    Named { name, timelines }
+    Named { name: name_of(&c.s.ik_constraints, t.constraint, |x| &x.name), timelines }
 }
 
 fn transform_timeline(
     c: &ToJson<'_>,
     t: &wa::TransformTimeline,
 ) -> Named<Vec<Key<j::TransformMix>>> {
-    let s = c.s;
     Named {
-        name: s
-            .transform_constraints
-            .get(t.constraint as usize)
-            .map(|x| x.name.clone())
-            .unwrap_or_default(),
+        name: name_of(&c.s.transform_constraints, t.constraint, |x| &x.name),
         timelines: curve_keys(&t.timeline, transform_mix_to_json),
     }
 }
@@ -138,13 +131,8 @@ fn path_timelines(c: &ToJson<'_>, p: &wa::PathTimelines) -> Named<Vec<j::PathTim
         mix_y: some_if(v[2], v[1]),
         ..PathMix::default()
     };
-    let s = c.s;
     Named {
-        name: s
-            .path_constraints
-            .get(p.constraint as usize)
-            .map(|x| x.name.clone())
-            .unwrap_or_default(),
+        name: name_of(&c.s.path_constraints, p.constraint, |x| &x.name),
         timelines: p
             .timelines
             .iter()

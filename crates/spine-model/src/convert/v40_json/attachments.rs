@@ -9,8 +9,8 @@ use spine_format::json as j;
 use super::context::{FromJson, ToJson};
 use super::{seq_from_json, seq_to_json, vertices_to_json};
 use crate::convert::json_common::{
-    attachment_bits, check_triangles, editor_color, some_if, BOUNDING_BOX_COLOR, CLIPPING_COLOR,
-    PATH_COLOR, POINT_COLOR,
+    attachment_bits, check_triangles, default_skin_index, editor_color, some_if,
+    BOUNDING_BOX_COLOR, CLIPPING_COLOR, PATH_COLOR, POINT_COLOR,
 };
 use crate::error::ProblemKind;
 
@@ -337,13 +337,7 @@ fn linked_mesh_from_json(
     let skin = if c.v42() {
         w::SkinRef::Index(match skin {
             Some(n) => c.find("skin", n),
-            None => match c.skins.get("default") {
-                Some(&i) => i,
-                None => {
-                    c.p.unknown("skin", "default");
-                    0
-                }
-            },
+            None => default_skin_index(&c.skins, &mut c.p),
         })
     } else {
         w::SkinRef::Name(c.strings.opt(skin.as_deref()))

@@ -65,9 +65,14 @@ impl<'a> ToJson<'a> {
     }
 }
 
+/// The name of the item `i` of `all` (empty when out of range).
+pub(super) fn name_of<T>(all: &[T], i: u32, name: impl Fn(&T) -> &String) -> String {
+    all.get(i as usize).map(|x| name(x).clone()).unwrap_or_default()
+}
+
 /// The names of the items of `all` that `list` indexes (empty when out of range).
 pub(super) fn names_of<T>(list: &[u32], all: &[T], name: impl Fn(&T) -> &String) -> Vec<String> {
-    list.iter().map(|&i| all.get(i as usize).map(|x| name(x).clone()).unwrap_or_default()).collect()
+    list.iter().map(|&i| name_of(all, i, &name)).collect()
 }
 
 /// JSON → binary: the skeleton, the name lookups, the string table and the problems.
