@@ -23,11 +23,11 @@
 //!   `setFrame(…, color2.g, color2.g, …)` bug, reproduced by `spine-model`): 4.0 rigs with
 //!   two-color keys lose their dark red when their JSON is loaded by that runtime.
 //!
-//! The module is split by concept: [`context`] holds the two conversion states (name
-//! lookups one way, string table and problems the other), [`skeleton`] the skeleton-level
-//! records (header, bones, slots, skins, events), [`constraints`] and [`attachments`] those
-//! records, [`animation_to`] and [`animation_from`] the timelines. Mappings the 4.3
-//! converter shares are in [`super::json_common`].
+//! The module is split by concept: `context` holds the two conversion states (name
+//! lookups one way, string table and problems the other), `skeleton` the skeleton-level
+//! records (header, bones, slots, skins, events), `constraints` and `attachments` those
+//! records, `animation_to` and `animation_from` the timelines. Mappings the 4.3
+//! converter shares are in `super::json_common`.
 
 mod animation_from;
 mod animation_to;

@@ -33,11 +33,11 @@
 //!   where the later one replaces the earlier, but the animation's duration can shrink), mesh `timelineSlots` other than those the linked meshes imply (JSON has no field for
 //!   them; editor exports have no others), a physics inverse mass that no `f32` mass inverts
 //!
-//! The module is split by concept: [`context`] holds the two conversion states (name
-//! lookups one way, string table and problems the other), [`skeleton`] the skeleton-level
-//! records (header, bones, slots, skins, events), [`constraints`] and [`attachments`] those
-//! records, [`animation_to`] and [`animation_from`] the timelines. Mappings the 4.0–4.2
-//! converter shares are in [`super::json_common`].
+//! The module is split by concept: `context` holds the two conversion states (name
+//! lookups one way, string table and problems the other), `skeleton` the skeleton-level
+//! records (header, bones, slots, skins, events), `constraints` and `attachments` those
+//! records, `animation_to` and `animation_from` the timelines. Mappings the 4.0–4.2
+//! converter shares are in `super::json_common`.
 
 mod animation_from;
 mod animation_to;
