@@ -18,6 +18,7 @@
 //! [`Output::notes`] lists what a conversion could not carry over exactly.
 
 mod common;
+mod json_common;
 pub mod upgrade;
 pub mod v3_json;
 pub mod v40_json;
