@@ -1,0 +1,519 @@
+//! JSON → binary for 3.5–3.7 and 3.8: the name resolver [`FromJson`] and the skeleton
+//! (bones, slots, constraints, skins, events) here, the attachments and animations in their
+//! own files.
+
+mod animation;
+mod attachments;
+
+use std::collections::HashMap;
+
+use spine_format::binary::v3_common as c3;
+use spine_format::binary::{v35, v38};
+use spine_format::json::{self as j, TransformMix};
+use spine_format::SpineVersion;
+
+use super::values::*;
+use crate::convert::common::*;
+use crate::error::{Problem, ProblemKind};
+
+/// JSON → binary shared by 3.5–3.7 and 3.8: every name resolved to its index, every unknown
+/// one reported with its object path.
+struct FromJson<'a> {
+    s: &'a j::Skeleton,
+    gen: SpineVersion,
+    p: Problems,
+    bones: HashMap<&'a str, u32>,
+    slots: HashMap<&'a str, u32>,
+    ik: HashMap<&'a str, u32>,
+    transform: HashMap<&'a str, u32>,
+    path: HashMap<&'a str, u32>,
+    skins: HashMap<&'a str, u32>,
+    events: HashMap<&'a str, u32>,
+}
+
+impl<'a> FromJson<'a> {
+    fn new(s: &'a j::Skeleton, gen: SpineVersion) -> Self {
+        let mut skins = HashMap::new();
+        skins.insert("default", 0);
+        let mut next = 1;
+        for k in &s.skins {
+            if k.name != "default" && !skins.contains_key(k.name.as_str()) {
+                skins.insert(k.name.as_str(), next);
+                next += 1;
+            }
+        }
+        FromJson {
+            s,
+            gen,
+            p: Problems::default(),
+            bones: index_by_name(&s.bones, |b| b.name.as_str()),
+            slots: index_by_name(&s.slots, |b| b.name.as_str()),
+            ik: index_by_name(&s.ik, |b| b.head.name.as_str()),
+            transform: index_by_name(&s.transform, |b| b.head.name.as_str()),
+            path: index_by_name(&s.path, |b| b.head.name.as_str()),
+            skins,
+            events: index_by_name(&s.events, |b| b.name.as_str()),
+        }
+    }
+    /// The index of the `what` named `name` (0, reported, when there is none).
+    fn find(&mut self, what: &'static str, name: &str) -> u32 {
+        let map = match what {
+            "bone" => &self.bones,
+            "slot" => &self.slots,
+            "IK constraint" => &self.ik,
+            "transform constraint" => &self.transform,
+            "path constraint" => &self.path,
+            "skin" => &self.skins,
+            _ => &self.events,
+        };
+        match map.get(name) {
+            Some(&i) => i,
+            None => {
+                self.p.unknown(what, name);
+                0
+            }
+        }
+    }
+    fn bones(&mut self, names: &[String]) -> Vec<u32> {
+        names.iter().map(|n| self.find("bone", n)).collect()
+    }
+    /// Whether the target generation has `what` (reported when it does not).
+    fn since(&mut self, min: SpineVersion, what: &str) -> bool {
+        let ok = self.gen >= min;
+        if !ok {
+            self.p.report(ProblemKind::Invalid(format!(
+                "{what} cannot be written in a {:?} binary",
+                self.gen
+            )));
+        }
+        ok
+    }
+    /// Whether the target is a 3.8 binary.
+    fn v38(&self) -> bool {
+        self.gen >= SpineVersion::V3_8
+    }
+    /// `count` vertices, unweighted or weighted as their number of values says.
+    fn vertices(&mut self, count: usize, v: &[f32]) -> c3::Vertices {
+        if v.len() == count * 2 {
+            return c3::Vertices::Unweighted(v.to_vec());
+        }
+        match split_weighted(v) {
+            Some(list) if list.len() == count => c3::Vertices::Weighted(
+                list.into_iter()
+                    .map(|v| {
+                        v.into_iter()
+                            .map(|(bone, x, y, weight)| c3::BoneWeight { bone, x, y, weight })
+                            .collect()
+                    })
+                    .collect(),
+            ),
+            _ => {
+                self.p.report(ProblemKind::Invalid(format!(
+                    "{} vertex values are neither {count} unweighted vertices nor weighted ones",
+                    v.len()
+                )));
+                c3::Vertices::Unweighted(Vec::new())
+            }
+        }
+    }
+
+    /// The parent of bone `i` (only the first bone may have none).
+    fn parent(&mut self, i: usize, b: &j::Bone) -> Option<u32> {
+        if i == 0 {
+            return None;
+        }
+        match &b.parent {
+            Some(p) => Some(self.find("bone", p)),
+            None => {
+                self.p.enter("bone", &b.name);
+                self.p
+                    .report(ProblemKind::Invalid("only the first bone may have no parent".into()));
+                self.p.pop();
+                Some(0)
+            }
+        }
+    }
+}
+
+/// The 3.x binary bend direction of a JSON `bendPositive`.
+fn bend_direction(positive: Option<bool>) -> i8 {
+    if positive.unwrap_or(true) {
+        1
+    } else {
+        -1
+    }
+}
+
+/// A bone's nonessential color (`ne`), the editor's gray when it has none.
+fn bone_color(b: &j::Bone, ne: bool) -> Option<[u8; 4]> {
+    ne.then(|| b.color.unwrap_or([0x98, 0x98, 0x98, 0xff]))
+}
+
+/// An event's audio, when it has one.
+fn event_audio(e: &j::EventDef) -> Option<c3::EventDataAudio> {
+    e.audio.clone().map(|path| c3::EventDataAudio {
+        path,
+        volume: e.volume.unwrap_or(1.0),
+        balance: e.balance.unwrap_or(0.0),
+    })
+}
+
+fn nonessential(s: &j::Skeleton) -> bool {
+    let i = &s.info;
+    i.fps.is_some()
+        || i.images.is_some()
+        || i.audio.is_some()
+        || s.bones.iter().any(|b| b.color.is_some())
+}
+
+fn order_of(h: &j::ConstraintHead) -> u32 {
+    u32::try_from(h.order.unwrap_or(0)).unwrap_or(0)
+}
+
+fn transform_offsets(t: &j::TransformConstraint) -> [f32; 6] {
+    [
+        t.rotation.unwrap_or(0.0),
+        t.x.unwrap_or(0.0),
+        t.y.unwrap_or(0.0),
+        t.scale_x.unwrap_or(0.0),
+        t.scale_y.unwrap_or(0.0),
+        t.shear_y.unwrap_or(0.0),
+    ]
+}
+
+fn transform_mixes(m: &TransformMix) -> [f32; 4] {
+    [
+        m.rotate_mix.unwrap_or(1.0),
+        m.translate_mix.unwrap_or(1.0),
+        m.scale_mix.unwrap_or(1.0),
+        m.shear_mix.unwrap_or(1.0),
+    ]
+}
+
+fn modes(
+    p: &j::PathConstraint,
+    c: &mut FromJson<'_>,
+) -> (c3::PositionMode, c3::SpacingMode, c3::RotateMode) {
+    let pm = match p.position_mode.unwrap_or(j::PositionMode::Percent) {
+        j::PositionMode::Fixed => c3::PositionMode::Fixed,
+        j::PositionMode::Percent => c3::PositionMode::Percent,
+    };
+    let sm = match p.spacing_mode.unwrap_or(j::SpacingMode::Length) {
+        j::SpacingMode::Length => c3::SpacingMode::Length,
+        j::SpacingMode::Fixed => c3::SpacingMode::Fixed,
+        j::SpacingMode::Percent => c3::SpacingMode::Percent,
+        j::SpacingMode::Proportional => {
+            c.p.report(ProblemKind::Invalid("proportional spacing does not exist in 3.x".into()));
+            c3::SpacingMode::Percent
+        }
+    };
+    let rm = match p.rotate_mode.unwrap_or(j::RotateMode::Tangent) {
+        j::RotateMode::Tangent => c3::RotateMode::Tangent,
+        j::RotateMode::Chain => c3::RotateMode::Chain,
+        j::RotateMode::ChainScale => c3::RotateMode::ChainScale,
+    };
+    (pm, sm, rm)
+}
+
+/// The default skin's slots (the binary default skin has no bones or constraints); `put`
+/// makes the generation's strings.
+fn default_skin<S>(
+    c: &mut FromJson<'_>,
+    ne: bool,
+    put: &mut dyn FnMut(Option<&str>) -> S,
+) -> Vec<c3::SkinSlot<S>> {
+    let slots = c.s.skins.iter().find(|k| k.name == "default").map(|k| k.slots.clone());
+    c.p.enter("skin", "default");
+    let default_skin = c.skin_slots(&slots.unwrap_or_default(), ne, put);
+    c.p.pop();
+    default_skin
+}
+
+/// A 3.5–3.7 JSON skeleton as a binary skeleton of its declared version.
+pub fn json_to_v35(s: &j::Skeleton) -> Result<v35::Skeleton, Vec<Problem>> {
+    let version = s.info.spine.clone().unwrap_or_else(|| "3.7".into());
+    let gen = generation_of(&version);
+    let mut c = FromJson::new(s, gen);
+    let ne = nonessential(s);
+    let mut put = |x: Option<&str>| x.map(str::to_owned);
+    let bones = s.bones.iter().enumerate().map(|(i, b)| bone35(&mut c, i, b, ne)).collect();
+    let mut slots = Vec::new();
+    for sl in &s.slots {
+        // 3.5 has no dark color (its loaders do not read one).
+        let dark = if gen >= SpineVersion::V3_6 { sl.dark } else { None };
+        slots.push(v35::Slot {
+            name: sl.name.clone(),
+            bone: c.find("bone", &sl.bone),
+            color: sl.color.unwrap_or([0xff; 4]),
+            dark_color: dark_from_json(dark),
+            attachment: sl.attachment.clone(),
+            blend: blend_from_json(sl.blend),
+        });
+    }
+    let ik = s.ik.iter().map(|k| ik35(&mut c, k)).collect();
+    let transform = s.transform.iter().map(|t| transform35(&mut c, t)).collect();
+    let path = s.path.iter().map(|p| path35(&mut c, p)).collect();
+    let default_skin = default_skin(&mut c, ne, &mut put);
+    let mut skins = Vec::new();
+    for k in s.skins.iter().filter(|k| k.name != "default") {
+        c.p.enter("skin", &k.name);
+        let slots = c.skin_slots(&k.slots, ne, &mut put);
+        skins.push(v35::Skin { name: Some(k.name.clone()), slots });
+        c.p.pop();
+    }
+    let audio = gen >= SpineVersion::V3_7;
+    let events = s
+        .events
+        .iter()
+        .map(|e| v35::EventData {
+            name: e.name.clone(),
+            int: e.int.unwrap_or(0),
+            float: e.float.unwrap_or(0.0),
+            string: e.string.clone(),
+            audio: event_audio(e).filter(|_| audio),
+        })
+        .collect();
+    let animations = s.animations.iter().map(|a| c.animation(a, &mut put)).collect();
+    if !c.p.list.is_empty() {
+        return Err(c.p.list);
+    }
+    Ok(v35::Skeleton {
+        generation: gen,
+        header: header35(&s.info, version, ne, audio),
+        bones,
+        slots,
+        ik,
+        transform,
+        path,
+        default_skin,
+        skins,
+        events,
+        animations,
+    })
+}
+
+fn header35(i: &j::Info, version: String, ne: bool, audio: bool) -> v35::Header {
+    v35::Header {
+        hash: i.hash.clone(),
+        version,
+        width: i.width.unwrap_or(0.0),
+        height: i.height.unwrap_or(0.0),
+        nonessential: ne.then(|| v35::Nonessential {
+            fps: i.fps.unwrap_or(30.0),
+            images: i.images.clone(),
+            audio: if audio { i.audio.clone() } else { None },
+        }),
+    }
+}
+
+fn bone35(c: &mut FromJson<'_>, i: usize, b: &j::Bone, ne: bool) -> v35::Bone {
+    v35::Bone {
+        name: b.name.clone(),
+        parent: c.parent(i, b),
+        rotation: b.rotation.unwrap_or(0.0),
+        x: b.x.unwrap_or(0.0),
+        y: b.y.unwrap_or(0.0),
+        scale_x: b.scale_x.unwrap_or(1.0),
+        scale_y: b.scale_y.unwrap_or(1.0),
+        shear_x: b.shear_x.unwrap_or(0.0),
+        shear_y: b.shear_y.unwrap_or(0.0),
+        length: b.length.unwrap_or(0.0),
+        transform_mode: inherit_from_json(b.inherit),
+        color: bone_color(b, ne),
+    }
+}
+
+fn ik35(c: &mut FromJson<'_>, k: &j::IkConstraint) -> v35::IkConstraint {
+    v35::IkConstraint {
+        name: k.head.name.clone(),
+        order: order_of(&k.head),
+        bones: c.bones(&k.bones),
+        target: c.find("bone", &k.target),
+        mix: k.mix.unwrap_or(1.0),
+        bend_direction: bend_direction(k.bend_positive),
+        compress: k.compress.unwrap_or(false),
+        stretch: k.stretch.unwrap_or(false),
+        uniform: k.uniform.unwrap_or(false),
+    }
+}
+
+fn transform35(c: &mut FromJson<'_>, t: &j::TransformConstraint) -> v35::TransformConstraint {
+    // 3.5 has no local/relative transform constraints (its loaders do not read the flags).
+    let flags = c.gen >= SpineVersion::V3_6;
+    v35::TransformConstraint {
+        name: t.head.name.clone(),
+        order: order_of(&t.head),
+        bones: c.bones(&t.bones),
+        target: c.find("bone", &t.target),
+        local: flags && t.local.unwrap_or(false),
+        relative: flags && t.relative.unwrap_or(false),
+        offsets: transform_offsets(t),
+        mixes: transform_mixes(&t.mix),
+    }
+}
+
+fn path35(c: &mut FromJson<'_>, p: &j::PathConstraint) -> v35::PathConstraint {
+    let (position_mode, spacing_mode, rotate_mode) = modes(p, c);
+    v35::PathConstraint {
+        name: p.head.name.clone(),
+        order: order_of(&p.head),
+        bones: c.bones(&p.bones),
+        target: c.find("slot", &p.target),
+        position_mode,
+        spacing_mode,
+        rotate_mode,
+        offset_rotation: p.rotation.unwrap_or(0.0),
+        position: p.position.unwrap_or(0.0),
+        spacing: p.spacing.unwrap_or(0.0),
+        rotate_mix: p.mix.rotate_mix.unwrap_or(1.0),
+        translate_mix: p.mix.translate_mix.unwrap_or(1.0),
+    }
+}
+
+/// A 3.8 JSON skeleton as a 3.8 binary skeleton.
+pub fn json_to_v38(s: &j::Skeleton) -> Result<v38::Skeleton, Vec<Problem>> {
+    let version = s.info.spine.clone().unwrap_or_else(|| "3.8".into());
+    let mut c = FromJson::new(s, SpineVersion::V3_8);
+    let ne = nonessential(s);
+    let mut strings = Strings::default();
+    let bones = s.bones.iter().enumerate().map(|(i, b)| bone38(&mut c, i, b, ne)).collect();
+    let slots = s
+        .slots
+        .iter()
+        .map(|sl| v38::Slot {
+            name: sl.name.clone(),
+            bone: c.find("bone", &sl.bone),
+            color: sl.color.unwrap_or([0xff; 4]),
+            dark_color: dark_from_json(sl.dark),
+            attachment: strings.opt(sl.attachment.as_deref()),
+            blend: blend_from_json(sl.blend),
+        })
+        .collect();
+    let ik = s.ik.iter().map(|k| ik38(&mut c, k)).collect();
+    let transform = s.transform.iter().map(|t| transform38(&mut c, t)).collect();
+    let path = s.path.iter().map(|p| path38(&mut c, p)).collect();
+    let mut put = |x: Option<&str>| strings.opt(x);
+    let default_skin = default_skin(&mut c, ne, &mut put);
+    let mut skins = Vec::new();
+    for k in s.skins.iter().filter(|k| k.name != "default") {
+        c.p.enter("skin", &k.name);
+        let slots = c.skin_slots(&k.slots, ne, &mut put);
+        let bones = c.bones(&k.bones);
+        let ik = k.ik.iter().map(|n| c.find("IK constraint", n)).collect();
+        let transform = k.transform.iter().map(|n| c.find("transform constraint", n)).collect();
+        let path = k.path.iter().map(|n| c.find("path constraint", n)).collect();
+        skins.push(v38::Skin { name: put(Some(&k.name)), bones, ik, transform, path, slots });
+        c.p.pop();
+    }
+    let events = s
+        .events
+        .iter()
+        .map(|e| v38::EventData {
+            name: put(Some(&e.name)),
+            int: e.int.unwrap_or(0),
+            float: e.float.unwrap_or(0.0),
+            string: e.string.clone(),
+            audio: event_audio(e),
+        })
+        .collect();
+    let animations = s.animations.iter().map(|a| c.animation(a, &mut put)).collect();
+    if !c.p.list.is_empty() {
+        return Err(c.p.list);
+    }
+    Ok(v38::Skeleton {
+        header: header38(&s.info, version, ne),
+        strings: strings.list,
+        bones,
+        slots,
+        ik,
+        transform,
+        path,
+        default_skin,
+        skins,
+        events,
+        animations,
+    })
+}
+
+fn header38(i: &j::Info, version: String, ne: bool) -> v38::Header {
+    v38::Header {
+        hash: i.hash.clone(),
+        version,
+        x: i.x.unwrap_or(0.0),
+        y: i.y.unwrap_or(0.0),
+        width: i.width.unwrap_or(0.0),
+        height: i.height.unwrap_or(0.0),
+        nonessential: ne.then(|| v38::Nonessential {
+            fps: i.fps.unwrap_or(30.0),
+            images: i.images.clone(),
+            audio: i.audio.clone(),
+        }),
+    }
+}
+
+fn bone38(c: &mut FromJson<'_>, i: usize, b: &j::Bone, ne: bool) -> v38::Bone {
+    v38::Bone {
+        name: b.name.clone(),
+        parent: c.parent(i, b),
+        rotation: b.rotation.unwrap_or(0.0),
+        x: b.x.unwrap_or(0.0),
+        y: b.y.unwrap_or(0.0),
+        scale_x: b.scale_x.unwrap_or(1.0),
+        scale_y: b.scale_y.unwrap_or(1.0),
+        shear_x: b.shear_x.unwrap_or(0.0),
+        shear_y: b.shear_y.unwrap_or(0.0),
+        length: b.length.unwrap_or(0.0),
+        transform_mode: inherit_from_json(b.inherit),
+        skin_required: b.skin.unwrap_or(false),
+        color: bone_color(b, ne),
+    }
+}
+
+fn ik38(c: &mut FromJson<'_>, k: &j::IkConstraint) -> v38::IkConstraint {
+    v38::IkConstraint {
+        name: k.head.name.clone(),
+        order: order_of(&k.head),
+        skin_required: k.head.skin.unwrap_or(false),
+        bones: c.bones(&k.bones),
+        target: c.find("bone", &k.target),
+        mix: k.mix.unwrap_or(1.0),
+        softness: k.softness.unwrap_or(0.0),
+        bend_direction: bend_direction(k.bend_positive),
+        compress: k.compress.unwrap_or(false),
+        stretch: k.stretch.unwrap_or(false),
+        uniform: k.uniform.unwrap_or(false),
+    }
+}
+
+fn transform38(c: &mut FromJson<'_>, t: &j::TransformConstraint) -> v38::TransformConstraint {
+    v38::TransformConstraint {
+        name: t.head.name.clone(),
+        order: order_of(&t.head),
+        skin_required: t.head.skin.unwrap_or(false),
+        bones: c.bones(&t.bones),
+        target: c.find("bone", &t.target),
+        local: t.local.unwrap_or(false),
+        relative: t.relative.unwrap_or(false),
+        offsets: transform_offsets(t),
+        mixes: transform_mixes(&t.mix),
+    }
+}
+
+fn path38(c: &mut FromJson<'_>, p: &j::PathConstraint) -> v38::PathConstraint {
+    let (position_mode, spacing_mode, rotate_mode) = modes(p, c);
+    v38::PathConstraint {
+        name: p.head.name.clone(),
+        order: order_of(&p.head),
+        skin_required: p.head.skin.unwrap_or(false),
+        bones: c.bones(&p.bones),
+        target: c.find("slot", &p.target),
+        position_mode,
+        spacing_mode,
+        rotate_mode,
+        offset_rotation: p.rotation.unwrap_or(0.0),
+        position: p.position.unwrap_or(0.0),
+        spacing: p.spacing.unwrap_or(0.0),
+        rotate_mix: p.mix.rotate_mix.unwrap_or(1.0),
+        translate_mix: p.mix.translate_mix.unwrap_or(1.0),
+    }
+}
