@@ -215,6 +215,90 @@ fn modes(
     (pm, sm, rm)
 }
 
+// 3.5–3.7 and 3.8 binary ASTs name their bone and constraint fields alike: each macro below
+// writes the fields both have once, `$m::$ty` naming the version's type and `$field: $value`
+// (or `$field`) its own fields, written last (none of them reports a problem, so the report
+// order is kept).
+
+/// A binary bone from JSON bone `$b` (the `$i`th); `$ne`: with its nonessential color.
+macro_rules! bone3 {
+    (
+        $m:ident::$ty:ident, $c:expr, $i:expr, $b:expr, $ne:expr
+        $(, $field:ident $(: $value:expr)?)*
+    ) => {
+        $m::$ty {
+            name: $b.name.clone(),
+            parent: $c.parent($i, $b),
+            rotation: $b.rotation.unwrap_or(0.0),
+            x: $b.x.unwrap_or(0.0),
+            y: $b.y.unwrap_or(0.0),
+            scale_x: $b.scale_x.unwrap_or(1.0),
+            scale_y: $b.scale_y.unwrap_or(1.0),
+            shear_x: $b.shear_x.unwrap_or(0.0),
+            shear_y: $b.shear_y.unwrap_or(0.0),
+            length: $b.length.unwrap_or(0.0),
+            transform_mode: inherit_from_json($b.inherit),
+            color: bone_color($b, $ne),
+            $($field $(: $value)?,)*
+        }
+    };
+}
+
+/// A binary IK constraint from JSON constraint `$k`.
+macro_rules! ik3 {
+    ($m:ident::$ty:ident, $c:expr, $k:expr $(, $field:ident $(: $value:expr)?)*) => {
+        $m::$ty {
+            name: $k.head.name.clone(),
+            order: order_of(&$k.head),
+            bones: $c.bones(&$k.bones),
+            target: $c.find("bone", &$k.target),
+            mix: $k.mix.unwrap_or(1.0),
+            bend_direction: bend_direction($k.bend_positive),
+            compress: $k.compress.unwrap_or(false),
+            stretch: $k.stretch.unwrap_or(false),
+            uniform: $k.uniform.unwrap_or(false),
+            $($field $(: $value)?,)*
+        }
+    };
+}
+
+/// A binary transform constraint from JSON constraint `$t`.
+macro_rules! transform3 {
+    ($m:ident::$ty:ident, $c:expr, $t:expr $(, $field:ident $(: $value:expr)?)*) => {
+        $m::$ty {
+            name: $t.head.name.clone(),
+            order: order_of(&$t.head),
+            bones: $c.bones(&$t.bones),
+            target: $c.find("bone", &$t.target),
+            offsets: transform_offsets($t),
+            mixes: transform_mixes(&$t.mix),
+            $($field $(: $value)?,)*
+        }
+    };
+}
+
+/// A binary path constraint from JSON constraint `$p` (its modes resolved first).
+macro_rules! path3 {
+    ($m:ident::$ty:ident, $c:expr, $p:expr $(, $field:ident $(: $value:expr)?)*) => {{
+        let (position_mode, spacing_mode, rotate_mode) = modes($p, &mut $c);
+        $m::$ty {
+            name: $p.head.name.clone(),
+            order: order_of(&$p.head),
+            bones: $c.bones(&$p.bones),
+            target: $c.find("slot", &$p.target),
+            position_mode,
+            spacing_mode,
+            rotate_mode,
+            offset_rotation: $p.rotation.unwrap_or(0.0),
+            position: $p.position.unwrap_or(0.0),
+            spacing: $p.spacing.unwrap_or(0.0),
+            rotate_mix: $p.mix.rotate_mix.unwrap_or(1.0),
+            translate_mix: $p.mix.translate_mix.unwrap_or(1.0),
+            $($field $(: $value)?,)*
+        }
+    }};
+}
+
 /// The default skin's slots (the binary default skin has no bones or constraints); `put`
 /// makes the generation's strings.
 fn default_skin<S>(
@@ -236,7 +320,7 @@ pub fn json_to_v35(s: &j::Skeleton) -> Result<v35::Skeleton, Vec<Problem>> {
     let mut c = FromJson::new(s, gen);
     let ne = nonessential(s);
     let mut put = |x: Option<&str>| x.map(str::to_owned);
-    let bones = s.bones.iter().enumerate().map(|(i, b)| bone35(&mut c, i, b, ne)).collect();
+    let bones = s.bones.iter().enumerate().map(|(i, b)| bone3!(v35::Bone, c, i, b, ne)).collect();
     let mut slots = Vec::new();
     for sl in &s.slots {
         // 3.5 has no dark color (its loaders do not read one).
@@ -250,9 +334,19 @@ pub fn json_to_v35(s: &j::Skeleton) -> Result<v35::Skeleton, Vec<Problem>> {
             blend: blend_from_json(sl.blend),
         });
     }
-    let ik = s.ik.iter().map(|k| ik35(&mut c, k)).collect();
-    let transform = s.transform.iter().map(|t| transform35(&mut c, t)).collect();
-    let path = s.path.iter().map(|p| path35(&mut c, p)).collect();
+    let ik = s.ik.iter().map(|k| ik3!(v35::IkConstraint, c, k)).collect();
+    // 3.5 has no local/relative transform constraints (its loaders do not read the flags).
+    let flags = gen >= SpineVersion::V3_6;
+    let transform = s
+        .transform
+        .iter()
+        .map(|t| {
+            let local = flags && t.local.unwrap_or(false);
+            let relative = flags && t.relative.unwrap_or(false);
+            transform3!(v35::TransformConstraint, c, t, local, relative)
+        })
+        .collect();
+    let path = s.path.iter().map(|p| path3!(v35::PathConstraint, c, p)).collect();
     let default_skin = default_skin(&mut c, ne, &mut put);
     let mut skins = Vec::new();
     for k in s.skins.iter().filter(|k| k.name != "default") {
@@ -306,77 +400,18 @@ fn header35(i: &j::Info, version: String, ne: bool, audio: bool) -> v35::Header 
     }
 }
 
-fn bone35(c: &mut FromJson<'_>, i: usize, b: &j::Bone, ne: bool) -> v35::Bone {
-    v35::Bone {
-        name: b.name.clone(),
-        parent: c.parent(i, b),
-        rotation: b.rotation.unwrap_or(0.0),
-        x: b.x.unwrap_or(0.0),
-        y: b.y.unwrap_or(0.0),
-        scale_x: b.scale_x.unwrap_or(1.0),
-        scale_y: b.scale_y.unwrap_or(1.0),
-        shear_x: b.shear_x.unwrap_or(0.0),
-        shear_y: b.shear_y.unwrap_or(0.0),
-        length: b.length.unwrap_or(0.0),
-        transform_mode: inherit_from_json(b.inherit),
-        color: bone_color(b, ne),
-    }
-}
-
-fn ik35(c: &mut FromJson<'_>, k: &j::IkConstraint) -> v35::IkConstraint {
-    v35::IkConstraint {
-        name: k.head.name.clone(),
-        order: order_of(&k.head),
-        bones: c.bones(&k.bones),
-        target: c.find("bone", &k.target),
-        mix: k.mix.unwrap_or(1.0),
-        bend_direction: bend_direction(k.bend_positive),
-        compress: k.compress.unwrap_or(false),
-        stretch: k.stretch.unwrap_or(false),
-        uniform: k.uniform.unwrap_or(false),
-    }
-}
-
-fn transform35(c: &mut FromJson<'_>, t: &j::TransformConstraint) -> v35::TransformConstraint {
-    // 3.5 has no local/relative transform constraints (its loaders do not read the flags).
-    let flags = c.gen >= SpineVersion::V3_6;
-    v35::TransformConstraint {
-        name: t.head.name.clone(),
-        order: order_of(&t.head),
-        bones: c.bones(&t.bones),
-        target: c.find("bone", &t.target),
-        local: flags && t.local.unwrap_or(false),
-        relative: flags && t.relative.unwrap_or(false),
-        offsets: transform_offsets(t),
-        mixes: transform_mixes(&t.mix),
-    }
-}
-
-fn path35(c: &mut FromJson<'_>, p: &j::PathConstraint) -> v35::PathConstraint {
-    let (position_mode, spacing_mode, rotate_mode) = modes(p, c);
-    v35::PathConstraint {
-        name: p.head.name.clone(),
-        order: order_of(&p.head),
-        bones: c.bones(&p.bones),
-        target: c.find("slot", &p.target),
-        position_mode,
-        spacing_mode,
-        rotate_mode,
-        offset_rotation: p.rotation.unwrap_or(0.0),
-        position: p.position.unwrap_or(0.0),
-        spacing: p.spacing.unwrap_or(0.0),
-        rotate_mix: p.mix.rotate_mix.unwrap_or(1.0),
-        translate_mix: p.mix.translate_mix.unwrap_or(1.0),
-    }
-}
-
 /// A 3.8 JSON skeleton as a 3.8 binary skeleton.
 pub fn json_to_v38(s: &j::Skeleton) -> Result<v38::Skeleton, Vec<Problem>> {
     let version = s.info.spine.clone().unwrap_or_else(|| "3.8".into());
     let mut c = FromJson::new(s, SpineVersion::V3_8);
     let ne = nonessential(s);
     let mut strings = Strings::default();
-    let bones = s.bones.iter().enumerate().map(|(i, b)| bone38(&mut c, i, b, ne)).collect();
+    let bones = s
+        .bones
+        .iter()
+        .enumerate()
+        .map(|(i, b)| bone3!(v38::Bone, c, i, b, ne, skin_required: b.skin.unwrap_or(false)))
+        .collect();
     let slots = s
         .slots
         .iter()
@@ -389,9 +424,27 @@ pub fn json_to_v38(s: &j::Skeleton) -> Result<v38::Skeleton, Vec<Problem>> {
             blend: blend_from_json(sl.blend),
         })
         .collect();
-    let ik = s.ik.iter().map(|k| ik38(&mut c, k)).collect();
-    let transform = s.transform.iter().map(|t| transform38(&mut c, t)).collect();
-    let path = s.path.iter().map(|p| path38(&mut c, p)).collect();
+    let ik =
+        s.ik.iter()
+            .map(|k| {
+                let skin_required = k.head.skin.unwrap_or(false);
+                ik3!(v38::IkConstraint, c, k, skin_required, softness: k.softness.unwrap_or(0.0))
+            })
+            .collect();
+    let transform = s
+        .transform
+        .iter()
+        .map(|t| {
+            let (local, relative) = (t.local.unwrap_or(false), t.relative.unwrap_or(false));
+            let skin_required = t.head.skin.unwrap_or(false);
+            transform3!(v38::TransformConstraint, c, t, local, relative, skin_required)
+        })
+        .collect();
+    let path = s
+        .path
+        .iter()
+        .map(|p| path3!(v38::PathConstraint, c, p, skin_required: p.head.skin.unwrap_or(false)))
+        .collect();
     let mut put = |x: Option<&str>| strings.opt(x);
     let default_skin = default_skin(&mut c, ne, &mut put);
     let mut skins = Vec::new();
@@ -448,72 +501,5 @@ fn header38(i: &j::Info, version: String, ne: bool) -> v38::Header {
             images: i.images.clone(),
             audio: i.audio.clone(),
         }),
-    }
-}
-
-fn bone38(c: &mut FromJson<'_>, i: usize, b: &j::Bone, ne: bool) -> v38::Bone {
-    v38::Bone {
-        name: b.name.clone(),
-        parent: c.parent(i, b),
-        rotation: b.rotation.unwrap_or(0.0),
-        x: b.x.unwrap_or(0.0),
-        y: b.y.unwrap_or(0.0),
-        scale_x: b.scale_x.unwrap_or(1.0),
-        scale_y: b.scale_y.unwrap_or(1.0),
-        shear_x: b.shear_x.unwrap_or(0.0),
-        shear_y: b.shear_y.unwrap_or(0.0),
-        length: b.length.unwrap_or(0.0),
-        transform_mode: inherit_from_json(b.inherit),
-        skin_required: b.skin.unwrap_or(false),
-        color: bone_color(b, ne),
-    }
-}
-
-fn ik38(c: &mut FromJson<'_>, k: &j::IkConstraint) -> v38::IkConstraint {
-    v38::IkConstraint {
-        name: k.head.name.clone(),
-        order: order_of(&k.head),
-        skin_required: k.head.skin.unwrap_or(false),
-        bones: c.bones(&k.bones),
-        target: c.find("bone", &k.target),
-        mix: k.mix.unwrap_or(1.0),
-        softness: k.softness.unwrap_or(0.0),
-        bend_direction: bend_direction(k.bend_positive),
-        compress: k.compress.unwrap_or(false),
-        stretch: k.stretch.unwrap_or(false),
-        uniform: k.uniform.unwrap_or(false),
-    }
-}
-
-fn transform38(c: &mut FromJson<'_>, t: &j::TransformConstraint) -> v38::TransformConstraint {
-    v38::TransformConstraint {
-        name: t.head.name.clone(),
-        order: order_of(&t.head),
-        skin_required: t.head.skin.unwrap_or(false),
-        bones: c.bones(&t.bones),
-        target: c.find("bone", &t.target),
-        local: t.local.unwrap_or(false),
-        relative: t.relative.unwrap_or(false),
-        offsets: transform_offsets(t),
-        mixes: transform_mixes(&t.mix),
-    }
-}
-
-fn path38(c: &mut FromJson<'_>, p: &j::PathConstraint) -> v38::PathConstraint {
-    let (position_mode, spacing_mode, rotate_mode) = modes(p, c);
-    v38::PathConstraint {
-        name: p.head.name.clone(),
-        order: order_of(&p.head),
-        skin_required: p.head.skin.unwrap_or(false),
-        bones: c.bones(&p.bones),
-        target: c.find("slot", &p.target),
-        position_mode,
-        spacing_mode,
-        rotate_mode,
-        offset_rotation: p.rotation.unwrap_or(0.0),
-        position: p.position.unwrap_or(0.0),
-        spacing: p.spacing.unwrap_or(0.0),
-        rotate_mix: p.mix.rotate_mix.unwrap_or(1.0),
-        translate_mix: p.mix.translate_mix.unwrap_or(1.0),
     }
 }

@@ -48,6 +48,152 @@ macro_rules! names_of {
     };
 }
 
+/// A 3.5–3.7 or 3.8 binary skeleton `$s` (both name their fields alike) as JSON, converted by
+/// `$c`, with the version's `version`, `info`, `skins` and event definitions `events`.
+macro_rules! skeleton_json {
+    ($c:expr, $s:expr, $version:expr, $info:expr, $skins:expr, $events:expr) => {{
+        let c = &$c;
+        let bones: Vec<j::Bone> = $s
+            .bones
+            .iter()
+            .map(|b| {
+                let values =
+                    [b.rotation, b.x, b.y, b.scale_x, b.scale_y, b.shear_x, b.shear_y, b.length];
+                bone_to_json(&c.n, &b.name, b.parent, values, b.transform_mode, b.skin(), b.color)
+            })
+            .collect();
+        let slots: Vec<j::Slot> = $s
+            .slots
+            .iter()
+            .map(|sl| j::Slot {
+                name: sl.name.clone(),
+                bone: Names::get(&c.n.bones, sl.bone),
+                color: some_if(sl.color, [0xff; 4]),
+                dark: dark_to_json(sl.dark_color),
+                attachment: (c.text)(&sl.attachment),
+                blend: blend_to_json(sl.blend),
+                visible: None,
+            })
+            .collect();
+        let transform: Vec<j::TransformConstraint> = $s
+            .transform
+            .iter()
+            .map(|t| {
+                let common = Constrained::new((&t.name, t.order, t.skin()), &t.bones, t.target);
+                transform_to_json(&c.n, common, t.local, t.relative, t.offsets, t.mixes)
+            })
+            .collect();
+        let path: Vec<j::PathConstraint> = $s
+            .path
+            .iter()
+            .map(|p| {
+                let common = Constrained::new((&p.name, p.order, p.skin()), &p.bones, p.target);
+                let modes = (p.position_mode, p.spacing_mode, p.rotate_mode);
+                let values =
+                    [p.offset_rotation, p.position, p.spacing, p.rotate_mix, p.translate_mix];
+                path_to_json(&c.n, common, modes, values)
+            })
+            .collect();
+        let ik = $s.ik.iter().map(|k| j::IkConstraint {
+            head: constraint_head(&k.name, k.order, k.skin()),
+            bones: c.n.bones(&k.bones),
+            target: Names::get(&c.n.bones, k.target),
+            mix: some_if(k.mix, 1.0),
+            softness: k.softness(),
+            bend_positive: (k.bend_direction < 0).then_some(false),
+            compress: k.compress.then_some(true),
+            stretch: k.stretch.then_some(true),
+            uniform: k.uniform.then_some(true),
+        });
+        j::Skeleton {
+            version: $version,
+            info: $info,
+            bones,
+            slots,
+            ik: ik.collect(),
+            transform,
+            path,
+            physics: Vec::new(),
+            skins: $skins,
+            events: event_defs($events),
+            animations: $s.animations.iter().map(|a| c.animation(a)).collect(),
+        }
+    }};
+}
+
+/// The JSON info of a 3.5–3.7 or 3.8 binary header `$h` (both name these fields alike; the
+/// 3.8 origin is added by [`v38_to_json`]).
+macro_rules! info_json {
+    ($h:expr) => {{
+        let ne = $h.nonessential.as_ref();
+        j::Info {
+            hash: $h.hash.clone(),
+            spine: Some($h.version.clone()),
+            width: Some($h.width),
+            height: Some($h.height),
+            fps: ne.map(|n| n.fps),
+            images: ne.and_then(|n| n.images.clone()),
+            audio: ne.and_then(|n| n.audio.clone()),
+            ..j::Info::default()
+        }
+    }};
+}
+
+/// The skin-required flag of a binary bone or constraint (3.5–3.7 have none).
+trait SkinRequired {
+    /// Whether the item is only active with a skin that lists it.
+    fn skin(&self) -> bool {
+        false
+    }
+}
+
+impl SkinRequired for v35::Bone {}
+impl SkinRequired for v35::IkConstraint {}
+impl SkinRequired for v35::TransformConstraint {}
+impl SkinRequired for v35::PathConstraint {}
+
+impl SkinRequired for v38::IkConstraint {
+    fn skin(&self) -> bool {
+        self.skin_required
+    }
+}
+
+impl SkinRequired for v38::Bone {
+    fn skin(&self) -> bool {
+        self.skin_required
+    }
+}
+
+impl SkinRequired for v38::TransformConstraint {
+    fn skin(&self) -> bool {
+        self.skin_required
+    }
+}
+
+impl SkinRequired for v38::PathConstraint {
+    fn skin(&self) -> bool {
+        self.skin_required
+    }
+}
+
+/// The IK softness as JSON writes it (3.5–3.7 have none).
+trait Softness {
+    /// The softness, `None` when 0 or absent.
+    fn softness(&self) -> Option<f32>;
+}
+
+impl Softness for v35::IkConstraint {
+    fn softness(&self) -> Option<f32> {
+        None
+    }
+}
+
+impl Softness for v38::IkConstraint {
+    fn softness(&self) -> Option<f32> {
+        some_if(self.softness, 0.0)
+    }
+}
+
 /// Binary → JSON shared by 3.5–3.7 and 3.8: `text` resolves the generation's strings.
 struct ToJson<'a, S> {
     n: Names,
@@ -133,84 +279,9 @@ pub fn v35_to_json(s: &v35::Skeleton) -> j::Skeleton {
         slots: c.skin_slots(&k.slots),
         ..j::Skin::default()
     });
-    j::Skeleton {
-        version: json_version(&s.header.version, s.generation),
-        info: info35(&s.header),
-        bones: s
-            .bones
-            .iter()
-            .map(|b| {
-                let values =
-                    [b.rotation, b.x, b.y, b.scale_x, b.scale_y, b.shear_x, b.shear_y, b.length];
-                bone_to_json(&c.n, &b.name, b.parent, values, b.transform_mode, false, b.color)
-            })
-            .collect(),
-        slots: s
-            .slots
-            .iter()
-            .map(|sl| j::Slot {
-                name: sl.name.clone(),
-                bone: Names::get(&c.n.bones, sl.bone),
-                color: some_if(sl.color, [0xff; 4]),
-                dark: dark_to_json(sl.dark_color),
-                attachment: sl.attachment.clone(),
-                blend: blend_to_json(sl.blend),
-                visible: None,
-            })
-            .collect(),
-        ik: s.ik.iter().map(|k| ik35(&c.n, k)).collect(),
-        transform: s
-            .transform
-            .iter()
-            .map(|t| {
-                let common = Constrained::new((&t.name, t.order, false), &t.bones, t.target);
-                transform_to_json(&c.n, common, t.local, t.relative, t.offsets, t.mixes)
-            })
-            .collect(),
-        path: s
-            .path
-            .iter()
-            .map(|p| {
-                let common = Constrained::new((&p.name, p.order, false), &p.bones, p.target);
-                let modes = (p.position_mode, p.spacing_mode, p.rotate_mode);
-                let values =
-                    [p.offset_rotation, p.position, p.spacing, p.rotate_mix, p.translate_mix];
-                path_to_json(&c.n, common, modes, values)
-            })
-            .collect(),
-        physics: Vec::new(),
-        skins: c.skins(&s.default_skin, others),
-        events: event_defs(&events),
-        animations: s.animations.iter().map(|a| c.animation(a)).collect(),
-    }
-}
-
-fn info35(h: &v35::Header) -> j::Info {
-    let ne = h.nonessential.as_ref();
-    j::Info {
-        hash: h.hash.clone(),
-        spine: Some(h.version.clone()),
-        width: Some(h.width),
-        height: Some(h.height),
-        fps: ne.map(|n| n.fps),
-        images: ne.and_then(|n| n.images.clone()),
-        audio: ne.and_then(|n| n.audio.clone()),
-        ..j::Info::default()
-    }
-}
-
-fn ik35(n: &Names, k: &v35::IkConstraint) -> j::IkConstraint {
-    j::IkConstraint {
-        head: constraint_head(&k.name, k.order, false),
-        bones: n.bones(&k.bones),
-        target: Names::get(&n.bones, k.target),
-        mix: some_if(k.mix, 1.0),
-        softness: None,
-        bend_positive: (k.bend_direction < 0).then_some(false),
-        compress: k.compress.then_some(true),
-        stretch: k.stretch.then_some(true),
-        uniform: k.uniform.then_some(true),
-    }
+    let version = json_version(&s.header.version, s.generation);
+    let skins = c.skins(&s.default_skin, others);
+    skeleton_json!(c, s, version, info_json!(s.header), skins, &events)
 }
 
 /// A 3.8 binary skeleton as a 3.8 JSON skeleton.
@@ -235,89 +306,10 @@ pub fn v38_to_json(s: &v38::Skeleton) -> j::Skeleton {
         slots: c.skin_slots(&k.slots),
         ..j::Skin::default()
     });
-    j::Skeleton {
-        version: json_version(&s.header.version, SpineVersion::V3_8),
-        info: info38(&s.header),
-        bones: s
-            .bones
-            .iter()
-            .map(|b| {
-                let values =
-                    [b.rotation, b.x, b.y, b.scale_x, b.scale_y, b.shear_x, b.shear_y, b.length];
-                let skin = b.skin_required;
-                bone_to_json(&c.n, &b.name, b.parent, values, b.transform_mode, skin, b.color)
-            })
-            .collect(),
-        slots: s
-            .slots
-            .iter()
-            .map(|sl| j::Slot {
-                name: sl.name.clone(),
-                bone: Names::get(&c.n.bones, sl.bone),
-                color: some_if(sl.color, [0xff; 4]),
-                dark: dark_to_json(sl.dark_color),
-                attachment: text(&sl.attachment),
-                blend: blend_to_json(sl.blend),
-                visible: None,
-            })
-            .collect(),
-        ik: s.ik.iter().map(|k| ik38(&c.n, k)).collect(),
-        transform: s
-            .transform
-            .iter()
-            .map(|t| {
-                let head = (&t.name[..], t.order, t.skin_required);
-                let common = Constrained::new(head, &t.bones, t.target);
-                transform_to_json(&c.n, common, t.local, t.relative, t.offsets, t.mixes)
-            })
-            .collect(),
-        path: s
-            .path
-            .iter()
-            .map(|p| {
-                let head = (&p.name[..], p.order, p.skin_required);
-                let common = Constrained::new(head, &p.bones, p.target);
-                let modes = (p.position_mode, p.spacing_mode, p.rotate_mode);
-                let values =
-                    [p.offset_rotation, p.position, p.spacing, p.rotate_mix, p.translate_mix];
-                path_to_json(&c.n, common, modes, values)
-            })
-            .collect(),
-        physics: Vec::new(),
-        skins: c.skins(&s.default_skin, others),
-        events: event_defs(&events),
-        animations: s.animations.iter().map(|a| c.animation(a)).collect(),
-    }
-}
-
-fn info38(h: &v38::Header) -> j::Info {
-    let ne = h.nonessential.as_ref();
-    j::Info {
-        hash: h.hash.clone(),
-        spine: Some(h.version.clone()),
-        x: Some(h.x),
-        y: Some(h.y),
-        width: Some(h.width),
-        height: Some(h.height),
-        fps: ne.map(|n| n.fps),
-        images: ne.and_then(|n| n.images.clone()),
-        audio: ne.and_then(|n| n.audio.clone()),
-        ..j::Info::default()
-    }
-}
-
-fn ik38(n: &Names, k: &v38::IkConstraint) -> j::IkConstraint {
-    j::IkConstraint {
-        head: constraint_head(&k.name, k.order, k.skin_required),
-        bones: n.bones(&k.bones),
-        target: Names::get(&n.bones, k.target),
-        mix: some_if(k.mix, 1.0),
-        softness: some_if(k.softness, 0.0),
-        bend_positive: (k.bend_direction < 0).then_some(false),
-        compress: k.compress.then_some(true),
-        stretch: k.stretch.then_some(true),
-        uniform: k.uniform.then_some(true),
-    }
+    let version = json_version(&s.header.version, SpineVersion::V3_8);
+    let info = j::Info { x: Some(s.header.x), y: Some(s.header.y), ..info_json!(s.header) };
+    let skins = c.skins(&s.default_skin, others);
+    skeleton_json!(c, s, version, info, skins, &events)
 }
 
 fn bone_to_json(
