@@ -90,13 +90,7 @@ impl Writer<'_> {
             }
             Timeline::Path { constraint, property, curves } => {
                 let t = path_timeline(*property, &keys_of(a, curves, false));
-                push_grouped(
-                    &mut self.out.path,
-                    constraint.0,
-                    t,
-                    |g| (&g.constraint, &mut g.timelines),
-                    |constraint, timelines| w::PathTimelines { constraint, timelines },
-                );
+                self.push_path(constraint.0, t);
             }
             Timeline::Physics { constraint, property, curves } => {
                 let timeline = keys_of(a, curves, false).timeline(arr::<1>);
@@ -112,13 +106,7 @@ impl Writer<'_> {
                     SliderProperty::Time => w::SliderTimeline::Time(k.timeline(arr::<1>)),
                     SliderProperty::Mix => w::SliderTimeline::Mix(k.timeline(arr::<1>)),
                 };
-                push_grouped(
-                    &mut self.out.slider,
-                    constraint.0,
-                    t,
-                    |g| (&g.constraint, &mut g.timelines),
-                    |constraint, timelines| w::SliderTimelines { constraint, timelines },
-                );
+                self.push_slider(constraint.0, t);
             }
             Timeline::DrawOrder { times, orders } => {
                 self.out.draw_order = draw_order_keys(times, orders, |s| s.0);
@@ -152,6 +140,26 @@ impl Writer<'_> {
             t,
             |g| (&g.slot, &mut g.timelines),
             |slot, timelines| w::SlotTimelines { slot, timelines },
+        );
+    }
+
+    fn push_path(&mut self, constraint: u32, t: w::PathTimeline) {
+        push_grouped(
+            &mut self.out.path,
+            constraint,
+            t,
+            |g| (&g.constraint, &mut g.timelines),
+            |constraint, timelines| w::PathTimelines { constraint, timelines },
+        );
+    }
+
+    fn push_slider(&mut self, constraint: u32, t: w::SliderTimeline) {
+        push_grouped(
+            &mut self.out.slider,
+            constraint,
+            t,
+            |g| (&g.constraint, &mut g.timelines),
+            |constraint, timelines| w::SliderTimelines { constraint, timelines },
         );
     }
 

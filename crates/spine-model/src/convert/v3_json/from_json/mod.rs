@@ -8,7 +8,7 @@ mod attachments;
 use std::collections::HashMap;
 
 use spine_format::binary::v3_common as c3;
-use spine_format::binary::{v35, v38};
+use spine_format::binary::{v35, v38, StrRef};
 use spine_format::json::{self as j, TransformMix};
 use spine_format::SpineVersion;
 
@@ -277,10 +277,11 @@ macro_rules! transform3 {
     };
 }
 
-/// A binary path constraint from JSON constraint `$p` (its modes resolved first).
+/// A binary path constraint from JSON constraint `$p` (its modes resolved first; `$c` a
+/// `&mut FromJson`).
 macro_rules! path3 {
     ($m:ident::$ty:ident, $c:expr, $p:expr $(, $field:ident $(: $value:expr)?)*) => {{
-        let (position_mode, spacing_mode, rotate_mode) = modes($p, &mut $c);
+        let (position_mode, spacing_mode, rotate_mode) = modes($p, $c);
         $m::$ty {
             name: $p.head.name.clone(),
             order: order_of(&$p.head),
@@ -334,19 +335,7 @@ pub fn json_to_v35(s: &j::Skeleton) -> Result<v35::Skeleton, Vec<Problem>> {
             blend: blend_from_json(sl.blend),
         });
     }
-    let ik = s.ik.iter().map(|k| ik3!(v35::IkConstraint, c, k)).collect();
-    // 3.5 has no local/relative transform constraints (its loaders do not read the flags).
-    let flags = gen >= SpineVersion::V3_6;
-    let transform = s
-        .transform
-        .iter()
-        .map(|t| {
-            let local = flags && t.local.unwrap_or(false);
-            let relative = flags && t.relative.unwrap_or(false);
-            transform3!(v35::TransformConstraint, c, t, local, relative)
-        })
-        .collect();
-    let path = s.path.iter().map(|p| path3!(v35::PathConstraint, c, p)).collect();
+    let (ik, transform, path) = constraints35(&mut c, s);
     let default_skin = default_skin(&mut c, ne, &mut put);
     let mut skins = Vec::new();
     for k in s.skins.iter().filter(|k| k.name != "default") {
@@ -400,6 +389,27 @@ fn header35(i: &j::Info, version: String, ne: bool, audio: bool) -> v35::Header 
     }
 }
 
+/// The IK, transform and path constraints in the 3.5–3.7 layout.
+fn constraints35(
+    c: &mut FromJson<'_>,
+    s: &j::Skeleton,
+) -> (Vec<v35::IkConstraint>, Vec<v35::TransformConstraint>, Vec<v35::PathConstraint>) {
+    let ik = s.ik.iter().map(|k| ik3!(v35::IkConstraint, c, k)).collect();
+    // 3.5 has no local/relative transform constraints (its loaders do not read the flags).
+    let flags = c.gen >= SpineVersion::V3_6;
+    let transform = s
+        .transform
+        .iter()
+        .map(|t| {
+            let local = flags && t.local.unwrap_or(false);
+            let relative = flags && t.relative.unwrap_or(false);
+            transform3!(v35::TransformConstraint, c, t, local, relative)
+        })
+        .collect();
+    let path = s.path.iter().map(|p| path3!(v35::PathConstraint, c, p)).collect();
+    (ik, transform, path)
+}
+
 /// A 3.8 JSON skeleton as a 3.8 binary skeleton.
 pub fn json_to_v38(s: &j::Skeleton) -> Result<v38::Skeleton, Vec<Problem>> {
     let version = s.info.spine.clone().unwrap_or_else(|| "3.8".into());
@@ -424,40 +434,10 @@ pub fn json_to_v38(s: &j::Skeleton) -> Result<v38::Skeleton, Vec<Problem>> {
             blend: blend_from_json(sl.blend),
         })
         .collect();
-    let ik =
-        s.ik.iter()
-            .map(|k| {
-                let skin_required = k.head.skin.unwrap_or(false);
-                ik3!(v38::IkConstraint, c, k, skin_required, softness: k.softness.unwrap_or(0.0))
-            })
-            .collect();
-    let transform = s
-        .transform
-        .iter()
-        .map(|t| {
-            let (local, relative) = (t.local.unwrap_or(false), t.relative.unwrap_or(false));
-            let skin_required = t.head.skin.unwrap_or(false);
-            transform3!(v38::TransformConstraint, c, t, local, relative, skin_required)
-        })
-        .collect();
-    let path = s
-        .path
-        .iter()
-        .map(|p| path3!(v38::PathConstraint, c, p, skin_required: p.head.skin.unwrap_or(false)))
-        .collect();
+    let (ik, transform, path) = constraints38(&mut c, s);
     let mut put = |x: Option<&str>| strings.opt(x);
     let default_skin = default_skin(&mut c, ne, &mut put);
-    let mut skins = Vec::new();
-    for k in s.skins.iter().filter(|k| k.name != "default") {
-        c.p.enter("skin", &k.name);
-        let slots = c.skin_slots(&k.slots, ne, &mut put);
-        let bones = c.bones(&k.bones);
-        let ik = k.ik.iter().map(|n| c.find("IK constraint", n)).collect();
-        let transform = k.transform.iter().map(|n| c.find("transform constraint", n)).collect();
-        let path = k.path.iter().map(|n| c.find("path constraint", n)).collect();
-        skins.push(v38::Skin { name: put(Some(&k.name)), bones, ik, transform, path, slots });
-        c.p.pop();
-    }
+    let skins = skins38(&mut c, ne, &mut put);
     let events = s
         .events
         .iter()
@@ -486,6 +466,55 @@ pub fn json_to_v38(s: &j::Skeleton) -> Result<v38::Skeleton, Vec<Problem>> {
         events,
         animations,
     })
+}
+
+/// The IK, transform and path constraints in the 3.8 layout.
+fn constraints38(
+    c: &mut FromJson<'_>,
+    s: &j::Skeleton,
+) -> (Vec<v38::IkConstraint>, Vec<v38::TransformConstraint>, Vec<v38::PathConstraint>) {
+    let ik =
+        s.ik.iter()
+            .map(|k| {
+                let skin_required = k.head.skin.unwrap_or(false);
+                ik3!(v38::IkConstraint, c, k, skin_required, softness: k.softness.unwrap_or(0.0))
+            })
+            .collect();
+    let transform = s
+        .transform
+        .iter()
+        .map(|t| {
+            let (local, relative) = (t.local.unwrap_or(false), t.relative.unwrap_or(false));
+            let skin_required = t.head.skin.unwrap_or(false);
+            transform3!(v38::TransformConstraint, c, t, local, relative, skin_required)
+        })
+        .collect();
+    let path = s
+        .path
+        .iter()
+        .map(|p| path3!(v38::PathConstraint, c, p, skin_required: p.head.skin.unwrap_or(false)))
+        .collect();
+    (ik, transform, path)
+}
+
+/// The skins other than the default one, with their bones and constraints.
+fn skins38(
+    c: &mut FromJson<'_>,
+    ne: bool,
+    put: &mut dyn FnMut(Option<&str>) -> StrRef,
+) -> Vec<v38::Skin> {
+    let mut skins = Vec::new();
+    for k in c.s.skins.iter().filter(|k| k.name != "default") {
+        c.p.enter("skin", &k.name);
+        let slots = c.skin_slots(&k.slots, ne, put);
+        let bones = c.bones(&k.bones);
+        let ik = k.ik.iter().map(|n| c.find("IK constraint", n)).collect();
+        let transform = k.transform.iter().map(|n| c.find("transform constraint", n)).collect();
+        let path = k.path.iter().map(|n| c.find("path constraint", n)).collect();
+        skins.push(v38::Skin { name: put(Some(&k.name)), bones, ik, transform, path, slots });
+        c.p.pop();
+    }
+    skins
 }
 
 fn header38(i: &j::Info, version: String, ne: bool) -> v38::Header {
