@@ -269,7 +269,7 @@ fn read_bone_timeline(name: &str, v: J<'_>, p: &P<'_>) -> R<BoneTimeline> {
         "shear" => B::Shear(keys_xy(v, p)?),
         "shearx" => B::ShearX(keys1(v, p)?),
         "sheary" => B::ShearY(keys1(v, p)?),
-        "inherit" => B::Inherit(keys(v, p, 0, |o| o.opt("inherit", super::inherit))?),
+        "inherit" => B::Inherit(keys(v, p, 0, |o| o.opt("inherit", super::enums::inherit))?),
         _ => return Err(p.err(format!("unknown bone timeline {name:?}"))),
     })
 }
