@@ -44,9 +44,7 @@ pub use write::write;
 
 use crate::json::common::{list, root_object};
 use crate::json::value::{self, each_named_some, Obj, J, P, R};
-use crate::json::{
-    BlendMode, EventDef, Inherit, JsonError, PositionMode, RotateMode, Sequence, SpacingMode,
-};
+use crate::json::{BlendMode, EventDef, Inherit, JsonError, PositionMode, RotateMode, SpacingMode};
 use crate::{AnimationSummary, ConstraintCounts, Limits, Summary};
 use serde::Serialize;
 
