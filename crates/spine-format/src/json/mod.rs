@@ -34,6 +34,7 @@ mod anim;
 mod attachments;
 pub(crate) mod common;
 mod constraints;
+pub(crate) mod keys;
 pub(crate) mod out;
 mod skeleton;
 mod skins;
