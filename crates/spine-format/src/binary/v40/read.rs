@@ -48,6 +48,30 @@ pub(super) struct Ctx {
 }
 
 impl Ctx {
+    /// The context of a file of `total` bytes before its string table is read.
+    fn new(lim: Lim, total: usize, gen: SpineVersion, nonessential: bool, keep_icons: bool) -> Ctx {
+        Ctx {
+            lim,
+            total,
+            gen,
+            nonessential,
+            keep_icons,
+            strings: 0,
+            bones: 0,
+            slots: 0,
+            ik: 0,
+            transform: 0,
+            path: 0,
+            physics: 0,
+            skins: 0,
+            event_audio: Vec::new(),
+            weight_bones: Default::default(),
+            weight_values: Default::default(),
+            skin_attachments: Default::default(),
+            attachment_keys: Default::default(),
+        }
+    }
+
     pub fn v41(&self) -> bool {
         self.gen >= SpineVersion::V4_1
     }
@@ -91,51 +115,8 @@ pub(super) fn parse_head(
 #[allow(clippy::type_complexity)]
 fn head(lim: Lim, keep_icons: bool, i: In<'_>) -> Res<'_, (Skeleton, Ctx, Vec<&str>, usize)> {
     let total = i.len();
-    let (i, (hash_high, hash_low)) = (i32, i32).parse(i)?;
-    let version_at = i;
-    let (i, version) = name(&lim, "version")(version_at)?;
-    let version = version.to_owned();
-    let gen = match crate::binary::generation_of(&version) {
-        Some(g @ (SpineVersion::V4_0 | SpineVersion::V4_1 | SpineVersion::V4_2)) => g,
-        _ => {
-            return Err(PErr::at(
-                version_at,
-                BinaryErrorKind::UnsupportedVersion { found: version, supported: "4.0, 4.1, 4.2" },
-            ))
-        }
-    };
-    let (i, [x, y, width, height]) = f32s(i)?;
-    let (i, reference_scale) = opt_f32(gen >= SpineVersion::V4_2)(i)?;
-    let (i, nonessential) = bool(i)?;
-    let (i, nonessential) = cond(nonessential, |i| {
-        let (i, fps) = f32(i)?;
-        let (i, images_path) = string(&lim)(i)?;
-        let (i, audio_path) = string(&lim)(i)?;
-        Ok((i, HeaderExtras { fps, images_path, audio_path }))
-    })
-    .parse(i)?;
-    let hash = [hash_high, hash_low];
-    let header = Header { hash, version, x, y, width, height, reference_scale, nonessential };
-    let mut c = Ctx {
-        lim,
-        total,
-        gen,
-        nonessential: header.nonessential.is_some(),
-        keep_icons,
-        strings: 0,
-        bones: 0,
-        slots: 0,
-        ik: 0,
-        transform: 0,
-        path: 0,
-        physics: 0,
-        skins: 0,
-        event_audio: Vec::new(),
-        weight_bones: Default::default(),
-        weight_values: Default::default(),
-        skin_attachments: Default::default(),
-        attachment_keys: Default::default(),
-    };
+    let (i, (gen, header)) = header(&lim, i)?;
+    let mut c = Ctx::new(lim, total, gen, header.nonessential.is_some(), keep_icons);
 
     let (i, table) = section(
         "strings",
@@ -187,31 +168,8 @@ fn head(lim: Lim, keep_icons: bool, i: In<'_>) -> Res<'_, (Skeleton, Ctx, Vec<&s
     let physics_constraints = physics_constraints.unwrap_or_default();
     c.physics = physics_constraints.len();
 
-    // Linked-mesh skin indices (4.2; where they were read, the index) are checked once every
-    // skin is known.
-    let mut linked_skins = Vec::new();
-    let (i, default_skin) = section("default skin", |i| {
-        let (i, n) = count(&c.lim, "default skin slot", 2)(i)?;
-        let r = cond(n > 0, |i| skin_slots(&c, i, n, &mut linked_skins)).parse(i);
-        r
-    })
-    .parse(i)?;
-    let (i, skins) = section(
-        "skins",
-        list(&c.lim, "skin", 6, Some("skins"), |i, _| skin(&c, i, &table, &mut linked_skins)),
-    )
-    .parse(i)?;
+    let (i, (default_skin, skins)) = all_skins(&c, &table, i)?;
     c.skins = skins.len() + usize::from(default_skin.is_some());
-    if let Some(&(rest, index)) = linked_skins.iter().find(|&&(_, k)| k as usize >= c.skins) {
-        return Err(PErr::at_rest(
-            rest,
-            BinaryErrorKind::IndexOutOfRange {
-                what: "linked mesh skin",
-                index: u64::from(index),
-                len: c.skins,
-            },
-        ));
-    }
 
     let (i, events) =
         section("events", list(&c.lim, "event", 8, Some("events"), |i, _| event(&c, i, &table)))
@@ -235,6 +193,66 @@ fn head(lim: Lim, keep_icons: bool, i: In<'_>) -> Res<'_, (Skeleton, Ctx, Vec<&s
         animations: Vec::new(),
     };
     Ok((i, (skeleton, c, table, n)))
+}
+
+/// The header: hash, version (4.0–4.2 only), bounds, reference scale (4.2) and the
+/// nonessential fields.
+fn header<'a>(lim: &Lim, i: In<'a>) -> Res<'a, (SpineVersion, Header)> {
+    let (i, (hash_high, hash_low)) = (i32, i32).parse(i)?;
+    let version_at = i;
+    let (i, version) = name(lim, "version")(version_at)?;
+    let version = version.to_owned();
+    let gen = match crate::binary::generation_of(&version) {
+        Some(g @ (SpineVersion::V4_0 | SpineVersion::V4_1 | SpineVersion::V4_2)) => g,
+        _ => {
+            return Err(PErr::at(
+                version_at,
+                BinaryErrorKind::UnsupportedVersion { found: version, supported: "4.0, 4.1, 4.2" },
+            ))
+        }
+    };
+    let (i, [x, y, width, height]) = f32s(i)?;
+    let (i, reference_scale) = opt_f32(gen >= SpineVersion::V4_2)(i)?;
+    let (i, nonessential) = bool(i)?;
+    let (i, nonessential) = cond(nonessential, |i| {
+        let (i, fps) = f32(i)?;
+        let (i, images_path) = string(lim)(i)?;
+        let (i, audio_path) = string(lim)(i)?;
+        Ok((i, HeaderExtras { fps, images_path, audio_path }))
+    })
+    .parse(i)?;
+    let hash = [hash_high, hash_low];
+    let header = Header { hash, version, x, y, width, height, reference_scale, nonessential };
+    Ok((i, (gen, header)))
+}
+
+/// The default skin and the named skins. Linked-mesh skin indices (4.2; where they were read,
+/// the index) are checked once every skin is known.
+fn all_skins<'a>(c: &Ctx, table: &[&str], i: In<'a>) -> Res<'a, (Option<SkinSlots>, Vec<Skin>)> {
+    let mut linked_skins = Vec::new();
+    let (i, default_skin) = section("default skin", |i| {
+        let (i, n) = count(&c.lim, "default skin slot", 2)(i)?;
+        let r = cond(n > 0, |i| skin_slots(c, i, n, &mut linked_skins)).parse(i);
+        r
+    })
+    .parse(i)?;
+    let (i, skins) = section(
+        "skins",
+        list(&c.lim, "skin", 6, Some("skins"), |i, _| skin(c, i, table, &mut linked_skins)),
+    )
+    .parse(i)?;
+    let n_skins = skins.len() + usize::from(default_skin.is_some());
+    if let Some(&(rest, index)) = linked_skins.iter().find(|&&(_, k)| k as usize >= n_skins) {
+        return Err(PErr::at_rest(
+            rest,
+            BinaryErrorKind::IndexOutOfRange {
+                what: "linked mesh skin",
+                index: u64::from(index),
+                len: n_skins,
+            },
+        ));
+    }
+    Ok((i, (default_skin, skins)))
 }
 
 fn bone<'a>(c: &Ctx, i: In<'a>, k: usize) -> Res<'a, Bone> {
@@ -661,55 +679,11 @@ fn attachment<'a>(c: &Ctx, i: In<'a>, linked_skins: &mut Vec<(usize, u32)>) -> R
         (j, (t, name, t, at))
     };
     let bit = |b: u8| flags & b != 0;
-    let opt_ref = |present: bool| {
-        move |i| cond(present, str_ref(c.strings)).parse(i).map(|(i, r)| (i, r.unwrap_or_default()))
-    };
-    let color_or_white =
-        |present: bool| move |i| opt_rgba(present)(i).map(|(i, r)| (i, r.unwrap_or([0xff; 4])));
     let (i, kind) = match ty {
-        attachment_type::REGION => section("region", |i| {
-            let region = if v42 {
-                let (i, path) = opt_ref(bit(16))(i)?;
-                let (i, color) = color_or_white(bit(32))(i)?;
-                let (i, sequence) = opt_sequence(c, i, flags)?;
-                let (i, rotation) = opt_f32(bit(128))(i)?;
-                let (i, [x, y, scale_x, scale_y, width, height]) = f32s(i)?;
-                let rotation = rotation.unwrap_or(0.0);
-                let r = Region {
-                    path,
-                    color,
-                    sequence,
-                    rotation,
-                    x,
-                    y,
-                    scale_x,
-                    scale_y,
-                    width,
-                    height,
-                };
-                (i, r)
-            } else {
-                let (i, path) = str_ref(c.strings)(i)?;
-                let (i, [rotation, x, y, scale_x, scale_y, width, height]) = f32s(i)?;
-                let (i, color) = rgba(i)?;
-                let (i, sequence) = opt_sequence(c, i, flags)?;
-                let r = Region {
-                    path,
-                    color,
-                    sequence,
-                    rotation,
-                    x,
-                    y,
-                    scale_x,
-                    scale_y,
-                    width,
-                    height,
-                };
-                (i, r)
-            };
-            Ok((region.0, AttachmentKind::Region(region.1)))
-        })
-        .parse(i)?,
+        attachment_type::REGION => {
+            section("region", |i| region(c, i, flags).map(|(i, r)| (i, AttachmentKind::Region(r))))
+                .parse(i)?
+        }
         attachment_type::BOUNDING_BOX => section("bounding box", |i| {
             let (i, vertices) = counted_vertices(c, i, bit(16))?;
             let (i, color) = opt_rgba(c.nonessential)(i)?;
@@ -721,36 +695,7 @@ fn attachment<'a>(c: &Ctx, i: In<'a>, linked_skins: &mut Vec<(usize, u32)>) -> R
                 .parse(i)?
         }
         attachment_type::LINKED_MESH => section("linked mesh", |i| {
-            let mut size = cond(c.nonessential, f32s::<2>);
-            let (i, lm) = if v42 {
-                let (i, path) = opt_ref(bit(16))(i)?;
-                let (i, color) = color_or_white(bit(32))(i)?;
-                let (skin_at, sequence) = opt_sequence(c, i, flags)?;
-                let (i, skin) = varint(skin_at)?;
-                linked_skins.push((skin_at.len(), skin));
-                let (i, parent) = str_ref(c.strings)(i)?;
-                let (i, size) = size.parse(i)?;
-                let lm = LinkedMesh {
-                    path,
-                    color,
-                    sequence,
-                    skin: SkinRef::Index(skin),
-                    parent,
-                    inherit_timelines: bit(128),
-                    size,
-                };
-                (i, lm)
-            } else {
-                let (i, path) = str_ref(c.strings)(i)?;
-                let (i, color) = rgba(i)?;
-                let (i, skin) = str_ref(c.strings)(i)?;
-                let (i, parent) = str_ref(c.strings)(i)?;
-                let (i, inherit_timelines) = bool(i)?;
-                let (i, sequence) = opt_sequence(c, i, flags)?;
-                let (i, size) = size.parse(i)?;
-                let skin = SkinRef::Name(skin);
-                (i, LinkedMesh { path, color, sequence, skin, parent, inherit_timelines, size })
-            };
+            let (i, lm) = linked_mesh(c, i, flags, linked_skins)?;
             Ok((i, AttachmentKind::LinkedMesh(lm)))
         })
         .parse(i)?,
@@ -780,6 +725,77 @@ fn attachment<'a>(c: &Ctx, i: In<'a>, linked_skins: &mut Vec<(usize, u32)>) -> R
         t => return Err(PErr::bad_enum(type_at, "attachment type", t.into())),
     };
     Ok((i, Attachment { flags, name, kind }))
+}
+
+/// A string-table reference when `present` (4.2 flag bits), else [`StrRef::NONE`].
+fn opt_ref<'a>(c: &Ctx, present: bool, i: In<'a>) -> Res<'a, StrRef> {
+    cond(present, str_ref(c.strings)).parse(i).map(|(i, r)| (i, r.unwrap_or_default()))
+}
+
+/// A color when `present` (4.2 flag bits), else white.
+fn color_or_white(present: bool, i: In<'_>) -> Res<'_, [u8; 4]> {
+    opt_rgba(present)(i).map(|(i, r)| (i, r.unwrap_or([0xff; 4])))
+}
+
+/// A region attachment: 4.2 gates path, color, sequence and rotation by `flags` bits.
+fn region<'a>(c: &Ctx, i: In<'a>, flags: u8) -> Res<'a, Region> {
+    if c.v42() {
+        let (i, path) = opt_ref(c, flags & 16 != 0, i)?;
+        let (i, color) = color_or_white(flags & 32 != 0, i)?;
+        let (i, sequence) = opt_sequence(c, i, flags)?;
+        let (i, rotation) = opt_f32(flags & 128 != 0)(i)?;
+        let (i, [x, y, scale_x, scale_y, width, height]) = f32s(i)?;
+        let rotation = rotation.unwrap_or(0.0);
+        let r = Region { path, color, sequence, rotation, x, y, scale_x, scale_y, width, height };
+        Ok((i, r))
+    } else {
+        let (i, path) = str_ref(c.strings)(i)?;
+        let (i, [rotation, x, y, scale_x, scale_y, width, height]) = f32s(i)?;
+        let (i, color) = rgba(i)?;
+        let (i, sequence) = opt_sequence(c, i, flags)?;
+        let r = Region { path, color, sequence, rotation, x, y, scale_x, scale_y, width, height };
+        Ok((i, r))
+    }
+}
+
+/// A linked mesh: 4.2 names its skin by index (checked once every skin is known, so its
+/// position goes to `linked_skins`), earlier versions by name.
+fn linked_mesh<'a>(
+    c: &Ctx,
+    i: In<'a>,
+    flags: u8,
+    linked_skins: &mut Vec<(usize, u32)>,
+) -> Res<'a, LinkedMesh> {
+    let mut size = cond(c.nonessential, f32s::<2>);
+    if c.v42() {
+        let (i, path) = opt_ref(c, flags & 16 != 0, i)?;
+        let (i, color) = color_or_white(flags & 32 != 0, i)?;
+        let (skin_at, sequence) = opt_sequence(c, i, flags)?;
+        let (i, skin) = varint(skin_at)?;
+        linked_skins.push((skin_at.len(), skin));
+        let (i, parent) = str_ref(c.strings)(i)?;
+        let (i, size) = size.parse(i)?;
+        let lm = LinkedMesh {
+            path,
+            color,
+            sequence,
+            skin: SkinRef::Index(skin),
+            parent,
+            inherit_timelines: flags & 128 != 0,
+            size,
+        };
+        Ok((i, lm))
+    } else {
+        let (i, path) = str_ref(c.strings)(i)?;
+        let (i, color) = rgba(i)?;
+        let (i, skin) = str_ref(c.strings)(i)?;
+        let (i, parent) = str_ref(c.strings)(i)?;
+        let (i, inherit_timelines) = bool(i)?;
+        let (i, sequence) = opt_sequence(c, i, flags)?;
+        let (i, size) = size.parse(i)?;
+        let skin = SkinRef::Name(skin);
+        Ok((i, LinkedMesh { path, color, sequence, skin, parent, inherit_timelines, size }))
+    }
 }
 
 fn mesh<'a>(c: &Ctx, i: In<'a>, flags: u8) -> Res<'a, Mesh> {
