@@ -662,44 +662,7 @@ fn attachment<'a>(
             (i, AttachmentKind::BoundingBox(BoundingBoxAttachment { vertices, color }))
         }
         2 => {
-            let (i, path) = opt_ref(flags & 16 != 0).parse(i)?;
-            let (i, color) = opt_rgba(flags & 32 != 0)(i)?;
-            let (i, sequence) = sequence(ctx, flags & 64 != 0)(i)?;
-            let (i, hull_length) = varint(i)?;
-            let (i, vertices) = vertices(ctx, i, flags & 128 != 0)?;
-            let len = vertices.world_length();
-            let (at, uvs) = f32_vec(lim, "uv", len)(i)?;
-            // Gotcha 1: the hull count is undoubled while `len` is doubled.
-            let tri = (len as i64 - i64::from(hull_length) - 2) * 3;
-            if tri < 0 {
-                return Err(PErr::invalid(
-                    at,
-                    format!("hull length {hull_length} too large for {len} vertex floats"),
-                ));
-            }
-            check_count(lim, at, at, "triangle index", tri as u64, 1)?;
-            let mut triangles = Vec::with_capacity(tri as usize);
-            let (i, ()) = varints_into(at, tri as usize, &mut triangles)?;
-            let (i, timeline_slots) = indices(lim, "slot", ctx.slots)(i)?;
-            let (i, nonessential) = cond(ne, |i| {
-                let (i, n) = count(lim, "edge", 1)(i)?;
-                let mut edges = Vec::with_capacity(n);
-                let (i, ()) = varints_into(i, n, &mut edges)?;
-                let (i, [width, height]) = f32s(i)?;
-                Ok((i, MeshExtras { edges, width, height }))
-            })
-            .parse(i)?;
-            let mesh = MeshAttachment {
-                path,
-                color,
-                sequence,
-                hull_length,
-                vertices,
-                uvs,
-                triangles,
-                timeline_slots,
-                nonessential,
-            };
+            let (i, mesh) = mesh_attachment(ctx, i, flags)?;
             (i, AttachmentKind::Mesh(mesh))
         }
         3 => {
@@ -735,6 +698,52 @@ fn attachment<'a>(
         v => return Err(PErr::bad_enum(at, "attachment type", i64::from(v))),
     };
     Ok((i, Attachment { flags, name, kind }))
+}
+
+/// A mesh attachment (4.3): path, color and sequence gated by `flags` bits, the hull, the
+/// vertices, UVs and triangles, the slots its timelines apply to, and the nonessential extras.
+fn mesh_attachment<'a>(ctx: &Ctx<'_>, i: In<'a>, flags: u8) -> Res<'a, MeshAttachment> {
+    let ne = ctx.nonessential;
+    let lim = ctx.lim;
+    let (i, path) = cond(flags & 16 != 0, str_ref(ctx.strings)).parse(i)?;
+    let (i, color) = opt_rgba(flags & 32 != 0)(i)?;
+    let (i, sequence) = sequence(ctx, flags & 64 != 0)(i)?;
+    let (i, hull_length) = varint(i)?;
+    let (i, vertices) = vertices(ctx, i, flags & 128 != 0)?;
+    let len = vertices.world_length();
+    let (at, uvs) = f32_vec(lim, "uv", len)(i)?;
+    // Gotcha 1: the hull count is undoubled while `len` is doubled.
+    let tri = (len as i64 - i64::from(hull_length) - 2) * 3;
+    if tri < 0 {
+        return Err(PErr::invalid(
+            at,
+            format!("hull length {hull_length} too large for {len} vertex floats"),
+        ));
+    }
+    check_count(lim, at, at, "triangle index", tri as u64, 1)?;
+    let mut triangles = Vec::with_capacity(tri as usize);
+    let (i, ()) = varints_into(at, tri as usize, &mut triangles)?;
+    let (i, timeline_slots) = indices(lim, "slot", ctx.slots)(i)?;
+    let (i, nonessential) = cond(ne, |i| {
+        let (i, n) = count(lim, "edge", 1)(i)?;
+        let mut edges = Vec::with_capacity(n);
+        let (i, ()) = varints_into(i, n, &mut edges)?;
+        let (i, [width, height]) = f32s(i)?;
+        Ok((i, MeshExtras { edges, width, height }))
+    })
+    .parse(i)?;
+    let mesh = MeshAttachment {
+        path,
+        color,
+        sequence,
+        hull_length,
+        vertices,
+        uvs,
+        triangles,
+        timeline_slots,
+        nonessential,
+    };
+    Ok((i, mesh))
 }
 
 fn event<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Event> {

@@ -73,6 +73,35 @@ pub(super) fn write_skeleton(s: &Skeleton) -> Vec<u8> {
         w.str(v.as_deref());
     }
 
+    write_bones(&mut w, s, ne);
+
+    write_slots(&mut w, s, ne);
+
+    w.len(s.constraints.len());
+    for c in &s.constraints {
+        w.str(Some(&c.name));
+        write_constraint(&mut w, &c.kind);
+    }
+
+    write_skins(&mut w, s, ne);
+
+    write_events(&mut w, s);
+
+    w.len(s.animations.len());
+    for a in &s.animations {
+        write_animation(&mut w, s, a, ne);
+    }
+
+    for c in &s.constraints {
+        if let ConstraintKind::Slider(sl) = &c.kind {
+            w.varint(sl.animation);
+        }
+    }
+    w.finish()
+}
+
+/// The bones, parent first (nonessential: color, icon, visibility).
+fn write_bones(w: &mut Writer, s: &Skeleton, ne: bool) {
     w.len(s.bones.len());
     for (i, b) in s.bones.iter().enumerate() {
         w.str(Some(&b.name));
@@ -94,7 +123,10 @@ pub(super) fn write_skeleton(s: &Skeleton) -> Vec<u8> {
             w.bool(e.visible);
         }
     }
+}
 
+/// The slots, in setup draw order.
+fn write_slots(w: &mut Writer, s: &Skeleton, ne: bool) {
     w.len(s.slots.len());
     for sl in &s.slots {
         w.str(Some(&sl.name));
@@ -112,16 +144,13 @@ pub(super) fn write_skeleton(s: &Skeleton) -> Vec<u8> {
             w.bool(sl.visible.unwrap_or(true));
         }
     }
+}
 
-    w.len(s.constraints.len());
-    for c in &s.constraints {
-        w.str(Some(&c.name));
-        write_constraint(&mut w, &c.kind);
-    }
-
+/// The default skin (its slot count 0 when absent) and the named skins.
+fn write_skins(w: &mut Writer, s: &Skeleton, ne: bool) {
     match &s.default_skin {
         None => w.varint(0),
-        Some(slots) => write_skin_slots(&mut w, slots, ne),
+        Some(slots) => write_skin_slots(w, slots, ne),
     }
     w.len(s.skins.len());
     for sk in &s.skins {
@@ -129,11 +158,14 @@ pub(super) fn write_skeleton(s: &Skeleton) -> Vec<u8> {
         if ne {
             w.rgba(sk.color.unwrap_or_default());
         }
-        index_list(&mut w, &sk.bones);
-        index_list(&mut w, &sk.constraints);
-        write_skin_slots(&mut w, &sk.slots, ne);
+        index_list(w, &sk.bones);
+        index_list(w, &sk.constraints);
+        write_skin_slots(w, &sk.slots, ne);
     }
+}
 
+/// The event definitions.
+fn write_events(w: &mut Writer, s: &Skeleton) {
     w.len(s.events.len());
     for e in &s.events {
         w.str(Some(&e.name));
@@ -147,18 +179,6 @@ pub(super) fn write_skeleton(s: &Skeleton) -> Vec<u8> {
             w.f32(b);
         }
     }
-
-    w.len(s.animations.len());
-    for a in &s.animations {
-        write_animation(&mut w, s, a, ne);
-    }
-
-    for c in &s.constraints {
-        if let ConstraintKind::Slider(sl) = &c.kind {
-            w.varint(sl.animation);
-        }
-    }
-    w.finish()
 }
 
 fn write_constraint(w: &mut Writer, c: &ConstraintKind) {
