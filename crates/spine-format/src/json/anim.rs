@@ -1,5 +1,9 @@
 //! Animations of a JSON skeleton: timelines and their keys, as written.
 
+use super::keys::{
+    deform_key, draw_order_offsets, event_key, ik_key, last, physics_property, required_color,
+    sequence_key, two_color, xy,
+};
 use super::value::{
     array_len, as_f32, check_count, each, each_named, each_named_some, f32s, Obj, J, P, R,
 };
@@ -270,68 +274,18 @@ pub struct Animation {
     pub events: Option<Vec<Key<EventKey>>>,
 }
 
-fn last<V>(keys: &[Key<V>]) -> f32 {
-    keys.last().map_or(0.0, |k| k.time)
-}
-
 impl Animation {
     /// The duration as the loaders compute it: the largest last-key time over all timelines.
     pub fn duration(&self) -> f32 {
         let mut d = 0f32;
         let mut add = |t: f32| d = d.max(t);
-        for n in &self.slots {
-            for t in &n.timelines {
-                add(match t {
-                    SlotTimeline::Attachment(k) => last(k),
-                    SlotTimeline::Rgba(k) | SlotTimeline::Rgb(k) => last(k),
-                    SlotTimeline::Alpha(k) => last(k),
-                    SlotTimeline::Rgba2(k) | SlotTimeline::Rgb2(k) => last(k),
-                });
-            }
-        }
-        for n in &self.bones {
-            for t in &n.timelines {
-                add(match t {
-                    BoneTimeline::Rotate(k)
-                    | BoneTimeline::TranslateX(k)
-                    | BoneTimeline::TranslateY(k)
-                    | BoneTimeline::ScaleX(k)
-                    | BoneTimeline::ScaleY(k)
-                    | BoneTimeline::ShearX(k)
-                    | BoneTimeline::ShearY(k) => last(k),
-                    BoneTimeline::Translate(k)
-                    | BoneTimeline::Scale(k)
-                    | BoneTimeline::Shear(k) => last(k),
-                    BoneTimeline::Inherit(k) => last(k),
-                });
-            }
-        }
+        self.slots.iter().flat_map(|n| &n.timelines).for_each(|t| add(t.end()));
+        self.bones.iter().flat_map(|n| &n.timelines).for_each(|t| add(t.end()));
         self.ik.iter().for_each(|n| add(last(&n.timelines)));
         self.transform.iter().for_each(|n| add(last(&n.timelines)));
-        for n in &self.path {
-            for t in &n.timelines {
-                add(match t {
-                    PathTimeline::Position(k) | PathTimeline::Spacing(k) => last(k),
-                    PathTimeline::Mix(k) => last(k),
-                });
-            }
-        }
-        for n in &self.physics {
-            for t in &n.timelines {
-                add(match t {
-                    PhysicsTimeline::Reset(k) => last(k),
-                    PhysicsTimeline::Value(_, k) => last(k),
-                });
-            }
-        }
-        for a in &self.attachments {
-            for t in &a.timelines {
-                add(match t {
-                    AttachmentTimeline::Deform(k) => last(k),
-                    AttachmentTimeline::Sequence(k) => last(k),
-                });
-            }
-        }
+        self.path.iter().flat_map(|n| &n.timelines).for_each(|t| add(t.end()));
+        self.physics.iter().flat_map(|n| &n.timelines).for_each(|t| add(t.end()));
+        self.attachments.iter().flat_map(|a| &a.timelines).for_each(|t| add(t.end()));
         if let Some(k) = &self.draw_order {
             add(last(k));
         }
@@ -339,6 +293,16 @@ impl Animation {
             add(last(k));
         }
         d
+    }
+}
+
+impl PathTimeline {
+    /// The time of its last key.
+    fn end(&self) -> f32 {
+        match self {
+            PathTimeline::Position(k) | PathTimeline::Spacing(k) => last(k),
+            PathTimeline::Mix(k) => last(k),
+        }
     }
 }
 
@@ -429,31 +393,28 @@ fn skip_empty(v: J<'_>, ver: SpineVersion) -> Option<()> {
     }
 }
 
+/// Keys of one value named `name`.
 fn keys1(v: J<'_>, p: &P<'_>, ver: SpineVersion, name: &str) -> R<Keys1> {
     keys(v, p, ver, 1, |o| o.f32(name))
 }
 
+/// Keys of `x`, `y`.
 fn keys_xy(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<Key<Xy>>> {
-    keys(v, p, ver, 2, |o| Ok(Xy { x: o.f32("x")?, y: o.f32("y")? }))
+    keys(v, p, ver, 2, xy)
 }
 
-fn required_color(o: &Obj, k: &str) -> R<[u8; 4]> {
-    o.req(k, super::value::as_color)
-}
-
+/// A slot timeline `name`, spelled as `ver` spells it.
 fn read_slot_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<SlotTimeline> {
-    let two = |o: &Obj| {
-        Ok(TwoColor { light: required_color(o, "light")?, dark: required_color(o, "dark")? })
-    };
+    let color = |o: &Obj| required_color(o, "color");
     Ok(match (name, ver.is_v3()) {
         ("attachment", _) => SlotTimeline::Attachment(keys(v, p, ver, 0, |o| o.string("name"))?),
-        ("color", true) => SlotTimeline::Rgba(keys(v, p, ver, 1, |o| required_color(o, "color"))?),
-        ("twoColor", true) => SlotTimeline::Rgba2(keys(v, p, ver, 1, two)?),
-        ("rgba", false) => SlotTimeline::Rgba(keys(v, p, ver, 4, |o| required_color(o, "color"))?),
-        ("rgb", false) => SlotTimeline::Rgb(keys(v, p, ver, 3, |o| required_color(o, "color"))?),
+        ("color", true) => SlotTimeline::Rgba(keys(v, p, ver, 1, color)?),
+        ("twoColor", true) => SlotTimeline::Rgba2(keys(v, p, ver, 1, two_color)?),
+        ("rgba", false) => SlotTimeline::Rgba(keys(v, p, ver, 4, color)?),
+        ("rgb", false) => SlotTimeline::Rgb(keys(v, p, ver, 3, color)?),
         ("alpha", false) => SlotTimeline::Alpha(keys1(v, p, ver, "value")?),
-        ("rgba2", false) => SlotTimeline::Rgba2(keys(v, p, ver, 7, two)?),
-        ("rgb2", false) => SlotTimeline::Rgb2(keys(v, p, ver, 6, two)?),
+        ("rgba2", false) => SlotTimeline::Rgba2(keys(v, p, ver, 7, two_color)?),
+        ("rgb2", false) => SlotTimeline::Rgb2(keys(v, p, ver, 6, two_color)?),
         _ => {
             let valid = if ver.is_v3() {
                 "attachment, color, twoColor"
@@ -465,6 +426,7 @@ fn read_slot_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<S
     })
 }
 
+/// A bone timeline `name`, spelled as `ver` spells it.
 fn read_bone_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<BoneTimeline> {
     use BoneTimeline as B;
     let v4 = !ver.is_v3();
@@ -486,192 +448,131 @@ fn read_bone_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<B
     })
 }
 
-fn read_deform_keys(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<Key<DeformKey>>> {
-    keys(v, p, ver, 1, |o| {
-        Ok(DeformKey { offset: o.i32("offset")?, vertices: o.floats("vertices", "deform value")? })
+/// The object `key` of `<name>: f(timelines)` (absent: empty), each entry of `what`.
+fn named_map<T>(
+    o: &Obj,
+    key: &str,
+    what: &'static str,
+    f: impl Fn(J<'_>, &P<'_>) -> R<T>,
+) -> R<Vec<Named<T>>> {
+    Ok(o.opt(key, |v, p| {
+        each_named(v, p, what, |name, v, p| {
+            Ok(Named { name: name.to_owned(), timelines: f(v, p)? })
+        })
+    })?
+    .unwrap_or_default())
+}
+
+/// The slot or bone timelines of one slot or bone (a 4.x timeline without keys is left out).
+fn read_timelines<T>(
+    v: J<'_>,
+    p: &P<'_>,
+    ver: SpineVersion,
+    what: &'static str,
+    read: fn(&str, J<'_>, &P<'_>, SpineVersion) -> R<T>,
+) -> R<Vec<T>> {
+    each_named_some(v, p, what, |tl, v, p| {
+        skip_empty(v, ver).map_or_else(|| read(tl, v, p, ver).map(Some), |_| Ok(None))
     })
+}
+
+/// The timelines of one path constraint (unknown names are ignored).
+fn read_path_timelines(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<PathTimeline>> {
+    let mut timelines = Vec::new();
+    each_named(v, p, "path timeline", |tl, v, p| {
+        let value_key = if ver.is_v3() { tl } else { "value" };
+        match tl {
+            "position" => timelines.push(PathTimeline::Position(keys1(v, p, ver, value_key)?)),
+            "spacing" => timelines.push(PathTimeline::Spacing(keys1(v, p, ver, value_key)?)),
+            "mix" => timelines.push(PathTimeline::Mix(keys(v, p, ver, 3, PathMix::read)?)),
+            _ => {}
+        }
+        Ok(())
+    })?;
+    Ok(timelines)
+}
+
+/// The timelines of one physics constraint (unknown names are ignored).
+fn read_physics_timelines(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<PhysicsTimeline>> {
+    let mut timelines = Vec::new();
+    each_named(v, p, "physics timeline", |tl, v, p| {
+        if tl == "reset" {
+            timelines.push(PhysicsTimeline::Reset(keys(v, p, ver, 0, |_| Ok(()))?));
+        } else if let Some(prop) = physics_property(tl) {
+            timelines.push(PhysicsTimeline::Value(prop, keys1(v, p, ver, "value")?));
+        }
+        Ok(())
+    })?;
+    Ok(timelines)
+}
+
+/// The 4.1+ timelines of one attachment: `deform` and `sequence` (others are ignored).
+fn read_attachment_timelines(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<AttachmentTimeline>> {
+    let mut t = Vec::new();
+    each_named(v, p, "timeline", |tl, v, p| {
+        match tl {
+            "deform" => t.push(AttachmentTimeline::Deform(keys(v, p, ver, 1, deform_key)?)),
+            "sequence" => t.push(AttachmentTimeline::Sequence(keys(v, p, ver, 0, sequence_key)?)),
+            _ => {}
+        }
+        Ok(())
+    })?;
+    Ok(t)
+}
+
+/// The attachment timelines, skin > slot > attachment, flattened: `deform` (≤4.0, deform keys
+/// directly) or `attachments` (4.1+, timelines by name).
+fn read_attachments(o: &Obj, ver: SpineVersion) -> R<Vec<AttachmentTimelines>> {
+    let nested = ver >= SpineVersion::V4_1;
+    let mut attachments = Vec::new();
+    o.opt(if nested { "attachments" } else { "deform" }, |v, p| {
+        each_named(v, p, "skin", |skin, v, p| {
+            each_named(v, p, "slot", |slot, v, p| {
+                each_named(v, p, "attachment", |att, v, p| {
+                    let timelines = if nested {
+                        read_attachment_timelines(v, p, ver)?
+                    } else {
+                        vec![AttachmentTimeline::Deform(keys(v, p, ver, 1, deform_key)?)]
+                    };
+                    attachments.push(AttachmentTimelines {
+                        skin: skin.to_owned(),
+                        slot: slot.to_owned(),
+                        attachment: att.to_owned(),
+                        timelines,
+                    });
+                    Ok(())
+                })
+            })
+        })
+    })?;
+    Ok(attachments)
 }
 
 /// Reads one animation.
 pub(super) fn read_animation(name: &str, o: &Obj, ver: SpineVersion) -> R<Animation> {
-    let slots = o
-        .opt("slots", |v, p| {
-            each_named(v, p, "slot", |slot, v, p| {
-                let timelines = each_named_some(v, p, "slot timeline", |tl, v, p| {
-                    skip_empty(v, ver)
-                        .map_or_else(|| read_slot_timeline(tl, v, p, ver).map(Some), |_| Ok(None))
-                })?;
-                Ok(Named { name: slot.to_owned(), timelines })
-            })
-        })?
-        .unwrap_or_default();
-    let bones = o
-        .opt("bones", |v, p| {
-            each_named(v, p, "bone", |bone, v, p| {
-                let timelines = each_named_some(v, p, "bone timeline", |tl, v, p| {
-                    skip_empty(v, ver)
-                        .map_or_else(|| read_bone_timeline(tl, v, p, ver).map(Some), |_| Ok(None))
-                })?;
-                Ok(Named { name: bone.to_owned(), timelines })
-            })
-        })?
-        .unwrap_or_default();
-    let ik = o
-        .opt("ik", |v, p| {
-            each_named(v, p, "ik timeline", |c, v, p| {
-                let timelines = keys(v, p, ver, 2, |o| {
-                    Ok(IkKey {
-                        mix: o.f32("mix")?,
-                        softness: o.f32("softness")?,
-                        bend_positive: o.bool("bendPositive")?,
-                        compress: o.bool("compress")?,
-                        stretch: o.bool("stretch")?,
-                    })
-                })?;
-                Ok(Named { name: c.to_owned(), timelines })
-            })
-        })?
-        .unwrap_or_default();
-    let transform = o
-        .opt("transform", |v, p| {
-            each_named(v, p, "transform timeline", |c, v, p| {
-                Ok(Named { name: c.to_owned(), timelines: keys(v, p, ver, 6, TransformMix::read)? })
-            })
-        })?
-        .unwrap_or_default();
+    let slots = named_map(o, "slots", "slot", |v, p| {
+        read_timelines(v, p, ver, "slot timeline", read_slot_timeline)
+    })?;
+    let bones = named_map(o, "bones", "bone", |v, p| {
+        read_timelines(v, p, ver, "bone timeline", read_bone_timeline)
+    })?;
+    let ik = named_map(o, "ik", "ik timeline", |v, p| keys(v, p, ver, 2, ik_key))?;
+    let transform = named_map(o, "transform", "transform timeline", |v, p| {
+        keys(v, p, ver, 6, TransformMix::read)
+    })?;
     let path_key = if ver < SpineVersion::V3_8 { "paths" } else { "path" };
-    let path = o
-        .opt(path_key, |v, p| {
-            each_named(v, p, "path constraint", |c, v, p| {
-                let mut timelines = Vec::new();
-                each_named(v, p, "path timeline", |tl, v, p| {
-                    let value_key = if ver.is_v3() { tl } else { "value" };
-                    match tl {
-                        "position" => {
-                            timelines.push(PathTimeline::Position(keys1(v, p, ver, value_key)?))
-                        }
-                        "spacing" => {
-                            timelines.push(PathTimeline::Spacing(keys1(v, p, ver, value_key)?))
-                        }
-                        "mix" => {
-                            timelines.push(PathTimeline::Mix(keys(v, p, ver, 3, PathMix::read)?))
-                        }
-                        _ => {}
-                    }
-                    Ok(())
-                })?;
-                Ok(Named { name: c.to_owned(), timelines })
-            })
-        })?
-        .unwrap_or_default();
+    let path = named_map(o, path_key, "path constraint", |v, p| read_path_timelines(v, p, ver))?;
     let physics = if ver >= SpineVersion::V4_2 {
-        o.opt("physics", |v, p| {
-            each_named(v, p, "physics constraint", |c, v, p| {
-                let mut timelines = Vec::new();
-                each_named(v, p, "physics timeline", |tl, v, p| {
-                    use PhysicsProperty as Pp;
-                    let prop = match tl {
-                        "reset" => {
-                            timelines.push(PhysicsTimeline::Reset(keys(v, p, ver, 0, |_| Ok(()))?));
-                            return Ok(());
-                        }
-                        "inertia" => Pp::Inertia,
-                        "strength" => Pp::Strength,
-                        "damping" => Pp::Damping,
-                        "mass" => Pp::Mass,
-                        "wind" => Pp::Wind,
-                        "gravity" => Pp::Gravity,
-                        "mix" => Pp::Mix,
-                        _ => return Ok(()),
-                    };
-                    timelines.push(PhysicsTimeline::Value(prop, keys1(v, p, ver, "value")?));
-                    Ok(())
-                })?;
-                Ok(Named { name: c.to_owned(), timelines })
-            })
-        })?
-        .unwrap_or_default()
+        named_map(o, "physics", "physics constraint", |v, p| read_physics_timelines(v, p, ver))?
     } else {
         Vec::new()
     };
-    // Attachment timelines: skin > slot > attachment > (deform keys | timelines).
-    let mut attachments = Vec::new();
-    let mut walk =
-        |key: &str, nested: bool| -> R<()> {
-            o.opt(key, |v, p| {
-                each_named(v, p, "skin", |skin, v, p| {
-                    each_named(v, p, "slot", |slot, v, p| {
-                        each_named(v, p, "attachment", |att, v, p| {
-                            let timelines =
-                                if nested {
-                                    let mut t = Vec::new();
-                                    each_named(v, p, "timeline", |tl, v, p| {
-                                        match tl {
-                                            "deform" => t.push(AttachmentTimeline::Deform(
-                                                read_deform_keys(v, p, ver)?,
-                                            )),
-                                            "sequence" => t.push(AttachmentTimeline::Sequence(
-                                                keys(v, p, ver, 0, |o| {
-                                                    Ok(SequenceKey {
-                                                        mode: o.opt("mode", SequenceMode::read)?,
-                                                        index: o.i32("index")?,
-                                                        delay: o.f32("delay")?,
-                                                    })
-                                                })?,
-                                            )),
-                                            _ => {}
-                                        }
-                                        Ok(())
-                                    })?;
-                                    t
-                                } else {
-                                    vec![AttachmentTimeline::Deform(read_deform_keys(v, p, ver)?)]
-                                };
-                            attachments.push(AttachmentTimelines {
-                                skin: skin.to_owned(),
-                                slot: slot.to_owned(),
-                                attachment: att.to_owned(),
-                                timelines,
-                            });
-                            Ok(())
-                        })
-                    })
-                })
-            })?;
-            Ok(())
-        };
-    if ver < SpineVersion::V4_1 {
-        walk("deform", false)?;
-    } else {
-        walk("attachments", true)?;
-    }
+    let attachments = read_attachments(o, ver)?;
     let draw_order_key =
         if ver < SpineVersion::V3_8 && !o.has("drawOrder") { "draworder" } else { "drawOrder" };
-    let draw_order = o.opt(draw_order_key, |v, p| {
-        keys_of("draw order key", v, p, ver, 0, |o| {
-            o.opt("offsets", |v, p| {
-                each(v, p, "draw order change", |x, p| {
-                    let e = Obj::new(x, p)?;
-                    Ok(DrawOrderOffset {
-                        slot: e.req_string("slot")?,
-                        offset: e.req("offset", super::value::as_i32)?,
-                    })
-                })
-            })
-        })
-    })?;
-    let events = o.opt("events", |v, p| {
-        keys_of("event key", v, p, ver, 0, |o| {
-            Ok(EventKey {
-                name: o.req_string("name")?,
-                int: o.i32("int")?,
-                float: o.f32("float")?,
-                string: o.string("string")?,
-                volume: o.f32("volume")?,
-                balance: o.f32("balance")?,
-            })
-        })
-    })?;
+    let draw_order =
+        o.opt(draw_order_key, |v, p| keys_of("draw order key", v, p, ver, 0, draw_order_offsets))?;
+    let events = o.opt("events", |v, p| keys_of("event key", v, p, ver, 0, event_key))?;
     Ok(Animation {
         name: name.to_owned(),
         slots,

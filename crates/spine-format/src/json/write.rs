@@ -11,120 +11,18 @@
 //! dropped for skin extras; such text may not read back.
 
 use super::anim::*;
+use super::out::{
+    self, attachment_timelines, event_defs, floats, named, sequence, str_, timelines, to_text,
+    u32s, uint, Jv, Style, O,
+};
 use super::*;
 
-/// An owned JSON value with ordered objects: what the writer builds and serializes.
-#[derive(Debug, Clone, PartialEq)]
-enum J {
-    Bool(bool),
-    Num(f64),
-    Str(String),
-    Arr(Vec<J>),
-    Obj(Vec<(String, J)>),
-}
-
-impl serde::Serialize for J {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{SerializeMap, SerializeSeq};
-        match self {
-            J::Bool(b) => s.serialize_bool(*b),
-            // Integral values print without a fraction, as the Spine editor writes them.
-            J::Num(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => s.serialize_i64(*n as i64),
-            J::Num(n) => s.serialize_f64(*n),
-            J::Str(x) => s.serialize_str(x),
-            J::Arr(a) => {
-                let mut seq = s.serialize_seq(Some(a.len()))?;
-                for x in a {
-                    seq.serialize_element(x)?;
-                }
-                seq.end()
-            }
-            J::Obj(o) => {
-                let mut map = s.serialize_map(Some(o.len()))?;
-                for (k, x) in o {
-                    map.serialize_entry(k, x)?;
-                }
-                map.end()
-            }
-        }
-    }
-}
-
-/// Builds an object in key order.
-#[derive(Default)]
-struct O(Vec<(String, J)>);
-
-fn num(x: f32) -> J {
-    // Rust prints the shortest decimal that reads back to the same f32.
-    J::Num(format!("{x}").parse().unwrap_or(f64::from(x)))
-}
-
-fn color(c: [u8; 4]) -> J {
-    J::Str(c.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-fn strs(v: &[String]) -> J {
-    J::Arr(v.iter().map(|s| J::Str(s.clone())).collect())
-}
-
-fn floats(v: &[f32]) -> J {
-    J::Arr(v.iter().map(|x| num(*x)).collect())
-}
-
-fn u32s(v: &[u32]) -> J {
-    J::Arr(v.iter().map(|x| J::Num(f64::from(*x))).collect())
-}
-
-impl O {
-    fn put(&mut self, k: &str, v: J) -> &mut Self {
-        self.0.push((k.to_owned(), v));
-        self
-    }
-    fn f(&mut self, k: &str, v: Option<f32>) -> &mut Self {
-        if let Some(x) = v {
-            self.put(k, num(x));
-        }
-        self
-    }
-    fn i(&mut self, k: &str, v: Option<i32>) -> &mut Self {
-        if let Some(x) = v {
-            self.put(k, J::Num(f64::from(x)));
-        }
-        self
-    }
-    fn b(&mut self, k: &str, v: Option<bool>) -> &mut Self {
-        if let Some(x) = v {
-            self.put(k, J::Bool(x));
-        }
-        self
-    }
-    fn s(&mut self, k: &str, v: &Option<String>) -> &mut Self {
-        if let Some(x) = v {
-            self.put(k, J::Str(x.clone()));
-        }
-        self
-    }
-    fn c(&mut self, k: &str, v: Option<[u8; 4]>) -> &mut Self {
-        if let Some(x) = v {
-            self.put(k, color(x));
-        }
-        self
-    }
-    fn list(&mut self, k: &str, v: &[String]) -> &mut Self {
-        if !v.is_empty() {
-            self.put(k, strs(v));
-        }
-        self
-    }
-    fn done(&mut self) -> J {
-        J::Obj(std::mem::take(&mut self.0))
-    }
-}
-
+/// The fields every constraint has.
 fn head(o: &mut O, h: &ConstraintHead) {
-    o.put("name", J::Str(h.name.clone())).i("order", h.order).b("skin", h.skin);
+    o.put("name", str_(&h.name)).i("order", h.order).b("skin", h.skin);
 }
 
+/// Transform constraint mixes (both spellings; absent ones left out).
 fn transform_mix(o: &mut O, m: &TransformMix) {
     o.f("rotateMix", m.rotate_mix)
         .f("translateMix", m.translate_mix)
@@ -138,6 +36,7 @@ fn transform_mix(o: &mut O, m: &TransformMix) {
         .f("mixShearY", m.mix_shear_y);
 }
 
+/// Path constraint mixes (both spellings; absent ones left out).
 fn path_mix(o: &mut O, m: &PathMix) {
     o.f("rotateMix", m.rotate_mix)
         .f("translateMix", m.translate_mix)
@@ -146,23 +45,12 @@ fn path_mix(o: &mut O, m: &PathMix) {
         .f("mixY", m.mix_y);
 }
 
-fn sequence(o: &mut O, s: &Option<Sequence>) {
-    if let Some(s) = s {
-        let j = O::default()
-            .i("count", Some(s.count))
-            .i("start", s.start)
-            .i("digits", s.digits)
-            .i("setup", s.setup)
-            .done();
-        o.put("sequence", j);
-    }
-}
-
-fn attachment(a: &Attachment, ver: SpineVersion) -> J {
+/// An attachment, its keys spelled as `ver` spells them.
+fn attachment(a: &Attachment, ver: SpineVersion) -> Jv {
     let mut o = O::default();
     o.s("name", &a.name);
     if let Some(t) = a.declared_type {
-        o.put("type", J::Str(t.as_str().to_owned()));
+        o.put("type", str_(t.as_str()));
     }
     match &a.kind {
         AttachmentKind::Region {
@@ -189,7 +77,7 @@ fn attachment(a: &Attachment, ver: SpineVersion) -> J {
             sequence(&mut o, seq);
         }
         AttachmentKind::BoundingBox { vertex_count, vertices, color } => {
-            o.put("vertexCount", J::Num(f64::from(*vertex_count)))
+            o.put("vertexCount", uint(*vertex_count))
                 .put("vertices", floats(vertices))
                 .c("color", *color);
         }
@@ -211,7 +99,7 @@ fn attachment(a: &Attachment, ver: SpineVersion) -> J {
                 .put("vertices", floats(vertices))
                 .put("triangles", u32s(triangles));
             if let Some(h) = hull {
-                o.put("hull", J::Num(f64::from(*h)));
+                o.put("hull", uint(*h));
             }
             if let Some(e) = edges {
                 o.put("edges", u32s(e));
@@ -229,14 +117,14 @@ fn attachment(a: &Attachment, ver: SpineVersion) -> J {
         } => {
             o.s("path", path).c("color", *color).f("width", *width).f("height", *height);
             sequence(&mut o, seq);
-            o.put("parent", J::Str(parent.clone()))
+            o.put("parent", str_(parent))
                 .s("skin", skin)
                 .b(if ver >= SpineVersion::V4_1 { "timelines" } else { "deform" }, *timelines);
         }
         AttachmentKind::Path { closed, constant_speed, vertex_count, vertices, lengths, color } => {
             o.b("closed", *closed)
                 .b("constantSpeed", *constant_speed)
-                .put("vertexCount", J::Num(f64::from(*vertex_count)))
+                .put("vertexCount", uint(*vertex_count))
                 .put("vertices", floats(vertices))
                 .put("lengths", floats(lengths))
                 .c("color", *color);
@@ -246,7 +134,7 @@ fn attachment(a: &Attachment, ver: SpineVersion) -> J {
         }
         AttachmentKind::Clipping { end, vertex_count, vertices, color } => {
             o.s("end", end)
-                .put("vertexCount", J::Num(f64::from(*vertex_count)))
+                .put("vertexCount", uint(*vertex_count))
                 .put("vertices", floats(vertices))
                 .c("color", *color);
         }
@@ -254,307 +142,90 @@ fn attachment(a: &Attachment, ver: SpineVersion) -> J {
     o.done()
 }
 
-fn skin_slots(slots: &[SkinSlot], ver: SpineVersion) -> J {
-    J::Obj(
+/// The `<slot>: {<key>: attachment}` object of a skin.
+fn skin_slots(slots: &[SkinSlot], ver: SpineVersion) -> Jv {
+    Jv::Obj(
         slots
             .iter()
             .map(|s| {
                 let atts =
                     s.attachments.iter().map(|a| (a.key.clone(), attachment(a, ver))).collect();
-                (s.slot.clone(), J::Obj(atts))
+                (s.slot.clone(), Jv::Obj(atts))
             })
             .collect(),
     )
 }
 
-fn curve(o: &mut O, c: &Option<Curve>) {
-    match c {
-        None => {}
-        Some(Curve::Stepped) => {
-            o.put("curve", J::Str("stepped".into()));
-        }
-        Some(Curve::Other(s)) => {
-            o.put("curve", J::Str(s.clone()));
-        }
-        Some(Curve::Bezier(v)) => {
-            o.put("curve", floats(v));
-        }
-        Some(Curve::Number { c1, c2, c3, c4 }) => {
-            o.f("curve", Some(*c1)).f("c2", *c2).f("c3", *c3).f("c4", *c4);
-        }
-    }
+/// The style of `ver`: its key spellings, curves as the 3.x keys `curve`, `c2`…`c4`.
+fn style(ver: SpineVersion) -> Style {
+    Style { ver, curve: out::curve }
 }
 
-/// Writes keys: `time`, the values (by `f`), then the curve.
-fn keys<V>(keys: &[Key<V>], mut f: impl FnMut(&mut O, &V)) -> J {
-    J::Arr(
-        keys.iter()
-            .map(|k| {
-                let mut o = O::default();
-                o.f("time", Some(k.time));
-                f(&mut o, &k.value);
-                curve(&mut o, &k.curve);
-                o.done()
-            })
-            .collect(),
-    )
-}
-
-fn keys1(k: &Keys1, name: &str) -> J {
-    keys(k, |o, v| {
-        o.f(name, *v);
-    })
-}
-
-fn keys_xy(k: &[Key<Xy>]) -> J {
-    keys(k, |o, v| {
-        o.f("x", v.x).f("y", v.y);
-    })
-}
-
-fn two(o: &mut O, v: &TwoColor) {
-    o.c("light", Some(v.light)).c("dark", Some(v.dark));
-}
-
-fn slot_timeline(t: &SlotTimeline, ver: SpineVersion) -> (&'static str, J) {
-    let col = |o: &mut O, c: &[u8; 4]| {
-        o.c("color", Some(*c));
-    };
-    match t {
-        SlotTimeline::Attachment(k) => (
-            "attachment",
-            keys(k, |o, v| {
-                o.s("name", v);
-            }),
-        ),
-        SlotTimeline::Rgba(k) => (if ver.is_v3() { "color" } else { "rgba" }, keys(k, col)),
-        SlotTimeline::Rgb(k) => ("rgb", keys(k, col)),
-        SlotTimeline::Alpha(k) => ("alpha", keys1(k, "value")),
-        SlotTimeline::Rgba2(k) => (if ver.is_v3() { "twoColor" } else { "rgba2" }, keys(k, two)),
-        SlotTimeline::Rgb2(k) => ("rgb2", keys(k, two)),
-    }
-}
-
-fn bone_timeline(t: &BoneTimeline, ver: SpineVersion) -> (&'static str, J) {
-    use BoneTimeline as B;
-    match t {
-        B::Rotate(k) => ("rotate", keys1(k, if ver.is_v3() { "angle" } else { "value" })),
-        B::Translate(k) => ("translate", keys_xy(k)),
-        B::TranslateX(k) => ("translatex", keys1(k, "value")),
-        B::TranslateY(k) => ("translatey", keys1(k, "value")),
-        B::Scale(k) => ("scale", keys_xy(k)),
-        B::ScaleX(k) => ("scalex", keys1(k, "value")),
-        B::ScaleY(k) => ("scaley", keys1(k, "value")),
-        B::Shear(k) => ("shear", keys_xy(k)),
-        B::ShearX(k) => ("shearx", keys1(k, "value")),
-        B::ShearY(k) => ("sheary", keys1(k, "value")),
-        B::Inherit(k) => (
-            "inherit",
-            keys(k, |o, v| {
-                if let Some(i) = v {
-                    o.put("inherit", J::Str(i.as_str().to_owned()));
-                }
-            }),
-        ),
-    }
-}
-
-fn named<T>(items: &[Named<T>], mut f: impl FnMut(&T) -> J) -> J {
-    J::Obj(items.iter().map(|n| (n.name.clone(), f(&n.timelines))).collect())
-}
-
-/// A slot name with its attachments' timeline objects.
-type SlotGroup = (String, Vec<(String, J)>);
-
-/// Groups the flattened attachment timelines back into skin > slot > attachment objects.
-fn attachment_timelines(
-    list: &[AttachmentTimelines],
-    mut leaf: impl FnMut(&[AttachmentTimeline]) -> J,
-) -> J {
-    let mut skins: Vec<(String, Vec<SlotGroup>)> = Vec::new();
-    for a in list {
-        let si = match skins.iter().position(|(n, _)| *n == a.skin) {
-            Some(i) => i,
-            None => {
-                skins.push((a.skin.clone(), Vec::new()));
-                skins.len() - 1
-            }
-        };
-        let Some((_, slots)) = skins.get_mut(si) else { continue };
-        let li = match slots.iter().position(|(n, _)| *n == a.slot) {
-            Some(i) => i,
-            None => {
-                slots.push((a.slot.clone(), Vec::new()));
-                slots.len() - 1
-            }
-        };
-        if let Some((_, atts)) = slots.get_mut(li) {
-            atts.push((a.attachment.clone(), leaf(&a.timelines)));
-        }
-    }
-    J::Obj(
-        skins
-            .into_iter()
-            .map(|(s, slots)| (s, J::Obj(slots.into_iter().map(|(n, a)| (n, J::Obj(a))).collect())))
-            .collect(),
-    )
-}
-
-fn deform_keys(k: &[Key<DeformKey>]) -> J {
-    keys(k, |o, v| {
-        o.i("offset", v.offset);
-        if let Some(vs) = &v.vertices {
-            o.put("vertices", floats(vs));
-        }
-    })
-}
-
-fn animation(a: &Animation, ver: SpineVersion) -> J {
+/// An animation's timelines, spelled as `ver` spells them.
+fn animation(a: &Animation, ver: SpineVersion) -> Jv {
+    let st = style(ver);
     let mut o = O::default();
     if !a.slots.is_empty() {
-        let j = named(&a.slots, |ts| {
-            J::Obj(
-                ts.iter().map(|t| slot_timeline(t, ver)).map(|(k, v)| (k.to_owned(), v)).collect(),
-            )
-        });
-        o.put("slots", j);
+        o.put("slots", named(&a.slots, |ts| timelines(ts, |t| st.slot_timeline(t))));
     }
     if !a.bones.is_empty() {
-        let j = named(&a.bones, |ts| {
-            J::Obj(
-                ts.iter().map(|t| bone_timeline(t, ver)).map(|(k, v)| (k.to_owned(), v)).collect(),
-            )
-        });
-        o.put("bones", j);
+        o.put("bones", named(&a.bones, |ts| timelines(ts, |t| st.bone_timeline(t))));
     }
     if !a.ik.is_empty() {
-        let j = named(&a.ik, |k| {
-            keys(k, |o, v| {
-                o.f("mix", v.mix)
-                    .f("softness", v.softness)
-                    .b("bendPositive", v.bend_positive)
-                    .b("compress", v.compress)
-                    .b("stretch", v.stretch);
-            })
-        });
-        o.put("ik", j);
+        o.put("ik", named(&a.ik, |k| st.ik_keys(k)));
     }
     if !a.transform.is_empty() {
-        o.put("transform", named(&a.transform, |k| keys(k, transform_mix)));
+        o.put("transform", named(&a.transform, |k| st.keys(k, transform_mix)));
     }
     if !a.path.is_empty() {
-        let j = named(&a.path, |ts| {
-            J::Obj(
-                ts.iter()
-                    .map(|t| match t {
-                        PathTimeline::Position(k) => (
-                            "position".to_owned(),
-                            keys1(k, if ver.is_v3() { "position" } else { "value" }),
-                        ),
-                        PathTimeline::Spacing(k) => (
-                            "spacing".to_owned(),
-                            keys1(k, if ver.is_v3() { "spacing" } else { "value" }),
-                        ),
-                        PathTimeline::Mix(k) => ("mix".to_owned(), keys(k, path_mix)),
-                    })
-                    .collect(),
-            )
-        });
-        o.put(if ver < SpineVersion::V3_8 { "paths" } else { "path" }, j);
+        let key = if ver < SpineVersion::V3_8 { "paths" } else { "path" };
+        o.put(key, named(&a.path, |ts| timelines(ts, |t| path_timeline(st, t))));
     }
     if !a.physics.is_empty() {
-        let j = named(&a.physics, |ts| {
-            J::Obj(
-                ts.iter()
-                    .map(|t| match t {
-                        PhysicsTimeline::Reset(k) => ("reset".to_owned(), keys(k, |_, _| {})),
-                        PhysicsTimeline::Value(p, k) => {
-                            let name = match p {
-                                PhysicsProperty::Inertia => "inertia",
-                                PhysicsProperty::Strength => "strength",
-                                PhysicsProperty::Damping => "damping",
-                                PhysicsProperty::Mass => "mass",
-                                PhysicsProperty::Wind => "wind",
-                                PhysicsProperty::Gravity => "gravity",
-                                PhysicsProperty::Mix => "mix",
-                            };
-                            (name.to_owned(), keys1(k, "value"))
-                        }
-                    })
-                    .collect(),
-            )
-        });
-        o.put("physics", j);
+        o.put("physics", named(&a.physics, |ts| timelines(ts, |t| st.physics_timeline(t))));
     }
     if !a.attachments.is_empty() {
         if ver < SpineVersion::V4_1 {
-            let j = attachment_timelines(&a.attachments, |ts| {
-                ts.iter()
-                    .find_map(|t| match t {
-                        AttachmentTimeline::Deform(k) => Some(deform_keys(k)),
-                        AttachmentTimeline::Sequence(_) => None,
-                    })
-                    .unwrap_or(J::Arr(Vec::new()))
-            });
-            o.put("deform", j);
+            o.put("deform", attachment_timelines(&a.attachments, |ts| deform_only(st, ts)));
         } else {
-            let j = attachment_timelines(&a.attachments, |ts| {
-                J::Obj(
-                    ts.iter()
-                        .map(|t| match t {
-                            AttachmentTimeline::Deform(k) => ("deform".to_owned(), deform_keys(k)),
-                            AttachmentTimeline::Sequence(k) => (
-                                "sequence".to_owned(),
-                                keys(k, |o, v| {
-                                    if let Some(m) = v.mode {
-                                        o.put("mode", J::Str(m.as_str().to_owned()));
-                                    }
-                                    o.i("index", v.index).f("delay", v.delay);
-                                }),
-                            ),
-                        })
-                        .collect(),
-                )
-            });
+            let j = attachment_timelines(&a.attachments, |ts| st.attachment_timeline_object(ts));
             o.put("attachments", j);
         }
     }
     if let Some(d) = &a.draw_order {
-        let j = keys(d, |o, v| {
-            if let Some(offsets) = v {
-                let list = offsets
-                    .iter()
-                    .map(|x| {
-                        O::default()
-                            .put("slot", J::Str(x.slot.clone()))
-                            .i("offset", Some(x.offset))
-                            .done()
-                    })
-                    .collect();
-                o.put("offsets", J::Arr(list));
-            }
-        });
-        o.put("drawOrder", j);
+        o.put("drawOrder", st.draw_order(d));
     }
     if let Some(e) = &a.events {
-        let j = keys(e, |o, v| {
-            o.put("name", J::Str(v.name.clone()))
-                .i("int", v.int)
-                .f("float", v.float)
-                .s("string", &v.string)
-                .f("volume", v.volume)
-                .f("balance", v.balance);
-        });
-        o.put("events", j);
+        o.put("events", st.event_keys(e));
     }
     o.done()
 }
 
-fn root(s: &Skeleton) -> J {
-    let ver = s.version;
-    let i = &s.info;
-    let mut o = O::default();
-    let info = O::default()
+/// A path constraint timeline; 3.x names the value `position` / `spacing`.
+fn path_timeline(st: Style, t: &PathTimeline) -> (&'static str, Jv) {
+    let v3 = st.ver.is_v3();
+    match t {
+        PathTimeline::Position(k) => {
+            ("position", st.keys1(k, if v3 { "position" } else { "value" }))
+        }
+        PathTimeline::Spacing(k) => ("spacing", st.keys1(k, if v3 { "spacing" } else { "value" })),
+        PathTimeline::Mix(k) => ("mix", st.keys(k, path_mix)),
+    }
+}
+
+/// An attachment's ≤4.0 `deform` keys (its sequence timelines have no spelling there).
+fn deform_only(st: Style, ts: &[AttachmentTimeline]) -> Jv {
+    ts.iter()
+        .find_map(|t| match t {
+            AttachmentTimeline::Deform(k) => Some(st.deform_keys(k)),
+            AttachmentTimeline::Sequence(_) => None,
+        })
+        .unwrap_or(Jv::Arr(Vec::new()))
+}
+
+/// The `skeleton` object.
+fn info(i: &Info) -> Jv {
+    O::default()
         .s("hash", &i.hash)
         .s("spine", &i.spine)
         .f("x", i.x)
@@ -565,173 +236,184 @@ fn root(s: &Skeleton) -> J {
         .f("fps", i.fps)
         .s("images", &i.images)
         .s("audio", &i.audio)
-        .done();
-    o.put("skeleton", info);
-    let bones = s.bones.iter().map(|b| {
+        .done()
+}
+
+/// A bone, its inheritance key spelled as `ver` spells it.
+fn bone(b: &Bone, ver: SpineVersion) -> Jv {
+    let mut o = O::default();
+    o.put("name", str_(&b.name))
+        .s("parent", &b.parent)
+        .f("length", b.length)
+        .f("x", b.x)
+        .f("y", b.y)
+        .f("rotation", b.rotation)
+        .f("scaleX", b.scale_x)
+        .f("scaleY", b.scale_y)
+        .f("shearX", b.shear_x)
+        .f("shearY", b.shear_y);
+    if let Some(inh) = b.inherit {
+        let key = if ver >= SpineVersion::V4_2 { "inherit" } else { "transform" };
+        o.put(key, str_(inh.as_str()));
+    }
+    o.b("skin", b.skin).c("color", b.color).s("icon", &b.icon).b("visible", b.visible).done()
+}
+
+/// A slot.
+fn slot(sl: &Slot) -> Jv {
+    O::default()
+        .put("name", str_(&sl.name))
+        .put("bone", str_(&sl.bone))
+        .c("color", sl.color)
+        .c("dark", sl.dark)
+        .s("attachment", &sl.attachment)
+        .e("blend", sl.blend.map(BlendMode::as_str))
+        .b("visible", sl.visible)
+        .done()
+}
+
+/// An IK constraint.
+fn ik(c: &IkConstraint) -> Jv {
+    let mut o = O::default();
+    head(&mut o, &c.head);
+    o.list("bones", &c.bones)
+        .put("target", str_(&c.target))
+        .f("mix", c.mix)
+        .f("softness", c.softness)
+        .b("bendPositive", c.bend_positive)
+        .b("compress", c.compress)
+        .b("stretch", c.stretch)
+        .b("uniform", c.uniform)
+        .done()
+}
+
+/// A transform constraint.
+fn transform(c: &TransformConstraint) -> Jv {
+    let mut o = O::default();
+    head(&mut o, &c.head);
+    o.list("bones", &c.bones)
+        .put("target", str_(&c.target))
+        .b("local", c.local)
+        .b("relative", c.relative)
+        .f("rotation", c.rotation)
+        .f("x", c.x)
+        .f("y", c.y)
+        .f("scaleX", c.scale_x)
+        .f("scaleY", c.scale_y)
+        .f("shearY", c.shear_y);
+    transform_mix(&mut o, &c.mix);
+    o.done()
+}
+
+/// A path constraint.
+fn path(c: &PathConstraint) -> Jv {
+    let mut o = O::default();
+    head(&mut o, &c.head);
+    o.list("bones", &c.bones)
+        .put("target", str_(&c.target))
+        .e("positionMode", c.position_mode.map(PositionMode::as_str))
+        .e("spacingMode", c.spacing_mode.map(SpacingMode::as_str))
+        .e("rotateMode", c.rotate_mode.map(RotateMode::as_str))
+        .f("rotation", c.rotation)
+        .f("position", c.position)
+        .f("spacing", c.spacing);
+    path_mix(&mut o, &c.mix);
+    o.done()
+}
+
+/// A physics constraint (4.2).
+fn physics(c: &PhysicsConstraint) -> Jv {
+    let mut o = O::default();
+    head(&mut o, &c.head);
+    o.put("bone", str_(&c.bone))
+        .f("x", c.x)
+        .f("y", c.y)
+        .f("rotate", c.rotate)
+        .f("scaleX", c.scale_x)
+        .f("shearX", c.shear_x)
+        .f("limit", c.limit)
+        .i("fps", c.fps)
+        .f("inertia", c.inertia)
+        .f("strength", c.strength)
+        .f("damping", c.damping)
+        .f("mass", c.mass)
+        .f("wind", c.wind)
+        .f("gravity", c.gravity)
+        .f("mix", c.mix);
+    let names = [
+        "inertiaGlobal",
+        "strengthGlobal",
+        "dampingGlobal",
+        "massGlobal",
+        "windGlobal",
+        "gravityGlobal",
+        "mixGlobal",
+    ];
+    for (n, g) in names.iter().zip(c.global) {
+        o.b(n, g);
+    }
+    o.done()
+}
+
+/// The skins: the 3.5–3.7 object form or the 3.8+ array form.
+fn skins(skins: &[Skin], ver: SpineVersion) -> Jv {
+    if ver < SpineVersion::V3_8 {
+        return Jv::Obj(
+            skins.iter().map(|k| (k.name.clone(), skin_slots(&k.slots, ver))).collect(),
+        );
+    }
+    let skins = skins.iter().map(|k| {
         let mut o = O::default();
-        o.put("name", J::Str(b.name.clone()))
-            .s("parent", &b.parent)
-            .f("length", b.length)
-            .f("x", b.x)
-            .f("y", b.y)
-            .f("rotation", b.rotation)
-            .f("scaleX", b.scale_x)
-            .f("scaleY", b.scale_y)
-            .f("shearX", b.shear_x)
-            .f("shearY", b.shear_y);
-        if let Some(inh) = b.inherit {
-            o.put(
-                if ver >= SpineVersion::V4_2 { "inherit" } else { "transform" },
-                J::Str(inh.as_str().to_owned()),
-            );
+        o.put("name", str_(&k.name))
+            .list("bones", &k.bones)
+            .list("ik", &k.ik)
+            .list("transform", &k.transform)
+            .list("path", &k.path)
+            .list("physics", &k.physics);
+        if !k.slots.is_empty() {
+            o.put("attachments", skin_slots(&k.slots, ver));
         }
-        o.b("skin", b.skin).c("color", b.color).s("icon", &b.icon).b("visible", b.visible).done()
+        o.c("color", k.color).done()
     });
-    o.put("bones", J::Arr(bones.collect()));
-    let slots = s.slots.iter().map(|sl| {
-        let mut o = O::default();
-        o.put("name", J::Str(sl.name.clone()))
-            .put("bone", J::Str(sl.bone.clone()))
-            .c("color", sl.color)
-            .c("dark", sl.dark)
-            .s("attachment", &sl.attachment);
-        if let Some(b) = sl.blend {
-            o.put("blend", J::Str(b.as_str().to_owned()));
-        }
-        o.b("visible", sl.visible).done()
-    });
-    o.put("slots", J::Arr(slots.collect()));
+    Jv::Arr(skins.collect())
+}
+
+/// An array of `items` written by `f`.
+fn arr<T>(items: &[T], f: impl Fn(&T) -> Jv) -> Jv {
+    Jv::Arr(items.iter().map(f).collect())
+}
+
+/// The whole document.
+fn root(s: &Skeleton) -> Jv {
+    let ver = s.version;
+    let mut o = O::default();
+    o.put("skeleton", info(&s.info));
+    o.put("bones", arr(&s.bones, |b| bone(b, ver)));
+    o.put("slots", arr(&s.slots, slot));
     if !s.ik.is_empty() {
-        let ik = s.ik.iter().map(|c| {
-            let mut o = O::default();
-            head(&mut o, &c.head);
-            o.list("bones", &c.bones)
-                .put("target", J::Str(c.target.clone()))
-                .f("mix", c.mix)
-                .f("softness", c.softness)
-                .b("bendPositive", c.bend_positive)
-                .b("compress", c.compress)
-                .b("stretch", c.stretch)
-                .b("uniform", c.uniform)
-                .done()
-        });
-        o.put("ik", J::Arr(ik.collect()));
+        o.put("ik", arr(&s.ik, ik));
     }
     if !s.transform.is_empty() {
-        let t = s.transform.iter().map(|c| {
-            let mut o = O::default();
-            head(&mut o, &c.head);
-            o.list("bones", &c.bones)
-                .put("target", J::Str(c.target.clone()))
-                .b("local", c.local)
-                .b("relative", c.relative)
-                .f("rotation", c.rotation)
-                .f("x", c.x)
-                .f("y", c.y)
-                .f("scaleX", c.scale_x)
-                .f("scaleY", c.scale_y)
-                .f("shearY", c.shear_y);
-            transform_mix(&mut o, &c.mix);
-            o.done()
-        });
-        o.put("transform", J::Arr(t.collect()));
+        o.put("transform", arr(&s.transform, transform));
     }
     if !s.path.is_empty() {
-        let p = s.path.iter().map(|c| {
-            let mut o = O::default();
-            head(&mut o, &c.head);
-            o.list("bones", &c.bones).put("target", J::Str(c.target.clone()));
-            if let Some(m) = c.position_mode {
-                o.put("positionMode", J::Str(m.as_str().to_owned()));
-            }
-            if let Some(m) = c.spacing_mode {
-                o.put("spacingMode", J::Str(m.as_str().to_owned()));
-            }
-            if let Some(m) = c.rotate_mode {
-                o.put("rotateMode", J::Str(m.as_str().to_owned()));
-            }
-            o.f("rotation", c.rotation).f("position", c.position).f("spacing", c.spacing);
-            path_mix(&mut o, &c.mix);
-            o.done()
-        });
-        o.put("path", J::Arr(p.collect()));
+        o.put("path", arr(&s.path, path));
     }
     if !s.physics.is_empty() {
-        let p = s.physics.iter().map(|c| {
-            let mut o = O::default();
-            head(&mut o, &c.head);
-            o.put("bone", J::Str(c.bone.clone()))
-                .f("x", c.x)
-                .f("y", c.y)
-                .f("rotate", c.rotate)
-                .f("scaleX", c.scale_x)
-                .f("shearX", c.shear_x)
-                .f("limit", c.limit)
-                .i("fps", c.fps)
-                .f("inertia", c.inertia)
-                .f("strength", c.strength)
-                .f("damping", c.damping)
-                .f("mass", c.mass)
-                .f("wind", c.wind)
-                .f("gravity", c.gravity)
-                .f("mix", c.mix);
-            let names = [
-                "inertiaGlobal",
-                "strengthGlobal",
-                "dampingGlobal",
-                "massGlobal",
-                "windGlobal",
-                "gravityGlobal",
-                "mixGlobal",
-            ];
-            for (n, g) in names.iter().zip(c.global) {
-                o.b(n, g);
-            }
-            o.done()
-        });
-        o.put("physics", J::Arr(p.collect()));
+        o.put("physics", arr(&s.physics, physics));
     }
-    if ver < SpineVersion::V3_8 {
-        let skins = s.skins.iter().map(|k| (k.name.clone(), skin_slots(&k.slots, ver))).collect();
-        o.put("skins", J::Obj(skins));
-    } else {
-        let skins = s.skins.iter().map(|k| {
-            let mut o = O::default();
-            o.put("name", J::Str(k.name.clone()))
-                .list("bones", &k.bones)
-                .list("ik", &k.ik)
-                .list("transform", &k.transform)
-                .list("path", &k.path)
-                .list("physics", &k.physics);
-            if !k.slots.is_empty() {
-                o.put("attachments", skin_slots(&k.slots, ver));
-            }
-            o.c("color", k.color).done()
-        });
-        o.put("skins", J::Arr(skins.collect()));
-    }
+    o.put("skins", skins(&s.skins, ver));
     if !s.events.is_empty() {
-        let events = s.events.iter().map(|e| {
-            let j = O::default()
-                .i("int", e.int)
-                .f("float", e.float)
-                .s("string", &e.string)
-                .s("audio", &e.audio)
-                .f("volume", e.volume)
-                .f("balance", e.balance)
-                .done();
-            (e.name.clone(), j)
-        });
-        o.put("events", J::Obj(events.collect()));
+        o.put("events", event_defs(&s.events));
     }
     if !s.animations.is_empty() {
         let anims = s.animations.iter().map(|a| (a.name.clone(), animation(a, ver)));
-        o.put("animations", J::Obj(anims.collect()));
+        o.put("animations", Jv::Obj(anims.collect()));
     }
     o.done()
 }
 
 /// Writes a skeleton as JSON text (pretty-printed) that [`super::parse`] reads back to `s`.
 pub fn write(s: &Skeleton) -> String {
-    serde_json::to_string_pretty(&root(s)).unwrap_or_default()
+    to_text(&root(s))
 }

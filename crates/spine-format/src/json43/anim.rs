@@ -1,11 +1,14 @@
 //! Animations of a 4.3 JSON skeleton: timelines and their keys, as written.
 
 use super::{last_wins, named, named_some};
-use crate::json::value::{array_len, as_i32, check_count, each, f32s, Obj, J, P, R};
+use crate::json::keys::{
+    deform_key, draw_order_offsets, event_key, ik_key, last, physics_property, required_color,
+    sequence_key, two_color, xy,
+};
+use crate::json::value::{array_len, check_count, each, f32s, Obj, J, P, R};
 use crate::json::{
-    AttachmentTimeline, AttachmentTimelines, BoneTimeline, Curve, DeformKey, DrawOrderOffset,
-    EventKey, IkKey, Key, Keys1, Named, PhysicsProperty, PhysicsTimeline, SequenceKey,
-    SequenceMode, SlotTimeline, TwoColor, Xy,
+    AttachmentTimeline, AttachmentTimelines, BoneTimeline, Curve, DrawOrderOffset, EventKey, IkKey,
+    Key, Keys1, Named, PhysicsTimeline, SlotTimeline, Xy,
 };
 use serde::Serialize;
 
@@ -92,85 +95,46 @@ pub struct Animation {
     pub color: Option<[u8; 4]>,
 }
 
-fn last<V>(keys: &[Key<V>]) -> f32 {
-    keys.last().map_or(0.0, |k| k.time)
-}
-
 impl Animation {
     /// The duration as the loader computes it: the largest last-key time over all timelines.
     pub fn duration(&self) -> f32 {
         let mut d = 0f32;
         let mut add = |t: f32| d = d.max(t);
-        for n in &self.slots {
-            for t in &n.timelines {
-                add(match t {
-                    SlotTimeline::Attachment(k) => last(k),
-                    SlotTimeline::Rgba(k) | SlotTimeline::Rgb(k) => last(k),
-                    SlotTimeline::Alpha(k) => last(k),
-                    SlotTimeline::Rgba2(k) | SlotTimeline::Rgb2(k) => last(k),
-                });
-            }
-        }
-        for n in &self.bones {
-            for t in &n.timelines {
-                add(match t {
-                    BoneTimeline::Rotate(k)
-                    | BoneTimeline::TranslateX(k)
-                    | BoneTimeline::TranslateY(k)
-                    | BoneTimeline::ScaleX(k)
-                    | BoneTimeline::ScaleY(k)
-                    | BoneTimeline::ShearX(k)
-                    | BoneTimeline::ShearY(k) => last(k),
-                    BoneTimeline::Translate(k)
-                    | BoneTimeline::Scale(k)
-                    | BoneTimeline::Shear(k) => last(k),
-                    BoneTimeline::Inherit(k) => last(k),
-                });
-            }
-        }
+        self.slots.iter().flat_map(|n| &n.timelines).for_each(|t| add(t.end()));
+        self.bones.iter().flat_map(|n| &n.timelines).for_each(|t| add(t.end()));
         self.ik.iter().for_each(|n| add(last(&n.timelines)));
         self.transform.iter().for_each(|n| add(last(&n.timelines)));
-        for n in &self.path {
-            for t in &n.timelines {
-                add(match t {
-                    PathTimeline::Position(k) | PathTimeline::Spacing(k) => last(k),
-                    PathTimeline::Mix(k) => last(k),
-                });
-            }
-        }
-        for n in &self.physics {
-            for t in &n.timelines {
-                add(match t {
-                    PhysicsTimeline::Reset(k) => last(k),
-                    PhysicsTimeline::Value(_, k) => last(k),
-                });
-            }
-        }
-        for n in &self.slider {
-            for t in &n.timelines {
-                add(match t {
-                    SliderTimeline::Time(k) | SliderTimeline::Mix(k) => last(k),
-                });
-            }
-        }
-        for a in &self.attachments {
-            for t in &a.timelines {
-                add(match t {
-                    AttachmentTimeline::Deform(k) => last(k),
-                    AttachmentTimeline::Sequence(k) => last(k),
-                });
-            }
-        }
+        self.path.iter().flat_map(|n| &n.timelines).for_each(|t| add(t.end()));
+        self.physics.iter().flat_map(|n| &n.timelines).for_each(|t| add(t.end()));
+        self.slider.iter().flat_map(|n| &n.timelines).for_each(|t| add(t.end()));
+        self.attachments.iter().flat_map(|a| &a.timelines).for_each(|t| add(t.end()));
         if let Some(k) = &self.draw_order {
             add(last(k));
         }
-        for f in &self.draw_order_folders {
-            add(last(&f.keys));
-        }
+        self.draw_order_folders.iter().for_each(|f| add(last(&f.keys)));
         if let Some(k) = &self.events {
             add(last(k));
         }
         d
+    }
+}
+
+impl PathTimeline {
+    /// The time of its last key.
+    fn end(&self) -> f32 {
+        match self {
+            PathTimeline::Position(k) | PathTimeline::Spacing(k) => last(k),
+            PathTimeline::Mix(k) => last(k),
+        }
+    }
+}
+
+impl SliderTimeline {
+    /// The time of its last key.
+    fn end(&self) -> f32 {
+        match self {
+            SliderTimeline::Time(k) | SliderTimeline::Mix(k) => last(k),
+        }
     }
 }
 
@@ -217,16 +181,19 @@ fn keys_of<V>(
     })
 }
 
+/// [`keys_of`] keyframes.
 fn keys<V>(v: J<'_>, p: &P, channels: usize, f: impl FnMut(&Obj) -> R<V>) -> R<Vec<Key<V>>> {
     keys_of("keyframe", v, p, channels, f)
 }
 
+/// Keys of one `value`.
 fn keys1(v: J<'_>, p: &P<'_>) -> R<Keys1> {
     keys(v, p, 1, |o| o.f32("value"))
 }
 
+/// Keys of `x`, `y`.
 fn keys_xy(v: J<'_>, p: &P<'_>) -> R<Vec<Key<Xy>>> {
-    keys(v, p, 2, |o| Ok(Xy { x: o.f32("x")?, y: o.f32("y")? }))
+    keys(v, p, 2, xy)
 }
 
 /// Whether a timeline value is an empty array (the loader skips such timelines; they are
@@ -235,19 +202,16 @@ fn is_empty(v: J<'_>) -> bool {
     matches!(v.items(), Some(a) if a.len() == 0)
 }
 
-fn color(o: &Obj, k: &str) -> R<[u8; 4]> {
-    o.req(k, crate::json::value::as_color)
-}
-
+/// A slot timeline `name`.
 fn read_slot_timeline(name: &str, v: J<'_>, p: &P<'_>) -> R<SlotTimeline> {
-    let two = |o: &Obj| Ok(TwoColor { light: color(o, "light")?, dark: color(o, "dark")? });
+    let color = |o: &Obj| required_color(o, "color");
     Ok(match name {
         "attachment" => SlotTimeline::Attachment(keys(v, p, 0, |o| o.string("name"))?),
-        "rgba" => SlotTimeline::Rgba(keys(v, p, 4, |o| color(o, "color"))?),
-        "rgb" => SlotTimeline::Rgb(keys(v, p, 3, |o| color(o, "color"))?),
+        "rgba" => SlotTimeline::Rgba(keys(v, p, 4, color)?),
+        "rgb" => SlotTimeline::Rgb(keys(v, p, 3, color)?),
         "alpha" => SlotTimeline::Alpha(keys1(v, p)?),
-        "rgba2" => SlotTimeline::Rgba2(keys(v, p, 7, two)?),
-        "rgb2" => SlotTimeline::Rgb2(keys(v, p, 6, two)?),
+        "rgba2" => SlotTimeline::Rgba2(keys(v, p, 7, two_color)?),
+        "rgb2" => SlotTimeline::Rgb2(keys(v, p, 6, two_color)?),
         _ => {
             return Err(p.err(format!(
                 "unknown slot timeline {name:?} (expected one of attachment, rgba, rgb, alpha, rgba2, rgb2)"
@@ -256,6 +220,7 @@ fn read_slot_timeline(name: &str, v: J<'_>, p: &P<'_>) -> R<SlotTimeline> {
     })
 }
 
+/// A bone timeline `name`.
 fn read_bone_timeline(name: &str, v: J<'_>, p: &P<'_>) -> R<BoneTimeline> {
     use BoneTimeline as B;
     Ok(match name {
@@ -269,23 +234,14 @@ fn read_bone_timeline(name: &str, v: J<'_>, p: &P<'_>) -> R<BoneTimeline> {
         "shear" => B::Shear(keys_xy(v, p)?),
         "shearx" => B::ShearX(keys1(v, p)?),
         "sheary" => B::ShearY(keys1(v, p)?),
-        "inherit" => B::Inherit(keys(v, p, 0, |o| o.opt("inherit", super::inherit))?),
+        "inherit" => B::Inherit(keys(v, p, 0, |o| o.opt("inherit", super::enums::inherit))?),
         _ => return Err(p.err(format!("unknown bone timeline {name:?}"))),
     })
 }
 
+/// Draw order keys.
 fn draw_order_keys(v: J<'_>, p: &P<'_>) -> R<DrawOrderKeys> {
-    keys_of("draw order key", v, p, 0, |o| {
-        o.opt("offsets", |v, p| {
-            each(v, p, "draw order change", |x, p| {
-                let e = Obj::new(x, p)?;
-                Ok(DrawOrderOffset {
-                    slot: e.req_string("slot")?,
-                    offset: e.req("offset", as_i32)?,
-                })
-            })
-        })
-    })
+    keys_of("draw order key", v, p, 0, draw_order_offsets)
 }
 
 /// `name.<constraint>: [keys]` maps whose empty key lists the loader skips.
@@ -307,118 +263,78 @@ fn constraint_keys<V>(
     .unwrap_or_default())
 }
 
-/// Reads one animation.
-pub(super) fn read_animation(name: &str, o: &Obj) -> R<Animation> {
-    let slots = o
-        .opt("slots", |v, p| {
-            named(v, p, "slot", |slot, v, p| {
-                let timelines = named_some(v, p, "slot timeline", |tl, v, p| {
-                    if is_empty(v) {
-                        return Ok(None);
-                    }
-                    read_slot_timeline(tl, v, p).map(Some)
-                })?;
-                Ok(Named { name: slot.to_owned(), timelines })
-            })
-        })?
-        .unwrap_or_default();
-    let bones = o
-        .opt("bones", |v, p| {
-            named(v, p, "bone", |bone, v, p| {
-                let timelines = named_some(v, p, "bone timeline", |tl, v, p| {
-                    if is_empty(v) {
-                        return Ok(None);
-                    }
-                    read_bone_timeline(tl, v, p).map(Some)
-                })?;
-                Ok(Named { name: bone.to_owned(), timelines })
-            })
-        })?
-        .unwrap_or_default();
-    let ik = constraint_keys(o, "ik", "ik timeline", 2, |o| {
-        Ok(IkKey {
-            mix: o.f32("mix")?,
-            softness: o.f32("softness")?,
-            bend_positive: o.bool("bendPositive")?,
-            compress: o.bool("compress")?,
-            stretch: o.bool("stretch")?,
+/// The object `key` of `<name>: {<timeline>: [keys]}` (absent: empty), one per name
+/// ([`super::last_wins`]): each timeline is read by `read` (`None`: an unknown name, ignored);
+/// timelines without keys are left out, as the loader skips them.
+fn timeline_map<T>(
+    o: &Obj,
+    key: &str,
+    what: &'static str,
+    timeline: &'static str,
+    read: fn(&str, J<'_>, &P<'_>) -> R<Option<T>>,
+) -> R<Vec<Named<Vec<T>>>> {
+    Ok(o.opt(key, |v, p| {
+        named(v, p, what, |name, v, p| {
+            let timelines = named_some(v, p, timeline, |tl, v, p| {
+                if is_empty(v) {
+                    return Ok(None);
+                }
+                read(tl, v, p)
+            })?;
+            Ok(Named { name: name.to_owned(), timelines })
         })
-    })?;
-    let transform = constraint_keys(o, "transform", "transform timeline", 6, |o| {
-        let mut mixes = [None; 6];
-        for (m, k) in mixes.iter_mut().zip(super::MIX_KEYS) {
-            *m = o.f32(k)?;
-        }
-        Ok(TransformKey { mixes })
-    })?;
-    let path = o
-        .opt("path", |v, p| {
-            named(v, p, "path constraint", |c, v, p| {
-                let timelines = named_some(v, p, "path timeline", |tl, v, p| {
-                    if is_empty(v) {
-                        return Ok(None);
-                    }
-                    Ok(match tl {
-                        "position" => Some(PathTimeline::Position(keys1(v, p)?)),
-                        "spacing" => Some(PathTimeline::Spacing(keys1(v, p)?)),
-                        "mix" => Some(PathTimeline::Mix(keys(v, p, 3, |o| {
-                            Ok(PathMixKey {
-                                mix_rotate: o.f32("mixRotate")?,
-                                mix_x: o.f32("mixX")?,
-                                mix_y: o.f32("mixY")?,
-                            })
-                        })?)),
-                        _ => None,
-                    })
-                })?;
-                Ok(Named { name: c.to_owned(), timelines })
+    })?
+    .unwrap_or_default())
+}
+
+/// A path constraint timeline `name` (`None`: unknown).
+fn read_path_timeline(name: &str, v: J<'_>, p: &P<'_>) -> R<Option<PathTimeline>> {
+    Ok(match name {
+        "position" => Some(PathTimeline::Position(keys1(v, p)?)),
+        "spacing" => Some(PathTimeline::Spacing(keys1(v, p)?)),
+        "mix" => Some(PathTimeline::Mix(keys(v, p, 3, |o| {
+            Ok(PathMixKey {
+                mix_rotate: o.f32("mixRotate")?,
+                mix_x: o.f32("mixX")?,
+                mix_y: o.f32("mixY")?,
             })
-        })?
-        .unwrap_or_default();
-    let physics = o
-        .opt("physics", |v, p| {
-            named(v, p, "physics constraint", |c, v, p| {
-                let timelines = named_some(v, p, "physics timeline", |tl, v, p| {
-                    use PhysicsProperty as Pp;
-                    if is_empty(v) {
-                        return Ok(None);
-                    }
-                    let prop = match tl {
-                        "reset" => {
-                            return Ok(Some(PhysicsTimeline::Reset(keys(v, p, 0, |_| Ok(()))?)))
-                        }
-                        "inertia" => Pp::Inertia,
-                        "strength" => Pp::Strength,
-                        "damping" => Pp::Damping,
-                        "mass" => Pp::Mass,
-                        "wind" => Pp::Wind,
-                        "gravity" => Pp::Gravity,
-                        "mix" => Pp::Mix,
-                        _ => return Ok(None),
-                    };
-                    Ok(Some(PhysicsTimeline::Value(prop, keys1(v, p)?)))
-                })?;
-                Ok(Named { name: c.to_owned(), timelines })
-            })
-        })?
-        .unwrap_or_default();
-    let slider = o
-        .opt("slider", |v, p| {
-            named(v, p, "slider constraint", |c, v, p| {
-                let timelines = named_some(v, p, "slider timeline", |tl, v, p| {
-                    if is_empty(v) {
-                        return Ok(None);
-                    }
-                    Ok(match tl {
-                        "time" => Some(SliderTimeline::Time(keys1(v, p)?)),
-                        "mix" => Some(SliderTimeline::Mix(keys1(v, p)?)),
-                        _ => None,
-                    })
-                })?;
-                Ok(Named { name: c.to_owned(), timelines })
-            })
-        })?
-        .unwrap_or_default();
+        })?)),
+        _ => None,
+    })
+}
+
+/// A physics constraint timeline `name` (`None`: unknown).
+fn read_physics_timeline(name: &str, v: J<'_>, p: &P<'_>) -> R<Option<PhysicsTimeline>> {
+    if name == "reset" {
+        return Ok(Some(PhysicsTimeline::Reset(keys(v, p, 0, |_| Ok(()))?)));
+    }
+    match physics_property(name) {
+        Some(prop) => Ok(Some(PhysicsTimeline::Value(prop, keys1(v, p)?))),
+        None => Ok(None),
+    }
+}
+
+/// A slider constraint timeline `name` (`None`: unknown).
+fn read_slider_timeline(name: &str, v: J<'_>, p: &P<'_>) -> R<Option<SliderTimeline>> {
+    Ok(match name {
+        "time" => Some(SliderTimeline::Time(keys1(v, p)?)),
+        "mix" => Some(SliderTimeline::Mix(keys1(v, p)?)),
+        _ => None,
+    })
+}
+
+/// An attachment timeline `name` (`None`: unknown).
+fn read_attachment_timeline(name: &str, v: J<'_>, p: &P<'_>) -> R<Option<AttachmentTimeline>> {
+    Ok(match name {
+        "deform" => Some(AttachmentTimeline::Deform(keys(v, p, 1, deform_key)?)),
+        "sequence" => Some(AttachmentTimeline::Sequence(keys(v, p, 0, sequence_key)?)),
+        _ => None,
+    })
+}
+
+/// The `attachments` timelines, skin > slot > attachment, flattened (one per attachment,
+/// [`last_wins`]).
+fn read_attachments(o: &Obj) -> R<Vec<AttachmentTimelines>> {
     let mut attachments = Vec::new();
     o.opt("attachments", |v, p| {
         named(v, p, "skin", |skin, v, p| {
@@ -428,22 +344,7 @@ pub(super) fn read_animation(name: &str, o: &Obj) -> R<Animation> {
                         if is_empty(v) {
                             return Ok(None);
                         }
-                        Ok(match tl {
-                            "deform" => Some(AttachmentTimeline::Deform(keys(v, p, 1, |o| {
-                                Ok(DeformKey {
-                                    offset: o.i32("offset")?,
-                                    vertices: o.floats("vertices", "deform value")?,
-                                })
-                            })?)),
-                            "sequence" => Some(AttachmentTimeline::Sequence(keys(v, p, 0, |o| {
-                                Ok(SequenceKey {
-                                    mode: o.opt("mode", SequenceMode::read)?,
-                                    index: o.i32("index")?,
-                                    delay: o.f32("delay")?,
-                                })
-                            })?)),
-                            _ => None,
-                        })
+                        read_attachment_timeline(tl, v, p)
                     })?;
                     attachments.push(AttachmentTimelines {
                         skin: skin.to_owned(),
@@ -456,36 +357,61 @@ pub(super) fn read_animation(name: &str, o: &Obj) -> R<Animation> {
             })
         })
     })?;
-    let attachments = last_wins(
+    Ok(last_wins(
         attachments
             .into_iter()
             .map(|a| ((a.skin.clone(), a.slot.clone(), a.attachment.clone()), Some(a)))
             .collect(),
-    );
-    let draw_order = o.opt("drawOrder", draw_order_keys)?;
-    let draw_order_folders = o
-        .opt("drawOrderFolder", |v, p| {
-            each(v, p, "draw order folder", |x, p| {
-                let f = Obj::new(x, p)?;
-                Ok(DrawOrderFolder {
-                    slots: f.strings("slots", "slot")?,
-                    keys: f.opt("keys", draw_order_keys)?.unwrap_or_default(),
-                })
-            })
-        })?
-        .unwrap_or_default();
-    let events = o.opt("events", |v, p| {
-        keys_of("event key", v, p, 0, |o| {
-            Ok(EventKey {
-                name: o.req_string("name")?,
-                int: o.i32("int")?,
-                float: o.f32("float")?,
-                string: o.string("string")?,
-                volume: o.f32("volume")?,
-                balance: o.f32("balance")?,
+    ))
+}
+
+/// The `drawOrderFolder` array.
+fn read_draw_order_folders(o: &Obj) -> R<Vec<DrawOrderFolder>> {
+    Ok(o.opt("drawOrderFolder", |v, p| {
+        each(v, p, "draw order folder", |x, p| {
+            let f = Obj::new(x, p)?;
+            Ok(DrawOrderFolder {
+                slots: f.strings("slots", "slot")?,
+                keys: f.opt("keys", draw_order_keys)?.unwrap_or_default(),
             })
         })
+    })?
+    .unwrap_or_default())
+}
+
+/// The transform constraint key mixes.
+fn transform_key(o: &Obj) -> R<TransformKey> {
+    let mut mixes = [None; 6];
+    for (m, k) in mixes.iter_mut().zip(super::MIX_KEYS) {
+        *m = o.f32(k)?;
+    }
+    Ok(TransformKey { mixes })
+}
+
+/// Reads one animation.
+pub(super) fn read_animation(name: &str, o: &Obj) -> R<Animation> {
+    let slots = timeline_map(o, "slots", "slot", "slot timeline", |tl, v, p| {
+        read_slot_timeline(tl, v, p).map(Some)
     })?;
+    let bones = timeline_map(o, "bones", "bone", "bone timeline", |tl, v, p| {
+        read_bone_timeline(tl, v, p).map(Some)
+    })?;
+    let ik = constraint_keys(o, "ik", "ik timeline", 2, ik_key)?;
+    let transform = constraint_keys(o, "transform", "transform timeline", 6, transform_key)?;
+    let path = timeline_map(o, "path", "path constraint", "path timeline", read_path_timeline)?;
+    let physics = timeline_map(
+        o,
+        "physics",
+        "physics constraint",
+        "physics timeline",
+        read_physics_timeline,
+    )?;
+    let slider =
+        timeline_map(o, "slider", "slider constraint", "slider timeline", read_slider_timeline)?;
+    let attachments = read_attachments(o)?;
+    let draw_order = o.opt("drawOrder", draw_order_keys)?;
+    let draw_order_folders = read_draw_order_folders(o)?;
+    let events = o.opt("events", |v, p| keys_of("event key", v, p, 0, event_key))?;
     Ok(Animation {
         name: name.to_owned(),
         slots,

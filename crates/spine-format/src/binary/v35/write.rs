@@ -12,6 +12,31 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
     let gen = s.generation.clamp(SpineVersion::V3_5, SpineVersion::V3_7);
     let mut w = Writer::with_capacity(64 * 1024);
     let w = &mut w;
+    write_header(w, s, gen);
+    write_bones(w, s);
+    write_slots(w, s, gen);
+    write_ik(w, s, gen);
+    write_transforms(w, s, gen);
+    write_paths(w, s);
+
+    write_skin_slots(w, &s.default_skin);
+    w.len(s.skins.len());
+    for sk in &s.skins {
+        w.str(sk.name.as_deref());
+        write_skin_slots(w, &sk.slots);
+    }
+
+    write_events(w, s, gen);
+
+    w.len(s.animations.len());
+    for a in &s.animations {
+        write_animation(w, a, gen);
+    }
+    std::mem::take(w).finish()
+}
+
+/// The header: hash, version, size and the nonessential fields.
+fn write_header(w: &mut Writer, s: &Skeleton, gen: SpineVersion) {
     let h = &s.header;
     w.str(h.hash.as_deref());
     w.str(Some(&h.version));
@@ -25,7 +50,10 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
             w.str(n.audio.as_deref());
         }
     }
+}
 
+/// The bones, parent first.
+fn write_bones(w: &mut Writer, s: &Skeleton) {
     w.len(s.bones.len());
     for (i, b) in s.bones.iter().enumerate() {
         w.str(Some(&b.name));
@@ -40,7 +68,10 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
             w.rgba(c);
         }
     }
+}
 
+/// The slots, in setup draw order.
+fn write_slots(w: &mut Writer, s: &Skeleton, gen: SpineVersion) {
     w.len(s.slots.len());
     for sl in &s.slots {
         w.str(Some(&sl.name));
@@ -52,7 +83,10 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
         w.str(sl.attachment.as_deref());
         w.varint(sl.blend.to_wire());
     }
+}
 
+/// The IK constraints.
+fn write_ik(w: &mut Writer, s: &Skeleton, gen: SpineVersion) {
     w.len(s.ik.len());
     for c in &s.ik {
         w.str(Some(&c.name));
@@ -67,7 +101,10 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
             w.bool(c.uniform);
         }
     }
+}
 
+/// The transform constraints.
+fn write_transforms(w: &mut Writer, s: &Skeleton, gen: SpineVersion) {
     w.len(s.transform.len());
     for c in &s.transform {
         w.str(Some(&c.name));
@@ -82,7 +119,10 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
             w.f32(*x);
         }
     }
+}
 
+/// The path constraints.
+fn write_paths(w: &mut Writer, s: &Skeleton) {
     w.len(s.path.len());
     for c in &s.path {
         w.str(Some(&c.name));
@@ -96,14 +136,10 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
             w.f32(x);
         }
     }
+}
 
-    write_skin_slots(w, &s.default_skin);
-    w.len(s.skins.len());
-    for sk in &s.skins {
-        w.str(sk.name.as_deref());
-        write_skin_slots(w, &sk.slots);
-    }
-
+/// The event definitions (3.7+: with audio).
+fn write_events(w: &mut Writer, s: &Skeleton, gen: SpineVersion) {
     w.len(s.events.len());
     for e in &s.events {
         w.str(Some(&e.name));
@@ -121,10 +157,4 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
             }
         }
     }
-
-    w.len(s.animations.len());
-    for a in &s.animations {
-        write_animation(w, a, gen);
-    }
-    std::mem::take(w).finish()
 }

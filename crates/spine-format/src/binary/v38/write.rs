@@ -16,6 +16,41 @@ fn write_constraint_head(w: &mut Writer, name: &str, order: u32, skin_required: 
 pub(super) fn write(s: &Skeleton) -> Vec<u8> {
     let mut w = Writer::with_capacity(64 * 1024);
     let w = &mut w;
+    write_header(w, s);
+
+    w.len(s.strings.len());
+    for st in &s.strings {
+        w.str(Some(st));
+    }
+
+    write_bones(w, s);
+    write_slots(w, s);
+    write_ik(w, s);
+    write_transforms(w, s);
+    write_paths(w, s);
+
+    write_skin_slots(w, &s.default_skin);
+    w.len(s.skins.len());
+    for sk in &s.skins {
+        w.str_ref(sk.name);
+        write_indices(w, &sk.bones);
+        write_indices(w, &sk.ik);
+        write_indices(w, &sk.transform);
+        write_indices(w, &sk.path);
+        write_skin_slots(w, &sk.slots);
+    }
+
+    write_events(w, s);
+
+    w.len(s.animations.len());
+    for a in &s.animations {
+        write_animation(w, a, SpineVersion::V3_8);
+    }
+    std::mem::take(w).finish()
+}
+
+/// The header: hash, version, bounds and the nonessential fields.
+fn write_header(w: &mut Writer, s: &Skeleton) {
     let h = &s.header;
     w.str(h.hash.as_deref());
     w.str(Some(&h.version));
@@ -28,12 +63,10 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
         w.str(n.images.as_deref());
         w.str(n.audio.as_deref());
     }
+}
 
-    w.len(s.strings.len());
-    for st in &s.strings {
-        w.str(Some(st));
-    }
-
+/// The bones, parent first.
+fn write_bones(w: &mut Writer, s: &Skeleton) {
     w.len(s.bones.len());
     for (i, b) in s.bones.iter().enumerate() {
         w.str(Some(&b.name));
@@ -49,7 +82,10 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
             w.rgba(c);
         }
     }
+}
 
+/// The slots, in setup draw order.
+fn write_slots(w: &mut Writer, s: &Skeleton) {
     w.len(s.slots.len());
     for sl in &s.slots {
         w.str(Some(&sl.name));
@@ -59,7 +95,10 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
         w.str_ref(sl.attachment);
         w.varint(sl.blend.to_wire());
     }
+}
 
+/// The IK constraints.
+fn write_ik(w: &mut Writer, s: &Skeleton) {
     w.len(s.ik.len());
     for c in &s.ik {
         write_constraint_head(w, &c.name, c.order, c.skin_required, &c.bones);
@@ -71,7 +110,10 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
         w.bool(c.stretch);
         w.bool(c.uniform);
     }
+}
 
+/// The transform constraints.
+fn write_transforms(w: &mut Writer, s: &Skeleton) {
     w.len(s.transform.len());
     for c in &s.transform {
         write_constraint_head(w, &c.name, c.order, c.skin_required, &c.bones);
@@ -82,7 +124,10 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
             w.f32(*x);
         }
     }
+}
 
+/// The path constraints.
+fn write_paths(w: &mut Writer, s: &Skeleton) {
     w.len(s.path.len());
     for c in &s.path {
         write_constraint_head(w, &c.name, c.order, c.skin_required, &c.bones);
@@ -94,18 +139,10 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
             w.f32(x);
         }
     }
+}
 
-    write_skin_slots(w, &s.default_skin);
-    w.len(s.skins.len());
-    for sk in &s.skins {
-        w.str_ref(sk.name);
-        write_indices(w, &sk.bones);
-        write_indices(w, &sk.ik);
-        write_indices(w, &sk.transform);
-        write_indices(w, &sk.path);
-        write_skin_slots(w, &sk.slots);
-    }
-
+/// The event definitions.
+fn write_events(w: &mut Writer, s: &Skeleton) {
     w.len(s.events.len());
     for e in &s.events {
         w.str_ref(e.name);
@@ -121,10 +158,4 @@ pub(super) fn write(s: &Skeleton) -> Vec<u8> {
             }
         }
     }
-
-    w.len(s.animations.len());
-    for a in &s.animations {
-        write_animation(w, a, SpineVersion::V3_8);
-    }
-    std::mem::take(w).finish()
 }

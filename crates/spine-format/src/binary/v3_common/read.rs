@@ -394,24 +394,7 @@ pub(crate) fn animation<'a, S: WireStr>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Ani
             ),
         )
         .parse(i)?;
-        let (i, deform) = section(
-            "deform timelines",
-            list(lim, "skin", 2, Some("skins"), |i, _| {
-                let (i, skin) = index("skin", ctx.skins)(i)?;
-                let (i, slots) = list(lim, "slot", 2, Some("slots"), |i, _| {
-                    let (i, slot) = index("slot", ctx.slots)(i)?;
-                    let (i, attachments) =
-                        list(lim, "attachment", 2, Some("attachments"), |i, _| {
-                            let (i, attachment) = S::parse(i, lim, ctx.strings)?;
-                            let (i, timeline) = timeline(ctx, i)?;
-                            Ok((i, DeformTimeline { attachment, timeline }))
-                        })(i)?;
-                    Ok((i, DeformSlot { slot, attachments }))
-                })(i)?;
-                Ok((i, DeformSkin { skin, slots }))
-            }),
-        )
-        .parse(i)?;
+        let (i, deform) = section("deform timelines", |i| deform_timelines(ctx, i)).parse(i)?;
         let (i, draw_order) = section(
             "draw order",
             list(lim, "draw order key", 5, Some("keys"), |i, _| {
@@ -437,4 +420,22 @@ pub(crate) fn animation<'a, S: WireStr>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Ani
         };
         Ok((i, animation))
     })
+}
+
+/// The deform timelines, skin > slot > attachment.
+fn deform_timelines<'a, S: WireStr>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Vec<DeformSkin<S>>> {
+    let lim = ctx.lim;
+    list(lim, "skin", 2, Some("skins"), |i, _| {
+        let (i, skin) = index("skin", ctx.skins)(i)?;
+        let (i, slots) = list(lim, "slot", 2, Some("slots"), |i, _| {
+            let (i, slot) = index("slot", ctx.slots)(i)?;
+            let (i, attachments) = list(lim, "attachment", 2, Some("attachments"), |i, _| {
+                let (i, attachment) = S::parse(i, lim, ctx.strings)?;
+                let (i, timeline) = timeline(ctx, i)?;
+                Ok((i, DeformTimeline { attachment, timeline }))
+            })(i)?;
+            Ok((i, DeformSlot { slot, attachments }))
+        })(i)?;
+        Ok((i, DeformSkin { skin, slots }))
+    })(i)
 }

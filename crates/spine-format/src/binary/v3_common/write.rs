@@ -215,6 +215,35 @@ pub(crate) fn write_skin_slots<S: WireStr>(w: &mut Writer, slots: &[SkinSlot<S>]
 pub(crate) fn write_animation<S: WireStr>(w: &mut Writer, a: &Animation<S>, gen: SpineVersion) {
     w.str(Some(&a.name));
 
+    write_slot_timelines(w, a, gen);
+    write_bone_timelines(w, a, gen);
+
+    w.len(a.ik.len());
+    for t in &a.ik {
+        w.varint(t.constraint);
+        write_timeline(w, &t.timeline, gen);
+    }
+
+    w.len(a.transform.len());
+    for t in &a.transform {
+        w.varint(t.constraint);
+        write_timeline(w, &t.timeline, gen);
+    }
+
+    write_path_timelines(w, a, gen);
+    write_deform_timelines(w, a, gen);
+
+    w.len(a.draw_order.len());
+    for k in &a.draw_order {
+        w.f32(k.time);
+        write_draw_order(w, &k.changes);
+    }
+
+    write_event_keys(w, a);
+}
+
+/// The slot timelines.
+fn write_slot_timelines<S: WireStr>(w: &mut Writer, a: &Animation<S>, gen: SpineVersion) {
     w.len(a.slots.len());
     for s in &a.slots {
         w.varint(s.slot);
@@ -240,7 +269,10 @@ pub(crate) fn write_animation<S: WireStr>(w: &mut Writer, a: &Animation<S>, gen:
             }
         }
     }
+}
 
+/// The bone timelines.
+fn write_bone_timelines<S: WireStr>(w: &mut Writer, a: &Animation<S>, gen: SpineVersion) {
     w.len(a.bones.len());
     for b in &a.bones {
         w.varint(b.bone);
@@ -260,19 +292,10 @@ pub(crate) fn write_animation<S: WireStr>(w: &mut Writer, a: &Animation<S>, gen:
             write_timeline(w, t, gen);
         }
     }
+}
 
-    w.len(a.ik.len());
-    for t in &a.ik {
-        w.varint(t.constraint);
-        write_timeline(w, &t.timeline, gen);
-    }
-
-    w.len(a.transform.len());
-    for t in &a.transform {
-        w.varint(t.constraint);
-        write_timeline(w, &t.timeline, gen);
-    }
-
+/// The path constraint timelines.
+fn write_path_timelines<S: WireStr>(w: &mut Writer, a: &Animation<S>, gen: SpineVersion) {
     w.len(a.path.len());
     for p in &a.path {
         w.varint(p.constraint);
@@ -294,7 +317,10 @@ pub(crate) fn write_animation<S: WireStr>(w: &mut Writer, a: &Animation<S>, gen:
             }
         }
     }
+}
 
+/// The deform timelines, skin > slot > attachment.
+fn write_deform_timelines<S: WireStr>(w: &mut Writer, a: &Animation<S>, gen: SpineVersion) {
     w.len(a.deform.len());
     for s in &a.deform {
         w.varint(s.skin);
@@ -308,13 +334,10 @@ pub(crate) fn write_animation<S: WireStr>(w: &mut Writer, a: &Animation<S>, gen:
             }
         }
     }
+}
 
-    w.len(a.draw_order.len());
-    for k in &a.draw_order {
-        w.f32(k.time);
-        write_draw_order(w, &k.changes);
-    }
-
+/// The event keys.
+fn write_event_keys<S: WireStr>(w: &mut Writer, a: &Animation<S>) {
     w.len(a.events.len());
     for k in &a.events {
         w.f32(k.time);

@@ -148,28 +148,7 @@ pub(super) fn read_animation<'a, S: AnimationSink>(
     })
     .parse(i)?;
 
-    let (i, _) = section(
-        "attachment timelines",
-        list(lim, "skin", 2, Some("skins"), |i, _| {
-            let (i, skin) = index("skin", c.skins)(i)?;
-            let (i, m) = count(lim, "slot", 2)(i)?;
-            sink.attachment_skin(skin, m);
-            let (i, ()) = each(m, Some("slots"), |i, _| {
-                let (i, slot) = index("slot", c.slots)(i)?;
-                let (i, k) = count(lim, "attachment", 8)(i)?;
-                sink.attachment_slot(slot, k);
-                let (i, ()) = each(k, Some("attachments"), |i, _| {
-                    let (i, attachment) = str_ref(c.strings)(i)?;
-                    let (i, timeline) = attachment_timeline(c, i)?;
-                    sink.attachment_timeline(attachment, timeline);
-                    Ok((i, ()))
-                })(i)?;
-                Ok((i, ()))
-            })(i)?;
-            Ok((i, ()))
-        }),
-    )
-    .parse(i)?;
+    let (i, _) = section("attachment timelines", |i| attachment_timelines(c, i, sink)).parse(i)?;
 
     let (i, keys) = section(
         "draw order",
@@ -182,22 +161,51 @@ pub(super) fn read_animation<'a, S: AnimationSink>(
     .parse(i)?;
     sink.draw_order(keys);
 
-    let (i, keys) = section(
-        "events",
-        list(lim, "event key", 11, Some("keys"), |i, _| {
-            let (i, time) = f32(i)?;
-            let (i, event) = index("event", c.event_audio.len())(i)?;
-            let (i, int) = varint_signed(i)?;
-            let (i, float) = f32(i)?;
-            let (i, string) = string(lim)(i)?;
-            let has_audio = c.event_audio.get(event as usize).copied().unwrap_or(false);
-            let (i, audio) = cond(has_audio, f32s::<2>).parse(i)?;
-            Ok((i, EventKey { time, event, int, float, string, audio }))
-        }),
-    )
-    .parse(i)?;
+    let (i, keys) =
+        section("events", list(lim, "event key", 11, Some("keys"), |i, _| event_key(c, i)))
+            .parse(i)?;
     sink.events(keys);
     Ok((i, ()))
+}
+
+/// The attachment timelines, skin > slot > attachment, handed to `sink` as they are read.
+fn attachment_timelines<'a, S: AnimationSink>(
+    c: &Ctx,
+    i: In<'a>,
+    sink: &mut S,
+) -> Res<'a, Vec<()>> {
+    let lim = &c.lim;
+    list(lim, "skin", 2, Some("skins"), |i, _| {
+        let (i, skin) = index("skin", c.skins)(i)?;
+        let (i, m) = count(lim, "slot", 2)(i)?;
+        sink.attachment_skin(skin, m);
+        let (i, ()) = each(m, Some("slots"), |i, _| {
+            let (i, slot) = index("slot", c.slots)(i)?;
+            let (i, k) = count(lim, "attachment", 8)(i)?;
+            sink.attachment_slot(slot, k);
+            let (i, ()) = each(k, Some("attachments"), |i, _| {
+                let (i, attachment) = str_ref(c.strings)(i)?;
+                let (i, timeline) = attachment_timeline(c, i)?;
+                sink.attachment_timeline(attachment, timeline);
+                Ok((i, ()))
+            })(i)?;
+            Ok((i, ()))
+        })(i)?;
+        Ok((i, ()))
+    })(i)
+}
+
+/// An event key (volume and balance when the event has audio).
+fn event_key<'a>(c: &Ctx, i: In<'a>) -> Res<'a, EventKey> {
+    let lim = &c.lim;
+    let (i, time) = f32(i)?;
+    let (i, event) = index("event", c.event_audio.len())(i)?;
+    let (i, int) = varint_signed(i)?;
+    let (i, float) = f32(i)?;
+    let (i, string) = string(lim)(i)?;
+    let has_audio = c.event_audio.get(event as usize).copied().unwrap_or(false);
+    let (i, audio) = cond(has_audio, f32s::<2>).parse(i)?;
+    Ok((i, EventKey { time, event, int, float, string, audio }))
 }
 
 fn slot_timeline<'a, S: AnimationSink>(

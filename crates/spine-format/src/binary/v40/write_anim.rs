@@ -24,6 +24,34 @@ pub(super) fn write_animation(o: &mut Out, a: &Animation) {
     o.w.str(Some(&a.name));
     o.w.varint(a.timeline_count);
 
+    write_slot_timelines(o, a);
+    write_bone_timelines(o, a);
+    o.w.len(a.ik.len());
+    for t in &a.ik {
+        write_ik_timeline(o, t);
+    }
+
+    o.w.len(a.transform.len());
+    for t in &a.transform {
+        o.w.varint(t.constraint);
+        o.w.len(t.timeline.frames.len());
+        write_curve_timeline(&mut o.w, &t.timeline);
+    }
+
+    write_path_timelines(o, a);
+    write_physics_timelines(o, a);
+    write_attachment_timelines(o, a);
+    o.w.len(a.draw_order.len());
+    for k in &a.draw_order {
+        o.w.f32(k.time);
+        write_draw_order(&mut o.w, &k.changes);
+    }
+
+    write_event_keys(o, a);
+}
+
+/// The slot timelines, grouped by slot.
+fn write_slot_timelines(o: &mut Out, a: &Animation) {
     o.w.len(a.slots.len());
     for (slot, timelines) in a.slot_groups() {
         o.w.varint(slot);
@@ -46,7 +74,10 @@ pub(super) fn write_animation(o: &mut Out, a: &Animation) {
             }
         }
     }
+}
 
+/// The bone timelines, grouped by bone.
+fn write_bone_timelines(o: &mut Out, a: &Animation) {
     o.w.len(a.bones.len());
     for (bone, timelines) in a.bone_groups() {
         o.w.varint(bone);
@@ -74,19 +105,10 @@ pub(super) fn write_animation(o: &mut Out, a: &Animation) {
             }
         }
     }
+}
 
-    o.w.len(a.ik.len());
-    for t in &a.ik {
-        write_ik_timeline(o, t);
-    }
-
-    o.w.len(a.transform.len());
-    for t in &a.transform {
-        o.w.varint(t.constraint);
-        o.w.len(t.timeline.frames.len());
-        write_curve_timeline(&mut o.w, &t.timeline);
-    }
-
+/// The path constraint timelines.
+fn write_path_timelines(o: &mut Out, a: &Animation) {
     o.w.len(a.path.len());
     for p in &a.path {
         o.w.varint(p.constraint);
@@ -99,7 +121,10 @@ pub(super) fn write_animation(o: &mut Out, a: &Animation) {
             }
         }
     }
+}
 
+/// The physics constraint timelines (4.2 only).
+fn write_physics_timelines(o: &mut Out, a: &Animation) {
     if o.v42() {
         o.w.len(a.physics.len());
         for p in &a.physics {
@@ -119,7 +144,10 @@ pub(super) fn write_animation(o: &mut Out, a: &Animation) {
             }
         }
     }
+}
 
+/// The attachment timelines, skin > slot > attachment.
+fn write_attachment_timelines(o: &mut Out, a: &Animation) {
     o.w.len(a.attachments.len());
     for s in &a.attachments {
         o.w.varint(s.skin);
@@ -133,13 +161,10 @@ pub(super) fn write_animation(o: &mut Out, a: &Animation) {
             }
         }
     }
+}
 
-    o.w.len(a.draw_order.len());
-    for k in &a.draw_order {
-        o.w.f32(k.time);
-        write_draw_order(&mut o.w, &k.changes);
-    }
-
+/// The event keys (volume and balance when the event has audio).
+fn write_event_keys(o: &mut Out, a: &Animation) {
     o.w.len(a.events.len());
     for k in &a.events {
         o.w.f32(k.time);

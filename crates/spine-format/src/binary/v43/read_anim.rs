@@ -15,41 +15,14 @@ use crate::binary::wire::{
 pub(super) fn animation<'a>(ctx: &Ctx<'_>, i: In<'a>, name: String) -> Res<'a, Animation> {
     let lim = ctx.lim;
     let (i, timeline_hint) = varint(i)?;
-    let (i, slots) = section(
-        "slot timelines",
-        groups(
-            lim,
-            ("slot", "slots"),
-            index("slot", ctx.slots),
-            ("timeline", 2),
-            |i, _| slot_timeline(ctx, i),
-            |slot, timelines| SlotTimelines { slot, timelines },
-        ),
-    )
-    .parse(i)?;
-    let (i, bones) = section(
-        "bone timelines",
-        groups(
-            lim,
-            ("bone", "bones"),
-            index("bone", ctx.bones),
-            ("timeline", 2),
-            |i, _| bone_timeline(ctx, i),
-            |bone, timelines| BoneTimelines { bone, timelines },
-        ),
-    )
-    .parse(i)?;
+    let (i, slots) = section("slot timelines", |i| slot_timelines(ctx, i)).parse(i)?;
+    let (i, bones) = section("bone timelines", |i| bone_timelines(ctx, i)).parse(i)?;
     let (i, ik) =
         section("ik timelines", list(lim, "ik timeline", 8, Some("timelines"), |i, _| ik(ctx, i)))
             .parse(i)?;
     let (i, transform) = section(
         "transform timelines",
-        list(lim, "transform timeline", 8, Some("timelines"), |i, _| {
-            let (i, constraint) = constraint_index(ctx, ConstraintType::Transform)(i)?;
-            let (i, f) = varint(i)?;
-            let (i, timeline) = curve_timeline(lim, f as usize)(i)?;
-            Ok((i, TransformTimeline { constraint, timeline }))
-        }),
+        list(lim, "transform timeline", 8, Some("timelines"), |i, _| transform_timeline(ctx, i)),
     )
     .parse(i)?;
     let (i, path) = section(
@@ -64,27 +37,7 @@ pub(super) fn animation<'a>(ctx: &Ctx<'_>, i: In<'a>, name: String) -> Res<'a, A
         ),
     )
     .parse(i)?;
-    // Gotcha 5: physics constraints are 1-based, 0 = every physics constraint.
-    let physics_constraint = |at| {
-        let (i, k) = varint(at)?;
-        let constraint = k.checked_sub(1);
-        if let Some(c) = constraint {
-            check_type(ctx, at, c, ConstraintType::Physics)?;
-        }
-        Ok((i, constraint))
-    };
-    let (i, physics) = section(
-        "physics timelines",
-        groups(
-            lim,
-            ("physics constraint", "constraints"),
-            physics_constraint,
-            ("timeline", 2),
-            |i, _| physics_timeline(ctx, i),
-            |constraint, timelines| PhysicsTimelines { constraint, timelines },
-        ),
-    )
-    .parse(i)?;
+    let (i, physics) = section("physics timelines", |i| physics_timelines(ctx, i)).parse(i)?;
     let (i, slider) = section(
         "slider timelines",
         groups(
@@ -97,37 +50,14 @@ pub(super) fn animation<'a>(ctx: &Ctx<'_>, i: In<'a>, name: String) -> Res<'a, A
         ),
     )
     .parse(i)?;
-    let (i, attachments) = section(
-        "attachment timelines",
-        list(lim, "skin", 2, Some("skins"), |i, _| {
-            let (i, skin) = index("skin", ctx.skins)(i)?;
-            let (i, slots) = list(lim, "slot", 2, Some("slots"), |i, _| {
-                let (i, slot) = index("slot", ctx.slots)(i)?;
-                let (i, attachments) = list(lim, "attachment", 3, Some("attachments"), |i, _| {
-                    attachment_timeline(ctx, i)
-                })(i)?;
-                Ok((i, AttachmentTimelinesSlot { slot, attachments }))
-            })(i)?;
-            Ok((i, AttachmentTimelinesSkin { skin, slots }))
-        }),
-    )
-    .parse(i)?;
-    let draw_order_key = |slots: usize| {
-        move |i: In<'a>, _: usize| {
-            let (i, time) = f32(i)?;
-            let (i, changes) = draw_order(lim, slots)(i)?;
-            Ok((i, DrawOrderKey { time, changes }))
-        }
-    };
-    let (i, draw_order) =
-        section("draw order", list(lim, "keyframe", 5, Some("frames"), draw_order_key(ctx.slots)))
-            .parse(i)?;
+    let (i, attachments) =
+        section("attachment timelines", |i| attachment_timelines(ctx, i)).parse(i)?;
+    let (i, draw_order) = section("draw order", |i| draw_order_keys(ctx, ctx.slots, i)).parse(i)?;
     let (i, draw_order_folders) = section(
         "draw order folders",
         list(lim, "folder", 2, Some("folders"), |i, _| {
             let (i, slots) = indices(lim, "slot", ctx.slots)(i)?;
-            let (i, keys) =
-                list(lim, "keyframe", 5, Some("frames"), draw_order_key(slots.len()))(i)?;
+            let (i, keys) = draw_order_keys(ctx, slots.len(), i)?;
             Ok((i, DrawOrderFolder { slots, keys }))
         }),
     )
@@ -153,6 +83,88 @@ pub(super) fn animation<'a>(ctx: &Ctx<'_>, i: In<'a>, name: String) -> Res<'a, A
         color,
     };
     Ok((i, animation))
+}
+
+/// The slot timelines, grouped by slot.
+fn slot_timelines<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Vec<SlotTimelines>> {
+    groups(
+        ctx.lim,
+        ("slot", "slots"),
+        index("slot", ctx.slots),
+        ("timeline", 2),
+        |i, _| slot_timeline(ctx, i),
+        |slot, timelines| SlotTimelines { slot, timelines },
+    )
+    .parse(i)
+}
+
+/// The bone timelines, grouped by bone.
+fn bone_timelines<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Vec<BoneTimelines>> {
+    groups(
+        ctx.lim,
+        ("bone", "bones"),
+        index("bone", ctx.bones),
+        ("timeline", 2),
+        |i, _| bone_timeline(ctx, i),
+        |bone, timelines| BoneTimelines { bone, timelines },
+    )
+    .parse(i)
+}
+
+/// One transform constraint timeline.
+fn transform_timeline<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, TransformTimeline> {
+    let (i, constraint) = constraint_index(ctx, ConstraintType::Transform)(i)?;
+    let (i, f) = varint(i)?;
+    let (i, timeline) = curve_timeline(ctx.lim, f as usize)(i)?;
+    Ok((i, TransformTimeline { constraint, timeline }))
+}
+
+/// The physics constraint timelines. Gotcha 5: physics constraints are 1-based, 0 = every
+/// physics constraint.
+fn physics_timelines<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Vec<PhysicsTimelines>> {
+    let physics_constraint = |at| {
+        let (i, k) = varint(at)?;
+        let constraint = k.checked_sub(1);
+        if let Some(c) = constraint {
+            check_type(ctx, at, c, ConstraintType::Physics)?;
+        }
+        Ok((i, constraint))
+    };
+    groups(
+        ctx.lim,
+        ("physics constraint", "constraints"),
+        physics_constraint,
+        ("timeline", 2),
+        |i, _| physics_timeline(ctx, i),
+        |constraint, timelines| PhysicsTimelines { constraint, timelines },
+    )
+    .parse(i)
+}
+
+/// The attachment timelines, skin > slot > attachment.
+fn attachment_timelines<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Vec<AttachmentTimelinesSkin>> {
+    let lim = ctx.lim;
+    list(lim, "skin", 2, Some("skins"), |i, _| {
+        let (i, skin) = index("skin", ctx.skins)(i)?;
+        let (i, slots) = list(lim, "slot", 2, Some("slots"), |i, _| {
+            let (i, slot) = index("slot", ctx.slots)(i)?;
+            let (i, attachments) = list(lim, "attachment", 3, Some("attachments"), |i, _| {
+                attachment_timeline(ctx, i)
+            })(i)?;
+            Ok((i, AttachmentTimelinesSlot { slot, attachments }))
+        })(i)?;
+        Ok((i, AttachmentTimelinesSkin { skin, slots }))
+    })(i)
+}
+
+/// Draw order keys over `slots` slots (the skeleton's, or a folder's).
+fn draw_order_keys<'a>(ctx: &Ctx<'_>, slots: usize, i: In<'a>) -> Res<'a, Vec<DrawOrderKey>> {
+    let lim = ctx.lim;
+    list(lim, "keyframe", 5, Some("frames"), move |i, _| {
+        let (i, time) = f32(i)?;
+        let (i, changes) = draw_order(lim, slots)(i)?;
+        Ok((i, DrawOrderKey { time, changes }))
+    })(i)
 }
 
 fn slot_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, SlotTimeline> {

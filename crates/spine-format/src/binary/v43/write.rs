@@ -73,6 +73,35 @@ pub(super) fn write_skeleton(s: &Skeleton) -> Vec<u8> {
         w.str(v.as_deref());
     }
 
+    write_bones(&mut w, s, ne);
+
+    write_slots(&mut w, s, ne);
+
+    w.len(s.constraints.len());
+    for c in &s.constraints {
+        w.str(Some(&c.name));
+        write_constraint(&mut w, &c.kind);
+    }
+
+    write_skins(&mut w, s, ne);
+
+    write_events(&mut w, s);
+
+    w.len(s.animations.len());
+    for a in &s.animations {
+        write_animation(&mut w, s, a, ne);
+    }
+
+    for c in &s.constraints {
+        if let ConstraintKind::Slider(sl) = &c.kind {
+            w.varint(sl.animation);
+        }
+    }
+    w.finish()
+}
+
+/// The bones, parent first (nonessential: color, icon, visibility).
+fn write_bones(w: &mut Writer, s: &Skeleton, ne: bool) {
     w.len(s.bones.len());
     for (i, b) in s.bones.iter().enumerate() {
         w.str(Some(&b.name));
@@ -94,7 +123,10 @@ pub(super) fn write_skeleton(s: &Skeleton) -> Vec<u8> {
             w.bool(e.visible);
         }
     }
+}
 
+/// The slots, in setup draw order.
+fn write_slots(w: &mut Writer, s: &Skeleton, ne: bool) {
     w.len(s.slots.len());
     for sl in &s.slots {
         w.str(Some(&sl.name));
@@ -112,16 +144,13 @@ pub(super) fn write_skeleton(s: &Skeleton) -> Vec<u8> {
             w.bool(sl.visible.unwrap_or(true));
         }
     }
+}
 
-    w.len(s.constraints.len());
-    for c in &s.constraints {
-        w.str(Some(&c.name));
-        write_constraint(&mut w, &c.kind);
-    }
-
+/// The default skin (its slot count 0 when absent) and the named skins.
+fn write_skins(w: &mut Writer, s: &Skeleton, ne: bool) {
     match &s.default_skin {
         None => w.varint(0),
-        Some(slots) => write_skin_slots(&mut w, slots, ne),
+        Some(slots) => write_skin_slots(w, slots, ne),
     }
     w.len(s.skins.len());
     for sk in &s.skins {
@@ -129,11 +158,14 @@ pub(super) fn write_skeleton(s: &Skeleton) -> Vec<u8> {
         if ne {
             w.rgba(sk.color.unwrap_or_default());
         }
-        index_list(&mut w, &sk.bones);
-        index_list(&mut w, &sk.constraints);
-        write_skin_slots(&mut w, &sk.slots, ne);
+        index_list(w, &sk.bones);
+        index_list(w, &sk.constraints);
+        write_skin_slots(w, &sk.slots, ne);
     }
+}
 
+/// The event definitions.
+fn write_events(w: &mut Writer, s: &Skeleton) {
     w.len(s.events.len());
     for e in &s.events {
         w.str(Some(&e.name));
@@ -147,18 +179,6 @@ pub(super) fn write_skeleton(s: &Skeleton) -> Vec<u8> {
             w.f32(b);
         }
     }
-
-    w.len(s.animations.len());
-    for a in &s.animations {
-        write_animation(&mut w, s, a, ne);
-    }
-
-    for c in &s.constraints {
-        if let ConstraintKind::Slider(sl) = &c.kind {
-            w.varint(sl.animation);
-        }
-    }
-    w.finish()
 }
 
 fn write_constraint(w: &mut Writer, c: &ConstraintKind) {
@@ -372,8 +392,25 @@ fn write_animation(w: &mut Writer, s: &Skeleton, a: &Animation, ne: bool) {
     w.str(Some(&a.name));
     w.varint(a.timeline_hint);
 
-    w.len(a.slots.len());
-    for st in &a.slots {
+    write_slot_timelines(w, &a.slots);
+    write_bone_timelines(w, &a.bones);
+    write_ik_timelines(w, &a.ik);
+    write_transform_timelines(w, &a.transform);
+    write_path_timelines(w, &a.path);
+    write_physics_timelines(w, &a.physics);
+    write_slider_timelines(w, &a.slider);
+    write_attachment_timelines(w, &a.attachments);
+    write_draw_orders(w, a);
+    write_event_keys(w, &a.events, &s.events);
+    if ne {
+        w.rgba(a.color.unwrap_or_default());
+    }
+}
+
+/// The slot timelines.
+fn write_slot_timelines(w: &mut Writer, slots: &[SlotTimelines]) {
+    w.len(slots.len());
+    for st in slots {
         w.varint(st.slot);
         w.len(st.timelines.len());
         for t in &st.timelines {
@@ -394,9 +431,12 @@ fn write_animation(w: &mut Writer, s: &Skeleton, a: &Animation, ne: bool) {
             }
         }
     }
+}
 
-    w.len(a.bones.len());
-    for bt in &a.bones {
+/// The bone timelines.
+fn write_bone_timelines(w: &mut Writer, bones: &[BoneTimelines]) {
+    w.len(bones.len());
+    for bt in bones {
         w.varint(bt.bone);
         w.len(bt.timelines.len());
         for t in &bt.timelines {
@@ -422,9 +462,12 @@ fn write_animation(w: &mut Writer, s: &Skeleton, a: &Animation, ne: bool) {
             }
         }
     }
+}
 
-    w.len(a.ik.len());
-    for t in &a.ik {
+/// The IK constraint timelines (keys gated by their flag byte).
+fn write_ik_timelines(w: &mut Writer, ik: &[IkTimeline]) {
+    w.len(ik.len());
+    for t in ik {
         w.varint(t.constraint);
         w.len(t.keys.len());
         w.varint(t.bezier_count);
@@ -442,16 +485,22 @@ fn write_animation(w: &mut Writer, s: &Skeleton, a: &Animation, ne: bool) {
             }
         }
     }
+}
 
-    w.len(a.transform.len());
-    for t in &a.transform {
+/// The transform constraint timelines.
+fn write_transform_timelines(w: &mut Writer, transform: &[TransformTimeline]) {
+    w.len(transform.len());
+    for t in transform {
         w.varint(t.constraint);
         w.len(t.timeline.frames.len());
         write_curve_timeline(w, &t.timeline);
     }
+}
 
-    w.len(a.path.len());
-    for pt in &a.path {
+/// The path constraint timelines.
+fn write_path_timelines(w: &mut Writer, path: &[PathTimelines]) {
+    w.len(path.len());
+    for pt in path {
         w.varint(pt.constraint);
         w.len(pt.timelines.len());
         for t in &pt.timelines {
@@ -462,9 +511,12 @@ fn write_animation(w: &mut Writer, s: &Skeleton, a: &Animation, ne: bool) {
             }
         }
     }
+}
 
-    w.len(a.physics.len());
-    for pt in &a.physics {
+/// The physics constraint timelines (constraint index + 1; 0: all).
+fn write_physics_timelines(w: &mut Writer, physics: &[PhysicsTimelines]) {
+    w.len(physics.len());
+    for pt in physics {
         w.varint(pt.constraint.map_or(0, |c| c + 1));
         w.len(pt.timelines.len());
         for t in &pt.timelines {
@@ -491,9 +543,12 @@ fn write_animation(w: &mut Writer, s: &Skeleton, a: &Animation, ne: bool) {
             }
         }
     }
+}
 
-    w.len(a.slider.len());
-    for st in &a.slider {
+/// The slider constraint timelines.
+fn write_slider_timelines(w: &mut Writer, slider: &[SliderTimelines]) {
+    w.len(slider.len());
+    for st in slider {
         w.varint(st.constraint);
         w.len(st.timelines.len());
         for t in &st.timelines {
@@ -503,9 +558,12 @@ fn write_animation(w: &mut Writer, s: &Skeleton, a: &Animation, ne: bool) {
             }
         }
     }
+}
 
-    w.len(a.attachments.len());
-    for sk in &a.attachments {
+/// The attachment timelines, skin > slot > attachment: deform or sequence.
+fn write_attachment_timelines(w: &mut Writer, attachments: &[AttachmentTimelinesSkin]) {
+    w.len(attachments.len());
+    for sk in attachments {
         w.varint(sk.skin);
         w.len(sk.slots.len());
         for sl in &sk.slots {
@@ -540,7 +598,10 @@ fn write_animation(w: &mut Writer, s: &Skeleton, a: &Animation, ne: bool) {
             }
         }
     }
+}
 
+/// The draw order keys and the draw order folders.
+fn write_draw_orders(w: &mut Writer, a: &Animation) {
     w.len(a.draw_order.len());
     for k in &a.draw_order {
         w.f32(k.time);
@@ -555,22 +616,22 @@ fn write_animation(w: &mut Writer, s: &Skeleton, a: &Animation, ne: bool) {
             write_draw_order(w, &k.changes);
         }
     }
+}
 
-    w.len(a.events.len());
-    for k in &a.events {
+/// The event keys (volume and balance when the event has audio).
+fn write_event_keys(w: &mut Writer, events: &[EventKey], defs: &[Event]) {
+    w.len(events.len());
+    for k in events {
         w.f32(k.time);
         w.varint(k.event);
         w.varint_signed(k.int_value);
         w.f32(k.float_value);
         w.str(k.string_value.as_deref());
-        if s.events.get(k.event as usize).is_some_and(Event::has_audio) {
+        if defs.get(k.event as usize).is_some_and(Event::has_audio) {
             let [v, b] = k.volume_balance.unwrap_or([1.0, 0.0]);
             w.f32(v);
             w.f32(b);
         }
-    }
-    if ne {
-        w.rgba(a.color.unwrap_or_default());
     }
 }
 

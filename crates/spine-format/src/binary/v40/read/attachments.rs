@@ -1,0 +1,280 @@
+//! Attachments: regions, meshes and linked meshes, bounding boxes, paths, points, clipping
+//! polygons, their vertices (weighted or not) and sequences.
+
+use super::*;
+
+/// An optional sequence: 4.1 writes a presence bool, 4.2 uses flag bit 64, 4.0 has none.
+pub(super) fn opt_sequence<'a>(c: &Ctx, i: In<'a>, flags: u8) -> Res<'a, Option<Sequence>> {
+    let (i, present) = if c.v42() {
+        (i, flags & 64 != 0)
+    } else if c.v41() {
+        bool(i)?
+    } else {
+        (i, false)
+    };
+    cond(present, |i| {
+        let (i, [count, start, digits, setup_index]) = wire_sequence(&c.lim)(i)?;
+        Ok((i, Sequence { count, start, digits, setup_index }))
+    })
+    .parse(i)
+}
+
+/// `count` vertices, weighted or not.
+pub(super) fn vertices<'a>(c: &Ctx, i: In<'a>, count: usize, weighted: bool) -> Res<'a, Vertices> {
+    let lim = &c.lim;
+    if !weighted {
+        check_count(lim, i, i, "vertex", count as u64, 8)?;
+        let mut v = Vec::with_capacity(count * 2);
+        let (i, ()) = f32s_into(i, count * 2, &mut v)?;
+        return Ok((i, Vertices::Plain(v)));
+    }
+    check_count(lim, i, i, "vertex", count as u64, 1)?;
+    // The influences go to reused scratch buffers, then are copied into exact ones (the
+    // influence count is only known at the end; growing two buffers costs more).
+    let mut bones = c.weight_bones.take();
+    let mut values = c.weight_values.take();
+    bones.clear();
+    values.clear();
+    // Most meshes have one to three influences per vertex; bounded by the remaining input.
+    let guess = (count * 2).min(i.len() / 13);
+    bones.reserve(guess);
+    values.reserve(guess * 3);
+    let r = items(count, None, |i, _| {
+        let (i, n) = crate::binary::wire::count(lim, "vertex bone", 13)(i)?;
+        bones.reserve(n);
+        values.reserve(n * 3);
+        let (i, ()) = each(n, None, |i, _| {
+            let (i, (bone, xyw)) = match index_f32x3(i, c.bones) {
+                Some(w) => w,
+                None => {
+                    let (i, bone) = index("vertex bone", c.bones)(i)?;
+                    let (i, xyw) = f32s::<3>(i)?;
+                    (i, (bone, xyw))
+                }
+            };
+            bones.push(bone);
+            values.extend_from_slice(&xyw);
+            Ok((i, ()))
+        })(i)?;
+        Ok((i, n as u32))
+    })(i);
+    let r = r.map(|(i, counts)| {
+        let v = WeightedVertices { counts, bones: bones.to_vec(), values: values.to_vec() };
+        (i, Vertices::Weighted(v))
+    });
+    c.weight_bones.set(bones);
+    c.weight_values.set(values);
+    r
+}
+
+/// A vertex count and the vertices (4.0/4.1: a `weighted` bool follows the count).
+pub(super) fn counted_vertices<'a>(c: &Ctx, i: In<'a>, weighted_flag: bool) -> Res<'a, Vertices> {
+    let (i, count) = count(&c.lim, "vertex", 1)(i)?;
+    let (i, weighted) = if c.v42() { (i, weighted_flag) } else { bool(i)? };
+    vertices(c, i, count, weighted)
+}
+
+/// 4.0/4.1: a count then 16-bit values. 4.2: `n` varints (the caller knows the count).
+pub(super) fn shorts<'a>(
+    c: &Ctx,
+    i: In<'a>,
+    what: &'static str,
+    n: Option<usize>,
+) -> Res<'a, Vec<u32>> {
+    let min = if c.v42() { 1 } else { 2 };
+    let (i, n) = match n {
+        Some(n) => (i, n),
+        None => count(&c.lim, what, min)(i)?,
+    };
+    check_count(&c.lim, i, i, what, n as u64, min)?;
+    if c.v42() {
+        let mut v = Vec::with_capacity(n);
+        let (i, ()) = varints_into(i, n, &mut v)?;
+        return Ok((i, v));
+    }
+    items(n, None, |i, _| u16(i).map(|(i, v)| (i, u32::from(v))))(i)
+}
+
+pub(super) fn attachment<'a>(
+    c: &Ctx,
+    i: In<'a>,
+    linked_skins: &mut Vec<(usize, u32)>,
+) -> Res<'a, Attachment> {
+    let v42 = c.v42();
+    let (i, (flags, name, ty, type_at)) = if v42 {
+        let (j, flags) = u8(i)?;
+        let (j, name) = cond(flags & 8 != 0, str_ref(c.strings)).parse(j)?;
+        (j, (flags, name.unwrap_or(StrRef::NONE), flags & 7, i))
+    } else {
+        let (at, name) = str_ref(c.strings)(i)?;
+        let (j, t) = u8(at)?;
+        (j, (t, name, t, at))
+    };
+    let bit = |b: u8| flags & b != 0;
+    let (i, kind) = match ty {
+        attachment_type::REGION => {
+            section("region", |i| region(c, i, flags).map(|(i, r)| (i, AttachmentKind::Region(r))))
+                .parse(i)?
+        }
+        attachment_type::BOUNDING_BOX => section("bounding box", |i| {
+            let (i, vertices) = counted_vertices(c, i, bit(16))?;
+            let (i, color) = opt_rgba(c.nonessential)(i)?;
+            Ok((i, AttachmentKind::BoundingBox(VertexShape { vertices, color })))
+        })
+        .parse(i)?,
+        attachment_type::MESH => {
+            section("mesh", |i| mesh(c, i, flags).map(|(i, m)| (i, AttachmentKind::Mesh(m))))
+                .parse(i)?
+        }
+        attachment_type::LINKED_MESH => section("linked mesh", |i| {
+            let (i, lm) = linked_mesh(c, i, flags, linked_skins)?;
+            Ok((i, AttachmentKind::LinkedMesh(lm)))
+        })
+        .parse(i)?,
+        attachment_type::PATH => section("path", |i| {
+            let (i, (closed, constant_speed)) =
+                if v42 { (i, (bit(16), bit(32))) } else { (bool, bool).parse(i)? };
+            let (i, vertices) = counted_vertices(c, i, bit(64))?;
+            let (i, lengths) = f32_vec(&c.lim, "path length", vertices.count() / 3)(i)?;
+            let (i, color) = opt_rgba(c.nonessential)(i)?;
+            let p = PathAttachment { closed, constant_speed, vertices, lengths, color };
+            Ok((i, AttachmentKind::Path(p)))
+        })
+        .parse(i)?,
+        attachment_type::POINT => section("point", |i| {
+            let (i, [rotation, x, y]) = f32s(i)?;
+            let (i, color) = opt_rgba(c.nonessential)(i)?;
+            Ok((i, AttachmentKind::Point(Point { rotation, x, y, color })))
+        })
+        .parse(i)?,
+        attachment_type::CLIPPING => section("clipping", |i| {
+            let (i, end_slot) = index("clipping end slot", c.slots)(i)?;
+            let (i, vertices) = counted_vertices(c, i, bit(16))?;
+            let (i, color) = opt_rgba(c.nonessential)(i)?;
+            Ok((i, AttachmentKind::Clipping(Clipping { end_slot, vertices, color })))
+        })
+        .parse(i)?,
+        t => return Err(PErr::bad_enum(type_at, "attachment type", t.into())),
+    };
+    Ok((i, Attachment { flags, name, kind }))
+}
+
+/// A string-table reference when `present` (4.2 flag bits), else [`StrRef::NONE`].
+pub(super) fn opt_ref<'a>(c: &Ctx, present: bool, i: In<'a>) -> Res<'a, StrRef> {
+    cond(present, str_ref(c.strings)).parse(i).map(|(i, r)| (i, r.unwrap_or_default()))
+}
+
+/// A color when `present` (4.2 flag bits), else white.
+pub(super) fn color_or_white(present: bool, i: In<'_>) -> Res<'_, [u8; 4]> {
+    opt_rgba(present)(i).map(|(i, r)| (i, r.unwrap_or([0xff; 4])))
+}
+
+/// A region attachment: 4.2 gates path, color, sequence and rotation by `flags` bits.
+pub(super) fn region<'a>(c: &Ctx, i: In<'a>, flags: u8) -> Res<'a, Region> {
+    if c.v42() {
+        let (i, path) = opt_ref(c, flags & 16 != 0, i)?;
+        let (i, color) = color_or_white(flags & 32 != 0, i)?;
+        let (i, sequence) = opt_sequence(c, i, flags)?;
+        let (i, rotation) = opt_f32(flags & 128 != 0)(i)?;
+        let (i, [x, y, scale_x, scale_y, width, height]) = f32s(i)?;
+        let rotation = rotation.unwrap_or(0.0);
+        let r = Region { path, color, sequence, rotation, x, y, scale_x, scale_y, width, height };
+        Ok((i, r))
+    } else {
+        let (i, path) = str_ref(c.strings)(i)?;
+        let (i, [rotation, x, y, scale_x, scale_y, width, height]) = f32s(i)?;
+        let (i, color) = rgba(i)?;
+        let (i, sequence) = opt_sequence(c, i, flags)?;
+        let r = Region { path, color, sequence, rotation, x, y, scale_x, scale_y, width, height };
+        Ok((i, r))
+    }
+}
+
+/// A linked mesh: 4.2 names its skin by index (checked once every skin is known, so its
+/// position goes to `linked_skins`), earlier versions by name.
+pub(super) fn linked_mesh<'a>(
+    c: &Ctx,
+    i: In<'a>,
+    flags: u8,
+    linked_skins: &mut Vec<(usize, u32)>,
+) -> Res<'a, LinkedMesh> {
+    let mut size = cond(c.nonessential, f32s::<2>);
+    if c.v42() {
+        let (i, path) = opt_ref(c, flags & 16 != 0, i)?;
+        let (i, color) = color_or_white(flags & 32 != 0, i)?;
+        let (skin_at, sequence) = opt_sequence(c, i, flags)?;
+        let (i, skin) = varint(skin_at)?;
+        linked_skins.push((skin_at.len(), skin));
+        let (i, parent) = str_ref(c.strings)(i)?;
+        let (i, size) = size.parse(i)?;
+        let lm = LinkedMesh {
+            path,
+            color,
+            sequence,
+            skin: SkinRef::Index(skin),
+            parent,
+            inherit_timelines: flags & 128 != 0,
+            size,
+        };
+        Ok((i, lm))
+    } else {
+        let (i, path) = str_ref(c.strings)(i)?;
+        let (i, color) = rgba(i)?;
+        let (i, skin) = str_ref(c.strings)(i)?;
+        let (i, parent) = str_ref(c.strings)(i)?;
+        let (i, inherit_timelines) = bool(i)?;
+        let (i, sequence) = opt_sequence(c, i, flags)?;
+        let (i, size) = size.parse(i)?;
+        let skin = SkinRef::Name(skin);
+        Ok((i, LinkedMesh { path, color, sequence, skin, parent, inherit_timelines, size }))
+    }
+}
+
+pub(super) fn mesh<'a>(c: &Ctx, i: In<'a>, flags: u8) -> Res<'a, Mesh> {
+    let lim = &c.lim;
+    let extras = |i| {
+        let (i, edges) = shorts(c, i, "edge", None)?;
+        let (i, [width, height]) = f32s(i)?;
+        Ok((i, MeshExtras { edges, width, height }))
+    };
+    if c.v42() {
+        let (i, path) = cond(flags & 16 != 0, str_ref(c.strings)).parse(i)?;
+        let (i, color) = opt_rgba(flags & 32 != 0)(i)?;
+        let (i, sequence) = opt_sequence(c, i, flags)?;
+        let (i, hull) = varint(i)?;
+        let (i, vertices) = counted_vertices(c, i, flags & 128 != 0)?;
+        let n = vertices.count();
+        let (at, uvs) = f32_vec(lim, "uv", n * 2)(i)?;
+        let tri = (2 * n as i64 - i64::from(hull) - 2) * 3;
+        if tri < 0 {
+            return Err(PErr::invalid(
+                at,
+                format!("mesh with {n} vertices cannot have a hull of {hull} vertices"),
+            ));
+        }
+        let (i, triangles) = shorts(c, at, "triangle index", Some(tri as usize))?;
+        let (i, extras) = cond(c.nonessential, extras).parse(i)?;
+        let m = Mesh {
+            path: path.unwrap_or_default(),
+            color: color.unwrap_or([0xff; 4]),
+            sequence,
+            uvs,
+            triangles,
+            vertices,
+            hull,
+            extras,
+        };
+        return Ok((i, m));
+    }
+    let (i, path) = str_ref(c.strings)(i)?;
+    let (i, color) = rgba(i)?;
+    let (i, n) = count(lim, "vertex", 8)(i)?;
+    let (i, uvs) = f32_vec(lim, "uv", n * 2)(i)?;
+    let (i, triangles) = shorts(c, i, "triangle index", None)?;
+    let (i, weighted) = bool(i)?;
+    let (i, vertices) = vertices(c, i, n, weighted)?;
+    let (i, hull) = varint(i)?;
+    let (i, sequence) = opt_sequence(c, i, flags)?;
+    let (i, extras) = cond(c.nonessential, extras).parse(i)?;
+    Ok((i, Mesh { path, color, sequence, uvs, triangles, vertices, hull, extras }))
+}

@@ -1,0 +1,524 @@
+//! The one-pass JSON grammar reader behind [`super::Doc::parse`]: bytes to nodes, escaped
+//! strings decoded into one side buffer, every limit checked as it goes.
+
+use super::{push_key, Node, MAX_DEPTH};
+use crate::json::{JsonError, JsonErrorKind};
+use crate::Limits;
+/// Exact powers of ten for the fast number path.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The reader. `CHECKED` readers enforce `max_nodes` and `max_string`; they are only needed
+/// when the text is long enough to exceed one (every value starts at a byte of its own, and
+/// a string is shorter than the text), so short texts, every real export among them, skip the
+/// checks (they cost 2 % of `Doc::parse`'s instructions over the 4.2 corpus).
+pub(super) struct Parser<'t, const CHECKED: bool> {
+    text: &'t str,
+    b: &'t [u8],
+    pos: usize,
+    nodes: Vec<Node>,
+    decoded: String,
+    /// [`Limits::max_json_values`].
+    max_nodes: usize,
+    /// [`Limits::max_string_bytes`].
+    max_string: usize,
+}
+
+/// Bytes that end an escape-free run of string text: `"`, `\` and control characters.
+const STRING_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// An open container: its node, its item count so far, whether it is an object.
+struct Open {
+    at: usize,
+    count: u32,
+    is_obj: bool,
+}
+
+impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
+    /// Reads `text` into nodes and the decoded string buffer.
+    pub(super) fn run(text: &'t str, limits: &Limits) -> Result<(Vec<Node>, String), JsonError> {
+        let mut p = Parser::<CHECKED> {
+            text,
+            b: text.as_bytes(),
+            pos: 0,
+            nodes: Vec::new(),
+            decoded: String::new(),
+            max_nodes: limits.max_json_values,
+            max_string: limits.max_string_bytes,
+        };
+        if u32::try_from(text.len()).is_err() {
+            return Err(p.error("document larger than 4 GiB"));
+        }
+        // Spine exports hold one value per 6-9 bytes. Any text holds at most (len + 1) / 2
+        // (every value but the root owns its first byte and the separator or bracket after
+        // it), so an unchecked reader's doubling never passes len + 1 <= the limit + 1, and a
+        // checked one grows only up to the limit (`push`).
+        p.nodes.reserve_exact((text.len() / 8 + 1).min(p.max_nodes));
+        p.document()?;
+        Ok((p.nodes, p.decoded))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn error(&self, what: &str) -> JsonError {
+        let pos = self.pos.min(self.b.len());
+        let before = &self.b[..pos];
+        let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
+        let line_start = before.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+        let column =
+            self.text.get(line_start..pos).map_or(pos - line_start, |s| s.chars().count()) + 1;
+        JsonError {
+            path: "(root)".into(),
+            message: format!("invalid JSON: {what} at line {line} column {column} (byte {pos})"),
+            kind: JsonErrorKind::Syntax,
+        }
+    }
+
+    /// A [`JsonErrorKind::LimitExceeded`] error at the current byte; [`Parser::document`]
+    /// fills in the path.
+    #[cold]
+    #[inline(never)]
+    fn limit_error(&self, limit: &'static str, value: u64, max: u64) -> JsonError {
+        let mut e = JsonError::limit("(root)".into(), limit, value, max);
+        e.message.push_str(&format!(" (byte {})", self.pos.min(self.b.len())));
+        e
+    }
+
+    /// Appends a node; fails when the document would hold more than `max_nodes`. The vector
+    /// grows by doubling but never past the limit, so its capacity is what the limit bounds.
+    #[inline(always)]
+    fn push(&mut self, node: Node) -> Result<(), JsonError> {
+        if CHECKED && self.nodes.len() == self.nodes.capacity() {
+            self.grow()?;
+        }
+        self.nodes.push(node);
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) -> Result<(), JsonError> {
+        let len = self.nodes.len();
+        if len >= self.max_nodes {
+            return Err(self.limit_error("max_json_values", len as u64 + 1, self.max_nodes as u64));
+        }
+        self.nodes.reserve_exact(len.max(1024).min(self.max_nodes - len));
+        Ok(())
+    }
+
+    /// The JSON path of the value being read when an error stopped the parser with the
+    /// containers of `stack` open: each open object's current key (its finished entries are
+    /// skipped by their recorded ends), each open array's current index.
+    #[cold]
+    #[inline(never)]
+    fn path(&self, stack: &[Open]) -> String {
+        let node = |i: usize| self.nodes.get(i).copied();
+        let mut s = String::new();
+        for o in stack {
+            if !o.is_obj {
+                s.push_str(&format!("[{}]", o.count));
+                continue;
+            }
+            let mut i = o.at + 1;
+            for _ in 0..o.count {
+                i = match node(i + 1) {
+                    Some(Node::Arr { end, .. } | Node::Obj { end, .. }) => end as usize,
+                    _ => i + 2,
+                };
+            }
+            let key = match node(i) {
+                Some(Node::Str { start, len }) => {
+                    self.text.get(start as usize..start as usize + len as usize)
+                }
+                Some(Node::Esc { start, len }) => {
+                    self.decoded.get(start as usize..start as usize + len as usize)
+                }
+                _ => None,
+            };
+            match key {
+                Some(k) => push_key(&mut s, k),
+                // The key itself was being read.
+                None => break,
+            }
+        }
+        if s.is_empty() {
+            s.push_str("(root)");
+        }
+        s
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.pos).copied()
+    }
+
+    /// Skips whitespace and returns the next byte.
+    #[inline(always)]
+    fn next_token(&mut self) -> Option<u8> {
+        // Most tokens follow the previous one directly (every token byte is above the space),
+        // or one space (`": "`, `", "`) of the editor's one-line objects.
+        match self.b.get(self.pos) {
+            Some(&c) if c > b' ' => Some(c),
+            Some(b' ') => match self.b.get(self.pos + 1) {
+                Some(&c) if c > b' ' => {
+                    self.pos += 1;
+                    Some(c)
+                }
+                _ => self.skip_ws(),
+            },
+            _ => self.skip_ws(),
+        }
+    }
+
+    /// Skips whitespace and returns the next byte (the out-of-line part of `next_token`).
+    #[inline(never)]
+    fn skip_ws(&mut self) -> Option<u8> {
+        let b = self.b;
+        let mut pos = self.pos;
+        while pos < b.len() {
+            let c = b[pos];
+            if !matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
+                self.pos = pos;
+                return Some(c);
+            }
+            pos += 1;
+        }
+        self.pos = pos;
+        None
+    }
+
+    fn idx(&self) -> u32 {
+        // Fits: there are fewer nodes than bytes, and the text is under 4 GiB.
+        self.nodes.len() as u32
+    }
+
+    /// The whole document: one value and trailing whitespace. Open containers are tracked on an
+    /// explicit stack, so nesting costs no native stack. A limit error gets the path of the
+    /// value being read.
+    fn document(&mut self) -> Result<(), JsonError> {
+        let mut stack: Vec<Open> = Vec::new();
+        match self.values(&mut stack) {
+            Err(mut e) if matches!(e.kind, JsonErrorKind::LimitExceeded { .. }) => {
+                e.path = self.path(&stack);
+                Err(e)
+            }
+            r => r,
+        }
+    }
+
+    fn values(&mut self, stack: &mut Vec<Open>) -> Result<(), JsonError> {
+        loop {
+            // A value starts here.
+            match self.next_token() {
+                Some(c @ (b'{' | b'[')) => {
+                    let is_obj = c == b'{';
+                    self.pos += 1;
+                    let at = self.nodes.len();
+                    self.push(if is_obj {
+                        Node::Obj { count: 0, end: 0 }
+                    } else {
+                        Node::Arr { count: 0, end: 0 }
+                    })?;
+                    let close = if is_obj { b'}' } else { b']' };
+                    if self.next_token() == Some(close) {
+                        self.pos += 1;
+                        let end = self.idx();
+                        if let Some(Node::Arr { end: e, .. } | Node::Obj { end: e, .. }) =
+                            self.nodes.get_mut(at)
+                        {
+                            *e = end;
+                        }
+                    } else {
+                        if stack.len() >= MAX_DEPTH {
+                            return Err(
+                                self.error(&format!("nesting deeper than {MAX_DEPTH} levels"))
+                            );
+                        }
+                        stack.push(Open { at, count: 0, is_obj });
+                        if is_obj {
+                            self.key()?;
+                        }
+                        continue;
+                    }
+                }
+                Some(b'"') => self.string()?,
+                Some(b'-' | b'0'..=b'9') => self.number()?,
+                Some(b't') => self.literal("true", Node::Bool(true))?,
+                Some(b'f') => self.literal("false", Node::Bool(false))?,
+                Some(b'n') => self.literal("null", Node::Null)?,
+                None => return Err(self.error("unexpected end of input")),
+                Some(_) => return Err(self.error("expected a value")),
+            }
+            // A value ended: go on to the next item or close the enclosing containers.
+            loop {
+                let Some(top) = stack.last_mut() else {
+                    if self.next_token().is_some() {
+                        return Err(self.error("trailing characters"));
+                    }
+                    return Ok(());
+                };
+                top.count += 1;
+                let is_obj = top.is_obj;
+                match self.next_token() {
+                    Some(b',') => {
+                        self.pos += 1;
+                        if is_obj {
+                            self.next_token();
+                            self.key()?;
+                        }
+                        break;
+                    }
+                    Some(b'}') if is_obj => {}
+                    Some(b']') if !is_obj => {}
+                    _ => {
+                        return Err(self.error(if is_obj {
+                            "expected `,` or `}`"
+                        } else {
+                            "expected `,` or `]`"
+                        }))
+                    }
+                }
+                self.pos += 1;
+                let (at, count) = (top.at, top.count);
+                stack.pop();
+                let end = self.idx();
+                if let Some(n) = self.nodes.get_mut(at) {
+                    *n = if is_obj { Node::Obj { count, end } } else { Node::Arr { count, end } };
+                }
+            }
+        }
+    }
+
+    /// `"key"` and `:`, leaving the position before the value.
+    #[inline(always)]
+    fn key(&mut self) -> Result<(), JsonError> {
+        if self.peek() != Some(b'"') {
+            return Err(self.error("expected a string key"));
+        }
+        self.string()?;
+        if self.next_token() != Some(b':') {
+            return Err(self.error("expected `:`"));
+        }
+        self.pos += 1;
+        Ok(())
+    }
+
+    fn literal(&mut self, word: &str, node: Node) -> Result<(), JsonError> {
+        if self.b.get(self.pos..self.pos + word.len()) == Some(word.as_bytes()) {
+            self.pos += word.len();
+            self.push(node)
+        } else {
+            Err(self.error("expected a value"))
+        }
+    }
+
+    /// A string starting at its opening quote.
+    #[inline(always)]
+    fn string(&mut self) -> Result<(), JsonError> {
+        let b = self.b;
+        let start = self.pos + 1;
+        let mut pos = start;
+        while pos < b.len() && !STRING_STOP[usize::from(b[pos])] {
+            pos += 1;
+        }
+        self.pos = pos;
+        match b.get(pos) {
+            Some(b'"') => {
+                if CHECKED && pos - start > self.max_string {
+                    return Err(self.string_limit(pos - start));
+                }
+                self.pos += 1;
+                self.push(Node::Str { start: start as u32, len: (pos - start) as u32 })
+            }
+            Some(b'\\') => self.escaped_string(start),
+            Some(_) => Err(self.error("control character in a string")),
+            None => Err(self.error("unterminated string")),
+        }
+    }
+
+    /// The error for a string of `len` bytes over `max_string`.
+    #[cold]
+    #[inline(never)]
+    fn string_limit(&self, len: usize) -> JsonError {
+        self.limit_error("max_string_bytes", len as u64, self.max_string as u64)
+    }
+
+    /// The rest of a string with escapes; `self.pos` is at the first backslash. The decoded
+    /// text is appended to `decoded`.
+    fn escaped_string(&mut self, start: usize) -> Result<(), JsonError> {
+        let mut out = std::mem::take(&mut self.decoded);
+        let first = out.len();
+        out.push_str(self.text.get(start..self.pos).unwrap_or_default());
+        let r = self.unescape(&mut out);
+        let len = out.len() - first;
+        self.decoded = out;
+        r?;
+        if CHECKED && len > self.max_string {
+            return Err(self.string_limit(len));
+        }
+        self.pos += 1;
+        self.push(Node::Esc { start: first as u32, len: len as u32 })
+    }
+
+    /// Decodes string text with escapes into `out` up to the closing quote (left unread).
+    fn unescape(&mut self, out: &mut String) -> Result<(), JsonError> {
+        loop {
+            let run = self.pos;
+            while let Some(c) = self.peek() {
+                if STRING_STOP[usize::from(c)] {
+                    break;
+                }
+                self.pos += 1;
+            }
+            // Runs stop at ASCII bytes, so they are whole UTF-8 sequences.
+            out.push_str(self.text.get(run..self.pos).unwrap_or_default());
+            match self.peek() {
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    self.pos += 1;
+                    let c = match self.peek() {
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'/') => '/',
+                        Some(b'b') => '\u{8}',
+                        Some(b'f') => '\u{c}',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'u') => {
+                            self.pos += 1;
+                            let hi = self.hex4()?;
+                            let code = if (0xD800..0xDC00).contains(&hi) {
+                                if self.b.get(self.pos..self.pos + 2) != Some(b"\\u") {
+                                    return Err(self.error("lone leading surrogate"));
+                                }
+                                self.pos += 2;
+                                let lo = self.hex4()?;
+                                if !(0xDC00..0xE000).contains(&lo) {
+                                    return Err(self.error("invalid trailing surrogate"));
+                                }
+                                0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+                            } else {
+                                hi
+                            };
+                            let c = char::from_u32(code)
+                                .ok_or_else(|| self.error("lone trailing surrogate"))?;
+                            out.push(c);
+                            continue;
+                        }
+                        _ => return Err(self.error("invalid escape")),
+                    };
+                    self.pos += 1;
+                    out.push(c);
+                }
+                Some(_) => return Err(self.error("control character in a string")),
+                None => return Err(self.error("unterminated string")),
+            }
+        }
+        Ok(())
+    }
+
+    /// Four hex digits of a `\u` escape.
+    fn hex4(&mut self) -> Result<u32, JsonError> {
+        let mut v = 0u32;
+        for _ in 0..4 {
+            let d = match self.peek() {
+                Some(c @ b'0'..=b'9') => c - b'0',
+                Some(c @ b'a'..=b'f') => c - b'a' + 10,
+                Some(c @ b'A'..=b'F') => c - b'A' + 10,
+                _ => return Err(self.error("invalid \\u escape")),
+            };
+            v = v * 16 + u32::from(d);
+            self.pos += 1;
+        }
+        Ok(v)
+    }
+
+    /// A number (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`), read as the nearest `f64`.
+    #[inline]
+    fn number(&mut self) -> Result<(), JsonError> {
+        let b = self.b;
+        let start = self.pos;
+        let mut pos = start;
+        let neg = b.get(pos) == Some(&b'-');
+        if neg {
+            pos += 1;
+        }
+        // Up to 19 digits fit a u64 exactly; wrapping only matters past that (slow path).
+        let mut m = 0u64;
+        let int_start = pos;
+        while pos < b.len() && b[pos].is_ascii_digit() {
+            m = m.wrapping_mul(10).wrapping_add(u64::from(b[pos] - b'0'));
+            pos += 1;
+        }
+        let int_digits = pos - int_start;
+        if int_digits == 0 || (int_digits > 1 && b[int_start] == b'0') {
+            self.pos = pos;
+            return Err(self.error("invalid number"));
+        }
+        let mut frac_digits = 0;
+        if pos < b.len() && b[pos] == b'.' {
+            pos += 1;
+            let frac_start = pos;
+            while pos < b.len() && b[pos].is_ascii_digit() {
+                m = m.wrapping_mul(10).wrapping_add(u64::from(b[pos] - b'0'));
+                pos += 1;
+            }
+            frac_digits = pos - frac_start;
+            if frac_digits == 0 {
+                self.pos = pos;
+                return Err(self.error("invalid number"));
+            }
+        }
+        let mut exp = 0i64;
+        if pos < b.len() && (b[pos] | 0x20) == b'e' {
+            pos += 1;
+            let eneg = b.get(pos) == Some(&b'-');
+            if matches!(b.get(pos), Some(b'-' | b'+')) {
+                pos += 1;
+            }
+            let exp_start = pos;
+            while pos < b.len() && b[pos].is_ascii_digit() {
+                exp = (exp * 10 + i64::from(b[pos] - b'0')).min(1_000_000);
+                pos += 1;
+            }
+            if pos == exp_start {
+                self.pos = pos;
+                return Err(self.error("invalid number"));
+            }
+            if eneg {
+                exp = -exp;
+            }
+        }
+        self.pos = pos;
+        let e = exp - frac_digits as i64;
+        let value = if int_digits + frac_digits <= 19 && m < (1u64 << 53) && (-22..=22).contains(&e)
+        {
+            // Clinger's fast path: both operands are exact, so one rounding gives the nearest.
+            let f = m as f64;
+            let f = if e < 0 { f / POW10[(-e) as usize] } else { f * POW10[e as usize] };
+            if neg {
+                -f
+            } else {
+                f
+            }
+        } else {
+            self.text
+                .get(start..pos)
+                .and_then(|s| s.parse::<f64>().ok())
+                .ok_or_else(|| self.error("invalid number"))?
+        };
+        self.push(Node::Num(value))
+    }
+}

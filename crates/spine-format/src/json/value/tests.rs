@@ -1,0 +1,153 @@
+//! The reader checked against serde_json on valid and invalid documents and the corpus.
+
+use super::*;
+use serde_json::Value;
+
+/// The document as a serde_json value (objects keep the last of duplicate keys, as serde does).
+fn to_serde(v: J<'_>) -> Value {
+    if let Some(items) = v.items() {
+        return Value::Array(items.map(to_serde).collect());
+    }
+    if let Some(entries) = v.entries() {
+        return Value::Object(entries.map(|(k, x)| (k.to_owned(), to_serde(x))).collect());
+    }
+    match (v.num(), v.str(), v.bool()) {
+        (Some(n), ..) => serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number),
+        (_, Some(s), _) => Value::String(s.to_owned()),
+        (.., Some(b)) => Value::Bool(b),
+        _ => Value::Null,
+    }
+}
+
+/// Equal, numbers within an ulp or two (serde_json's default float parsing is not always
+/// the nearest double; ours is).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (x.as_f64().unwrap_or(f64::NAN), y.as_f64().unwrap_or(f64::NAN));
+            x == y || (x - y).abs() <= x.abs() * 4e-16
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn check_like_serde(text: &str) {
+    let theirs = serde_json::from_str::<Value>(text);
+    let ours = Doc::parse(text, &Limits::default());
+    match (&theirs, &ours) {
+        (Ok(t), Ok(o)) => {
+            let o = to_serde(o.root());
+            assert!(same(t, &o), "{text:?}: serde {t} vs ours {o}");
+        }
+        (Err(_), Err(e)) => assert!(e.message.starts_with("invalid JSON: "), "{e}"),
+        (t, o) => panic!("{text:?}: serde {t:?} vs ours {:?}", o.as_ref().map(|_| ())),
+    }
+}
+
+#[test]
+fn agrees_with_serde_json_on_valid_documents() {
+    for text in [
+        r#"{"a": [1, -2.5, 3e2, 4E-2, 5.5e+1, 0, -0, 0.1, 123456789.125], "b": {}, "c": []}"#,
+        r#"["", "plain", "a\"b\\c\/d\b\f\n\r\t", "\u00e9\u4e2d\ud83d\ude00", "é中😀"]"#,
+        r#"[true, false, null, [[[]]], [{}], {"x": {"y": {"z": null}}}]"#,
+        r#"[9007199254740993, 12345678901234567890123, 1e22, 1e23, 1.7976931348623157e308]"#,
+        r#"[2.2250738585072014e-308, 5e-324, 0.30000000000000004, 1234567890.0987654321]"#,
+        r#"[0.000000000000000000000000001, 1e-22, 123.456e-30, -9.87654321e15]"#,
+        " \t\r\n { \"k\" \n : \"v\" } \n ",
+        "42",
+        "\"top\"",
+    ] {
+        check_like_serde(text);
+    }
+    let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
+    check_like_serde(&deep);
+}
+
+#[test]
+fn agrees_with_serde_json_on_invalid_documents() {
+    for text in [
+        "",
+        " ",
+        "[1,]",
+        r#"{"a":1,}"#,
+        "[01]",
+        "[1.]",
+        "[.5]",
+        "[-]",
+        "[1e]",
+        "[1e+]",
+        "[+1]",
+        "\"\u{1}\"",
+        r#""\ud800""#,
+        r#""\udc00""#,
+        r#""\ud800\u0041""#,
+        r#""\q""#,
+        r#""\u12""#,
+        "tru",
+        "nul",
+        "[1 2]",
+        r#"{"a" 1}"#,
+        "{1:2}",
+        "[",
+        "{",
+        r#"{"a":"#,
+        r#""""x"#,
+        r#""abc"#,
+        "[1]]",
+        "{}}",
+        "[}",
+        "{]",
+        "1 2",
+        "[NaN]",
+        "[Infinity]",
+        "[0x10]",
+    ] {
+        check_like_serde(text);
+    }
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    check_like_serde(&deep);
+}
+
+#[test]
+fn errors_give_line_column_and_offset() {
+    let e = Doc::parse("{\n  \"a\": [1,\n  2,,]}", &Limits::default()).err().map(|e| e.message);
+    assert_eq!(e.as_deref(), Some("invalid JSON: expected a value at line 3 column 5 (byte 17)"));
+    let e = Doc::parse(&"[".repeat(129), &Limits::default()).err().map(|e| e.message);
+    assert!(e.is_some_and(|m| m.contains("nesting deeper than 128")));
+}
+
+#[test]
+fn objects_read_the_first_duplicate_and_skip_null() {
+    let doc = Doc::parse(r#"{"a": 1, "a": 2, "n": null, "e\u0078": "esc"}"#, &Limits::default())
+        .expect("parses");
+    let p = P::ROOT;
+    let o = Obj::new(doc.root(), &p).expect("object");
+    assert_eq!(o.f32("a"), Ok(Some(1.0)));
+    assert!(!o.has("n"));
+    assert_eq!(o.string("ex"), Ok(Some("esc".to_owned())));
+    assert!(o.get("missing").is_none());
+}
+
+#[test]
+fn corpus_documents_read_like_serde_json() {
+    let Some(corpus) = skel_testkit::spine_corpus() else { return };
+    let mut files = vec![corpus];
+    let mut checked = 0;
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            let Ok(dir) = std::fs::read_dir(&path) else { continue };
+            files.extend(dir.flatten().map(|e| e.path()));
+        } else if path.extension().is_some_and(|x| x == "json") {
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            check_like_serde(&text);
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} JSON files found");
+}
