@@ -14,6 +14,12 @@ fn fixture(rel: &str) -> Vec<u8> {
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
+/// The demo rig `skel` embeds (a 4.2 JSON skeleton).
+fn demo_json() -> Vec<u8> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../skel-cli/demo/demo.json");
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
 #[test]
 fn load_tells_binary_json_and_4_3_json_apart() {
     let options = LoadOptions::default();
@@ -26,7 +32,7 @@ fn load_tells_binary_json_and_4_3_json_apart() {
     assert_eq!(from_json43.behaviour.spine_version, SpineVersion::V4_3);
     assert_eq!(from_json43.bones.len(), binary.bones.len());
 
-    let json = fixture("demo/demo.json");
+    let json = demo_json();
     let plain = load(&json, &options).expect("JSON");
     let with_bom = load(&[b"\xEF\xBB\xBF".as_slice(), &json].concat(), &options).expect("BOM");
     assert_eq!(plain.bones.len(), with_bom.bones.len());
@@ -48,7 +54,7 @@ fn load_errors_keep_the_format_errors_typed() {
     let e = load(&fixture("spine-4.3/constraints.skel"), &tight).unwrap_err();
     let LoadError::Parse(b) = &e else { panic!("{e:?}") };
     assert!(matches!(b.kind, BinaryErrorKind::LimitExceeded { limit: "max_bones", .. }), "{b}");
-    let e = load(&fixture("demo/demo.json"), &tight).unwrap_err();
+    let e = load(&demo_json(), &tight).unwrap_err();
     let LoadError::Json(j) = &e else { panic!("{e:?}") };
     assert!(matches!(j.kind, JsonErrorKind::LimitExceeded { .. }), "{j}");
 
