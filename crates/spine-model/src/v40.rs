@@ -28,6 +28,7 @@ use crate::curves;
 use crate::data::*;
 use crate::error::{LoadError, ProblemKind};
 use crate::ids::*;
+use crate::timelines::timeline_attachment;
 use crate::LoadOptions;
 use std::sync::Arc;
 
@@ -1305,49 +1306,4 @@ fn constraint_ref(c: &mut Conv<'_, '_>, kind: Kind, index: u32) -> ConstraintId 
             ConstraintId(0)
         }
     }
-}
-
-/// The vertices a deform timeline deforms (empty for non-vertex attachments).
-pub(crate) fn vertices_of(kind: &AttachmentKind) -> Vertices {
-    match kind {
-        AttachmentKind::Mesh(m) => m.vertices.clone(),
-        AttachmentKind::BoundingBox(b) => b.vertices.clone(),
-        AttachmentKind::Path(p) => p.vertices.clone(),
-        AttachmentKind::Clipping(k) => k.vertices.clone(),
-        _ => Vertices::Unweighted(Vec::new()),
-    }
-}
-
-/// Looks up the attachment a deform (`deform = true`) or sequence timeline targets,
-/// reporting a missing attachment or one of the wrong type.
-pub(crate) fn timeline_attachment(
-    b: &mut Builder<'_>,
-    skin: SkinId,
-    slot: SlotId,
-    key: &str,
-    deform: bool,
-) -> Option<AttachmentId> {
-    let sk = b.data.skins.get(skin.index())?;
-    let Some(id) = sk.attachment(slot, key) else {
-        let skin = sk.name.clone();
-        let slot_name = b.data.slots.get(slot.index()).map(|s| s.name.clone()).unwrap_or_default();
-        b.enter("slot", &slot_name);
-        b.report(ProblemKind::TimelineAttachmentMissing { name: key.to_owned(), skin });
-        b.pop();
-        return None;
-    };
-    let ok = match &b.data.attachments[id.index()].kind {
-        AttachmentKind::Mesh(_) => true,
-        AttachmentKind::Region(_) => !deform,
-        AttachmentKind::BoundingBox(_) | AttachmentKind::Path(_) | AttachmentKind::Clipping(_) => {
-            deform
-        }
-        AttachmentKind::Point(_) => false,
-    };
-    if !ok {
-        let timeline = if deform { "deform" } else { "sequence" };
-        b.report(ProblemKind::TimelineAttachmentType { name: key.to_owned(), timeline });
-        return None;
-    }
-    Some(id)
 }
