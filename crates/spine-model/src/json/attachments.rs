@@ -6,11 +6,11 @@ use spine_format::json as j;
 
 use super::skins::Link;
 use super::Conv;
+use crate::build::check_mesh_parts;
 use crate::build::share;
 use crate::data::*;
 use crate::error::ProblemKind;
 use crate::ids::*;
-use crate::v40::check_mesh_parts;
 
 /// JSON vertices: `x, y` pairs when `values.len() == 2 × vertex_count`, else weighted
 /// `boneCount, (bone, x, y, weight) × boneCount` per vertex.

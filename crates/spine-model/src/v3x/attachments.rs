@@ -6,10 +6,10 @@ use spine_format::binary::v3_common as w;
 
 use super::skins::Link3;
 use super::{Conv, Text};
+use crate::build::check_mesh_parts;
 use crate::build::{share, Builder};
 use crate::data::*;
 use crate::ids::*;
-use crate::v40::check_mesh_parts;
 
 /// Scaled vertices, weighted ones validated.
 fn vertices(b: &mut Builder<'_>, v: &w::Vertices) -> Vertices {

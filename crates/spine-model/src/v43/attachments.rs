@@ -6,10 +6,10 @@ use spine_format::binary::v43 as w;
 use spine_format::binary::StrRef;
 
 use super::Conv;
+use crate::build::check_mesh_parts;
 use crate::build::{share, PendingLink};
 use crate::data::*;
 use crate::ids::*;
-use crate::v40::check_mesh_parts;
 
 /// A sequence's `[count, start, digits, setup]`.
 fn seq(q: &Option<w::Sequence>) -> Option<[u32; 4]> {

@@ -18,10 +18,10 @@ use spine_format::binary::StrRef;
 use spine_format::SpineVersion;
 
 use crate::build::Builder;
+use crate::build::{scale_xy, weighted_parts_valid};
 use crate::data::*;
 use crate::error::LoadError;
 use crate::ids::*;
-use crate::v40::{scale_xy, weighted_parts_valid};
 use crate::LoadOptions;
 use std::collections::VecDeque;
 
