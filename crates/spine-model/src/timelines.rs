@@ -1,8 +1,11 @@
 //! Timeline building shared by every source (`json`, `v3x`, `v40`, `v43`): the parts that
 //! work on values already decoded from the wire, so each source only reads its own AST.
 
+use spine_format::binary::shared::CurveType;
+
 use crate::anim::*;
 use crate::build::{draw_order, Builder};
+use crate::curves;
 use crate::data::*;
 use crate::error::ProblemKind;
 use crate::ids::*;
@@ -188,4 +191,47 @@ pub(crate) fn check_tables(
             b.check_curves(curves.table(keys));
         }
     }
+}
+
+/// A binary IK key (4.0–4.3), decoded: `curve` and `bezier` (mix, then softness controls)
+/// are those of the segment ending at this key (unused on the first key).
+pub(crate) struct IkKeyIn {
+    /// Time.
+    pub time: f32,
+    /// Mix.
+    pub mix: f32,
+    /// Softness (unscaled).
+    pub softness: f32,
+    /// Bend direction, compress, stretch.
+    pub flags: IkFlags,
+    /// The curve of the segment ending here.
+    pub curve: CurveType,
+    /// Its bezier controls (mix, softness).
+    pub bezier: Option<[[f32; 4]; 2]>,
+}
+
+/// A binary IK timeline's table (mix, softness × scale; softness beziers scale their `cy`
+/// like the values, mix ones do not), checked finite and stored in `pool`, and its flags.
+/// `beziers` is the bezier count the table reserves.
+pub(crate) fn ik_table(
+    b: &mut Builder<'_>,
+    keys: &[IkKeyIn],
+    beziers: usize,
+    pool: &mut Vec<f32>,
+) -> (Curves, Vec<IkFlags>) {
+    let scale = b.scale;
+    let mut table = CurveBuf::new(2, keys.len(), beziers);
+    let mut flags = Vec::with_capacity(keys.len());
+    for k in keys {
+        table.frames.extend_from_slice(&[k.time, k.mix, k.softness * scale]);
+        flags.push(k.flags);
+    }
+    let mut next = 0;
+    for (i, k) in keys.iter().enumerate().skip(1) {
+        let ctl = k.bezier.map(|[m, s]| [m, [s[0], s[1] * scale, s[2], s[3] * scale]]);
+        let ctl: &[[f32; 4]] = ctl.as_ref().map_or(&[], |c| c.as_slice());
+        curves::segment(&mut table, &mut next, i - 1, k.curve, ctl, 1.0);
+    }
+    b.check_curves(table.table());
+    (table.store(pool), flags)
 }

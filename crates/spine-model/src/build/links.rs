@@ -117,3 +117,32 @@ impl Builder<'_> {
         }
     }
 }
+
+/// A mesh without geometry: a linked mesh until [`Builder::resolve_links`] lends it its
+/// source's (`size` scaled; `sequence` and whether the export had one; `id` its own id,
+/// the timeline attachment until resolved).
+pub(crate) fn empty_mesh(
+    path: Arc<str>,
+    color: Color,
+    [width, height]: [f32; 2],
+    (sequence, has_sequence): (SequenceData, bool),
+    id: AttachmentId,
+) -> MeshAttachment {
+    MeshAttachment {
+        path,
+        color,
+        vertices: Vertices::Unweighted(Vec::new()),
+        region_uvs: Vec::new(),
+        triangles: Vec::new(),
+        hull_length: 0,
+        edges: Vec::new(),
+        width,
+        height,
+        sequence,
+        has_sequence,
+        linked_source: None,
+        timeline_attachment: id,
+        timeline_slots: Vec::new(),
+        uvs: None,
+    }
+}

@@ -20,10 +20,11 @@ use crate::ids::*;
 use crate::LoadOptions;
 use std::sync::Arc;
 
-pub(crate) use order::draw_order;
+pub(crate) use links::empty_mesh;
+pub(crate) use order::{draw_order, update_order};
 pub(crate) use path::PathAt;
 use path::{render_path, Seg, NO_SEG};
-pub(crate) use vertices::{check_mesh_parts, scale_xy, weighted_parts_valid};
+pub(crate) use vertices::check_mesh_parts;
 
 /// A linked mesh waiting for its source.
 pub(crate) struct PendingLink {
@@ -295,6 +296,20 @@ impl Builder<'_> {
 fn all_finite(s: &[f32]) -> bool {
     let carry = s.iter().fold(0u32, |acc, v| acc | crate::curves::non_finite_bit(*v));
     carry & 0x8000_0000 == 0
+}
+
+/// The physics "global" flags of the binary formats: bits 0–6 = inertia, strength,
+/// damping, mass, wind, gravity, mix.
+pub(crate) fn physics_globals(g: u8) -> PhysicsGlobals {
+    PhysicsGlobals {
+        inertia: g & 1 != 0,
+        strength: g & 2 != 0,
+        damping: g & 4 != 0,
+        mass: g & 8 != 0,
+        wind: g & 16 != 0,
+        gravity: g & 32 != 0,
+        mix: g & 64 != 0,
+    }
 }
 
 /// `base` shared when `s` is absent or spells the same string, else a new allocation of `s`

@@ -1,4 +1,7 @@
-//! Draw-order keys resolved into permutations.
+//! Orders: constraints in update order, draw-order keys resolved into permutations.
+
+use super::Builder;
+use crate::error::ProblemKind;
 
 /// Resolves a draw-order key (spine-cpp 4.2 `SkeletonBinary` draw order reading): each
 /// change moves slot `slot` to `slot + shift`, the others keep their relative order and fill
@@ -38,6 +41,33 @@ pub(crate) fn draw_order(
         }
     }
     order.into_iter().map(|c| c.ok_or_else(|| "unfilled position".to_owned())).collect()
+}
+
+/// The update order of constraints (every runtime's `Skeleton.updateCache`): for `i` in
+/// `0..n`, the first constraint (in list order) whose `order == i`; the constraints that
+/// loop never reaches follow in list order, each reported (the runtime would never update
+/// them). `cons` lists each constraint's `(order, name)`; returns indices into it.
+pub(crate) fn update_order(b: &mut Builder<'_>, cons: &[(u32, &str)]) -> Vec<usize> {
+    let n = cons.len();
+    let mut used = vec![false; n];
+    let mut sorted = Vec::with_capacity(n);
+    for i in 0..n as u64 {
+        if let Some(p) = (0..n).find(|&p| !used[p] && u64::from(cons[p].0) == i) {
+            used[p] = true;
+            sorted.push(p);
+        }
+    }
+    for (p, &(order, name)) in cons.iter().enumerate() {
+        if !used[p] {
+            b.enter("constraint", name);
+            b.report(ProblemKind::Invalid(format!(
+                "update order {order} is never reached by the runtime's update cache"
+            )));
+            b.pop();
+            sorted.push(p);
+        }
+    }
+    sorted
 }
 
 #[cfg(test)]

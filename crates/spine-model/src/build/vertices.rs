@@ -4,6 +4,7 @@
 use super::Builder;
 use crate::data::*;
 use crate::error::ProblemKind;
+use crate::ids::BoneId;
 
 impl Builder<'_> {
     /// Converts checked weighted vertices: `(bone, x, y, weight)` per influence, per vertex.
@@ -99,13 +100,43 @@ impl Builder<'_> {
     }
 }
 
+impl Builder<'_> {
+    /// Whether weighted vertices given as flat buffers have nothing to report
+    /// ([`weighted_parts_valid`] against this skeleton's bones and scale).
+    pub fn weighted_ok(&self, counts: &[u32], bones: &[u32], values: &[f32]) -> bool {
+        weighted_parts_valid(counts, bones, values, self.data.bones.len(), self.scale)
+    }
+
+    /// Weighted vertices from flat buffers that passed [`Builder::weighted_ok`]: positions
+    /// scaled in place, bone indices turned into ids in place (same layout: no allocation).
+    pub fn weighted_moved(
+        &self,
+        counts: Vec<u32>,
+        bones: Vec<u32>,
+        mut values: Vec<f32>,
+    ) -> Vertices {
+        scale_xy(&mut values, self.scale);
+        let bones = bones.into_iter().map(BoneId).collect();
+        Vertices::Weighted(WeightedVertices { counts, bones, values })
+    }
+
+    /// [`Builder::unweighted`] of a buffer the caller gives away: scaled in place (same
+    /// values, same problems).
+    pub fn unweighted_owned(&mut self, mut xy: Vec<f32>) -> Vertices {
+        for v in &mut xy {
+            *v = self.fs("vertex", *v);
+        }
+        Vertices::Unweighted(xy)
+    }
+}
+
 /// Whether weighted vertices, as the three flat buffers (`counts`, `bones`, `values`) of
 /// any generation, have nothing to report (the counts cover exactly the influences, every
 /// bone index is in range, every scaled value is finite): then their buffers are taken as
 /// they are (positions scaled by [`scale_xy`]); otherwise the caller goes through
 /// [`Builder::weighted_with_capacity`], which reports each problem. The values are those
 /// the checked path computes (`x * scale`, `y * scale`, `weight`).
-pub(crate) fn weighted_parts_valid(
+fn weighted_parts_valid(
     counts: &[u32],
     wbones: &[u32],
     values: &[f32],
@@ -128,7 +159,7 @@ pub(crate) fn weighted_parts_valid(
 
 /// Multiplies the `x, y` of each `x, y, weight` triple by `scale` (nothing to do for 1:
 /// `v * 1.0 == v` bit for bit for the finite values [`weighted_parts_valid`] lets through).
-pub(crate) fn scale_xy(values: &mut [f32], scale: f32) {
+fn scale_xy(values: &mut [f32], scale: f32) {
     if scale != 1.0 {
         for v in values.chunks_exact_mut(3) {
             v[0] *= scale;

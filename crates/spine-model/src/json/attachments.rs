@@ -7,6 +7,7 @@ use spine_format::json as j;
 use super::skins::Link;
 use super::Conv;
 use crate::build::check_mesh_parts;
+use crate::build::empty_mesh;
 use crate::build::share;
 use crate::data::*;
 use crate::error::ProblemKind;
@@ -191,23 +192,13 @@ fn mesh(
     let scale = c.b.scale;
     let path = share(name, t.path.as_deref());
     let sq = c.b.sequence(&path, seq(t.sequence));
-    MeshAttachment {
+    empty_mesh(
         path,
-        color: color(t.color),
-        vertices: Vertices::Unweighted(Vec::new()),
-        region_uvs: Vec::new(),
-        triangles: Vec::new(),
-        hull_length: 0,
-        edges: Vec::new(),
-        width: width.unwrap_or(0.0) * scale,
-        height: height.unwrap_or(0.0) * scale,
-        sequence: sq,
-        has_sequence: t.sequence.is_some(),
-        linked_source: None,
-        timeline_attachment: next,
-        timeline_slots: Vec::new(),
-        uvs: None,
-    }
+        color(t.color),
+        [width.unwrap_or(0.0) * scale, height.unwrap_or(0.0) * scale],
+        (sq, t.sequence.is_some()),
+        next,
+    )
 }
 
 /// A tint, white when absent.

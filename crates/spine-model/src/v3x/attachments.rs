@@ -7,6 +7,7 @@ use spine_format::binary::v3_common as w;
 use super::skins::Link3;
 use super::{Conv, Text};
 use crate::build::check_mesh_parts;
+use crate::build::empty_mesh;
 use crate::build::{share, Builder};
 use crate::data::*;
 use crate::ids::*;
@@ -149,21 +150,11 @@ fn linked_mesh<S, T: Text<S>>(
         at,
     });
     let (width, height) = m.size.map_or((0.0, 0.0), |s| (s.width, s.height));
-    AttachmentKind::Mesh(MeshAttachment {
+    AttachmentKind::Mesh(empty_mesh(
         path,
-        color: Color::from_bytes(m.color),
-        vertices: Vertices::Unweighted(Vec::new()),
-        region_uvs: Vec::new(),
-        triangles: Vec::new(),
-        hull_length: 0,
-        edges: Vec::new(),
-        width: width * c.b.scale,
-        height: height * c.b.scale,
-        sequence,
-        has_sequence: false,
-        linked_source: None,
-        timeline_attachment: next,
-        timeline_slots: Vec::new(),
-        uvs: None,
-    })
+        Color::from_bytes(m.color),
+        [width * c.b.scale, height * c.b.scale],
+        (sequence, false),
+        next,
+    ))
 }

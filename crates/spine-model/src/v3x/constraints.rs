@@ -1,7 +1,7 @@
 //! 3.x-style constraints (3.x binaries and 3.5–4.2 JSON): the per-type lists, normalised,
 //! merged by `order` as every 3.x `Skeleton.updateCache` does, then built.
 
-use crate::build::Builder;
+use crate::build::{update_order, Builder};
 use crate::data::*;
 use crate::error::ProblemKind;
 use crate::ids::*;
@@ -92,25 +92,8 @@ pub(crate) fn constraints3(b: &mut Builder<'_>, cons: Vec<Con3<'_>>) -> [Vec<Con
         Con3::Physics { .. } => 3,
     };
     let n = cons.len();
-    let mut used = vec![false; n];
-    let mut sorted = Vec::with_capacity(n);
-    for i in 0..n as u64 {
-        if let Some(p) = (0..n).find(|&p| !used[p] && u64::from(cons[p].order()) == i) {
-            used[p] = true;
-            sorted.push(p);
-        }
-    }
-    for p in 0..n {
-        if !used[p] {
-            b.push(format!("constraint \"{}\"", cons[p].name()));
-            b.report(ProblemKind::Invalid(format!(
-                "update order {} is never reached by the runtime's update cache",
-                cons[p].order()
-            )));
-            b.pop();
-            sorted.push(p);
-        }
-    }
+    let keys: Vec<(u32, &str)> = cons.iter().map(|c| (c.order(), c.name())).collect();
+    let sorted = update_order(b, &keys);
     let mut ids: [Vec<ConstraintId>; 4] = Default::default();
     let mut within = vec![0usize; n];
     let mut counts = [0usize; 4];

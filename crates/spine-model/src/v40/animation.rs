@@ -14,7 +14,8 @@ use crate::data::*;
 use crate::error::ProblemKind;
 use crate::ids::*;
 use crate::timelines::{
-    check_tables, event_key, path_scales, timeline_attachment, DrawOrders, EventKeyIn, PathScales,
+    check_tables, event_key, ik_table, path_scales, timeline_attachment, DrawOrders, EventKeyIn,
+    IkKeyIn, PathScales,
 };
 
 /// Builds one [`AnimationData`] from an animation read in wire order (streamed from the
@@ -180,33 +181,28 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
     fn ik_timeline(&mut self, t: wa::IkTimeline) {
         self.see(t.keys.last().map_or(0.0, |k| k.time));
         let c = &mut *self.c;
-        let scale = c.b.scale;
         let constraint = constraint_ref(c, Kind::Ik, t.constraint);
-        let n = t.keys.len();
         let beziers = t.keys.iter().filter(|k| k.curve == CurveType::Bezier).count() * 2;
-        let mut curves = CurveBuf::new(2, n, beziers);
-        let mut flags = Vec::with_capacity(n);
-        for k in &t.keys {
-            let mix = match k.flags {
-                Some(f) if f & 1 == 0 => 0.0,
-                _ => k.mix.unwrap_or(1.0),
-            };
-            curves.frames.extend_from_slice(&[k.time, mix, k.softness.unwrap_or(0.0) * scale]);
-            flags.push(IkFlags {
-                bend_direction: if k.bend_direction < 0 { -1 } else { 1 },
-                compress: k.compress,
-                stretch: k.stretch,
-            });
-        }
-        let mut next = 0;
-        for (i, k) in t.keys.iter().enumerate().skip(1) {
-            // Softness beziers scale their cy like the values; mix ones do not.
-            let ctl = k.bezier.map(|[m, s]| [m, [s[0], s[1] * scale, s[2], s[3] * scale]]);
-            let ctl: &[[f32; 4]] = ctl.as_ref().map_or(&[], |c| c.as_slice());
-            curves::segment(&mut curves, &mut next, i - 1, k.curve, ctl, 1.0);
-        }
-        c.b.check_curves(curves.table());
-        let curves = curves.store(&mut self.keys);
+        let keys: Vec<IkKeyIn> = t
+            .keys
+            .iter()
+            .map(|k| IkKeyIn {
+                time: k.time,
+                mix: match k.flags {
+                    Some(f) if f & 1 == 0 => 0.0,
+                    _ => k.mix.unwrap_or(1.0),
+                },
+                softness: k.softness.unwrap_or(0.0),
+                flags: IkFlags {
+                    bend_direction: if k.bend_direction < 0 { -1 } else { 1 },
+                    compress: k.compress,
+                    stretch: k.stretch,
+                },
+                curve: k.curve,
+                bezier: k.bezier,
+            })
+            .collect();
+        let (curves, flags) = ik_table(&mut c.b, &keys, beziers, &mut self.keys);
         self.tl.push(Timeline::Ik { constraint, curves, flags });
     }
 

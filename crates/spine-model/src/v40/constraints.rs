@@ -4,6 +4,7 @@
 use spine_format::binary::v40::ast as w;
 
 use super::{identity_properties, Conv};
+use crate::build::{physics_globals, update_order};
 use crate::data::*;
 use crate::error::ProblemKind;
 use crate::ids::*;
@@ -28,35 +29,25 @@ pub(super) fn constraints(c: &mut Conv<'_, '_>) {
     );
     all.extend(s.path_constraints.iter().enumerate().map(|(i, k)| (k.order, Ty::Path, i)));
     all.extend(s.physics_constraints.iter().enumerate().map(|(i, k)| (k.order, Ty::Physics, i)));
-    let mut used = vec![false; all.len()];
-    let mut sorted = Vec::with_capacity(all.len());
-    for i in 0..all.len() as u32 {
-        if let Some(p) = (0..all.len()).find(|&p| !used[p] && all[p].0 == i) {
-            used[p] = true;
-            sorted.push(all[p]);
-        }
-    }
-    for (p, &(order, ty, index)) in all.iter().enumerate() {
-        if !used[p] {
+    let keys: Vec<(u32, &str)> = all
+        .iter()
+        .map(|&(order, ty, index)| {
             let name = match ty {
                 Ty::Ik => &s.ik_constraints[index].name,
                 Ty::Transform => &s.transform_constraints[index].name,
                 Ty::Path => &s.path_constraints[index].name,
                 Ty::Physics => &s.physics_constraints[index].name,
             };
-            c.b.enter("constraint", name);
-            c.b.report(ProblemKind::Invalid(format!(
-                "update order {order} is never reached by the runtime's update cache"
-            )));
-            c.b.pop();
-            sorted.push((order, ty, index));
-        }
-    }
+            (order, name.as_str())
+        })
+        .collect();
+    let sorted = update_order(&mut c.b, &keys);
     c.ik = vec![ConstraintId(0); s.ik_constraints.len()];
     c.transform = vec![ConstraintId(0); s.transform_constraints.len()];
     c.path = vec![ConstraintId(0); s.path_constraints.len()];
     c.physics = vec![ConstraintId(0); s.physics_constraints.len()];
-    for (id, &(_, ty, index)) in sorted.iter().enumerate() {
+    for (id, &p) in sorted.iter().enumerate() {
+        let (_, ty, index) = all[p];
         let id = ConstraintId(id as u32);
         let data = match ty {
             Ty::Ik => {
@@ -209,15 +200,7 @@ fn physics(c: &mut Conv<'_, '_>, p: &w::PhysicsConstraint) -> ConstraintData {
         wind: c.b.f("wind", p.wind),
         gravity: c.b.f("gravity", p.gravity),
         mix: c.b.f("mix", p.mix.unwrap_or(1.0)),
-        globals: PhysicsGlobals {
-            inertia: g & 1 != 0,
-            strength: g & 2 != 0,
-            damping: g & 4 != 0,
-            mass: g & 8 != 0,
-            wind: g & 16 != 0,
-            gravity: g & 32 != 0,
-            mix: g & 64 != 0,
-        },
+        globals: physics_globals(g),
     };
     if p.fps == 0 {
         c.b.report(ProblemKind::Invalid("physics fps is 0".into()));

@@ -23,7 +23,7 @@ use spine_format::binary::v40::ast as w;
 use spine_format::binary::v40::stream as wst;
 use spine_format::binary::StrRef;
 
-use crate::build::{scale_xy, weighted_parts_valid, Builder, Counts};
+use crate::build::{Builder, Counts};
 use crate::data::*;
 use crate::error::LoadError;
 use crate::ids::*;
@@ -123,14 +123,9 @@ impl Conv<'_, '_> {
         match v {
             w::Vertices::Plain(xy) => self.b.unweighted(xy),
             w::Vertices::Weighted(vs) => {
-                if weighted_valid(vs, self.b.data.bones.len(), self.b.scale) {
-                    let mut values = vs.values.clone();
-                    scale_xy(&mut values, self.b.scale);
-                    return Vertices::Weighted(WeightedVertices {
-                        counts: vs.counts.clone(),
-                        bones: vs.bones.iter().map(|&b| BoneId(b)).collect(),
-                        values,
-                    });
+                if self.b.weighted_ok(&vs.counts, &vs.bones, &vs.values) {
+                    let (counts, bones) = (vs.counts.clone(), vs.bones.clone());
+                    return self.b.weighted_moved(counts, bones, vs.values.clone());
                 }
                 let groups = vs.groups().map(|v| v.map(|i| (i.bone, i.x, i.y, i.weight)));
                 self.b.weighted_with_capacity(groups, vs.influence_count())
@@ -142,29 +137,15 @@ impl Conv<'_, '_> {
     /// place and the buffers reused (same values, same problems in the same order).
     fn vertices_owned(&mut self, v: w::Vertices) -> Vertices {
         match v {
-            w::Vertices::Plain(mut xy) => {
-                for v in &mut xy {
-                    *v = self.b.fs("vertex", *v);
-                }
-                Vertices::Unweighted(xy)
-            }
-            w::Vertices::Weighted(mut vs) => {
-                if weighted_valid(&vs, self.b.data.bones.len(), self.b.scale) {
-                    scale_xy(&mut vs.values, self.b.scale);
-                    // `u32` to `BoneId` in place (same layout: no allocation).
-                    let bones = vs.bones.into_iter().map(BoneId).collect();
-                    let (counts, values) = (vs.counts, vs.values);
-                    return Vertices::Weighted(WeightedVertices { counts, bones, values });
+            w::Vertices::Plain(xy) => self.b.unweighted_owned(xy),
+            w::Vertices::Weighted(vs) => {
+                if self.b.weighted_ok(&vs.counts, &vs.bones, &vs.values) {
+                    return self.b.weighted_moved(vs.counts, vs.bones, vs.values);
                 }
                 self.vertices(&w::Vertices::Weighted(vs))
             }
         }
     }
-}
-
-/// [`weighted_parts_valid`] of 4.0–4.2 weighted vertices.
-fn weighted_valid(vs: &w::WeightedVertices, bones: usize, scale: f32) -> bool {
-    weighted_parts_valid(&vs.counts, &vs.bones, &vs.values, bones, scale)
 }
 
 /// Loads a 4.0–4.2 skeleton from its bytes (`load_binary`): everything before the

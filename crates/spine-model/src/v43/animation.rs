@@ -11,7 +11,8 @@ use crate::curves;
 use crate::data::*;
 use crate::ids::*;
 use crate::timelines::{
-    check_tables, event_key, path_scales, timeline_attachment, vertices_of, DrawOrders, EventKeyIn,
+    check_tables, event_key, ik_table, path_scales, timeline_attachment, vertices_of, DrawOrders,
+    EventKeyIn, IkKeyIn,
 };
 
 /// The constraint at wire index `index`, checked to be of type `ty`.
@@ -196,32 +197,29 @@ fn bone_timeline(c: &mut Conv<'_, '_>, bone: BoneId, t: &w::BoneTimeline, k: &mu
 /// An IK timeline: mix (0 when the key's mix bit is clear) and softness (scaled, its
 /// bezier `cy` too), bend/compress/stretch from the key's flags.
 fn ik_timeline(c: &mut Conv<'_, '_>, t: &w::IkTimeline, k: &mut Keys) {
-    let scale = c.b.scale;
     let constraint = constraint_ref(c, t.constraint, ConstraintType::Ik);
-    let n = t.keys.len();
     let beziers = t.keys.iter().filter(|k| k.bezier.is_some()).count() * 2;
-    let mut curves = CurveBuf::new(2, n, beziers);
-    let mut flags = Vec::with_capacity(n);
-    for k in &t.keys {
-        let mix = if k.flags & 1 == 0 { 0.0 } else { k.mix.unwrap_or(1.0) };
-        curves.frames.extend_from_slice(&[k.time, mix, k.softness.unwrap_or(0.0) * scale]);
-        flags.push(IkFlags {
-            bend_direction: k.bend_direction(),
-            compress: k.flags & 16 != 0,
-            stretch: k.flags & 32 != 0,
-        });
-    }
-    let mut next = 0;
-    for (i, k) in t.keys.iter().enumerate().skip(1) {
-        let (curve, ctl) = match k.bezier {
-            Some([m, s]) => (CurveType::Bezier, vec![m, [s[0], s[1] * scale, s[2], s[3] * scale]]),
-            None if k.flags & 64 != 0 => (CurveType::Stepped, Vec::new()),
-            None => (CurveType::Linear, Vec::new()),
-        };
-        curves::segment(&mut curves, &mut next, i - 1, curve, &ctl, 1.0);
-    }
-    c.b.check_curves(curves.table());
-    let curves = curves.store(&mut k.pool);
+    let keys: Vec<IkKeyIn> = t
+        .keys
+        .iter()
+        .map(|k| IkKeyIn {
+            time: k.time,
+            mix: if k.flags & 1 == 0 { 0.0 } else { k.mix.unwrap_or(1.0) },
+            softness: k.softness.unwrap_or(0.0),
+            flags: IkFlags {
+                bend_direction: k.bend_direction(),
+                compress: k.flags & 16 != 0,
+                stretch: k.flags & 32 != 0,
+            },
+            curve: match k.bezier {
+                Some(_) => CurveType::Bezier,
+                None if k.flags & 64 != 0 => CurveType::Stepped,
+                None => CurveType::Linear,
+            },
+            bezier: k.bezier,
+        })
+        .collect();
+    let (curves, flags) = ik_table(&mut c.b, &keys, beziers, &mut k.pool);
     k.tl.push(Timeline::Ik { constraint, curves, flags });
 }
 

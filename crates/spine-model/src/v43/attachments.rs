@@ -7,6 +7,7 @@ use spine_format::binary::StrRef;
 
 use super::Conv;
 use crate::build::check_mesh_parts;
+use crate::build::empty_mesh;
 use crate::build::{share, PendingLink};
 use crate::data::*;
 use crate::ids::*;
@@ -144,21 +145,11 @@ fn linked_mesh(
         at,
     });
     let [width, height] = m.size.unwrap_or([0.0, 0.0]);
-    AttachmentKind::Mesh(MeshAttachment {
+    AttachmentKind::Mesh(empty_mesh(
         path,
-        color: color(m.color),
-        vertices: Vertices::Unweighted(Vec::new()),
-        region_uvs: Vec::new(),
-        triangles: Vec::new(),
-        hull_length: 0,
-        edges: Vec::new(),
-        width: width * c.b.scale,
-        height: height * c.b.scale,
-        sequence,
-        has_sequence: m.sequence.is_some(),
-        linked_source: None,
-        timeline_attachment: next,
-        timeline_slots: Vec::new(),
-        uvs: None,
-    })
+        color(m.color),
+        [width * c.b.scale, height * c.b.scale],
+        (sequence, m.sequence.is_some()),
+        next,
+    ))
 }

@@ -3,6 +3,7 @@
 use spine_format::binary::v43 as w;
 
 use super::{property, scale_y_mode, Conv};
+use crate::build::physics_globals;
 use crate::data::*;
 use crate::error::ProblemKind;
 use crate::ids::*;
@@ -157,15 +158,7 @@ fn physics(c: &mut Conv<'_, '_>, p: &w::PhysicsConstraint) -> (ConstraintKind, b
         wind: c.b.f("wind", p.wind),
         gravity: c.b.f("gravity", p.gravity),
         mix: c.b.f("mix", p.mix.unwrap_or(1.0)),
-        globals: PhysicsGlobals {
-            inertia: g & 1 != 0,
-            strength: g & 2 != 0,
-            damping: g & 4 != 0,
-            mass: g & 8 != 0,
-            wind: g & 16 != 0,
-            gravity: g & 32 != 0,
-            mix: g & 64 != 0,
-        },
+        globals: physics_globals(g),
     };
     if p.fps == 0 {
         c.b.report(ProblemKind::Invalid("physics fps is 0".into()));

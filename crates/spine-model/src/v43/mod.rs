@@ -18,10 +18,8 @@ use spine_format::binary::StrRef;
 use spine_format::SpineVersion;
 
 use crate::build::Builder;
-use crate::build::{scale_xy, weighted_parts_valid};
 use crate::data::*;
 use crate::error::LoadError;
-use crate::ids::*;
 use crate::LoadOptions;
 use std::collections::VecDeque;
 
@@ -119,15 +117,9 @@ impl Conv<'_, '_> {
         match v {
             w::Vertices::Unweighted(xy) => self.b.unweighted(xy),
             w::Vertices::Weighted(vs) => {
-                let (scale, nbones) = (self.b.scale, self.b.data.bones.len());
-                if weighted_parts_valid(&vs.counts, &vs.bones, &vs.values, nbones, scale) {
-                    let mut values = vs.values.clone();
-                    scale_xy(&mut values, scale);
-                    return Vertices::Weighted(WeightedVertices {
-                        counts: vs.counts.clone(),
-                        bones: vs.bones.iter().map(|&b| BoneId(b)).collect(),
-                        values,
-                    });
+                if self.b.weighted_ok(&vs.counts, &vs.bones, &vs.values) {
+                    let (counts, bones) = (vs.counts.clone(), vs.bones.clone());
+                    return self.b.weighted_moved(counts, bones, vs.values.clone());
                 }
                 let groups = vs.groups().map(|v| v.map(|i| (i.bone, i.x, i.y, i.weight)));
                 self.b.weighted_with_capacity(groups, vs.influence_count())
@@ -139,20 +131,10 @@ impl Conv<'_, '_> {
     /// place and the buffers reused (same values, same problems in the same order).
     fn vertices_owned(&mut self, v: w::Vertices) -> Vertices {
         match v {
-            w::Vertices::Unweighted(mut xy) => {
-                for v in &mut xy {
-                    *v = self.b.fs("vertex", *v);
-                }
-                Vertices::Unweighted(xy)
-            }
-            w::Vertices::Weighted(mut vs) => {
-                let (scale, nbones) = (self.b.scale, self.b.data.bones.len());
-                if weighted_parts_valid(&vs.counts, &vs.bones, &vs.values, nbones, scale) {
-                    scale_xy(&mut vs.values, scale);
-                    // `u32` to `BoneId` in place (same layout: no allocation).
-                    let bones = vs.bones.into_iter().map(BoneId).collect();
-                    let (counts, values) = (vs.counts, vs.values);
-                    return Vertices::Weighted(WeightedVertices { counts, bones, values });
+            w::Vertices::Unweighted(xy) => self.b.unweighted_owned(xy),
+            w::Vertices::Weighted(vs) => {
+                if self.b.weighted_ok(&vs.counts, &vs.bones, &vs.values) {
+                    return self.b.weighted_moved(vs.counts, vs.bones, vs.values);
                 }
                 self.vertices(&w::Vertices::Weighted(vs))
             }
