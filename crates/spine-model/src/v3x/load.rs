@@ -27,16 +27,17 @@ pub(crate) fn from_v35(
     b.data.fps = h.nonessential.as_ref().map_or(30.0, |n| n.fps);
     b.data.reference_scale = 100.0 * b.scale;
     for (i, bone) in s.bones.iter().enumerate() {
-        bone3(
-            &mut b,
-            i,
-            &bone.name,
-            bone.parent,
-            bone_values(bone),
-            bone.transform_mode,
-            false,
-            bone.color,
-        );
+        let values = bone_values(bone);
+        let (mode, color) = (bone.transform_mode, bone.color);
+        let bone3_in = Bone3 {
+            name: &bone.name,
+            parent: bone.parent,
+            values,
+            mode,
+            skin_required: false,
+            color,
+        };
+        bone3(&mut b, i, bone3_in);
     }
     let t = Inline;
     let cpp37 = s.generation == SpineVersion::V3_7;
@@ -95,16 +96,10 @@ pub(crate) fn from_v38(
             bone.shear_x,
             bone.shear_y,
         ];
-        bone3(
-            &mut b,
-            i,
-            &bone.name,
-            bone.parent,
-            v,
-            bone.transform_mode,
-            bone.skin_required,
-            bone.color,
-        );
+        let (mode, skin_required, color) = (bone.transform_mode, bone.skin_required, bone.color);
+        let bone3_in =
+            Bone3 { name: &bone.name, parent: bone.parent, values: v, mode, skin_required, color };
+        bone3(&mut b, i, bone3_in);
     }
     let t = Table(&s.strings);
     for slot in &s.slots {
@@ -168,18 +163,25 @@ fn path3(p: &v35::PathConstraint) -> Path3 {
     }
 }
 
-/// Adds a bone: `v` = length, x, y, rotation, scale x, scale y, shear x, shear y.
-#[allow(clippy::too_many_arguments)]
-fn bone3(
-    b: &mut Builder<'_>,
-    i: usize,
-    name: &str,
+/// A 3.x bone record, normalised (3.5–3.7 and 3.8 differ in their types, not in meaning).
+struct Bone3<'a> {
+    /// Name.
+    name: &'a str,
+    /// Parent index (`None` for the root).
     parent: Option<u32>,
-    v: [f32; 8],
+    /// Length, x, y, rotation, scale x, scale y, shear x, shear y.
+    values: [f32; 8],
+    /// Transform mode.
     mode: w::TransformMode,
+    /// Skin required (3.8; `false` before).
     skin_required: bool,
+    /// Editor color.
     color: Option<[u8; 4]>,
-) {
+}
+
+/// Adds bone `i`.
+fn bone3(b: &mut Builder<'_>, i: usize, bone: Bone3<'_>) {
+    let Bone3 { name, parent, values: v, mode, skin_required, color } = bone;
     b.enter("bone", name);
     let data = BoneData {
         name: name.to_owned(),

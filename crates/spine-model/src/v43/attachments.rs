@@ -141,7 +141,7 @@ fn linked_mesh(
         skin: m.skin,
         slot: m.source_slot,
         source,
-        inherit_timelines: inherit_timelines,
+        inherit_timelines,
         at,
     });
     let [width, height] = m.size.unwrap_or([0.0, 0.0]);
