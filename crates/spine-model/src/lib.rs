@@ -42,6 +42,7 @@ mod ids;
 mod json;
 mod json43;
 mod load;
+mod timelines;
 mod v3x;
 mod v40;
 mod v43;

@@ -1,0 +1,207 @@
+//! JSON attachments (region, mesh, linked mesh, bounding box, path, point, clipping).
+
+use std::sync::Arc;
+
+use spine_format::json as j;
+
+use super::skins::Link;
+use super::Conv;
+use crate::build::check_mesh_parts;
+use crate::build::empty_mesh;
+use crate::build::share;
+use crate::data::*;
+use crate::error::ProblemKind;
+use crate::ids::*;
+
+/// JSON vertices: `x, y` pairs when `values.len() == 2 × vertex_count`, else weighted
+/// `boneCount, (bone, x, y, weight) × boneCount` per vertex.
+fn vertices(c: &mut Conv<'_, '_>, vertex_count: usize, values: &[f32]) -> Vertices {
+    if values.len() == vertex_count * 2 {
+        return c.b.unweighted(values);
+    }
+    let mut out: Vec<Vec<(u32, f32, f32, f32)>> =
+        Vec::with_capacity(vertex_count.min(values.len()));
+    let mut i = 0;
+    let mut bad = false;
+    while i < values.len() {
+        let n = values[i];
+        if n < 0.0 || n.fract() != 0.0 || i + 1 + n as usize * 4 > values.len() {
+            bad = true;
+            break;
+        }
+        let n = n as usize;
+        let mut v = Vec::with_capacity(n);
+        for k in 0..n {
+            let o = i + 1 + k * 4;
+            let bone = values[o];
+            if bone < 0.0 || bone.fract() != 0.0 {
+                bad = true;
+            }
+            v.push((bone as u32, values[o + 1], values[o + 2], values[o + 3]));
+        }
+        out.push(v);
+        i += 1 + n * 4;
+    }
+    if bad || out.len() != vertex_count {
+        c.b.report(ProblemKind::Invalid(format!(
+            "{} vertex values are neither {vertex_count} unweighted nor {vertex_count} weighted vertices",
+            values.len()
+        )));
+    }
+    c.b.weighted(out)
+}
+
+/// A sequence's `[count, start, digits, setup]` (negative numbers read as 0).
+fn seq(q: &Option<j::Sequence>) -> Option<[u32; 4]> {
+    q.as_ref().map(|q| {
+        let u = |v: i32| u32::try_from(v).unwrap_or(0);
+        [u(q.count), u(q.start.unwrap_or(1)), u(q.digits.unwrap_or(0)), u(q.setup.unwrap_or(0))]
+    })
+}
+
+/// The fields every textured attachment (region, mesh, linked mesh) has.
+struct Textured<'a> {
+    /// The image path (`None` = the attachment's name).
+    path: &'a Option<String>,
+    /// The tint.
+    color: &'a Option<[u8; 4]>,
+    /// The image sequence.
+    sequence: &'a Option<j::Sequence>,
+}
+
+/// Adds the attachment `name` of `slot`; a linked mesh is queued on `links`.
+pub(super) fn attachment(
+    c: &mut Conv<'_, '_>,
+    name: &Arc<str>,
+    kind: &j::AttachmentKind,
+    slot: u32,
+    links: &mut Vec<Link>,
+) -> AttachmentId {
+    use j::AttachmentKind as K;
+    let kind = match kind {
+        K::Region { path, x, y, scale_x, scale_y, rotation, width, height, color, sequence } => {
+            let t = Textured { path, color, sequence };
+            region(c, name, t, [*x, *y, *rotation, *scale_x, *scale_y], [*width, *height])
+        }
+        K::Mesh {
+            path,
+            color,
+            width,
+            height,
+            sequence,
+            uvs,
+            vertices: v,
+            triangles,
+            hull,
+            edges,
+        } => {
+            let mut m = mesh(c, name, Textured { path, color, sequence }, *width, *height);
+            let verts = vertices(c, uvs.len() / 2, v);
+            let hull = hull.unwrap_or(0);
+            check_mesh_parts(&mut c.b, &verts, uvs, triangles, hull);
+            m.vertices = verts;
+            m.region_uvs = uvs.clone();
+            m.triangles = triangles.clone();
+            m.hull_length = hull;
+            m.edges = edges.clone().unwrap_or_default();
+            AttachmentKind::Mesh(m)
+        }
+        K::LinkedMesh { path, color, width, height, sequence, parent, skin, timelines } => {
+            let m = mesh(c, name, Textured { path, color, sequence }, *width, *height);
+            let at = c.b.here();
+            let inherit = timelines.unwrap_or(true);
+            let (skin, parent) = (skin.clone(), parent.clone());
+            links.push(Link { mesh: m.timeline_attachment, skin, slot, parent, inherit, at });
+            AttachmentKind::Mesh(m)
+        }
+        K::BoundingBox { vertex_count, vertices: v, color: col } => {
+            AttachmentKind::BoundingBox(BoundingBoxAttachment {
+                vertices: vertices(c, *vertex_count as usize, v),
+                color: col.map(Color::from_bytes),
+            })
+        }
+        K::Path { closed, constant_speed, vertex_count, vertices: v, lengths, color: col } => {
+            AttachmentKind::Path(PathAttachment {
+                vertices: vertices(c, *vertex_count as usize, v),
+                lengths: lengths.iter().map(|&l| c.b.fs("path length", l)).collect(),
+                closed: closed.unwrap_or(false),
+                constant_speed: constant_speed.unwrap_or(true),
+                color: col.map(Color::from_bytes),
+            })
+        }
+        K::Point { x, y, rotation, color: col } => AttachmentKind::Point(PointAttachment {
+            x: c.b.fs("x", x.unwrap_or(0.0)),
+            y: c.b.fs("y", y.unwrap_or(0.0)),
+            rotation: c.b.f("rotation", rotation.unwrap_or(0.0)),
+            color: col.map(Color::from_bytes),
+        }),
+        K::Clipping { end, vertex_count, vertices: v, color: col } => {
+            let end_slot = match end {
+                Some(e) => c.slot(e),
+                None => {
+                    c.b.report(ProblemKind::MissingName { what: "clipping end slot" });
+                    SlotId(0)
+                }
+            };
+            AttachmentKind::Clipping(ClippingAttachment {
+                end_slot,
+                vertices: vertices(c, *vertex_count as usize, v),
+                color: col.map(Color::from_bytes),
+            })
+        }
+    };
+    c.b.add_attachment(AttachmentData { name: Arc::clone(name), kind })
+}
+
+/// A region attachment: `xf` = x, y, rotation, scale x, scale y; `size` = width, height.
+fn region(
+    c: &mut Conv<'_, '_>,
+    name: &Arc<str>,
+    t: Textured<'_>,
+    [x, y, rotation, scale_x, scale_y]: [Option<f32>; 5],
+    [width, height]: [f32; 2],
+) -> AttachmentKind {
+    let path = share(name, t.path.as_deref());
+    let sq = c.b.sequence(&path, seq(t.sequence));
+    AttachmentKind::Region(RegionAttachment {
+        path,
+        color: color(t.color),
+        x: c.b.fs("x", x.unwrap_or(0.0)),
+        y: c.b.fs("y", y.unwrap_or(0.0)),
+        rotation: c.b.f("rotation", rotation.unwrap_or(0.0)),
+        scale_x: c.b.f("scale x", scale_x.unwrap_or(1.0)),
+        scale_y: c.b.f("scale y", scale_y.unwrap_or(1.0)),
+        width: c.b.fs("width", width),
+        height: c.b.fs("height", height),
+        sequence: sq,
+        has_sequence: t.sequence.is_some(),
+        offsets: None,
+        uvs: None,
+    })
+}
+
+/// A mesh without geometry (a linked mesh's until it is resolved; a mesh fills it in).
+fn mesh(
+    c: &mut Conv<'_, '_>,
+    name: &Arc<str>,
+    t: Textured<'_>,
+    width: Option<f32>,
+    height: Option<f32>,
+) -> MeshAttachment {
+    let next = AttachmentId(c.b.data.attachments.len() as u32);
+    let scale = c.b.scale;
+    let path = share(name, t.path.as_deref());
+    let sq = c.b.sequence(&path, seq(t.sequence));
+    empty_mesh(
+        path,
+        color(t.color),
+        [width.unwrap_or(0.0) * scale, height.unwrap_or(0.0) * scale],
+        (sq, t.sequence.is_some()),
+        next,
+    )
+}
+
+/// A tint, white when absent.
+fn color(c: &Option<[u8; 4]>) -> Color {
+    c.map_or(Color::WHITE, Color::from_bytes)
+}

@@ -1,0 +1,277 @@
+//! 4.3 binary → [`SkeletonData`].
+//!
+//! 4.3 is the model's native shape: constraints are already one list in update order, the
+//! transform constraint already uses from/to properties ([`TransformSolver::FromTo`]), and
+//! the scaled fields are those listed in `spine_format::binary::v43` (from/to offsets and
+//! max × toScale, to `scale` × toScale / fromScale, slider property offset × scale and
+//! slider scale ÷ scale for x/y). Physics `scaleX` carries the scale-y mode in its sign
+//! (gotcha 8); the IK bend bit is inverted in setup data but not in timelines (gotcha 7);
+//! the physics timeline index is 1-based with 0 meaning all (gotcha 5, decoded by the parser).
+
+mod animation;
+mod attachments;
+mod constraints;
+mod skins;
+
+use spine_format::binary::v43 as w;
+use spine_format::binary::StrRef;
+use spine_format::SpineVersion;
+
+use crate::build::Builder;
+use crate::data::*;
+use crate::error::LoadError;
+use crate::LoadOptions;
+use std::collections::VecDeque;
+
+/// A bone's inheritance.
+fn inherit(i: w::Inherit) -> Inherit {
+    match i {
+        w::Inherit::Normal => Inherit::Normal,
+        w::Inherit::OnlyTranslation => Inherit::OnlyTranslation,
+        w::Inherit::NoRotationOrReflection => Inherit::NoRotationOrReflection,
+        w::Inherit::NoScale => Inherit::NoScale,
+        w::Inherit::NoScaleOrReflection => Inherit::NoScaleOrReflection,
+    }
+}
+
+/// An IK or physics scale-y mode.
+fn scale_y_mode(m: w::ScaleYMode) -> ScaleYMode {
+    match m {
+        w::ScaleYMode::None => ScaleYMode::None,
+        w::ScaleYMode::Uniform => ScaleYMode::Uniform,
+        w::ScaleYMode::Volume => ScaleYMode::Volume,
+    }
+}
+
+/// A transform or slider property.
+fn property(p: w::TransformProperty) -> TransformProperty {
+    match p {
+        w::TransformProperty::Rotate => TransformProperty::Rotate,
+        w::TransformProperty::X => TransformProperty::X,
+        w::TransformProperty::Y => TransformProperty::Y,
+        w::TransformProperty::ScaleX => TransformProperty::ScaleX,
+        w::TransformProperty::ScaleY => TransformProperty::ScaleY,
+        w::TransformProperty::ShearY => TransformProperty::ShearY,
+    }
+}
+
+/// The conversion's state: the wire skeleton, the builder, buffers moved out of it.
+struct Conv<'a, 'o> {
+    s: &'a w::Skeleton,
+    b: Builder<'o>,
+    /// Mesh buffers moved out of an owned tree ([`load_owned`]), in the order [`skins`]
+    /// visits the meshes; empty when converting a borrowed tree.
+    mesh_buffers: VecDeque<MeshBuffers>,
+    /// Bone and slot names moved out of an owned tree, by index (empty: cloned).
+    bone_names: Vec<String>,
+    slot_names: Vec<String>,
+}
+
+/// A mesh's buffers moved out of the tree: the mesh's address (to match it when it is
+/// converted), its UVs, triangles, edges and vertices.
+type MeshBuffers = (usize, Vec<f32>, Vec<u32>, Vec<u32>, w::Vertices);
+
+/// Moves every mesh's `uvs`, `triangles`, `edges` and vertices out of `s`, in the order
+/// [`skins`] visits the meshes.
+fn take_mesh_buffers(s: &mut w::Skeleton) -> VecDeque<MeshBuffers> {
+    let mut out = VecDeque::new();
+    let skins = s.default_skin.iter_mut().chain(s.skins.iter_mut().map(|k| &mut k.slots));
+    for slots in skins {
+        for e in slots.iter_mut().flat_map(|s| &mut s.attachments) {
+            if let w::AttachmentKind::Mesh(m) = &mut e.attachment.kind {
+                let key = std::ptr::from_ref::<w::MeshAttachment>(m) as usize;
+                let edges = m
+                    .nonessential
+                    .as_mut()
+                    .map(|x| std::mem::take(&mut x.edges))
+                    .unwrap_or_default();
+                out.push_back((
+                    key,
+                    std::mem::take(&mut m.uvs),
+                    std::mem::take(&mut m.triangles),
+                    edges,
+                    std::mem::take(&mut m.vertices),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The moved name at `i` when there is one, else a copy of `name`.
+fn moved_or_cloned(moved: &mut [String], i: usize, name: &str) -> String {
+    match moved.get_mut(i) {
+        Some(n) => std::mem::take(n),
+        None => name.to_owned(),
+    }
+}
+
+impl Conv<'_, '_> {
+    /// The string `r` of the skeleton's string table.
+    fn text(&self, r: StrRef) -> Option<&str> {
+        r.index().and_then(|i| self.s.strings.get(i)).and_then(|s| s.as_deref())
+    }
+
+    /// Scaled vertices, weighted ones validated.
+    fn vertices(&mut self, v: &w::Vertices) -> Vertices {
+        match v {
+            w::Vertices::Unweighted(xy) => self.b.unweighted(xy),
+            w::Vertices::Weighted(vs) => {
+                if self.b.weighted_ok(&vs.counts, &vs.bones, &vs.values) {
+                    let (counts, bones) = (vs.counts.clone(), vs.bones.clone());
+                    return self.b.weighted_moved(counts, bones, vs.values.clone());
+                }
+                let groups = vs.groups().map(|v| v.map(|i| (i.bone, i.x, i.y, i.weight)));
+                self.b.weighted_with_capacity(groups, vs.influence_count())
+            }
+        }
+    }
+
+    /// [`Conv::vertices`] of vertices moved out of an owned tree: positions are scaled in
+    /// place and the buffers reused (same values, same problems in the same order).
+    fn vertices_owned(&mut self, v: w::Vertices) -> Vertices {
+        match v {
+            w::Vertices::Unweighted(xy) => self.b.unweighted_owned(xy),
+            w::Vertices::Weighted(vs) => {
+                if self.b.weighted_ok(&vs.counts, &vs.bones, &vs.values) {
+                    return self.b.weighted_moved(vs.counts, vs.bones, vs.values);
+                }
+                self.vertices(&w::Vertices::Weighted(vs))
+            }
+        }
+    }
+
+    /// The load scale for x/y properties, 1 for the others.
+    fn property_scale(&self, p: w::TransformProperty) -> f32 {
+        if p.is_scaled() {
+            self.b.scale
+        } else {
+            1.0
+        }
+    }
+}
+
+/// Converts a parsed 4.3 skeleton.
+pub(crate) fn convert(
+    s: &w::Skeleton,
+    options: &LoadOptions<'_>,
+) -> Result<SkeletonData, LoadError> {
+    convert_with(s, options, VecDeque::new(), Vec::new(), Vec::new())
+}
+
+/// Converts a parsed 4.3 skeleton that the caller gives away: the same result as
+/// [`convert`], with the mesh buffers and the bone and slot names moved, not copied.
+pub(crate) fn load_owned(
+    mut s: w::Skeleton,
+    options: &LoadOptions<'_>,
+) -> Result<SkeletonData, LoadError> {
+    let buffers = take_mesh_buffers(&mut s);
+    let bones = s.bones.iter_mut().map(|b| std::mem::take(&mut b.name)).collect();
+    let slots = s.slots.iter_mut().map(|b| std::mem::take(&mut b.name)).collect();
+    convert_with(&s, options, buffers, bones, slots)
+}
+
+/// Converts, taking moved buffers and names where the caller gave them.
+fn convert_with(
+    s: &w::Skeleton,
+    options: &LoadOptions<'_>,
+    mesh_buffers: VecDeque<MeshBuffers>,
+    bone_names: Vec<String>,
+    slot_names: Vec<String>,
+) -> Result<SkeletonData, LoadError> {
+    let mut c = Conv {
+        s,
+        b: Builder::new(Behaviour::new(SpineVersion::V4_3, &s.header.version), options),
+        mesh_buffers,
+        bone_names,
+        slot_names,
+    };
+    header(&mut c);
+    bones_and_slots(&mut c);
+    for con in &s.constraints {
+        let data = constraints::constraint(&mut c, con);
+        c.b.data.constraints.push(data);
+    }
+    events(&mut c);
+    skins::skins(&mut c);
+    c.b.resolve_links();
+    c.b.bind_atlas();
+    for a in &s.animations {
+        animation::animation(&mut c, a);
+    }
+    c.b.finish()
+}
+
+/// The bones (parents first) and slots (setup draw order).
+fn bones_and_slots(c: &mut Conv<'_, '_>) {
+    for (i, bone) in c.s.bones.iter().enumerate() {
+        let name = moved_or_cloned(&mut c.bone_names, i, &bone.name);
+        c.b.enter("bone", &name);
+        let data = BoneData {
+            name,
+            parent: None,
+            length: c.b.fs("length", bone.length),
+            x: c.b.fs("x", bone.x),
+            y: c.b.fs("y", bone.y),
+            rotation: c.b.f("rotation", bone.rotation),
+            scale_x: c.b.f("scale x", bone.scale_x),
+            scale_y: c.b.f("scale y", bone.scale_y),
+            shear_x: c.b.f("shear x", bone.shear_x),
+            shear_y: c.b.f("shear y", bone.shear_y),
+            inherit: inherit(bone.inherit),
+            skin_required: bone.skin_required,
+            color: bone.nonessential.as_ref().map(|e| Color::from_bytes(e.color)),
+        };
+        c.b.add_bone(i, bone.parent, data);
+        c.b.pop();
+    }
+    for (i, slot) in c.s.slots.iter().enumerate() {
+        let name = moved_or_cloned(&mut c.slot_names, i, &slot.name);
+        c.b.enter("slot", &name);
+        let bone = c.b.bone(slot.bone);
+        let attachment = c.text(slot.attachment).map(str::to_owned);
+        let blend = match slot.blend {
+            w::BlendMode::Normal => BlendMode::Normal,
+            w::BlendMode::Additive => BlendMode::Additive,
+            w::BlendMode::Multiply => BlendMode::Multiply,
+            w::BlendMode::Screen => BlendMode::Screen,
+        };
+        c.b.data.slots.push(SlotData {
+            name,
+            bone,
+            color: Color::from_bytes(slot.color),
+            dark_color: slot.dark_rgb().map(Color::from_rgb),
+            attachment,
+            blend,
+        });
+        c.b.pop();
+    }
+}
+
+/// The skeleton's header fields (bounds, hash, fps, reference scale).
+fn header(c: &mut Conv<'_, '_>) {
+    let h = &c.s.header;
+    c.b.data.hash = format!("{:x}{:x}", h.hash_high, h.hash_low);
+    c.b.data.x = h.x;
+    c.b.data.y = h.y;
+    c.b.data.width = h.width;
+    c.b.data.height = h.height;
+    c.b.data.reference_scale = h.reference_scale * c.b.scale;
+    c.b.data.fps = h.nonessential.as_ref().map_or(30.0, |n| n.fps);
+}
+
+/// The event definitions.
+fn events(c: &mut Conv<'_, '_>) {
+    for e in &c.s.events {
+        let [volume, balance] = e.volume_balance.unwrap_or([1.0, 0.0]);
+        c.b.data.events.push(EventData {
+            name: e.name.clone(),
+            int_value: e.int_value,
+            float_value: e.float_value,
+            string_value: e.string_value.clone().unwrap_or_default(),
+            audio_path: e.audio_path.clone().unwrap_or_default(),
+            volume,
+            balance,
+        });
+    }
+}

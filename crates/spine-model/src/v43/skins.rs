@@ -1,0 +1,66 @@
+//! 4.3 skins: the default skin first, then the named ones with their bones and constraints.
+
+use spine_format::binary::v43 as w;
+
+use super::attachments::attachment;
+use super::Conv;
+use crate::build::share;
+use crate::data::*;
+use crate::ids::*;
+
+/// The skins (the default one, unnamed on the wire, first).
+pub(super) fn skins(c: &mut Conv<'_, '_>) {
+    let s = c.s;
+    if let Some(slots) = &s.default_skin {
+        c.b.data.default_skin = Some(SkinId(0));
+        let entries = skin_entries(c, slots);
+        c.b.add_skin(SkinData {
+            name: "default".into(),
+            bones: Vec::new(),
+            constraints: Vec::new(),
+            entries,
+            color: None,
+        });
+    }
+    for skin in &s.skins {
+        c.b.enter("skin", &skin.name);
+        let bones = c.b.bones(&skin.bones);
+        let n = s.constraints.len();
+        let constraints = skin
+            .constraints
+            .iter()
+            .map(|&i| ConstraintId(c.b.check_index("constraint", i, n)))
+            .collect();
+        let entries = skin_entries(c, &skin.slots);
+        c.b.pop();
+        c.b.add_skin(SkinData {
+            name: skin.name.clone(),
+            bones,
+            constraints,
+            entries,
+            color: skin.color.map(Color::from_bytes),
+        });
+    }
+}
+
+/// A skin's attachments, slot by slot.
+fn skin_entries(c: &mut Conv<'_, '_>, slots: &[w::SkinSlot]) -> Vec<SkinEntry> {
+    let mut entries = Vec::new();
+    for sa in slots {
+        let slot = c.b.slot(sa.slot);
+        let slot_name =
+            c.b.data.slots.get(slot.index()).map(|s| s.name.clone()).unwrap_or_default();
+        c.b.enter("slot", &slot_name);
+        for e in &sa.attachments {
+            let key = c.text(e.placeholder).map(str::to_owned);
+            let key = c.b.name_shared("attachment", key.as_deref());
+            let name = share(&key, e.attachment.name.and_then(|n| c.text(n)));
+            c.b.enter("attachment", &key);
+            let id = attachment(c, &name, &e.attachment);
+            c.b.pop();
+            entries.push(SkinEntry { slot, name: key, attachment: id });
+        }
+        c.b.pop();
+    }
+    entries
+}
