@@ -120,6 +120,31 @@ fn upgrade_02_to_04(root: &mut Obj) {
 /// indices/binds/init_tex/init_zindex` → `visuals[]`, `ik_*` → `inverse_kinematics[]`,
 /// `phys_*` → `physics[]`, with `visuals_id`, `physics_id`, `ik_family_id` set.
 fn upgrade_04_to_06(root: &mut Obj) {
+    upgrade_keyframes_04(root);
+    let mut visuals = Vec::new();
+    let mut iks = Vec::new();
+    let mut physics = Vec::new();
+    let mut family_map: Vec<(i64, i64)> = Vec::new();
+    let mut bones = arr_mut(root, "bones").collect::<Vec<_>>();
+    for bone in bones.iter_mut() {
+        move_visual(bone, &mut visuals);
+        move_ik(bone, &mut iks, &mut family_map);
+        move_physics(bone, &mut physics);
+    }
+    for bone in bones.iter_mut() {
+        let old = bone.get("ik_family_id").and_then(Value::as_i64).unwrap_or(-1);
+        let new = family_map.iter().find(|(o, _)| *o == old && old != -1).map_or(-1, |p| p.1);
+        bone.insert("ik_family_id".into(), Value::from(new));
+    }
+    root.remove("ik_root_ids");
+    root.insert("visuals".into(), Value::Array(visuals));
+    root.insert("inverse_kinematics".into(), Value::Array(iks));
+    root.insert("physics".into(), Value::Array(physics));
+}
+
+/// 0.4/0.5 keyframes: frame −1 → 0; `next_kf` (the next key of the same bone and element,
+/// or −1) computed when any is absent.
+fn upgrade_keyframes_04(root: &mut Obj) {
     for anim in arr_mut(root, "animations") {
         let Some(kfs) = anim.get_mut("keyframes").and_then(Value::as_array_mut) else { continue };
         for kf in kfs.iter_mut().filter_map(Value::as_object_mut) {
@@ -151,70 +176,66 @@ fn upgrade_04_to_06(root: &mut Obj) {
             }
         }
     }
-    let mut visuals = Vec::new();
-    let mut iks = Vec::new();
-    let mut physics = Vec::new();
-    let mut family_map: Vec<(i64, i64)> = Vec::new();
-    let mut bones = arr_mut(root, "bones").collect::<Vec<_>>();
-    for bone in bones.iter_mut() {
-        let tex = bone.get("tex").and_then(Value::as_str).unwrap_or("").to_string();
-        let has_mesh =
-            bone.get("vertices").and_then(Value::as_array).is_some_and(|a| !a.is_empty());
-        let mut vis = Obj::new();
-        for k in
-            ["tex", "zindex", "vertices", "indices", "binds", "init_tex", "init_zindex", "tint"]
-        {
-            if let Some(x) = bone.remove(k) {
-                vis.insert(k.into(), x);
-            }
-        }
-        if !tex.is_empty() || has_mesh {
-            bone.insert("visuals_id".into(), Value::from(visuals.len()));
-            visuals.push(Value::Object(vis));
-        } else {
-            bone.insert("visuals_id".into(), Value::from(-1));
-        }
-        let old_family = bone.get("ik_family_id").and_then(Value::as_i64).unwrap_or(-1);
-        let ik_ids = bone.remove("ik_bone_ids");
-        let mut ik = Obj::new();
-        for (from, to) in [
-            ("ik_constraint", "constraint"),
-            ("ik_mode", "mode"),
-            ("ik_target_id", "target_id"),
-            ("init_ik_constraint", "init_constraint"),
-            ("init_ik_mode", "init_mode"),
-        ] {
-            if let Some(x) = bone.remove(from) {
-                ik.insert(to.into(), x);
-            }
-        }
-        if let Some(ids) = ik_ids.filter(|x| x.as_array().is_some_and(|a| !a.is_empty())) {
-            ik.insert("bone_ids".into(), ids);
-            family_map.push((old_family, iks.len() as i64));
-            iks.push(Value::Object(ik));
-        }
-        let has_physics = bone.remove("has_physics").and_then(|x| x.as_bool()).unwrap_or(false);
-        let mut phys = Obj::new();
-        let keys: Vec<String> = bone.keys().filter(|k| k.starts_with("phys_")).cloned().collect();
-        for k in keys {
-            if let Some(x) = bone.remove(&k) {
-                phys.insert(k["phys_".len()..].to_string(), x);
-            }
-        }
-        if has_physics {
-            bone.insert("physics_id".into(), Value::from(physics.len()));
-            physics.push(Value::Object(phys));
-        } else {
-            bone.insert("physics_id".into(), Value::from(-1));
+}
+
+/// Moves a bone's texture and mesh fields into a new visual (when it has a texture or a
+/// mesh) and sets its `visuals_id`.
+fn move_visual(bone: &mut Obj, visuals: &mut Vec<Value>) {
+    let tex = bone.get("tex").and_then(Value::as_str).unwrap_or("").to_string();
+    let has_mesh = bone.get("vertices").and_then(Value::as_array).is_some_and(|a| !a.is_empty());
+    let mut vis = Obj::new();
+    for k in ["tex", "zindex", "vertices", "indices", "binds", "init_tex", "init_zindex", "tint"] {
+        if let Some(x) = bone.remove(k) {
+            vis.insert(k.into(), x);
         }
     }
-    for bone in bones.iter_mut() {
-        let old = bone.get("ik_family_id").and_then(Value::as_i64).unwrap_or(-1);
-        let new = family_map.iter().find(|(o, _)| *o == old && old != -1).map_or(-1, |p| p.1);
-        bone.insert("ik_family_id".into(), Value::from(new));
+    if !tex.is_empty() || has_mesh {
+        bone.insert("visuals_id".into(), Value::from(visuals.len()));
+        visuals.push(Value::Object(vis));
+    } else {
+        bone.insert("visuals_id".into(), Value::from(-1));
     }
-    root.remove("ik_root_ids");
-    root.insert("visuals".into(), Value::Array(visuals));
-    root.insert("inverse_kinematics".into(), Value::Array(iks));
-    root.insert("physics".into(), Value::Array(physics));
+}
+
+/// Moves a bone's `ik_*` fields into a new IK family (when it lists chain bones), noting
+/// the old family id → new index in `family_map`.
+fn move_ik(bone: &mut Obj, iks: &mut Vec<Value>, family_map: &mut Vec<(i64, i64)>) {
+    let old_family = bone.get("ik_family_id").and_then(Value::as_i64).unwrap_or(-1);
+    let ik_ids = bone.remove("ik_bone_ids");
+    let mut ik = Obj::new();
+    for (from, to) in [
+        ("ik_constraint", "constraint"),
+        ("ik_mode", "mode"),
+        ("ik_target_id", "target_id"),
+        ("init_ik_constraint", "init_constraint"),
+        ("init_ik_mode", "init_mode"),
+    ] {
+        if let Some(x) = bone.remove(from) {
+            ik.insert(to.into(), x);
+        }
+    }
+    if let Some(ids) = ik_ids.filter(|x| x.as_array().is_some_and(|a| !a.is_empty())) {
+        ik.insert("bone_ids".into(), ids);
+        family_map.push((old_family, iks.len() as i64));
+        iks.push(Value::Object(ik));
+    }
+}
+
+/// Moves a bone's `phys_*` fields into a new physics entry (when `has_physics`) and sets its
+/// `physics_id`.
+fn move_physics(bone: &mut Obj, physics: &mut Vec<Value>) {
+    let has_physics = bone.remove("has_physics").and_then(|x| x.as_bool()).unwrap_or(false);
+    let mut phys = Obj::new();
+    let keys: Vec<String> = bone.keys().filter(|k| k.starts_with("phys_")).cloned().collect();
+    for k in keys {
+        if let Some(x) = bone.remove(&k) {
+            phys.insert(k["phys_".len()..].to_string(), x);
+        }
+    }
+    if has_physics {
+        bone.insert("physics_id".into(), Value::from(physics.len()));
+        physics.push(Value::Object(phys));
+    } else {
+        bone.insert("physics_id".into(), Value::from(-1));
+    }
 }
