@@ -67,15 +67,14 @@ fn fabrik_group(
     fams: &[u32],
     scratch: &mut FabrikScratch,
 ) {
-    let chain = |f: u32| iks.get(f as usize).map_or(&[][..], |fam| fam.sorted.as_slice());
     let mut order = [0u32; LANES];
     let lanes = fams.len().min(LANES);
     for (o, &f) in order.iter_mut().zip(fams) {
         *o = f;
     }
     let order = &mut order[..lanes];
-    order.sort_unstable_by_key(|&f| std::cmp::Reverse(chain(f).len()));
-    let slots = order.first().map_or(0, |&f| chain(f).len());
+    order.sort_unstable_by_key(|&f| std::cmp::Reverse(chain(iks, f).len()));
+    let slots = order.first().map_or(0, |&f| chain(iks, f).len());
     let FabrikScratch { x, y, mask } = scratch;
     let (Some(xs), Some(ys), Some(masks)) =
         (x.get_mut(..slots), y.get_mut(..slots), mask.get_mut(..slots))
@@ -92,26 +91,11 @@ fn fabrik_group(
         }
         return;
     };
-    let (mut rx, mut ry, mut tx, mut ty) =
-        ([0f32; LANES], [0f32; LANES], [0f32; LANES], [0f32; LANES]);
-    for (lane, &f) in order.iter().enumerate() {
-        let c = chain(f);
-        let p = slots - c.len();
-        if let Some(Some((root, target))) = ends.get(f as usize) {
-            (rx[lane], ry[lane], tx[lane], ty[lane]) = (root.x, root.y, target.x, target.y);
-        }
-        for (j, &b) in c.iter().enumerate() {
-            let w = world.get(b as usize).map_or(Vec2::ZERO, |w| w.pos);
-            if let (Some(x), Some(y)) = (xs.get_mut(p + j), ys.get_mut(p + j)) {
-                x.as_array_mut()[lane] = w.x;
-                y.as_array_mut()[lane] = w.y;
-            }
-        }
-    }
+    let [rx, ry, tx, ty] = load_lanes(world, iks, ends, order, slots, (xs, ys));
     let lane_ids = f32x8::new([0., 1., 2., 3., 4., 5., 6., 7.]);
     for (t, m) in masks.iter_mut().enumerate() {
         // masks[t]: the lanes with a bone in slot t, a prefix (lanes are longest first).
-        let count = order.iter().filter(|&&f| chain(f).len() + t >= slots).count();
+        let count = order.iter().filter(|&&f| chain(iks, f).len() + t >= slots).count();
         *m = lane_ids.cmp_lt(f32x8::splat(count as f32));
     }
     let (rx, ry, tx, ty) = (f32x8::new(rx), f32x8::new(ry), f32x8::new(tx), f32x8::new(ty));
@@ -149,8 +133,56 @@ fn fabrik_group(
             (*cx, *cy) = (px, py);
         }
     }
+    store_lanes(world, iks, order, slots, (xs, ys));
+}
+
+/// The chain of family `f` (empty when out of range).
+#[inline(always)]
+fn chain(iks: &[IkFamily], f: u32) -> &[u32] {
+    iks.get(f as usize).map_or(&[][..], |fam| fam.sorted.as_slice())
+}
+
+/// Loads each lane's chain positions into the right-aligned slots of `xs` / `ys` and
+/// returns the lanes' roots and targets (x, y, x, y).
+#[inline]
+fn load_lanes(
+    world: &[Transform],
+    iks: &[IkFamily],
+    ends: &[Option<(Vec2, Vec2)>],
+    order: &[u32],
+    slots: usize,
+    (xs, ys): (&mut [f32x8], &mut [f32x8]),
+) -> [[f32; LANES]; 4] {
+    let (mut rx, mut ry, mut tx, mut ty) =
+        ([0f32; LANES], [0f32; LANES], [0f32; LANES], [0f32; LANES]);
     for (lane, &f) in order.iter().enumerate() {
-        let c = chain(f);
+        let c = chain(iks, f);
+        let p = slots - c.len();
+        if let Some(Some((root, target))) = ends.get(f as usize) {
+            (rx[lane], ry[lane], tx[lane], ty[lane]) = (root.x, root.y, target.x, target.y);
+        }
+        for (j, &b) in c.iter().enumerate() {
+            let w = world.get(b as usize).map_or(Vec2::ZERO, |w| w.pos);
+            if let (Some(x), Some(y)) = (xs.get_mut(p + j), ys.get_mut(p + j)) {
+                x.as_array_mut()[lane] = w.x;
+                y.as_array_mut()[lane] = w.y;
+            }
+        }
+    }
+    [rx, ry, tx, ty]
+}
+
+/// Writes each lane's solved positions from `xs` / `ys` back to the world.
+#[inline]
+fn store_lanes(
+    world: &mut [Transform],
+    iks: &[IkFamily],
+    order: &[u32],
+    slots: usize,
+    (xs, ys): (&[f32x8], &[f32x8]),
+) {
+    for (lane, &f) in order.iter().enumerate() {
+        let c = chain(iks, f);
         let p = slots - c.len();
         for (j, &b) in c.iter().enumerate() {
             if let (Some(w), Some(x), Some(y)) =
