@@ -265,7 +265,6 @@ fn skeleton_json() -> Value {
     })
 }
 
-
 /// The bones: a biped with a tail, and a portal with its star.
 fn bones_json() -> Value {
     json!([
