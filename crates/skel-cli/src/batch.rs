@@ -139,7 +139,6 @@ pub fn run(dir: &Path, r: &RenderCli) -> Result<(), Failure> {
     let bar = std::io::stderr()
         .is_terminal()
         .then(|| render::progress_bar(rigs.len() as u64, dir.display().to_string(), "rigs"));
-    type Done = (PathBuf, Result<Vec<PathBuf>, String>, f64);
     let results: Vec<Done> = pool.install(|| {
         rigs.par_iter()
             .map(|rig| {
@@ -147,17 +146,7 @@ pub fn run(dir: &Path, r: &RenderCli) -> Result<(), Failure> {
                     b.set_message(rig.strip_prefix(dir).unwrap_or(rig).display().to_string());
                 }
                 let began = Instant::now();
-                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    render_one(dir, rig, r, kind, &format)
-                }))
-                .unwrap_or_else(|p| {
-                    let what = p
-                        .downcast_ref::<&str>()
-                        .map(|s| (*s).to_owned())
-                        .or_else(|| p.downcast_ref::<String>().cloned())
-                        .unwrap_or_default();
-                    Err(format!("internal error (panic): {what}"))
-                });
+                let result = render_guarded(dir, rig, r, kind, &format);
                 if let Some(b) = &bar {
                     b.inc(1);
                 }
@@ -168,9 +157,49 @@ pub fn run(dir: &Path, r: &RenderCli) -> Result<(), Failure> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    let threads = pool.current_num_threads();
+    if report(dir, r, found, &results, start, threads) {
+        Ok(())
+    } else {
+        std::process::exit(1);
+    }
+}
+
+/// One rig's outcome: its path, the files written or the error, and the seconds it took.
+type Done = (PathBuf, Result<Vec<PathBuf>, String>, f64);
+
+/// [`render_one`] with a panic turned into the rig's error.
+fn render_guarded(
+    dir: &Path,
+    rig: &Path,
+    r: &RenderCli,
+    kind: Kind,
+    format: &str,
+) -> Result<Vec<PathBuf>, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| render_one(dir, rig, r, kind, format)))
+        .unwrap_or_else(|p| {
+            let what = p
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(format!("internal error (panic): {what}"))
+        })
+}
+
+/// Prints the files written (stdout), then the summary, the slowest rigs and every failure
+/// (stderr); whether every rig succeeded.
+fn report(
+    dir: &Path,
+    r: &RenderCli,
+    found: usize,
+    results: &[Done],
+    start: Instant,
+    threads: usize,
+) -> bool {
     let mut files = 0;
     let mut failed = Vec::new();
-    for (rig, result, _) in &results {
+    for (rig, result, _) in results {
         match result {
             Ok(paths) => {
                 files += paths.len();
@@ -188,7 +217,7 @@ pub fn run(dir: &Path, r: &RenderCli) -> Result<(), Failure> {
         results.len() - failed.len(),
         results.len(),
         start.elapsed().as_secs_f64(),
-        pool.current_num_threads(),
+        threads,
         failed.len()
     );
     let mut slowest: Vec<&Done> = results.iter().collect();
@@ -207,11 +236,7 @@ pub fn run(dir: &Path, r: &RenderCli) -> Result<(), Failure> {
     for (rig, e) in &failed {
         eprintln!("error: {}: {}", escape(&rig.display().to_string()), escape(e));
     }
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        std::process::exit(1);
-    }
+    failed.is_empty()
 }
 
 #[cfg(test)]

@@ -420,52 +420,8 @@ pub fn play(
     if b.is_some() {
         state.add_animation(0, b, true, o.delay);
     }
-    let name =
-        |a: Option<AnimationId>| a.map_or("<empty>".to_owned(), |a| data.animation(a).name.clone());
-    let mut events = String::new();
-    let mut track_events = String::new();
-    let mut record = |state: &mut AnimationState, frame: u32| -> Result<(), String> {
-        for e in state.events() {
-            let anim = name(e.animation);
-            let ty = match e.kind {
-                StateEventType::Start => "start",
-                StateEventType::Interrupt => "interrupt",
-                StateEventType::End => "end",
-                StateEventType::Dispose => "dispose",
-                StateEventType::Complete => "complete",
-                StateEventType::Event(r) => {
-                    if let Some(k) = r.key(&data) {
-                        let ev = &data.event(k.event).name;
-                        let what = |f: &str| format!("frame {frame}: event {ev:?}: {f}");
-                        push_json(
-                            &mut events,
-                            &json!([
-                                frame,
-                                ev,
-                                k.int_value,
-                                num(k.float_value, || what("float value"))?,
-                                k.string_value,
-                                num(k.time, || what("time"))?,
-                                num(k.volume, || what("volume"))?,
-                                num(k.balance, || what("balance"))?,
-                                anim
-                            ]),
-                        );
-                    }
-                    continue;
-                }
-            };
-            push_json(&mut track_events, &json!([frame, ty, anim, e.track]));
-        }
-        state.clear_events();
-        if events.len() + track_events.len() > MAX_CALLBACK_BYTES {
-            return Err(format!(
-                "over {MAX_CALLBACK_BYTES} bytes of events and track events by frame {frame}: \
-                 the rig fires too many to record"
-            ));
-        }
-        Ok(())
-    };
+    let mut rec = Recorder::default();
+    let mut record = |state: &mut AnimationState, frame: u32| rec.record(&data, state, frame);
     record(&mut state, 0)?;
     let dt = 1.0 / o.fps;
     let every = o.every.max(1);
@@ -494,9 +450,73 @@ pub fn play(
         }
     }
     out.raw("],\"events\":[");
-    out.raw(&events);
+    out.raw(&rec.events);
     out.raw("],\"trackEvents\":[");
-    out.raw(&track_events);
+    out.raw(&rec.track_events);
     out.raw("]}");
     Ok(())
+}
+
+/// The events and track events of a `skel play` run, as JSON array items.
+#[derive(Default)]
+struct Recorder {
+    /// `[frame, name, int, float, string, time, volume, balance, animation]` per event.
+    events: String,
+    /// `[frame, type, animation, track]` per track event.
+    track_events: String,
+}
+
+impl Recorder {
+    /// Records (and clears) the state's queued events at `frame`; fails when the run fires
+    /// more than [`MAX_CALLBACK_BYTES`].
+    fn record(
+        &mut self,
+        data: &SkeletonData,
+        state: &mut AnimationState,
+        frame: u32,
+    ) -> Result<(), String> {
+        let name = |a: Option<AnimationId>| {
+            a.map_or("<empty>".to_owned(), |a| data.animation(a).name.clone())
+        };
+        for e in state.events() {
+            let anim = name(e.animation);
+            let ty = match e.kind {
+                StateEventType::Start => "start",
+                StateEventType::Interrupt => "interrupt",
+                StateEventType::End => "end",
+                StateEventType::Dispose => "dispose",
+                StateEventType::Complete => "complete",
+                StateEventType::Event(r) => {
+                    if let Some(k) = r.key(data) {
+                        let ev = &data.event(k.event).name;
+                        let what = |f: &str| format!("frame {frame}: event {ev:?}: {f}");
+                        push_json(
+                            &mut self.events,
+                            &json!([
+                                frame,
+                                ev,
+                                k.int_value,
+                                num(k.float_value, || what("float value"))?,
+                                k.string_value,
+                                num(k.time, || what("time"))?,
+                                num(k.volume, || what("volume"))?,
+                                num(k.balance, || what("balance"))?,
+                                anim
+                            ]),
+                        );
+                    }
+                    continue;
+                }
+            };
+            push_json(&mut self.track_events, &json!([frame, ty, anim, e.track]));
+        }
+        state.clear_events();
+        if self.events.len() + self.track_events.len() > MAX_CALLBACK_BYTES {
+            return Err(format!(
+                "over {MAX_CALLBACK_BYTES} bytes of events and track events by frame {frame}: \
+                 the rig fires too many to record"
+            ));
+        }
+        Ok(())
+    }
 }

@@ -1,7 +1,7 @@
 //! `animate`: keyframes → local pose (SEMANTICS §3).
 
 use crate::armature::{AnimLayer, Armature};
-use crate::model::{Animation, Element, Keyframe, Vec2, NO_TABLE};
+use crate::model::{Animation, Bone, Element, IkFamily, Keyframe, Vec2, Visual, NO_TABLE};
 
 /// Cubic bezier with P0 = 0, P3 = 1 (one axis).
 #[inline]
@@ -183,70 +183,106 @@ impl Armature {
     /// (built on its first use, or by [`Armature::prepare`]).
     pub fn animate(&mut self, layers: &[AnimLayer]) {
         let Armature { bones, visuals, iks, animations, reset, .. } = self;
+        let mut pose = Pose { bones, visuals, iks };
         reset.iter_mut().for_each(|r| *r = 0);
         for layer in layers {
             let Some(anim) = animations.get_mut(layer.anim) else { continue };
             if !anim.tabulated {
                 tabulate(anim);
             }
-            let anim = &*anim;
-            let f = layer.frame;
-            let bf = layer.smooth;
-            let kfs = &anim.keyframes;
-            let table = anim.progress.as_slice();
-            for (k, kf) in kfs.iter().enumerate() {
-                let bi = kf.bone as usize;
-                // Validated at load: bone and next indices are in range.
-                let Some(mask) = reset.get_mut(bi) else { continue };
-                *mask |= kf.element.bit();
-                if kf.frame > f {
-                    break;
-                }
-                let nk = kf.next.map_or(k, |n| n as usize);
-                let Some(next) = kfs.get(nk) else { continue };
-                if next.frame < f && nk != k {
-                    continue;
-                }
-                let Some(bone) = bones.get_mut(bi) else { continue };
+            pose.apply_layer(reset, anim, layer.frame, layer.smooth);
+        }
+        let (f, sf) = layers.first().map_or((0, 0), |l| (l.frame, l.smooth));
+        pose.ease_unkeyed(reset, f, sf);
+    }
+}
+
+/// The parts of an armature an animation writes.
+struct Pose<'a> {
+    bones: &'a mut [Bone],
+    visuals: &'a mut [Visual],
+    iks: &'a mut [IkFamily],
+}
+
+impl Pose<'_> {
+    /// Applies one animation at frame `f` with smoothing `bf`, marking in `reset` (per
+    /// bone) every element it keys.
+    #[inline]
+    fn apply_layer(&mut self, reset: &mut [u32], anim: &Animation, f: u32, bf: u32) {
+        let kfs = &anim.keyframes;
+        let table = anim.progress.as_slice();
+        for (k, kf) in kfs.iter().enumerate() {
+            let bi = kf.bone as usize;
+            // Validated at load: bone and next indices are in range.
+            let Some(mask) = reset.get_mut(bi) else { continue };
+            *mask |= kf.element.bit();
+            if kf.frame > f {
+                break;
+            }
+            let nk = kf.next.map_or(k, |n| n as usize);
+            let Some(next) = kfs.get(nk) else { continue };
+            if next.frame < f && nk != k {
+                continue;
+            }
+            self.apply_key(bi, kf, next, table, f, bf);
+        }
+    }
+
+    /// Applies keyframe `kf` (towards `next`) to bone `bi`, its visual or its IK family.
+    #[inline]
+    fn apply_key(
+        &mut self,
+        bi: usize,
+        kf: &Keyframe,
+        next: &Keyframe,
+        table: &[f32],
+        f: u32,
+        bf: u32,
+    ) {
+        let Pose { bones, visuals, iks } = self;
+        let Some(bone) = bones.get_mut(bi) else { return };
+        match kf.element {
+            Element::PositionX => interpolate_kf(&mut bone.pos.x, kf, next, table, f, bf),
+            Element::PositionY => interpolate_kf(&mut bone.pos.y, kf, next, table, f, bf),
+            Element::Rotation => interpolate_kf(&mut bone.rot, kf, next, table, f, bf),
+            Element::ScaleX => interpolate_kf(&mut bone.scale.x, kf, next, table, f, bf),
+            Element::ScaleY => interpolate_kf(&mut bone.scale.y, kf, next, table, f, bf),
+            Element::Hidden => bone.hidden = kf.value == 1.,
+            Element::TintR
+            | Element::TintG
+            | Element::TintB
+            | Element::TintA
+            | Element::Texture => {
+                let Some(v) = bone.visual.and_then(|v| visuals.get_mut(v as usize)) else {
+                    return;
+                };
                 match kf.element {
-                    Element::PositionX => interpolate_kf(&mut bone.pos.x, kf, next, table, f, bf),
-                    Element::PositionY => interpolate_kf(&mut bone.pos.y, kf, next, table, f, bf),
-                    Element::Rotation => interpolate_kf(&mut bone.rot, kf, next, table, f, bf),
-                    Element::ScaleX => interpolate_kf(&mut bone.scale.x, kf, next, table, f, bf),
-                    Element::ScaleY => interpolate_kf(&mut bone.scale.y, kf, next, table, f, bf),
-                    Element::Hidden => bone.hidden = kf.value == 1.,
-                    Element::TintR
-                    | Element::TintG
-                    | Element::TintB
-                    | Element::TintA
-                    | Element::Texture => {
-                        let Some(v) = bone.visual.and_then(|v| visuals.get_mut(v as usize)) else {
-                            continue;
-                        };
-                        match kf.element {
-                            Element::TintR => interpolate_kf(&mut v.tint.r, kf, next, table, f, bf),
-                            Element::TintG => interpolate_kf(&mut v.tint.g, kf, next, table, f, bf),
-                            Element::TintB => interpolate_kf(&mut v.tint.b, kf, next, table, f, bf),
-                            Element::TintA => interpolate_kf(&mut v.tint.a, kf, next, table, f, bf),
-                            _ => v.tex = kf.tex,
-                        }
-                    }
-                    Element::IkConstraint | Element::MimicTarget => {
-                        let Some(ik) = bone.ik_family.and_then(|i| iks.get_mut(i as usize)) else {
-                            continue;
-                        };
-                        if kf.element == Element::IkConstraint {
-                            ik.constraint = kf.constraint;
-                        } else {
-                            ik.mimic_target = kf.value == 1.;
-                        }
-                    }
-                    _ => {}
+                    Element::TintR => interpolate_kf(&mut v.tint.r, kf, next, table, f, bf),
+                    Element::TintG => interpolate_kf(&mut v.tint.g, kf, next, table, f, bf),
+                    Element::TintB => interpolate_kf(&mut v.tint.b, kf, next, table, f, bf),
+                    Element::TintA => interpolate_kf(&mut v.tint.a, kf, next, table, f, bf),
+                    _ => v.tex = kf.tex,
                 }
             }
+            Element::IkConstraint | Element::MimicTarget => {
+                let Some(ik) = bone.ik_family.and_then(|i| iks.get_mut(i as usize)) else {
+                    return;
+                };
+                if kf.element == Element::IkConstraint {
+                    ik.constraint = kf.constraint;
+                } else {
+                    ik.mimic_target = kf.value == 1.;
+                }
+            }
+            _ => {}
         }
+    }
 
-        let (f, sf) = layers.first().map_or((0, 0), |l| (l.frame, l.smooth));
+    /// Moves every field no layer keyed (per `reset`) toward its initial value, at frame
+    /// `f` with smoothing `sf`.
+    #[inline]
+    fn ease_unkeyed(&mut self, reset: &[u32], f: u32, sf: u32) {
+        let Pose { bones, visuals, iks } = self;
         let z = Vec2::ZERO;
         let has = |m: u32, e: Element| m & e.bit() != 0;
         for (bone, &m) in bones.iter_mut().zip(reset.iter()) {

@@ -245,8 +245,29 @@ fn limb(length: f32) -> Value {
     json!({"limb": {"x": r2(length / 2.0), "rotation": -90, "width": 24, "height": length + 12.0}})
 }
 
+/// The demo skeleton as Spine 4.2 JSON: setup pose, one skin, IK, three animations.
 fn skeleton_json() -> Value {
-    let bones = json!([
+    let bones = bones_json();
+    let slots = slots_json();
+    let attachments = attachments_json();
+    let ik = ik_json();
+    let (walk, wave, portal) = (walk_json(), wave_json(), portal_json());
+    json!({
+        "skeleton": {
+            "hash": "skel-demo-pip", "spine": "4.2.22", "x": -120, "y": 0, "width": 380, "height": 290,
+            "images": "./", "audio": ""
+        },
+        "bones": bones,
+        "slots": slots,
+        "ik": ik,
+        "skins": [{"name": "default", "attachments": attachments}],
+        "animations": {"walk": walk, "wave": wave, "portal": portal}
+    })
+}
+
+/// The bones: a biped with a tail, and a portal with its star.
+fn bones_json() -> Value {
+    json!([
         {"name": "root"},
         {"name": "hip", "parent": "root", "y": 120},
         {"name": "torso", "parent": "hip", "y": 10, "rotation": 90, "length": 80},
@@ -263,8 +284,12 @@ fn skeleton_json() -> Value {
         {"name": "tail2", "parent": "tail1", "x": 60, "length": 60},
         {"name": "portal", "parent": "root", "x": 170, "y": 150},
         {"name": "star", "parent": "portal"}
-    ]);
-    let slots = json!([
+    ])
+}
+
+/// The slots, in draw order (the portal behind the character).
+fn slots_json() -> Value {
+    json!([
         {"name": "portal-clip", "bone": "portal", "attachment": "portal-clip"},
         {"name": "stripes", "bone": "portal", "attachment": "stripes"},
         {"name": "star", "bone": "star", "attachment": "star", "blend": "additive"},
@@ -277,8 +302,12 @@ fn skeleton_json() -> Value {
         {"name": "thigh-r", "bone": "thigh-r", "attachment": "limb"},
         {"name": "shin-r", "bone": "shin-r", "attachment": "limb"},
         {"name": "arm-r", "bone": "arm-r", "attachment": "limb"}
-    ]);
-    let attachments = json!({
+    ])
+}
+
+/// The default skin's attachments: clipping, regions and meshes.
+fn attachments_json() -> Value {
+    json!({
         "portal-clip": {"portal-clip": {
             "type": "clipping", "end": "star", "vertexCount": 10,
             "vertices": star_polygon(80.0, 38.0), "color": "ce3a3aff"
@@ -294,33 +323,43 @@ fn skeleton_json() -> Value {
         "arm-r": limb(60.0),
         "body": {"body": body_mesh()},
         "head": {"head": {"y": 8, "width": 64, "height": 64}}
-    });
-    let ik = json!([
+    })
+}
+
+/// Two-bone IK for each leg.
+fn ik_json() -> Value {
+    json!([
         {"name": "leg-l", "order": 0, "bones": ["thigh-l", "shin-l"], "target": "foot-l", "bendPositive": false},
         {"name": "leg-r", "order": 1, "bones": ["thigh-r", "shin-r"], "target": "foot-r", "bendPositive": false}
-    ]);
+    ])
+}
 
-    // walk: 1 s loop.
-    let foot = |phase: f32| -> Value {
-        let keys: Vec<Value> = (0..=8)
-            .map(|k| {
-                let t = k as f32 / 8.0;
-                let a = (t + phase) * std::f32::consts::TAU;
-                json!({"time": r2(t), "x": r2(28.0 * a.cos()), "y": r2((18.0 * a.sin()).max(0.0))})
-            })
-            .collect();
-        json!({"translate": keys})
-    };
-    let swing = |amp: f32, phase: f32, n: usize, dur: f32| -> Value {
-        let keys: Vec<Value> = (0..=n)
-            .map(|k| {
-                let t = k as f32 / n as f32;
-                json!({"time": r2(t * dur), "value": r2(amp * ((t + phase) * std::f32::consts::TAU).sin())})
-            })
-            .collect();
-        json!({"rotate": keys})
-    };
-    let walk = json!({
+/// A foot's circular step at `phase` of the 1 s walk cycle.
+fn foot(phase: f32) -> Value {
+    let keys: Vec<Value> = (0..=8)
+        .map(|k| {
+            let t = k as f32 / 8.0;
+            let a = (t + phase) * std::f32::consts::TAU;
+            json!({"time": r2(t), "x": r2(28.0 * a.cos()), "y": r2((18.0 * a.sin()).max(0.0))})
+        })
+        .collect();
+    json!({"translate": keys})
+}
+
+/// A rotate timeline swinging `amp` degrees sinusoidally from `phase`, `n` keys over `dur` s.
+fn swing(amp: f32, phase: f32, n: usize, dur: f32) -> Value {
+    let keys: Vec<Value> = (0..=n)
+        .map(|k| {
+            let t = k as f32 / n as f32;
+            json!({"time": r2(t * dur), "value": r2(amp * ((t + phase) * std::f32::consts::TAU).sin())})
+        })
+        .collect();
+    json!({"rotate": keys})
+}
+
+/// walk: 1 s loop.
+fn walk_json() -> Value {
+    json!({
         "bones": {
             "foot-l": foot(0.0),
             "foot-r": foot(0.5),
@@ -333,9 +372,11 @@ fn skeleton_json() -> Value {
             "tail1": swing(12.0, 0.25, 4, 1.0),
             "tail2": swing(20.0, 0.0, 4, 1.0)
         }
-    });
+    })
+}
 
-    // wave: 1.2 s; arm up and waving, head tilt, body squash (deform).
+/// wave: 1.2 s; arm up and waving, head tilt, body squash (deform).
+fn wave_json() -> Value {
     let squash: Vec<f64> = {
         // Offsets in torso space (x up, y left): the top row comes down, the sides bulge.
         let rows = [
@@ -357,7 +398,7 @@ fn skeleton_json() -> Value {
             })
             .collect()
     };
-    let wave = json!({
+    json!({
         "bones": {
             "arm-r": {"rotate": [
                 {"time": 0, "value": 0},
@@ -376,9 +417,11 @@ fn skeleton_json() -> Value {
             {"time": 0.6, "vertices": squash},
             {"time": 1.2}
         ]}}}}
-    });
+    })
+}
 
-    // portal: 2 s; the star orbits and spins through the clip, the portal pulses.
+/// portal: 2 s; the star orbits and spins through the clip, the portal pulses.
+fn portal_json() -> Value {
     let orbit: Vec<Value> = (0..=8)
         .map(|k| {
             let t = k as f32 / 8.0;
@@ -386,7 +429,7 @@ fn skeleton_json() -> Value {
             json!({"time": r2(t * 2.0), "x": r2(60.0 * a.cos()), "y": r2(45.0 * a.sin())})
         })
         .collect();
-    let portal = json!({
+    json!({
         "bones": {
             "star": {
                 "translate": orbit,
@@ -402,18 +445,6 @@ fn skeleton_json() -> Value {
                 {"time": 0, "color": "ffffffff"}, {"time": 1, "color": "ff9fd0ff"}, {"time": 2, "color": "ffffffff"}
             ]}
         }
-    });
-
-    json!({
-        "skeleton": {
-            "hash": "skel-demo-pip", "spine": "4.2.22", "x": -120, "y": 0, "width": 380, "height": 290,
-            "images": "./", "audio": ""
-        },
-        "bones": bones,
-        "slots": slots,
-        "ik": ik,
-        "skins": [{"name": "default", "attachments": attachments}],
-        "animations": {"walk": walk, "wave": wave, "portal": portal}
     })
 }
 
