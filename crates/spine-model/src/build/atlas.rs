@@ -73,6 +73,7 @@ impl Pages<'_> {
 }
 
 /// Binds each frame of `seq` to its region; returns the frame paths the atlas lacks.
+#[inline]
 fn bind_frames(
     seq: &mut SequenceData,
     by_name: &RegionIndex<'_>,

@@ -11,6 +11,7 @@ use crate::ids::*;
 impl Builder<'_> {
     /// A sequence: frame paths per `Sequence::getPath`, one unsuffixed frame when the export
     /// has none (4.3 gotcha 6: every region and mesh has a sequence).
+    #[inline]
     pub fn sequence(&mut self, path: &Arc<str>, raw: Option<[u32; 4]>) -> SequenceData {
         match raw {
             None => SequenceData {

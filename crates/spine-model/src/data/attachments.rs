@@ -107,6 +107,7 @@ impl SequenceData {
     /// Writes the path of frame `i` (spine-cpp `Sequence::getPath`) into `out`, replacing its
     /// contents; false (and `out` cleared) when there is no frame `i`. Paths are made on
     /// demand, never stored per frame.
+    #[inline]
     pub fn write_frame_path(&self, i: usize, out: &mut String) -> bool {
         use std::fmt::Write;
         out.clear();

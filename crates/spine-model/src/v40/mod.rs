@@ -111,6 +111,7 @@ impl Conv<'_, '_> {
 
     /// [`share`] through the string cache: `base` when `r` is absent or spells `base`, else
     /// the table entry's shared string.
+    #[inline]
     fn share_ref(&mut self, base: &Arc<str>, r: StrRef) -> Arc<str> {
         match self.text(r) {
             Some(s) if s != &**base => self.shared(r).unwrap_or_else(|| Arc::clone(base)),

@@ -2,6 +2,7 @@
 
 use super::*;
 
+#[inline]
 pub(super) fn bone<'a>(c: &Ctx, i: In<'a>, k: usize) -> Res<'a, Bone> {
     let (i, name) = name(&c.lim, "bone")(i)?;
     named(name, i, |i| {
@@ -43,6 +44,7 @@ pub(super) fn bone<'a>(c: &Ctx, i: In<'a>, k: usize) -> Res<'a, Bone> {
     })
 }
 
+#[inline]
 pub(super) fn slot<'a>(c: &Ctx, i: In<'a>) -> Res<'a, Slot> {
     let (i, name) = name(&c.lim, "slot")(i)?;
     named(name, i, |i| {
