@@ -3,6 +3,188 @@
 use super::*;
 use spine_model::{AttachmentId, SequenceKey, SlotId};
 
+/// The slot colours a colour timeline writes, their setup values, and the channels its
+/// property keys.
+struct ColorTarget<'a> {
+    light: &'a mut spine_model::Color,
+    dark: &'a mut spine_model::Color,
+    setup: spine_model::Color,
+    setup_dark: spine_model::Color,
+    property: ColorProperty,
+    has_rgb: bool,
+    has_a: bool,
+    has_dark: bool,
+}
+
+impl<'a> ColorTarget<'a> {
+    /// The colours of `slot` (setup values from `sd`) that `property` keys.
+    #[inline(always)]
+    fn new(
+        slot: &'a mut crate::skeleton::Slot,
+        sd: &spine_model::SlotData,
+        property: ColorProperty,
+    ) -> Self {
+        let (has_rgb, has_a, has_dark) = match property {
+            ColorProperty::Rgba => (true, true, false),
+            ColorProperty::Rgb => (true, false, false),
+            ColorProperty::Rgba2 => (true, true, true),
+            ColorProperty::Rgb2 => (true, false, true),
+            ColorProperty::Alpha => (false, true, false),
+        };
+        let no_dark = spine_model::Color { r: 0.0, g: 0.0, b: 0.0, a: 0.0 };
+        ColorTarget {
+            light: &mut slot.color,
+            dark: &mut slot.dark_color,
+            setup: sd.color,
+            setup_dark: sd.dark_color.unwrap_or(no_dark),
+            property,
+            has_rgb,
+            has_a,
+            has_dark,
+        }
+    }
+
+    /// The keyed channels set to their setup values (alpha only when `with_alpha`).
+    #[inline(always)]
+    fn reset(&mut self, with_alpha: bool) {
+        let (light, dark, setup, setup_dark) =
+            (&mut *self.light, &mut *self.dark, self.setup, self.setup_dark);
+        if self.has_rgb {
+            light.r = setup.r;
+            light.g = setup.g;
+            light.b = setup.b;
+        }
+        if with_alpha {
+            light.a = setup.a;
+        }
+        if self.has_dark {
+            dark.r = setup_dark.r;
+            dark.g = setup_dark.g;
+            dark.b = setup_dark.b;
+        }
+    }
+
+    /// Before the first key: back to setup (`Setup`), or part of the way there (`First`;
+    /// spine-cpp 3.7/3.8's two-colour timelines move away from setup, unclamped, and return
+    /// false: no clamp). Returns whether the light colour is then clamped.
+    #[inline(always)]
+    fn before_first(&mut self, blend: MixBlend, alpha: f32, first_away: bool) -> bool {
+        let (setup, setup_dark) = (self.setup, self.setup_dark);
+        // RGBA sets alpha too; RGB2's before-first-key setup keeps alpha, RGB's
+        // `color.set(setup)` copies all four.
+        let with_alpha = self.has_a || self.property == ColorProperty::Rgb;
+        match blend {
+            MixBlend::Setup => self.reset(with_alpha),
+            MixBlend::First if self.has_dark && first_away => {
+                let (light, dark) = (&mut *self.light, &mut *self.dark);
+                light.r += (light.r - setup.r) * alpha;
+                light.g += (light.g - setup.g) * alpha;
+                light.b += (light.b - setup.b) * alpha;
+                light.a += (light.a - setup.a) * alpha;
+                dark.r += (dark.r - setup_dark.r) * alpha;
+                dark.g += (dark.g - setup_dark.g) * alpha;
+                dark.b += (dark.b - setup_dark.b) * alpha;
+                return false;
+            }
+            MixBlend::First => {
+                let (light, dark) = (&mut *self.light, &mut *self.dark);
+                if self.has_rgb {
+                    light.r += (setup.r - light.r) * alpha;
+                    light.g += (setup.g - light.g) * alpha;
+                    light.b += (setup.b - light.b) * alpha;
+                }
+                if with_alpha {
+                    light.a += (setup.a - light.a) * alpha;
+                }
+                if self.has_dark {
+                    dark.r += (setup_dark.r - dark.r) * alpha;
+                    dark.g += (setup_dark.g - dark.g) * alpha;
+                    dark.b += (setup_dark.b - dark.b) * alpha;
+                }
+            }
+            _ => {}
+        }
+        true
+    }
+
+    /// The keyed values `(r, g, b, a, r2, g2, b2)` applied: set at full alpha, else mixed
+    /// from the current (or, with `Setup`, the setup) colours.
+    #[inline(always)]
+    fn apply(&mut self, v: [f32; 7], blend: MixBlend, alpha: f32) {
+        let [r, g, b, a, r2, g2, b2] = v;
+        if alpha == 1.0 {
+            let (light, dark) = (&mut *self.light, &mut *self.dark);
+            if self.has_rgb {
+                light.r = r;
+                light.g = g;
+                light.b = b;
+            }
+            if self.has_a {
+                light.a = a;
+            }
+            if self.has_dark {
+                dark.r = r2;
+                dark.g = g2;
+                dark.b = b2;
+                clamp_color(dark);
+            }
+            return;
+        }
+        if blend == MixBlend::Setup {
+            self.reset(self.has_a || self.property == ColorProperty::Rgba);
+        }
+        let (light, dark) = (&mut *self.light, &mut *self.dark);
+        if self.has_rgb {
+            light.r += (r - light.r) * alpha;
+            light.g += (g - light.g) * alpha;
+            light.b += (b - light.b) * alpha;
+        }
+        if self.has_a {
+            light.a += (a - light.a) * alpha;
+        }
+        if self.has_dark {
+            dark.r += (r2 - dark.r) * alpha;
+            dark.g += (g2 - dark.g) * alpha;
+            dark.b += (b2 - dark.b) * alpha;
+        }
+    }
+}
+
+/// The keyed colour at `time` as `(r, g, b, a, r2, g2, b2)` (unkeyed channels 0). With
+/// `rgb2_dark_at_4`, RGB2 reads its dark beziers at slots 4, 5, 6 (spine-cpp 3.x–4.2 bug;
+/// 4.3 reads 3, 4, 5).
+#[inline(always)]
+fn keyed_color(
+    c: CurveTable<'_>,
+    time: f32,
+    property: ColorProperty,
+    rgb2_dark_at_4: bool,
+) -> [f32; 7] {
+    let mut v = [0.0f32; 7];
+    match (property, c.channels) {
+        (ColorProperty::Rgb2, _) if rgb2_dark_at_4 => {
+            curve_values(c, time, &mut v[..6], &[0, 1, 2, 4, 5, 6])
+        }
+        // The usual shapes read at once (the same values as the general read).
+        (_, 4) => v[..4].copy_from_slice(&curve_values_n::<4>(c, time)),
+        (_, 3) => v[..3].copy_from_slice(&curve_values_n::<3>(c, time)),
+        (_, 1) => v[0] = curve_value1(c, time),
+        (_, 7) => v = curve_values_n::<7>(c, time),
+        (_, n) => {
+            let slots = &SLOTS[..n.min(7)];
+            curve_values(c, time, &mut v[..slots.len()], slots)
+        }
+    }
+    match property {
+        ColorProperty::Rgba => [v[0], v[1], v[2], v[3], 0.0, 0.0, 0.0],
+        ColorProperty::Rgb => [v[0], v[1], v[2], 0.0, 0.0, 0.0, 0.0],
+        ColorProperty::Rgba2 => v,
+        ColorProperty::Rgb2 => [v[0], v[1], v[2], 0.0, v[3], v[4], v[5]],
+        ColorProperty::Alpha => [0.0, 0.0, 0.0, v[0], 0.0, 0.0, 0.0],
+    }
+}
+
+/// The colour timelines of spine-cpp 3.5–4.2 (RGBA, RGB, alpha, RGBA2, RGB2).
 pub(super) fn apply_color(
     sk: &mut Skeleton,
     data: &SkeletonData,
@@ -14,137 +196,15 @@ pub(super) fn apply_color(
     let ApplyArgs { time, alpha, blend, .. } = args;
     let Some(sd) = data.slots.get(si) else { return };
     let Some(slot) = sk.slots.get_mut(si) else { return };
-    let setup = sd.color;
-    let setup_dark = sd.dark_color.unwrap_or(spine_model::Color { r: 0.0, g: 0.0, b: 0.0, a: 0.0 });
-    let light = &mut slot.color;
-    let dark = &mut slot.dark_color;
-    let (has_rgb, has_a, has_dark) = match property {
-        ColorProperty::Rgba => (true, true, false),
-        ColorProperty::Rgb => (true, false, false),
-        ColorProperty::Rgba2 => (true, true, true),
-        ColorProperty::Rgb2 => (true, false, true),
-        ColorProperty::Alpha => (false, true, false),
-    };
-    if time < c.time(0) {
-        match blend {
-            MixBlend::Setup => {
-                if has_rgb {
-                    light.r = setup.r;
-                    light.g = setup.g;
-                    light.b = setup.b;
-                }
-                // RGBA sets alpha too; RGB2's before-first-key setup keeps alpha, RGB's
-                // `color.set(setup)` copies all four.
-                if has_a || property == ColorProperty::Rgb {
-                    light.a = setup.a;
-                }
-                if has_dark {
-                    dark.r = setup_dark.r;
-                    dark.g = setup_dark.g;
-                    dark.b = setup_dark.b;
-                }
-            }
-            MixBlend::First if has_dark && data.behaviour.two_color_first_away => {
-                // spine-cpp 3.7/3.8: away from setup, unclamped.
-                light.r += (light.r - setup.r) * alpha;
-                light.g += (light.g - setup.g) * alpha;
-                light.b += (light.b - setup.b) * alpha;
-                light.a += (light.a - setup.a) * alpha;
-                dark.r += (dark.r - setup_dark.r) * alpha;
-                dark.g += (dark.g - setup_dark.g) * alpha;
-                dark.b += (dark.b - setup_dark.b) * alpha;
-                return;
-            }
-            MixBlend::First => {
-                if has_rgb {
-                    light.r += (setup.r - light.r) * alpha;
-                    light.g += (setup.g - light.g) * alpha;
-                    light.b += (setup.b - light.b) * alpha;
-                }
-                if has_a || property == ColorProperty::Rgb {
-                    light.a += (setup.a - light.a) * alpha;
-                }
-                if has_dark {
-                    dark.r += (setup_dark.r - dark.r) * alpha;
-                    dark.g += (setup_dark.g - dark.g) * alpha;
-                    dark.b += (setup_dark.b - dark.b) * alpha;
-                }
-            }
-            _ => {}
-        }
-        if property != ColorProperty::Alpha {
-            clamp_color(light);
-        }
-        return;
-    }
-    // Values in channel order; RGB2 reads its dark beziers at slots 4, 5, 6 (spine-cpp bug).
-    let mut v = [0.0f32; 7];
-    match (property, c.channels) {
-        (ColorProperty::Rgb2, _) => curve_values(c, time, &mut v[..6], &[0, 1, 2, 4, 5, 6]),
-        // The usual shapes read at once (the same values as the general read).
-        (_, 4) => v[..4].copy_from_slice(&curve_values_n::<4>(c, time)),
-        (_, 3) => v[..3].copy_from_slice(&curve_values_n::<3>(c, time)),
-        (_, 1) => v[0] = curve_value1(c, time),
-        (_, 7) => v = curve_values_n::<7>(c, time),
-        (_, n) => {
-            let slots = &SLOTS[..n.min(7)];
-            curve_values(c, time, &mut v[..slots.len()], slots)
-        }
-    }
-    let (r, g, b, a, r2, g2, b2) = match property {
-        ColorProperty::Rgba => (v[0], v[1], v[2], v[3], 0.0, 0.0, 0.0),
-        ColorProperty::Rgb => (v[0], v[1], v[2], 0.0, 0.0, 0.0, 0.0),
-        ColorProperty::Rgba2 => (v[0], v[1], v[2], v[3], v[4], v[5], v[6]),
-        ColorProperty::Rgb2 => (v[0], v[1], v[2], 0.0, v[3], v[4], v[5]),
-        ColorProperty::Alpha => (0.0, 0.0, 0.0, v[0], 0.0, 0.0, 0.0),
-    };
-    if alpha == 1.0 {
-        if has_rgb {
-            light.r = r;
-            light.g = g;
-            light.b = b;
-        }
-        if has_a {
-            light.a = a;
-        }
-        if has_dark {
-            dark.r = r2;
-            dark.g = g2;
-            dark.b = b2;
-            clamp_color(dark);
-        }
+    let mut target = ColorTarget::new(slot, sd, property);
+    let clamp = if time < c.time(0) {
+        target.before_first(blend, alpha, data.behaviour.two_color_first_away)
     } else {
-        if blend == MixBlend::Setup {
-            if has_rgb {
-                light.r = setup.r;
-                light.g = setup.g;
-                light.b = setup.b;
-            }
-            if has_a || property == ColorProperty::Rgba {
-                light.a = setup.a;
-            }
-            if has_dark {
-                dark.r = setup_dark.r;
-                dark.g = setup_dark.g;
-                dark.b = setup_dark.b;
-            }
-        }
-        if has_rgb {
-            light.r += (r - light.r) * alpha;
-            light.g += (g - light.g) * alpha;
-            light.b += (b - light.b) * alpha;
-        }
-        if has_a {
-            light.a += (a - light.a) * alpha;
-        }
-        if has_dark {
-            dark.r += (r2 - dark.r) * alpha;
-            dark.g += (g2 - dark.g) * alpha;
-            dark.b += (b2 - dark.b) * alpha;
-        }
-    }
-    if property != ColorProperty::Alpha {
-        clamp_color(light);
+        target.apply(keyed_color(c, time, property, true), blend, alpha);
+        true
+    };
+    if clamp && property != ColorProperty::Alpha {
+        clamp_color(target.light);
     }
 }
 
@@ -166,45 +226,43 @@ pub(super) fn apply_color43(
     let ApplyArgs { time, alpha, blend, .. } = args;
     let Some(sd) = data.slots.get(si) else { return };
     let Some(slot) = sk.slots.get_mut(si) else { return };
-    let setup = sd.color;
-    let setup_dark = sd.dark_color.unwrap_or(spine_model::Color { r: 0.0, g: 0.0, b: 0.0, a: 0.0 });
-    let light = &mut slot.color;
-    let dark = &mut slot.dark_color;
-    let (has_rgb, has_a, has_dark) = match property {
-        ColorProperty::Rgba => (true, true, false),
-        ColorProperty::Rgb => (true, false, false),
-        ColorProperty::Rgba2 => (true, true, true),
-        ColorProperty::Rgb2 => (true, false, true),
-        ColorProperty::Alpha => (false, true, false),
-    };
-    // `Color.add` / `Color.set` clamp all four channels of the light color.
-    let via_color = matches!(property, ColorProperty::Rgba | ColorProperty::Rgba2);
+    let mut target = ColorTarget::new(slot, sd, property);
     if time < c.time(0) {
+        target.before_first43(blend, alpha);
+    } else {
+        target.apply43(keyed_color(c, time, property, false), blend, alpha);
+    }
+}
+
+impl ColorTarget<'_> {
+    /// `Color.add` / `Color.set` clamp all four channels of the light color (RGBA, RGBA2).
+    #[inline(always)]
+    fn via_color(&self) -> bool {
+        matches!(self.property, ColorProperty::Rgba | ColorProperty::Rgba2)
+    }
+
+    /// spine-ts 4.3 before the first key: `Setup` resets the keyed channels, `First` moves
+    /// them toward setup (the light colour clamped through `Color`, the dark one not).
+    #[inline(always)]
+    fn before_first43(&mut self, blend: MixBlend, alpha: f32) {
         match blend {
-            MixBlend::Setup => {
-                if has_rgb {
-                    (light.r, light.g, light.b) = (setup.r, setup.g, setup.b);
-                }
-                if has_a {
-                    light.a = setup.a;
-                }
-                if has_dark {
-                    (dark.r, dark.g, dark.b) = (setup_dark.r, setup_dark.g, setup_dark.b);
-                }
-            }
+            MixBlend::Setup => self.reset(self.has_a),
             MixBlend::First => {
-                if has_rgb {
+                let (setup, setup_dark, via_color) =
+                    (self.setup, self.setup_dark, self.via_color());
+                let (light, dark) = (&mut *self.light, &mut *self.dark);
+                if self.has_rgb {
                     light.r += (setup.r - light.r) * alpha;
                     light.g += (setup.g - light.g) * alpha;
                     light.b += (setup.b - light.b) * alpha;
                 }
-                if has_a {
+                if self.has_a {
                     light.a += (setup.a - light.a) * alpha;
                 }
                 if via_color {
                     clamp_color(light);
                 }
-                if has_dark {
+                if self.has_dark {
                     dark.r += (setup_dark.r - dark.r) * alpha;
                     dark.g += (setup_dark.g - dark.g) * alpha;
                     dark.b += (setup_dark.b - dark.b) * alpha;
@@ -212,49 +270,42 @@ pub(super) fn apply_color43(
             }
             _ => {}
         }
-        return;
     }
-    let mut v = [0.0f32; 7];
-    match c.channels {
-        4 => v[..4].copy_from_slice(&curve_values_n::<4>(c, time)),
-        3 => v[..3].copy_from_slice(&curve_values_n::<3>(c, time)),
-        1 => v[0] = curve_value1(c, time),
-        7 => v = curve_values_n::<7>(c, time),
-        n => {
-            let slots = &SLOTS[..n.min(7)];
-            curve_values(c, time, &mut v[..slots.len()], slots)
+
+    /// spine-ts 4.3's keyed colour: mixed from setup (`Setup`) or the current colours by
+    /// `alpha`, every value clamped to `0..=1`.
+    #[inline(always)]
+    fn apply43(&mut self, v: [f32; 7], blend: MixBlend, alpha: f32) {
+        let [mut r, mut g, mut b, mut a, mut r2, mut g2, mut b2] = v;
+        if alpha != 1.0 {
+            let (base, base_dark) = if blend == MixBlend::Setup {
+                (self.setup, self.setup_dark)
+            } else {
+                (*self.light, *self.dark)
+            };
+            r = base.r + (r - base.r) * alpha;
+            g = base.g + (g - base.g) * alpha;
+            b = base.b + (b - base.b) * alpha;
+            a = base.a + (a - base.a) * alpha;
+            r2 = base_dark.r + (r2 - base_dark.r) * alpha;
+            g2 = base_dark.g + (g2 - base_dark.g) * alpha;
+            b2 = base_dark.b + (b2 - base_dark.b) * alpha;
         }
-    }
-    let (mut r, mut g, mut b, mut a, mut r2, mut g2, mut b2) = match property {
-        ColorProperty::Rgba => (v[0], v[1], v[2], v[3], 0.0, 0.0, 0.0),
-        ColorProperty::Rgb => (v[0], v[1], v[2], 0.0, 0.0, 0.0, 0.0),
-        ColorProperty::Rgba2 => (v[0], v[1], v[2], v[3], v[4], v[5], v[6]),
-        ColorProperty::Rgb2 => (v[0], v[1], v[2], 0.0, v[3], v[4], v[5]),
-        ColorProperty::Alpha => (0.0, 0.0, 0.0, v[0], 0.0, 0.0, 0.0),
-    };
-    if alpha != 1.0 {
-        let (base, base_dark) =
-            if blend == MixBlend::Setup { (setup, setup_dark) } else { (*light, *dark) };
-        r = base.r + (r - base.r) * alpha;
-        g = base.g + (g - base.g) * alpha;
-        b = base.b + (b - base.b) * alpha;
-        a = base.a + (a - base.a) * alpha;
-        r2 = base_dark.r + (r2 - base_dark.r) * alpha;
-        g2 = base_dark.g + (g2 - base_dark.g) * alpha;
-        b2 = base_dark.b + (b2 - base_dark.b) * alpha;
-    }
-    let unit = |v: f32| v.clamp(0.0, 1.0);
-    if has_rgb {
-        (light.r, light.g, light.b) = (unit(r), unit(g), unit(b));
-    }
-    if has_a {
-        light.a = unit(a);
-    }
-    if via_color {
-        clamp_color(light);
-    }
-    if has_dark {
-        (dark.r, dark.g, dark.b) = (unit(r2), unit(g2), unit(b2));
+        let unit = |v: f32| v.clamp(0.0, 1.0);
+        let via_color = self.via_color();
+        let (light, dark) = (&mut *self.light, &mut *self.dark);
+        if self.has_rgb {
+            (light.r, light.g, light.b) = (unit(r), unit(g), unit(b));
+        }
+        if self.has_a {
+            light.a = unit(a);
+        }
+        if via_color {
+            clamp_color(light);
+        }
+        if self.has_dark {
+            (dark.r, dark.g, dark.b) = (unit(r2), unit(g2), unit(b2));
+        }
     }
 }
 
@@ -383,7 +434,7 @@ pub(super) fn apply_deform(
     (c, vertices): (CurveTable<'_>, &[Vec<f32>]),
     args: ApplyArgs,
 ) {
-    let ApplyArgs { time, mut alpha, mut blend, .. } = args;
+    let ApplyArgs { time, alpha, mut blend, .. } = args;
     if !slot_active(sk, si) || c.frames.len() < c.stride() {
         return;
     }
@@ -406,119 +457,109 @@ pub(super) fn apply_deform(
     let Some(first) = vertices.first() else { return };
     let count = first.len();
     if time < c.time(0) {
-        match blend {
-            MixBlend::Setup => deform.clear(),
-            MixBlend::First => {
-                if alpha == 1.0 {
-                    deform.clear();
-                    return;
-                }
-                deform.resize(count, 0.0);
-                match setup {
-                    Some(sv) => {
-                        for (d, s) in deform.iter_mut().zip(sv) {
-                            *d += (s - *d) * alpha;
-                        }
-                    }
-                    None => {
-                        alpha = 1.0 - alpha;
-                        for d in deform.iter_mut() {
-                            *d *= alpha;
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
+        deform_before_first(deform, setup, count, blend, alpha);
         return;
     }
     deform.resize(count, 0.0);
     let n = c.frame_count();
-    let zero: &[f32] = &[];
-    let sv = setup.unwrap_or(zero);
-    let setup_at = |i: usize| sv.get(i).copied().unwrap_or(0.0);
     if time >= c.time(n - 1) {
         let last = &vertices[vertices.len().min(n) - 1];
-        let lv = |i: usize| last.get(i).copied().unwrap_or(0.0);
-        if alpha == 1.0 {
-            if blend == MixBlend::Add {
-                for (i, d) in deform.iter_mut().enumerate() {
-                    *d += if setup.is_some() { lv(i) - setup_at(i) } else { lv(i) };
-                }
-            } else {
-                for (i, d) in deform.iter_mut().enumerate() {
-                    *d = lv(i);
-                }
-            }
-        } else {
-            match blend {
-                MixBlend::Setup => {
-                    for (i, d) in deform.iter_mut().enumerate() {
-                        *d = if setup.is_some() {
-                            let s = setup_at(i);
-                            s + (lv(i) - s) * alpha
-                        } else {
-                            lv(i) * alpha
-                        };
-                    }
-                }
-                MixBlend::First | MixBlend::Replace => {
-                    for (i, d) in deform.iter_mut().enumerate() {
-                        *d += (lv(i) - *d) * alpha;
-                    }
-                }
-                MixBlend::Add => {
-                    for (i, d) in deform.iter_mut().enumerate() {
-                        *d += if setup.is_some() {
-                            (lv(i) - setup_at(i)) * alpha
-                        } else {
-                            lv(i) * alpha
-                        };
-                    }
-                }
-            }
-        }
+        mix_deform(deform, setup, |i| last.get(i).copied().unwrap_or(0.0), blend, alpha);
         return;
     }
     let k = search(c, time);
     let percent = deform_percent(c, time, k);
     let (Some(prev), Some(next)) = (vertices.get(k), vertices.get(k + 1)) else { return };
-    let pv = |i: usize| {
+    let keyed = |i: usize| {
         let p = prev.get(i).copied().unwrap_or(0.0);
         p + (next.get(i).copied().unwrap_or(0.0) - p) * percent
     };
+    mix_deform(deform, setup, keyed, blend, alpha);
+}
+
+/// A deform timeline before its first key: the deform cleared (`Setup`, or `First` at full
+/// alpha), or moved toward the setup vertices (zero for weighted ones) by `alpha`.
+#[inline(always)]
+fn deform_before_first(
+    deform: &mut Vec<f32>,
+    setup: Option<&[f32]>,
+    count: usize,
+    blend: MixBlend,
+    alpha: f32,
+) {
+    match blend {
+        MixBlend::Setup => deform.clear(),
+        MixBlend::First => {
+            if alpha == 1.0 {
+                deform.clear();
+                return;
+            }
+            deform.resize(count, 0.0);
+            match setup {
+                Some(sv) => {
+                    for (d, s) in deform.iter_mut().zip(sv) {
+                        *d += (s - *d) * alpha;
+                    }
+                }
+                None => {
+                    let alpha = 1.0 - alpha;
+                    for d in deform.iter_mut() {
+                        *d *= alpha;
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The keyed vertex offsets `value(i)` mixed into `deform` by `blend` and `alpha`; added
+/// relative to the setup vertices (unweighted attachments) with `Add`.
+#[inline(always)]
+fn mix_deform(
+    deform: &mut [f32],
+    setup: Option<&[f32]>,
+    value: impl Fn(usize) -> f32,
+    blend: MixBlend,
+    alpha: f32,
+) {
+    let sv = setup.unwrap_or(&[]);
+    let setup_at = |i: usize| sv.get(i).copied().unwrap_or(0.0);
     if alpha == 1.0 {
         if blend == MixBlend::Add {
             for (i, d) in deform.iter_mut().enumerate() {
-                *d += if setup.is_some() { pv(i) - setup_at(i) } else { pv(i) };
+                *d += if setup.is_some() { value(i) - setup_at(i) } else { value(i) };
             }
         } else {
             for (i, d) in deform.iter_mut().enumerate() {
-                *d = pv(i);
+                *d = value(i);
             }
         }
-    } else {
-        match blend {
-            MixBlend::Setup => {
-                for (i, d) in deform.iter_mut().enumerate() {
-                    *d = if setup.is_some() {
-                        let s = setup_at(i);
-                        s + (pv(i) - s) * alpha
-                    } else {
-                        pv(i) * alpha
-                    };
-                }
+        return;
+    }
+    match blend {
+        MixBlend::Setup => {
+            for (i, d) in deform.iter_mut().enumerate() {
+                *d = if setup.is_some() {
+                    let s = setup_at(i);
+                    s + (value(i) - s) * alpha
+                } else {
+                    value(i) * alpha
+                };
             }
-            MixBlend::First | MixBlend::Replace => {
-                for (i, d) in deform.iter_mut().enumerate() {
-                    *d += (pv(i) - *d) * alpha;
-                }
+        }
+        MixBlend::First | MixBlend::Replace => {
+            for (i, d) in deform.iter_mut().enumerate() {
+                *d += (value(i) - *d) * alpha;
             }
-            MixBlend::Add => {
-                for (i, d) in deform.iter_mut().enumerate() {
-                    *d +=
-                        if setup.is_some() { (pv(i) - setup_at(i)) * alpha } else { pv(i) * alpha };
-                }
+        }
+        MixBlend::Add => {
+            for (i, d) in deform.iter_mut().enumerate() {
+                *d += if setup.is_some() {
+                    (value(i) - setup_at(i)) * alpha
+                } else {
+                    value(i) * alpha
+                };
             }
         }
     }
