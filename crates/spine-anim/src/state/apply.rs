@@ -51,65 +51,87 @@ impl AnimationState {
                 self.apply_current_35(cur, sk, sd, skd, &mut events);
                 continue;
             }
-            let blend = if i == 0 { MixBlend::First } else { self.e(cur).mix_blend };
-            let mut alpha = self.e(cur).alpha;
-            if self.e(cur).mixing_from.is_some() {
-                alpha *= self.apply_mixing_from(cur, sk, sd, skd, blend, &mut events);
-            } else if self.e(cur).track_time >= self.e(cur).track_end && self.e(cur).next.is_none()
-            {
-                alpha = 0.0;
-            }
-            let mut attachments = alpha >= self.e(cur).alpha_attachment_threshold;
-            let c = self.e(cur);
-            let animation_last = c.animation_last;
-            let animation_time = c.animation_time();
-            let mut apply_time = animation_time;
-            let reverse = c.reverse;
-            let anim = c.animation;
-            let duration = anim.map_or(0.0, |a| sd.animation(a).duration);
-            if reverse {
-                apply_time = duration - apply_time;
-            }
-            let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
-            let keys: &[f32] = anim.map_or(&[], |a| &sd.animation(a).keys);
-            let mixed_in_setup = sd.behaviour.state_mixed_in_from_setup && alpha == 1.0;
-            if mixed_in_setup || (i == 0 && alpha == 1.0) || blend == MixBlend::Add {
-                if i == 0 {
-                    attachments = true;
-                }
-                let blend = if mixed_in_setup { MixBlend::Setup } else { blend };
-                if let Some(a) = anim {
-                    let ev = if reverse { None } else { Some(&mut events) };
-                    let (last_time, time) = (animation_last, apply_time);
-                    let direction = MixDirection::In;
-                    // The usual case (track 0, alpha 1) with its mix settings as constants.
-                    if blend == MixBlend::First && alpha == 1.0 {
-                        let (alpha, blend) = (1.0, MixBlend::First);
-                        let args = ApplyArgs { last_time, time, alpha, blend, direction };
-                        let entry = EntryTimelines { timelines, keys, args, attachments };
-                        self.apply_in(cur, sk, skd, a, entry, ev);
-                    } else {
-                        let args = ApplyArgs { last_time, time, alpha, blend, direction };
-                        let entry = EntryTimelines { timelines, keys, args, attachments };
-                        self.apply_in(cur, sk, skd, a, entry, ev);
-                    }
-                }
-            } else {
-                let ev = if reverse { None } else { Some(&mut events) };
-                let (last_time, time) = (animation_last, apply_time);
-                let args = ApplyArgs { last_time, time, alpha, blend, direction: MixDirection::In };
-                let entry = EntryTimelines { timelines, keys, args, attachments };
-                self.apply_general(cur, sk, skd, entry, ev);
-            }
-            self.queue_events(cur, animation_time, &events, sd);
-            events.clear();
-            let c = self.em(cur);
-            c.next_animation_last = animation_time;
-            c.next_track_last = c.track_time;
-            c.time64[T_NEXT_LAST] = c.exact(T_TRACK);
-            c.time64[T_NEXT_LAST] = c.exact(T_TRACK);
+            self.apply_track(i, cur, sk, (sd, skd), &mut events);
         }
         self.events = events;
+        self.reset_unkeyed_attachments(sk, sd);
+        self.spare_data = Some(data);
+        self.drain();
+        applied
+    }
+
+    /// Track `i`'s current entry `cur` applied (spine-cpp 4.2 rules): the entries it mixes
+    /// from first, then its own timelines at the mixed alpha, then its events queued.
+    #[inline(always)]
+    fn apply_track(
+        &mut self,
+        i: usize,
+        cur: EntryId,
+        sk: &mut Skeleton,
+        (sd, skd): (&SkeletonData, &SkeletonData),
+        events: &mut Vec<EventRef>,
+    ) {
+        let blend = if i == 0 { MixBlend::First } else { self.e(cur).mix_blend };
+        let mut alpha = self.e(cur).alpha;
+        if self.e(cur).mixing_from.is_some() {
+            alpha *= self.apply_mixing_from(cur, sk, sd, skd, blend, events);
+        } else if self.e(cur).track_time >= self.e(cur).track_end && self.e(cur).next.is_none() {
+            alpha = 0.0;
+        }
+        let mut attachments = alpha >= self.e(cur).alpha_attachment_threshold;
+        let c = self.e(cur);
+        let animation_last = c.animation_last;
+        let animation_time = c.animation_time();
+        let mut apply_time = animation_time;
+        let reverse = c.reverse;
+        let anim = c.animation;
+        let duration = anim.map_or(0.0, |a| sd.animation(a).duration);
+        if reverse {
+            apply_time = duration - apply_time;
+        }
+        let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
+        let keys: &[f32] = anim.map_or(&[], |a| &sd.animation(a).keys);
+        let mixed_in_setup = sd.behaviour.state_mixed_in_from_setup && alpha == 1.0;
+        if mixed_in_setup || (i == 0 && alpha == 1.0) || blend == MixBlend::Add {
+            if i == 0 {
+                attachments = true;
+            }
+            let blend = if mixed_in_setup { MixBlend::Setup } else { blend };
+            if let Some(a) = anim {
+                let ev = if reverse { None } else { Some(&mut *events) };
+                let (last_time, time) = (animation_last, apply_time);
+                let direction = MixDirection::In;
+                // The usual case (track 0, alpha 1) with its mix settings as constants.
+                if blend == MixBlend::First && alpha == 1.0 {
+                    let (alpha, blend) = (1.0, MixBlend::First);
+                    let args = ApplyArgs { last_time, time, alpha, blend, direction };
+                    let entry = EntryTimelines { timelines, keys, args, attachments };
+                    self.apply_in(cur, sk, skd, a, entry, ev);
+                } else {
+                    let args = ApplyArgs { last_time, time, alpha, blend, direction };
+                    let entry = EntryTimelines { timelines, keys, args, attachments };
+                    self.apply_in(cur, sk, skd, a, entry, ev);
+                }
+            }
+        } else {
+            let ev = if reverse { None } else { Some(&mut *events) };
+            let (last_time, time) = (animation_last, apply_time);
+            let args = ApplyArgs { last_time, time, alpha, blend, direction: MixDirection::In };
+            let entry = EntryTimelines { timelines, keys, args, attachments };
+            self.apply_general(cur, sk, skd, entry, ev);
+        }
+        self.queue_events(cur, animation_time, events, sd);
+        events.clear();
+        let c = self.em(cur);
+        c.next_animation_last = animation_time;
+        c.next_track_last = c.track_time;
+        c.time64[T_NEXT_LAST] = c.exact(T_TRACK);
+    }
+
+    /// Slots no timeline keyed this frame go back to their setup attachment (spine-cpp's
+    /// `unkeyedState` pass), and the state counter moves on.
+    #[inline(always)]
+    fn reset_unkeyed_attachments(&mut self, sk: &mut Skeleton, sd: &SkeletonData) {
         let setup_state = self.unkeyed_state + SETUP;
         // The next slot in the setup state, searched over the slice (no reload of the
         // skeleton's slot list per slot).
@@ -122,9 +144,6 @@ impl AnimationState {
             si += 1;
         }
         self.unkeyed_state += 2;
-        self.spare_data = Some(data);
-        self.drain();
-        applied
     }
 
     /// The timelines of track entry `cur` by their modes (first / subsequent, shortest
