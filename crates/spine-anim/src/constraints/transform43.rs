@@ -17,7 +17,7 @@ use spine_model::{
 
 use super::SolverCtx;
 use crate::math::{self, DEG_RAD, PI, RAD_DEG};
-use crate::skeleton::{parent_world, Bone};
+use crate::skeleton::{parent_world, AppliedPose, Bone};
 
 /// The source bone's values the "from" properties read.
 #[derive(Clone, Copy)]
@@ -34,6 +34,28 @@ struct Source {
     d: f32,
     world_x: f32,
     world_y: f32,
+}
+
+impl Source {
+    /// The values of bone `t` (its applied pose and world transform).
+    #[inline]
+    fn of(t: &Bone) -> Source {
+        let ap = t.applied();
+        Source {
+            rotation: ap.rotation,
+            x: ap.x,
+            y: ap.y,
+            scale_x: ap.scale_x,
+            scale_y: ap.scale_y,
+            shear_y: ap.shear_y,
+            a: t.a,
+            b: t.b,
+            c: t.c,
+            d: t.d,
+            world_x: t.world_x,
+            world_y: t.world_y,
+        }
+    }
 }
 
 fn from_value(p: &FromProperty, s: &Source, local: bool, o: &[f32; 6], sx: f32, sy: f32) -> f32 {
@@ -119,125 +141,116 @@ fn wrap_pi(mut v: f32) -> f32 {
 
 /// `To*::apply` on the bone's applied (local) pose or world matrix (per
 /// `data.local_target`), adding the value or mixing toward it (per `data.additive`).
-fn apply_to(
-    p: P,
-    mix: f32,
-    bone: &mut Bone,
-    mut value: f32,
-    data: &TransformData,
-    sx: f32,
-    sy: f32,
-) {
-    let (local, additive) = (data.local_target, data.additive);
+#[inline]
+fn apply_to(p: P, mix: f32, bone: &mut Bone, value: f32, data: &TransformData, sx: f32, sy: f32) {
+    if data.local_target {
+        apply_local(p, mix, bone.applied_mut(), value, data.additive);
+    } else {
+        apply_world(p, mix, bone, value, data.additive, sx, sy);
+    }
+}
+
+/// `To*::apply` on the applied (local) pose.
+#[inline]
+fn apply_local(p: P, mix: f32, ap: &mut AppliedPose, value: f32, additive: bool) {
     match p {
-        P::Rotate => {
-            if local {
-                let ap = bone.applied_mut();
-                ap.rotation += (if additive { value } else { value - ap.rotation }) * mix;
-            } else {
-                let (ix, iy) = (1.0 / sx, 1.0 / sy);
-                let (a, b, c, d) = (bone.a * ix, bone.b * ix, bone.c * iy, bone.d * iy);
-                value *= DEG_RAD;
-                if !additive {
-                    value -= math::atan2(c, a);
-                }
-                value = wrap_pi(value) * mix;
-                let (cos, sin) = (math::cos(value), math::sin(value));
-                bone.a = (cos * a - sin * c) * sx;
-                bone.b = (cos * b - sin * d) * sx;
-                bone.c = (sin * a + cos * c) * sy;
-                bone.d = (sin * b + cos * d) * sy;
-            }
-        }
-        P::X => {
-            if local {
-                let ap = bone.applied_mut();
-                ap.x += (if additive { value } else { value - ap.x }) * mix;
-            } else {
-                if !additive {
-                    value -= bone.world_x / sx;
-                }
-                bone.world_x += value * mix * sx;
-            }
-        }
-        P::Y => {
-            if local {
-                let ap = bone.applied_mut();
-                ap.y += (if additive { value } else { value - ap.y }) * mix;
-            } else {
-                if !additive {
-                    value -= bone.world_y / sy;
-                }
-                bone.world_y += value * mix * sy;
-            }
-        }
-        P::ScaleX => {
-            if local {
-                let ap = bone.applied_mut();
-                if additive {
-                    ap.scale_x *= 1.0 + (value - 1.0) * mix;
-                } else if ap.scale_x != 0.0 {
-                    ap.scale_x += (value - ap.scale_x) * mix;
-                }
-            } else if additive {
-                let s = 1.0 + (value - 1.0) * mix;
-                bone.a *= s;
-                bone.c *= s;
-            } else {
-                let (a, c) = (bone.a / sx, bone.c / sy);
-                let mut s = math::sqrt(a * a + c * c);
-                if s != 0.0 {
-                    s = 1.0 + (value - s) * mix / s;
-                    bone.a *= s;
-                    bone.c *= s;
-                }
-            }
-        }
-        P::ScaleY => {
-            if local {
-                let ap = bone.applied_mut();
-                if additive {
-                    ap.scale_y *= 1.0 + (value - 1.0) * mix;
-                } else if ap.scale_y != 0.0 {
-                    ap.scale_y += (value - ap.scale_y) * mix;
-                }
-            } else if additive {
-                let s = 1.0 + (value - 1.0) * mix;
-                bone.b *= s;
-                bone.d *= s;
-            } else {
-                let (b, d) = (bone.b / sx, bone.d / sy);
-                let mut s = math::sqrt(b * b + d * d);
-                if s != 0.0 {
-                    s = 1.0 + (value - s) * mix / s;
-                    bone.b *= s;
-                    bone.d *= s;
-                }
-            }
-        }
-        P::ShearY => {
-            if local {
-                let ap = bone.applied_mut();
-                if !additive {
-                    value -= ap.shear_y;
-                }
-                ap.shear_y += value * mix;
-            } else {
-                let (b, d) = (bone.b / sx, bone.d / sy);
-                let by = math::atan2(d, b);
-                value = (value + 90.0) * DEG_RAD;
-                if additive {
-                    value -= PI / 2.0;
-                } else {
-                    value = wrap_pi(value - (by - math::atan2(bone.c / sy, bone.a / sx)));
-                }
-                value = by + value * mix;
-                let s = math::sqrt(b * b + d * d);
-                bone.b = math::cos(value) * s * sx;
-                bone.d = math::sin(value) * s * sy;
-            }
+        P::Rotate => add_or_mix(&mut ap.rotation, value, mix, additive),
+        P::X => add_or_mix(&mut ap.x, value, mix, additive),
+        P::Y => add_or_mix(&mut ap.y, value, mix, additive),
+        P::ScaleX => scale_local(&mut ap.scale_x, value, mix, additive),
+        P::ScaleY => scale_local(&mut ap.scale_y, value, mix, additive),
+        P::ShearY => add_or_mix(&mut ap.shear_y, value, mix, additive),
+    }
+}
+
+/// `To*::apply` on the world matrix (`sx`, `sy`: the skeleton's scale).
+#[inline]
+fn apply_world(p: P, mix: f32, bone: &mut Bone, value: f32, additive: bool, sx: f32, sy: f32) {
+    match p {
+        P::Rotate => rotate_world(bone, value, mix, additive, sx, sy),
+        P::X => translate_world(&mut bone.world_x, value, mix, additive, sx),
+        P::Y => translate_world(&mut bone.world_y, value, mix, additive, sy),
+        P::ScaleX => scale_world(&mut bone.a, &mut bone.c, value, mix, additive, sx, sy),
+        P::ScaleY => scale_world(&mut bone.b, &mut bone.d, value, mix, additive, sx, sy),
+        P::ShearY => shear_world(bone, value, mix, additive, sx, sy),
+    }
+}
+
+/// A local value: `value` added (additive) or mixed toward, by `mix`.
+#[inline]
+fn add_or_mix(field: &mut f32, value: f32, mix: f32, additive: bool) {
+    *field += (if additive { value } else { value - *field }) * mix;
+}
+
+/// A local scale: multiplied (additive) or mixed toward `value` (a zero scale stays zero).
+#[inline]
+fn scale_local(scale: &mut f32, value: f32, mix: f32, additive: bool) {
+    if additive {
+        *scale *= 1.0 + (value - 1.0) * mix;
+    } else if *scale != 0.0 {
+        *scale += (value - *scale) * mix;
+    }
+}
+
+/// The world rotation (all four matrix entries turned by the mixed angle).
+#[inline]
+fn rotate_world(bone: &mut Bone, mut value: f32, mix: f32, additive: bool, sx: f32, sy: f32) {
+    let (ix, iy) = (1.0 / sx, 1.0 / sy);
+    let (a, b, c, d) = (bone.a * ix, bone.b * ix, bone.c * iy, bone.d * iy);
+    value *= DEG_RAD;
+    if !additive {
+        value -= math::atan2(c, a);
+    }
+    value = wrap_pi(value) * mix;
+    let (cos, sin) = (math::cos(value), math::sin(value));
+    bone.a = (cos * a - sin * c) * sx;
+    bone.b = (cos * b - sin * d) * sx;
+    bone.c = (sin * a + cos * c) * sy;
+    bone.d = (sin * b + cos * d) * sy;
+}
+
+/// A world position (`world_x` with `sx`, or `world_y` with `sy`).
+#[inline]
+fn translate_world(world: &mut f32, mut value: f32, mix: f32, additive: bool, s: f32) {
+    if !additive {
+        value -= *world / s;
+    }
+    *world += value * mix * s;
+}
+
+/// A world scale: the matrix column `x`, `y` (`a`, `c` for X; `b`, `d` for Y) scaled.
+#[inline]
+fn scale_world(x: &mut f32, y: &mut f32, value: f32, mix: f32, additive: bool, sx: f32, sy: f32) {
+    if additive {
+        let s = 1.0 + (value - 1.0) * mix;
+        *x *= s;
+        *y *= s;
+    } else {
+        let (a, c) = (*x / sx, *y / sy);
+        let mut s = math::sqrt(a * a + c * c);
+        if s != 0.0 {
+            s = 1.0 + (value - s) * mix / s;
+            *x *= s;
+            *y *= s;
         }
     }
+}
+
+/// The world shear Y (the `b`, `d` column turned, its length kept).
+#[inline]
+fn shear_world(bone: &mut Bone, mut value: f32, mix: f32, additive: bool, sx: f32, sy: f32) {
+    let (b, d) = (bone.b / sx, bone.d / sy);
+    let by = math::atan2(d, b);
+    value = (value + 90.0) * DEG_RAD;
+    if additive {
+        value -= PI / 2.0;
+    } else {
+        value = wrap_pi(value - (by - math::atan2(bone.c / sy, bone.a / sx)));
+    }
+    value = by + value * mix;
+    let s = math::sqrt(b * b + d * d);
+    bone.b = math::cos(value) * s * sx;
+    bone.d = math::sin(value) * s * sy;
 }
 
 fn clamp(v: f32, min: f32, max: f32) -> f32 {
@@ -268,21 +281,7 @@ pub(super) fn update(ctx: &mut SolverCtx<'_>, data: &TransformData, m: [f32; 6])
     for &id in &data.bones {
         let bones = &mut *ctx.bones;
         let Some(t) = bones.get(data.source.index()) else { return };
-        let ap = t.applied();
-        let src = Source {
-            rotation: ap.rotation,
-            x: ap.x,
-            y: ap.y,
-            scale_x: ap.scale_x,
-            scale_y: ap.scale_y,
-            shear_y: ap.shear_y,
-            a: t.a,
-            b: t.b,
-            c: t.c,
-            d: t.d,
-            world_x: t.world_x,
-            world_y: t.world_y,
-        };
+        let src = Source::of(t);
         let parent = parent_world(bones, id);
         let Some(bone) = bones.get_mut(id.index()) else { continue };
         for from in &data.properties {
@@ -322,21 +321,7 @@ pub(crate) fn update43(poses: &mut super::lazy43::Poses<'_>, data: &TransformDat
         }
         for from in &data.properties {
             let Some(t) = poses.bones.get(data.source.index()) else { return };
-            let ap = t.applied();
-            let src = Source {
-                rotation: ap.rotation,
-                x: ap.x,
-                y: ap.y,
-                scale_x: ap.scale_x,
-                scale_y: ap.scale_y,
-                shear_y: ap.shear_y,
-                a: t.a,
-                b: t.b,
-                c: t.c,
-                d: t.d,
-                world_x: t.world_x,
-                world_y: t.world_y,
-            };
+            let src = Source::of(t);
             let value = from_value(from, &src, data.local_source, &data.offsets, sx, sy);
             let Some(bone) = poses.bones.get_mut(id.index()) else { continue };
             for to in &from.to {

@@ -2,6 +2,7 @@
 //! `Skeleton::updateCache`), the walk over it and the bones' children.
 
 use super::*;
+use spine_model::{ConstraintData, IkData, PathData, SliderData, TransformData};
 
 /// One entry of the update cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +26,15 @@ pub(super) enum WalkEntry {
     /// a later entry of that bone (re-sorted after a constraint), from its applied pose.
     /// Apart from the bone arm, so the bone entries' dispatch stays one tag test.
     Other(u32),
+}
+
+/// Which `Skeleton.updateCache` rules to follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CacheRules {
+    /// spine-cpp 3.x–4.2 (the eager update cache).
+    Classic,
+    /// spine-ts 4.3 (the lazy poses of `lazy43`).
+    V43,
 }
 
 /// The children of every bone, in bone order, as one flat list: bone `i`'s are
@@ -85,131 +95,9 @@ impl Skeleton {
             return;
         }
         let data = self.data.clone();
-        self.activity = next_activity();
-        self.update_cache.clear();
-        for (b, d) in self.bones.iter_mut().zip(&data.bones) {
-            b.sorted = d.skin_required;
-            b.active = !b.sorted;
-        }
-        if let Some(skin) = self.skin {
-            for &id in &data.skin(skin).bones {
-                let mut cur = Some(id);
-                while let Some(i) = cur {
-                    let Some(b) = self.bones.get_mut(i.index()) else { break };
-                    b.sorted = false;
-                    b.active = true;
-                    cur = b.parent;
-                }
-            }
-        }
-        for (ci, cd) in data.constraints.iter().enumerate() {
-            let cid = ConstraintId::from_index(ci);
-            let skin_ok = !cd.skin_required
-                || self.skin.is_some_and(|s| data.skin(s).constraints.contains(&cid));
-            let active = skin_ok
-                && match &cd.kind {
-                    ConstraintKind::Ik(d) => self.bone_active(d.target),
-                    ConstraintKind::Transform(d) => self.bone_active(d.source),
-                    ConstraintKind::Path(d) => self.bone_active(data.slot(d.slot).bone),
-                    ConstraintKind::Physics(d) => self.bone_active(d.bone),
-                    ConstraintKind::Slider(d) => {
-                        d.bone.as_ref().is_none_or(|b| self.bone_active(b.bone))
-                    }
-                };
-            if let Some(c) = self.constraints.get_mut(ci) {
-                c.active = active;
-            }
-            if !active {
-                continue;
-            }
-            match &cd.kind {
-                ConstraintKind::Ik(d) => {
-                    self.sort_bone(d.target);
-                    let Some(&parent) = d.bones.first() else { continue };
-                    self.sort_bone(parent);
-                    if d.bones.len() == 1 {
-                        self.update_cache.push(UpdateEntry::Constraint(cid));
-                        self.sort_reset_children(parent);
-                    } else {
-                        let child = *d.bones.last().unwrap_or(&parent);
-                        self.sort_bone(child);
-                        self.update_cache.push(UpdateEntry::Constraint(cid));
-                        self.sort_reset_children(parent);
-                        self.set_sorted(child);
-                    }
-                }
-                ConstraintKind::Transform(d) => {
-                    self.sort_bone(d.source);
-                    if d.local_target {
-                        for &b in &d.bones {
-                            if let Some(p) = self.bones.get(b.index()).and_then(|x| x.parent) {
-                                self.sort_bone(p);
-                            }
-                            self.sort_bone(b);
-                        }
-                    } else {
-                        for &b in &d.bones {
-                            self.sort_bone(b);
-                        }
-                    }
-                    self.update_cache.push(UpdateEntry::Constraint(cid));
-                    for &b in &d.bones {
-                        self.sort_reset_children(b);
-                    }
-                    for &b in &d.bones {
-                        self.set_sorted(b);
-                    }
-                }
-                ConstraintKind::Path(d) => {
-                    let slot_bone = data.slot(d.slot).bone;
-                    if let Some(s) = self.skin {
-                        self.sort_path_skin(&data, s, d.slot, slot_bone);
-                    }
-                    if let Some(def) = data.default_skin.filter(|&def| Some(def) != self.skin) {
-                        self.sort_path_skin(&data, def, d.slot, slot_bone);
-                    }
-                    for s in 0..data.skins.len() {
-                        self.sort_path_skin(&data, SkinId::from_index(s), d.slot, slot_bone);
-                    }
-                    if let Some(a) = self.slots.get(d.slot.index()).and_then(|s| s.attachment) {
-                        self.sort_path_attachment(&data, a, slot_bone);
-                    }
-                    for &b in &d.bones {
-                        self.sort_bone(b);
-                    }
-                    self.update_cache.push(UpdateEntry::Constraint(cid));
-                    for &b in &d.bones {
-                        self.sort_reset_children(b);
-                    }
-                    for &b in &d.bones {
-                        self.set_sorted(b);
-                    }
-                }
-                ConstraintKind::Physics(d) => {
-                    self.sort_bone(d.bone);
-                    self.update_cache.push(UpdateEntry::Constraint(cid));
-                    self.sort_reset_children(d.bone);
-                    self.set_sorted(d.bone);
-                }
-                ConstraintKind::Slider(d) => {
-                    if let Some(b) = d.bone.as_ref().filter(|_| !d.local) {
-                        self.sort_bone(b.bone);
-                    }
-                    self.update_cache.push(UpdateEntry::Constraint(cid));
-                    // The animation's bones (and children) are recomputed after it.
-                    for b in constraints::slider::animation_bones(&data, d) {
-                        let Some(bone) = self.bones.get_mut(b.index()) else { continue };
-                        if bone.active {
-                            bone.sorted = false;
-                            self.sort_reset_children(b);
-                        }
-                    }
-                }
-            }
-        }
-        for i in 0..self.bones.len() {
-            self.sort_bone(BoneId::from_index(i));
-        }
+        self.begin_update_cache(&data);
+        self.sort_constraints(&data, CacheRules::Classic);
+        self.sort_remaining_bones(CacheRules::Classic);
         self.mark_read_after();
         self.build_walk();
     }
@@ -222,37 +110,42 @@ impl Skeleton {
     /// run by [`lazy43::run_update_cache`](constraints::lazy43::run_update_cache).
     pub(super) fn update_cache43(&mut self) {
         let data = self.data.clone();
-        self.activity = next_activity();
-        self.update_cache.clear();
         self.walk.clear();
         self.unwalked.clear();
+        self.begin_update_cache(&data);
+        self.sort_constraints(&data, CacheRules::V43);
+        self.sort_remaining_bones(CacheRules::V43);
+        self.constrain_slots43(&data);
+    }
+
+    /// The first step of both update caches: a new activity stamp, an empty cache and the
+    /// bones' activity from the skin (a skin-required bone is active only when the skin, or
+    /// a bone under it in the skin, lists it; an inactive bone counts as sorted).
+    fn begin_update_cache(&mut self, data: &SkeletonData) {
+        self.activity = next_activity();
+        self.update_cache.clear();
         for (b, d) in self.bones.iter_mut().zip(&data.bones) {
             b.sorted = d.skin_required;
             b.active = !b.sorted;
         }
-        if let Some(skin) = self.skin {
-            for &id in &data.skin(skin).bones {
-                let mut cur = Some(id);
-                while let Some(i) = cur {
-                    let Some(b) = self.bones.get_mut(i.index()) else { break };
-                    b.sorted = false;
-                    b.active = true;
-                    cur = b.parent;
-                }
+        let Some(skin) = self.skin else { return };
+        for &id in &data.skin(skin).bones {
+            let mut cur = Some(id);
+            while let Some(i) = cur {
+                let Some(b) = self.bones.get_mut(i.index()) else { break };
+                b.sorted = false;
+                b.active = true;
+                cur = b.parent;
             }
         }
+    }
+
+    /// Sets each constraint's activity and sorts each active one (its bones before it) into
+    /// the update cache, in constraint order.
+    fn sort_constraints(&mut self, data: &SkeletonData, rules: CacheRules) {
         for (ci, cd) in data.constraints.iter().enumerate() {
             let cid = ConstraintId::from_index(ci);
-            let skin_ok = !cd.skin_required
-                || self.skin.is_some_and(|s| data.skin(s).constraints.contains(&cid));
-            let active = skin_ok
-                && match &cd.kind {
-                    ConstraintKind::Ik(d) => self.bone_active(d.target),
-                    ConstraintKind::Transform(d) => self.bone_active(d.source),
-                    ConstraintKind::Path(d) => self.bone_active(data.slot(d.slot).bone),
-                    ConstraintKind::Physics(d) => self.bone_active(d.bone),
-                    ConstraintKind::Slider(_) => true,
-                };
+            let active = self.constraint_active(data, cid, cd, rules);
             if let Some(c) = self.constraints.get_mut(ci) {
                 c.active = active;
             }
@@ -260,79 +153,184 @@ impl Skeleton {
                 continue;
             }
             match &cd.kind {
-                ConstraintKind::Ik(d) => {
-                    self.sort_bone43(d.target);
-                    let Some(&parent) = d.bones.first() else { continue };
-                    self.sort_bone43(parent);
-                    self.update_cache.push(UpdateEntry::Constraint(cid));
-                    if let Some(b) = self.bones.get_mut(parent.index()) {
-                        b.sorted = false;
-                    }
-                    self.sort_reset_children(parent);
+                ConstraintKind::Ik(d) if rules == CacheRules::Classic => self.sort_ik(cid, d),
+                ConstraintKind::Ik(d) => self.sort_ik43(cid, d),
+                ConstraintKind::Transform(d) if rules == CacheRules::Classic => {
+                    self.sort_transform(cid, d)
                 }
-                ConstraintKind::Transform(d) => {
-                    if !d.local_source {
-                        self.sort_bone43(d.source);
-                    }
-                    if !d.local_target {
-                        for &b in &d.bones {
-                            self.sort_bone43(b);
-                        }
-                    }
-                    self.update_cache.push(UpdateEntry::Constraint(cid));
-                    for &b in &d.bones {
-                        self.sort_reset_children(b);
-                    }
-                    for &b in &d.bones {
-                        if let Some(b) = self.bones.get_mut(b.index()) {
-                            b.sorted = !d.local_target;
-                        }
-                    }
-                }
-                ConstraintKind::Path(d) => {
-                    let slot_bone = data.slot(d.slot).bone;
-                    if let Some(s) = self.skin {
-                        self.sort_path_skin43(&data, s, d.slot, slot_bone);
-                    }
-                    if let Some(def) = data.default_skin.filter(|&def| Some(def) != self.skin) {
-                        self.sort_path_skin43(&data, def, d.slot, slot_bone);
-                    }
-                    if let Some(a) = self.slots.get(d.slot.index()).and_then(|s| s.attachment) {
-                        self.sort_path_attachment43(&data, a, slot_bone);
-                    }
-                    for &b in &d.bones {
-                        self.sort_bone43(b);
-                    }
-                    self.update_cache.push(UpdateEntry::Constraint(cid));
-                    for &b in &d.bones {
-                        self.sort_reset_children(b);
-                    }
-                    for &b in &d.bones {
-                        self.set_sorted(b);
-                    }
-                }
+                ConstraintKind::Transform(d) => self.sort_transform43(cid, d),
+                ConstraintKind::Path(d) => self.sort_path(data, cid, d, rules),
                 ConstraintKind::Physics(d) => {
-                    self.sort_bone43(d.bone);
-                    self.update_cache.push(UpdateEntry::Constraint(cid));
-                    self.sort_reset_children(d.bone);
-                }
-                ConstraintKind::Slider(d) => {
-                    if let Some(b) = d.bone.as_ref().filter(|_| !d.local) {
-                        self.sort_bone43(b.bone);
-                    }
-                    self.update_cache.push(UpdateEntry::Constraint(cid));
-                    for b in constraints::slider::animation_bones(&data, d) {
-                        let Some(bone) = self.bones.get_mut(b.index()) else { continue };
-                        bone.sorted = false;
-                        self.sort_reset_children(b);
+                    self.sort_bone_by(rules, d.bone);
+                    self.push_constraint_resetting(cid, std::slice::from_ref(&d.bone));
+                    if rules == CacheRules::Classic {
+                        self.set_sorted(d.bone);
                     }
                 }
+                ConstraintKind::Slider(d) => self.sort_slider(data, cid, d, rules),
             }
         }
+    }
+
+    /// Whether a constraint is active: its skin (when skin-required) has it and the bone it
+    /// reads is active (4.3: a slider always is).
+    fn constraint_active(
+        &self,
+        data: &SkeletonData,
+        cid: ConstraintId,
+        cd: &ConstraintData,
+        rules: CacheRules,
+    ) -> bool {
+        let skin_ok =
+            !cd.skin_required || self.skin.is_some_and(|s| data.skin(s).constraints.contains(&cid));
+        skin_ok
+            && match &cd.kind {
+                ConstraintKind::Ik(d) => self.bone_active(d.target),
+                ConstraintKind::Transform(d) => self.bone_active(d.source),
+                ConstraintKind::Path(d) => self.bone_active(data.slot(d.slot).bone),
+                ConstraintKind::Physics(d) => self.bone_active(d.bone),
+                ConstraintKind::Slider(_) if rules == CacheRules::V43 => true,
+                ConstraintKind::Slider(d) => {
+                    d.bone.as_ref().is_none_or(|b| self.bone_active(b.bone))
+                }
+            }
+    }
+
+    /// The last pass of both update caches: every bone not sorted yet, in bone order.
+    fn sort_remaining_bones(&mut self, rules: CacheRules) {
         for i in 0..self.bones.len() {
-            self.sort_bone43(BoneId::from_index(i));
+            self.sort_bone_by(rules, BoneId::from_index(i));
         }
-        self.constrain_slots43(&data);
+    }
+
+    /// [`Skeleton::sort_bone`] or (4.3) [`Skeleton::sort_bone43`].
+    fn sort_bone_by(&mut self, rules: CacheRules, id: BoneId) {
+        match rules {
+            CacheRules::Classic => self.sort_bone(id),
+            CacheRules::V43 => self.sort_bone43(id),
+        }
+    }
+
+    /// Pushes constraint `cid`, then marks the children of its `bones` for re-sorting.
+    fn push_constraint_resetting(&mut self, cid: ConstraintId, bones: &[BoneId]) {
+        self.update_cache.push(UpdateEntry::Constraint(cid));
+        for &b in bones {
+            self.sort_reset_children(b);
+        }
+    }
+
+    /// spine-cpp `IkConstraint` sort: target, parent (and child) before it; the parent's
+    /// children re-sorted after, the child kept sorted.
+    fn sort_ik(&mut self, cid: ConstraintId, d: &IkData) {
+        self.sort_bone(d.target);
+        let Some(&parent) = d.bones.first() else { return };
+        self.sort_bone(parent);
+        if d.bones.len() == 1 {
+            self.push_constraint_resetting(cid, &[parent]);
+        } else {
+            let child = *d.bones.last().unwrap_or(&parent);
+            self.sort_bone(child);
+            self.push_constraint_resetting(cid, &[parent]);
+            self.set_sorted(child);
+        }
+    }
+
+    /// 4.3 `IkConstraint.sort`: target and parent before it, the parent re-sorted after.
+    fn sort_ik43(&mut self, cid: ConstraintId, d: &IkData) {
+        self.sort_bone43(d.target);
+        let Some(&parent) = d.bones.first() else { return };
+        self.sort_bone43(parent);
+        self.update_cache.push(UpdateEntry::Constraint(cid));
+        if let Some(b) = self.bones.get_mut(parent.index()) {
+            b.sorted = false;
+        }
+        self.sort_reset_children(parent);
+    }
+
+    /// spine-cpp `TransformConstraint` sort: source and bones (with their parents for a
+    /// local target) before it, the bones' children re-sorted after.
+    fn sort_transform(&mut self, cid: ConstraintId, d: &TransformData) {
+        self.sort_bone(d.source);
+        for &b in &d.bones {
+            if d.local_target {
+                if let Some(p) = self.bones.get(b.index()).and_then(|x| x.parent) {
+                    self.sort_bone(p);
+                }
+            }
+            self.sort_bone(b);
+        }
+        self.push_constraint_resetting(cid, &d.bones);
+        for &b in &d.bones {
+            self.set_sorted(b);
+        }
+    }
+
+    /// 4.3 `TransformConstraint.sort`: the source only for a world source, the bones only
+    /// for a world target (and then kept sorted).
+    fn sort_transform43(&mut self, cid: ConstraintId, d: &TransformData) {
+        if !d.local_source {
+            self.sort_bone43(d.source);
+        }
+        if !d.local_target {
+            for &b in &d.bones {
+                self.sort_bone43(b);
+            }
+        }
+        self.push_constraint_resetting(cid, &d.bones);
+        for &b in &d.bones {
+            if let Some(b) = self.bones.get_mut(b.index()) {
+                b.sorted = !d.local_target;
+            }
+        }
+    }
+
+    /// `PathConstraint` sort: the path's bones (from the current skin, the default skin,
+    /// before 4.3 every skin, and the slot's attachment) and the constrained bones before it.
+    fn sort_path(&mut self, data: &SkeletonData, cid: ConstraintId, d: &PathData, r: CacheRules) {
+        let slot_bone = data.slot(d.slot).bone;
+        if let Some(s) = self.skin {
+            self.sort_path_skin(data, s, d.slot, slot_bone, r);
+        }
+        if let Some(def) = data.default_skin.filter(|&def| Some(def) != self.skin) {
+            self.sort_path_skin(data, def, d.slot, slot_bone, r);
+        }
+        if r == CacheRules::Classic {
+            for s in 0..data.skins.len() {
+                self.sort_path_skin(data, SkinId::from_index(s), d.slot, slot_bone, r);
+            }
+        }
+        if let Some(a) = self.slots.get(d.slot.index()).and_then(|s| s.attachment) {
+            self.sort_path_attachment(data, a, slot_bone, r);
+        }
+        for &b in &d.bones {
+            self.sort_bone_by(r, b);
+        }
+        self.push_constraint_resetting(cid, &d.bones);
+        for &b in &d.bones {
+            self.set_sorted(b);
+        }
+    }
+
+    /// `SliderConstraint` sort: a world bone before it; the animation's bones (and
+    /// children) recomputed after it (before 4.3 only the active ones).
+    fn sort_slider(
+        &mut self,
+        data: &SkeletonData,
+        cid: ConstraintId,
+        d: &SliderData,
+        r: CacheRules,
+    ) {
+        if let Some(b) = d.bone.as_ref().filter(|_| !d.local) {
+            self.sort_bone_by(r, b.bone);
+        }
+        self.update_cache.push(UpdateEntry::Constraint(cid));
+        for b in constraints::slider::animation_bones(data, d) {
+            let Some(bone) = self.bones.get_mut(b.index()) else { continue };
+            if r == CacheRules::V43 || bone.active {
+                bone.sorted = false;
+                self.sort_reset_children(b);
+            }
+        }
     }
 
     /// The slots and draw order a slider's animation keys (4.3 `Slider.sort`:
@@ -407,37 +405,6 @@ impl Skeleton {
             b.sorted = true;
         }
         self.update_cache.push(UpdateEntry::Bone(id));
-    }
-
-    /// 4.3 `PathConstraint.sortPathSlot`.
-    pub(super) fn sort_path_skin43(
-        &mut self,
-        data: &SkeletonData,
-        skin: SkinId,
-        slot: SlotId,
-        bone: BoneId,
-    ) {
-        for e in data.skin(skin).slot_entries(slot) {
-            self.sort_path_attachment43(data, e.attachment, bone);
-        }
-    }
-
-    /// 4.3 `PathConstraint.sortPath`.
-    pub(super) fn sort_path_attachment43(
-        &mut self,
-        data: &SkeletonData,
-        att: AttachmentId,
-        bone: BoneId,
-    ) {
-        let AttachmentKind::Path(p) = &data.attachment(att).kind else { return };
-        match &p.vertices {
-            Vertices::Unweighted(_) => self.sort_bone43(bone),
-            Vertices::Weighted(w) => {
-                for &b in &w.bones {
-                    self.sort_bone43(b);
-                }
-            }
-        }
     }
 
     /// Builds `walk` and `unwalked` from `update_cache`. With a slider constraint (which
@@ -541,30 +508,34 @@ impl Skeleton {
         }
     }
 
-    pub(super) fn sort_path_skin(
+    /// `PathConstraint.sortPathSlot`: the path attachments of `slot` in `skin`.
+    fn sort_path_skin(
         &mut self,
         data: &SkeletonData,
         skin: SkinId,
         slot: SlotId,
         slot_bone: BoneId,
+        rules: CacheRules,
     ) {
         for e in data.skin(skin).slot_entries(slot) {
-            self.sort_path_attachment(data, e.attachment, slot_bone);
+            self.sort_path_attachment(data, e.attachment, slot_bone, rules);
         }
     }
 
-    pub(super) fn sort_path_attachment(
+    /// `PathConstraint.sortPath`: a path's bones (the slot's bone when unweighted).
+    fn sort_path_attachment(
         &mut self,
         data: &SkeletonData,
         att: AttachmentId,
         slot_bone: BoneId,
+        rules: CacheRules,
     ) {
         let AttachmentKind::Path(p) = &data.attachment(att).kind else { return };
         match &p.vertices {
-            Vertices::Unweighted(_) => self.sort_bone(slot_bone),
+            Vertices::Unweighted(_) => self.sort_bone_by(rules, slot_bone),
             Vertices::Weighted(w) => {
                 for &b in &w.bones {
-                    self.sort_bone(b);
+                    self.sort_bone_by(rules, b);
                 }
             }
         }
