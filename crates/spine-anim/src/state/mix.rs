@@ -2,7 +2,27 @@
 
 use super::*;
 
+/// What applying an entry mixing out needs besides the entry: its times, alphas, blend and
+/// the thresholds' verdicts.
+struct MixOut {
+    animation_last: f32,
+    apply_time: f32,
+    /// Alpha of held timelines.
+    alpha_hold: f32,
+    /// Alpha of the other timelines.
+    alpha_mix: f32,
+    blend: MixBlend,
+    /// Events fire (not reversed, mix below the event threshold).
+    fire: bool,
+    /// Attachment keys apply (mix below the attachment threshold).
+    attachments: bool,
+    /// Draw order keys apply (mix below the draw order threshold).
+    draw_order: bool,
+}
+
 impl AnimationState {
+    /// Applies the entries `to` mixes from (innermost first) and returns `to`'s mix (0..1;
+    /// 1 when nothing is mixed from): spine-cpp `AnimationState::applyMixingFrom`.
     pub(super) fn apply_mixing_from(
         &mut self,
         to: EntryId,
@@ -31,41 +51,32 @@ impl AnimationState {
             }
         }
         let f = self.e(from);
-        let attachments = mix < f.mix_attachment_threshold;
-        let draw_order = mix < f.mix_draw_order_threshold;
-        let anim = f.animation;
-        let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
-        let keys: &[f32] = anim.map_or(&[], |a| &sd.animation(a).keys);
-        let n = timelines.len();
-        let (alpha_hold, alpha_mix) = if sd.behaviour.mix_from_add_model {
-            // spine-ts 4.3 `applyMixingFrom`: the entry's alpha scaled by its own mix out
-            // (nested mixing), a held timeline at the alpha that keeps the sum with the entry
-            // mixed in at the entry's alpha.
-            let a = f.alpha * from_mix;
-            let keep = 1.0 - mix * self.e(to).alpha;
-            let alpha_mix = a * (1.0 - mix);
-            (if keep > 0.0 { alpha_mix / keep } else { a }, alpha_mix)
-        } else {
-            let alpha_hold = f.alpha * self.e(to).interrupt_alpha;
-            (alpha_hold, alpha_hold * (1.0 - mix))
-        };
-        let animation_last = f.animation_last;
+        let (alpha_hold, alpha_mix) = self.mix_out_alphas(from, to, mix, from_mix, sd);
         let animation_time = f.animation_time();
-        let mut apply_time = animation_time;
-        let reverse = f.reverse;
-        let fire = !reverse && mix < f.event_threshold;
-        if reverse {
-            apply_time = anim.map_or(0.0, |a| sd.animation(a).duration) - apply_time;
-        }
-        let alpha_attachment_threshold = f.alpha_attachment_threshold;
-        let shortest = f.shortest_rotation;
+        let anim = f.animation;
+        let apply_time = if f.reverse {
+            anim.map_or(0.0, |a| sd.animation(a).duration) - animation_time
+        } else {
+            animation_time
+        };
+        let out = MixOut {
+            animation_last: f.animation_last,
+            apply_time,
+            alpha_hold,
+            alpha_mix,
+            blend,
+            fire: !f.reverse && mix < f.event_threshold,
+            attachments: mix < f.mix_attachment_threshold,
+            draw_order: mix < f.mix_draw_order_threshold,
+        };
         if blend == MixBlend::Add {
             if let Some(a) = anim {
+                let n = sd.animation(a).timelines.len();
                 for ii in 0..n {
-                    let ev = if fire { Some(&mut *events) } else { None };
+                    let ev = if out.fire { Some(&mut *events) } else { None };
                     let args = ApplyArgs {
-                        last_time: animation_last,
-                        time: apply_time,
+                        last_time: out.animation_last,
+                        time: out.apply_time,
                         alpha: alpha_mix,
                         blend,
                         direction: MixDirection::Out,
@@ -74,74 +85,7 @@ impl AnimationState {
                 }
             }
         } else {
-            let first_frame = !shortest && self.e(from).timelines_rotation.len() != n << 1;
-            if first_frame {
-                self.em(from).timelines_rotation.resize(n << 1, 0.0);
-            }
-            // The modes, the rotation memory and the alpha sum out of the entry for the loop
-            // (nothing in it reads them through the entry), put back after.
-            let modes = std::mem::take(&mut self.em(from).timeline_mode);
-            let mut rot = std::mem::take(&mut self.em(from).timelines_rotation);
-            let mut total_alpha = 0.0f32;
-            for (ii, tl) in timelines.iter().enumerate() {
-                let mut direction = MixDirection::Out;
-                let mode = modes.get(ii).copied().unwrap_or(FIRST);
-                let (tblend, alpha) = match mode {
-                    SUBSEQUENT => {
-                        if !draw_order && matches!(tl, Timeline::DrawOrder { .. }) {
-                            continue;
-                        }
-                        (blend, alpha_mix)
-                    }
-                    FIRST => (MixBlend::Setup, alpha_mix),
-                    HOLD_SUBSEQUENT => (blend, alpha_hold),
-                    HOLD_FIRST => (MixBlend::Setup, alpha_hold),
-                    _ => {
-                        let hm = self.e(from).timeline_hold_mix.get(ii).copied().flatten();
-                        let a = hm.map_or(alpha_hold, |h| {
-                            let h = self.e(h);
-                            alpha_hold * (1.0 - h.mix_time / h.mix_duration).max(0.0)
-                        });
-                        (if mode == HOLD_MIX_SUBSEQUENT { blend } else { MixBlend::Setup }, a)
-                    }
-                };
-                total_alpha += alpha;
-                let is_rotate = matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
-                if !shortest && is_rotate {
-                    let args = ApplyArgs { alpha, blend: tblend, ..ApplyArgs::at(apply_time) };
-                    let tl = (tl, keys);
-                    apply_rotate_timeline(sk, skd, (anim, ii), tl, args, &mut rot, first_frame);
-                } else if let Timeline::Attachment { .. } = tl {
-                    self.apply_attachment_timeline(
-                        sk,
-                        tl,
-                        self.attachment_cache_slot(anim, ii),
-                        apply_time,
-                        tblend,
-                        attachments && alpha >= alpha_attachment_threshold,
-                    );
-                } else if let Some(a) = anim {
-                    if draw_order
-                        && matches!(tl, Timeline::DrawOrder { .. })
-                        && tblend == MixBlend::Setup
-                    {
-                        direction = MixDirection::In;
-                    }
-                    let ev = if fire { Some(&mut *events) } else { None };
-                    let args = ApplyArgs {
-                        last_time: animation_last,
-                        time: apply_time,
-                        alpha,
-                        blend: tblend,
-                        direction,
-                    };
-                    apply_held(sk, skd, (a, ii), (tl, keys), ev, args);
-                }
-            }
-            let f = self.em(from);
-            f.timeline_mode = modes;
-            f.timelines_rotation = rot;
-            f.total_alpha = total_alpha;
+            self.apply_mixed_out(from, sk, (sd, skd), &out, events);
         }
         if to_mix_duration > 0.0 {
             self.queue_events(from, animation_time, events, sd);
@@ -152,6 +96,129 @@ impl AnimationState {
         f.next_track_last = f.track_time;
         f.time64[T_NEXT_LAST] = f.exact(T_TRACK);
         mix
+    }
+
+    /// The alphas entry `from` is applied at while `to` mixes in at `mix`: `(held, mixed)`.
+    #[inline(always)]
+    fn mix_out_alphas(
+        &self,
+        from: EntryId,
+        to: EntryId,
+        mix: f32,
+        from_mix: f32,
+        sd: &SkeletonData,
+    ) -> (f32, f32) {
+        let f = self.e(from);
+        if sd.behaviour.mix_from_add_model {
+            // spine-ts 4.3 `applyMixingFrom`: the entry's alpha scaled by its own mix out
+            // (nested mixing), a held timeline at the alpha that keeps the sum with the entry
+            // mixed in at the entry's alpha.
+            let a = f.alpha * from_mix;
+            let keep = 1.0 - mix * self.e(to).alpha;
+            let alpha_mix = a * (1.0 - mix);
+            (if keep > 0.0 { alpha_mix / keep } else { a }, alpha_mix)
+        } else {
+            let alpha_hold = f.alpha * self.e(to).interrupt_alpha;
+            (alpha_hold, alpha_hold * (1.0 - mix))
+        }
+    }
+
+    /// The timelines of entry `from` mixing out, each by its mode (first / subsequent /
+    /// held), with the rotation memory and the alpha sum kept on the entry.
+    #[inline(always)]
+    fn apply_mixed_out(
+        &mut self,
+        from: EntryId,
+        sk: &mut Skeleton,
+        (sd, skd): (&SkeletonData, &SkeletonData),
+        out: &MixOut,
+        events: &mut Vec<EventRef>,
+    ) {
+        let f = self.e(from);
+        let anim = f.animation;
+        let timelines: &[Timeline] = anim.map_or(&[], |a| &sd.animation(a).timelines);
+        let keys: &[f32] = anim.map_or(&[], |a| &sd.animation(a).keys);
+        let n = timelines.len();
+        let alpha_attachment_threshold = f.alpha_attachment_threshold;
+        let shortest = f.shortest_rotation;
+        let first_frame = !shortest && f.timelines_rotation.len() != n << 1;
+        if first_frame {
+            self.em(from).timelines_rotation.resize(n << 1, 0.0);
+        }
+        // The modes, the rotation memory and the alpha sum out of the entry for the loop
+        // (nothing in it reads them through the entry), put back after.
+        let modes = std::mem::take(&mut self.em(from).timeline_mode);
+        let mut rot = std::mem::take(&mut self.em(from).timelines_rotation);
+        let mut total_alpha = 0.0f32;
+        for (ii, tl) in timelines.iter().enumerate() {
+            let mut direction = MixDirection::Out;
+            let mode = modes.get(ii).copied().unwrap_or(FIRST);
+            if mode == SUBSEQUENT && !out.draw_order && matches!(tl, Timeline::DrawOrder { .. }) {
+                continue;
+            }
+            let (tblend, alpha) = self.mode_blend_alpha(from, ii, mode, out);
+            total_alpha += alpha;
+            let is_rotate = matches!(tl, Timeline::Bone { property: BoneProperty::Rotate, .. });
+            if !shortest && is_rotate {
+                let args = ApplyArgs { alpha, blend: tblend, ..ApplyArgs::at(out.apply_time) };
+                let tl = (tl, keys);
+                apply_rotate_timeline(sk, skd, (anim, ii), tl, args, &mut rot, first_frame);
+            } else if let Timeline::Attachment { .. } = tl {
+                self.apply_attachment_timeline(
+                    sk,
+                    tl,
+                    self.attachment_cache_slot(anim, ii),
+                    out.apply_time,
+                    tblend,
+                    out.attachments && alpha >= alpha_attachment_threshold,
+                );
+            } else if let Some(a) = anim {
+                if out.draw_order
+                    && matches!(tl, Timeline::DrawOrder { .. })
+                    && tblend == MixBlend::Setup
+                {
+                    direction = MixDirection::In;
+                }
+                let ev = if out.fire { Some(&mut *events) } else { None };
+                let args = ApplyArgs {
+                    last_time: out.animation_last,
+                    time: out.apply_time,
+                    alpha,
+                    blend: tblend,
+                    direction,
+                };
+                apply_held(sk, skd, (a, ii), (tl, keys), ev, args);
+            }
+        }
+        let f = self.em(from);
+        f.timeline_mode = modes;
+        f.timelines_rotation = rot;
+        f.total_alpha = total_alpha;
+    }
+
+    /// The blend and alpha of timeline `ii` of entry `from` mixing out, by its `mode`.
+    #[inline(always)]
+    fn mode_blend_alpha(
+        &self,
+        from: EntryId,
+        ii: usize,
+        mode: u8,
+        out: &MixOut,
+    ) -> (MixBlend, f32) {
+        match mode {
+            SUBSEQUENT => (out.blend, out.alpha_mix),
+            FIRST => (MixBlend::Setup, out.alpha_mix),
+            HOLD_SUBSEQUENT => (out.blend, out.alpha_hold),
+            HOLD_FIRST => (MixBlend::Setup, out.alpha_hold),
+            _ => {
+                let hm = self.e(from).timeline_hold_mix.get(ii).copied().flatten();
+                let a = hm.map_or(out.alpha_hold, |h| {
+                    let h = self.e(h);
+                    out.alpha_hold * (1.0 - h.mix_time / h.mix_duration).max(0.0)
+                });
+                (if mode == HOLD_MIX_SUBSEQUENT { out.blend } else { MixBlend::Setup }, a)
+            }
+        }
     }
 
     pub(super) fn compute_hold(&mut self, entry: EntryId) {
