@@ -38,6 +38,7 @@ pub mod ast;
 mod read;
 mod read_anim;
 mod write;
+mod write_anim;
 
 pub use ast::*;
 
