@@ -249,7 +249,7 @@ impl Bone {
             self.world_y = y * sy + frame.y;
             return;
         };
-        let (mut pa, mut pb, mut pc, mut pd) = (p.a, p.b, p.c, p.d);
+        let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
         self.world_x = pa * x + pb * y + p.world_x;
         self.world_y = pc * x + pd * y + p.world_y;
         match self.inherit {
@@ -269,85 +269,111 @@ impl Bone {
                     .get(rotation, scale_x, scale_y, shear_x, shear_y);
             }
             Inherit::NoRotationOrReflection => {
-                let mut s = pa * pa + pc * pc;
-                let prx;
-                if s > 0.0001 {
-                    s = math::abs(pa * pd - pb * pc) / s;
-                    pa /= sx;
-                    pc /= sy;
-                    pb = pc * s;
-                    pd = pa * s;
-                    // The local axes turned back by the parent's rotation `prx` (the angle
-                    // of `pa, pc`): the local matrix (cached while the pose holds) turned
-                    // by that direction, not sine and cosine of angles less `atan2`. The
-                    // same axes within rounding.
-                    if let Some((cp, sp)) = math::unit(pa, pc) {
-                        let [la, lb, lc, ld] = cache
-                            .unwrap_or(&mut self.local)
-                            .get(rotation, scale_x, scale_y, shear_x, shear_y);
-                        let (la, lc) = (la * cp + lc * sp, lc * cp - la * sp);
-                        let (lb, ld) = (lb * cp + ld * sp, ld * cp - lb * sp);
-                        self.a = (pa * la - pb * lc) * sx;
-                        self.b = (pa * lb - pb * ld) * sx;
-                        self.c = (pc * la + pd * lc) * sy;
-                        self.d = (pc * lb + pd * ld) * sy;
-                        return;
-                    }
-                    prx = math::atan2_deg(pc, pa);
-                } else {
-                    pa = 0.0;
-                    pc = 0.0;
-                    prx = 90.0 - math::atan2_deg(pd, pb);
+                if self.world_no_rotation(cache, p, frame, pose) {
+                    return;
                 }
-                let ((sin_x, cos_x), (sin_y, cos_y)) = math::sin_cos_deg_pair(
-                    rotation + shear_x - prx,
-                    rotation + shear_y - prx + 90.0,
-                );
-                let la = cos_x * scale_x;
-                let lb = cos_y * scale_y;
-                let lc = sin_x * scale_x;
-                let ld = sin_y * scale_y;
-                self.a = pa * la - pb * lc;
-                self.b = pa * lb - pb * ld;
-                self.c = pc * la + pd * lc;
-                self.d = pc * lb + pd * ld;
             }
-            Inherit::NoScale | Inherit::NoScaleOrReflection => {
-                let (sine, cosine) = math::sin_cos_deg(rotation);
-                let mut za = (pa * cosine + pb * sine) / sx;
-                let mut zc = (pc * cosine + pd * sine) / sy;
-                let mut s = math::sqrt(za * za + zc * zc);
-                if s > 0.00001 {
-                    s = 1.0 / s;
-                }
-                za *= s;
-                zc *= s;
-                s = math::sqrt(za * za + zc * zc);
-                if self.inherit == Inherit::NoScale
-                    && ((pa * pd - pb * pc < 0.0) != ((sx < 0.0) != (sy < 0.0)))
-                {
-                    s = -s;
-                }
-                let r = math::PI / 2.0 + math::atan2(zc, za);
-                let (sin_r, cos_r) = math::sin_cos(r);
-                let zb = cos_r * s;
-                let zd = sin_r * s;
-                let ((sin_x, cos_x), (sin_y, cos_y)) =
-                    math::sin_cos_deg_pair(shear_x, 90.0 + shear_y);
-                let la = cos_x * scale_x;
-                let lb = cos_y * scale_y;
-                let lc = sin_x * scale_x;
-                let ld = sin_y * scale_y;
-                self.a = za * la + zb * lc;
-                self.b = za * lb + zb * ld;
-                self.c = zc * la + zd * lc;
-                self.d = zc * lb + zd * ld;
-            }
+            Inherit::NoScale | Inherit::NoScaleOrReflection => self.world_no_scale(p, frame, pose),
         }
         self.a *= sx;
         self.b *= sx;
         self.c *= sy;
         self.d *= sy;
+    }
+
+    /// The parent's rotation and reflection not inherited (spine-cpp
+    /// `Inherit_NoRotationOrReflection`): the bone's matrix before the skeleton scale, or,
+    /// when it could take the cached local matrix, the final one (returns true).
+    #[inline(always)]
+    fn world_no_rotation(
+        &mut self,
+        cache: Option<&mut LocalCache>,
+        p: ParentWorld,
+        frame: &WorldFrame,
+        pose: AppliedPose,
+    ) -> bool {
+        let AppliedPose { rotation, scale_x, scale_y, shear_x, shear_y, .. } = pose;
+        let (sx, sy) = (frame.scale_x, frame.scale_y);
+        let (mut pa, mut pb, mut pc, mut pd) = (p.a, p.b, p.c, p.d);
+        let mut s = pa * pa + pc * pc;
+        let prx;
+        if s > 0.0001 {
+            s = math::abs(pa * pd - pb * pc) / s;
+            pa /= sx;
+            pc /= sy;
+            pb = pc * s;
+            pd = pa * s;
+            // The local axes turned back by the parent's rotation `prx` (the angle
+            // of `pa, pc`): the local matrix (cached while the pose holds) turned
+            // by that direction, not sine and cosine of angles less `atan2`. The
+            // same axes within rounding.
+            if let Some((cp, sp)) = math::unit(pa, pc) {
+                let [la, lb, lc, ld] = cache
+                    .unwrap_or(&mut self.local)
+                    .get(rotation, scale_x, scale_y, shear_x, shear_y);
+                let (la, lc) = (la * cp + lc * sp, lc * cp - la * sp);
+                let (lb, ld) = (lb * cp + ld * sp, ld * cp - lb * sp);
+                self.a = (pa * la - pb * lc) * sx;
+                self.b = (pa * lb - pb * ld) * sx;
+                self.c = (pc * la + pd * lc) * sy;
+                self.d = (pc * lb + pd * ld) * sy;
+                return true;
+            }
+            prx = math::atan2_deg(pc, pa);
+        } else {
+            pa = 0.0;
+            pc = 0.0;
+            prx = 90.0 - math::atan2_deg(pd, pb);
+        }
+        let ((sin_x, cos_x), (sin_y, cos_y)) =
+            math::sin_cos_deg_pair(rotation + shear_x - prx, rotation + shear_y - prx + 90.0);
+        let la = cos_x * scale_x;
+        let lb = cos_y * scale_y;
+        let lc = sin_x * scale_x;
+        let ld = sin_y * scale_y;
+        self.a = pa * la - pb * lc;
+        self.b = pa * lb - pb * ld;
+        self.c = pc * la + pd * lc;
+        self.d = pc * lb + pd * ld;
+        false
+    }
+
+    /// The parent's scale (and with `NoScale` its reflection) not inherited (spine-cpp
+    /// `Inherit_NoScale`, `Inherit_NoScaleOrReflection`): the bone's matrix before the
+    /// skeleton scale.
+    #[inline(always)]
+    fn world_no_scale(&mut self, p: ParentWorld, frame: &WorldFrame, pose: AppliedPose) {
+        let AppliedPose { rotation, scale_x, scale_y, shear_x, shear_y, .. } = pose;
+        let (sx, sy) = (frame.scale_x, frame.scale_y);
+        let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
+        let (sine, cosine) = math::sin_cos_deg(rotation);
+        let mut za = (pa * cosine + pb * sine) / sx;
+        let mut zc = (pc * cosine + pd * sine) / sy;
+        let mut s = math::sqrt(za * za + zc * zc);
+        if s > 0.00001 {
+            s = 1.0 / s;
+        }
+        za *= s;
+        zc *= s;
+        s = math::sqrt(za * za + zc * zc);
+        if self.inherit == Inherit::NoScale
+            && ((pa * pd - pb * pc < 0.0) != ((sx < 0.0) != (sy < 0.0)))
+        {
+            s = -s;
+        }
+        let r = math::PI / 2.0 + math::atan2(zc, za);
+        let (sin_r, cos_r) = math::sin_cos(r);
+        let zb = cos_r * s;
+        let zd = sin_r * s;
+        let ((sin_x, cos_x), (sin_y, cos_y)) = math::sin_cos_deg_pair(shear_x, 90.0 + shear_y);
+        let la = cos_x * scale_x;
+        let lb = cos_y * scale_y;
+        let lc = sin_x * scale_x;
+        let ld = sin_y * scale_y;
+        self.a = za * la + zb * lc;
+        self.b = za * lb + zb * ld;
+        self.c = zc * la + zd * lc;
+        self.d = zc * lb + zd * ld;
     }
 
     /// spine-cpp `Bone::update`: world transform from the applied pose.
