@@ -253,6 +253,39 @@ enum Command {
     },
 }
 
+/// The embedded demo rig written where the viewer can read it: one folder per user,
+/// rewritten on every run (`$XDG_CACHE_HOME/skel/demo`, else `$HOME/.cache/skel/demo`), so
+/// nothing piles up and nothing is written into a shared temporary folder another user could
+/// prepare. Without a home, a new folder under the temporary one, created exclusively (an
+/// existing path is an error, never followed).
+fn demo_for_viewer() -> Result<PathBuf, Failure> {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|h| PathBuf::from(h).join(".cache"))
+        });
+    let dir = match cache {
+        Some(c) => c.join("skel").join("demo"),
+        None => {
+            let dir = std::env::temp_dir().join(format!("skel-demo-{}", std::process::id()));
+            std::fs::create_dir(&dir).map_err(|e| Failure {
+                file: Some(dir.clone()),
+                message: format!("cannot create a folder for the demo rig: {e}"),
+                usage: false,
+            })?;
+            dir
+        }
+    };
+    render::write_demo(&dir).map_err(|e| Failure {
+        file: Some(dir.clone()),
+        message: format!("cannot write the demo rig: {e}"),
+        usage: false,
+    })
+}
+
 /// A failure: an input problem (`error: <file>: <message>`, exit 1) or wrong usage (exit 2).
 pub(crate) struct Failure {
     pub(crate) file: Option<PathBuf>,
@@ -404,14 +437,7 @@ fn run(command: &Command) -> Result<(), Failure> {
         Command::View { paths, port, open } => {
             let mut paths = paths.clone();
             if paths.is_empty() {
-                // The embedded demo rig, written where the viewer can read it.
-                let dir = std::env::temp_dir().join(format!("skel-demo-{}", std::process::id()));
-                let demo = render::write_demo(&dir).map_err(|e| Failure {
-                    file: Some(dir.clone()),
-                    message: format!("cannot write the demo rig: {e}"),
-                    usage: false,
-                })?;
-                paths.push(demo);
+                paths.push(demo_for_viewer()?);
             }
             let opts = skel_view::ViewOptions { paths, port: *port, open: *open };
             skel_view::run(&opts).map_err(|e| Failure { file: None, message: e, usage: false })
