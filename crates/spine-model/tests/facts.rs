@@ -41,6 +41,7 @@ fn spineboy_bones_and_animations() {
         }
         assert_eq!(d.behaviour.physics, v == "4.2");
         assert_eq!(d.behaviour.sequences, v != "4.0");
+        assert!(d.default_skin.is_some(), "{v}: no default skin");
         assert_eq!(d.default_skin, d.skin_ids().next());
         // Every attachment of spineboy is bound: one page, every region/mesh has UVs.
         assert_eq!(d.pages.len(), 1);

@@ -131,3 +131,22 @@ fn a_missing_linked_mesh_skin_is_named() {
         [r#"skin "default" > slot "s" > attachment "a" > unknown linked mesh skin "nope""#]
     );
 }
+
+#[test]
+fn a_huge_weighted_bone_count_is_reported_not_overflowed() {
+    // The first vertex claims 1e30 influences: the end index of its group would overflow.
+    for count in ["1e30", "4611686018427387904"] {
+        let text = doc(
+            &format!(
+                r#""m": {{"type": "mesh", "uvs": [0,0, 1,0, 0,1], "triangles": [0,1,2],
+                    "vertices": [{count}, 0, 1, 2, 1, 0, 0, 0], "hull": 3}}"#
+            ),
+            "",
+        );
+        let p = problems(&text);
+        assert!(
+            p.iter().any(|p| p.contains("8 vertex values are neither 3 unweighted nor 3 weighted")),
+            "{count}: {p:?}"
+        );
+    }
+}

@@ -16,7 +16,7 @@ use crate::ids::*;
 /// JSON vertices: `x, y` pairs when `values.len() == 2 × vertex_count`, else weighted
 /// `boneCount, (bone, x, y, weight) × boneCount` per vertex.
 fn vertices(c: &mut Conv<'_, '_>, vertex_count: usize, values: &[f32]) -> Vertices {
-    if values.len() == vertex_count * 2 {
+    if vertex_count.checked_mul(2) == Some(values.len()) {
         return c.b.unweighted(values);
     }
     let mut out: Vec<Vec<(u32, f32, f32, f32)>> =
@@ -25,7 +25,9 @@ fn vertices(c: &mut Conv<'_, '_>, vertex_count: usize, values: &[f32]) -> Vertic
     let mut bad = false;
     while i < values.len() {
         let n = values[i];
-        if n < 0.0 || n.fract() != 0.0 || i + 1 + n as usize * 4 > values.len() {
+        // `n` comes from the file: a huge count must not overflow the end index.
+        let end = (n as usize).checked_mul(4).and_then(|k| k.checked_add(i + 1));
+        if n < 0.0 || n.fract() != 0.0 || end.is_none_or(|end| end > values.len()) {
             bad = true;
             break;
         }

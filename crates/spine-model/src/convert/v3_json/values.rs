@@ -62,10 +62,7 @@ pub(super) fn blend_from_json(b: Option<j::BlendMode>) -> c3::BlendMode {
     }
 }
 
-/// `v`, or `None` when it is the default JSON leaves out.
-pub(super) fn some_if<T: PartialEq>(v: T, default: T) -> Option<T> {
-    (v != default).then_some(v)
-}
+pub(super) use crate::convert::json_common::some_if;
 
 /// The dark color of a slot as JSON writes it (`rrggbb`, alpha 255), `None` for the
 /// "no dark color" word.

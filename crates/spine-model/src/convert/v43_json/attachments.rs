@@ -383,7 +383,7 @@ fn linked_mesh_from_json(
 /// Binary vertices from a JSON array of `vertex_count` vertices, unweighted or weighted
 /// (a weighted bone index out of range is reported).
 fn vertices_from_json(c: &mut FromJson<'_>, vertex_count: usize, v: &[f32]) -> w::Vertices {
-    if v.len() == vertex_count * 2 {
+    if vertex_count.checked_mul(2) == Some(v.len()) {
         return w::Vertices::Unweighted(v.to_vec());
     }
     match split_weighted(v) {
