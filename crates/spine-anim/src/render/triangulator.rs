@@ -28,14 +28,35 @@ fn winding(p1x: f32, p1y: f32, p2x: f32, p2y: f32, p3x: f32, p3y: f32) -> i32 {
     }
 }
 
-fn pt(v: &[f32], i: usize) -> (f32, f32) {
-    (v.get(2 * i).copied().unwrap_or(0.0), v.get(2 * i + 1).copied().unwrap_or(0.0))
+fn pt(v: &[[f32; 2]], i: usize) -> (f32, f32) {
+    let [x, y] = v.get(i).copied().unwrap_or_default();
+    (x, y)
 }
 
-fn is_concave(index: usize, n: usize, v: &[f32], indices: &[usize]) -> bool {
-    let prev = indices[(n + index - 1) % n];
+/// The index after `i` in a ring of `n` (`(i + 1) % n` without a division).
+#[inline]
+fn ring_next(i: usize, n: usize) -> usize {
+    if i + 1 >= n {
+        0
+    } else {
+        i + 1
+    }
+}
+
+/// The index before `i` in a ring of `n` (`(n + i - 1) % n` for `i < n`).
+#[inline]
+fn ring_prev(i: usize, n: usize) -> usize {
+    if i == 0 {
+        n - 1
+    } else {
+        i - 1
+    }
+}
+
+fn is_concave(index: usize, n: usize, v: &[[f32; 2]], indices: &[usize]) -> bool {
+    let prev = indices[ring_prev(index, n)];
     let cur = indices[index];
-    let next = indices[(index + 1) % n];
+    let next = indices[ring_next(index, n)];
     let (ax, ay) = pt(v, prev);
     let (bx, by) = pt(v, cur);
     let (cx, cy) = pt(v, next);
@@ -51,7 +72,8 @@ impl Triangulator {
     /// Ear-clips the polygon `vertices` (`x, y` pairs) and returns its triangles as vertex
     /// indices (three per triangle), in spine-cpp's order.
     pub fn triangulate(&mut self, vertices: &[f32]) -> &[usize] {
-        let mut n = vertices.len() / 2;
+        let vertices = vertices.as_chunks::<2>().0;
+        let mut n = vertices.len();
         self.indices.clear();
         self.indices.extend(0..n);
         self.is_concave.clear();
@@ -70,7 +92,7 @@ impl Triangulator {
                     let (p2x, p2y) = pt(vertices, self.indices[i]);
                     let (p3x, p3y) = pt(vertices, self.indices[next]);
                     is_ear = true;
-                    let mut ii = (next + 1) % n;
+                    let mut ii = ring_next(next, n);
                     while ii != previous {
                         if self.is_concave[ii] {
                             let (vx, vy) = pt(vertices, self.indices[ii]);
@@ -82,7 +104,7 @@ impl Triangulator {
                                 break;
                             }
                         }
-                        ii = (ii + 1) % n;
+                        ii = ring_next(ii, n);
                     }
                 }
                 if is_ear {
@@ -102,16 +124,16 @@ impl Triangulator {
                 }
                 previous = i;
                 i = next;
-                next = (next + 1) % n;
+                next = ring_next(next, n);
             }
             // Cut the ear tip.
-            self.triangles.push(self.indices[(n + i - 1) % n]);
+            self.triangles.push(self.indices[ring_prev(i, n)]);
             self.triangles.push(self.indices[i]);
-            self.triangles.push(self.indices[(i + 1) % n]);
+            self.triangles.push(self.indices[ring_next(i, n)]);
             self.indices.remove(i);
             self.is_concave.remove(i);
             n -= 1;
-            let prev_index = (n + i - 1) % n;
+            let prev_index = ring_prev(i, n);
             let next_index = if i == n { 0 } else { i };
             self.is_concave[prev_index] = is_concave(prev_index, n, vertices, &self.indices);
             self.is_concave[next_index] = is_concave(next_index, n, vertices, &self.indices);
@@ -140,6 +162,7 @@ impl Triangulator {
     /// `vertices` into convex polygons (triangle fans), as spine-cpp's `decompose`. The
     /// polygons are read with [`polygons`](Self::polygons).
     pub fn decompose(&mut self, vertices: &[f32]) {
+        let vertices = vertices.as_chunks::<2>().0;
         self.count = 0;
         let mut fan_base: Option<usize> = None;
         let mut last_winding = 0;
