@@ -19,10 +19,15 @@ macro_rules! id {
             /// arrays parallel to a `SkeletonData`'s lists (a posed skeleton's bones and
             /// slots); everything else lists ids from the data or finds them by name. The
             /// index is not checked here: an id past the end of its list panics in the
-            /// `SkeletonData` accessor that takes it.
+            /// `SkeletonData` accessor that takes it. An index beyond `u32::MAX` saturates
+            /// (it never wraps around to another entry's id).
             #[inline]
             pub const fn from_index(index: usize) -> $name {
-                $name(index as u32)
+                if index > u32::MAX as usize {
+                    $name(u32::MAX)
+                } else {
+                    $name(index as u32)
+                }
             }
 
             /// The index into the list this id names.
@@ -67,3 +72,17 @@ id!(
     /// Index into [`SkeletonData::pages`](crate::SkeletonData::pages) (atlas pages).
     PageId
 );
+
+#[cfg(test)]
+mod tests {
+    use super::BoneId;
+
+    #[test]
+    fn an_index_beyond_u32_saturates_instead_of_wrapping() {
+        assert_eq!(BoneId::from_index(7).index(), 7);
+        let far = usize::try_from(u64::from(u32::MAX) + 8).unwrap_or(usize::MAX);
+        if far > u32::MAX as usize {
+            assert_eq!(BoneId::from_index(far).index(), u32::MAX as usize);
+        }
+    }
+}
