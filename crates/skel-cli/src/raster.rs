@@ -13,6 +13,25 @@ pub(crate) struct Gpu {
     target: skel_wgpu::Offscreen,
 }
 
+/// The process's one GPU device and queue, opened by the first `--gpu` frame and shared by
+/// every later one (`skel render --gpu --all` draws many outputs; opening an adapter per
+/// output cost a device each). A hardware adapter, else a software one such as Mesa's
+/// lavapipe.
+#[cfg(feature = "gpu")]
+fn shared_device() -> Result<(skel_wgpu::wgpu::Device, skel_wgpu::wgpu::Queue), String> {
+    use skel_wgpu::{headless_device, wgpu};
+    static DEVICE: std::sync::OnceLock<Result<(wgpu::Device, wgpu::Queue), String>> =
+        std::sync::OnceLock::new();
+    DEVICE
+        .get_or_init(|| {
+            headless_device(wgpu::Backends::PRIMARY, false)
+                .or_else(|_| headless_device(wgpu::Backends::PRIMARY, true))
+                .map(|(device, queue, _)| (device, queue))
+                .map_err(|e| format!("--gpu: {e}"))
+        })
+        .clone()
+}
+
 /// A `width × height` frame on one backend.
 pub(crate) enum Raster {
     /// `skel-render`'s software rasterizer.
@@ -37,10 +56,8 @@ impl Raster {
         }
         #[cfg(feature = "gpu")]
         {
-            use skel_wgpu::{headless_device, wgpu, GpuRenderer, Offscreen, OFFSCREEN_FORMAT};
-            let (device, queue, _) = headless_device(wgpu::Backends::PRIMARY, false)
-                .or_else(|_| headless_device(wgpu::Backends::PRIMARY, true))
-                .map_err(|e| format!("--gpu: {e}"))?;
+            use skel_wgpu::{GpuRenderer, Offscreen, OFFSCREEN_FORMAT};
+            let (device, queue) = shared_device()?;
             let renderer = GpuRenderer::new(&device, &queue, OFFSCREEN_FORMAT);
             let target = Offscreen::new(&renderer, width, height).map_err(|e| e.to_string())?;
             Ok(Raster::Gpu(Box::new(Gpu { renderer, target })))
