@@ -155,9 +155,10 @@ pub enum PoseValues {
 ///
 /// Laid out in this order (`repr(C)`) so that what the update cache reads every frame is
 /// one run of bytes at the start: the IK caches, the slider test, the pose's kind and
-/// an IK or transform pose; the larger poses (path, physics state) follow.
+/// an IK or transform pose; the larger poses (path, physics state) follow. Aligned to a
+/// cache line, so that run is the first two lines of the record.
 #[derive(Debug, Clone, PartialEq)]
-#[repr(C)]
+#[repr(C, align(64))]
 pub struct Constraint {
     /// IK: the local-matrix caches of the bones the solver poses (see
     /// [`Bone::update_world_transform_cached`](crate::skeleton::Bone)); unused otherwise.
