@@ -34,13 +34,17 @@ const KINDS: [BoneProperty; 10] = [
 
 /// One bone timeline: its bone, where its table is in the animation's keys, and the key
 /// its last evaluation found (a cursor: see [`KeySearch`](crate::timeline::KeySearch)).
+/// Twelve bytes, so that a frame of many instances reads fewer cache lines of them: the
+/// bone index and the table's lengths in 16 bits (an entry with a larger one keeps the
+/// timelines' order, see [`BoneGroups::build`]); the cursor, a key index, is below
+/// `frames_len`.
 #[derive(Debug, Clone, Copy)]
 struct BoneOp {
-    bone: u32,
     start: u32,
-    frames_len: u32,
-    curves_len: u32,
-    key: u32,
+    bone: u16,
+    frames_len: u16,
+    curves_len: u16,
+    key: u16,
 }
 
 impl BoneOp {
@@ -56,8 +60,8 @@ impl BoneOp {
         Curves {
             channels: N,
             start: self.start,
-            frames_len: self.frames_len,
-            curves_len: self.curves_len,
+            frames_len: u32::from(self.frames_len),
+            curves_len: u32::from(self.curves_len),
             model: CurveModel::Bezier4x,
         }
     }
@@ -152,6 +156,10 @@ impl BoneGroups {
                     usable &= curves.model == CurveModel::Bezier4x
                         && curves.channels == channels(*property)
                         && times_sorted(curves.table(keys).frames, curves.channels + 1);
+                    // The op's 16-bit fields hold the bone and the table's lengths.
+                    usable &= u16::try_from(bone.index()).is_ok()
+                        && u16::try_from(curves.frames_len).is_ok()
+                        && u16::try_from(curves.curves_len).is_ok();
                     let f = fields(*property, rules);
                     match self.touched.get_mut(bone.index()) {
                         Some(t) if *t & f == 0 => *t |= f,
@@ -171,11 +179,12 @@ impl BoneGroups {
             for i in active() {
                 if let Some(Timeline::Bone { bone, property, curves }) = timelines.get(i as usize) {
                     if *property == kind {
+                        // In range: checked by the first pass.
                         self.ops.push(BoneOp {
-                            bone: bone.index() as u32,
                             start: curves.start,
-                            frames_len: curves.frames_len,
-                            curves_len: curves.curves_len,
+                            bone: bone.index() as u16,
+                            frames_len: curves.frames_len as u16,
+                            curves_len: curves.curves_len as u16,
                             key: 0,
                         });
                     }

@@ -152,19 +152,25 @@ pub enum PoseValues {
 }
 
 /// One constraint instance.
+///
+/// Laid out in this order (`repr(C)`) so that what the update cache reads every frame is
+/// one run of bytes at the start: the IK caches, the slider test, the pose's kind and
+/// an IK or transform pose; the larger poses (path, physics state) follow. Aligned to a
+/// cache line, so that run is the first two lines of the record.
 #[derive(Debug, Clone, PartialEq)]
+#[repr(C, align(64))]
 pub struct Constraint {
-    /// Whether the update cache runs it (bones active, skin lists it when skin-required).
-    pub active: bool,
-    /// Pose and state.
-    pub pose: ConstraintPose,
+    /// IK: the local-matrix caches of the bones the solver poses (see
+    /// [`Bone::update_world_transform_cached`](crate::skeleton::Bone)); unused otherwise.
+    local: [LocalCache; 2],
     /// The pose values before a slider's animation changed them this frame (spine-cpp 4.3
     /// writes those into the constraint's *applied* pose, which every frame starts from the
     /// pose again): restored right after the constraint ran, see [`slider`].
     pub slider_base: Option<PoseValues>,
-    /// IK: the local-matrix caches of the bones the solver poses (see
-    /// [`Bone::update_world_transform_cached`](crate::skeleton::Bone)); unused otherwise.
-    local: [LocalCache; 2],
+    /// Pose and state.
+    pub pose: ConstraintPose,
+    /// Whether the update cache runs it (bones active, skin lists it when skin-required).
+    pub active: bool,
 }
 
 impl Constraint {

@@ -241,6 +241,18 @@ impl KeySearch for &mut u32 {
     }
 }
 
+/// A 16-bit cursor (as the one of `&mut u32`), for tables of fewer than 65,536 floats of
+/// keys, whose key indices fit.
+impl KeySearch for &mut u16 {
+    #[inline(always)]
+    fn key(self, frames: &[f32], stride: usize, time: f32) -> usize {
+        let mut cursor = u32::from(*self);
+        let k = (&mut cursor).key(frames, stride, time);
+        *self = cursor as u16;
+        k
+    }
+}
+
 /// [`search`] from key `from` with the stride known at compile time, over key times only: a
 /// trailing partial key (malformed table) may be counted here, but then neither a key pair
 /// nor a last key is found by [`curve_values_from`] and its general path searches again.
