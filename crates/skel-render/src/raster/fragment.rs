@@ -7,7 +7,7 @@
 //! triangles with non-finite texture coordinates), and whether the vertex colours vary over
 //! the triangle (`SMOOTH`).
 
-use glam::{Vec2, Vec4};
+use glam::{Vec2, Vec4, Vec4Swizzles};
 
 use crate::texture::{fast_floor, Texture};
 
@@ -26,6 +26,13 @@ pub(super) trait Sampler {
     fn map(tex: &Texture, uv: Vec2, is_step: bool) -> Vec4;
     /// The filtered texel at `p` (mapped coordinates).
     fn sample(tex: &Texture, p: Vec4) -> Vec4;
+    /// The filtered texels at two points `(p.x, p.y)` and `(p.z, p.w)`: what
+    /// [`Sampler::sample`] gives for each, with the work of both points done in one register
+    /// where the sampler can.
+    #[inline(always)]
+    fn sample_pair(tex: &Texture, p: Vec4) -> (Vec4, Vec4) {
+        (Self::sample(tex, p), Self::sample(tex, p.zwxy()))
+    }
 }
 
 /// One texel as four floats in `0..=255`.
@@ -65,33 +72,45 @@ impl Sampler for BilinearClamp {
 
     #[inline(always)]
     fn sample(tex: &Texture, p: Vec4) -> Vec4 {
+        Self::sample_pair(tex, p).0
+    }
+
+    #[inline(always)]
+    fn sample_pair(tex: &Texture, p: Vec4) -> (Vec4, Vec4) {
         // Clamping the point between the centers of the edge texels gives what clamping
         // the texel indices gives: beyond the last center both texels of the footprint are
         // the edge texel (the weight is then 0, and the padding column or row repeats it).
-        let hi = Vec4::new((tex.width - 1) as f32, (tex.height - 1) as f32, 0.0, 0.0);
-        let c = p.max(Vec4::ZERO).min(hi);
+        let (w, h) = ((tex.width - 1) as f32, (tex.height - 1) as f32);
+        let c = p.max(Vec4::ZERO).min(Vec4::new(w, h, w, h));
         // floor(c) by the shifter: c − ½ rounded to nearest (c is in 0..2^14, so c − ½ is
         // exact from ½ up and rounds to 0 below). A tie (c a whole number n) may round to
         // n − 1, with a weight of exactly 1 on texel n: the same texel as floor's.
         let t = (c - 0.5) + SHIFTER;
-        let whole = t - SHIFTER;
-        let f = c - whole;
-        let xi = t.x.to_bits().wrapping_sub(SHIFTER_BITS) as usize;
-        let yi = t.y.to_bits().wrapping_sub(SHIFTER_BITS) as usize;
-        let stride = tex.stride();
-        // The padded texture always has the right and lower neighbours: one slice holds the
-        // whole footprint (the `min` is a no-op that lets the bounds check go).
-        let i = (yi * stride + xi).min(tex.last_footprint());
-        let Some(q) = tex.pixels.get(i..i + stride + 2) else {
-            return Vec4::ZERO;
-        };
-        let (a, b) = (texel(q[0]), texel(q[1]));
-        let (c, d) = (texel(q[stride]), texel(q[stride + 1]));
-        let (fx, fy) = (Vec4::splat(f.x), Vec4::splat(f.y));
-        let top = a + (b - a) * fx;
-        let bot = c + (d - c) * fx;
-        top + (bot - top) * fy
+        let f = c - (t - SHIFTER);
+        let i = t.to_array().map(|v| v.to_bits().wrapping_sub(SHIFTER_BITS));
+        (footprint(tex, i[0], i[1], f.xy()), footprint(tex, i[2], i[3], f.zw()))
     }
+}
+
+/// The bilinear blend of the 2×2 footprint whose top-left texel is `(x, y)`, with weights
+/// `f` (in `0..=1`) towards the right and lower texels.
+#[inline(always)]
+fn footprint(tex: &Texture, x: u32, y: u32, f: Vec2) -> Vec4 {
+    // The padded texture always has the right and lower neighbours: one slice holds the
+    // whole footprint (the clamped point keeps `i + stride + 1` inside it). In
+    // `u32` (a texture has fewer than 2^29 texels) `i + stride + 2` cannot overflow.
+    let stride = tex.width + 1;
+    let i = y.wrapping_mul(stride).wrapping_add(x) as usize;
+    let stride = stride as usize;
+    let Some(q) = tex.pixels.get(i..i + stride + 2) else {
+        return Vec4::ZERO;
+    };
+    let (a, b) = (texel(q[0]), texel(q[1]));
+    let (c, d) = (texel(q[stride]), texel(q[stride + 1]));
+    let (fx, fy) = (Vec4::splat(f.x), Vec4::splat(f.y));
+    let top = a + (b - a) * fx;
+    let bot = c + (d - c) * fx;
+    top + (bot - top) * fy
 }
 
 /// Nearest filtering, clamped to the edge.
@@ -187,26 +206,44 @@ pub(super) struct Span {
     pub ddark: Vec4,
 }
 
-/// Shades and blends every pixel of `dst` (one row's covered run).
+/// Shades and blends every pixel of `dst` (one row's covered run), two pixels at a time.
 #[inline(never)]
 pub(super) fn fill_span<S: Sampler, const MODE: u8, const PMA: bool, const SMOOTH: bool>(
     tex: &Texture,
     dst: &mut [Vec4],
     s: &Span,
 ) {
-    let p0 = S::map(tex, s.uv, false);
-    let dp = S::map(tex, s.duv, true);
+    // Two pixels' points in one register: `(x, y)` of pixel k and of pixel k + 1.
+    let p0 = S::map(tex, s.uv, false).xyxy();
+    let dp = S::map(tex, s.duv, true).xyxy();
     // Attributes at pixel k are `start + k · step`, k counted in f32 (exact), so that the
     // rounding of a long run does not accumulate.
-    let mut k = 0.0f32;
-    for d in dst {
-        let p = p0 + dp * k;
-        let (light, dark) =
-            if SMOOTH { (s.light + s.dlight * k, s.dark + s.ddark * k) } else { (s.light, s.dark) };
-        let t = S::sample(tex, p);
-        *d = blend::<MODE, PMA>(tint::<PMA>(t, light, dark), *d);
-        k += 1.0;
+    let mut k = Vec4::new(0.0, 0.0, 1.0, 1.0);
+    let mut pairs = dst.chunks_exact_mut(2);
+    for pair in &mut pairs {
+        let (t0, t1) = S::sample_pair(tex, p0 + dp * k);
+        if let [d0, d1] = pair {
+            shade::<MODE, PMA, SMOOTH>(t0, s, k.x, d0);
+            shade::<MODE, PMA, SMOOTH>(t1, s, k.z, d1);
+        }
+        k += 2.0;
     }
+    if let [d] = pairs.into_remainder() {
+        shade::<MODE, PMA, SMOOTH>(S::sample(tex, p0 + dp * k), s, k.x, d);
+    }
+}
+
+/// Tints the texel `t` of pixel `k` of the span and blends it into `d`.
+#[inline(always)]
+fn shade<const MODE: u8, const PMA: bool, const SMOOTH: bool>(
+    t: Vec4,
+    s: &Span,
+    k: f32,
+    d: &mut Vec4,
+) {
+    let (light, dark) =
+        if SMOOTH { (s.light + s.dlight * k, s.dark + s.ddark * k) } else { (s.light, s.dark) };
+    *d = blend::<MODE, PMA>(tint::<PMA>(t, light, dark), *d);
 }
 
 /// A span filler chosen per triangle.
