@@ -44,7 +44,14 @@ fn texel(p: [u8; 4]) -> Vec4 {
 /// Texel space: `(u · width, v · height)`.
 #[inline(always)]
 fn texel_space(tex: &Texture, uv: Vec2) -> Vec4 {
-    Vec4::new(uv.x * tex.width as f32, uv.y * tex.height as f32, 0.0, 0.0)
+    Vec4::new(uv.x * side(tex.width), uv.y * side(tex.height), 0.0, 0.0)
+}
+
+/// A texture side (at most 16,384) as `f32`: exact, and through `i32`, one instruction
+/// (`u32` to `f32` is several on x86-64's baseline).
+#[inline(always)]
+fn side(n: u32) -> f32 {
+    n as i32 as f32
 }
 
 /// 1.5 · 2^23: adding it to a float in `[−2^22, 2^22]` rounds that to an integer (the
@@ -80,7 +87,7 @@ impl Sampler for BilinearClamp {
         // Clamping the point between the centers of the edge texels gives what clamping
         // the texel indices gives: beyond the last center both texels of the footprint are
         // the edge texel (the weight is then 0, and the padding column or row repeats it).
-        let (w, h) = ((tex.width - 1) as f32, (tex.height - 1) as f32);
+        let (w, h) = (side(tex.width - 1), side(tex.height - 1));
         let c = p.max(Vec4::ZERO).min(Vec4::new(w, h, w, h));
         // floor(c) by the shifter: c − ½ rounded to nearest (c is in 0..2^14, so c − ½ is
         // exact from ½ up and rounds to 0 below). A tie (c a whole number n) may round to
