@@ -109,7 +109,10 @@ fn footprint(tex: &Texture, x: u32, y: u32, f: Vec2) -> Vec4 {
     let stride = tex.width + 1;
     let i = y.wrapping_mul(stride).wrapping_add(x) as usize;
     let stride = stride as usize;
-    let Some(q) = tex.pixels.get(i..i + stride + 2) else {
+    // The first footprint stands in for one outside (which the clamp rules out): a
+    // select, not a branch around the filtering (`fill_span` has checked that the
+    // texture has a first footprint).
+    let Some(q) = tex.pixels.get(i..i + stride + 2).or(tex.pixels.get(..stride + 2)) else {
         return Vec4::ZERO;
     };
     let (a, b) = (texel(q[0]), texel(q[1]));
@@ -221,6 +224,10 @@ pub(super) fn fill_span<S: Sampler, const MODE: u8, const PMA: bool, const SMOOT
     s: &Span,
 ) {
     // Two pixels' points in one register: `(x, y)` of pixel k and of pixel k + 1.
+    // Every texture has a footprint (it has at least two rows once padded).
+    if tex.pixels.len() < tex.stride() + 2 {
+        return;
+    }
     let p0 = S::map(tex, s.uv, false).xyxy();
     let dp = S::map(tex, s.duv, true).xyxy();
     // Attributes at pixel k are `start + k · step`, k counted in f32 (exact), so that the
