@@ -62,10 +62,20 @@ const SHIFTER: f32 = 12_582_912.0;
 const SHIFTER_BITS: u32 = 0x4B40_0000;
 
 /// Bilinear filtering, both axes clamped to the edge (the atlas default). Texel centers
-/// at `i + ½`, as OpenGL samples.
-pub(super) struct BilinearClamp;
+/// at `i + ½`, as OpenGL samples. With `F32_INDEX` (textures of at most
+/// [`F32_INDEX_TEXELS`] padded texels) a footprint's index is computed in `f32`, exact there.
+pub(super) struct BilinearClamp<const F32_INDEX: bool>;
 
-impl Sampler for BilinearClamp {
+/// The most padded texels a texture may have for [`BilinearClamp`]'s `f32` index: every
+/// index is below 2^23, where `f32` holds integers exactly and adding 2^23 puts them in
+/// the mantissa's low bits.
+pub(super) const F32_INDEX_TEXELS: usize = 1 << 23;
+
+/// 2^23 and its bits (see [`F32_INDEX_TEXELS`]).
+const TWO_23: f32 = 8_388_608.0;
+const TWO_23_BITS: u32 = 0x4B00_0000;
+
+impl<const F32_INDEX: bool> Sampler for BilinearClamp<F32_INDEX> {
     /// Texel space with texel centers at whole numbers: `(u · width − ½, v · height − ½)`.
     #[inline(always)]
     fn map(tex: &Texture, uv: Vec2, is_step: bool) -> Vec4 {
@@ -93,22 +103,32 @@ impl Sampler for BilinearClamp {
         // exact from ½ up and rounds to 0 below). A tie (c a whole number n) may round to
         // n − 1, with a weight of exactly 1 on texel n: the same texel as floor's.
         let t = (c - 0.5) + SHIFTER;
-        let f = c - (t - SHIFTER);
-        let i = t.to_array().map(|v| v.to_bits().wrapping_sub(SHIFTER_BITS));
-        (footprint(tex, i[0], i[1], f.xy()), footprint(tex, i[2], i[3], f.zw()))
+        let whole = t - SHIFTER;
+        let f = c - whole;
+        let i = if F32_INDEX {
+            // (x + y · stride) of both points, exact: whole numbers below 2^23.
+            let s = side(tex.width + 1);
+            let rows = whole * Vec4::new(1.0, s, 1.0, s);
+            let i = (rows + rows.yxwz()) + TWO_23;
+            [i.x.to_bits(), i.z.to_bits()].map(|b| b.wrapping_sub(TWO_23_BITS))
+        } else {
+            let s = tex.width + 1;
+            let xy = t.to_array().map(|v| v.to_bits().wrapping_sub(SHIFTER_BITS));
+            [xy[1].wrapping_mul(s).wrapping_add(xy[0]), xy[3].wrapping_mul(s).wrapping_add(xy[2])]
+        };
+        (footprint(tex, i[0], f.xy()), footprint(tex, i[1], f.zw()))
     }
 }
 
-/// The bilinear blend of the 2×2 footprint whose top-left texel is `(x, y)`, with weights
-/// `f` (in `0..=1`) towards the right and lower texels.
+/// The bilinear blend of the 2×2 footprint whose top-left texel is at `i` in the padded
+/// texture, with weights `f` (in `0..=1`) towards the right and lower texels.
 #[inline(always)]
-fn footprint(tex: &Texture, x: u32, y: u32, f: Vec2) -> Vec4 {
+fn footprint(tex: &Texture, i: u32, f: Vec2) -> Vec4 {
     // The padded texture always has the right and lower neighbours: one slice holds the
-    // whole footprint (the clamped point keeps `i + stride + 1` inside it). In
-    // `u32` (a texture has fewer than 2^29 texels) `i + stride + 2` cannot overflow.
-    let stride = tex.width + 1;
-    let i = y.wrapping_mul(stride).wrapping_add(x) as usize;
-    let stride = stride as usize;
+    // whole footprint (the clamped point keeps `i + stride + 1` inside it). In `u32` (a
+    // texture has fewer than 2^29 texels) `i + stride + 2` cannot overflow.
+    let stride = tex.stride();
+    let i = i as usize;
     // The first footprint stands in for one outside (which the clamp rules out): a
     // select, not a branch around the filtering (`fill_span` has checked that the
     // texture has a first footprint).
@@ -223,11 +243,11 @@ pub(super) fn fill_span<S: Sampler, const MODE: u8, const PMA: bool, const SMOOT
     dst: &mut [Vec4],
     s: &Span,
 ) {
-    // Two pixels' points in one register: `(x, y)` of pixel k and of pixel k + 1.
     // Every texture has a footprint (it has at least two rows once padded).
     if tex.pixels.len() < tex.stride() + 2 {
         return;
     }
+    // Two pixels' points in one register: `(x, y)` of pixel k and of pixel k + 1.
     let p0 = S::map(tex, s.uv, false).xyxy();
     let dp = S::map(tex, s.duv, true).xyxy();
     // Attributes at pixel k are `start + k · step`, k counted in f32 (exact), so that the
@@ -309,7 +329,16 @@ mod tests {
             for j in -20..=120 {
                 let uv = Vec2::new(i as f32 / 100.0, j as f32 / 100.0);
                 let want = Vec4::from_array(tex.sample(uv.x, uv.y, true));
-                let have = BilinearClamp::sample(&tex, BilinearClamp::map(&tex, uv, false)) / 255.0;
+                let f32_index = BilinearClamp::<true>::sample(
+                    &tex,
+                    BilinearClamp::<true>::map(&tex, uv, false),
+                );
+                let u32_index = BilinearClamp::<false>::sample(
+                    &tex,
+                    BilinearClamp::<false>::map(&tex, uv, false),
+                );
+                assert_eq!(f32_index, u32_index, "{uv}");
+                let have = f32_index / 255.0;
                 assert!((want - have).abs().max_element() < 1e-4, "{uv}: {want} vs {have}");
             }
         }

@@ -5,8 +5,8 @@ use glam::{Vec2, Vec4};
 use spine_render_traits::{BlendMode, TextureWrap};
 
 use super::fragment::{
-    filler, span_colour, AnySampler, BilinearClamp, FillFn, NearestClamp, Span, ADDITIVE, MULTIPLY,
-    NORMAL, SCREEN,
+    filler, span_colour, AnySampler, BilinearClamp, FillFn, NearestClamp, Span, ADDITIVE,
+    F32_INDEX_TEXELS, MULTIPLY, NORMAL, SCREEN,
 };
 use super::{Scratch, HALF, SUB};
 use crate::texture::Texture;
@@ -101,7 +101,10 @@ impl TriRaster<'_> {
             BlendMode::Screen => SCREEN,
         };
         match (fast, bilinear) {
-            (true, true) => filler::<BilinearClamp>(mode, self.pma, smooth),
+            (true, true) if self.tex.pixels.len() <= F32_INDEX_TEXELS => {
+                filler::<BilinearClamp<true>>(mode, self.pma, smooth)
+            }
+            (true, true) => filler::<BilinearClamp<false>>(mode, self.pma, smooth),
             (true, false) => filler::<NearestClamp>(mode, self.pma, smooth),
             (false, true) => filler::<AnySampler<true>>(mode, self.pma, smooth),
             (false, false) => filler::<AnySampler<false>>(mode, self.pma, smooth),
