@@ -188,12 +188,6 @@ impl Texture {
         self.width as usize + 1
     }
 
-    /// The last index at which a 2×2 footprint (two texels of two rows) starts.
-    #[inline(always)]
-    pub fn last_footprint(&self) -> usize {
-        self.pixels.len().saturating_sub(self.stride() + 2)
-    }
-
     #[inline]
     fn texel(&self, x: usize, y: usize) -> [f32; 4] {
         match self.pixels.get(y * self.stride() + x) {

@@ -7,7 +7,7 @@
 //! triangles with non-finite texture coordinates), and whether the vertex colours vary over
 //! the triangle (`SMOOTH`).
 
-use glam::{Vec2, Vec4};
+use glam::{Vec2, Vec4, Vec4Swizzles};
 
 use crate::texture::{fast_floor, Texture};
 
@@ -26,6 +26,13 @@ pub(super) trait Sampler {
     fn map(tex: &Texture, uv: Vec2, is_step: bool) -> Vec4;
     /// The filtered texel at `p` (mapped coordinates).
     fn sample(tex: &Texture, p: Vec4) -> Vec4;
+    /// The filtered texels at two points `(p.x, p.y)` and `(p.z, p.w)`: what
+    /// [`Sampler::sample`] gives for each, with the work of both points done in one register
+    /// where the sampler can.
+    #[inline(always)]
+    fn sample_pair(tex: &Texture, p: Vec4) -> (Vec4, Vec4) {
+        (Self::sample(tex, p), Self::sample(tex, p.zwxy()))
+    }
 }
 
 /// One texel as four floats in `0..=255`.
@@ -37,7 +44,14 @@ fn texel(p: [u8; 4]) -> Vec4 {
 /// Texel space: `(u · width, v · height)`.
 #[inline(always)]
 fn texel_space(tex: &Texture, uv: Vec2) -> Vec4 {
-    Vec4::new(uv.x * tex.width as f32, uv.y * tex.height as f32, 0.0, 0.0)
+    Vec4::new(uv.x * side(tex.width), uv.y * side(tex.height), 0.0, 0.0)
+}
+
+/// A texture side (at most 16,384) as `f32`: exact, and through `i32`, one instruction
+/// (`u32` to `f32` is several on x86-64's baseline).
+#[inline(always)]
+fn side(n: u32) -> f32 {
+    n as i32 as f32
 }
 
 /// 1.5 · 2^23: adding it to a float in `[−2^22, 2^22]` rounds that to an integer (the
@@ -48,10 +62,20 @@ const SHIFTER: f32 = 12_582_912.0;
 const SHIFTER_BITS: u32 = 0x4B40_0000;
 
 /// Bilinear filtering, both axes clamped to the edge (the atlas default). Texel centers
-/// at `i + ½`, as OpenGL samples.
-pub(super) struct BilinearClamp;
+/// at `i + ½`, as OpenGL samples. With `F32_INDEX` (textures of at most
+/// [`F32_INDEX_TEXELS`] padded texels) a footprint's index is computed in `f32`, exact there.
+pub(super) struct BilinearClamp<const F32_INDEX: bool>;
 
-impl Sampler for BilinearClamp {
+/// The most padded texels a texture may have for [`BilinearClamp`]'s `f32` index: every
+/// index is below 2^23, where `f32` holds integers exactly and adding 2^23 puts them in
+/// the mantissa's low bits.
+pub(super) const F32_INDEX_TEXELS: usize = 1 << 23;
+
+/// 2^23 and its bits (see [`F32_INDEX_TEXELS`]).
+const TWO_23: f32 = 8_388_608.0;
+const TWO_23_BITS: u32 = 0x4B00_0000;
+
+impl<const F32_INDEX: bool> Sampler for BilinearClamp<F32_INDEX> {
     /// Texel space with texel centers at whole numbers: `(u · width − ½, v · height − ½)`.
     #[inline(always)]
     fn map(tex: &Texture, uv: Vec2, is_step: bool) -> Vec4 {
@@ -65,33 +89,58 @@ impl Sampler for BilinearClamp {
 
     #[inline(always)]
     fn sample(tex: &Texture, p: Vec4) -> Vec4 {
+        Self::sample_pair(tex, p).0
+    }
+
+    #[inline(always)]
+    fn sample_pair(tex: &Texture, p: Vec4) -> (Vec4, Vec4) {
         // Clamping the point between the centers of the edge texels gives what clamping
         // the texel indices gives: beyond the last center both texels of the footprint are
         // the edge texel (the weight is then 0, and the padding column or row repeats it).
-        let hi = Vec4::new((tex.width - 1) as f32, (tex.height - 1) as f32, 0.0, 0.0);
-        let c = p.max(Vec4::ZERO).min(hi);
+        let (w, h) = (side(tex.width - 1), side(tex.height - 1));
+        let c = p.max(Vec4::ZERO).min(Vec4::new(w, h, w, h));
         // floor(c) by the shifter: c − ½ rounded to nearest (c is in 0..2^14, so c − ½ is
         // exact from ½ up and rounds to 0 below). A tie (c a whole number n) may round to
         // n − 1, with a weight of exactly 1 on texel n: the same texel as floor's.
         let t = (c - 0.5) + SHIFTER;
         let whole = t - SHIFTER;
         let f = c - whole;
-        let xi = t.x.to_bits().wrapping_sub(SHIFTER_BITS) as usize;
-        let yi = t.y.to_bits().wrapping_sub(SHIFTER_BITS) as usize;
-        let stride = tex.stride();
-        // The padded texture always has the right and lower neighbours: one slice holds the
-        // whole footprint (the `min` is a no-op that lets the bounds check go).
-        let i = (yi * stride + xi).min(tex.last_footprint());
-        let Some(q) = tex.pixels.get(i..i + stride + 2) else {
-            return Vec4::ZERO;
+        let i = if F32_INDEX {
+            // (x + y · stride) of both points, exact: whole numbers below 2^23.
+            let s = side(tex.width + 1);
+            let rows = whole * Vec4::new(1.0, s, 1.0, s);
+            let i = (rows + rows.yxwz()) + TWO_23;
+            [i.x.to_bits(), i.z.to_bits()].map(|b| b.wrapping_sub(TWO_23_BITS))
+        } else {
+            let s = tex.width + 1;
+            let xy = t.to_array().map(|v| v.to_bits().wrapping_sub(SHIFTER_BITS));
+            [xy[1].wrapping_mul(s).wrapping_add(xy[0]), xy[3].wrapping_mul(s).wrapping_add(xy[2])]
         };
-        let (a, b) = (texel(q[0]), texel(q[1]));
-        let (c, d) = (texel(q[stride]), texel(q[stride + 1]));
-        let (fx, fy) = (Vec4::splat(f.x), Vec4::splat(f.y));
-        let top = a + (b - a) * fx;
-        let bot = c + (d - c) * fx;
-        top + (bot - top) * fy
+        (footprint(tex, i[0], f.xy()), footprint(tex, i[1], f.zw()))
     }
+}
+
+/// The bilinear blend of the 2×2 footprint whose top-left texel is at `i` in the padded
+/// texture, with weights `f` (in `0..=1`) towards the right and lower texels.
+#[inline(always)]
+fn footprint(tex: &Texture, i: u32, f: Vec2) -> Vec4 {
+    // The padded texture always has the right and lower neighbours: one slice holds the
+    // whole footprint (the clamped point keeps `i + stride + 1` inside it). In `u32` (a
+    // texture has fewer than 2^29 texels) `i + stride + 2` cannot overflow.
+    let stride = tex.stride();
+    let i = i as usize;
+    // The first footprint stands in for one outside (which the clamp rules out): a
+    // select, not a branch around the filtering (`fill_span` has checked that the
+    // texture has a first footprint).
+    let Some(q) = tex.pixels.get(i..i + stride + 2).or(tex.pixels.get(..stride + 2)) else {
+        return Vec4::ZERO;
+    };
+    let (a, b) = (texel(q[0]), texel(q[1]));
+    let (c, d) = (texel(q[stride]), texel(q[stride + 1]));
+    let (fx, fy) = (Vec4::splat(f.x), Vec4::splat(f.y));
+    let top = a + (b - a) * fx;
+    let bot = c + (d - c) * fx;
+    top + (bot - top) * fy
 }
 
 /// Nearest filtering, clamped to the edge.
@@ -187,26 +236,48 @@ pub(super) struct Span {
     pub ddark: Vec4,
 }
 
-/// Shades and blends every pixel of `dst` (one row's covered run).
+/// Shades and blends every pixel of `dst` (one row's covered run), two pixels at a time.
 #[inline(never)]
 pub(super) fn fill_span<S: Sampler, const MODE: u8, const PMA: bool, const SMOOTH: bool>(
     tex: &Texture,
     dst: &mut [Vec4],
     s: &Span,
 ) {
-    let p0 = S::map(tex, s.uv, false);
-    let dp = S::map(tex, s.duv, true);
+    // Every texture has a footprint (it has at least two rows once padded).
+    if tex.pixels.len() < tex.stride() + 2 {
+        return;
+    }
+    // Two pixels' points in one register: `(x, y)` of pixel k and of pixel k + 1.
+    let p0 = S::map(tex, s.uv, false).xyxy();
+    let dp = S::map(tex, s.duv, true).xyxy();
     // Attributes at pixel k are `start + k · step`, k counted in f32 (exact), so that the
     // rounding of a long run does not accumulate.
-    let mut k = 0.0f32;
-    for d in dst {
-        let p = p0 + dp * k;
-        let (light, dark) =
-            if SMOOTH { (s.light + s.dlight * k, s.dark + s.ddark * k) } else { (s.light, s.dark) };
-        let t = S::sample(tex, p);
-        *d = blend::<MODE, PMA>(tint::<PMA>(t, light, dark), *d);
-        k += 1.0;
+    let mut k = Vec4::new(0.0, 0.0, 1.0, 1.0);
+    let mut pairs = dst.chunks_exact_mut(2);
+    for pair in &mut pairs {
+        let (t0, t1) = S::sample_pair(tex, p0 + dp * k);
+        if let [d0, d1] = pair {
+            shade::<MODE, PMA, SMOOTH>(t0, s, k.x, d0);
+            shade::<MODE, PMA, SMOOTH>(t1, s, k.z, d1);
+        }
+        k += 2.0;
     }
+    if let [d] = pairs.into_remainder() {
+        shade::<MODE, PMA, SMOOTH>(S::sample(tex, p0 + dp * k), s, k.x, d);
+    }
+}
+
+/// Tints the texel `t` of pixel `k` of the span and blends it into `d`.
+#[inline(always)]
+fn shade<const MODE: u8, const PMA: bool, const SMOOTH: bool>(
+    t: Vec4,
+    s: &Span,
+    k: f32,
+    d: &mut Vec4,
+) {
+    let (light, dark) =
+        if SMOOTH { (s.light + s.dlight * k, s.dark + s.ddark * k) } else { (s.light, s.dark) };
+    *d = blend::<MODE, PMA>(tint::<PMA>(t, light, dark), *d);
 }
 
 /// A span filler chosen per triangle.
@@ -258,7 +329,16 @@ mod tests {
             for j in -20..=120 {
                 let uv = Vec2::new(i as f32 / 100.0, j as f32 / 100.0);
                 let want = Vec4::from_array(tex.sample(uv.x, uv.y, true));
-                let have = BilinearClamp::sample(&tex, BilinearClamp::map(&tex, uv, false)) / 255.0;
+                let f32_index = BilinearClamp::<true>::sample(
+                    &tex,
+                    BilinearClamp::<true>::map(&tex, uv, false),
+                );
+                let u32_index = BilinearClamp::<false>::sample(
+                    &tex,
+                    BilinearClamp::<false>::map(&tex, uv, false),
+                );
+                assert_eq!(f32_index, u32_index, "{uv}");
+                let have = f32_index / 255.0;
                 assert!((want - have).abs().max_element() < 1e-4, "{uv}: {want} vs {have}");
             }
         }

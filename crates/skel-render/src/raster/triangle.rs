@@ -5,8 +5,8 @@ use glam::{Vec2, Vec4};
 use spine_render_traits::{BlendMode, TextureWrap};
 
 use super::fragment::{
-    filler, span_colour, AnySampler, BilinearClamp, FillFn, NearestClamp, Span, ADDITIVE, MULTIPLY,
-    NORMAL, SCREEN,
+    filler, span_colour, AnySampler, BilinearClamp, FillFn, NearestClamp, Span, ADDITIVE,
+    F32_INDEX_TEXELS, MULTIPLY, NORMAL, SCREEN,
 };
 use super::{Scratch, HALF, SUB};
 use crate::texture::Texture;
@@ -60,23 +60,18 @@ fn row_run(e: &[Edge; 3], last: i64) -> (i64, i64) {
     let mut hi = last;
     for edge in e {
         let v = edge.row + edge.bias;
-        match edge.step_x.cmp(&0) {
-            std::cmp::Ordering::Greater if v < 0 => {
-                // First k with v + k * step_x >= 0: ceil(-v / step_x).
-                let need = -v;
-                lo = lo.max(
-                    need.div_euclid(edge.step_x) + i64::from(need.rem_euclid(edge.step_x) != 0),
-                );
-            }
-            std::cmp::Ordering::Less => {
-                if v < 0 {
-                    hi = -1;
-                } else {
-                    hi = hi.min(v.div_euclid(-edge.step_x));
-                }
-            }
-            std::cmp::Ordering::Equal if v < 0 => hi = -1,
-            _ => {}
+        let s = edge.step_x;
+        // Divisions of a non-negative divisor: `/` truncates towards zero, which is the
+        // floor for a non-negative numerator and, for a negative one, a value that leaves
+        // the run as it is (left edges) or empty (right edges).
+        if s > 0 {
+            // First k with v + k · s >= 0: ceil(−v / s) when v < 0, else 0 or less.
+            lo = lo.max((s - 1 - v) / s);
+        } else if s < 0 {
+            // Last k with v − k · |s| >= 0: floor(v / |s|), or less than 0 when v < 0.
+            hi = hi.min((v - s) / -s - 1);
+        } else if v < 0 {
+            hi = -1;
         }
     }
     (lo, hi)
@@ -106,7 +101,10 @@ impl TriRaster<'_> {
             BlendMode::Screen => SCREEN,
         };
         match (fast, bilinear) {
-            (true, true) => filler::<BilinearClamp>(mode, self.pma, smooth),
+            (true, true) if self.tex.pixels.len() <= F32_INDEX_TEXELS => {
+                filler::<BilinearClamp<true>>(mode, self.pma, smooth)
+            }
+            (true, true) => filler::<BilinearClamp<false>>(mode, self.pma, smooth),
             (true, false) => filler::<NearestClamp>(mode, self.pma, smooth),
             (false, true) => filler::<AnySampler<true>>(mode, self.pma, smooth),
             (false, false) => filler::<AnySampler<false>>(mode, self.pma, smooth),
@@ -193,7 +191,7 @@ impl TriRaster<'_> {
             span.ddark = span_colour(dot4(dw, &dark));
         }
         let width = self.width as usize;
-        for y in y0..=y1 {
+        for y in y0..y1 + 1 {
             let (lo, hi) = row_run(&e, x1 - x0);
             if hi >= lo {
                 self.fragments += (hi - lo + 1) as u64;
