@@ -436,20 +436,6 @@ pub(crate) fn deliver_curve_frames<'a, V: WireChannels>(
     Ok((cur.rest, ()))
 }
 
-/// Parses `bezierCount` and then a curve timeline of `frame_count` frames.
-pub(crate) fn curve_timeline<'a, 'l, V: WireChannels>(
-    lim: &'l Lim,
-    frame_count: usize,
-) -> impl FnOnce(In<'a>) -> Res<'a, CurveTimeline<V>> + use<'a, 'l, V> {
-    move |i| {
-        let (i, bezier_count) = varint(i)?;
-        frames_checked::<V>(lim, i, frame_count)?;
-        let mut frames: Vec<CurveKey<V>> = Vec::with_capacity(frame_count);
-        let (i, ()) = curve_frames(lim, i, frame_count, &mut frames)?;
-        Ok((i, CurveTimeline { bezier_count, frames }))
-    }
-}
-
 /// Rejects an empty timeline and a key count the rest of the input cannot hold.
 #[inline]
 pub(crate) fn frames_checked<V: WireChannels>(
