@@ -55,6 +55,17 @@ pub(crate) fn vertices_of(kind: &AttachmentKind) -> Vertices {
     }
 }
 
+/// The vertices of a vertex attachment (`None` for the others).
+pub(crate) fn vertices_mut(kind: &mut AttachmentKind) -> Option<&mut Vertices> {
+    match kind {
+        AttachmentKind::Mesh(m) => Some(&mut m.vertices),
+        AttachmentKind::BoundingBox(b) => Some(&mut b.vertices),
+        AttachmentKind::Path(p) => Some(&mut p.vertices),
+        AttachmentKind::Clipping(k) => Some(&mut k.vertices),
+        _ => None,
+    }
+}
+
 /// How a path constraint's position and spacing timelines scale their values: by the
 /// load scale when the constraint's mode is a length (fixed position; length or fixed
 /// spacing), else 1.

@@ -11,16 +11,18 @@
 mod animation;
 mod attachments;
 mod constraints;
+mod keyed;
 mod skins;
 
 use spine_format::binary::v43 as w;
 use spine_format::binary::StrRef;
 use spine_format::SpineVersion;
 
-use crate::build::Builder;
+use crate::build::{Builder, Counts};
 use crate::data::*;
 use crate::error::LoadError;
 use crate::LoadOptions;
+use animation::AnimSink;
 use std::collections::VecDeque;
 
 /// A bone's inheritance.
@@ -59,12 +61,15 @@ fn property(p: w::TransformProperty) -> TransformProperty {
 struct Conv<'a, 'o> {
     s: &'a w::Skeleton,
     b: Builder<'o>,
-    /// Mesh buffers moved out of an owned tree ([`load_owned`]), in the order [`skins`]
+    /// Mesh buffers moved out of an owned tree ([`load_streaming`]), in the order [`skins`]
     /// visits the meshes; empty when converting a borrowed tree.
     mesh_buffers: VecDeque<MeshBuffers>,
     /// Bone and slot names moved out of an owned tree, by index (empty: cloned).
     bone_names: Vec<String>,
     slot_names: Vec<String>,
+    /// The number of animations (slider constraints' animation indices are checked
+    /// against it).
+    animation_count: usize,
 }
 
 /// A mesh's buffers moved out of the tree: the mesh's address (to match it when it is
@@ -156,36 +161,55 @@ pub(crate) fn convert(
     s: &w::Skeleton,
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    convert_with(s, options, VecDeque::new(), Vec::new(), Vec::new())
+    convert_with(s, options, Moved::default(), None)
 }
 
-/// Converts a parsed 4.3 skeleton that the caller gives away: the same result as
-/// [`convert`], with the mesh buffers and the bone and slot names moved, not copied.
-pub(crate) fn load_owned(
-    mut s: w::Skeleton,
+/// Loads a 4.3 skeleton from its bytes (`load_binary`): everything before the animations
+/// is parsed into the raw AST and converted, its mesh buffers and names moved into the
+/// model instead of copied; the animations are then streamed from the bytes into the
+/// model's timelines (no AST for them), and the slider constraints' animations, which
+/// follow them on the wire, set last. Errors are the parser's, as with `parse`.
+pub(crate) fn load_streaming(
+    bytes: &[u8],
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    let buffers = take_mesh_buffers(&mut s);
-    let bones = s.bones.iter_mut().map(|b| std::mem::take(&mut b.name)).collect();
-    let slots = s.slots.iter_mut().map(|b| std::mem::take(&mut b.name)).collect();
-    convert_with(&s, options, buffers, bones, slots)
+    let (mut s, animations) = w::parse_head(bytes, &options.limits)?;
+    let mesh_buffers = take_mesh_buffers(&mut s);
+    let bone_names = s.bones.iter_mut().map(|b| std::mem::take(&mut b.name)).collect();
+    let slot_names = s.slots.iter_mut().map(|b| std::mem::take(&mut b.name)).collect();
+    let parts = Moved { mesh_buffers, bone_names, slot_names };
+    convert_with(&s, options, parts, Some(animations))
 }
 
-/// Converts, taking moved buffers and names where the caller gave them.
+/// What a caller gave away of its tree: mesh buffers and bone and slot names (empty:
+/// they are copied).
+#[derive(Default)]
+struct Moved {
+    /// Mesh buffers, in the order [`skins`] visits the meshes.
+    mesh_buffers: VecDeque<MeshBuffers>,
+    /// Bone names, by index.
+    bone_names: Vec<String>,
+    /// Slot names, by index.
+    slot_names: Vec<String>,
+}
+
+/// Converts, taking moved buffers and names, and streaming the animations when given.
 fn convert_with(
     s: &w::Skeleton,
     options: &LoadOptions<'_>,
-    mesh_buffers: VecDeque<MeshBuffers>,
-    bone_names: Vec<String>,
-    slot_names: Vec<String>,
+    moved: Moved,
+    stream: Option<w::Animations<'_>>,
 ) -> Result<SkeletonData, LoadError> {
+    let animation_count = stream.as_ref().map_or(s.animations.len(), |a| a.len());
     let mut c = Conv {
         s,
         b: Builder::new(Behaviour::new(SpineVersion::V4_3, &s.header.version), options),
-        mesh_buffers,
-        bone_names,
-        slot_names,
+        mesh_buffers: moved.mesh_buffers,
+        bone_names: moved.bone_names,
+        slot_names: moved.slot_names,
+        animation_count,
     };
+    c.b.reserve(counts(s, animation_count));
     header(&mut c);
     bones_and_slots(&mut c);
     for con in &s.constraints {
@@ -196,10 +220,48 @@ fn convert_with(
     skins::skins(&mut c);
     c.b.resolve_links();
     c.b.bind_atlas();
-    for a in &s.animations {
-        animation::animation(&mut c, a);
+    let mut sink = AnimSink::new(&mut c);
+    match stream {
+        Some(mut animations) => {
+            while animations.read_next_into(&mut sink)? {
+                sink.finish();
+            }
+            set_slider_animations(&mut c, &animations.finish()?);
+        }
+        None => {
+            for a in &s.animations {
+                a.replay(&mut sink)?;
+                sink.finish();
+            }
+        }
     }
     c.b.finish()
+}
+
+/// Sets each slider constraint's animation, `(constraint index, animation index)` as
+/// [`w::Animations::finish`] gives them (both already checked by the parser).
+fn set_slider_animations(c: &mut Conv<'_, '_>, sliders: &[(usize, u32)]) {
+    for &(k, animation) in sliders {
+        if let Some(ConstraintKind::Slider(d)) =
+            c.b.data.constraints.get_mut(k).map(|c| &mut c.kind)
+        {
+            d.animation = crate::ids::AnimationId(animation);
+        }
+    }
+}
+
+/// What the skeleton holds, for reserving the model's lists once.
+fn counts(s: &w::Skeleton, animations: usize) -> Counts {
+    let skin_slots = s.default_skin.iter().chain(s.skins.iter().map(|k| &k.slots));
+    Counts {
+        bones: s.bones.len(),
+        slots: s.slots.len(),
+        constraints: s.constraints.len(),
+        skins: s.skin_count(),
+        attachments: skin_slots.flatten().map(|k| k.attachments.len()).sum(),
+        events: s.events.len(),
+        animations,
+    }
 }
 
 /// The bones (parents first) and slots (setup draw order).

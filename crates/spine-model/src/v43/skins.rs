@@ -45,7 +45,7 @@ pub(super) fn skins(c: &mut Conv<'_, '_>) {
 
 /// A skin's attachments, slot by slot.
 fn skin_entries(c: &mut Conv<'_, '_>, slots: &[w::SkinSlot]) -> Vec<SkinEntry> {
-    let mut entries = Vec::new();
+    let mut entries = Vec::with_capacity(slots.iter().map(|s| s.attachments.len()).sum());
     for sa in slots {
         let slot = c.b.slot(sa.slot);
         let slot_name =
