@@ -2,7 +2,7 @@
 //! bytes by `load_binary`, replayed from the AST by `from_binary`) and builds the model's
 //! timelines; the curve timelines here, the keyed ones in [`super::keyed`].
 
-use spine_format::binary::shared::CurveFrames;
+use spine_format::binary::shared::{CurveFrames, DrawOrderChange};
 use spine_format::binary::v43 as w;
 use spine_format::binary::v43::stream as wst;
 use spine_format::BinaryError;
@@ -47,11 +47,14 @@ pub(super) struct AnimSink<'c, 'a, 'o> {
     /// Indices in `tl` of curve tables with a value that may not be finite (checked, in
     /// order, when the animation ends).
     unchecked: Vec<usize>,
-    /// The animation's keys ([`AnimationData::keys`]), copied out when it ends (the
-    /// buffer is kept for the next animation).
+    /// The animation's keys ([`AnimationData::keys`]), given away when it ends.
     pub(super) keys: Vec<f32>,
+    /// The room the next animation's keys start with (the longest keys so far).
+    room: usize,
     /// Scratch for a streamed curve table.
     scratch: Vec<f32>,
+    /// The draw-order timeline being read.
+    pub(super) order: Option<super::keyed::OrderTimeline>,
 }
 
 impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
@@ -69,7 +72,9 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
             slider: ConstraintId(0),
             unchecked: Vec::new(),
             keys: Vec::new(),
+            room: 0,
             scratch: Vec::new(),
+            order: None,
         }
     }
 
@@ -111,9 +116,11 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
         check_tables(&mut self.c.b, &tl, &self.keys, self.unchecked.iter().copied());
         self.unchecked.clear();
         self.c.b.pop();
-        // One exactly sized copy; the buffer keeps its capacity for the next animation.
-        let keys = self.keys.as_slice().to_vec();
-        self.keys.clear();
+        // The buffer is given away, shrunk in place to its length (no copy); the next
+        // animation's starts with room for as many keys.
+        let mut keys = std::mem::take(&mut self.keys);
+        self.room = self.room.max(keys.len());
+        keys.shrink_to_fit();
         self.c.b.data.animations.push(AnimationData {
             name: std::mem::take(&mut self.name),
             duration: self.duration,
@@ -129,6 +136,7 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
         self.name = name.to_owned();
         // The wire's timeline count (exact for editor exports), capped by the input.
         self.tl = Vec::with_capacity(capacity);
+        self.keys.reserve(self.room);
         self.duration = 0.0;
     }
 
@@ -267,12 +275,16 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
         }
     }
 
-    fn draw_order(&mut self, keys: Vec<w::DrawOrderKey>) {
-        self.draw_order_keys(&keys);
+    fn draw_order(&mut self, folder: Option<Vec<u32>>, keys: usize) {
+        self.begin_draw_order(folder, keys);
     }
 
-    fn draw_order_folders(&mut self, folders: Vec<w::DrawOrderFolder>) {
-        self.folders(&folders);
+    fn draw_order_key(&mut self, time: f32, changes: &[DrawOrderChange]) {
+        self.draw_order_key(time, changes);
+    }
+
+    fn draw_order_end(&mut self) {
+        self.end_draw_order();
     }
 
     fn events(&mut self, keys: Vec<w::EventKey>) {

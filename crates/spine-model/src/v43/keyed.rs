@@ -1,9 +1,7 @@
 //! 4.3 timelines of keys without a streamed curve table: attachment switches, IK, deform and
 //! sequence, draw order and folders, events (the [`AnimSink`] methods they go through).
 
-use std::sync::Arc;
-
-use spine_format::binary::shared::CurveType;
+use spine_format::binary::shared::{CurveType, DrawOrderChange};
 use spine_format::binary::v43 as w;
 
 use super::animation::{constraint_ref, AnimSink};
@@ -23,7 +21,7 @@ impl AnimSink<'_, '_, '_> {
         self.tl.push(Timeline::Attachment {
             slot,
             times: keys.iter().map(|k| k.time).collect(),
-            names: keys.iter().map(|k| c.text(k.attachment).map(Arc::from)).collect(),
+            names: keys.iter().map(|k| c.shared(k.attachment)).collect(),
         });
     }
 
@@ -78,14 +76,14 @@ impl AnimSink<'_, '_, '_> {
         };
         self.see(last.unwrap_or(0.0));
         let c = &mut *self.c;
-        let key = c.text(e.attachment).unwrap_or_default().to_owned();
+        let key = c.text(e.attachment).unwrap_or_default();
         let is_deform = matches!(e.kind, w::AttachmentTimelineKind::Deform(_));
-        let Some(att) = timeline_attachment(&mut c.b, skin, slot, &key, is_deform) else {
+        let Some(att) = timeline_attachment(&mut c.b, skin, slot, key, is_deform) else {
             return;
         };
         match &e.kind {
             w::AttachmentTimelineKind::Deform(d) => {
-                let (curves, vertices) = self.deform(&key, att, d);
+                let (curves, vertices) = self.deform(key, att, d);
                 self.tl.push(Timeline::Deform { slot, attachment: att, curves, vertices });
             }
             w::AttachmentTimelineKind::Sequence(keys) => {
@@ -142,25 +140,46 @@ impl AnimSink<'_, '_, '_> {
         (curves.store(&mut self.keys), keys)
     }
 
-    /// The draw-order timeline.
-    pub(super) fn draw_order_keys(&mut self, keys: &[w::DrawOrderKey]) {
-        self.see(keys.last().map_or(0.0, |k| k.time));
-        if !keys.is_empty() {
-            let n = self.c.b.data.slots.len();
-            let (times, orders) = orders(&mut self.c.b, n, keys, SlotId);
-            self.tl.push(Timeline::DrawOrder { times, orders });
+    /// A draw-order timeline of `keys` keys begins (`folder`: the folder's slots).
+    pub(super) fn begin_draw_order(&mut self, folder: Option<Vec<u32>>, keys: usize) {
+        let b = &mut self.c.b;
+        let (slots, n) = match folder {
+            None => (None, b.data.slots.len()),
+            Some(f) => {
+                let slots: Vec<SlotId> = f.iter().map(|&s| b.slot(s)).collect();
+                let n = slots.len();
+                (Some(slots), n)
+            }
+        };
+        let out = DrawOrders::new(n, keys);
+        self.order = Some(OrderTimeline { slots, out, last: None });
+    }
+
+    /// A key of the draw-order timeline being read.
+    pub(super) fn draw_order_key(&mut self, time: f32, changes: &[DrawOrderChange]) {
+        let Some(o) = &mut self.order else { return };
+        let index = o.out.times.len();
+        o.last = Some(time);
+        let changes = (!changes.is_empty()).then(|| changes.iter().map(|ch| (ch.slot, ch.shift)));
+        match &o.slots {
+            None => o.out.push(&mut self.c.b, (index, time), changes, SlotId),
+            Some(slots) => {
+                let map = |i: u32| slots.get(i as usize).copied().unwrap_or_default();
+                o.out.push(&mut self.c.b, (index, time), changes, map);
+            }
         }
     }
 
-    /// The draw-order folder timelines (each ordering its own slots).
-    pub(super) fn folders(&mut self, folders: &[w::DrawOrderFolder]) {
-        for f in folders {
-            self.see(f.keys.last().map_or(0.0, |k| k.time));
-            let slots: Vec<SlotId> = f.slots.iter().map(|&s| self.c.b.slot(s)).collect();
-            let map = slots.clone();
-            let map = |i: u32| map.get(i as usize).copied().unwrap_or_default();
-            let (times, orders) = orders(&mut self.c.b, slots.len(), &f.keys, map);
-            self.tl.push(Timeline::DrawOrderFolder { slots, times, orders });
+    /// The draw-order timeline being read ends: the skeleton's is added when it has keys, a
+    /// folder's always; its last key counts toward the duration.
+    pub(super) fn end_draw_order(&mut self) {
+        let Some(o) = self.order.take() else { return };
+        self.see(o.last.unwrap_or(0.0));
+        let DrawOrders { times, orders, .. } = o.out;
+        match o.slots {
+            None if times.is_empty() => {}
+            None => self.tl.push(Timeline::DrawOrder { times, orders }),
+            Some(slots) => self.tl.push(Timeline::DrawOrderFolder { slots, times, orders }),
         }
     }
 
@@ -174,20 +193,15 @@ impl AnimSink<'_, '_, '_> {
     }
 }
 
-/// Draw-order keys over `n` slots, each resolved index mapped to a slot by `map`.
-fn orders(
-    b: &mut crate::build::Builder<'_>,
-    n: usize,
-    keys: &[w::DrawOrderKey],
-    map: impl Fn(u32) -> SlotId,
-) -> (Vec<f32>, Vec<Option<Vec<SlotId>>>) {
-    let mut out = DrawOrders::new(n, keys.len());
-    for (i, k) in keys.iter().enumerate() {
-        let changes =
-            (!k.changes.is_empty()).then(|| k.changes.iter().map(|ch| (ch.slot, ch.shift)));
-        out.push(b, (i, k.time), changes, &map);
-    }
-    (out.times, out.orders)
+/// A draw-order timeline being read: the folder's slots (`None`: the skeleton's
+/// timeline), its keys so far, and the last key's time.
+pub(super) struct OrderTimeline {
+    /// The folder's slots, or `None` for the skeleton's draw order.
+    slots: Option<Vec<SlotId>>,
+    /// The keys so far.
+    out: DrawOrders,
+    /// The last key's time.
+    last: Option<f32>,
 }
 
 /// An event key's own values.

@@ -7,7 +7,7 @@ use nom::Parser;
 use super::ast::*;
 use super::read::{check_type, constraint_index, inherit_of, Ctx};
 use super::stream::*;
-use crate::binary::shared::{deliver_curve_frames, draw_order, CurveType};
+use crate::binary::shared::{deliver_curve_frames, draw_order_into, CurveType, DrawOrderChange};
 use crate::binary::wire::{
     check_count, count, each, enum_u8, f32, f32s, f32s_into, i32, i8, index, indices, items, list,
     rgba, section, str_ref, string, u8, varint, varint_signed, Above, In, PErr, Res,
@@ -152,21 +152,23 @@ pub(super) fn animation<'a, S: AnimationSink>(
     Ok((i, ()))
 }
 
-/// The draw-order keys and the draw-order folders, each handed to `sink` once read.
+/// The draw-order timeline and the draw-order folders, handed to `sink` key by key (the
+/// changes of each key in a buffer reused for the next).
 fn draw_orders<'a, S: AnimationSink>(ctx: &Ctx<'_>, i: In<'a>, sink: &mut S) -> Res<'a, ()> {
     let lim = ctx.lim;
-    let (i, draw_order) = section("draw order", |i| draw_order_keys(ctx, ctx.slots, i)).parse(i)?;
-    sink.draw_order(draw_order);
-    let (i, draw_order_folders) = section(
+    let mut changes = Vec::new();
+    let (i, ()) =
+        section("draw order", |i| draw_order_keys(ctx, (None, ctx.slots), i, &mut changes, sink))
+            .parse(i)?;
+    let (i, _) = section(
         "draw order folders",
         list(lim, "folder", 2, Some("folders"), |i, _| {
             let (i, slots) = indices(lim, "slot", ctx.slots)(i)?;
-            let (i, keys) = draw_order_keys(ctx, slots.len(), i)?;
-            Ok((i, DrawOrderFolder { slots, keys }))
+            let n = slots.len();
+            draw_order_keys(ctx, (Some(slots), n), i, &mut changes, sink)
         }),
     )
     .parse(i)?;
-    sink.draw_order_folders(draw_order_folders);
     Ok((i, ()))
 }
 
@@ -201,14 +203,27 @@ fn attachment_timelines<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Vec<AttachmentT
     })(i)
 }
 
-/// Draw order keys over `slots` slots (the skeleton's, or a folder's).
-fn draw_order_keys<'a>(ctx: &Ctx<'_>, slots: usize, i: In<'a>) -> Res<'a, Vec<DrawOrderKey>> {
+/// A draw-order timeline's keys over `slots` slots (the skeleton's: `folder` `None`; or
+/// the folder's), handed to `sink` one by one (`changes` is the reused buffer).
+fn draw_order_keys<'a, S: AnimationSink>(
+    ctx: &Ctx<'_>,
+    (folder, slots): (Option<Vec<u32>>, usize),
+    i: In<'a>,
+    changes: &mut Vec<DrawOrderChange>,
+    sink: &mut S,
+) -> Res<'a, ()> {
     let lim = ctx.lim;
-    list(lim, "keyframe", 5, Some("frames"), move |i, _| {
+    let (i, n) = count(lim, "keyframe", 5)(i)?;
+    sink.draw_order(folder, n);
+    let (i, ()) = each(n, Some("frames"), |i, _| {
         let (i, time) = f32(i)?;
-        let (i, changes) = draw_order(lim, slots)(i)?;
-        Ok((i, DrawOrderKey { time, changes }))
-    })(i)
+        changes.clear();
+        let (i, ()) = draw_order_into(lim, slots, changes)(i)?;
+        sink.draw_order_key(time, changes);
+        Ok((i, ()))
+    })(i)?;
+    sink.draw_order_end();
+    Ok((i, ()))
 }
 
 fn slot_timeline<'a, S: AnimationSink>(

@@ -7,7 +7,7 @@
 //! a sink. [`super::parse`] is the same reader with the AST builder as sink, and
 //! [`Animation::replay`] feeds a parsed animation to a sink in wire order.
 
-use crate::binary::shared::{CurveFrames, CurveTimeline};
+use crate::binary::shared::{CurveFrames, CurveTimeline, DrawOrderChange};
 use crate::error::BinaryError;
 
 use super::ast::*;
@@ -121,10 +121,14 @@ pub trait AnimationSink {
     fn slider_timeline(&mut self, t: SliderTimelineIn<'_, '_>) -> Result<(), BinaryError>;
     /// The deform and sequence timelines (called once, possibly with none).
     fn attachment_timelines(&mut self, skins: Vec<AttachmentTimelinesSkin>);
-    /// The draw-order keys (called once, possibly with none).
-    fn draw_order(&mut self, keys: Vec<DrawOrderKey>);
-    /// The draw-order folder timelines (called once, possibly with none).
-    fn draw_order_folders(&mut self, folders: Vec<DrawOrderFolder>);
+    /// A draw-order timeline of `keys` keys begins: first the skeleton's (`folder` `None`,
+    /// always, possibly with no keys), then each draw-order folder's (`folder` its slots,
+    /// whose indices the changes of its keys use).
+    fn draw_order(&mut self, folder: Option<Vec<u32>>, keys: usize);
+    /// A key of the draw-order timeline begun last (`changes` empty: the setup order).
+    fn draw_order_key(&mut self, time: f32, changes: &[DrawOrderChange]);
+    /// The draw-order timeline begun last ends.
+    fn draw_order_end(&mut self);
     /// The event keys (called once, possibly with none).
     fn events(&mut self, keys: Vec<EventKey>);
     /// The nonessential animation color, last.
@@ -257,12 +261,23 @@ impl AnimationSink for AstSink {
     fn attachment_timelines(&mut self, skins: Vec<AttachmentTimelinesSkin>) {
         self.a.attachments = skins;
     }
-    fn draw_order(&mut self, keys: Vec<DrawOrderKey>) {
-        self.a.draw_order = keys;
+    fn draw_order(&mut self, folder: Option<Vec<u32>>, keys: usize) {
+        match folder {
+            None => self.a.draw_order = Vec::with_capacity(keys),
+            Some(slots) => {
+                let f = DrawOrderFolder { slots, keys: Vec::with_capacity(keys) };
+                self.a.draw_order_folders.push(f);
+            }
+        }
     }
-    fn draw_order_folders(&mut self, folders: Vec<DrawOrderFolder>) {
-        self.a.draw_order_folders = folders;
+    fn draw_order_key(&mut self, time: f32, changes: &[DrawOrderChange]) {
+        let keys = match self.a.draw_order_folders.last_mut() {
+            Some(f) => &mut f.keys,
+            None => &mut self.a.draw_order,
+        };
+        keys.push(DrawOrderKey { time, changes: changes.to_vec() });
     }
+    fn draw_order_end(&mut self) {}
     fn events(&mut self, keys: Vec<EventKey>) {
         self.a.events = keys;
     }
@@ -333,8 +348,15 @@ impl Animation {
         }
         self.replay_constraints(sink)?;
         sink.attachment_timelines(self.attachments.clone());
-        sink.draw_order(self.draw_order.clone());
-        sink.draw_order_folders(self.draw_order_folders.clone());
+        for (folder, keys) in std::iter::once((None, &self.draw_order))
+            .chain(self.draw_order_folders.iter().map(|f| (Some(f.slots.clone()), &f.keys)))
+        {
+            sink.draw_order(folder, keys.len());
+            for k in keys {
+                sink.draw_order_key(k.time, &k.changes);
+            }
+            sink.draw_order_end();
+        }
         sink.events(self.events.clone());
         sink.color(self.color);
         Ok(())
