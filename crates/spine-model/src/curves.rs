@@ -195,15 +195,6 @@ where
     convert(t, N, |v, c| v[c] * scale, scale)
 }
 
-/// A color curve timeline of `N` byte channels, values `byte / 255`.
-#[cfg(test)]
-pub(crate) fn colors<const N: usize>(t: &CurveTimeline<[u8; N]>) -> CurveBuf
-where
-    [u8; N]: Channels,
-{
-    convert(t, N, |v, c| f32::from(v[c]) / 255.0, 1.0)
-}
-
 /// Bit 31 is set when `v` is not finite (its exponent bits all ones: adding one to the
 /// exponent field carries into bit 31); OR these up and test once.
 #[inline(always)]
