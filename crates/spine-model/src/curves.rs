@@ -1,7 +1,9 @@
 //! Builds curve tables ([`CurveBuf`], or streamed into an animation's keys as [`Curves`]) from the 4.x wire curve encoding (shared by 4.0–4.3), and the
 //! 3.x sampled curve kind ([`CurveModel::Sampled3x`](crate::CurveModel::Sampled3x)).
 
-use spine_format::binary::shared::{Channels, CurveFrames, CurveTimeline, CurveType, KeySink};
+#[cfg(test)]
+use spine_format::binary::shared::CurveTimeline;
+use spine_format::binary::shared::{Channels, CurveFrames, CurveType, KeySink};
 use spine_format::BinaryError;
 
 use crate::anim::{
@@ -158,7 +160,9 @@ pub(crate) fn bezier_count(curves: &[CurveType], channels: usize) -> usize {
 }
 
 /// Converts a wire curve timeline: `value(v, c)` gives channel `c` of a key (already
-/// scaled); bezier `cy` are multiplied by `cy_scale`.
+/// scaled); bezier `cy` are multiplied by `cy_scale`. The reference the streamed tables
+/// are tested against.
+#[cfg(test)]
 pub(crate) fn convert<V: Channels>(
     t: &CurveTimeline<V>,
     channels: usize,
@@ -183,19 +187,12 @@ pub(crate) fn convert<V: Channels>(
 }
 
 /// A float curve timeline of `N` channels, values and `cy` times `scale`.
+#[cfg(test)]
 pub(crate) fn floats<const N: usize>(t: &CurveTimeline<[f32; N]>, scale: f32) -> CurveBuf
 where
     [f32; N]: Channels,
 {
     convert(t, N, |v, c| v[c] * scale, scale)
-}
-
-/// A color curve timeline of `N` byte channels, values `byte / 255`.
-pub(crate) fn colors<const N: usize>(t: &CurveTimeline<[u8; N]>) -> CurveBuf
-where
-    [u8; N]: Channels,
-{
-    convert(t, N, |v, c| f32::from(v[c]) / 255.0, 1.0)
 }
 
 /// Bit 31 is set when `v` is not finite (its exponent bits all ones: adding one to the

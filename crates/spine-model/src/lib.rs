@@ -109,7 +109,7 @@ pub fn load_binary(bytes: &[u8], atlas: Option<&Atlas>) -> Result<SkeletonData, 
 }
 
 /// Parses and resolves binary skeleton bytes with `options`: the same result (data, or
-/// error) as [`spine_format::binary::parse`] then [`SkeletonData::from_binary`], faster (4.0–4.2
+/// error) as [`spine_format::binary::parse`] then [`SkeletonData::from_binary`], faster (4.0–4.3
 /// animations are streamed from the bytes into the model, mesh buffers moved, not copied).
 pub fn load_binary_with(
     bytes: &[u8],
@@ -120,12 +120,12 @@ pub fn load_binary_with(
         if (V::V4_0..V::V4_3).contains(&h.generation) {
             return v40::load_streaming(bytes, options);
         }
+        if h.generation == V::V4_3 {
+            return v43::load_streaming(bytes, options);
+        }
     }
-    match spine_format::binary::parse_with_limits(bytes, &options.limits)? {
-        // 4.3: the tree is ours to take apart (mesh buffers and names moved, not copied).
-        SkeletonFile::V43(s) => v43::load_owned(s, options),
-        file => SkeletonData::from_binary(&file, options),
-    }
+    let file = spine_format::binary::parse_with_limits(bytes, &options.limits)?;
+    SkeletonData::from_binary(&file, options)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use spine_format::binary::shared::CurveType;
 
 use crate::anim::*;
-use crate::build::{draw_order, Builder};
+use crate::build::{draw_order_with, Builder};
 use crate::curves;
 use crate::data::*;
 use crate::error::ProblemKind;
@@ -55,6 +55,17 @@ pub(crate) fn vertices_of(kind: &AttachmentKind) -> Vertices {
     }
 }
 
+/// The vertices of a vertex attachment (`None` for the others).
+pub(crate) fn vertices_mut(kind: &mut AttachmentKind) -> Option<&mut Vertices> {
+    match kind {
+        AttachmentKind::Mesh(m) => Some(&mut m.vertices),
+        AttachmentKind::BoundingBox(b) => Some(&mut b.vertices),
+        AttachmentKind::Path(p) => Some(&mut p.vertices),
+        AttachmentKind::Clipping(k) => Some(&mut k.vertices),
+        _ => None,
+    }
+}
+
 /// How a path constraint's position and spacing timelines scale their values: by the
 /// load scale when the constraint's mode is a length (fixed position; length or fixed
 /// spacing), else 1.
@@ -90,15 +101,18 @@ pub(crate) struct DrawOrders {
     pub times: Vec<f32>,
     /// Each key's order (`None` = setup order, or a key that was reported bad).
     pub orders: Vec<Option<Vec<SlotId>>>,
+    /// Scratch for resolving a key (reused between keys).
+    unchanged: Vec<u32>,
 }
 
 impl DrawOrders {
     /// An empty timeline ordering `slot_count` slots, room for `keys` keys.
     pub fn new(slot_count: usize, keys: usize) -> Self {
-        DrawOrders { slot_count, times: Vec::with_capacity(keys), orders: Vec::with_capacity(keys) }
+        let (times, orders) = (Vec::with_capacity(keys), Vec::with_capacity(keys));
+        DrawOrders { slot_count, times, orders, unchanged: Vec::new() }
     }
 
-    /// Adds key `index` at `time`: `changes` (slot, shift) resolved by [`draw_order`]
+    /// Adds key `index` at `time`: `changes` (slot, shift) resolved by [`draw_order_with`]
     /// (`None` = back to the setup order), each resolved index mapped to a slot by `map`;
     /// a key that is no permutation is reported and kept as `None`.
     pub fn push(
@@ -113,7 +127,7 @@ impl DrawOrders {
             self.orders.push(None);
             return;
         };
-        match draw_order(self.slot_count, changes) {
+        match draw_order_with(self.slot_count, changes, &mut self.unchanged) {
             Ok(o) => self.orders.push(Some(o.into_iter().map(map).collect())),
             Err(detail) => {
                 b.report(ProblemKind::BadDrawOrder { key: index, detail });

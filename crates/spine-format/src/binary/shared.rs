@@ -54,23 +54,41 @@ pub(crate) fn draw_order<'a, 'l>(
     lim: &'l Lim,
     slot_count: usize,
 ) -> impl FnMut(In<'a>) -> Res<'a, Vec<DrawOrderChange>> + use<'a, 'l> {
-    wire::list(lim, "draw order change", 2, None, move |i, _| {
-        let (at, slot) = index("slot", slot_count)(i)?;
-        let (i, shift) = varint(at)?;
-        let shift = shift as i32;
-        let target = i64::from(slot) + i64::from(shift);
-        if target < 0 || target >= slot_count as i64 {
-            return Err(PErr::at(
-                at,
-                BinaryErrorKind::IndexOutOfRange {
-                    what: "draw order target",
-                    index: target as u64,
-                    len: slot_count,
-                },
-            ));
-        }
-        Ok((i, DrawOrderChange { slot, shift }))
-    })
+    move |i| {
+        let mut changes = Vec::new();
+        let (i, ()) = draw_order_into(lim, slot_count, &mut changes)(i)?;
+        Ok((i, changes))
+    }
+}
+
+/// [`draw_order`] appending the changes to `out` (a buffer a reader reuses).
+pub(crate) fn draw_order_into<'a, 'l, 'o>(
+    lim: &'l Lim,
+    slot_count: usize,
+    out: &'o mut Vec<DrawOrderChange>,
+) -> impl FnMut(In<'a>) -> Res<'a, ()> + use<'a, 'l, 'o> {
+    move |i| {
+        let (i, n) = wire::count(lim, "draw order change", 2)(i)?;
+        out.reserve(n);
+        wire::each(n, None, |i, _| {
+            let (at, slot) = index("slot", slot_count)(i)?;
+            let (i, shift) = varint(at)?;
+            let shift = shift as i32;
+            let target = i64::from(slot) + i64::from(shift);
+            if target < 0 || target >= slot_count as i64 {
+                return Err(PErr::at(
+                    at,
+                    BinaryErrorKind::IndexOutOfRange {
+                        what: "draw order target",
+                        index: target as u64,
+                        len: slot_count,
+                    },
+                ));
+            }
+            out.push(DrawOrderChange { slot, shift });
+            Ok((i, ()))
+        })(i)
+    }
 }
 
 /// Writes a draw-order record.
@@ -434,20 +452,6 @@ pub(crate) fn deliver_curve_frames<'a, V: WireChannels>(
         return curve_frames::<V, _>(lim, i, frame_count, &mut Skip);
     }
     Ok((cur.rest, ()))
-}
-
-/// Parses `bezierCount` and then a curve timeline of `frame_count` frames.
-pub(crate) fn curve_timeline<'a, 'l, V: WireChannels>(
-    lim: &'l Lim,
-    frame_count: usize,
-) -> impl FnOnce(In<'a>) -> Res<'a, CurveTimeline<V>> + use<'a, 'l, V> {
-    move |i| {
-        let (i, bezier_count) = varint(i)?;
-        frames_checked::<V>(lim, i, frame_count)?;
-        let mut frames: Vec<CurveKey<V>> = Vec::with_capacity(frame_count);
-        let (i, ()) = curve_frames(lim, i, frame_count, &mut frames)?;
-        Ok((i, CurveTimeline { bezier_count, frames }))
-    }
 }
 
 /// Rejects an empty timeline and a key count the rest of the input cannot hold.

@@ -21,7 +21,7 @@ use crate::LoadOptions;
 use std::sync::Arc;
 
 pub(crate) use links::empty_mesh;
-pub(crate) use order::{draw_order, update_order};
+pub(crate) use order::{draw_order_with, update_order};
 pub(crate) use path::PathAt;
 use path::{render_path, Seg, NO_SEG};
 pub(crate) use vertices::check_mesh_parts;

@@ -6,12 +6,27 @@ use crate::error::ProblemKind;
 /// Resolves a draw-order key (spine-cpp 4.2 `SkeletonBinary` draw order reading): each
 /// change moves slot `slot` to `slot + shift`, the others keep their relative order and fill
 /// the free positions. Returns the order, or why the key is not a permutation.
+#[cfg(test)]
 pub(crate) fn draw_order(
     slot_count: usize,
     changes: impl IntoIterator<Item = (u32, i32)>,
 ) -> Result<Vec<u32>, String> {
-    let mut order: Vec<Option<u32>> = vec![None; slot_count];
-    let mut unchanged = Vec::with_capacity(slot_count);
+    draw_order_with(slot_count, changes, &mut Vec::new())
+}
+
+/// [`draw_order`] with a scratch buffer for the slots no change moves (reused between the
+/// keys of a timeline).
+pub(crate) fn draw_order_with(
+    slot_count: usize,
+    changes: impl IntoIterator<Item = (u32, i32)>,
+    unchanged: &mut Vec<u32>,
+) -> Result<Vec<u32>, String> {
+    // `FREE` marks a position no change took (slot indices are below `slot_count`, so
+    // never `u32::MAX`); the order is built in place and returned as it is.
+    const FREE: u32 = u32::MAX;
+    let mut order: Vec<u32> = vec![FREE; slot_count];
+    unchanged.clear();
+    unchanged.reserve(slot_count);
     let mut original = 0u32;
     for (slot, shift) in changes {
         if slot < original || slot as usize >= slot_count {
@@ -25,10 +40,10 @@ pub(crate) fn draw_order(
         let Some(cell) = usize::try_from(target).ok().and_then(|t| order.get_mut(t)) else {
             return Err(format!("slot {slot} moved to {target}"));
         };
-        if cell.is_some() {
+        if *cell != FREE {
             return Err(format!("two slots moved to {target}"));
         }
-        *cell = Some(original);
+        *cell = original;
         original += 1;
     }
     while (original as usize) < slot_count {
@@ -36,11 +51,14 @@ pub(crate) fn draw_order(
         original += 1;
     }
     for cell in order.iter_mut().rev() {
-        if cell.is_none() {
-            *cell = unchanged.pop();
+        if *cell == FREE {
+            *cell = unchanged.pop().unwrap_or(FREE);
         }
     }
-    order.into_iter().map(|c| c.ok_or_else(|| "unfilled position".to_owned())).collect()
+    if order.contains(&FREE) {
+        return Err("unfilled position".to_owned());
+    }
+    Ok(order)
 }
 
 /// The update order of constraints (every runtime's `Skeleton.updateCache`): for `i` in

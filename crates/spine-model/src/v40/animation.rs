@@ -14,8 +14,8 @@ use crate::data::*;
 use crate::error::ProblemKind;
 use crate::ids::*;
 use crate::timelines::{
-    check_tables, event_key, ik_table, path_scales, timeline_attachment, DrawOrders, EventKeyIn,
-    IkKeyIn, PathScales,
+    check_tables, event_key, ik_table, path_scales, timeline_attachment, vertices_mut, DrawOrders,
+    EventKeyIn, IkKeyIn, PathScales,
 };
 
 /// Builds one [`AnimationData`] from an animation read in wire order (streamed from the
@@ -387,17 +387,6 @@ enum Kind {
     Path,
     /// Physics.
     Physics,
-}
-
-/// The vertices of a vertex attachment (`None` for the others).
-fn vertices_mut(kind: &mut AttachmentKind) -> Option<&mut Vertices> {
-    match kind {
-        AttachmentKind::Mesh(m) => Some(&mut m.vertices),
-        AttachmentKind::BoundingBox(b) => Some(&mut b.vertices),
-        AttachmentKind::Path(p) => Some(&mut p.vertices),
-        AttachmentKind::Clipping(k) => Some(&mut k.vertices),
-        _ => None,
-    }
 }
 
 /// The constraint at index `index` of the `kind` list, checked to be of that type.

@@ -1,22 +1,21 @@
-//! 4.3 animations: one function per timeline family, [`animation`] dispatching.
+//! 4.3 animations: [`AnimSink`] receives each timeline in wire order (streamed from the
+//! bytes by `load_binary`, replayed from the AST by `from_binary`) and builds the model's
+//! timelines; the curve timelines here, the keyed ones in [`super::keyed`].
 
-use std::sync::Arc;
-
-use spine_format::binary::shared::{Channels, CurveFrames, CurveTimeline, CurveType};
+use spine_format::binary::shared::{CurveFrames, DrawOrderChange};
 use spine_format::binary::v43 as w;
+use spine_format::binary::v43::stream as wst;
+use spine_format::BinaryError;
 
 use super::{inherit, Conv};
 use crate::anim::*;
 use crate::curves;
 use crate::data::*;
 use crate::ids::*;
-use crate::timelines::{
-    check_tables, event_key, ik_table, path_scales, timeline_attachment, vertices_of, DrawOrders,
-    EventKeyIn, IkKeyIn,
-};
+use crate::timelines::{check_tables, path_scales, PathScales};
 
 /// The constraint at wire index `index`, checked to be of type `ty`.
-fn constraint_ref(c: &mut Conv<'_, '_>, index: u32, ty: ConstraintType) -> ConstraintId {
+pub(super) fn constraint_ref(c: &mut Conv<'_, '_>, index: u32, ty: ConstraintType) -> ConstraintId {
     let n = c.b.data.constraints.len();
     let i = c.b.check_index("constraint", index, n);
     if i as usize >= n {
@@ -25,227 +24,216 @@ fn constraint_ref(c: &mut Conv<'_, '_>, index: u32, ty: ConstraintType) -> Const
     c.b.constraint(ConstraintId(i), ty)
 }
 
-/// An animation's keys being built: curve tables are streamed into `pool` (no table built
-/// apart and copied), `unchecked` lists the timelines (indices in the animation's list)
-/// whose tables saw a value that may not be finite.
-#[derive(Default)]
-struct Keys {
-    /// The animation's timelines.
-    tl: Vec<Timeline>,
-    /// Every curve table ([`AnimationData::keys`]).
-    pool: Vec<f32>,
-    /// Scratch for a streamed table.
-    scratch: Vec<f32>,
-    /// Timelines whose tables may hold a non-finite value.
+/// Builds one [`AnimationData`] from an animation read in wire order.
+pub(super) struct AnimSink<'c, 'a, 'o> {
+    /// The conversion.
+    pub(super) c: &'c mut Conv<'a, 'o>,
+    /// The animation's name.
+    name: String,
+    /// Its timelines so far.
+    pub(super) tl: Vec<Timeline>,
+    /// The last key time seen.
+    duration: f32,
+    /// The slot of the current slot group.
+    slot: SlotId,
+    /// The bone of the current bone group.
+    bone: BoneId,
+    /// The path constraint of the current path group and how its values scale.
+    path: Option<(ConstraintId, PathScales)>,
+    /// The physics constraint of the current physics group (`None` = all).
+    physics: Option<ConstraintId>,
+    /// The slider constraint of the current slider group.
+    slider: ConstraintId,
+    /// Indices in `tl` of curve tables with a value that may not be finite (checked, in
+    /// order, when the animation ends).
     unchecked: Vec<usize>,
+    /// The animation's keys ([`AnimationData::keys`]), given away when it ends.
+    pub(super) keys: Vec<f32>,
+    /// The room the next animation's keys start with (the longest keys so far).
+    room: usize,
+    /// Scratch for a streamed curve table.
+    scratch: Vec<f32>,
+    /// The draw-order timeline being read.
+    pub(super) order: Option<super::keyed::OrderTimeline>,
 }
 
-impl Keys {
-    /// Records the `at`-th timeline as unchecked when its table may not be finite.
-    fn note(&mut self, at: usize, (c, s): (Curves, curves::Streamed)) -> Curves {
+impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
+    /// A sink building into `c`'s skeleton.
+    pub(super) fn new(c: &'c mut Conv<'a, 'o>) -> Self {
+        AnimSink {
+            c,
+            name: String::new(),
+            tl: Vec::new(),
+            duration: 0.0,
+            slot: SlotId(0),
+            bone: BoneId(0),
+            path: None,
+            physics: None,
+            slider: ConstraintId(0),
+            unchecked: Vec::new(),
+            keys: Vec::new(),
+            room: 0,
+            scratch: Vec::new(),
+            order: None,
+        }
+    }
+
+    /// Where a streamed curve table goes.
+    fn out(&mut self) -> curves::KeyOut<'_> {
+        curves::KeyOut { keys: &mut self.keys, curves: &mut self.scratch }
+    }
+
+    /// Extends the duration to `t`.
+    pub(super) fn see(&mut self, t: f32) {
+        self.duration = self.duration.max(t);
+    }
+
+    /// Adds a streamed curve timeline.
+    fn push(&mut self, timeline: Timeline, s: curves::Streamed) {
+        self.see(s.last_time);
         if !s.finite {
-            self.unchecked.push(at);
+            self.unchecked.push(self.tl.len());
         }
-        c
+        self.tl.push(timeline);
     }
 
-    /// A float curve timeline (values and `cy` times `scale`), the `at`-th timeline.
-    fn floats<const N: usize>(&mut self, at: usize, t: &CurveTimeline<[f32; N]>, s: f32) -> Curves
+    /// A float curve timeline's table, values (and bezier `cy`) times `scale`.
+    fn floats<const N: usize>(
+        &mut self,
+        f: CurveFrames<'_, '_, [f32; N]>,
+        scale: f32,
+    ) -> Result<(Curves, curves::Streamed), BinaryError>
     where
-        [f32; N]: Channels<Beziers = [[f32; 4]; N]>,
+        [f32; N]: spine_format::binary::shared::Channels<Beziers = [[f32; 4]; N]>,
     {
-        let out = curves::KeyOut { keys: &mut self.pool, curves: &mut self.scratch };
-        match curves::stream_floats(out, CurveFrames::replay(t), s) {
-            Ok(r) => self.note(at, r),
-            // A replay reads no input and cannot fail; built apart all the same if it did.
-            Err(_) => {
-                self.unchecked.push(at);
-                curves::floats(t, s).store(&mut self.pool)
+        curves::stream_floats(self.out(), f, scale)
+    }
+
+    /// Checks the curve tables and adds the animation (after its color).
+    pub(super) fn finish(&mut self) {
+        let tl = std::mem::take(&mut self.tl);
+        // Only the tables that saw a value that may not be finite can report one.
+        check_tables(&mut self.c.b, &tl, &self.keys, self.unchecked.iter().copied());
+        self.unchecked.clear();
+        self.c.b.pop();
+        // The buffer is given away, shrunk in place to its length (no copy); the next
+        // animation's starts with room for as many keys.
+        let mut keys = std::mem::take(&mut self.keys);
+        self.room = self.room.max(keys.len());
+        keys.shrink_to_fit();
+        self.c.b.data.animations.push(AnimationData {
+            name: std::mem::take(&mut self.name),
+            duration: self.duration,
+            timelines: tl,
+            keys,
+        });
+    }
+}
+
+impl wst::AnimationSink for AnimSink<'_, '_, '_> {
+    fn begin(&mut self, name: &str, _: u32, capacity: usize) {
+        self.c.b.enter("animation", name);
+        self.name = name.to_owned();
+        // The wire's timeline count (exact for editor exports), capped by the input.
+        self.tl = Vec::with_capacity(capacity);
+        self.keys.reserve(self.room);
+        self.duration = 0.0;
+    }
+
+    fn slot_group(&mut self, slot: u32, _: usize) {
+        self.slot = self.c.b.slot(slot);
+    }
+
+    fn slot_timeline(&mut self, t: wst::SlotTimelineIn<'_, '_>) -> Result<(), BinaryError> {
+        use curves::stream_colors as colors;
+        use wst::SlotTimelineIn as I;
+        let slot = self.slot;
+        let (property, (curves, streamed)) = match t {
+            I::Attachment(keys) => {
+                self.attachment_keys(slot, &keys);
+                return Ok(());
             }
-        }
-    }
-
-    /// A color curve timeline, the `at`-th timeline.
-    fn colors<const N: usize>(&mut self, at: usize, t: &CurveTimeline<[u8; N]>) -> Curves
-    where
-        [u8; N]: Channels<Beziers = [[f32; 4]; N]>,
-    {
-        let out = curves::KeyOut { keys: &mut self.pool, curves: &mut self.scratch };
-        match curves::stream_colors(out, CurveFrames::replay(t)) {
-            Ok(r) => self.note(at, r),
-            Err(_) => {
-                self.unchecked.push(at);
-                curves::colors(t).store(&mut self.pool)
-            }
-        }
-    }
-}
-
-/// The number of timelines `a` becomes (exact).
-fn timeline_count(a: &w::Animation) -> usize {
-    a.slots.iter().map(|g| g.timelines.len()).sum::<usize>()
-        + a.bones.iter().map(|g| g.timelines.len()).sum::<usize>()
-        + a.ik.len()
-        + a.transform.len()
-        + a.path.iter().map(|g| g.timelines.len()).sum::<usize>()
-        + a.physics.iter().map(|g| g.timelines.len()).sum::<usize>()
-        + a.slider.iter().map(|g| g.timelines.len()).sum::<usize>()
-        + a.attachments.iter().flat_map(|s| &s.slots).map(|s| s.attachments.len()).sum::<usize>()
-        + usize::from(!a.draw_order.is_empty())
-        + a.draw_order_folders.len()
-        + usize::from(!a.events.is_empty())
-}
-
-/// Builds one animation, family by family, and adds it to the skeleton.
-pub(super) fn animation(c: &mut Conv<'_, '_>, a: &w::Animation) {
-    c.b.enter("animation", &a.name);
-    let mut k = Keys { tl: Vec::with_capacity(timeline_count(a)), ..Keys::default() };
-    for st in &a.slots {
-        let slot = c.b.slot(st.slot);
-        for t in &st.timelines {
-            slot_timeline(c, slot, t, &mut k);
-        }
-    }
-    for bt in &a.bones {
-        let bone = c.b.bone(bt.bone);
-        for t in &bt.timelines {
-            bone_timeline(c, bone, t, &mut k);
-        }
-    }
-    for t in &a.ik {
-        ik_timeline(c, t, &mut k);
-    }
-    for t in &a.transform {
-        let constraint = constraint_ref(c, t.constraint, ConstraintType::Transform);
-        let curves = k.floats(k.tl.len(), &t.timeline, 1.0);
-        k.tl.push(Timeline::Transform { constraint, curves });
-    }
-    for pt in &a.path {
-        path_timelines(c, pt, &mut k);
-    }
-    for pt in &a.physics {
-        physics_timelines(c, pt, &mut k);
-    }
-    for st in &a.slider {
-        slider_timelines(c, st, &mut k);
-    }
-    for sk in &a.attachments {
-        attachment_timelines(c, sk, &mut k);
-    }
-    draw_orders(c, a, &mut k);
-    if !a.events.is_empty() {
-        let keys = a.events.iter().map(|e| event_key(&mut c.b, event_in(e))).collect();
-        k.tl.push(Timeline::Event { keys });
-    }
-    // Only the tables that saw a value that may not be finite can report one (in order).
-    check_tables(&mut c.b, &k.tl, &k.pool, k.unchecked.iter().copied());
-    c.b.pop();
-    c.b.data.animations.push(AnimationData {
-        name: a.name.clone(),
-        duration: a.duration(),
-        timelines: k.tl,
-        keys: k.pool,
-    });
-}
-
-/// A slot's attachment or color timeline.
-fn slot_timeline(c: &mut Conv<'_, '_>, slot: SlotId, t: &w::SlotTimeline, k: &mut Keys) {
-    let at = k.tl.len();
-    let (property, curves) = match t {
-        w::SlotTimeline::Attachment(keys) => {
-            k.tl.push(Timeline::Attachment {
-                slot,
-                times: keys.iter().map(|k| k.time).collect(),
-                names: keys.iter().map(|k| c.text(k.attachment).map(Arc::from)).collect(),
-            });
-            return;
-        }
-        w::SlotTimeline::Rgba(t) => (ColorProperty::Rgba, k.colors(at, t)),
-        w::SlotTimeline::Rgb(t) => (ColorProperty::Rgb, k.colors(at, t)),
-        w::SlotTimeline::Rgba2(t) => (ColorProperty::Rgba2, k.colors(at, t)),
-        w::SlotTimeline::Rgb2(t) => (ColorProperty::Rgb2, k.colors(at, t)),
-        w::SlotTimeline::Alpha(t) => (ColorProperty::Alpha, k.colors(at, t)),
-    };
-    k.tl.push(Timeline::Color { slot, property, curves });
-}
-
-/// A bone's property or inherit timeline (translations scaled).
-fn bone_timeline(c: &mut Conv<'_, '_>, bone: BoneId, t: &w::BoneTimeline, k: &mut Keys) {
-    use BoneProperty as P;
-    let scale = c.b.scale;
-    let at = k.tl.len();
-    let (property, curves) = match t {
-        w::BoneTimeline::Rotate(t) => (P::Rotate, k.floats(at, t, 1.0)),
-        w::BoneTimeline::Translate(t) => (P::Translate, k.floats(at, t, scale)),
-        w::BoneTimeline::TranslateX(t) => (P::TranslateX, k.floats(at, t, scale)),
-        w::BoneTimeline::TranslateY(t) => (P::TranslateY, k.floats(at, t, scale)),
-        w::BoneTimeline::Scale(t) => (P::Scale, k.floats(at, t, 1.0)),
-        w::BoneTimeline::ScaleX(t) => (P::ScaleX, k.floats(at, t, 1.0)),
-        w::BoneTimeline::ScaleY(t) => (P::ScaleY, k.floats(at, t, 1.0)),
-        w::BoneTimeline::Shear(t) => (P::Shear, k.floats(at, t, 1.0)),
-        w::BoneTimeline::ShearX(t) => (P::ShearX, k.floats(at, t, 1.0)),
-        w::BoneTimeline::ShearY(t) => (P::ShearY, k.floats(at, t, 1.0)),
-        w::BoneTimeline::Inherit(keys) => {
-            let keys = keys.iter().map(|k| (k.time, inherit(k.inherit))).collect();
-            k.tl.push(Timeline::Inherit { bone, keys });
-            return;
-        }
-    };
-    k.tl.push(Timeline::Bone { bone, property, curves });
-}
-
-/// An IK timeline: mix (0 when the key's mix bit is clear) and softness (scaled, its
-/// bezier `cy` too), bend/compress/stretch from the key's flags.
-fn ik_timeline(c: &mut Conv<'_, '_>, t: &w::IkTimeline, k: &mut Keys) {
-    let constraint = constraint_ref(c, t.constraint, ConstraintType::Ik);
-    let beziers = t.keys.iter().filter(|k| k.bezier.is_some()).count() * 2;
-    let keys: Vec<IkKeyIn> = t
-        .keys
-        .iter()
-        .map(|k| IkKeyIn {
-            time: k.time,
-            mix: if k.flags & 1 == 0 { 0.0 } else { k.mix.unwrap_or(1.0) },
-            softness: k.softness.unwrap_or(0.0),
-            flags: IkFlags {
-                bend_direction: k.bend_direction(),
-                compress: k.flags & 16 != 0,
-                stretch: k.flags & 32 != 0,
-            },
-            curve: match k.bezier {
-                Some(_) => CurveType::Bezier,
-                None if k.flags & 64 != 0 => CurveType::Stepped,
-                None => CurveType::Linear,
-            },
-            bezier: k.bezier,
-        })
-        .collect();
-    let (curves, flags) = ik_table(&mut c.b, &keys, beziers, &mut k.pool);
-    k.tl.push(Timeline::Ik { constraint, curves, flags });
-}
-
-/// A path constraint's timelines (position and spacing scaled by its modes).
-fn path_timelines(c: &mut Conv<'_, '_>, pt: &w::PathTimelines, k: &mut Keys) {
-    let constraint = constraint_ref(c, pt.constraint, ConstraintType::Path);
-    let scales = path_scales(&c.b, constraint);
-    for t in &pt.timelines {
-        let at = k.tl.len();
-        let (property, curves) = match t {
-            w::PathTimeline::Position(t) => {
-                (PathProperty::Position, k.floats(at, t, scales.position))
-            }
-            w::PathTimeline::Spacing(t) => (PathProperty::Spacing, k.floats(at, t, scales.spacing)),
-            w::PathTimeline::Mix(t) => (PathProperty::Mix, k.floats(at, t, 1.0)),
+            I::Rgba(f) => (ColorProperty::Rgba, colors(self.out(), f)?),
+            I::Rgb(f) => (ColorProperty::Rgb, colors(self.out(), f)?),
+            I::Rgba2(f) => (ColorProperty::Rgba2, colors(self.out(), f)?),
+            I::Rgb2(f) => (ColorProperty::Rgb2, colors(self.out(), f)?),
+            I::Alpha(f) => (ColorProperty::Alpha, colors(self.out(), f)?),
         };
-        k.tl.push(Timeline::Path { constraint, property, curves });
+        self.push(Timeline::Color { slot, property, curves }, streamed);
+        Ok(())
     }
-}
 
-/// A physics constraint's timelines (`None` = every physics constraint).
-fn physics_timelines(c: &mut Conv<'_, '_>, pt: &w::PhysicsTimelines, k: &mut Keys) {
-    let constraint = pt.constraint.map(|i| constraint_ref(c, i, ConstraintType::Physics));
-    for t in &pt.timelines {
+    fn bone_group(&mut self, bone: u32, _: usize) {
+        self.bone = self.c.b.bone(bone);
+    }
+
+    fn bone_timeline(&mut self, t: wst::BoneTimelineIn<'_, '_>) -> Result<(), BinaryError> {
+        use wst::BoneTimelineIn as I;
+        use BoneProperty as P;
+        let bone = self.bone;
+        let scale = self.c.b.scale;
+        let (property, (curves, streamed)) = match t {
+            I::Rotate(f) => (P::Rotate, self.floats(f, 1.0)?),
+            I::Translate(f) => (P::Translate, self.floats(f, scale)?),
+            I::TranslateX(f) => (P::TranslateX, self.floats(f, scale)?),
+            I::TranslateY(f) => (P::TranslateY, self.floats(f, scale)?),
+            I::Scale(f) => (P::Scale, self.floats(f, 1.0)?),
+            I::ScaleX(f) => (P::ScaleX, self.floats(f, 1.0)?),
+            I::ScaleY(f) => (P::ScaleY, self.floats(f, 1.0)?),
+            I::Shear(f) => (P::Shear, self.floats(f, 1.0)?),
+            I::ShearX(f) => (P::ShearX, self.floats(f, 1.0)?),
+            I::ShearY(f) => (P::ShearY, self.floats(f, 1.0)?),
+            I::Inherit(keys) => {
+                self.see(keys.last().map_or(0.0, |k| k.time));
+                let keys = keys.iter().map(|k| (k.time, inherit(k.inherit))).collect();
+                self.tl.push(Timeline::Inherit { bone, keys });
+                return Ok(());
+            }
+        };
+        self.push(Timeline::Bone { bone, property, curves }, streamed);
+        Ok(())
+    }
+
+    fn ik_timeline(&mut self, t: w::IkTimeline) {
+        self.ik(&t);
+    }
+
+    fn transform_timeline(
+        &mut self,
+        constraint: u32,
+        t: CurveFrames<'_, '_, [f32; 6]>,
+    ) -> Result<(), BinaryError> {
+        let constraint = constraint_ref(self.c, constraint, ConstraintType::Transform);
+        let (curves, streamed) = self.floats(t, 1.0)?;
+        self.push(Timeline::Transform { constraint, curves }, streamed);
+        Ok(())
+    }
+
+    fn path_group(&mut self, constraint: u32, _: usize) {
+        let constraint = constraint_ref(self.c, constraint, ConstraintType::Path);
+        self.path = Some((constraint, path_scales(&self.c.b, constraint)));
+    }
+
+    fn path_timeline(&mut self, t: wst::PathTimelineIn<'_, '_>) -> Result<(), BinaryError> {
+        use wst::PathTimelineIn as I;
+        let Some((constraint, scales)) = self.path else { return Ok(()) };
+        let (property, (curves, streamed)) = match t {
+            I::Position(f) => (PathProperty::Position, self.floats(f, scales.position)?),
+            I::Spacing(f) => (PathProperty::Spacing, self.floats(f, scales.spacing)?),
+            I::Mix(f) => (PathProperty::Mix, self.floats(f, 1.0)?),
+        };
+        self.push(Timeline::Path { constraint, property, curves }, streamed);
+        Ok(())
+    }
+
+    fn physics_group(&mut self, constraint: Option<u32>, _: usize) {
+        self.physics = constraint.map(|i| constraint_ref(self.c, i, ConstraintType::Physics));
+    }
+
+    fn physics_timeline(&mut self, t: wst::PhysicsTimelineIn<'_, '_>) -> Result<(), BinaryError> {
+        let constraint = self.physics;
         match t {
-            w::PhysicsTimeline::Property(p, t) => {
+            wst::PhysicsTimelineIn::Property(p, f) => {
                 use w::PhysicsProperty as W;
                 let property = match p {
                     W::Inertia => PhysicsProperty::Inertia,
@@ -256,150 +244,52 @@ fn physics_timelines(c: &mut Conv<'_, '_>, pt: &w::PhysicsTimelines, k: &mut Key
                     W::Gravity => PhysicsProperty::Gravity,
                     W::Mix => PhysicsProperty::Mix,
                 };
-                let curves = k.floats(k.tl.len(), t, 1.0);
-                k.tl.push(Timeline::Physics { constraint, property, curves });
+                let (curves, streamed) = self.floats(f, 1.0)?;
+                self.push(Timeline::Physics { constraint, property, curves }, streamed);
             }
-            w::PhysicsTimeline::Reset(times) => {
-                k.tl.push(Timeline::PhysicsReset { constraint, times: times.clone() })
-            }
-        }
-    }
-}
-
-/// A slider's time and mix timelines.
-fn slider_timelines(c: &mut Conv<'_, '_>, st: &w::SliderTimelines, k: &mut Keys) {
-    let constraint = constraint_ref(c, st.constraint, ConstraintType::Slider);
-    for t in &st.timelines {
-        let at = k.tl.len();
-        let (property, curves) = match t {
-            w::SliderTimeline::Time(t) => (SliderProperty::Time, k.floats(at, t, 1.0)),
-            w::SliderTimeline::Mix(t) => (SliderProperty::Mix, k.floats(at, t, 1.0)),
-        };
-        k.tl.push(Timeline::Slider { constraint, property, curves });
-    }
-}
-
-/// A skin's deform and sequence timelines, slot by slot.
-fn attachment_timelines(c: &mut Conv<'_, '_>, sk: &w::AttachmentTimelinesSkin, k: &mut Keys) {
-    let skin_len = c.b.data.skins.len();
-    let skin = SkinId(c.b.check_index("skin", sk.skin, skin_len));
-    for sl in &sk.slots {
-        let slot = c.b.slot(sl.slot);
-        for e in &sl.attachments {
-            let key = c.text(e.attachment).unwrap_or_default().to_owned();
-            let is_deform = matches!(e.kind, w::AttachmentTimelineKind::Deform(_));
-            let Some(att) = timeline_attachment(&mut c.b, skin, slot, &key, is_deform) else {
-                continue;
-            };
-            match &e.kind {
-                w::AttachmentTimelineKind::Deform(d) => {
-                    let (curves, vertices) = deform(c, &key, att, d, k);
-                    k.tl.push(Timeline::Deform { slot, attachment: att, curves, vertices });
-                }
-                w::AttachmentTimelineKind::Sequence(keys) => {
-                    let keys = keys
-                        .iter()
-                        .map(|k| SequenceKey {
-                            time: k.time,
-                            mode: seq_mode(k.mode),
-                            index: k.index,
-                            delay: k.delay,
-                        })
-                        .collect();
-                    k.tl.push(Timeline::Sequence { slot, attachment: att, keys });
-                }
+            wst::PhysicsTimelineIn::Reset(times) => {
+                self.see(times.last().copied().unwrap_or(0.0));
+                self.tl.push(Timeline::PhysicsReset { constraint, times });
             }
         }
+        Ok(())
     }
-}
 
-/// A deform timeline's table (times only) and vertices per key.
-fn deform(
-    c: &mut Conv<'_, '_>,
-    key: &str,
-    att: AttachmentId,
-    d: &w::DeformTimeline,
-    k: &mut Keys,
-) -> (Curves, Vec<Vec<f32>>) {
-    let vertices = vertices_of(&c.b.data.attachments[att.index()].kind);
-    let n = d.keys.len();
-    let beziers = d.curves.iter().filter(|k| **k == CurveType::Bezier).count();
-    let mut curves = CurveBuf::new(0, n, beziers);
-    let mut keys = Vec::with_capacity(n);
-    c.b.enter("deform", key);
-    for (i, k) in d.keys.iter().enumerate() {
-        curves.frames.push(k.time);
-        let vals = k.values.as_ref().map(|v| (v.start, v.values.as_slice()));
-        keys.push(c.b.deform_key(i, &vertices, vals));
+    fn slider_group(&mut self, constraint: u32, _: usize) {
+        self.slider = constraint_ref(self.c, constraint, ConstraintType::Slider);
     }
-    c.b.pop();
-    let mut next = 0;
-    let mut controls = d.beziers.iter();
-    for (i, &curve) in d.curves.iter().enumerate().take(n.saturating_sub(1)) {
-        let ctl: Vec<[f32; 4]> = if curve == CurveType::Bezier {
-            controls.next().copied().into_iter().collect()
-        } else {
-            Vec::new()
+
+    fn slider_timeline(&mut self, t: wst::SliderTimelineIn<'_, '_>) -> Result<(), BinaryError> {
+        let constraint = self.slider;
+        let (property, (curves, streamed)) = match t {
+            wst::SliderTimelineIn::Time(f) => (SliderProperty::Time, self.floats(f, 1.0)?),
+            wst::SliderTimelineIn::Mix(f) => (SliderProperty::Mix, self.floats(f, 1.0)?),
         };
-        curves::segment(&mut curves, &mut next, i, curve, &ctl, 1.0);
+        self.push(Timeline::Slider { constraint, property, curves }, streamed);
+        Ok(())
     }
-    (curves.store(&mut k.pool), keys)
-}
 
-/// The draw-order timeline and the draw-order folder timelines (each ordering its own
-/// slots).
-fn draw_orders(c: &mut Conv<'_, '_>, a: &w::Animation, k: &mut Keys) {
-    if !a.draw_order.is_empty() {
-        let n = c.b.data.slots.len();
-        let (times, orders) = orders(c, n, &a.draw_order, SlotId);
-        k.tl.push(Timeline::DrawOrder { times, orders });
+    fn attachment_timelines(&mut self, skins: Vec<w::AttachmentTimelinesSkin>) {
+        for sk in &skins {
+            self.attachment_skin(sk);
+        }
     }
-    for f in &a.draw_order_folders {
-        let slots: Vec<SlotId> = f.slots.iter().map(|&s| c.b.slot(s)).collect();
-        let map = slots.clone();
-        let (times, orders) =
-            orders(c, slots.len(), &f.keys, |i| map.get(i as usize).copied().unwrap_or_default());
-        k.tl.push(Timeline::DrawOrderFolder { slots, times, orders });
-    }
-}
 
-/// Draw-order keys over `n` slots, each resolved index mapped to a slot by `map`.
-fn orders(
-    c: &mut Conv<'_, '_>,
-    n: usize,
-    keys: &[w::DrawOrderKey],
-    map: impl Fn(u32) -> SlotId,
-) -> (Vec<f32>, Vec<Option<Vec<SlotId>>>) {
-    let mut out = DrawOrders::new(n, keys.len());
-    for (i, k) in keys.iter().enumerate() {
-        let changes =
-            (!k.changes.is_empty()).then(|| k.changes.iter().map(|ch| (ch.slot, ch.shift)));
-        out.push(&mut c.b, (i, k.time), changes, &map);
+    fn draw_order(&mut self, folder: Option<Vec<u32>>, keys: usize) {
+        self.begin_draw_order(folder, keys);
     }
-    (out.times, out.orders)
-}
 
-/// An event key's own values.
-fn event_in(k: &w::EventKey) -> EventKeyIn {
-    EventKeyIn {
-        time: k.time,
-        event: k.event,
-        int_value: k.int_value,
-        float_value: k.float_value,
-        string: k.string_value.clone(),
-        audio: k.volume_balance,
+    fn draw_order_key(&mut self, time: f32, changes: &[DrawOrderChange]) {
+        self.draw_order_key(time, changes);
     }
-}
 
-/// A sequence timeline's mode.
-fn seq_mode(m: w::SequenceMode) -> SequenceMode {
-    match m {
-        w::SequenceMode::Hold => SequenceMode::Hold,
-        w::SequenceMode::Once => SequenceMode::Once,
-        w::SequenceMode::Loop => SequenceMode::Loop,
-        w::SequenceMode::PingPong => SequenceMode::PingPong,
-        w::SequenceMode::OnceReverse => SequenceMode::OnceReverse,
-        w::SequenceMode::LoopReverse => SequenceMode::LoopReverse,
-        w::SequenceMode::PingPongReverse => SequenceMode::PingPongReverse,
+    fn draw_order_end(&mut self) {
+        self.end_draw_order();
     }
+
+    fn events(&mut self, keys: Vec<w::EventKey>) {
+        self.event_keys(keys);
+    }
+
+    fn color(&mut self, _: Option<[u8; 4]>) {}
 }

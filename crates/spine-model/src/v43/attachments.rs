@@ -8,7 +8,7 @@ use spine_format::binary::StrRef;
 use super::Conv;
 use crate::build::check_mesh_parts;
 use crate::build::empty_mesh;
-use crate::build::{share, PendingLink};
+use crate::build::PendingLink;
 use crate::data::*;
 use crate::ids::*;
 
@@ -23,8 +23,8 @@ fn color(c: Option<[u8; 4]>) -> Color {
 }
 
 /// An image path: the attachment's `name` unless the wire names another.
-fn path_of(c: &Conv<'_, '_>, name: &Arc<str>, p: Option<StrRef>) -> Arc<str> {
-    share(name, p.and_then(|p| c.text(p)))
+fn path_of(c: &mut Conv<'_, '_>, name: &Arc<str>, p: Option<StrRef>) -> Arc<str> {
+    c.share_ref(name, p)
 }
 
 /// Adds the attachment `name`.
@@ -33,13 +33,13 @@ pub(super) fn attachment(c: &mut Conv<'_, '_>, name: &Arc<str>, a: &w::Attachmen
     let kind = match &a.kind {
         w::AttachmentKind::Region(r) => region(c, name, r),
         w::AttachmentKind::BoundingBox(b) => AttachmentKind::BoundingBox(BoundingBoxAttachment {
-            vertices: c.vertices(&b.vertices),
+            vertices: c.vertices_at(&b.vertices),
             color: b.color.map(Color::from_bytes),
         }),
         w::AttachmentKind::Mesh(m) => mesh(c, name, m, next),
         w::AttachmentKind::LinkedMesh(m) => linked_mesh(c, name, m, next, a.flags & 128 != 0),
         w::AttachmentKind::Path(p) => AttachmentKind::Path(PathAttachment {
-            vertices: c.vertices(&p.vertices),
+            vertices: c.vertices_at(&p.vertices),
             lengths: p.lengths.iter().map(|&l| c.b.fs("path length", l)).collect(),
             closed: a.flags & 16 != 0,
             constant_speed: a.flags & 32 != 0,
@@ -53,7 +53,7 @@ pub(super) fn attachment(c: &mut Conv<'_, '_>, name: &Arc<str>, a: &w::Attachmen
         }),
         w::AttachmentKind::Clipping(k) => AttachmentKind::Clipping(ClippingAttachment {
             end_slot: c.b.slot(k.end_slot),
-            vertices: c.vertices(&k.vertices),
+            vertices: c.vertices_at(&k.vertices),
             color: k.color.map(Color::from_bytes),
         }),
     };
@@ -133,8 +133,8 @@ fn linked_mesh(
 ) -> AttachmentKind {
     let path = path_of(c, name, m.path);
     let sequence = c.b.sequence(&path, seq(&m.sequence));
-    let source = c.text(m.source).map(str::to_owned);
-    let source = c.b.name("linked mesh source", source.as_deref());
+    let source = c.text(m.source);
+    let source = c.b.name("linked mesh source", source);
     let at = c.b.here();
     c.b.link(PendingLink {
         mesh: next,

@@ -168,7 +168,7 @@ fn physics(c: &mut Conv<'_, '_>, p: &w::PhysicsConstraint) -> (ConstraintKind, b
 
 /// A slider constraint.
 fn slider(c: &mut Conv<'_, '_>, sl: &w::SliderConstraint) -> (ConstraintKind, bool) {
-    let n = c.s.animations.len();
+    let n = c.animation_count;
     let animation = AnimationId(c.b.check_index("animation", sl.animation, n));
     let bone = sl.bone.as_ref().map(|sb| {
         let ps = c.property_scale(sb.property);

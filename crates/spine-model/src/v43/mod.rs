@@ -11,17 +11,20 @@
 mod animation;
 mod attachments;
 mod constraints;
+mod keyed;
 mod skins;
 
 use spine_format::binary::v43 as w;
 use spine_format::binary::StrRef;
 use spine_format::SpineVersion;
 
-use crate::build::Builder;
+use crate::build::{Builder, Counts};
 use crate::data::*;
 use crate::error::LoadError;
 use crate::LoadOptions;
+use animation::AnimSink;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// A bone's inheritance.
 fn inherit(i: w::Inherit) -> Inherit {
@@ -59,43 +62,61 @@ fn property(p: w::TransformProperty) -> TransformProperty {
 struct Conv<'a, 'o> {
     s: &'a w::Skeleton,
     b: Builder<'o>,
-    /// Mesh buffers moved out of an owned tree ([`load_owned`]), in the order [`skins`]
+    /// Mesh buffers moved out of an owned tree ([`load_streaming`]), in the order [`skins`]
     /// visits the meshes; empty when converting a borrowed tree.
     mesh_buffers: VecDeque<MeshBuffers>,
+    /// The vertices of bounding box, path and clipping attachments moved out of an owned
+    /// tree, each with the address of the field they were taken from, in the order
+    /// [`skins`] visits them; empty when converting a borrowed tree.
+    vertex_buffers: VecDeque<(usize, w::Vertices)>,
     /// Bone and slot names moved out of an owned tree, by index (empty: cloned).
     bone_names: Vec<String>,
     slot_names: Vec<String>,
+    /// The number of animations (slider constraints' animation indices are checked
+    /// against it).
+    animation_count: usize,
+    /// One shared string per string-table entry used by skin keys, attachment names, image
+    /// paths and attachment keys (filled on first use): several skins name the same entry.
+    shared: Vec<Option<Arc<str>>>,
 }
 
 /// A mesh's buffers moved out of the tree: the mesh's address (to match it when it is
 /// converted), its UVs, triangles, edges and vertices.
 type MeshBuffers = (usize, Vec<f32>, Vec<u32>, Vec<u32>, w::Vertices);
 
-/// Moves every mesh's `uvs`, `triangles`, `edges` and vertices out of `s`, in the order
-/// [`skins`] visits the meshes.
-fn take_mesh_buffers(s: &mut w::Skeleton) -> VecDeque<MeshBuffers> {
-    let mut out = VecDeque::new();
+/// Moves every mesh's `uvs`, `triangles`, `edges` and vertices, and the vertices of every
+/// bounding box, path and clipping attachment, out of `s` into `moved`, in the order
+/// [`skins`] visits the attachments.
+fn take_buffers(s: &mut w::Skeleton, moved: &mut Moved) {
     let skins = s.default_skin.iter_mut().chain(s.skins.iter_mut().map(|k| &mut k.slots));
     for slots in skins {
         for e in slots.iter_mut().flat_map(|s| &mut s.attachments) {
-            if let w::AttachmentKind::Mesh(m) = &mut e.attachment.kind {
-                let key = std::ptr::from_ref::<w::MeshAttachment>(m) as usize;
-                let edges = m
-                    .nonessential
-                    .as_mut()
-                    .map(|x| std::mem::take(&mut x.edges))
-                    .unwrap_or_default();
-                out.push_back((
-                    key,
-                    std::mem::take(&mut m.uvs),
-                    std::mem::take(&mut m.triangles),
-                    edges,
-                    std::mem::take(&mut m.vertices),
-                ));
-            }
+            let vertices = match &mut e.attachment.kind {
+                w::AttachmentKind::Mesh(m) => {
+                    let key = std::ptr::from_ref::<w::MeshAttachment>(m) as usize;
+                    let edges = m
+                        .nonessential
+                        .as_mut()
+                        .map(|x| std::mem::take(&mut x.edges))
+                        .unwrap_or_default();
+                    moved.mesh_buffers.push_back((
+                        key,
+                        std::mem::take(&mut m.uvs),
+                        std::mem::take(&mut m.triangles),
+                        edges,
+                        std::mem::take(&mut m.vertices),
+                    ));
+                    continue;
+                }
+                w::AttachmentKind::BoundingBox(b) => &mut b.vertices,
+                w::AttachmentKind::Path(p) => &mut p.vertices,
+                w::AttachmentKind::Clipping(k) => &mut k.vertices,
+                _ => continue,
+            };
+            let key = std::ptr::from_ref::<w::Vertices>(vertices) as usize;
+            moved.vertex_buffers.push_back((key, std::mem::take(vertices)));
         }
     }
-    out
 }
 
 /// The moved name at `i` when there is one, else a copy of `name`.
@@ -106,10 +127,32 @@ fn moved_or_cloned(moved: &mut [String], i: usize, name: &str) -> String {
     }
 }
 
-impl Conv<'_, '_> {
+/// The string `r` of the string table of `s` (borrowed from `s`, not from a [`Conv`]).
+fn text_of(s: &w::Skeleton, r: StrRef) -> Option<&str> {
+    r.index().and_then(|i| s.strings.get(i)).and_then(|s| s.as_deref())
+}
+
+impl<'a> Conv<'a, '_> {
     /// The string `r` of the skeleton's string table.
-    fn text(&self, r: StrRef) -> Option<&str> {
-        r.index().and_then(|i| self.s.strings.get(i)).and_then(|s| s.as_deref())
+    fn text(&self, r: StrRef) -> Option<&'a str> {
+        text_of(self.s, r)
+    }
+
+    /// The string `r` refers to as a shared string (one allocation per table entry), or
+    /// `None` where [`Conv::text`] gives `None`.
+    fn shared(&mut self, r: StrRef) -> Option<Arc<str>> {
+        let s = self.text(r)?;
+        let slot = self.shared.get_mut(r.index()?)?;
+        Some(Arc::clone(slot.get_or_insert_with(|| Arc::from(s))))
+    }
+
+    /// [`share`](crate::build::share) through the string cache: `base` when `r` is absent
+    /// or spells `base`, else the table entry's shared string.
+    fn share_ref(&mut self, base: &Arc<str>, r: Option<StrRef>) -> Arc<str> {
+        match r.and_then(|r| self.text(r).map(|s| (r, s))) {
+            Some((r, s)) if s != &**base => self.shared(r).unwrap_or_else(|| Arc::clone(base)),
+            _ => Arc::clone(base),
+        }
     }
 
     /// Scaled vertices, weighted ones validated.
@@ -124,6 +167,19 @@ impl Conv<'_, '_> {
                 let groups = vs.groups().map(|v| v.map(|i| (i.bone, i.x, i.y, i.weight)));
                 self.b.weighted_with_capacity(groups, vs.influence_count())
             }
+        }
+    }
+
+    /// [`Conv::vertices`] of the vertices at `v`, moved out of the tree when
+    /// [`take_buffers`] took them (the next of [`Conv::vertex_buffers`]).
+    fn vertices_at(&mut self, v: &w::Vertices) -> Vertices {
+        let key = std::ptr::from_ref::<w::Vertices>(v) as usize;
+        match self.vertex_buffers.front() {
+            Some(&(k, _)) if k == key => {
+                let moved = self.vertex_buffers.pop_front().map(|(_, v)| v).unwrap_or_default();
+                self.vertices_owned(moved)
+            }
+            _ => self.vertices(v),
         }
     }
 
@@ -156,36 +212,61 @@ pub(crate) fn convert(
     s: &w::Skeleton,
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    convert_with(s, options, VecDeque::new(), Vec::new(), Vec::new())
+    convert_with(s, options, Moved::default(), None)
 }
 
-/// Converts a parsed 4.3 skeleton that the caller gives away: the same result as
-/// [`convert`], with the mesh buffers and the bone and slot names moved, not copied.
-pub(crate) fn load_owned(
-    mut s: w::Skeleton,
+/// Loads a 4.3 skeleton from its bytes (`load_binary`): everything before the animations
+/// is parsed into the raw AST and converted, its mesh buffers and names moved into the
+/// model instead of copied; the animations are then streamed from the bytes into the
+/// model's timelines (no AST for them), and the slider constraints' animations, which
+/// follow them on the wire, set last. Errors are the parser's, as with `parse`.
+pub(crate) fn load_streaming(
+    bytes: &[u8],
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    let buffers = take_mesh_buffers(&mut s);
-    let bones = s.bones.iter_mut().map(|b| std::mem::take(&mut b.name)).collect();
-    let slots = s.slots.iter_mut().map(|b| std::mem::take(&mut b.name)).collect();
-    convert_with(&s, options, buffers, bones, slots)
+    let (mut s, animations) = w::parse_head(bytes, &options.limits)?;
+    let mut moved = Moved {
+        bone_names: s.bones.iter_mut().map(|b| std::mem::take(&mut b.name)).collect(),
+        slot_names: s.slots.iter_mut().map(|b| std::mem::take(&mut b.name)).collect(),
+        ..Moved::default()
+    };
+    take_buffers(&mut s, &mut moved);
+    convert_with(&s, options, moved, Some(animations))
 }
 
-/// Converts, taking moved buffers and names where the caller gave them.
+/// What a caller gave away of its tree: mesh buffers and bone and slot names (empty:
+/// they are copied).
+#[derive(Default)]
+struct Moved {
+    /// Mesh buffers, in the order [`skins`] visits the meshes.
+    mesh_buffers: VecDeque<MeshBuffers>,
+    /// Other vertex attachments' vertices, keyed by their field's address.
+    vertex_buffers: VecDeque<(usize, w::Vertices)>,
+    /// Bone names, by index.
+    bone_names: Vec<String>,
+    /// Slot names, by index.
+    slot_names: Vec<String>,
+}
+
+/// Converts, taking moved buffers and names, and streaming the animations when given.
 fn convert_with(
     s: &w::Skeleton,
     options: &LoadOptions<'_>,
-    mesh_buffers: VecDeque<MeshBuffers>,
-    bone_names: Vec<String>,
-    slot_names: Vec<String>,
+    moved: Moved,
+    stream: Option<w::Animations<'_>>,
 ) -> Result<SkeletonData, LoadError> {
+    let animation_count = stream.as_ref().map_or(s.animations.len(), |a| a.len());
     let mut c = Conv {
         s,
         b: Builder::new(Behaviour::new(SpineVersion::V4_3, &s.header.version), options),
-        mesh_buffers,
-        bone_names,
-        slot_names,
+        mesh_buffers: moved.mesh_buffers,
+        vertex_buffers: moved.vertex_buffers,
+        bone_names: moved.bone_names,
+        slot_names: moved.slot_names,
+        animation_count,
+        shared: vec![None; s.strings.len()],
     };
+    c.b.reserve(counts(s, animation_count));
     header(&mut c);
     bones_and_slots(&mut c);
     for con in &s.constraints {
@@ -196,10 +277,48 @@ fn convert_with(
     skins::skins(&mut c);
     c.b.resolve_links();
     c.b.bind_atlas();
-    for a in &s.animations {
-        animation::animation(&mut c, a);
+    let mut sink = AnimSink::new(&mut c);
+    match stream {
+        Some(mut animations) => {
+            while animations.read_next_into(&mut sink)? {
+                sink.finish();
+            }
+            set_slider_animations(&mut c, &animations.finish()?);
+        }
+        None => {
+            for a in &s.animations {
+                a.replay(&mut sink)?;
+                sink.finish();
+            }
+        }
     }
     c.b.finish()
+}
+
+/// Sets each slider constraint's animation, `(constraint index, animation index)` as
+/// [`w::Animations::finish`] gives them (both already checked by the parser).
+fn set_slider_animations(c: &mut Conv<'_, '_>, sliders: &[(usize, u32)]) {
+    for &(k, animation) in sliders {
+        if let Some(ConstraintKind::Slider(d)) =
+            c.b.data.constraints.get_mut(k).map(|c| &mut c.kind)
+        {
+            d.animation = crate::ids::AnimationId(animation);
+        }
+    }
+}
+
+/// What the skeleton holds, for reserving the model's lists once.
+fn counts(s: &w::Skeleton, animations: usize) -> Counts {
+    let skin_slots = s.default_skin.iter().chain(s.skins.iter().map(|k| &k.slots));
+    Counts {
+        bones: s.bones.len(),
+        slots: s.slots.len(),
+        constraints: s.constraints.len(),
+        skins: s.skin_count(),
+        attachments: skin_slots.flatten().map(|k| k.attachments.len()).sum(),
+        events: s.events.len(),
+        animations,
+    }
 }
 
 /// The bones (parents first) and slots (setup draw order).

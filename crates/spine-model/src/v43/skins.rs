@@ -4,7 +4,6 @@ use spine_format::binary::v43 as w;
 
 use super::attachments::attachment;
 use super::Conv;
-use crate::build::share;
 use crate::data::*;
 use crate::ids::*;
 
@@ -45,16 +44,16 @@ pub(super) fn skins(c: &mut Conv<'_, '_>) {
 
 /// A skin's attachments, slot by slot.
 fn skin_entries(c: &mut Conv<'_, '_>, slots: &[w::SkinSlot]) -> Vec<SkinEntry> {
-    let mut entries = Vec::new();
+    let mut entries = Vec::with_capacity(slots.iter().map(|s| s.attachments.len()).sum());
     for sa in slots {
         let slot = c.b.slot(sa.slot);
-        let slot_name =
-            c.b.data.slots.get(slot.index()).map(|s| s.name.clone()).unwrap_or_default();
-        c.b.enter("slot", &slot_name);
+        c.b.enter_slot(slot);
         for e in &sa.attachments {
-            let key = c.text(e.placeholder).map(str::to_owned);
-            let key = c.b.name_shared("attachment", key.as_deref());
-            let name = share(&key, e.attachment.name.and_then(|n| c.text(n)));
+            let key = match c.shared(e.placeholder) {
+                Some(key) => key,
+                None => c.b.name_shared("attachment", None),
+            };
+            let name = c.share_ref(&key, e.attachment.name);
             c.b.enter("attachment", &key);
             let id = attachment(c, &name, &e.attachment);
             c.b.pop();

@@ -4,7 +4,8 @@
 //! the trailing slider animation indices); [`write`] is its exact inverse:
 //! `write(&parse(b)?) == b` for every input `parse` accepts.
 //!
-//! Modules: [`ast`] (the types), `read` / `read_anim` (the parser), `write` (the writer).
+//! Modules: [`ast`] (the types), `read` / `read_anim` (the parser, driving a
+//! [`stream::AnimationSink`]), `write` (the writer).
 //!
 //! # Raw values
 //!
@@ -37,6 +38,7 @@
 pub mod ast;
 mod read;
 mod read_anim;
+pub mod stream;
 mod write;
 mod write_anim;
 

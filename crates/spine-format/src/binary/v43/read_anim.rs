@@ -1,144 +1,190 @@
-//! Parser of one animation record: every timeline section in spec order.
+//! Parser of one animation record: every timeline section in spec order, into an
+//! [`AnimationSink`] (curve timelines handed over unread).
 
 use nom::combinator::cond;
 use nom::Parser;
 
 use super::ast::*;
 use super::read::{check_type, constraint_index, inherit_of, Ctx};
-use crate::binary::shared::{curve_timeline, draw_order, CurveType};
+use super::stream::*;
+use crate::binary::shared::{deliver_curve_frames, draw_order_into, CurveType, DrawOrderChange};
 use crate::binary::wire::{
-    check_count, count, enum_u8, f32, f32s, f32s_into, groups, i32, i8, index, indices, items,
-    list, rgba, section, str_ref, string, u8, varint, varint_signed, In, PErr, Res,
+    check_count, count, each, enum_u8, f32, f32s, f32s_into, i32, i8, index, indices, items, list,
+    rgba, section, str_ref, string, u8, varint, varint_signed, Above, In, PErr, Res,
 };
+use crate::error::BinaryError;
 
-/// The body of the animation named `name` (the name is already read).
-pub(super) fn animation<'a>(ctx: &Ctx<'_>, i: In<'a>, name: String) -> Res<'a, Animation> {
+/// A sink's answer as a parse result: its own error passes through as it is.
+fn delivered(i: In<'_>, r: Result<(), BinaryError>) -> Res<'_, ()> {
+    match r {
+        Ok(()) => Ok((i, ())),
+        Err(e) => Err(PErr::foreign(e)),
+    }
+}
+
+/// What a timeline reader is handed: the context, and the path above the animation's body
+/// (for the errors a sink is handed).
+#[derive(Clone, Copy)]
+struct Reader<'c, 'l, 'p> {
+    ctx: &'c Ctx<'l>,
+    anim: Above<'p>,
+}
+
+/// A section of timeline groups: per group the index of what it animates, a timeline
+/// count, then its timelines.
+struct Groups {
+    /// The section.
+    section: &'static str,
+    /// What a group's key points at (what the group count counts).
+    what: &'static str,
+    /// A group's label in section paths.
+    label: &'static str,
+    /// The fewest bytes a timeline takes.
+    timeline_bytes: usize,
+}
+
+const SLOT_GROUPS: Groups =
+    Groups { section: "slot timelines", what: "slot", label: "slots", timeline_bytes: 2 };
+const BONE_GROUPS: Groups =
+    Groups { section: "bone timelines", what: "bone", label: "bones", timeline_bytes: 2 };
+const PATH_GROUPS: Groups = Groups {
+    section: "path timelines",
+    what: "path constraint",
+    label: "constraints",
+    timeline_bytes: 3,
+};
+const PHYSICS_GROUPS: Groups = Groups {
+    section: "physics timelines",
+    what: "physics constraint",
+    label: "constraints",
+    timeline_bytes: 2,
+};
+const SLIDER_GROUPS: Groups =
+    Groups { section: "slider timelines", what: "slider", label: "constraints", timeline_bytes: 3 };
+
+/// Reads a [`Groups`] section: `key` reads a group's key, `group` tells the sink of each
+/// group, `timeline` reads each timeline into it (handed the path above it).
+#[inline(always)]
+fn groups<'a, S: AnimationSink, K: Copy>(
+    r: Reader<'_, '_, '_>,
+    i: In<'a>,
+    sink: &mut S,
+    g: &'static Groups,
+    key: impl Fn(In<'a>) -> Res<'a, K>,
+    group: impl Fn(&mut S, K, usize),
+    timeline: impl Fn(&Ctx<'_>, In<'a>, Above<'_>, &mut S) -> Res<'a, ()>,
+) -> Res<'a, ()> {
+    let lim = r.ctx.lim;
+    section(
+        g.section,
+        list(lim, g.what, 2, Some(g.label), |i, j| {
+            let (i, k) = key(i)?;
+            let (i, m) = count(lim, "timeline", g.timeline_bytes)(i)?;
+            group(sink, k, m);
+            each(m, Some("timelines"), |i, t| {
+                let above = |e: PErr| {
+                    (r.anim)(e.in_item("timelines", t).in_item(g.label, j).in_section(g.section))
+                };
+                timeline(r.ctx, i, &above, sink)
+            })(i)
+        }),
+    )
+    .parse(i)
+    .map(|(i, _)| (i, ()))
+}
+
+/// Reads the body of the animation named `name` (the name is already read) into `sink`.
+/// `anim` adds the path above the animation's body to an error.
+pub(super) fn animation<'a, S: AnimationSink>(
+    ctx: &Ctx<'_>,
+    i: In<'a>,
+    name: &str,
+    anim: Above<'_>,
+    sink: &mut S,
+) -> Res<'a, ()> {
     let lim = ctx.lim;
+    let r = Reader { ctx, anim };
     let (i, timeline_hint) = varint(i)?;
-    let (i, slots) = section("slot timelines", |i| slot_timelines(ctx, i)).parse(i)?;
-    let (i, bones) = section("bone timelines", |i| bone_timelines(ctx, i)).parse(i)?;
-    let (i, ik) =
-        section("ik timelines", list(lim, "ik timeline", 8, Some("timelines"), |i, _| ik(ctx, i)))
-            .parse(i)?;
-    let (i, transform) = section(
-        "transform timelines",
-        list(lim, "transform timeline", 8, Some("timelines"), |i, _| transform_timeline(ctx, i)),
-    )
-    .parse(i)?;
-    let (i, path) = section(
-        "path timelines",
-        groups(
-            lim,
-            ("path constraint", "constraints"),
-            constraint_index(ctx, ConstraintType::Path),
-            ("timeline", 3),
-            |i, _| path_timeline(ctx, i),
-            |constraint, timelines| PathTimelines { constraint, timelines },
-        ),
-    )
-    .parse(i)?;
-    let (i, physics) = section("physics timelines", |i| physics_timelines(ctx, i)).parse(i)?;
-    let (i, slider) = section(
-        "slider timelines",
-        groups(
-            lim,
-            ("slider", "constraints"),
-            constraint_index(ctx, ConstraintType::Slider),
-            ("timeline", 3),
-            |i, _| slider_timeline(ctx, i),
-            |constraint, timelines| SliderTimelines { constraint, timelines },
-        ),
-    )
-    .parse(i)?;
-    let (i, attachments) =
-        section("attachment timelines", |i| attachment_timelines(ctx, i)).parse(i)?;
-    let (i, draw_order) = section("draw order", |i| draw_order_keys(ctx, ctx.slots, i)).parse(i)?;
-    let (i, draw_order_folders) = section(
-        "draw order folders",
-        list(lim, "folder", 2, Some("folders"), |i, _| {
-            let (i, slots) = indices(lim, "slot", ctx.slots)(i)?;
-            let (i, keys) = draw_order_keys(ctx, slots.len(), i)?;
-            Ok((i, DrawOrderFolder { slots, keys }))
+    // The hint capped by the input (every timeline takes a few bytes; draw order and
+    // events at least one each).
+    sink.begin(name, timeline_hint, (timeline_hint as usize).min(i.len() / 4 + 2));
+    let slot = index("slot", ctx.slots);
+    let (i, ()) = groups(r, i, sink, &SLOT_GROUPS, slot, S::slot_group, slot_timeline)?;
+    let bone = index("bone", ctx.bones);
+    let (i, ()) = groups(r, i, sink, &BONE_GROUPS, bone, S::bone_group, bone_timeline)?;
+    let (i, _) = section(
+        "ik timelines",
+        list(lim, "ik timeline", 8, Some("timelines"), |i, _| {
+            let (i, t) = ik(ctx, i)?;
+            sink.ik_timeline(t);
+            Ok((i, ()))
         }),
     )
     .parse(i)?;
+    let (i, _) = section(
+        "transform timelines",
+        list(lim, "transform timeline", 8, Some("timelines"), |i, k| {
+            let (i, constraint) = constraint_index(ctx, ConstraintType::Transform)(i)?;
+            let (i, f) = varint(i)?;
+            let above = |e: PErr| anim(e.in_item("timelines", k).in_section("transform timelines"));
+            deliver_curve_frames(lim, ctx.total, &above, i, f as usize, |f| {
+                sink.transform_timeline(constraint, f)
+            })
+        }),
+    )
+    .parse(i)?;
+    let path = constraint_index(ctx, ConstraintType::Path);
+    let (i, ()) = groups(r, i, sink, &PATH_GROUPS, path, S::path_group, path_timeline)?;
+    let physics = physics_constraint(ctx);
+    let (i, ()) = groups(r, i, sink, &PHYSICS_GROUPS, physics, S::physics_group, physics_timeline)?;
+    let slider = constraint_index(ctx, ConstraintType::Slider);
+    let (i, ()) = groups(r, i, sink, &SLIDER_GROUPS, slider, S::slider_group, slider_timeline)?;
+    let (i, attachments) =
+        section("attachment timelines", |i| attachment_timelines(ctx, i)).parse(i)?;
+    sink.attachment_timelines(attachments);
+    let (i, ()) = draw_orders(ctx, i, sink)?;
     let (i, events) =
         section("events", list(lim, "keyframe", 8, Some("frames"), |i, _| event_key(ctx, i)))
             .parse(i)?;
+    sink.events(events);
     let (i, color) = cond(ctx.nonessential, rgba).parse(i)?;
-    let animation = Animation {
-        name,
-        timeline_hint,
-        slots,
-        bones,
-        ik,
-        transform,
-        path,
-        physics,
-        slider,
-        attachments,
-        draw_order,
-        draw_order_folders,
-        events,
-        color,
-    };
-    Ok((i, animation))
+    sink.color(color);
+    Ok((i, ()))
 }
 
-/// The slot timelines, grouped by slot.
-fn slot_timelines<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Vec<SlotTimelines>> {
-    groups(
-        ctx.lim,
-        ("slot", "slots"),
-        index("slot", ctx.slots),
-        ("timeline", 2),
-        |i, _| slot_timeline(ctx, i),
-        |slot, timelines| SlotTimelines { slot, timelines },
+/// The draw-order timeline and the draw-order folders, handed to `sink` key by key (the
+/// changes of each key in a buffer reused for the next).
+fn draw_orders<'a, S: AnimationSink>(ctx: &Ctx<'_>, i: In<'a>, sink: &mut S) -> Res<'a, ()> {
+    let lim = ctx.lim;
+    let mut changes = Vec::new();
+    let (i, ()) =
+        section("draw order", |i| draw_order_keys(ctx, (None, ctx.slots), i, &mut changes, sink))
+            .parse(i)?;
+    let (i, _) = section(
+        "draw order folders",
+        list(lim, "folder", 2, Some("folders"), |i, _| {
+            let (i, slots) = indices(lim, "slot", ctx.slots)(i)?;
+            let n = slots.len();
+            draw_order_keys(ctx, (Some(slots), n), i, &mut changes, sink)
+        }),
     )
-    .parse(i)
+    .parse(i)?;
+    Ok((i, ()))
 }
 
-/// The bone timelines, grouped by bone.
-fn bone_timelines<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Vec<BoneTimelines>> {
-    groups(
-        ctx.lim,
-        ("bone", "bones"),
-        index("bone", ctx.bones),
-        ("timeline", 2),
-        |i, _| bone_timeline(ctx, i),
-        |bone, timelines| BoneTimelines { bone, timelines },
-    )
-    .parse(i)
-}
-
-/// One transform constraint timeline.
-fn transform_timeline<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, TransformTimeline> {
-    let (i, constraint) = constraint_index(ctx, ConstraintType::Transform)(i)?;
-    let (i, f) = varint(i)?;
-    let (i, timeline) = curve_timeline(ctx.lim, f as usize)(i)?;
-    Ok((i, TransformTimeline { constraint, timeline }))
-}
-
-/// The physics constraint timelines. Gotcha 5: physics constraints are 1-based, 0 = every
-/// physics constraint.
-fn physics_timelines<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Vec<PhysicsTimelines>> {
-    let physics_constraint = |at| {
+/// The physics constraint a group is of. Gotcha 5: physics constraints are 1-based, 0 =
+/// every physics constraint.
+fn physics_constraint<'a, 'c, 'l>(
+    ctx: &'c Ctx<'l>,
+) -> impl Fn(In<'a>) -> Res<'a, Option<u32>> + use<'a, 'c, 'l> {
+    move |at| {
         let (i, k) = varint(at)?;
         let constraint = k.checked_sub(1);
         if let Some(c) = constraint {
             check_type(ctx, at, c, ConstraintType::Physics)?;
         }
         Ok((i, constraint))
-    };
-    groups(
-        ctx.lim,
-        ("physics constraint", "constraints"),
-        physics_constraint,
-        ("timeline", 2),
-        |i, _| physics_timeline(ctx, i),
-        |constraint, timelines| PhysicsTimelines { constraint, timelines },
-    )
-    .parse(i)
+    }
 }
 
 /// The attachment timelines, skin > slot > attachment.
@@ -157,17 +203,35 @@ fn attachment_timelines<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Vec<AttachmentT
     })(i)
 }
 
-/// Draw order keys over `slots` slots (the skeleton's, or a folder's).
-fn draw_order_keys<'a>(ctx: &Ctx<'_>, slots: usize, i: In<'a>) -> Res<'a, Vec<DrawOrderKey>> {
+/// A draw-order timeline's keys over `slots` slots (the skeleton's: `folder` `None`; or
+/// the folder's), handed to `sink` one by one (`changes` is the reused buffer).
+fn draw_order_keys<'a, S: AnimationSink>(
+    ctx: &Ctx<'_>,
+    (folder, slots): (Option<Vec<u32>>, usize),
+    i: In<'a>,
+    changes: &mut Vec<DrawOrderChange>,
+    sink: &mut S,
+) -> Res<'a, ()> {
     let lim = ctx.lim;
-    list(lim, "keyframe", 5, Some("frames"), move |i, _| {
+    let (i, n) = count(lim, "keyframe", 5)(i)?;
+    sink.draw_order(folder, n);
+    let (i, ()) = each(n, Some("frames"), |i, _| {
         let (i, time) = f32(i)?;
-        let (i, changes) = draw_order(lim, slots)(i)?;
-        Ok((i, DrawOrderKey { time, changes }))
-    })(i)
+        changes.clear();
+        let (i, ()) = draw_order_into(lim, slots, changes)(i)?;
+        sink.draw_order_key(time, changes);
+        Ok((i, ()))
+    })(i)?;
+    sink.draw_order_end();
+    Ok((i, ()))
 }
 
-fn slot_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, SlotTimeline> {
+fn slot_timeline<'a, S: AnimationSink>(
+    ctx: &Ctx<'_>,
+    at: In<'a>,
+    a: Above<'_>,
+    sink: &mut S,
+) -> Res<'a, ()> {
     let lim = ctx.lim;
     let (i, ty) = u8(at)?;
     if ty == 0 {
@@ -176,23 +240,29 @@ fn slot_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, SlotTimeline> {
             let (i, attachment) = str_ref(ctx.strings)(i)?;
             Ok((i, AttachmentKey { time, attachment }))
         })(i)?;
-        return Ok((i, SlotTimeline::Attachment(keys)));
+        return delivered(i, sink.slot_timeline(SlotTimelineIn::Attachment(keys)));
     }
     if ty > 5 {
         return Err(PErr::bad_enum(at, "slot timeline type", i64::from(ty)));
     }
     let (i, f) = varint(i)?;
-    let f = f as usize;
-    Ok(match ty {
-        1 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SlotTimeline::Rgba(t)))?,
-        2 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SlotTimeline::Rgb(t)))?,
-        3 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SlotTimeline::Rgba2(t)))?,
-        4 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SlotTimeline::Rgb2(t)))?,
-        _ => curve_timeline(lim, f)(i).map(|(i, t)| (i, SlotTimeline::Alpha(t)))?,
-    })
+    let (t, f) = (ctx.total, f as usize);
+    use SlotTimelineIn as I;
+    match ty {
+        1 => deliver_curve_frames(lim, t, a, i, f, |f| sink.slot_timeline(I::Rgba(f))),
+        2 => deliver_curve_frames(lim, t, a, i, f, |f| sink.slot_timeline(I::Rgb(f))),
+        3 => deliver_curve_frames(lim, t, a, i, f, |f| sink.slot_timeline(I::Rgba2(f))),
+        4 => deliver_curve_frames(lim, t, a, i, f, |f| sink.slot_timeline(I::Rgb2(f))),
+        _ => deliver_curve_frames(lim, t, a, i, f, |f| sink.slot_timeline(I::Alpha(f))),
+    }
 }
 
-fn bone_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, BoneTimeline> {
+fn bone_timeline<'a, S: AnimationSink>(
+    ctx: &Ctx<'_>,
+    at: In<'a>,
+    a: Above<'_>,
+    sink: &mut S,
+) -> Res<'a, ()> {
     let lim = ctx.lim;
     let (i, ty) = u8(at)?;
     if ty == 10 {
@@ -201,25 +271,26 @@ fn bone_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, BoneTimeline> {
             let (i, inherit) = enum_u8("inherit", inherit_of)(i)?;
             Ok((i, InheritKey { time, inherit }))
         })(i)?;
-        return Ok((i, BoneTimeline::Inherit(keys)));
+        return delivered(i, sink.bone_timeline(BoneTimelineIn::Inherit(keys)));
     }
     if ty > 10 {
         return Err(PErr::bad_enum(at, "bone timeline type", i64::from(ty)));
     }
     let (i, f) = varint(i)?;
-    let f = f as usize;
-    Ok(match ty {
-        0 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::Rotate(t)))?,
-        1 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::Translate(t)))?,
-        2 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::TranslateX(t)))?,
-        3 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::TranslateY(t)))?,
-        4 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::Scale(t)))?,
-        5 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::ScaleX(t)))?,
-        6 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::ScaleY(t)))?,
-        7 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::Shear(t)))?,
-        8 => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::ShearX(t)))?,
-        _ => curve_timeline(lim, f)(i).map(|(i, t)| (i, BoneTimeline::ShearY(t)))?,
-    })
+    let (t, f) = (ctx.total, f as usize);
+    use BoneTimelineIn as I;
+    match ty {
+        0 => deliver_curve_frames(lim, t, a, i, f, |f| sink.bone_timeline(I::Rotate(f))),
+        1 => deliver_curve_frames(lim, t, a, i, f, |f| sink.bone_timeline(I::Translate(f))),
+        2 => deliver_curve_frames(lim, t, a, i, f, |f| sink.bone_timeline(I::TranslateX(f))),
+        3 => deliver_curve_frames(lim, t, a, i, f, |f| sink.bone_timeline(I::TranslateY(f))),
+        4 => deliver_curve_frames(lim, t, a, i, f, |f| sink.bone_timeline(I::Scale(f))),
+        5 => deliver_curve_frames(lim, t, a, i, f, |f| sink.bone_timeline(I::ScaleX(f))),
+        6 => deliver_curve_frames(lim, t, a, i, f, |f| sink.bone_timeline(I::ScaleY(f))),
+        7 => deliver_curve_frames(lim, t, a, i, f, |f| sink.bone_timeline(I::Shear(f))),
+        8 => deliver_curve_frames(lim, t, a, i, f, |f| sink.bone_timeline(I::ShearX(f))),
+        _ => deliver_curve_frames(lim, t, a, i, f, |f| sink.bone_timeline(I::ShearY(f))),
+    }
 }
 
 fn ik<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, IkTimeline> {
@@ -245,30 +316,47 @@ fn ik<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, IkTimeline> {
     Ok((i, IkTimeline { constraint, bezier_count, keys }))
 }
 
-fn path_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, PathTimeline> {
+fn path_timeline<'a, S: AnimationSink>(
+    ctx: &Ctx<'_>,
+    at: In<'a>,
+    a: Above<'_>,
+    sink: &mut S,
+) -> Res<'a, ()> {
     let (i, ty) = u8(at)?;
     let (i, f) = varint(i)?;
-    let (lim, f) = (ctx.lim, f as usize);
-    Ok(match ty {
-        0 => curve_timeline(lim, f)(i).map(|(i, t)| (i, PathTimeline::Position(t)))?,
-        1 => curve_timeline(lim, f)(i).map(|(i, t)| (i, PathTimeline::Spacing(t)))?,
-        2 => curve_timeline(lim, f)(i).map(|(i, t)| (i, PathTimeline::Mix(t)))?,
-        v => return Err(PErr::bad_enum(at, "path timeline type", i64::from(v))),
-    })
+    let (lim, t, f) = (ctx.lim, ctx.total, f as usize);
+    use PathTimelineIn as I;
+    match ty {
+        0 => deliver_curve_frames(lim, t, a, i, f, |f| sink.path_timeline(I::Position(f))),
+        1 => deliver_curve_frames(lim, t, a, i, f, |f| sink.path_timeline(I::Spacing(f))),
+        2 => deliver_curve_frames(lim, t, a, i, f, |f| sink.path_timeline(I::Mix(f))),
+        v => Err(PErr::bad_enum(at, "path timeline type", i64::from(v))),
+    }
 }
 
-fn slider_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, SliderTimeline> {
+fn slider_timeline<'a, S: AnimationSink>(
+    ctx: &Ctx<'_>,
+    at: In<'a>,
+    a: Above<'_>,
+    sink: &mut S,
+) -> Res<'a, ()> {
     let (i, ty) = u8(at)?;
     let (i, f) = varint(i)?;
-    let (lim, f) = (ctx.lim, f as usize);
-    Ok(match ty {
-        0 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SliderTimeline::Time(t)))?,
-        1 => curve_timeline(lim, f)(i).map(|(i, t)| (i, SliderTimeline::Mix(t)))?,
-        v => return Err(PErr::bad_enum(at, "slider timeline type", i64::from(v))),
-    })
+    let (lim, t, f) = (ctx.lim, ctx.total, f as usize);
+    use SliderTimelineIn as I;
+    match ty {
+        0 => deliver_curve_frames(lim, t, a, i, f, |f| sink.slider_timeline(I::Time(f))),
+        1 => deliver_curve_frames(lim, t, a, i, f, |f| sink.slider_timeline(I::Mix(f))),
+        v => Err(PErr::bad_enum(at, "slider timeline type", i64::from(v))),
+    }
 }
 
-fn physics_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, PhysicsTimeline> {
+fn physics_timeline<'a, S: AnimationSink>(
+    ctx: &Ctx<'_>,
+    at: In<'a>,
+    a: Above<'_>,
+    sink: &mut S,
+) -> Res<'a, ()> {
     let (i, ty) = u8(at)?;
     let prop = match ty {
         0 => PhysicsProperty::Inertia,
@@ -282,13 +370,14 @@ fn physics_timeline<'a>(ctx: &Ctx<'_>, at: In<'a>) -> Res<'a, PhysicsTimeline> {
             let (i, f) = count(ctx.lim, "keyframe", 4)(i)?;
             let mut times = Vec::with_capacity(f);
             let (i, ()) = f32s_into(i, f, &mut times)?;
-            return Ok((i, PhysicsTimeline::Reset(times)));
+            return delivered(i, sink.physics_timeline(PhysicsTimelineIn::Reset(times)));
         }
         v => return Err(PErr::bad_enum(at, "physics timeline type", i64::from(v))),
     };
     let (i, f) = varint(i)?;
-    let (i, t) = curve_timeline(ctx.lim, f as usize)(i)?;
-    Ok((i, PhysicsTimeline::Property(prop, t)))
+    deliver_curve_frames(ctx.lim, ctx.total, a, i, f as usize, |f| {
+        sink.physics_timeline(PhysicsTimelineIn::Property(prop, f))
+    })
 }
 
 fn sequence_mode(v: i32) -> Option<SequenceMode> {

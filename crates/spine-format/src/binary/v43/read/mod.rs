@@ -7,6 +7,7 @@ use nom::Parser;
 
 use super::ast::*;
 use super::read_anim::animation;
+use super::stream::{AnimationSink, AstSink};
 use crate::binary::shared::sequence as wire_sequence;
 use crate::binary::wire::{
     bool, budgeted, check_count, count, each, enum_u8, enum_varint, expect_end, f32, f32_vec, f32s,
@@ -29,6 +30,8 @@ use skins::{skin, skin_slots};
 /// What later sections need to know about earlier ones.
 pub(super) struct Ctx<'l> {
     pub lim: &'l Lim,
+    /// The file length (for the errors handed to an animation sink).
+    pub total: usize,
     pub nonessential: bool,
     pub strings: usize,
     pub bones: usize,
@@ -57,12 +60,17 @@ pub(super) fn read_skeleton(bytes: &[u8], limits: Limits) -> Result<Skeleton, Bi
 }
 
 fn skeleton<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Skeleton> {
-    let (i, (mut skeleton, ctx)) = head(lim, i)?;
+    let total = i.len();
+    let (i, (mut skeleton, ctx)) = head(lim, i, total)?;
+    let mut sink = AstSink::default();
     let (i, animations) = section(
         "animations",
-        list(lim, "animation", 12, Some("animations"), |i, _| {
+        list(lim, "animation", 12, Some("animations"), |i, k| {
             let (i, name) = name(lim, "animation")(i)?;
-            named(name, i, |i| animation(&ctx, i, name.to_owned()))
+            let above =
+                |e: PErr| e.in_named(name).in_item("animations", k).in_section("animations");
+            let (i, ()) = named(name, i, |i| animation(&ctx, i, name, &above, &mut sink))?;
+            Ok((i, sink.take()))
         }),
     )
     .parse(i)?;
@@ -84,13 +92,14 @@ fn skeleton<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Skeleton> {
 /// Everything before the animations: the skeleton (no animations; slider constraints'
 /// `animation` left 0, read after the animations) and what the animation reader checks
 /// indices against.
-fn head<'a, 'l>(lim: &'l Lim, i: In<'a>) -> Res<'a, (Skeleton, Ctx<'l>)> {
+fn head<'a, 'l>(lim: &'l Lim, i: In<'a>, total: usize) -> Res<'a, (Skeleton, Ctx<'l>)> {
     let (i, header) = header(lim, i)?;
     let (i, strings) =
         section("strings", list(lim, "string", 1, Some("strings"), |i, _| string(lim)(i)))
             .parse(i)?;
     let mut ctx = Ctx {
         lim,
+        total,
         nonessential: header.nonessential.is_some(),
         strings: strings.len(),
         bones: 0,
@@ -191,11 +200,20 @@ impl<'a> Animations<'a> {
     /// Reads the next animation; `Ok(None)` once every animation was read. Errors are those
     /// [`super::parse_with_limits`] reports for the same bytes.
     pub fn read_next(&mut self) -> Result<Option<Animation>, BinaryError> {
+        let mut sink = AstSink::default();
+        Ok(self.read_next_into(&mut sink)?.then(|| sink.take()))
+    }
+
+    /// Reads the next animation into `sink` (see [`super::stream`]); `Ok(false)` once every
+    /// animation was read. Errors are those [`super::parse_with_limits`] reports for the
+    /// same bytes (or the sink's own).
+    pub fn read_next_into<S: AnimationSink>(&mut self, sink: &mut S) -> Result<bool, BinaryError> {
         if self.next >= self.len {
-            return Ok(None);
+            return Ok(false);
         }
         let ctx = Ctx {
             lim: &self.lim,
+            total: self.total,
             nonessential: self.nonessential,
             strings: self.strings,
             bones: self.bones,
@@ -208,7 +226,9 @@ impl<'a> Animations<'a> {
         let read = section("animations", |i| {
             item("animations", next, i, |i| {
                 let (i, name) = name(lim, "animation")(i)?;
-                named(name, i, |i| animation(&ctx, i, name.to_owned()))
+                let above =
+                    |e: PErr| e.in_named(name).in_item("animations", next).in_section("animations");
+                named(name, i, |i| animation(&ctx, i, name, &above, sink))
             })
         })
         .parse(self.rest);
@@ -216,10 +236,10 @@ impl<'a> Animations<'a> {
         self.constraints = constraints;
         self.event_audio = event_audio;
         match read {
-            Ok((rest, a)) => {
+            Ok((rest, ())) => {
                 self.rest = rest;
                 self.next += 1;
-                Ok(Some(a))
+                Ok(true)
             }
             Err(e) => Err(into_binary(e, self.total)),
         }
@@ -259,7 +279,7 @@ pub(super) fn parse_head(
 ) -> Result<(Skeleton, Animations<'_>), BinaryError> {
     let lim = Lim::new(limits);
     lim.check_file_size(bytes)?;
-    let parts = head(&lim, bytes).and_then(|(i, (s, ctx))| {
+    let parts = head(&lim, bytes, bytes.len()).and_then(|(i, (s, ctx))| {
         let (i, n) = section("animations", count(&lim, "animation", 12)).parse(i)?;
         let Ctx { nonessential, strings, bones, slots, constraints, skins, event_audio, .. } = ctx;
         Ok((i, (s, (nonessential, strings, bones, slots, constraints, skins, event_audio), n)))
