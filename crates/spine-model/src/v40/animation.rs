@@ -44,13 +44,11 @@ pub(super) struct AnimSink<'c, 'a, 'o> {
     /// Indices in `tl` of curve tables with a value that may not be finite (checked, in
     /// order, when the animation ends).
     unchecked: Vec<usize>,
-    /// The animation's keys ([`AnimationData::keys`]), moved out when it ends.
+    /// The animation's keys ([`AnimationData::keys`]), copied out when it ends (the
+    /// buffer is kept for the next animation).
     keys: Vec<f32>,
     /// Scratch for a streamed curve table.
     scratch: Vec<f32>,
-    /// Capacity of each animation's key buffer: the largest animation's key count so far,
-    /// at least [`AnimSink::with_capacity`]'s estimate.
-    capacity: usize,
 }
 
 impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
@@ -70,16 +68,7 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
             unchecked: Vec::new(),
             keys: Vec::new(),
             scratch: Vec::new(),
-            capacity: 0,
         }
-    }
-
-    /// A sink whose key buffers start with room for `floats` keys (an estimate: growing a
-    /// buffer copies it, an unused tail is given back when an animation ends).
-    pub(super) fn with_capacity(c: &'c mut Conv<'a, 'o>, floats: usize) -> Self {
-        let mut sink = AnimSink::new(c);
-        sink.capacity = floats;
-        sink
     }
 
     /// Where a streamed curve table goes.
@@ -108,11 +97,9 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
         check_tables(&mut self.c.b, &tl, &self.keys, self.unchecked.iter().copied());
         self.unchecked.clear();
         self.c.b.pop();
-        // The buffer is moved out and shrunk in place (no copy); the next animation starts
-        // with a buffer of the largest size seen (or of the input left, in floats).
-        self.capacity = self.capacity.max(self.keys.len());
-        let mut keys = std::mem::take(&mut self.keys);
-        keys.shrink_to_fit();
+        // One exactly sized copy; the buffer keeps its capacity for the next animation.
+        let keys = self.keys.as_slice().to_vec();
+        self.keys.clear();
         self.c.b.data.animations.push(AnimationData {
             name: std::mem::take(&mut self.name),
             duration: self.duration,
@@ -128,7 +115,6 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
         self.name = name.to_owned();
         // The wire's timeline count (exact for editor exports), capped by the input.
         self.tl = Vec::with_capacity(capacity);
-        self.keys.reserve(self.capacity);
         self.duration = 0.0;
     }
 

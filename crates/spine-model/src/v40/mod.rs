@@ -259,17 +259,14 @@ fn convert_with<'a>(
     skins::skins(&mut c);
     c.b.resolve_links();
     c.b.bind_atlas();
+    let mut sink = AnimSink::new(&mut c);
     match stream {
         Some(animations) => {
-            // As many floats as the animations have bytes: about what editor exports need
-            // (a key of one float or byte value and its curve type is 6 to 9 bytes, 3 floats).
-            let mut sink = AnimSink::with_capacity(&mut c, animations.remaining_bytes() / 4);
             while animations.read_next(&mut sink)? {
                 sink.finish();
             }
         }
         None => {
-            let mut sink = AnimSink::new(&mut c);
             for a in &s.animations {
                 a.replay(&mut sink)?;
                 sink.finish();

@@ -414,11 +414,6 @@ impl<'a> Animations<'a> {
         self.len == 0
     }
 
-    /// Bytes of input not read yet (the animations still to read, up to the end).
-    pub fn remaining_bytes(&self) -> usize {
-        self.rest.len()
-    }
-
     /// Reads the next animation into `sink`; `Ok(false)` when every animation was read.
     /// Reading the last one also checks that the input ends there.
     pub fn read_next<S: AnimationSink>(&mut self, sink: &mut S) -> Result<bool, BinaryError> {
