@@ -73,16 +73,17 @@ impl Pages<'_> {
 }
 
 /// Binds each frame of `seq` to its region; returns the frame paths the atlas lacks.
+/// `path` is scratch for the frame paths (kept between calls for its capacity).
 #[inline]
 fn bind_frames(
     seq: &mut SequenceData,
     by_name: &RegionIndex<'_>,
     pages: &mut Pages<'_>,
+    path: &mut String,
 ) -> Vec<String> {
     let mut missing = Vec::new();
-    let mut path = String::new();
     for i in 0..seq.len() {
-        seq.write_frame_path(i, &mut path);
+        seq.write_frame_path(i, path);
         let Some(region) = seq.regions.get_mut(i) else { break };
         match by_name.get(path.as_str()).copied() {
             Some((pi, page, r)) => {
@@ -113,6 +114,7 @@ impl Builder<'_> {
         }
         let by_name = region_index(atlas);
         let mut page_ids = vec![None; atlas.pages.len()];
+        let mut path = String::new();
         for i in 0..self.data.attachments.len() {
             let seq = match &mut self.data.attachments[i].kind {
                 AttachmentKind::Region(r) => &mut r.sequence,
@@ -121,7 +123,7 @@ impl Builder<'_> {
             };
             let mut pages =
                 Pages { pages: &mut self.data.pages, ids: std::mem::take(&mut page_ids) };
-            let missing = bind_frames(seq, &by_name, &mut pages);
+            let missing = bind_frames(seq, &by_name, &mut pages, &mut path);
             page_ids = pages.ids;
             if let Some(value) = self.setup_geometry(i) {
                 // Finite inputs can still overflow (a width of 1e38 times the region scale).
