@@ -93,11 +93,12 @@ const SHIFTER_BITS: u32 = 0x4B40_0000;
 pub(super) struct BilinearClamp<const F32_INDEX: bool>;
 
 /// The most padded texels a texture may have for [`BilinearClamp`]'s `f32` index: every
-/// index is below 2^23, where `f32` holds integers exactly and adding 2^23 puts them in
-/// the mantissa's low bits.
+/// index is below 2^23, where `f32` holds integers exactly (and converts them to `i32`
+/// exactly).
 pub(super) const F32_INDEX_TEXELS: usize = 1 << 23;
 
-/// 2^23 and its bits (see [`F32_INDEX_TEXELS`]).
+/// 2^23 and its bits: floats from 2^23 to 2^24 are the integers, the low mantissa bits
+/// holding the offset from 2^23 (see [`biased_texel_pair`]).
 const TWO_23: f32 = 8_388_608.0;
 const TWO_23_BITS: u32 = 0x4B00_0000;
 
@@ -135,8 +136,10 @@ impl<const F32_INDEX: bool> Sampler for BilinearClamp<F32_INDEX> {
             // (x + y · stride) of both points, exact: whole numbers below 2^23.
             let s = side(tex.width + 1);
             let rows = whole * Vec4::new(1.0, s, 1.0, s);
-            let i = (rows + rows.yxwz()) + TWO_23;
-            [i.x.to_bits(), i.z.to_bits()].map(|b| b.wrapping_sub(TWO_23_BITS))
+            // Whole numbers: converted exactly (one instruction for both on SSE2).
+            let i = wide::f32x4::new((rows + rows.yxwz()).to_array()).fast_round_int();
+            let i = i.to_array();
+            [i[0] as u32, i[2] as u32]
         } else {
             let s = tex.width + 1;
             let xy = t.to_array().map(|v| v.to_bits().wrapping_sub(SHIFTER_BITS));
