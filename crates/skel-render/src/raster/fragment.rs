@@ -70,14 +70,7 @@ fn biased_texel_pair(a: [u8; 4], b: [u8; 4]) -> (Vec4, Vec4) {
 /// Texel space: `(u · width, v · height)`.
 #[inline(always)]
 fn texel_space(tex: &Texture, uv: Vec2) -> Vec4 {
-    Vec4::new(uv.x * side(tex.width), uv.y * side(tex.height), 0.0, 0.0)
-}
-
-/// A texture side (at most 16,384) as `f32`: exact, and through `i32`, one instruction
-/// (`u32` to `f32` is several on x86-64's baseline).
-#[inline(always)]
-fn side(n: u32) -> f32 {
-    n as i32 as f32
+    Vec4::new(uv.x * tex.sides.size.x, uv.y * tex.sides.size.y, 0.0, 0.0)
 }
 
 /// 1.5 · 2^23: adding it to a float in `[−2^22, 2^22]` rounds that to an integer (the
@@ -124,8 +117,7 @@ impl<const F32_INDEX: bool> Sampler for BilinearClamp<F32_INDEX> {
         // Clamping the point between the centers of the edge texels gives what clamping
         // the texel indices gives: beyond the last center both texels of the footprint are
         // the edge texel (the weight is then 0, and the padding column or row repeats it).
-        let (w, h) = (side(tex.width - 1), side(tex.height - 1));
-        let c = p.max(Vec4::ZERO).min(Vec4::new(w, h, w, h));
+        let c = p.max(Vec4::ZERO).min(tex.sides.last);
         // floor(c) by the shifter: c − ½ rounded to nearest (c is in 0..2^14, so c − ½ is
         // exact from ½ up and rounds to 0 below). A tie (c a whole number n) may round to
         // n − 1, with a weight of exactly 1 on texel n: the same texel as floor's.
@@ -134,8 +126,7 @@ impl<const F32_INDEX: bool> Sampler for BilinearClamp<F32_INDEX> {
         let f = c - whole;
         let i = if F32_INDEX {
             // (x + y · stride) of both points, exact: whole numbers below 2^23.
-            let s = side(tex.width + 1);
-            let rows = whole * Vec4::new(1.0, s, 1.0, s);
+            let rows = whole * tex.sides.index_step;
             // Whole numbers: converted exactly (one instruction for both on SSE2).
             let i = wide::f32x4::new((rows + rows.yxwz()).to_array()).fast_round_int();
             let i = i.to_array();
