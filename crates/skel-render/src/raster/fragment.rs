@@ -127,8 +127,10 @@ impl<const F32_INDEX: bool> Sampler for BilinearClamp<F32_INDEX> {
         let i = if F32_INDEX {
             // (x + y · stride) of both points, exact: whole numbers below 2^23.
             let rows = whole * tex.sides.index_step;
-            // Whole numbers: converted exactly (one instruction for both on SSE2).
-            let i = wide::f32x4::new((rows + rows.yxwz()).to_array()).fast_round_int();
+            // Whole numbers: converted exactly (one instruction on SSE2), then summed in
+            // pairs as integers (the same sums: all below 2^23).
+            let r = wide::f32x4::new(rows.to_array()).fast_round_int().to_array();
+            let i = wide::i32x4::new(r) + wide::i32x4::new([r[1], r[0], r[3], r[2]]);
             let i = i.to_array();
             [i[0] as u32, i[2] as u32]
         } else {
