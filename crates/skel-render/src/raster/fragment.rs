@@ -9,6 +9,7 @@
 
 use glam::{Vec2, Vec4, Vec4Swizzles};
 
+use super::triangle::RowWalk;
 use crate::texture::{fast_floor, Texture};
 
 /// Blend modes as const parameters.
@@ -303,8 +304,19 @@ fn shade<const MODE: u8, const PMA: bool, const SMOOTH: bool>(
     *d = blend::<MODE, PMA>(tint::<PMA>(t, light, dark), *d);
 }
 
-/// A span filler chosen per triangle.
-pub(super) type FillFn = fn(&Texture, &mut [Vec4], &Span);
+/// Fills every row of a triangle ([`RowWalk`]) into the frame with [`fill_span`]: one
+/// call per triangle, the row loop inside the specialised filler.
+#[inline(never)]
+fn fill_rows<S: Sampler, const MODE: u8, const PMA: bool, const SMOOTH: bool>(
+    tex: &Texture,
+    frame: &mut [Vec4],
+    rows: &mut RowWalk,
+) {
+    rows.for_each_span(frame, |dst, span| fill_span::<S, MODE, PMA, SMOOTH>(tex, dst, span));
+}
+
+/// A triangle filler chosen per triangle.
+pub(super) type FillFn = fn(&Texture, &mut [Vec4], &mut RowWalk);
 
 /// The span filler for a blend mode, page kind, colour variation and sampler.
 pub(super) fn filler<S: Sampler>(mode: u8, pma: bool, smooth: bool) -> FillFn {
@@ -312,15 +324,15 @@ pub(super) fn filler<S: Sampler>(mode: u8, pma: bool, smooth: bool) -> FillFn {
         ($($m:ident),*) => {
             match (mode, pma, smooth) {
                 $(
-                    ($m, true, true) => fill_span::<S, $m, true, true>,
-                    ($m, true, false) => fill_span::<S, $m, true, false>,
-                    ($m, false, true) => fill_span::<S, $m, false, true>,
-                    ($m, false, false) => fill_span::<S, $m, false, false>,
+                    ($m, true, true) => fill_rows::<S, $m, true, true>,
+                    ($m, true, false) => fill_rows::<S, $m, true, false>,
+                    ($m, false, true) => fill_rows::<S, $m, false, true>,
+                    ($m, false, false) => fill_rows::<S, $m, false, false>,
                 )*
-                (_, true, true) => fill_span::<S, SCREEN, true, true>,
-                (_, true, false) => fill_span::<S, SCREEN, true, false>,
-                (_, false, true) => fill_span::<S, SCREEN, false, true>,
-                (_, false, false) => fill_span::<S, SCREEN, false, false>,
+                (_, true, true) => fill_rows::<S, SCREEN, true, true>,
+                (_, true, false) => fill_rows::<S, SCREEN, true, false>,
+                (_, false, true) => fill_rows::<S, SCREEN, false, true>,
+                (_, false, false) => fill_rows::<S, SCREEN, false, false>,
             }
         };
     }
