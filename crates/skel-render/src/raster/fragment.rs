@@ -153,7 +153,7 @@ fn footprint(tex: &Texture, i: u32, f: Vec2) -> Vec4 {
     let stride = tex.stride();
     let i = i as usize;
     // The first footprint stands in for one outside (which the clamp rules out): a
-    // select, not a branch around the filtering (`fill_span` has checked that the
+    // select, not a branch around the filtering (`fill_rows` has checked that the
     // texture has a first footprint).
     let Some(q) = tex.pixels.get(i..i + stride + 2).or(tex.pixels.get(..stride + 2)) else {
         return Vec4::ZERO;
@@ -261,19 +261,18 @@ pub(super) struct Span {
 }
 
 /// Shades and blends every pixel of `dst` (one row's covered run), two pixels at a time.
+/// `dp` is the sampler's step per pixel (`S::map` of the span's `duv`); the texture has a
+/// first footprint (`fill_rows` checks).
 #[inline(never)]
 pub(super) fn fill_span<S: Sampler, const MODE: u8, const PMA: bool, const SMOOTH: bool>(
     tex: &Texture,
     dst: &mut [Vec4],
     s: &Span,
+    dp: Vec4,
 ) {
-    // Every texture has a footprint (it has at least two rows once padded).
-    if tex.pixels.len() < tex.stride() + 2 {
-        return;
-    }
     // Two pixels' points in one register: `(x, y)` of pixel k and of pixel k + 1.
     let p0 = S::map(tex, s.uv, false).xyxy();
-    let dp = S::map(tex, s.duv, true).xyxy();
+    let dp = dp.xyxy();
     // Attributes at pixel k are `start + k · step`, k counted in f32 (exact), so that the
     // rounding of a long run does not accumulate.
     let mut k = Vec4::new(0.0, 0.0, 1.0, 1.0);
@@ -312,7 +311,15 @@ fn fill_rows<S: Sampler, const MODE: u8, const PMA: bool, const SMOOTH: bool>(
     frame: &mut [Vec4],
     rows: &mut RowWalk,
 ) {
-    rows.for_each_span(frame, |dst, span| fill_span::<S, MODE, PMA, SMOOTH>(tex, dst, span));
+    // Every texture has a footprint (it has at least two rows once padded): the samplers
+    // fall back on the first one.
+    if tex.pixels.len() < tex.stride() + 2 {
+        rows.for_each_span(frame, |_, _| {});
+        return;
+    }
+    // The step per pixel is the triangle's.
+    let dp = S::map(tex, rows.duv(), true);
+    rows.for_each_span(frame, |dst, span| fill_span::<S, MODE, PMA, SMOOTH>(tex, dst, span, dp));
 }
 
 /// A triangle filler chosen per triangle.

@@ -231,6 +231,11 @@ pub(super) struct RowWalk {
 }
 
 impl RowWalk {
+    /// The texture coordinates' change per pixel along a row (the same on every row).
+    pub fn duv(&self) -> Vec2 {
+        self.span.duv
+    }
+
     /// Calls `fill` with each row's covered run of `frame` and its [`Span`].
     #[inline(always)]
     pub fn for_each_span(&mut self, frame: &mut [Vec4], mut fill: impl FnMut(&mut [Vec4], &Span)) {
