@@ -314,12 +314,14 @@ fn fill_rows<S: Sampler, const MODE: u8, const PMA: bool, const SMOOTH: bool>(
     // Every texture has a footprint (it has at least two rows once padded): the samplers
     // fall back on the first one.
     if tex.pixels.len() < tex.stride() + 2 {
-        rows.for_each_span(frame, |_, _| {});
+        rows.for_each_span::<SMOOTH>(frame, |_, _| {});
         return;
     }
     // The step per pixel is the triangle's.
     let dp = S::map(tex, rows.duv(), true);
-    rows.for_each_span(frame, |dst, span| fill_span::<S, MODE, PMA, SMOOTH>(tex, dst, span, dp));
+    rows.for_each_span::<SMOOTH>(frame, |dst, span| {
+        fill_span::<S, MODE, PMA, SMOOTH>(tex, dst, span, dp)
+    });
 }
 
 /// A triangle filler chosen per triangle.

@@ -200,7 +200,6 @@ impl TriRaster<'_> {
             vs,
             light,
             dark,
-            smooth,
             width: self.width as usize,
             span,
             fragments: 0,
@@ -223,7 +222,6 @@ pub(super) struct RowWalk {
     vs: [f32; 3],
     light: [Vec4; 3],
     dark: [Vec4; 3],
-    smooth: bool,
     width: usize,
     span: Span,
     /// Fragments handed to `fill` so far.
@@ -236,9 +234,14 @@ impl RowWalk {
         self.span.duv
     }
 
-    /// Calls `fill` with each row's covered run of `frame` and its [`Span`].
+    /// Calls `fill` with each row's covered run of `frame` and its [`Span`]; `SMOOTH`:
+    /// the vertex colours vary over the triangle (the filler was chosen for that).
     #[inline(always)]
-    pub fn for_each_span(&mut self, frame: &mut [Vec4], mut fill: impl FnMut(&mut [Vec4], &Span)) {
+    pub fn for_each_span<const SMOOTH: bool>(
+        &mut self,
+        frame: &mut [Vec4],
+        mut fill: impl FnMut(&mut [Vec4], &Span),
+    ) {
         let (e, span) = (&mut self.e, &mut self.span);
         let (us, vs, inv_area) = (self.us, self.vs, self.inv_area);
         for y in self.y0..self.y1 + 1 {
@@ -248,7 +251,7 @@ impl RowWalk {
                 let wt = |k: usize| (e[k].row + lo * e[k].step_x) as f64 * inv_area;
                 let wts = [wt(0), wt(1), wt(2)];
                 span.uv = Vec2::new(dot(wts, us) as f32, dot(wts, vs) as f32);
-                if self.smooth {
+                if SMOOTH {
                     span.light = span_colour(dot4(wts, &self.light));
                     span.dark = span_colour(dot4(wts, &self.dark));
                 }
