@@ -121,6 +121,32 @@ pub(crate) fn check_size(width: u32, height: u32) -> Result<(), RenderError> {
     Ok(())
 }
 
+/// A texture's sizes as `f32`, converted once per texture rather than once per span
+/// (exact: sides are at most [`MAX_SIDE`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SideFloats {
+    /// `(width, height)`.
+    pub size: glam::Vec2,
+    /// `(width − 1, height − 1)` twice: the last texel centers, for two points at once.
+    pub last: glam::Vec4,
+    /// `(1, stride, 1, stride)`: a texel's index is `x · 1 + y · stride`.
+    pub index_step: glam::Vec4,
+}
+
+impl SideFloats {
+    fn new(width: u32, height: u32) -> SideFloats {
+        // Through `i32`: one instruction (`u32` to `f32` is several on x86-64's baseline).
+        let side = |n: u32| n as i32 as f32;
+        let (w, h) = (side(width.wrapping_sub(1)), side(height.wrapping_sub(1)));
+        let stride = side(width.wrapping_add(1));
+        SideFloats {
+            size: glam::Vec2::new(side(width), side(height)),
+            last: glam::Vec4::new(w, h, w, h),
+            index_step: glam::Vec4::new(1.0, stride, 1.0, stride),
+        }
+    }
+}
+
 /// A texture the rasterizer samples from.
 #[derive(Debug, Clone)]
 pub(crate) struct Texture {
@@ -130,6 +156,8 @@ pub(crate) struct Texture {
     /// image, its last column repeated once on the right and its last row once below, so
     /// that a bilinear footprint clamped to the edge is always two texels of two rows.
     pub pixels: Vec<[u8; 4]>,
+    /// The sizes as floats, for the rasterizer's samplers.
+    pub sides: SideFloats,
     pub premultiplied_alpha: bool,
     pub min_linear: bool,
     pub mag_linear: bool,
@@ -174,6 +202,7 @@ impl Texture {
             width: desc.width,
             height: desc.height,
             pixels,
+            sides: SideFloats::new(desc.width, desc.height),
             premultiplied_alpha: pma,
             min_linear: linear(desc.min_filter),
             mag_linear: linear(desc.mag_filter),

@@ -9,6 +9,7 @@
 
 use glam::{Vec2, Vec4, Vec4Swizzles};
 
+use super::triangle::RowWalk;
 use crate::texture::{fast_floor, Texture};
 
 /// Blend modes as const parameters.
@@ -41,17 +42,36 @@ fn texel(p: [u8; 4]) -> Vec4 {
     Vec4::new(f32::from(p[0]), f32::from(p[1]), f32::from(p[2]), f32::from(p[3]))
 }
 
+/// Two neighbouring texels as four floats each, [`texel`]'s values plus 2^23: both in one
+/// register (one 8-byte load), widened bytewise to 32 bits with the top byte set to 2^23's
+/// exponent (`0x4B00_00xx` is the float 2^23 + xx). Differences of two such texels, and a
+/// texel less 2^23, are exactly those of [`texel`]'s floats, one conversion fewer.
+#[cfg(target_endian = "little")]
+#[inline(always)]
+fn biased_texel_pair(a: [u8; 4], b: [u8; 4]) -> (Vec4, Vec4) {
+    use wide::{u64x2, u8x16};
+    const E: u8 = (TWO_23_BITS >> 24) as u8;
+    // Interleaved with 16-bit texel channels `[xx, 0]` this gives `[xx, 0, 0, E]`.
+    const HIGH: u8x16 = u8x16::new([0, E, 0, E, 0, E, 0, E, 0, E, 0, E, 0, E, 0, E]);
+    let pair = u64::from(u32::from_le_bytes(a)) | u64::from(u32::from_le_bytes(b)) << 32;
+    let bytes: u8x16 = bytemuck::cast(u64x2::new([pair, 0]));
+    // Bytes to 16 bits (high byte 0), then to 32 bits, the new high half `E << 8`.
+    let words = u8x16::unpack_low(bytes, u8x16::ZERO);
+    let float = |x: u8x16| Vec4::from_array(bytemuck::cast::<u8x16, [f32; 4]>(x));
+    (float(u8x16::unpack_low(words, HIGH)), float(u8x16::unpack_high(words, HIGH)))
+}
+
+/// [`texel`] of each plus 2^23 (the byte order above is little-endian's).
+#[cfg(not(target_endian = "little"))]
+#[inline(always)]
+fn biased_texel_pair(a: [u8; 4], b: [u8; 4]) -> (Vec4, Vec4) {
+    (texel(a) + TWO_23, texel(b) + TWO_23)
+}
+
 /// Texel space: `(u · width, v · height)`.
 #[inline(always)]
 fn texel_space(tex: &Texture, uv: Vec2) -> Vec4 {
-    Vec4::new(uv.x * side(tex.width), uv.y * side(tex.height), 0.0, 0.0)
-}
-
-/// A texture side (at most 16,384) as `f32`: exact, and through `i32`, one instruction
-/// (`u32` to `f32` is several on x86-64's baseline).
-#[inline(always)]
-fn side(n: u32) -> f32 {
-    n as i32 as f32
+    Vec4::new(uv.x * tex.sides.size.x, uv.y * tex.sides.size.y, 0.0, 0.0)
 }
 
 /// 1.5 · 2^23: adding it to a float in `[−2^22, 2^22]` rounds that to an integer (the
@@ -67,11 +87,12 @@ const SHIFTER_BITS: u32 = 0x4B40_0000;
 pub(super) struct BilinearClamp<const F32_INDEX: bool>;
 
 /// The most padded texels a texture may have for [`BilinearClamp`]'s `f32` index: every
-/// index is below 2^23, where `f32` holds integers exactly and adding 2^23 puts them in
-/// the mantissa's low bits.
+/// index is below 2^23, where `f32` holds integers exactly (and converts them to `i32`
+/// exactly).
 pub(super) const F32_INDEX_TEXELS: usize = 1 << 23;
 
-/// 2^23 and its bits (see [`F32_INDEX_TEXELS`]).
+/// 2^23 and its bits: floats from 2^23 to 2^24 are the integers, the low mantissa bits
+/// holding the offset from 2^23 (see [`biased_texel_pair`]).
 const TWO_23: f32 = 8_388_608.0;
 const TWO_23_BITS: u32 = 0x4B00_0000;
 
@@ -97,8 +118,7 @@ impl<const F32_INDEX: bool> Sampler for BilinearClamp<F32_INDEX> {
         // Clamping the point between the centers of the edge texels gives what clamping
         // the texel indices gives: beyond the last center both texels of the footprint are
         // the edge texel (the weight is then 0, and the padding column or row repeats it).
-        let (w, h) = (side(tex.width - 1), side(tex.height - 1));
-        let c = p.max(Vec4::ZERO).min(Vec4::new(w, h, w, h));
+        let c = p.max(Vec4::ZERO).min(tex.sides.last);
         // floor(c) by the shifter: c − ½ rounded to nearest (c is in 0..2^14, so c − ½ is
         // exact from ½ up and rounds to 0 below). A tie (c a whole number n) may round to
         // n − 1, with a weight of exactly 1 on texel n: the same texel as floor's.
@@ -107,10 +127,13 @@ impl<const F32_INDEX: bool> Sampler for BilinearClamp<F32_INDEX> {
         let f = c - whole;
         let i = if F32_INDEX {
             // (x + y · stride) of both points, exact: whole numbers below 2^23.
-            let s = side(tex.width + 1);
-            let rows = whole * Vec4::new(1.0, s, 1.0, s);
-            let i = (rows + rows.yxwz()) + TWO_23;
-            [i.x.to_bits(), i.z.to_bits()].map(|b| b.wrapping_sub(TWO_23_BITS))
+            let rows = whole * tex.sides.index_step;
+            // Whole numbers: converted exactly (one instruction on SSE2), then summed in
+            // pairs as integers (the same sums: all below 2^23).
+            let r = wide::f32x4::new(rows.to_array()).fast_round_int().to_array();
+            let i = wide::i32x4::new(r) + wide::i32x4::new([r[1], r[0], r[3], r[2]]);
+            let i = i.to_array();
+            [i[0] as u32, i[2] as u32]
         } else {
             let s = tex.width + 1;
             let xy = t.to_array().map(|v| v.to_bits().wrapping_sub(SHIFTER_BITS));
@@ -130,16 +153,17 @@ fn footprint(tex: &Texture, i: u32, f: Vec2) -> Vec4 {
     let stride = tex.stride();
     let i = i as usize;
     // The first footprint stands in for one outside (which the clamp rules out): a
-    // select, not a branch around the filtering (`fill_span` has checked that the
+    // select, not a branch around the filtering (`fill_rows` has checked that the
     // texture has a first footprint).
     let Some(q) = tex.pixels.get(i..i + stride + 2).or(tex.pixels.get(..stride + 2)) else {
         return Vec4::ZERO;
     };
-    let (a, b) = (texel(q[0]), texel(q[1]));
-    let (c, d) = (texel(q[stride]), texel(q[stride + 1]));
+    // Texels plus 2^23: `a − 2^23` and `b − a` are the texels' own values (exact).
+    let (a, b) = biased_texel_pair(q[0], q[1]);
+    let (c, d) = biased_texel_pair(q[stride], q[stride + 1]);
     let (fx, fy) = (Vec4::splat(f.x), Vec4::splat(f.y));
-    let top = a + (b - a) * fx;
-    let bot = c + (d - c) * fx;
+    let top = (a - TWO_23) + (b - a) * fx;
+    let bot = (c - TWO_23) + (d - c) * fx;
     top + (bot - top) * fy
 }
 
@@ -237,19 +261,18 @@ pub(super) struct Span {
 }
 
 /// Shades and blends every pixel of `dst` (one row's covered run), two pixels at a time.
+/// `dp` is the sampler's step per pixel (`S::map` of the span's `duv`); the texture has a
+/// first footprint (`fill_rows` checks).
 #[inline(never)]
 pub(super) fn fill_span<S: Sampler, const MODE: u8, const PMA: bool, const SMOOTH: bool>(
     tex: &Texture,
     dst: &mut [Vec4],
     s: &Span,
+    dp: Vec4,
 ) {
-    // Every texture has a footprint (it has at least two rows once padded).
-    if tex.pixels.len() < tex.stride() + 2 {
-        return;
-    }
     // Two pixels' points in one register: `(x, y)` of pixel k and of pixel k + 1.
     let p0 = S::map(tex, s.uv, false).xyxy();
-    let dp = S::map(tex, s.duv, true).xyxy();
+    let dp = dp.xyxy();
     // Attributes at pixel k are `start + k · step`, k counted in f32 (exact), so that the
     // rounding of a long run does not accumulate.
     let mut k = Vec4::new(0.0, 0.0, 1.0, 1.0);
@@ -280,8 +303,29 @@ fn shade<const MODE: u8, const PMA: bool, const SMOOTH: bool>(
     *d = blend::<MODE, PMA>(tint::<PMA>(t, light, dark), *d);
 }
 
-/// A span filler chosen per triangle.
-pub(super) type FillFn = fn(&Texture, &mut [Vec4], &Span);
+/// Fills every row of a triangle ([`RowWalk`]) into the frame with [`fill_span`]: one
+/// call per triangle, the row loop inside the specialised filler.
+#[inline(never)]
+fn fill_rows<S: Sampler, const MODE: u8, const PMA: bool, const SMOOTH: bool>(
+    tex: &Texture,
+    frame: &mut [Vec4],
+    rows: &mut RowWalk,
+) {
+    // Every texture has a footprint (it has at least two rows once padded): the samplers
+    // fall back on the first one.
+    if tex.pixels.len() < tex.stride() + 2 {
+        rows.for_each_span::<SMOOTH>(frame, |_, _| {});
+        return;
+    }
+    // The step per pixel is the triangle's.
+    let dp = S::map(tex, rows.duv(), true);
+    rows.for_each_span::<SMOOTH>(frame, |dst, span| {
+        fill_span::<S, MODE, PMA, SMOOTH>(tex, dst, span, dp)
+    });
+}
+
+/// A triangle filler chosen per triangle.
+pub(super) type FillFn = fn(&Texture, &mut [Vec4], &mut RowWalk);
 
 /// The span filler for a blend mode, page kind, colour variation and sampler.
 pub(super) fn filler<S: Sampler>(mode: u8, pma: bool, smooth: bool) -> FillFn {
@@ -289,15 +333,15 @@ pub(super) fn filler<S: Sampler>(mode: u8, pma: bool, smooth: bool) -> FillFn {
         ($($m:ident),*) => {
             match (mode, pma, smooth) {
                 $(
-                    ($m, true, true) => fill_span::<S, $m, true, true>,
-                    ($m, true, false) => fill_span::<S, $m, true, false>,
-                    ($m, false, true) => fill_span::<S, $m, false, true>,
-                    ($m, false, false) => fill_span::<S, $m, false, false>,
+                    ($m, true, true) => fill_rows::<S, $m, true, true>,
+                    ($m, true, false) => fill_rows::<S, $m, true, false>,
+                    ($m, false, true) => fill_rows::<S, $m, false, true>,
+                    ($m, false, false) => fill_rows::<S, $m, false, false>,
                 )*
-                (_, true, true) => fill_span::<S, SCREEN, true, true>,
-                (_, true, false) => fill_span::<S, SCREEN, true, false>,
-                (_, false, true) => fill_span::<S, SCREEN, false, true>,
-                (_, false, false) => fill_span::<S, SCREEN, false, false>,
+                (_, true, true) => fill_rows::<S, SCREEN, true, true>,
+                (_, true, false) => fill_rows::<S, SCREEN, true, false>,
+                (_, false, true) => fill_rows::<S, SCREEN, false, true>,
+                (_, false, false) => fill_rows::<S, SCREEN, false, false>,
             }
         };
     }

@@ -142,8 +142,7 @@ impl TriRaster<'_> {
         }
         let (sx, sy) = (x0 * SUB + HALF, y0 * SUB + HALF);
         // e0 is opposite p0 (edge p1→p2), and so on: e_i / area is vertex i's weight.
-        let mut e =
-            [Edge::new(p1, p2, sx, sy), Edge::new(p2, p0, sx, sy), Edge::new(p0, p1, sx, sy)];
+        let e = [Edge::new(p1, p2, sx, sy), Edge::new(p2, p0, sx, sy), Edge::new(p0, p1, sx, sy)];
         let uv = |i: usize| {
             [uvs.get(2 * i).copied().unwrap_or(0.0), uvs.get(2 * i + 1).copied().unwrap_or(0.0)]
         };
@@ -190,25 +189,79 @@ impl TriRaster<'_> {
             span.dlight = span_colour(dot4(dw, &light));
             span.ddark = span_colour(dot4(dw, &dark));
         }
-        let width = self.width as usize;
-        for y in y0..y1 + 1 {
-            let (lo, hi) = row_run(&e, x1 - x0);
+        let mut rows = RowWalk {
+            e,
+            x0,
+            x1,
+            y0,
+            y1,
+            inv_area,
+            us,
+            vs,
+            light,
+            dark,
+            width: self.width as usize,
+            span,
+            fragments: 0,
+        };
+        fill(tex, self.frame, &mut rows);
+        self.fragments += rows.fragments;
+    }
+}
+
+/// A triangle's rows from `y0` to `y1`: the edges at the current row, and what each row's
+/// span needs (its covered run, its attributes at the run's first pixel).
+pub(super) struct RowWalk {
+    e: [Edge; 3],
+    x0: i64,
+    x1: i64,
+    y0: i64,
+    y1: i64,
+    inv_area: f64,
+    us: [f32; 3],
+    vs: [f32; 3],
+    light: [Vec4; 3],
+    dark: [Vec4; 3],
+    width: usize,
+    span: Span,
+    /// Fragments handed to `fill` so far.
+    pub fragments: u64,
+}
+
+impl RowWalk {
+    /// The texture coordinates' change per pixel along a row (the same on every row).
+    pub fn duv(&self) -> Vec2 {
+        self.span.duv
+    }
+
+    /// Calls `fill` with each row's covered run of `frame` and its [`Span`]; `SMOOTH`:
+    /// the vertex colours vary over the triangle (the filler was chosen for that).
+    #[inline(always)]
+    pub fn for_each_span<const SMOOTH: bool>(
+        &mut self,
+        frame: &mut [Vec4],
+        mut fill: impl FnMut(&mut [Vec4], &Span),
+    ) {
+        let (e, span) = (&mut self.e, &mut self.span);
+        let (us, vs, inv_area) = (self.us, self.vs, self.inv_area);
+        for y in self.y0..self.y1 + 1 {
+            let (lo, hi) = row_run(e, self.x1 - self.x0);
             if hi >= lo {
                 self.fragments += (hi - lo + 1) as u64;
                 let wt = |k: usize| (e[k].row + lo * e[k].step_x) as f64 * inv_area;
                 let wts = [wt(0), wt(1), wt(2)];
                 span.uv = Vec2::new(dot(wts, us) as f32, dot(wts, vs) as f32);
-                if smooth {
-                    span.light = span_colour(dot4(wts, &light));
-                    span.dark = span_colour(dot4(wts, &dark));
+                if SMOOTH {
+                    span.light = span_colour(dot4(wts, &self.light));
+                    span.dark = span_colour(dot4(wts, &self.dark));
                 }
-                let row = y as usize * width;
-                let (a, b) = (row + (x0 + lo) as usize, row + (x0 + hi) as usize);
-                if let Some(dst) = self.frame.get_mut(a..=b) {
-                    fill(tex, dst, &span);
+                let row = y as usize * self.width;
+                let (a, b) = (row + (self.x0 + lo) as usize, row + (self.x0 + hi) as usize);
+                if let Some(dst) = frame.get_mut(a..=b) {
+                    fill(dst, span);
                 }
             }
-            for edge in &mut e {
+            for edge in e.iter_mut() {
                 edge.row += edge.step_y;
             }
         }
