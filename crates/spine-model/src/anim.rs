@@ -582,6 +582,18 @@ pub struct AnimationData {
     pub keys: Vec<f32>,
 }
 
+/// The most timelines an animation's list is reserved for from the wire's count hint. The hint
+/// is capped by the bytes left, but every animation's list lives on in the model: a file of
+/// many empty animations each claiming a huge count would otherwise reserve memory growing with
+/// the square of its size. Larger honest animations grow the list as they are read.
+const TIMELINE_RESERVE: usize = 1024;
+
+/// An empty timeline list for an animation whose wire count hint is `hint` (see
+/// [`TIMELINE_RESERVE`]).
+pub(crate) fn timeline_list(hint: usize) -> Vec<Timeline> {
+    Vec::with_capacity(hint.min(TIMELINE_RESERVE))
+}
+
 impl AnimationData {
     /// The keys and curve table of `curves` (a timeline of this animation).
     #[inline]

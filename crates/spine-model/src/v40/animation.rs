@@ -92,7 +92,9 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
 
     /// Checks the curve tables and adds the animation (after its events).
     pub(super) fn finish(&mut self) {
-        let tl = std::mem::take(&mut self.tl);
+        let mut tl = std::mem::take(&mut self.tl);
+        // A count hint larger than the timelines read leaves no room behind.
+        tl.shrink_to_fit();
         // Only the streamed tables that saw a non-finite value can report one.
         check_tables(&mut self.c.b, &tl, &self.keys, self.unchecked.iter().copied());
         self.unchecked.clear();
@@ -113,8 +115,9 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
     fn begin(&mut self, name: &str, _: u32, capacity: usize) {
         self.c.b.enter("animation", name);
         self.name = name.to_owned();
-        // The wire's timeline count (exact for editor exports), capped by the input.
-        self.tl = Vec::with_capacity(capacity);
+        // The wire's timeline count (exact for editor exports), capped by the input and by
+        // `TIMELINE_RESERVE`.
+        self.tl = timeline_list(capacity);
         self.duration = 0.0;
     }
 
