@@ -49,8 +49,6 @@ pub(super) struct AnimSink<'c, 'a, 'o> {
     unchecked: Vec<usize>,
     /// The animation's keys ([`AnimationData::keys`]), given away when it ends.
     pub(super) keys: Vec<f32>,
-    /// The room the next animation's keys start with (the longest keys so far).
-    room: usize,
     /// Scratch for a streamed curve table.
     scratch: Vec<f32>,
     /// The draw-order timeline being read.
@@ -72,7 +70,6 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
             slider: ConstraintId(0),
             unchecked: Vec::new(),
             keys: Vec::new(),
-            room: 0,
             scratch: Vec::new(),
             order: None,
         }
@@ -118,11 +115,10 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
         check_tables(&mut self.c.b, &tl, &self.keys, self.unchecked.iter().copied());
         self.unchecked.clear();
         self.c.b.pop();
-        // The buffer is given away, shrunk in place to its length (no copy); the next
-        // animation's starts with room for as many keys.
-        let mut keys = std::mem::take(&mut self.keys);
-        self.room = self.room.max(keys.len());
-        keys.shrink_to_fit();
+        // One exactly sized copy; the buffer keeps its capacity for the next animation (moving
+        // it out and shrinking it made glibc trim and regrow the heap around every animation).
+        let keys = self.keys.as_slice().to_vec();
+        self.keys.clear();
         self.c.b.data.animations.push(AnimationData {
             name: std::mem::take(&mut self.name),
             duration: self.duration,
@@ -139,7 +135,6 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
         // The wire's timeline count (exact for editor exports), capped by the input and by
         // `TIMELINE_RESERVE`.
         self.tl = timeline_list(capacity);
-        self.keys.reserve(self.room);
         self.duration = 0.0;
     }
 
