@@ -148,8 +148,8 @@ impl<const F32_INDEX: bool> Sampler for BilinearClamp<F32_INDEX> {
 #[inline(always)]
 fn footprint(tex: &Texture, i: u32, f: Vec2) -> Vec4 {
     // The padded texture always has the right and lower neighbours: one slice holds the
-    // whole footprint (the clamped point keeps `i + stride + 1` inside it). In `u32` (a
-    // texture has fewer than 2^29 texels) `i + stride + 2` cannot overflow.
+    // whole footprint (the clamped point keeps `i + stride + 1` inside it); `i + stride + 2`
+    // is computed in `usize` and cannot overflow (a texture has fewer than 2^29 texels).
     let stride = tex.stride();
     let i = i as usize;
     // The first footprint stands in for one outside (which the clamp rules out): a
@@ -384,6 +384,41 @@ mod tests {
                 assert_eq!(f32_index, u32_index, "{uv}");
                 let have = f32_index / 255.0;
                 assert!((want - have).abs().max_element() < 1e-4, "{uv}: {want} vs {have}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_pair_is_two_samples_and_both_indices_agree_up_to_the_f32_limit() {
+        // Padded by a column and a row: 2896 × 2896 = 8,386,816 texels, just under 2^23.
+        let (w, h) = (2895u32, 2895u32);
+        let px: Vec<u8> = (0..w as usize * h as usize * 4).map(|i| (i * 37 % 251) as u8).collect();
+        let desc = TextureDesc {
+            name: "big",
+            width: w,
+            height: h,
+            pixels: &px,
+            premultiplied_alpha: false,
+            min_filter: Default::default(),
+            mag_filter: Default::default(),
+            wrap_u: TextureWrap::ClampToEdge,
+            wrap_v: TextureWrap::ClampToEdge,
+        };
+        let tex = Texture::from_desc(&desc, false).unwrap();
+        assert!(((w + 1) * (h + 1)) as usize <= F32_INDEX_TEXELS);
+        let points = [(0.9999, 0.9998), (0.5, 0.99991), (0.00013, 0.99977), (1.2, -0.3)];
+        for a in points {
+            for b in points {
+                let pa = BilinearClamp::<true>::map(&tex, Vec2::new(a.0, a.1), false);
+                let pb = BilinearClamp::<true>::map(&tex, Vec2::new(b.0, b.1), false);
+                let p = Vec4::new(pa.x, pa.y, pb.x, pb.y);
+                let pair = BilinearClamp::<true>::sample_pair(&tex, p);
+                let one_by_one = (
+                    BilinearClamp::<true>::sample(&tex, pa),
+                    BilinearClamp::<true>::sample(&tex, pb),
+                );
+                assert_eq!(pair, one_by_one, "{a:?} {b:?}");
+                assert_eq!(pair, BilinearClamp::<false>::sample_pair(&tex, p), "{a:?} {b:?}");
             }
         }
     }

@@ -130,12 +130,12 @@ impl AnimSink<'_, '_, '_> {
         let mut next = 0;
         let mut controls = d.beziers.iter();
         for (i, &curve) in d.curves.iter().enumerate().take(n.saturating_sub(1)) {
-            let ctl: Vec<[f32; 4]> = if curve == CurveType::Bezier {
-                controls.next().copied().into_iter().collect()
+            let ctl: &[[f32; 4]] = if curve == CurveType::Bezier {
+                controls.next().map_or(&[], std::slice::from_ref)
             } else {
-                Vec::new()
+                &[]
             };
-            curves::segment(&mut curves, &mut next, i, curve, &ctl, 1.0);
+            curves::segment(&mut curves, &mut next, i, curve, ctl, 1.0);
         }
         (curves.store(&mut self.keys), keys)
     }

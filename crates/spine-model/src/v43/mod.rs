@@ -234,8 +234,8 @@ pub(crate) fn load_streaming(
     convert_with(&s, options, moved, Some(animations))
 }
 
-/// What a caller gave away of its tree: mesh buffers and bone and slot names (empty:
-/// they are copied).
+/// What a caller gave away of its tree: mesh buffers, other vertex attachments' vertices and
+/// bone and slot names (empty: they are copied).
 #[derive(Default)]
 struct Moved {
     /// Mesh buffers, in the order [`skins`] visits the meshes.
@@ -275,6 +275,12 @@ fn convert_with(
     }
     events(&mut c);
     skins::skins(&mut c);
+    // The skin walk visits the attachments in the order `take_buffers` took their buffers, so
+    // it has matched every one back (a drift would leave a moved attachment empty).
+    debug_assert!(
+        c.mesh_buffers.is_empty() && c.vertex_buffers.is_empty(),
+        "a moved buffer was not matched back by the skin walk"
+    );
     c.b.resolve_links();
     c.b.bind_atlas();
     let mut sink = AnimSink::new(&mut c);
