@@ -356,6 +356,20 @@ mod tests {
     }
 
     #[test]
+    fn a_table_too_long_for_16_bits_keeps_the_order() {
+        // An op holds a table's lengths in 16 bits: 40,000 rotate keys are 80,000 floats.
+        let keys: Vec<String> = (0..40_000)
+            .map(|k| format!(r#"{{"time": {}, "value": {k}}}"#, k as f32 / 100.0))
+            .collect();
+        let data = rig(&format!(r#"{{"rotate": [{}]}}"#, keys.join(",")));
+        let (g, _) = groups(&data);
+        assert!(!g.usable);
+        assert!(g.ops.is_empty() && g.others.is_empty());
+        // The same timeline with a few keys groups.
+        assert!(groups(&rig(r#"{"rotate": [{"value": 3}, {"time": 1, "value": 4}]}"#)).0.usable);
+    }
+
+    #[test]
     fn a_table_with_decreasing_key_times_keeps_the_order() {
         // The cursor needs key times that never decrease.
         let data = rig(r#"{"rotate": [{"time": 1, "value": 1}, {"time": 0.5, "value": 2}]}"#);
