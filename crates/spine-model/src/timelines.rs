@@ -207,6 +207,43 @@ pub(crate) fn check_tables(
     }
 }
 
+/// The state a binary animation sink (4.0–4.2 and 4.3) gathers while one animation streams
+/// in: its name, duration, timelines, keys and the timelines whose tables may hold a value
+/// that is not finite.
+pub(crate) struct Streamed<'s> {
+    /// The animation's name (taken).
+    pub name: &'s mut String,
+    /// Its duration.
+    pub duration: f32,
+    /// Its timelines (taken).
+    pub timelines: &'s mut Vec<Timeline>,
+    /// The keys buffer (copied out; it keeps its capacity for the next animation).
+    pub keys: &'s mut Vec<f32>,
+    /// Timelines to check (cleared).
+    pub unchecked: &'s mut Vec<usize>,
+}
+
+/// Ends an animation streamed from a binary file: checks the tables that may hold a value
+/// that is not finite, leaves the animation's problem path and adds it to the model.
+pub(crate) fn finish_streamed(b: &mut Builder<'_>, s: Streamed<'_>) {
+    let mut timelines = std::mem::take(s.timelines);
+    // A count hint larger than the timelines read leaves no room behind.
+    timelines.shrink_to_fit();
+    check_tables(b, &timelines, s.keys, s.unchecked.iter().copied());
+    s.unchecked.clear();
+    b.pop();
+    // One exactly sized copy; the buffer keeps its capacity for the next animation (moving
+    // it out and shrinking it made glibc trim and regrow the heap around every animation).
+    let keys = s.keys.as_slice().to_vec();
+    s.keys.clear();
+    b.data.animations.push(AnimationData {
+        name: std::mem::take(s.name),
+        duration: s.duration,
+        timelines,
+        keys,
+    });
+}
+
 /// A binary IK key (4.0–4.3), decoded: `curve` and `bezier` (mix, then softness controls)
 /// are those of the segment ending at this key (unused on the first key).
 pub(crate) struct IkKeyIn {

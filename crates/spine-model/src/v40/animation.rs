@@ -14,8 +14,8 @@ use crate::data::*;
 use crate::error::ProblemKind;
 use crate::ids::*;
 use crate::timelines::{
-    check_tables, event_key, ik_table, path_scales, timeline_attachment, vertices_mut, DrawOrders,
-    EventKeyIn, IkKeyIn, PathScales,
+    event_key, finish_streamed, ik_table, path_scales, timeline_attachment, vertices_mut,
+    DrawOrders, EventKeyIn, IkKeyIn, PathScales, Streamed,
 };
 
 /// Builds one [`AnimationData`] from an animation read in wire order (streamed from the
@@ -92,22 +92,14 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
 
     /// Checks the curve tables and adds the animation (after its events).
     pub(super) fn finish(&mut self) {
-        let mut tl = std::mem::take(&mut self.tl);
-        // A count hint larger than the timelines read leaves no room behind.
-        tl.shrink_to_fit();
-        // Only the streamed tables that saw a non-finite value can report one.
-        check_tables(&mut self.c.b, &tl, &self.keys, self.unchecked.iter().copied());
-        self.unchecked.clear();
-        self.c.b.pop();
-        // One exactly sized copy; the buffer keeps its capacity for the next animation.
-        let keys = self.keys.as_slice().to_vec();
-        self.keys.clear();
-        self.c.b.data.animations.push(AnimationData {
-            name: std::mem::take(&mut self.name),
+        let streamed = Streamed {
+            name: &mut self.name,
             duration: self.duration,
-            timelines: tl,
-            keys,
-        });
+            timelines: &mut self.tl,
+            keys: &mut self.keys,
+            unchecked: &mut self.unchecked,
+        };
+        finish_streamed(&mut self.c.b, streamed);
     }
 }
 

@@ -12,7 +12,7 @@ use crate::anim::*;
 use crate::curves;
 use crate::data::*;
 use crate::ids::*;
-use crate::timelines::{check_tables, path_scales, PathScales};
+use crate::timelines::{finish_streamed, path_scales, PathScales, Streamed};
 
 /// The constraint at wire index `index`, checked to be of type `ty`.
 pub(super) fn constraint_ref(c: &mut Conv<'_, '_>, index: u32, ty: ConstraintType) -> ConstraintId {
@@ -108,23 +108,14 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
 
     /// Checks the curve tables and adds the animation (after its color).
     pub(super) fn finish(&mut self) {
-        let mut tl = std::mem::take(&mut self.tl);
-        // A count hint larger than the timelines read leaves no room behind.
-        tl.shrink_to_fit();
-        // Only the tables that saw a value that may not be finite can report one.
-        check_tables(&mut self.c.b, &tl, &self.keys, self.unchecked.iter().copied());
-        self.unchecked.clear();
-        self.c.b.pop();
-        // One exactly sized copy; the buffer keeps its capacity for the next animation (moving
-        // it out and shrinking it made glibc trim and regrow the heap around every animation).
-        let keys = self.keys.as_slice().to_vec();
-        self.keys.clear();
-        self.c.b.data.animations.push(AnimationData {
-            name: std::mem::take(&mut self.name),
+        let streamed = Streamed {
+            name: &mut self.name,
             duration: self.duration,
-            timelines: tl,
-            keys,
-        });
+            timelines: &mut self.tl,
+            keys: &mut self.keys,
+            unchecked: &mut self.unchecked,
+        };
+        finish_streamed(&mut self.c.b, streamed);
     }
 }
 
