@@ -101,6 +101,40 @@ fn page_and_blend_batching_splits_at_65536_vertices() {
 }
 
 #[test]
+fn u32_indices_map_exactly_across_the_16_bit_range() {
+    // Two merged draws: the second's indices, offset by the first's 40,000 vertices, cover
+    // 40,000..=65,535 (both sides of 32,768, where the narrowing to u16 changes sign).
+    let mut c = RenderCommands::new();
+    let a = c.add_page("a.png", false);
+    let (w, d) = (Argb::WHITE, Argb::BLACK);
+    let first = 40_000usize;
+    let pos = vec![0.0f32; 2 * first];
+    let idx: Vec<u32> = (0..first as u32).flat_map(|i| [i, i, i]).collect();
+    c.push_uniform(a, BlendMode::Normal, w, d, &pos, &pos, &idx).unwrap();
+    let second = (1usize << 16) - first;
+    let pos = vec![0.0f32; 2 * second];
+    let idx: Vec<u32> = (0..second as u32).rev().flat_map(|i| [i, 0, i]).collect();
+    c.push_uniform(a, BlendMode::Normal, w, d, &pos, &pos, &idx).unwrap();
+    assert_eq!(c.len(), 1);
+    let got = c.get(0).unwrap().indices;
+    let want: Vec<u16> = (0..first as u16)
+        .flat_map(|i| [i, i, i])
+        .chain((0..second as u32).rev().flat_map(|i| {
+            let i = (first as u32 + i) as u16;
+            [i, first as u16, i]
+        }))
+        .collect();
+    assert_eq!(got, &want[..]);
+    // One index past the draw's vertices: rejected, nothing appended.
+    let bad = [0u32, 1, second as u32];
+    assert_eq!(
+        c.push_uniform(a, BlendMode::Normal, w, d, &pos, &pos, &bad),
+        Err(DrawError::IndexOutOfRange { index: second as u16, vertices: second })
+    );
+    assert_eq!(c.num_indices(), want.len());
+}
+
+#[test]
 fn invalid_draws_are_rejected_and_change_nothing() {
     let mut c = RenderCommands::new();
     let a = c.add_page("a.png", false);

@@ -188,8 +188,14 @@ impl SkeletonRenderer {
                         let Some(offsets) = offsets else { continue };
                         let bl_first = data.behaviour.region_vertices_bl_first;
                         quad = crate::vertices::region_world(&offsets, bone, bl_first);
-                        quad_uvs =
-                            if bl_first { region_uvs_bl_first(region) } else { region_uvs(region) };
+                        // The setup frame's UVs were made when the atlas was bound (copied
+                        // whole: built here corner by corner, they were read back as 16-byte
+                        // halves, a store-forwarding stall on every region).
+                        quad_uvs = match r.uvs {
+                            Some(uvs) if !r.has_sequence => uvs,
+                            _ if bl_first => region_uvs_bl_first(region),
+                            _ => region_uvs(region),
+                        };
                         if !self.clipper.is_clipping() {
                             let (light, dark) = draw_colors(sk_color, slot, r.color);
                             let page = PageId(region.page.index() as u32);
