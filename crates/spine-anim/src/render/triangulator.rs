@@ -13,8 +13,15 @@ pub struct Triangulator {
     triangles: Vec<usize>,
     polygons: Vec<Vec<f32>>,
     polygon_indices: Vec<Vec<usize>>,
+    /// While merging: the first two indices of each polygon that is still a triangle,
+    /// [`NOT_A_TRIANGLE`] for the others.
+    triangle_keys: Vec<(usize, usize)>,
     count: usize,
 }
+
+/// A [`Triangulator::triangle_keys`] entry no polygon matches (indices are below the
+/// vertex count).
+const NOT_A_TRIANGLE: (usize, usize) = (usize::MAX, usize::MAX);
 
 fn positive_area(p1x: f32, p1y: f32, p2x: f32, p2y: f32, p3x: f32, p3y: f32) -> bool {
     p1x * (p3y - p2y) + p2x * (p1y - p3y) + p3x * (p2y - p1y) >= 0.0
@@ -263,8 +270,14 @@ impl Triangulator {
             }
         }
 
-        // Merge the remaining triangles into the fans found.
+        // Merge the remaining triangles into the fans found. The triangles still unmerged are
+        // looked up by their first two indices in one flat array.
         let n = self.count;
+        self.triangle_keys.clear();
+        self.triangle_keys.extend(self.polygon_indices[..n].iter().map(|ix| match ix[..] {
+            [a, b, _] => (a, b),
+            _ => NOT_A_TRIANGLE,
+        }));
         for i in 0..n {
             if self.polygon_indices[i].is_empty() {
                 continue;
@@ -279,27 +292,26 @@ impl Triangulator {
             let winding0 = winding(prev_prev_x, prev_prev_y, prev_x, prev_y, first_x, first_y);
             let mut ii = 0;
             while ii < n {
-                if ii != i && self.polygon_indices[ii].len() == 3 {
-                    let oi = &self.polygon_indices[ii];
-                    let (of, os, ol) = (oi[0], oi[1], oi[2]);
+                if ii != i && self.triangle_keys[ii] == (first_index, last_index) {
+                    let ol = self.polygon_indices[ii][2];
                     let op = &self.polygons[ii];
                     let (x3, y3) = (op[op.len() - 2], op[op.len() - 1]);
-                    if of == first_index && os == last_index {
-                        let w1 = winding(prev_prev_x, prev_prev_y, prev_x, prev_y, x3, y3);
-                        let w2 = winding(x3, y3, first_x, first_y, second_x, second_y);
-                        if w1 == winding0 && w2 == winding0 {
-                            self.polygons[ii].clear();
-                            self.polygon_indices[ii].clear();
-                            self.polygons[i].extend_from_slice(&[x3, y3]);
-                            self.polygon_indices[i].push(ol);
-                            prev_prev_x = prev_x;
-                            prev_prev_y = prev_y;
-                            prev_x = x3;
-                            prev_y = y3;
-                            // spine-cpp sets ii = 0 and the loop increments it: the scan
-                            // restarts at 1.
-                            ii = 0;
-                        }
+                    let w1 = winding(prev_prev_x, prev_prev_y, prev_x, prev_y, x3, y3);
+                    let w2 = winding(x3, y3, first_x, first_y, second_x, second_y);
+                    if w1 == winding0 && w2 == winding0 {
+                        self.polygons[ii].clear();
+                        self.polygon_indices[ii].clear();
+                        self.triangle_keys[ii] = NOT_A_TRIANGLE;
+                        self.polygons[i].extend_from_slice(&[x3, y3]);
+                        self.polygon_indices[i].push(ol);
+                        self.triangle_keys[i] = NOT_A_TRIANGLE;
+                        prev_prev_x = prev_x;
+                        prev_prev_y = prev_y;
+                        prev_x = x3;
+                        prev_y = y3;
+                        // spine-cpp sets ii = 0 and the loop increments it: the scan
+                        // restarts at 1.
+                        ii = 0;
                     }
                 }
                 ii += 1;
@@ -422,8 +434,73 @@ mod tests {
         triangles
     }
 
+    /// spine-cpp's `decompose` as it was written before the flat triangle lookup: the fans,
+    /// then the merge scanning every polygon's index list.
+    fn reference_decompose(vertices: &[f32], triangles: &[usize]) -> Vec<Vec<f32>> {
+        let v = vertices.as_chunks::<2>().0;
+        let (mut polygons, mut indices): (Vec<Vec<f32>>, Vec<Vec<usize>>) = (vec![], vec![]);
+        let (mut fan_base, mut last_winding) = (None, 0);
+        for t in triangles.chunks_exact(3) {
+            let (t1, t2, t3) = (t[0], t[1], t[2]);
+            let ((x1, y1), (x2, y2), (x3, y3)) = (pt(v, t1), pt(v, t2), pt(v, t3));
+            let mut merged = false;
+            if fan_base == Some(t1) {
+                let p = polygons.last().unwrap();
+                let o = p.len() - 4;
+                let w1 = winding(p[o], p[o + 1], p[o + 2], p[o + 3], x3, y3);
+                let w2 = winding(x3, y3, p[0], p[1], p[2], p[3]);
+                if w1 == last_winding && w2 == last_winding {
+                    polygons.last_mut().unwrap().extend([x3, y3]);
+                    indices.last_mut().unwrap().push(t3);
+                    merged = true;
+                }
+            }
+            if !merged {
+                polygons.push(vec![x1, y1, x2, y2, x3, y3]);
+                indices.push(vec![t1, t2, t3]);
+                last_winding = winding(x1, y1, x2, y2, x3, y3);
+                fan_base = Some(t1);
+            }
+        }
+        let n = polygons.len();
+        for i in 0..n {
+            if indices[i].is_empty() {
+                continue;
+            }
+            let (first_index, last_index) = (indices[i][0], *indices[i].last().unwrap());
+            let p = &polygons[i];
+            let o = p.len() - 4;
+            let (mut ppx, mut ppy, mut px, mut py) = (p[o], p[o + 1], p[o + 2], p[o + 3]);
+            let (fx, fy, sx, sy) = (p[0], p[1], p[2], p[3]);
+            let winding0 = winding(ppx, ppy, px, py, fx, fy);
+            let mut ii = 0;
+            while ii < n {
+                if ii != i && indices[ii].len() == 3 {
+                    let (of, os, ol) = (indices[ii][0], indices[ii][1], indices[ii][2]);
+                    let op = &polygons[ii];
+                    let (x3, y3) = (op[op.len() - 2], op[op.len() - 1]);
+                    if of == first_index && os == last_index {
+                        let w1 = winding(ppx, ppy, px, py, x3, y3);
+                        let w2 = winding(x3, y3, fx, fy, sx, sy);
+                        if w1 == winding0 && w2 == winding0 {
+                            polygons[ii].clear();
+                            indices[ii].clear();
+                            polygons[i].extend([x3, y3]);
+                            indices[i].push(ol);
+                            (ppx, ppy, px, py) = (px, py, x3, y3);
+                            ii = 0;
+                        }
+                    }
+                }
+                ii += 1;
+            }
+        }
+        polygons.retain(|p| !p.is_empty());
+        polygons
+    }
+
     #[test]
-    fn straight_scan_cuts_the_same_ears_as_the_ring_walk() {
+    fn same_ears_and_convex_parts_as_the_reference() {
         // Star-shaped polygons (many concave vertices), both windings, some with repeated
         // and collinear points, and unconstrained random rings (self-intersecting); up to 92
         // vertices, past the 64 of the bit set.
@@ -446,7 +523,10 @@ mod tests {
                 let pairs: Vec<[f32; 2]> = poly.as_chunks::<2>().0.iter().rev().copied().collect();
                 poly = pairs.concat();
             }
-            assert_eq!(t.triangulate(&poly), &reference_triangulate(&poly)[..], "case {case}");
+            let triangles = reference_triangulate(&poly);
+            assert_eq!(t.triangulate(&poly), &triangles[..], "case {case}");
+            t.decompose(&poly);
+            assert_eq!(t.polygons(), &reference_decompose(&poly, &triangles)[..], "case {case}");
         }
     }
 
