@@ -28,6 +28,8 @@ pub use triangulator::Triangulator;
 
 use std::collections::HashMap;
 
+use wide::f32x4;
+
 use spine_model::{
     mesh_uvs, region_offsets, region_uvs, region_uvs_bl_first, AttachmentKind, SequenceData,
     SkeletonData, TextureRegion,
@@ -94,28 +96,26 @@ fn draw_colors(
     slot: &Slot,
     att_color: spine_model::Color,
 ) -> (Argb, Argb) {
-    let r = channel(sk_color.r * slot.color.r * att_color.r * 255.0);
-    let g = channel(sk_color.g * slot.color.g * att_color.g * 255.0);
-    let b = channel(sk_color.b * slot.color.b * att_color.b * 255.0);
-    let a = channel(sk_color.a * slot.color.a * att_color.a * 255.0);
+    let lanes = |c: spine_model::Color| f32x4::from([c.r, c.g, c.b, c.a]);
+    let [r, g, b, a] =
+        channels(lanes(sk_color) * lanes(slot.color) * lanes(att_color) * f32x4::splat(255.0));
     let light = Argb((a << 24) | (r << 16) | (g << 8) | b);
     let dark = if slot.has_dark_color {
-        let d = slot.dark_color;
-        Argb(
-            0xff00_0000
-                | (channel(d.r * 255.0) << 16)
-                | (channel(d.g * 255.0) << 8)
-                | channel(d.b * 255.0),
-        )
+        let [r, g, b, _] = channels(lanes(slot.dark_color) * f32x4::splat(255.0));
+        Argb(0xff00_0000 | (r << 16) | (g << 8) | b)
     } else {
         Argb::BLACK
     };
     (light, dark)
 }
 
-fn channel(v: f32) -> u32 {
-    // `static_cast<uint8_t>(v)`: truncation; `as` saturates out-of-range values and NaN.
-    u32::from(v as u8)
+/// `static_cast<uint8_t>(v)` of each lane: truncation, out-of-range values saturated and NaN
+/// made 0 (as `v as u8`), four lanes at once (the products above are the scalar ones, lane
+/// by lane).
+fn channels(v: f32x4) -> [u32; 4] {
+    // `max` first with 0 as its second operand: a NaN lane takes it.
+    let clamped = v.fast_max(f32x4::ZERO).fast_min(f32x4::splat(255.0));
+    clamped.fast_trunc_int().to_array().map(|c| c as u32)
 }
 
 impl SkeletonRenderer {
@@ -342,5 +342,40 @@ impl SkeletonRenderer {
             self.clipper.clip_end_slot(slot_id);
         }
         self.clipper.clip_end();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn channels_truncate_and_saturate_as_a_cast_to_u8() {
+        let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+        let special = [
+            f32::NAN,
+            -f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            -0.0,
+            0.0,
+            -0.5,
+            0.5,
+            0.999_999,
+            254.999_98,
+            255.0,
+            255.5,
+            256.0,
+            -1e30,
+            1e30,
+            f32::MIN_POSITIVE,
+        ];
+        let mut values: Vec<f32> = special.to_vec();
+        values.extend((0..4000).map(|_| rng.range(-300.0, 600.0)));
+        for quad in values.chunks_exact(4) {
+            let got = channels(f32x4::from([quad[0], quad[1], quad[2], quad[3]]));
+            let want = [0, 1, 2, 3].map(|i| u32::from(quad[i] as u8));
+            assert_eq!(got, want, "{quad:?}");
+        }
     }
 }
