@@ -235,33 +235,27 @@ fn lag_fraction(a: f32, t: f32) -> f32 {
     (1.0 - a / t).max(0.0)
 }
 
-/// Turns the bone's world axes by the mixed rotate offset `o` (radians): both axes by
+/// Turns the world axes `m` (`a, b, c, d`) by the mixed rotate offset `o` (radians): both axes by
 /// `o * rotate`, or, with a shear-x mix, the y axis by `o * rotate` and the x axis by
 /// `o * (rotate + shearX)` (spine-cpp `PhysicsConstraint::update`, same in 4.2 and 4.3).
 #[inline(always)]
-fn rotate_and_shear(bone: &mut Bone, data: &PhysicsData, mut o: f32) {
+fn rotate_and_shear(m: [f32; 4], data: &PhysicsData, mut o: f32) -> [f32; 4] {
+    let [mut a, mut b, mut c, mut d] = m;
     if data.shear_x > 0.0 {
         let mut r = 0.0;
         if data.rotate > 0.0 {
             r = o * data.rotate;
-            let (s, c) = math::sin_cos(r);
-            let a = bone.b;
-            bone.b = c * a - s * bone.d;
-            bone.d = s * a + c * bone.d;
+            let (s, co) = math::sin_cos(r);
+            (b, d) = (co * b - s * d, s * b + co * d);
         }
         r += o * data.shear_x;
-        let (s, c) = math::sin_cos(r);
-        let a = bone.a;
-        bone.a = c * a - s * bone.c;
-        bone.c = s * a + c * bone.c;
+        let (s, co) = math::sin_cos(r);
+        (a, c) = (co * a - s * c, s * a + co * c);
     } else {
         o *= data.rotate;
-        let (s, c) = math::sin_cos(o);
-        let a = bone.a;
-        bone.a = c * a - s * bone.c;
-        bone.c = s * a + c * bone.c;
-        let a = bone.b;
-        bone.b = c * a - s * bone.d;
-        bone.d = s * a + c * bone.d;
+        let (s, co) = math::sin_cos(o);
+        (a, c) = (co * a - s * c, s * a + co * c);
+        (b, d) = (co * b - s * d, s * b + co * d);
     }
+    [a, b, c, d]
 }

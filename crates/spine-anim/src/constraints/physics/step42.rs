@@ -83,22 +83,28 @@ pub(super) fn update_42(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut 
         }
     }
 
+    // The matrix is changed in registers and stored once (with its applied pose's inputs):
+    // written field by field, it was read back as one 16-byte copy, a store-forwarding stall.
     let st = &mut pose.state;
+    let mut m = [bone.a, bone.b, bone.c, bone.d];
     if rotate_or_shear_x {
-        rotate_and_shear(bone, data, st.rotate_offset * mix);
+        m = rotate_and_shear(m, data, st.rotate_offset * mix);
     }
     if scale_x {
         let s = 1.0 + st.scale_offset * mix * data.scale_x;
-        bone.a *= s;
-        bone.c *= s;
+        m[0] *= s;
+        m[2] *= s;
     }
     if ctx.physics != Physics::Pose {
-        st.tx = l * bone.a;
-        st.ty = l * bone.c;
+        st.tx = l * m[0];
+        st.ty = l * m[2];
     }
+    let [a, b, c, d] = m;
     // 4.3 poses (`lazy43`): the bone's local pose stays stale until something reads it.
-    if !ctx.data.behaviour.lazy_bone_poses {
-        bone.update_applied_transform(parent, &frame);
+    if ctx.data.behaviour.lazy_bone_poses {
+        (bone.a, bone.b, bone.c, bone.d) = (a, b, c, d);
+    } else {
+        bone.set_world_update_applied([a, b, c, d, bone.world_x, bone.world_y], parent, &frame);
     }
 }
 

@@ -133,7 +133,9 @@ pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut Physics
 
     let st = &mut pose.state;
     if rotate_or_shear_x {
-        rotate_and_shear(bone, data, (st.rotate_offset - st.rotate_lag * z) * mix);
+        let m = [bone.a, bone.b, bone.c, bone.d];
+        let o = (st.rotate_offset - st.rotate_lag * z) * mix;
+        [bone.a, bone.b, bone.c, bone.d] = rotate_and_shear(m, data, o);
     }
     if scale_x {
         scale(bone, data, 1.0 + (st.scale_offset - st.scale_lag * z) * mix * data.scale_x);
