@@ -145,6 +145,7 @@ impl Bone {
     /// [`Bone::update_world_transform_with`] with the local matrix cached in `cache` (when
     /// given) instead of the bone's own cache (which serves the update cache's walk). For solvers
     /// that pose a bone every frame (IK): the bone's own cache keeps the walk's pose.
+    #[inline(always)]
     pub(crate) fn update_world_transform_cached(
         &mut self,
         cache: Option<&mut LocalCache>,
@@ -152,6 +153,32 @@ impl Bone {
         frame: &WorldFrame,
         pose: AppliedPose,
     ) {
+        let AppliedPose { x, y, rotation, scale_x, scale_y, shear_x, shear_y } = pose;
+        self.update_world_transform_parts(
+            cache, parent, frame, x, y, rotation, scale_x, scale_y, shear_x, shear_y,
+        );
+    }
+
+    /// The body of [`Bone::update_world_transform_cached`], out of line, with the pose in
+    /// registers: an [`AppliedPose`] argument is passed through memory, which the callers
+    /// store in pieces (16 + 8 + 4 bytes) and this reads with wider loads across them (a
+    /// store-forwarding stall on every call).
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn update_world_transform_parts(
+        &mut self,
+        cache: Option<&mut LocalCache>,
+        parent: Option<ParentWorld>,
+        frame: &WorldFrame,
+        x: f32,
+        y: f32,
+        rotation: f32,
+        scale_x: f32,
+        scale_y: f32,
+        shear_x: f32,
+        shear_y: f32,
+    ) {
+        let pose = AppliedPose { x, y, rotation, scale_x, scale_y, shear_x, shear_y };
         self.set_applied(pose);
         self.world_from(cache, parent, frame, pose);
     }
