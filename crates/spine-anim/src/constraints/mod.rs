@@ -156,7 +156,8 @@ pub enum PoseValues {
 /// Laid out in this order (`repr(C)`) so that what the update cache reads every frame is
 /// one run of bytes at the start: the IK caches, the slider test, the pose's kind and
 /// an IK or transform pose; the larger poses (path, physics state) follow. Aligned to a
-/// cache line, so that run is the first two lines of the record.
+/// cache line, so that run is the first two lines of the record and four bytes of the
+/// third (a test pins the layout).
 #[derive(Debug, Clone, PartialEq)]
 #[repr(C, align(64))]
 pub struct Constraint {
@@ -331,5 +332,24 @@ pub(crate) fn update_in_cache(
     // What a slider applied to this constraint held for this update only.
     if constraint.slider_base.is_some() {
         constraint.restore_slider_base();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::{align_of, offset_of, size_of};
+
+    /// The record's layout is a measured choice (see [`Constraint`]): a change that moves the
+    /// pose or grows the record should be re-measured (`BENCHMARKS.md`, "Memory" and the
+    /// 10,000-instance figure), not slip in.
+    #[test]
+    fn constraint_record_keeps_its_measured_layout() {
+        assert_eq!(align_of::<Constraint>(), 64);
+        assert_eq!(size_of::<Constraint>(), 320);
+        // The IK caches and the slider base fill the first 104 bytes; the pose's kind and an
+        // IK or transform pose (24 bytes) follow, within the first 136.
+        assert_eq!(offset_of!(Constraint, pose), 104);
+        assert_eq!(size_of::<IkPose>().max(size_of::<TransformPose>()), 24);
     }
 }

@@ -18,20 +18,22 @@ const PI_2: f32 = PI * 2.0;
 /// (honouring [`TransformData::solver`]).
 #[inline]
 pub fn update(ctx: &mut SolverCtx<'_>, data: &TransformData, pose: &mut TransformPose) {
-    let m = pose.mixes;
+    // The solvers read the mixes in place: a copy stored here would be read back at other
+    // widths than it was stored with (a store-forwarding stall).
+    let m = &pose.mixes;
     if m.iter().all(|&v| v == 0.0) {
         return;
     }
     if data.solver == TransformSolver::FromTo {
-        super::transform43::update(ctx, data, m);
+        super::transform43::update(ctx, data, *m);
         return;
     }
     let legacy3 = data.solver == TransformSolver::Legacy3x;
     match (data.local_target, data.additive) {
-        (true, true) => relative_local(ctx, data, &m, legacy3),
-        (true, false) => absolute_local(ctx, data, &m, legacy3),
-        (false, true) => world(ctx, data, &m, legacy3, true),
-        (false, false) => world(ctx, data, &m, legacy3, false),
+        (true, true) => relative_local(ctx, data, m, legacy3),
+        (true, false) => absolute_local(ctx, data, m, legacy3),
+        (false, true) => world(ctx, data, m, legacy3, true),
+        (false, false) => world(ctx, data, m, legacy3, false),
     }
 }
 

@@ -47,7 +47,9 @@ impl Bone {
     #[cold]
     #[inline(never)]
     pub(super) fn materialize_applied(&mut self) {
-        self.ap = self.deferred_pose();
+        // Computed here, not returned by `deferred_pose` through memory: that result, stored
+        // field by field, was copied with wider loads (a store-forwarding stall).
+        self.ap = self.compute_deferred_pose();
         self.ap_flags &= !AP_DEFERRED;
     }
 
@@ -55,6 +57,12 @@ impl Bone {
     /// [`AP_DEFERRED`]).
     #[inline(never)]
     pub(super) fn deferred_pose(&self) -> AppliedPose {
+        self.compute_deferred_pose()
+    }
+
+    /// The body of [`Bone::deferred_pose`].
+    #[inline(always)]
+    fn compute_deferred_pose(&self) -> AppliedPose {
         if self.ap_flags & AP_AIMED != 0 {
             let rotation = crate::constraints::ik::aimed_rotation(self.ap, self.ap_more);
             return AppliedPose { rotation, ..self.ap };

@@ -163,8 +163,10 @@ pub struct AppliedPose {
 /// The applied pose of a deferred [`Bone::update_applied_transform`]: `d` holds `x, y` and
 /// the parent-space matrix `ra, rb, rc, rd` in `rotation, scale_x, scale_y, shear_x`; the
 /// rotation, scale and shear of that matrix (the end of spine-cpp
-/// `Bone::updateAppliedTransform`). Out of line: deferred poses are read rarely.
-#[inline(never)]
+/// `Bone::updateAppliedTransform`). Inlined into its two out-of-line callers (which store
+/// the result into the bone): returned through memory, its field-by-field stores were
+/// copied with wider loads (a store-forwarding stall).
+#[inline(always)]
 pub(super) fn applied_from_local_matrix(d: AppliedPose) -> AppliedPose {
     let (ra, rb, rc, rd) = (d.rotation, d.scale_x, d.scale_y, d.shear_x);
     let scale_x = math::sqrt(ra * ra + rc * rc);
