@@ -398,6 +398,7 @@ pub(crate) struct KeyOut<'k> {
 
 /// Streams a float curve timeline of `N` channels into `out`: values and `cy` times
 /// `scale`.
+#[inline(always)]
 pub(crate) fn stream_floats<const N: usize>(
     out: KeyOut<'_>,
     f: CurveFrames<'_, '_, [f32; N]>,
@@ -412,6 +413,7 @@ where
 }
 
 /// Streams a color curve timeline of `N` byte channels into `out` (values `byte / 255`).
+#[inline(always)]
 pub(crate) fn stream_colors<const N: usize>(
     out: KeyOut<'_>,
     f: CurveFrames<'_, '_, [u8; N]>,
