@@ -280,11 +280,16 @@ impl<'c> Fill<'c> {
                 }
             }
             CurveType::Bezier => {
-                let (t1, t2) = (keys[0], keys[stride]);
+                // Key `k + 1` was just stored a float at a time: read it a float at a time
+                // (`black_box` keeps the compiler from merging the reads into wider loads,
+                // which would wait for the stores to retire instead of forwarding them).
+                let (t1, t2) = (keys[0], std::hint::black_box(keys[stride]));
                 let mut v1 = [0.0; N];
                 let mut v2 = [0.0; N];
                 v1.copy_from_slice(&keys[1..stride]);
-                v2.copy_from_slice(&keys[stride + 1..]);
+                for (d, &s) in v2.iter_mut().zip(&keys[stride + 1..]) {
+                    *d = std::hint::black_box(s);
+                }
                 // What `CurveBuf::set_bezier` does per channel, appending the points (the
                 // beziers of a table come in order; the reserved capacity is a hint).
                 let first = self.bezier_base + self.next * BEZIER_SIZE;
@@ -296,7 +301,9 @@ impl<'c> Fill<'c> {
                     *c = BEZIER + first as f32;
                 }
                 let mut bits = 0;
-                for (ch, &[cx1, cy1, cx2, cy2]) in controls.iter().enumerate() {
+                for (ch, c) in controls.iter().enumerate() {
+                    // The controls too were just stored a float at a time.
+                    let [cx1, cy1, cx2, cy2] = c.map(std::hint::black_box);
                     let mut points = [0.0; BEZIER_SIZE];
                     let b = [cx1, cy1 * cy_scale, cx2, cy2 * cy_scale];
                     bezier_points(&mut points, t1, v1[ch], b, t2, v2[ch]);
@@ -391,6 +398,7 @@ pub(crate) struct KeyOut<'k> {
 
 /// Streams a float curve timeline of `N` channels into `out`: values and `cy` times
 /// `scale`.
+#[inline(always)]
 pub(crate) fn stream_floats<const N: usize>(
     out: KeyOut<'_>,
     f: CurveFrames<'_, '_, [f32; N]>,
@@ -405,6 +413,7 @@ where
 }
 
 /// Streams a color curve timeline of `N` byte channels into `out` (values `byte / 255`).
+#[inline(always)]
 pub(crate) fn stream_colors<const N: usize>(
     out: KeyOut<'_>,
     f: CurveFrames<'_, '_, [u8; N]>,

@@ -16,23 +16,24 @@ fn seq(q: &Option<w::Sequence>) -> Option<[u32; 4]> {
     q.map(|q| [q.count, q.start, q.digits, q.setup_index])
 }
 
-/// Adds the attachment `name` of `slot`; a linked mesh is queued on `links`.
+/// Adds the attachment `name` of `slot`; a linked mesh is queued on `links`. (`name` is
+/// moved in: an `Arc` clone and drop are atomic operations, each draining the store buffer.)
 pub(super) fn attachment(
     c: &mut Conv<'_, '_>,
-    name: &Arc<str>,
+    name: Arc<str>,
     kind: &w::AttachmentKind,
     slot: u32,
     links: &mut Vec<Link>,
 ) -> AttachmentId {
     let next = AttachmentId(c.b.data.attachments.len() as u32);
     let kind = match kind {
-        w::AttachmentKind::Region(r) => region(c, name, r),
+        w::AttachmentKind::Region(r) => region(c, &name, r),
         w::AttachmentKind::BoundingBox(b) => AttachmentKind::BoundingBox(BoundingBoxAttachment {
             vertices: c.vertices(&b.vertices),
             color: b.color.map(Color::from_bytes),
         }),
-        w::AttachmentKind::Mesh(m) => mesh(c, name, m, next),
-        w::AttachmentKind::LinkedMesh(m) => linked_mesh(c, name, m, (slot, next), links),
+        w::AttachmentKind::Mesh(m) => mesh(c, &name, m, next),
+        w::AttachmentKind::LinkedMesh(m) => linked_mesh(c, &name, m, (slot, next), links),
         w::AttachmentKind::Path(p) => AttachmentKind::Path(PathAttachment {
             vertices: c.vertices(&p.vertices),
             lengths: p.lengths.iter().map(|&l| c.b.fs("path length", l)).collect(),
@@ -52,7 +53,7 @@ pub(super) fn attachment(
             color: k.color.map(Color::from_bytes),
         }),
     };
-    c.b.add_attachment(AttachmentData { name: Arc::clone(name), kind })
+    c.b.add_attachment(AttachmentData { name, kind })
 }
 
 /// A region attachment.

@@ -116,7 +116,7 @@ fn skin_entries(
             };
             let name = c.share_ref(&key, e.attachment.name);
             c.b.enter("attachment", &key);
-            let id = attachment(c, &name, &e.attachment.kind, sa_slot, links);
+            let id = attachment(c, name, &e.attachment.kind, sa_slot, links);
             c.b.pop();
             entries.push(SkinEntry { slot, name: key, attachment: id });
         }

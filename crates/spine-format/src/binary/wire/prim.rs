@@ -240,13 +240,31 @@ fn varint_multi(start: In<'_>) -> Res<'_, u32> {
     unreachable!("the fifth byte always returns")
 }
 
+/// How many of the first `max` bytes of `i` are below `0x80` before the first that is not
+/// (one-byte varints), eight bytes at a time.
+#[inline]
+fn one_byte_run(i: In<'_>, max: usize) -> usize {
+    let i = &i[..max.min(i.len())];
+    let mut run = 0;
+    let mut words = i.chunks_exact(8);
+    for w in &mut words {
+        let Ok(w) = <[u8; 8]>::try_from(w) else { break };
+        let high = u64::from_le_bytes(w) & 0x8080_8080_8080_8080;
+        if high != 0 {
+            return run + (high.trailing_zeros() / 8) as usize;
+        }
+        run += 8;
+    }
+    run + words.remainder().iter().take_while(|&&b| b < 0x80).count()
+}
+
 /// Appends `n` unsigned varints to `out` (the caller has checked the count against the
 /// input): runs of one-byte values are copied in one pass, longer ones go through [`varint`].
 pub(crate) fn varints_into<'a>(mut i: In<'a>, n: usize, out: &mut Vec<u32>) -> Res<'a, ()> {
     out.reserve(n);
     let mut left = n;
     while left > 0 {
-        let run = i.iter().take(left).take_while(|&&b| b < 0x80).count();
+        let run = one_byte_run(i, left);
         out.extend(i[..run].iter().map(|&b| u32::from(b)));
         i = &i[run..];
         left -= run;
