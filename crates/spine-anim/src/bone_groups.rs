@@ -132,6 +132,13 @@ fn fields(p: BoneProperty, rules: BoneRules) -> u8 {
 }
 
 impl BoneGroups {
+    /// A word of the first cache line of each list (see `Skeleton::touch`).
+    #[inline]
+    pub(crate) fn touch(&self) -> u32 {
+        let op = self.ops.first().map_or(0, |o| o.start);
+        op ^ self.others.first().copied().unwrap_or(0)
+    }
+
     /// Groups the bone timelines of `timelines` in `runs` (the entry's active ranges) for a
     /// skeleton of `bone_count` bones; the other timelines' indices go to `others`.
     pub(crate) fn build(

@@ -175,6 +175,13 @@ pub struct Constraint {
 }
 
 impl Constraint {
+    /// A word of the record's first cache line, the start of what the update cache reads
+    /// (see `Skeleton::touch`).
+    #[inline]
+    pub(crate) fn touch(&self) -> u32 {
+        self.local[0].touch()
+    }
+
     /// A constraint in its setup pose, with fresh (reset) physics state.
     pub fn new(data: &ConstraintData) -> Constraint {
         let pose = match &data.kind {

@@ -118,6 +118,14 @@ impl Bone {
         self.inherit = data.inherit;
     }
 
+    /// A word from each cache line of the record (see [`Skeleton::touch`]): the first field,
+    /// one at 64–79 bytes and the last, which meet every line the 144-byte record spans at
+    /// any 16-byte offset from a line (a test checks the layout).
+    #[inline(always)]
+    pub(super) fn touch(&self) -> [u32; 3] {
+        [self.x.to_bits(), self.d.to_bits(), self.inherit as u32]
+    }
+
     /// This bone's world transform, as a parent.
     pub fn world(&self) -> ParentWorld {
         ParentWorld {

@@ -104,6 +104,12 @@ impl PartialEq for LocalCache {
 }
 
 impl LocalCache {
+    /// A word of the cache (see `Skeleton::touch`).
+    #[inline]
+    pub(crate) fn touch(&self) -> u32 {
+        self.key[0]
+    }
+
     /// [`local_matrix`] of the arguments, from the cache when they are bit-identical to the
     /// last call's.
     #[inline(always)]

@@ -7,6 +7,24 @@ fn skeleton_is_send() {
     assert_send::<Skeleton>();
 }
 
+/// [`Bone::touch`] reads a byte of every cache line a bone record spans, for records
+/// starting at any multiple of 16 bytes from a line (a `Vec` from the system allocator).
+#[test]
+fn bone_touch_meets_every_line() {
+    let size = std::mem::size_of::<Bone>();
+    let touched = [
+        std::mem::offset_of!(Bone, x),
+        std::mem::offset_of!(Bone, d),
+        std::mem::offset_of!(Bone, inherit),
+    ];
+    for start in (0..64).step_by(16) {
+        for line in start / 64..(start + size).div_ceil(64) {
+            let hit = touched.iter().any(|&o| (start + o) / 64 == line);
+            assert!(hit, "line {line} of a bone at offset {start} not touched: {touched:?}");
+        }
+    }
+}
+
 fn bone_data(inherit: Inherit) -> BoneData {
     BoneData {
         name: "b".into(),

@@ -26,6 +26,15 @@ impl AnimationState {
 
     /// [`AnimationState::apply`] onto what `sk.slots` hold.
     pub(super) fn apply_tracks(&mut self, sk: &mut Skeleton) -> bool {
+        // A cold skeleton's records and the entries' timeline lists read at once, so that
+        // their cache misses overlap (see `Skeleton::touch`).
+        if sk.cold() {
+            let mut h = sk.touch();
+            for e in &self.entries {
+                h ^= e.bone_groups.touch();
+            }
+            std::hint::black_box(h);
+        }
         if self.animations_changed {
             self.compute_animations_changed();
         }
