@@ -175,11 +175,17 @@ pub struct Constraint {
 }
 
 impl Constraint {
-    /// A word of the record's first cache line, the start of what the update cache reads
-    /// (see `Skeleton::touch`).
+    /// A word of each cache line of the record the update cache reads (see
+    /// `Skeleton::touch`): the first (the IK caches), the pose's kind on the second and a
+    /// transform pose's last mix on the third.
     #[inline]
     pub(crate) fn touch(&self) -> u32 {
-        self.local[0].touch()
+        let pose = match &self.pose {
+            ConstraintPose::Transform(t) => t.mixes.last().map_or(0, |m| m.to_bits()),
+            ConstraintPose::Ik(_) => 1,
+            _ => 0,
+        };
+        self.local[0].touch() ^ pose
     }
 
     /// A constraint in its setup pose, with fresh (reset) physics state.

@@ -234,14 +234,14 @@ impl Skeleton {
         since > COLD_AFTER
     }
 
-    /// Reads a word of every cache line of the bone records, of the first line of every
-    /// constraint record and of the walk, and returns them combined (for
+    /// Reads a word of every cache line of the bone records, of the lines of the constraint
+    /// records the update cache reads and of the walk, and returns them combined (for
     /// [`std::hint::black_box`]): loads that depend on nothing, issued together at the start
     /// of [`AnimationState::apply`](crate::AnimationState::apply) when the skeleton is
     /// [cold](Skeleton::cold). With many instances a frame finds its records in memory, not
     /// in a cache; the timelines and the walk take them in a chain of dependent steps, each
     /// of which would wait for its own miss, while these misses overlap (safe code has no
-    /// prefetch instruction). 10,000 spineboy instances: 5000 → 3200 ns per
+    /// prefetch instruction). 10,000 spineboy instances: 5300 → 3000 ns per
     /// instance-frame on one core.
     #[inline]
     pub(crate) fn touch(&self) -> u32 {
