@@ -204,16 +204,20 @@ pub(crate) fn non_finite_bit(v: f32) -> u32 {
 
 /// Fills a curve table from streamed wire keys ([`KeySink`]) straight into an animation's
 /// keys: float values and bezier `cy` times `scale`, byte values `/ 255` (bezier `cy`
-/// unscaled). The keys are appended to `keys` as they come; the curve table is built in
-/// `curves` (a scratch buffer) and appended after them by [`Fill::finish`]. Builds exactly
-/// the table [`floats`] / [`colors`] build from the parsed timeline.
+/// unscaled). The key count is known up front: the keys are written in place into room
+/// made for them in `keys`, the curve table built right after them (its segment entries,
+/// then the beziers appended as they come), so that it is not copied from a scratch buffer.
+/// Builds exactly the table [`floats`] / [`colors`] build from the parsed timeline.
 struct Fill<'c> {
     keys: &'c mut Vec<f32>,
     /// Index in `keys` of this table's first key.
     start: usize,
-    curves: &'c mut Vec<f32>,
+    /// Floats of keys (room for every key, from `start`).
+    frames_len: usize,
+    /// Keys written so far.
+    written: usize,
     channels: usize,
-    /// The key count (where the bezier points start in `curves`).
+    /// The key count (where the bezier points start in the curve table).
     bezier_base: usize,
     scale: f32,
     next: usize,
@@ -224,27 +228,30 @@ struct Fill<'c> {
 }
 
 impl<'c> Fill<'c> {
-    /// An empty table of `frame_count` keys of `channels` values: the segment entries
-    /// [`LINEAR`] when beziers are expected, the bezier points reserved (appended as they are
+    /// An empty table of `frame_count` keys of `channels` values (`frame_count` checked
+    /// against the input by the reader): room for the keys, the segment entries [`LINEAR`]
+    /// when beziers are expected, the bezier points reserved (appended as they are
     /// computed, not pre-filled).
     fn new(
         keys: &'c mut Vec<f32>,
-        curves: &'c mut Vec<f32>,
         channels: usize,
         frame_count: usize,
         bezier_count: usize,
         scale: f32,
     ) -> Self {
-        keys.reserve(frame_count * (1 + channels));
-        curves.clear();
+        let start = keys.len();
+        let frames_len = frame_count * (1 + channels);
+        let curves = if bezier_count > 0 { frame_count + bezier_count * BEZIER_SIZE } else { 0 };
+        keys.reserve(frames_len + curves);
+        keys.resize(start + frames_len, 0.0);
         if bezier_count > 0 {
-            curves.reserve(frame_count + bezier_count * BEZIER_SIZE);
-            curves.resize(frame_count, LINEAR);
+            keys.resize(start + frames_len + frame_count, LINEAR);
         }
         Fill {
-            start: keys.len(),
             keys,
-            curves,
+            start,
+            frames_len,
+            written: 0,
             channels,
             bezier_base: frame_count,
             scale,
@@ -253,6 +260,27 @@ impl<'c> Fill<'c> {
             last_time: 0.0,
             non_finite: 0,
         }
+    }
+
+    /// Where the curve table starts in `keys`.
+    #[inline]
+    fn curves_at(&self) -> usize {
+        self.start + self.frames_len
+    }
+
+    /// Writes the next key (`time`, then its values from `values`); a key past the count
+    /// is dropped (the reader sends exactly that many).
+    #[inline(always)]
+    fn put(&mut self, time: f32, values: impl Iterator<Item = f32>) {
+        let stride = 1 + self.channels;
+        let at = self.start + self.written * stride;
+        if self.written * stride < self.frames_len {
+            if let Some(dst) = self.keys.get_mut(at..at + stride) {
+                dst[0] = time;
+                dst[1..].iter_mut().zip(values).for_each(|(d, v)| *d = v);
+            }
+        }
+        self.written += 1;
     }
 
     /// Segment `k` (keys `k` and `k + 1` are in the table): stepped, or one bezier per
@@ -266,16 +294,20 @@ impl<'c> Fill<'c> {
     ) {
         let stride = N + 1;
         let at = self.start + k * stride;
+        if k + 1 >= self.written || at + 2 * stride > self.curves_at() {
+            return;
+        }
         let Some(keys) = self.keys.get(at..at + 2 * stride) else { return };
+        let c0 = self.curves_at();
         match curve {
             CurveType::Linear => {}
             CurveType::Stepped => {
                 self.stepped = true;
                 // What `CurveBuf::set_stepped` does.
-                if k < self.bezier_base && self.curves.len() < self.bezier_base {
-                    self.curves.resize(self.bezier_base, LINEAR);
+                if k < self.bezier_base && self.keys.len() - c0 < self.bezier_base {
+                    self.keys.resize(c0 + self.bezier_base, LINEAR);
                 }
-                if let Some(c) = self.curves.get_mut(k) {
+                if let Some(c) = self.keys.get_mut(c0 + k) {
                     *c = STEPPED;
                 }
             }
@@ -293,11 +325,11 @@ impl<'c> Fill<'c> {
                 // What `CurveBuf::set_bezier` does per channel, appending the points (the
                 // beziers of a table come in order; the reserved capacity is a hint).
                 let first = self.bezier_base + self.next * BEZIER_SIZE;
-                let curves = &mut *self.curves;
-                if curves.len() != first {
-                    curves.resize(first, LINEAR);
+                let curves = &mut *self.keys;
+                if curves.len() != c0 + first {
+                    curves.resize(c0 + first, LINEAR);
                 }
-                if let Some(c) = curves.get_mut(k) {
+                if let Some(c) = curves.get_mut(c0 + k) {
                     *c = BEZIER + first as f32;
                 }
                 let mut bits = 0;
@@ -323,19 +355,17 @@ impl<'c> Fill<'c> {
     /// Trims the table to the beziers used (what [`convert`] allocates), appends it after
     /// the keys and returns where both are.
     fn finish(self) -> (Curves, Streamed) {
-        let base = self.bezier_base;
+        let c0 = self.curves_at();
         if self.next == 0 && !self.stepped {
-            self.curves.clear();
+            self.keys.truncate(c0);
         } else {
-            self.curves.truncate(base + self.next * BEZIER_SIZE);
+            self.keys.truncate(c0 + self.bezier_base + self.next * BEZIER_SIZE);
         }
-        let frames_len = self.keys.len() - self.start;
-        self.keys.extend_from_slice(self.curves);
         let curves = Curves {
             channels: self.channels,
             start: offset(self.start),
-            frames_len: offset(frames_len),
-            curves_len: offset(self.curves.len()),
+            frames_len: offset(self.frames_len),
+            curves_len: offset(self.keys.len() - c0),
             model: crate::CurveModel::Bezier4x,
         };
         let streamed =
@@ -350,9 +380,8 @@ where
 {
     #[inline]
     fn key(&mut self, time: f32, value: &[f32; N]) {
-        self.keys.push(time);
         let scale = self.scale;
-        self.keys.extend(value.iter().map(|v| v * scale));
+        self.put(time, value.iter().map(|v| v * scale));
         let bits = value.iter().fold(non_finite_bit(time), |a, v| a | non_finite_bit(v * scale));
         self.non_finite |= bits;
         self.last_time = time;
@@ -368,8 +397,7 @@ where
 {
     #[inline]
     fn key(&mut self, time: f32, value: &[u8; N]) {
-        self.keys.push(time);
-        self.keys.extend(value.iter().map(|v| f32::from(*v) / 255.0));
+        self.put(time, value.iter().map(|v| f32::from(*v) / 255.0));
         self.non_finite |= non_finite_bit(time);
         self.last_time = time;
     }
@@ -387,13 +415,10 @@ pub(crate) struct Streamed {
     pub finite: bool,
 }
 
-/// Where a streamed timeline's table goes: the animation's keys being built, and a scratch
-/// buffer for the curve table (kept between timelines for its capacity).
+/// Where a streamed timeline's table goes: the animation's keys being built.
 pub(crate) struct KeyOut<'k> {
     /// The animation's keys ([`AnimationData::keys`](crate::AnimationData::keys)).
     pub keys: &'k mut Vec<f32>,
-    /// Scratch for the curve table.
-    pub curves: &'k mut Vec<f32>,
 }
 
 /// Streams a float curve timeline of `N` channels into `out`: values and `cy` times
@@ -407,7 +432,7 @@ pub(crate) fn stream_floats<const N: usize>(
 where
     [f32; N]: Channels<Beziers = [[f32; 4]; N]>,
 {
-    let mut fill = Fill::new(out.keys, out.curves, N, f.len(), f.bezier_capacity(), scale);
+    let mut fill = Fill::new(out.keys, N, f.len(), f.bezier_capacity(), scale);
     f.read(&mut fill)?;
     Ok(fill.finish())
 }
@@ -421,7 +446,7 @@ pub(crate) fn stream_colors<const N: usize>(
 where
     [u8; N]: Channels<Beziers = [[f32; 4]; N]>,
 {
-    let mut fill = Fill::new(out.keys, out.curves, N, f.len(), f.bezier_capacity(), 1.0);
+    let mut fill = Fill::new(out.keys, N, f.len(), f.bezier_capacity(), 1.0);
     f.read(&mut fill)?;
     Ok(fill.finish())
 }
@@ -481,10 +506,9 @@ mod tests {
                                 CurveKey::linear(1.0, [b, a]),
                             ],
                         };
-                        // Streamed after another table's floats, with a dirty scratch.
+                        // Streamed after another table's floats.
                         let mut keys = vec![7.0; 3];
-                        let mut scratch = vec![9.0; 5];
-                        let out = KeyOut { keys: &mut keys, curves: &mut scratch };
+                        let out = KeyOut { keys: &mut keys };
                         let (c, s) =
                             stream_floats(out, CurveFrames::replay(&t), scale).expect("replay");
                         assert_eq!(c.start, 3);

@@ -47,8 +47,6 @@ pub(super) struct AnimSink<'c, 'a, 'o> {
     /// The animation's keys ([`AnimationData::keys`]), copied out when it ends (the
     /// buffer is kept for the next animation).
     keys: Vec<f32>,
-    /// Scratch for a streamed curve table.
-    scratch: Vec<f32>,
 }
 
 impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
@@ -67,13 +65,12 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
             attachment_slot: SlotId(0),
             unchecked: Vec::new(),
             keys: Vec::new(),
-            scratch: Vec::new(),
         }
     }
 
     /// Where a streamed curve table goes.
     fn out(&mut self) -> curves::KeyOut<'_> {
-        curves::KeyOut { keys: &mut self.keys, curves: &mut self.scratch }
+        curves::KeyOut { keys: &mut self.keys }
     }
 
     /// Extends the duration to `t`.

@@ -49,8 +49,6 @@ pub(super) struct AnimSink<'c, 'a, 'o> {
     unchecked: Vec<usize>,
     /// The animation's keys ([`AnimationData::keys`]), given away when it ends.
     pub(super) keys: Vec<f32>,
-    /// Scratch for a streamed curve table.
-    scratch: Vec<f32>,
     /// The draw-order timeline being read.
     pub(super) order: Option<super::keyed::OrderTimeline>,
 }
@@ -70,14 +68,13 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
             slider: ConstraintId(0),
             unchecked: Vec::new(),
             keys: Vec::new(),
-            scratch: Vec::new(),
             order: None,
         }
     }
 
     /// Where a streamed curve table goes.
     fn out(&mut self) -> curves::KeyOut<'_> {
-        curves::KeyOut { keys: &mut self.keys, curves: &mut self.scratch }
+        curves::KeyOut { keys: &mut self.keys }
     }
 
     /// Extends the duration to `t`.
