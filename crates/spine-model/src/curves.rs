@@ -352,8 +352,8 @@ impl<'c> Fill<'c> {
         }
     }
 
-    /// Trims the table to the beziers used (what [`convert`] allocates), appends it after
-    /// the keys and returns where both are.
+    /// Trims the table, already written after the keys, to the beziers used (what
+    /// [`convert`] allocates) and returns where the keys and the table are.
     fn finish(self) -> (Curves, Streamed) {
         let c0 = self.curves_at();
         if self.next == 0 && !self.stepped {

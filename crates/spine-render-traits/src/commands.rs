@@ -669,10 +669,10 @@ impl RenderCommands {
     }
 }
 
-/// Writes `offset + src[k]` (truncated to `u16`) to `dst[k]` and returns whether every
-/// `src[k]` is below `num_vertices` (1 to 65 536), in one pass the compiler vectorizes: for
-/// `i < 65536` and `n = num_vertices - 1 < 65536`, `i | (n - i)` (wrapping) has no bit above
-/// the 16th exactly when `i <= n`.
+/// Writes `offset + src[k]` (exact up to 65 535, saturated above) to `dst[k]` and returns
+/// whether every `src[k]` is below `num_vertices` (1 to 65 536), in one pass the compiler
+/// vectorizes: for `i < 65536` and `n = num_vertices - 1 < 65536`, `i | (n - i)` (wrapping)
+/// has no bit above the 16th exactly when `i <= n`.
 #[inline]
 fn map_indices<I>(dst: &mut [u16], src: &[I], offset: u32, num_vertices: usize) -> bool
 where

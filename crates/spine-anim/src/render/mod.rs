@@ -28,7 +28,7 @@ pub use triangulator::Triangulator;
 
 use std::collections::HashMap;
 
-use wide::f32x4;
+use wide::{f32x4, CmpEq};
 
 use spine_model::{
     mesh_uvs, region_offsets, region_uvs, region_uvs_bl_first, AttachmentKind, SequenceData,
@@ -113,7 +113,9 @@ fn draw_colors(
 /// made 0 (as `v as u8`), four lanes at once (the products above are the scalar ones, lane
 /// by lane).
 fn channels(v: f32x4) -> [u32; 4] {
-    // `max` first with 0 as its second operand: a NaN lane takes it.
+    // NaN lanes zeroed first (a NaN compares unequal to itself): `fast_max` / `fast_min`
+    // leave NaN to the target (SSE's `maxps` would give 0, wide's scalar fallback 255).
+    let v = v & v.cmp_eq(v);
     let clamped = v.fast_max(f32x4::ZERO).fast_min(f32x4::splat(255.0));
     clamped.fast_trunc_int().to_array().map(|c| c as u32)
 }

@@ -130,9 +130,9 @@ thread_local! {
     static APPLIES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// How many other skeletons a thread may apply animations to between two frames of one
-/// before [`Skeleton::cold`] takes its records to be out of the caches: at about 20 KB of
-/// records per spineboy instance, 16 others are a few hundred KB.
+/// From how many applies to other skeletons on a thread between two frames of one
+/// [`Skeleton::cold`] takes its records to be out of the caches: at about 20 KB of records
+/// per spineboy instance, 16 others are a few hundred KB.
 const COLD_AFTER: u64 = 16;
 
 /// The next [`Skeleton`] `activity` stamp (never 0).
@@ -218,17 +218,20 @@ impl Skeleton {
         self.attachment_states.get(slot.index())
     }
 
-    /// Whether this skeleton's records are likely out of the caches: more than
+    /// Whether this skeleton's records are likely out of the caches: at least
     /// [`COLD_AFTER`] applies to other skeletons ran on this thread since the last apply to
-    /// this one (a skeleton that moved between threads counts as cold). Counts this apply.
-    /// Only decides whether [`Skeleton::touch`] runs, never what a frame computes.
+    /// this one (a skeleton that moved between threads counts as cold, and so does every
+    /// skeleton while the thread's counter is being torn down). Counts this apply. Only
+    /// decides whether [`Skeleton::touch`] runs, never what a frame computes.
     #[inline]
     pub(crate) fn cold(&mut self) -> bool {
-        let now = APPLIES.with(|n| {
+        let Ok(now) = APPLIES.try_with(|n| {
             let now = n.get().wrapping_add(1);
             n.set(now);
             now
-        });
+        }) else {
+            return true;
+        };
         let since = now.wrapping_sub(self.applied_at);
         self.applied_at = now;
         since > COLD_AFTER
