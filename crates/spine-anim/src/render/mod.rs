@@ -27,6 +27,7 @@ pub use clipping::{make_clockwise, SkeletonClipping};
 pub use triangulator::Triangulator;
 
 use std::collections::HashMap;
+use std::sync::{Arc, Weak};
 
 use wide::{f32x4, CmpEq};
 
@@ -50,8 +51,11 @@ pub struct SkeletonRenderer {
     triangles: Vec<u16>,
     clipper: SkeletonClipping,
     /// Page-space UVs of mesh sequence frames other than the setup frame, by
-    /// (attachment, frame).
+    /// (attachment, frame), of the skeleton data `cache_owner` points to.
     mesh_uv_cache: HashMap<(u32, u32), Vec<f32>>,
+    /// The skeleton data of `mesh_uv_cache` (held weakly, so its address is not reused while
+    /// held: a renderer drawing another skeleton data starts a new cache).
+    cache_owner: Weak<SkeletonData>,
 }
 
 /// The current sequence frame's region (spine-cpp `Sequence::apply`).
@@ -141,6 +145,10 @@ impl SkeletonRenderer {
     /// skeleton data has, its pages are replaced by the data's.
     pub fn render(&mut self, skeleton: &Skeleton, out: &mut RenderCommands) {
         let data = &*skeleton.data;
+        if !std::ptr::eq(self.cache_owner.as_ptr(), data) {
+            self.mesh_uv_cache.clear();
+            self.cache_owner = Arc::downgrade(&skeleton.data);
+        }
         if out.pages().len() < data.pages.len() {
             out.reset();
             for p in &data.pages {
