@@ -10,6 +10,7 @@ cases=(
  "spineboy/spineboy-pro.skel spineboy/spineboy.atlas run -"
  "spineboy/spineboy-pro.json spineboy/spineboy.atlas run -"
  "mix-and-match/mix-and-match-pro.skel mix-and-match/mix-and-match.atlas walk skin-base"
+ "mix-and-match/mix-and-match-pro.json mix-and-match/mix-and-match.atlas walk skin-base"
  "celestial-circus/celestial-circus-pro.skel celestial-circus/celestial-circus.atlas swing -"
  "tank/tank-pro.skel tank/tank.atlas drive -"
 )

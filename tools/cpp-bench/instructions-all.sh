@@ -1,5 +1,5 @@
 #!/bin/bash
-# Instruction ratios (callgrind) of `skel bench` against spine-cpp 4.2 on the five cases of
+# Instruction ratios (callgrind) of `skel bench` against spine-cpp 4.2 on the six cases of
 # compare.sh. spine-cpp's callgrind outputs are made once (they do not change) and reused.
 # usage: tools/cpp-bench/instructions-all.sh SKEL_BIN CPP_BENCH_BIN [OUT_DIR]
 #   (OUT_DIR defaults to /tmp; cpp outputs are OUT_DIR/cg_cpp_<case>, ours OUT_DIR/cg_ours_<case>)
@@ -21,5 +21,6 @@ run() { # tag skel atlas anim skin
 run sb spineboy/spineboy-pro.skel spineboy/spineboy.atlas run -
 run sbjson spineboy/spineboy-pro.json spineboy/spineboy.atlas run -
 run mm mix-and-match/mix-and-match-pro.skel mix-and-match/mix-and-match.atlas walk skin-base
+run mmjson mix-and-match/mix-and-match-pro.json mix-and-match/mix-and-match.atlas walk skin-base
 run cc celestial-circus/celestial-circus-pro.skel celestial-circus/celestial-circus.atlas swing -
 run tank tank/tank-pro.skel tank/tank.atlas drive -
