@@ -154,11 +154,6 @@ pub(crate) fn segment(
     }
 }
 
-/// Number of bezier segments × channels a timeline needs.
-pub(crate) fn bezier_count(curves: &[CurveType], channels: usize) -> usize {
-    curves.iter().filter(|c| **c == CurveType::Bezier).count() * channels.max(1)
-}
-
 /// Converts a wire curve timeline: `value(v, c)` gives channel `c` of a key (already
 /// scaled); bezier `cy` are multiplied by `cy_scale`. The reference the streamed tables
 /// are tested against.

@@ -94,7 +94,11 @@ pub fn discover_atlas(skeleton: &Path) -> Option<PathBuf> {
 /// the limit, after reading `max + 1` bytes at most).
 pub fn read_bounded(path: &Path, max: usize) -> Result<Vec<u8>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut bytes = Vec::new();
+    // Sized from the file's length when it has one (never past the limit), so a whole file
+    // is read at once instead of into a doubling buffer (a reallocation, a copy and a read
+    // per doubling); the length is only a hint (the file may change while it is read).
+    let hint = file.metadata().ok().filter(|m| m.is_file()).map_or(0, |m| m.len());
+    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(usize::MAX).min(max));
     file.take(max as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("{}: {e}", path.display()))?;

@@ -23,16 +23,14 @@ pub(super) fn table<V>(
     }
     let n = keys.len();
     let ch = channels.max(1);
-    let kinds: Vec<CurveType> = keys
-        .iter()
-        .take(n.saturating_sub(1))
-        .map(|k| match &k.curve {
-            Some(j::Curve::Stepped) => CurveType::Stepped,
-            Some(j::Curve::Bezier(_)) => CurveType::Bezier,
-            _ => CurveType::Linear,
-        })
-        .collect();
-    let mut t = CurveBuf::new(channels, n, curves::bezier_count(&kinds, channels));
+    let kind = |k: &j::Key<V>| match &k.curve {
+        Some(j::Curve::Stepped) => CurveType::Stepped,
+        Some(j::Curve::Bezier(_)) => CurveType::Bezier,
+        _ => CurveType::Linear,
+    };
+    let segments = &keys[..n.saturating_sub(1)];
+    let beziers = segments.iter().filter(|k| kind(k) == CurveType::Bezier).count() * ch;
+    let mut t = CurveBuf::new(channels, n, beziers);
     for k in keys {
         t.frames.push(k.time);
         let v = values(&k.value);
@@ -40,27 +38,35 @@ pub(super) fn table<V>(
         t.frames.extend((0..channels).map(|i| v.get(i).copied().unwrap_or(0.0)));
     }
     let mut next = 0;
-    let mut ctl = Vec::new();
-    for (i, kind) in kinds.iter().enumerate() {
-        ctl.clear();
-        if *kind == CurveType::Bezier {
-            if let Some(j::Curve::Bezier(b)) = &keys[i].curve {
-                if b.len() < 4 * ch {
-                    c.b.report(ProblemKind::Invalid(format!(
-                        "key {i}: curve has {} numbers, {} expected",
-                        b.len(),
-                        4 * ch
-                    )));
-                    continue;
-                }
-                for q in 0..ch {
-                    let s = cy_scale.get(q).copied().unwrap_or(1.0);
-                    let o = q * 4;
-                    ctl.push([b[o], b[o + 1] * s, b[o + 2], b[o + 3] * s]);
-                }
+    // One segment's controls per channel: on the stack for every timeline (at most 7
+    // channels), so a table costs no allocation beyond its own.
+    let (mut stack, mut heap) = ([[0.0f32; 4]; 8], Vec::new());
+    let ctl: &mut [[f32; 4]] = if ch <= stack.len() {
+        &mut stack[..ch]
+    } else {
+        heap.resize(ch, [0.0; 4]);
+        &mut heap
+    };
+    for (i, k) in segments.iter().enumerate() {
+        let kind = kind(k);
+        let mut controls: &[[f32; 4]] = &[];
+        if let Some(j::Curve::Bezier(b)) = &k.curve {
+            if b.len() < 4 * ch {
+                c.b.report(ProblemKind::Invalid(format!(
+                    "key {i}: curve has {} numbers, {} expected",
+                    b.len(),
+                    4 * ch
+                )));
+                continue;
             }
+            for (q, slot) in ctl.iter_mut().enumerate() {
+                let s = cy_scale.get(q).copied().unwrap_or(1.0);
+                let o = q * 4;
+                *slot = [b[o], b[o + 1] * s, b[o + 2], b[o + 3] * s];
+            }
+            controls = ctl;
         }
-        curves::segment(&mut t, &mut next, i, *kind, &ctl, 1.0);
+        curves::segment(&mut t, &mut next, i, kind, controls, 1.0);
     }
     t
 }

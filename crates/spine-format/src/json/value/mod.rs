@@ -550,8 +550,8 @@ impl<'a> Obj<'a> {
         let mut i = self.first;
         for _ in 0..self.count {
             // A key node and its value node (the object's nodes are all in the vector).
-            let (Some(key), Some(&value)) = (nodes.get(i), nodes.get(i + 1)) else { break };
-            let hit = match *key {
+            let Some(&[key, value]) = nodes.get(i..i.wrapping_add(2)) else { break };
+            let hit = match key {
                 // Keys are short: a byte loop beats a `memcmp` call.
                 Node::Str { start, len } if len as usize == kb.len() => bytes
                     .get(start as usize..start as usize + kb.len())

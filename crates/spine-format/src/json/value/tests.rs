@@ -151,3 +151,135 @@ fn corpus_documents_read_like_serde_json() {
     }
     assert!(checked > 100, "only {checked} JSON files found");
 }
+
+/// A small deterministic generator for the number tests.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn digits(&mut self, n: u64) -> String {
+        (0..n).map(|_| char::from(b'0' + self.below(10) as u8)).collect()
+    }
+}
+
+/// A random decimal number as JSON may write it (and some it may not).
+fn random_number(r: &mut Rng) -> String {
+    let mut s = String::new();
+    if r.below(3) == 0 {
+        s.push('-');
+    }
+    let int = r.below(12);
+    s.push_str(&match (int, r.below(6)) {
+        (0, _) => "0".to_owned(),
+        // A leading zero now and then (invalid unless alone).
+        (_, 0) => format!("0{}", r.digits(int)),
+        _ => {
+            let first = 1 + r.below(9);
+            format!("{first}{}", r.digits(int - 1))
+        }
+    });
+    match r.below(4) {
+        0 => {}
+        1 => {
+            let n = r.below(4);
+            s.push_str(&format!(".{}", r.digits(n)));
+        }
+        _ => {
+            let n = r.below(20);
+            s.push_str(&format!(".{}", r.digits(n)));
+        }
+    }
+    if r.below(6) == 0 {
+        let e = ["e", "E", "e+", "e-", "E-"][r.below(5) as usize];
+        s.push_str(&format!("{e}{}", {
+            let n = r.below(4);
+            r.digits(n)
+        }));
+    }
+    s
+}
+
+/// Every number parses to exactly the `f64` `str::parse` gives (the nearest), at every
+/// distance from the end of the text and before every kind of following byte; invalid ones
+/// fail where serde_json fails.
+#[test]
+fn numbers_parse_to_the_nearest_double() {
+    let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+    let ends = ["", " ", ",", "]", "}", "\n", "\t", ".", "e", "x", "é", "0", "-"];
+    let fixed = [
+        "0",
+        "-0",
+        "0.0",
+        "-0.0",
+        "1",
+        "9",
+        "10",
+        "1.5",
+        "0.1",
+        "0.3",
+        "1234567",
+        "12345678",
+        "9999999.9999999",
+        "9999999.99999999",
+        "99999999.9999999",
+        "0.0000001",
+        "1.0000000",
+        "123.4567",
+        "-188.63",
+        "686.2",
+        "9007199254740993",
+        "0.1e1",
+        "1e0",
+        "01",
+        "00",
+        "0.",
+        "1.",
+        ".5",
+        "-",
+        "1.2.3",
+        "1e",
+        "1e+",
+        "18446744073709551615",
+        "18446744073709551616",
+    ];
+    let mut texts: Vec<String> = fixed.iter().map(|s| (*s).to_owned()).collect();
+    texts.extend((0..40_000).map(|_| random_number(&mut r)));
+    for (i, num) in texts.iter().enumerate() {
+        let end = ends[i % ends.len()];
+        for pad in 0..3 {
+            // Top-level number, then in an array at several distances from the end.
+            for text in [format!("{num}{end}"), format!("[{num}{end}]{}", " ".repeat(pad * 7))] {
+                let ours = Doc::parse(&text, &Limits::default());
+                let theirs = serde_json::from_str::<Value>(&text);
+                match (&ours, &theirs) {
+                    // serde_json refuses numbers out of the f64 range; ours reads them as
+                    // infinities (the loaders reject them where they read a number).
+                    (Ok(doc), _) if theirs.is_ok() || num.contains(['e', 'E']) => {
+                        let v = doc.root();
+                        let v = v.items().and_then(|mut i| i.next()).unwrap_or(v);
+                        // The number's text (a following digit, say, is part of it).
+                        let token: String = text
+                            .trim_start_matches('[')
+                            .chars()
+                            .take_while(|c| c.is_ascii_digit() || "+-.eE".contains(*c))
+                            .collect();
+                        let want: f64 = token.parse().expect("valid JSON numbers parse");
+                        let got = v.num().expect("a number");
+                        assert!(theirs.is_ok() || want.is_infinite(), "{text:?}");
+                        assert_eq!(got.to_bits(), want.to_bits(), "{text:?}");
+                    }
+                    (Err(_), Err(_)) => {}
+                    _ => panic!("{text:?}: ours {:?}, serde {:?}", ours.is_ok(), theirs.is_ok()),
+                }
+            }
+        }
+    }
+}
