@@ -38,6 +38,7 @@ use spine_model::{
 use spine_render_traits::{Argb, Batching, BlendMode, PageId, RenderCommands};
 
 use crate::skeleton::{Skeleton, Slot};
+use crate::vertices::BonePack;
 
 /// A region's two triangles: `[0, 1, 2, 2, 3, 0]` (3.6+ `quadIndices`), or spine-sfml 3.5's
 /// `[0, 1, 2, 0, 2, 3]` for its `BL, UL, UR, BR` corners (the same two triangles).
@@ -56,6 +57,8 @@ pub struct SkeletonRenderer {
     /// The skeleton data of `mesh_uv_cache` (held weakly, so its address is not reused while
     /// held: a renderer drawing another skeleton data starts a new cache).
     cache_owner: Weak<SkeletonData>,
+    /// The skeleton's bones packed for weighted vertices during one render.
+    bone_pack: BonePack,
 }
 
 /// The current sequence frame's region (spine-cpp `Sequence::apply`).
@@ -157,6 +160,7 @@ impl SkeletonRenderer {
         }
         out.clear();
         let sk_color = skeleton.color;
+        self.bone_pack.reset();
         for &slot_id in &skeleton.draw_order {
             let Some(slot) = skeleton.slots.get(slot_id.index()) else { continue };
             let Some(att_id) = slot.attachment else {
@@ -267,6 +271,7 @@ impl SkeletonRenderer {
                                         slot,
                                         bone,
                                         &skeleton.bones,
+                                        Some(&mut self.bone_pack),
                                         dst,
                                     )
                                 },
@@ -284,6 +289,7 @@ impl SkeletonRenderer {
                             slot,
                             bone,
                             &skeleton.bones,
+                            Some(&mut self.bone_pack),
                             &mut self.world,
                         ) {
                             // Inconsistent weights: the general path decides.
