@@ -5,6 +5,8 @@ use spine_model::{
     region_offsets, AttachmentKind, RegionAttachment, SlotId, Vertices, WeightedVertices,
 };
 
+use wide::f32x4;
+
 use crate::skeleton::{Bone, Skeleton, Slot};
 
 impl Skeleton {
@@ -54,7 +56,7 @@ fn region_geometry(r: &RegionAttachment, s: &Slot) -> Option<[f32; 8]> {
 /// inconsistent, the lenient walk (missing deform values read as 0; stops at a missing
 /// influence or bone, returning false).
 fn vertex_world(v: &Vertices, s: &Slot, bone: &Bone, bones: &[Bone], out: &mut Vec<f32>) -> bool {
-    if vertices_world(v, s, bone, bones, out) {
+    if vertices_world(v, s, bone, bones, None, out) {
         return true;
     }
     let deform = &s.deform;
@@ -117,17 +119,19 @@ pub(crate) fn region_world(o: &[f32; 8], bone: &Bone, bl_first: bool) -> [f32; 8
 /// reserved once (no per-float `push`) with each vertex's influences taken as one window of
 /// the weight arrays (one bounds check per vertex, none per influence). Returns false, with
 /// `out` as it was, when the weights are inconsistent (too few influences or deform values,
-/// an unknown bone): [`vertex_world`] then gives the runtime's lenient result.
+/// an unknown bone): [`vertex_world`] then gives the runtime's lenient result. With `pack`,
+/// weighted vertices may be computed from packed bones (see [`BonePack`]; the same result).
 pub(crate) fn vertices_world(
     v: &Vertices,
     s: &Slot,
     bone: &Bone,
     bones: &[Bone],
+    pack: Option<&mut BonePack>,
     out: &mut Vec<f32>,
 ) -> bool {
     let start = out.len();
     out.resize(start + 2 * world_count(v, s), 0.0);
-    let ok = world_into(v, s, bone, bones, out.get_mut(start..).unwrap_or_default());
+    let ok = world_into(v, s, bone, bones, pack, out.get_mut(start..).unwrap_or_default());
     if !ok {
         out.truncate(start);
     }
@@ -146,7 +150,8 @@ pub(crate) fn world_count(v: &Vertices, s: &Slot) -> usize {
     }
 }
 
-/// [`vertices_world`] into `dst`, which has `2 * world_count(v, s)` floats. Returns false
+/// [`vertices_world`] into `dst`, which has `2 * world_count(v, s)` floats (`pack` as there).
+/// Returns false
 /// (`dst` partly written) when the weights are inconsistent. Kept out of line: inlined into
 /// the renderer's loop it made that loop slower (2–3 % more instructions per render).
 #[inline(never)]
@@ -155,6 +160,7 @@ pub(crate) fn world_into(
     s: &Slot,
     bone: &Bone,
     bones: &[Bone],
+    pack: Option<&mut BonePack>,
     dst: &mut [f32],
 ) -> bool {
     let deform = &s.deform;
@@ -169,7 +175,10 @@ pub(crate) fn world_into(
             }
             true
         }
-        Vertices::Weighted(w) => weighted_world(w, deform, bones, dst),
+        Vertices::Weighted(w) => match pack.and_then(|p| p.mats(w.bones.len(), bones)) {
+            Some(mats) => weighted_world_packed(w, deform, mats, dst),
+            None => weighted_world(w, deform, bones, dst),
+        },
     }
 }
 
@@ -205,4 +214,186 @@ fn weighted_world(w: &WeightedVertices, deform: &[f32], bones: &[Bone], dst: &mu
         }
     }
     true
+}
+
+/// A bone's world transform packed for weighted vertices: `[a, c, b, d]` (the `x` and `y`
+/// columns as the two halves of one aligned load) and `[world_x, world_y, 0, 0]`.
+/// See [`BonePack`].
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(16))]
+pub(crate) struct BoneMatrix {
+    m: [f32; 4],
+    t: [f32; 4],
+}
+
+/// The bones of a skeleton packed as [`BoneMatrix`]es for one render, once the weighted
+/// meshes drawn have as many influences as the skeleton has bones (packing a bone costs
+/// about what one influence saves).
+#[derive(Debug, Default, Clone)]
+pub(crate) struct BonePack {
+    mats: Vec<BoneMatrix>,
+    /// Influences seen while not packed.
+    seen: usize,
+    packed: bool,
+}
+
+impl BonePack {
+    /// Forgets the packed bones (a new render, or bones moved).
+    pub(crate) fn reset(&mut self) {
+        self.seen = 0;
+        self.packed = false;
+    }
+
+    /// The packed `bones` for a mesh of `influences` influences, packing them when the
+    /// influences seen reach the bone count; `None` before.
+    #[inline]
+    fn mats(&mut self, influences: usize, bones: &[Bone]) -> Option<&[BoneMatrix]> {
+        if !self.packed {
+            self.seen += influences;
+            if self.seen < bones.len() {
+                return None;
+            }
+            self.pack(bones);
+        }
+        Some(&self.mats)
+    }
+
+    #[inline(never)]
+    fn pack(&mut self, bones: &[Bone]) {
+        self.mats.clear();
+        self.mats.extend(
+            bones.iter().map(|b| BoneMatrix {
+                m: [b.a, b.c, b.b, b.d],
+                t: [b.world_x, b.world_y, 0.0, 0.0],
+            }),
+        );
+        self.packed = true;
+    }
+}
+
+/// [`weighted_world`] from packed bones.
+fn weighted_world_packed(
+    w: &WeightedVertices,
+    deform: &[f32],
+    mats: &[BoneMatrix],
+    dst: &mut [f32],
+) -> bool {
+    let dst = dst.as_chunks_mut::<2>().0;
+    let mut influences = w.bones.iter().zip(w.values.as_chunks::<3>().0);
+    if deform.is_empty() {
+        for (dst, &n) in dst.iter_mut().zip(&w.counts) {
+            let mut acc = f32x4::ZERO;
+            for _ in 0..n {
+                let Some((id, v)) = influences.next() else { return false };
+                let Some(bm) = mats.get(id.index()) else { return false };
+                acc += influence(bm, v[0], v[1], v[2]);
+            }
+            let [x, y, _, _] = acc.to_array();
+            *dst = [x, y];
+        }
+    } else {
+        let mut influences = influences.zip(deform.as_chunks::<2>().0);
+        for (dst, &n) in dst.iter_mut().zip(&w.counts) {
+            let mut acc = f32x4::ZERO;
+            for _ in 0..n {
+                let Some(((id, v), o)) = influences.next() else { return false };
+                let Some(bm) = mats.get(id.index()) else { return false };
+                acc += influence(bm, v[0] + o[0], v[1] + o[1], v[2]);
+            }
+            let [x, y, _, _] = acc.to_array();
+            *dst = [x, y];
+        }
+    }
+    true
+}
+
+/// One influence of a weighted vertex: lanes 0 and 1 are spine-cpp's
+/// `(vx * a + vy * b + world_x) * weight` and `(vx * c + vy * d + world_y) * weight`, the
+/// same operations in the same order, lane by lane (lanes 2 and 3 are don't-cares):
+/// `[vx*a, vx*c, vy*b, vy*d]` plus its halves swapped.
+#[inline(always)]
+fn influence(bm: &BoneMatrix, vx: f32, vy: f32, weight: f32) -> f32x4 {
+    let p = f32x4::from(bm.m) * f32x4::from([vx, vx, vy, vy]);
+    let [p0, p1, p2, p3] = p.to_array();
+    let s = p + f32x4::from([p2, p3, p0, p1]);
+    (s + f32x4::from(bm.t)) * f32x4::splat(weight)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spine_model::{BoneData, BoneId, Inherit};
+
+    /// The packed path gives the scalar path's bits (with and without deform), and the same
+    /// verdict on inconsistent weights.
+    #[test]
+    fn packed_weighted_vertices_match_the_scalar_ones_bit_for_bit() {
+        let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
+        let data = BoneData {
+            name: String::new(),
+            parent: None,
+            length: 0.0,
+            x: 0.0,
+            y: 0.0,
+            rotation: 0.0,
+            scale_x: 1.0,
+            scale_y: 1.0,
+            shear_x: 0.0,
+            shear_y: 0.0,
+            inherit: Inherit::Normal,
+            skin_required: false,
+            color: None,
+        };
+        for case in 0..200 {
+            let n_bones = 1 + (rng.bits() % 12) as usize;
+            let bones: Vec<Bone> = (0..n_bones)
+                .map(|_| {
+                    let mut b = Bone::new(&data);
+                    (b.a, b.b, b.c, b.d) = (
+                        rng.range(-3.0, 3.0),
+                        rng.range(-3.0, 3.0),
+                        rng.range(-3.0, 3.0),
+                        rng.range(-3.0, 3.0),
+                    );
+                    (b.world_x, b.world_y) = (rng.range(-500.0, 500.0), rng.range(-500.0, 500.0));
+                    b
+                })
+                .collect();
+            let mut w = WeightedVertices { counts: vec![], bones: vec![], values: vec![] };
+            for _ in 0..1 + rng.bits() % 40 {
+                let n = (rng.bits() % 5) as u32;
+                w.counts.push(n);
+                for _ in 0..n {
+                    // Now and then a bone past the end (inconsistent weights).
+                    let id = (rng.bits() % (n_bones as u64 + u64::from(case % 7 == 0))) as usize;
+                    w.bones.push(BoneId::from_index(id));
+                    w.values.extend([
+                        rng.range(-200.0, 200.0),
+                        rng.range(-200.0, 200.0),
+                        rng.range(0.0, 1.0),
+                    ]);
+                }
+            }
+            if case % 5 == 0 {
+                w.bones.pop(); // Too few influences.
+            }
+            let nf = 2 * w.counts.iter().sum::<u32>() as usize;
+            let deform: Vec<f32> = if case % 2 == 0 {
+                vec![]
+            } else {
+                (0..nf).map(|_| rng.range(-20.0, 20.0)).collect()
+            };
+            let mut pack = BonePack::default();
+            pack.pack(&bones);
+            let mut scalar = vec![0.0f32; 2 * w.counts.len()];
+            let mut packed = scalar.clone();
+            let ok = weighted_world(&w, &deform, &bones, &mut scalar);
+            let ok_packed = weighted_world_packed(&w, &deform, &pack.mats, &mut packed);
+            assert_eq!(ok, ok_packed, "case {case}");
+            if ok {
+                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&scalar), bits(&packed), "case {case}");
+            }
+        }
+    }
 }

@@ -469,7 +469,7 @@ impl RenderCommands {
         indices: &[I],
     ) -> Result<(), DrawError>
     where
-        I: Copy,
+        I: Copy + 'static,
         u32: From<I>,
     {
         if page.index() >= self.pages.len() {
@@ -511,7 +511,7 @@ impl RenderCommands {
         fill: F,
     ) -> Result<bool, DrawError>
     where
-        I: Copy,
+        I: Copy + 'static,
         u32: From<I>,
         F: FnOnce(&mut [f32]) -> bool,
     {
@@ -676,9 +676,15 @@ impl RenderCommands {
 #[inline]
 fn map_indices<I>(dst: &mut [u16], src: &[I], offset: u32, num_vertices: usize) -> bool
 where
-    I: Copy,
+    I: Copy + 'static,
     u32: From<I>,
 {
+    // `u16` indices (a type test the compiler resolves): 16-bit lanes, twice as many per
+    // instruction and no narrowing.
+    if std::any::TypeId::of::<I>() == std::any::TypeId::of::<u16>() {
+        let as_u16 = |i: &I| (i as &dyn std::any::Any).downcast_ref::<u16>().copied();
+        return map_indices_u16(dst, src, as_u16, offset, num_vertices);
+    }
     let n = num_vertices.saturating_sub(1) as u32;
     let mut acc = 0u32;
     for (d, &s) in dst.iter_mut().zip(src) {
@@ -691,6 +697,28 @@ where
         *d = (biased.clamp(-0x8000, 0x7fff) as i16 as u16) ^ 0x8000;
     }
     acc >> 16 == 0
+}
+
+/// [`map_indices`] of `u16` indices (`as_u16` their value; `I` is `u16`): `offset + i` wraps in 16 bits, exact for every index
+/// that passes the check (`offset + num_vertices <= 65536`: the merged command has at most
+/// `MAX_VERTICES` vertices); `i` is in range exactly when `i - n` saturates to 0.
+#[inline]
+fn map_indices_u16<I>(
+    dst: &mut [u16],
+    src: &[I],
+    as_u16: impl Fn(&I) -> Option<u16>,
+    offset: u32,
+    num_vertices: usize,
+) -> bool {
+    let n = num_vertices.saturating_sub(1).min(0xffff) as u16;
+    let offset = offset as u16;
+    let mut acc = 0u16;
+    for (d, i) in dst.iter_mut().zip(src) {
+        let i = as_u16(i).unwrap_or(u16::MAX);
+        acc |= i.saturating_sub(n);
+        *d = offset.wrapping_add(i);
+    }
+    acc == 0
 }
 
 /// A borrowed view of one command: a triangle list on one page with one blend mode.

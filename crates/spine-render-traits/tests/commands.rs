@@ -383,3 +383,37 @@ fn render_walks_commands_through_a_backend() {
     c.push(&quad(a, BlendMode::Screen, Argb::WHITE)).unwrap();
     assert_eq!(render(&c, &mut r), Err("no screen".to_string()));
 }
+
+/// `u16` and `u32` indices (mapped by separate code) give the same commands and errors,
+/// with merged offsets up to the 65 536-vertex limit and out-of-range indices.
+#[test]
+fn push_uniform_u16_and_u32_indices_agree() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |m: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % m
+    };
+    let mut narrow = RenderCommands::with_batching(Batching::SpineCpp);
+    let mut wide = RenderCommands::with_batching(Batching::SpineCpp);
+    for c in [&mut narrow, &mut wide] {
+        c.add_page("a.png", false);
+    }
+    for _ in 0..400 {
+        let big = next(4) == 0;
+        let nv = 1 + next(if big { 30_000 } else { 40 }) as usize;
+        let positions = vec![1.0f32; 2 * nv];
+        let ni = 3 * (1 + next(50) as usize);
+        let bad = next(8) == 0;
+        let idx16: Vec<u16> = (0..ni)
+            .map(|k| if bad && k == ni / 2 { nv as u16 } else { next(nv as u64) as u16 })
+            .collect();
+        let idx32: Vec<u32> = idx16.iter().map(|&i| u32::from(i)).collect();
+        let (w, k, n) = (Argb::WHITE, Argb::BLACK, BlendMode::Normal);
+        let a = narrow.push_uniform(PageId(0), n, w, k, &positions, &positions, &idx16);
+        let b = wide.push_uniform(PageId(0), n, w, k, &positions, &positions, &idx32);
+        assert_eq!(a, b);
+    }
+    assert!(narrow.iter().eq(wide.iter()));
+}

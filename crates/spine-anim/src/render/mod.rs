@@ -38,6 +38,7 @@ use spine_model::{
 use spine_render_traits::{Argb, Batching, BlendMode, PageId, RenderCommands};
 
 use crate::skeleton::{Skeleton, Slot};
+use crate::vertices::BonePack;
 
 /// A region's two triangles: `[0, 1, 2, 2, 3, 0]` (3.6+ `quadIndices`), or spine-sfml 3.5's
 /// `[0, 1, 2, 0, 2, 3]` for its `BL, UL, UR, BR` corners (the same two triangles).
@@ -56,6 +57,41 @@ pub struct SkeletonRenderer {
     /// The skeleton data of `mesh_uv_cache` (held weakly, so its address is not reused while
     /// held: a renderer drawing another skeleton data starts a new cache).
     cache_owner: Weak<SkeletonData>,
+    /// The skeleton's bones packed for weighted vertices during one render.
+    bone_pack: BonePack,
+    /// Mesh triangles as `u16`, by attachment index, of the skeleton data `cache_owner`
+    /// points to (made on first draw; none for a mesh with an index above 65 535).
+    triangles_u16: Vec<Vec<u16>>,
+}
+
+/// The `u16` copy in `cache` of the mesh triangles `triangles` of attachment `index`, made
+/// on first use; `None` when an index does not fit in 16 bits.
+#[inline]
+fn triangles_u16<'a>(
+    cache: &'a mut Vec<Vec<u16>>,
+    index: usize,
+    triangles: &[u32],
+) -> Option<&'a [u16]> {
+    let made = cache.get(index).is_some_and(|t| t.len() == triangles.len());
+    if !made && !make_triangles_u16(cache, index, triangles) {
+        return None;
+    }
+    cache.get(index).map(Vec::as_slice)
+}
+
+#[cold]
+#[inline(never)]
+fn make_triangles_u16(cache: &mut Vec<Vec<u16>>, index: usize, triangles: &[u32]) -> bool {
+    if triangles.iter().any(|&t| t > 0xffff) {
+        return false;
+    }
+    if cache.len() <= index {
+        cache.resize_with(index + 1, Vec::new);
+    }
+    let Some(t) = cache.get_mut(index) else { return false };
+    t.clear();
+    t.extend(triangles.iter().map(|&i| i as u16));
+    true
 }
 
 /// The current sequence frame's region (spine-cpp `Sequence::apply`).
@@ -147,6 +183,7 @@ impl SkeletonRenderer {
         let data = &*skeleton.data;
         if !std::ptr::eq(self.cache_owner.as_ptr(), data) {
             self.mesh_uv_cache.clear();
+            self.triangles_u16.clear();
             self.cache_owner = Arc::downgrade(&skeleton.data);
         }
         if out.pages().len() < data.pages.len() {
@@ -157,6 +194,7 @@ impl SkeletonRenderer {
         }
         out.clear();
         let sk_color = skeleton.color;
+        self.bone_pack.reset();
         for &slot_id in &skeleton.draw_order {
             let Some(slot) = skeleton.slots.get(slot_id.index()) else { continue };
             let Some(att_id) = slot.attachment else {
@@ -250,7 +288,13 @@ impl SkeletonRenderer {
                         // weights are inconsistent (or the UVs too short), the general path
                         // below decides.
                         let nv = crate::vertices::world_count(&m.vertices, slot);
-                        if !self.clipper.is_clipping() && uvs.len() >= 2 * nv {
+                        // (Triangles with an index above 65 535: the general path.)
+                        let triangles16 = if self.clipper.is_clipping() || uvs.len() < 2 * nv {
+                            None
+                        } else {
+                            triangles_u16(&mut self.triangles_u16, att_id.index(), &m.triangles)
+                        };
+                        if let Some(triangles16) = triangles16 {
                             let (light, dark) = draw_colors(sk_color, slot, m.color);
                             let page = PageId(region.page.index() as u32);
                             let pushed = out.push_uniform_fill(
@@ -260,13 +304,14 @@ impl SkeletonRenderer {
                                 dark,
                                 nv,
                                 uvs,
-                                &m.triangles,
+                                triangles16,
                                 |dst| {
                                     crate::vertices::world_into(
                                         &m.vertices,
                                         slot,
                                         bone,
                                         &skeleton.bones,
+                                        Some(&mut self.bone_pack),
                                         dst,
                                     )
                                 },
@@ -284,6 +329,7 @@ impl SkeletonRenderer {
                             slot,
                             bone,
                             &skeleton.bones,
+                            Some(&mut self.bone_pack),
                             &mut self.world,
                         ) {
                             // Inconsistent weights: the general path decides.
