@@ -68,6 +68,14 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
         }
     }
 
+    /// Room for `floats` keys in the buffer every animation is built in (kept between
+    /// animations): one allocation instead of growing it table by table. Callers give a
+    /// bound from the input (a quarter of the animation bytes: an animation's keys take
+    /// about that many floats in the skeletons measured).
+    pub(super) fn reserve_keys(&mut self, floats: usize) {
+        self.keys.reserve(floats);
+    }
+
     /// Where a streamed curve table goes.
     fn out(&mut self) -> curves::KeyOut<'_> {
         curves::KeyOut { keys: &mut self.keys }

@@ -262,6 +262,7 @@ fn convert_with<'a>(
     let mut sink = AnimSink::new(&mut c);
     match stream {
         Some(animations) => {
+            sink.reserve_keys(animations.remaining_bytes() / 4);
             while animations.read_next(&mut sink)? {
                 sink.finish();
             }

@@ -409,6 +409,11 @@ impl<'a> Animations<'a> {
         self.len
     }
 
+    /// Bytes of input left for the animations not read yet.
+    pub fn remaining_bytes(&self) -> usize {
+        self.rest.len()
+    }
+
     /// Whether the skeleton has no animations.
     pub fn is_empty(&self) -> bool {
         self.len == 0

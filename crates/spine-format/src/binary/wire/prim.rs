@@ -18,6 +18,11 @@ impl Lim {
         Lim { min_count: limits.min_count() as u64, limits }
     }
 
+    /// The smallest count limit: a count at or below it is under every limit.
+    pub fn min_count(&self) -> u64 {
+        self.min_count
+    }
+
     /// Fails when the whole input is over [`Limits::max_file_bytes`].
     pub fn check_file_size(&self, bytes: &[u8]) -> Result<(), BinaryError> {
         let max = self.limits.max_file_bytes;

@@ -29,6 +29,9 @@ pub(super) fn vertices<'a>(c: &Ctx, i: In<'a>, count: usize, weighted: bool) -> 
         return Ok((i, Vertices::Plain(v)));
     }
     check_count(lim, i, i, "vertex", count as u64, 1)?;
+    if let Some(done) = weighted_one_byte(lim, i, count, c.bones) {
+        return Ok(done);
+    }
     // The influences go to reused scratch buffers, then are copied into exact ones (the
     // influence count is only known at the end; growing two buffers costs more).
     let mut bones = c.weight_bones.take();
@@ -65,6 +68,72 @@ pub(super) fn vertices<'a>(c: &Ctx, i: In<'a>, count: usize, weighted: bool) -> 
     c.weight_bones.set(bones);
     c.weight_values.set(values);
     r
+}
+
+/// [`vertices`] (weighted) when every influence count and bone index takes one byte and
+/// all is in range (the usual file): a first pass reads the influence counts, a second
+/// writes the influences into exactly sized buffers and checks their bones. `None` (nothing read) sends the caller to the
+/// checked path, which reads the same values and reports any error.
+fn weighted_one_byte<'a>(
+    lim: &Lim,
+    i: In<'a>,
+    count: usize,
+    bones: usize,
+) -> Option<(In<'a>, Vertices)> {
+    // Pass 1: the layout is `n` then `n` influences of 13 bytes (bone, x, y, weight).
+    let mut counts = Vec::with_capacity(count);
+    let mut at = 0usize;
+    let mut total = 0usize;
+    let min_count = lim.min_count();
+    for _ in 0..count {
+        let n = *i.get(at)?;
+        // Counts above the smallest limit go through the checked path's limit lookup.
+        if n >= 0x80 || u64::from(n) > min_count {
+            return None;
+        }
+        let end = at + 1 + 13 * usize::from(n);
+        if end > i.len() {
+            return None;
+        }
+        counts.push(u32::from(n));
+        total += usize::from(n);
+        at = end;
+    }
+    // Pass 2: exact buffers (at most one influence per 13 bytes of input), written in place.
+    let (body, rest) = i.split_at_checked(at)?;
+    // `resize`, not `vec![0; n]`: a zeroed allocation is glibc's `calloc`, which here made
+    // the heap trim and regrow around each load (page faults: spineboy +7 % wall).
+    #[allow(clippy::slow_vector_initialization)]
+    let (mut wbones, mut xyw) = {
+        let mut wbones = Vec::with_capacity(total);
+        wbones.resize(total, 0u32);
+        let mut xyw = Vec::with_capacity(total);
+        xyw.resize(total, [0.0f32; 3]);
+        (wbones, xyw)
+    };
+    let f = |b: &[u8; 13], k: usize| {
+        f32::from_bits(u32::from_be_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]))
+    };
+    let mut inf = wbones.iter_mut().zip(xyw.iter_mut());
+    let mut p = 0;
+    // Bone indices are checked here, not in pass 1 (no second loop per vertex).
+    let mut bad = false;
+    for &n in &counts {
+        p += 1;
+        for _ in 0..n {
+            let bytes: &[u8; 13] = body.get(p..p + 13)?.try_into().ok()?;
+            let (b, v) = inf.next()?;
+            bad |= bytes[0] >= 0x80 || usize::from(bytes[0]) >= bones;
+            *b = u32::from(bytes[0]);
+            *v = [f(bytes, 1), f(bytes, 5), f(bytes, 9)];
+            p += 13;
+        }
+    }
+    if bad {
+        return None;
+    }
+    let v = WeightedVertices { counts, bones: wbones, values: xyw.into_flattened() };
+    Some((rest, Vertices::Weighted(v)))
 }
 
 /// A vertex count and the vertices (4.0/4.1: a `weighted` bool follows the count).
