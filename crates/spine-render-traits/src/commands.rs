@@ -469,8 +469,7 @@ impl RenderCommands {
         indices: &[I],
     ) -> Result<(), DrawError>
     where
-        I: Copy + 'static,
-        u32: From<I>,
+        I: TriangleIndex,
     {
         if page.index() >= self.pages.len() {
             return Err(DrawError::UnknownPage(page));
@@ -511,8 +510,7 @@ impl RenderCommands {
         fill: F,
     ) -> Result<bool, DrawError>
     where
-        I: Copy + 'static,
-        u32: From<I>,
+        I: TriangleIndex,
         F: FnOnce(&mut [f32]) -> bool,
     {
         let nv = num_vertices;
@@ -533,7 +531,7 @@ impl RenderCommands {
             return Ok(false);
         }
         if nv == 0 {
-            let bad = indices.first().map_or(0, |&i| u32::from(i));
+            let bad = indices.first().map_or(0, |&i| i.to_u32());
             return Err(DrawError::IndexOutOfRange {
                 index: u16::try_from(bad).unwrap_or(u16::MAX),
                 vertices: 0,
@@ -551,10 +549,10 @@ impl RenderCommands {
         let offset = plan.unwrap_or(0) as u32;
         self.indices.resize(i0 + ni, 0);
         let dst = self.indices.get_mut(i0..).unwrap_or_default();
-        if !map_indices(dst, indices, offset, nv) {
+        if !I::map_into(dst, indices, offset, nv) {
             self.positions.truncate(2 * v0);
             self.indices.truncate(i0);
-            let bad = indices.iter().map(|&i| u32::from(i)).find(|&i| i as usize >= nv);
+            let bad = indices.iter().map(|&i| i.to_u32()).find(|&i| i as usize >= nv);
             return Err(DrawError::IndexOutOfRange {
                 index: u16::try_from(bad.unwrap_or(u32::MAX)).unwrap_or(u16::MAX),
                 vertices: nv,
@@ -669,26 +667,73 @@ impl RenderCommands {
     }
 }
 
-/// Writes `offset + src[k]` (exact up to 65 535, saturated above) to `dst[k]` and returns
-/// whether every `src[k]` is below `num_vertices` (1 to 65 536), in one pass the compiler
-/// vectorizes: for `i < 65536` and `n = num_vertices - 1 < 65536`, `i | (n - i)` (wrapping)
-/// has no bit above the 16th exactly when `i <= n`.
-#[inline]
-fn map_indices<I>(dst: &mut [u16], src: &[I], offset: u32, num_vertices: usize) -> bool
-where
-    I: Copy + 'static,
-    u32: From<I>,
-{
-    // `u16` indices (a type test the compiler resolves): 16-bit lanes, twice as many per
-    // instruction and no narrowing.
-    if std::any::TypeId::of::<I>() == std::any::TypeId::of::<u16>() {
-        let as_u16 = |i: &I| (i as &dyn std::any::Any).downcast_ref::<u16>().copied();
-        return map_indices_u16(dst, src, as_u16, offset, num_vertices);
+/// The index type of a draw's triangle list (`u8`, `u16` or `u32`, local to the draw): how
+/// a slice of them becomes a merged command's `u16` indices.
+pub trait TriangleIndex: Copy {
+    /// The index as `u32`.
+    fn to_u32(self) -> u32;
+
+    /// Writes `offset + src[k]` (exact up to 65 535, whatever above) to `dst[k]` and returns
+    /// whether every `src[k]` is below `num_vertices` (1 to 65 536, with `offset +
+    /// num_vertices <= 65 536`). The default widens each index to `u32`.
+    #[doc(hidden)]
+    #[inline]
+    fn map_into(dst: &mut [u16], src: &[Self], offset: u32, num_vertices: usize) -> bool {
+        map_indices(dst, src, offset, num_vertices)
     }
+}
+
+impl TriangleIndex for u8 {
+    #[inline]
+    fn to_u32(self) -> u32 {
+        self.into()
+    }
+}
+
+impl TriangleIndex for u16 {
+    #[inline]
+    fn to_u32(self) -> u32 {
+        self.into()
+    }
+
+    /// In 16-bit lanes, twice as many per instruction as the default and no narrowing:
+    /// `offset + i` wraps in 16 bits, exact for every index that passes the check (the
+    /// merged command has at most `MAX_VERTICES` vertices); `i` is in range exactly when
+    /// `i - n` saturates to 0.
+    #[inline]
+    fn map_into(dst: &mut [u16], src: &[u16], offset: u32, num_vertices: usize) -> bool {
+        let n = num_vertices.saturating_sub(1).min(0xffff) as u16;
+        let offset = offset as u16;
+        let mut acc = 0u16;
+        for (d, &i) in dst.iter_mut().zip(src) {
+            acc |= i.saturating_sub(n);
+            *d = offset.wrapping_add(i);
+        }
+        acc == 0
+    }
+}
+
+impl TriangleIndex for u32 {
+    #[inline]
+    fn to_u32(self) -> u32 {
+        self
+    }
+}
+
+/// [`TriangleIndex::map_into`] through `u32` (exact up to 65 535, saturated above), in one
+/// pass the compiler vectorizes: for `i < 65536` and `n = num_vertices - 1 < 65536`,
+/// `i | (n - i)` (wrapping) has no bit above the 16th exactly when `i <= n`.
+#[inline]
+fn map_indices<I: TriangleIndex>(
+    dst: &mut [u16],
+    src: &[I],
+    offset: u32,
+    num_vertices: usize,
+) -> bool {
     let n = num_vertices.saturating_sub(1) as u32;
     let mut acc = 0u32;
     for (d, &s) in dst.iter_mut().zip(src) {
-        let i = u32::from(s);
+        let i = s.to_u32();
         acc |= i | n.wrapping_sub(i);
         // `(offset + i) as u16` through a signed saturating narrowing (SSE2's `packssdw`,
         // one shuffle per 8 indices instead of 7): exact for every value up to 65535, which
@@ -697,28 +742,6 @@ where
         *d = (biased.clamp(-0x8000, 0x7fff) as i16 as u16) ^ 0x8000;
     }
     acc >> 16 == 0
-}
-
-/// [`map_indices`] of `u16` indices (`as_u16` their value; `I` is `u16`): `offset + i` wraps in 16 bits, exact for every index
-/// that passes the check (`offset + num_vertices <= 65536`: the merged command has at most
-/// `MAX_VERTICES` vertices); `i` is in range exactly when `i - n` saturates to 0.
-#[inline]
-fn map_indices_u16<I>(
-    dst: &mut [u16],
-    src: &[I],
-    as_u16: impl Fn(&I) -> Option<u16>,
-    offset: u32,
-    num_vertices: usize,
-) -> bool {
-    let n = num_vertices.saturating_sub(1).min(0xffff) as u16;
-    let offset = offset as u16;
-    let mut acc = 0u16;
-    for (d, i) in dst.iter_mut().zip(src) {
-        let i = as_u16(i).unwrap_or(u16::MAX);
-        acc |= i.saturating_sub(n);
-        *d = offset.wrapping_add(i);
-    }
-    acc == 0
 }
 
 /// A borrowed view of one command: a triangle list on one page with one blend mode.

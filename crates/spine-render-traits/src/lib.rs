@@ -50,6 +50,7 @@ mod view;
 pub use backend::{render, RenderBackend, TextureDesc, TextureFilter, TextureWrap};
 pub use color::{Argb, BlendMode};
 pub use commands::{
-    Batching, CommandView, Draw, DrawError, DrawMut, PageId, PageInfo, RenderCommands, VertexColors,
+    Batching, CommandView, Draw, DrawError, DrawMut, PageId, PageInfo, RenderCommands,
+    TriangleIndex, VertexColors,
 };
 pub use view::ViewTransform;
