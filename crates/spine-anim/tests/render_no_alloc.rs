@@ -61,12 +61,39 @@ fn check(data: Arc<SkeletonData>, anim: &str) -> usize {
     total
 }
 
+/// One renderer drawing two skeleton datas in turn (the way one renderer serves every rig
+/// of a scene): once both have been drawn, switching allocates nothing.
+fn alternating(a: Arc<SkeletonData>, b: Arc<SkeletonData>) {
+    let mut r = SkeletonRenderer::new();
+    let mut skeletons = [a, b].map(|data| {
+        let mut sk = Skeleton::new(data);
+        sk.set_to_setup_pose();
+        sk.update_world_transform(Physics::None);
+        sk
+    });
+    let mut outs = skeletons.each_ref().map(|sk| SkeletonRenderer::commands(&sk.data));
+    for (sk, out) in skeletons.iter().zip(&mut outs) {
+        r.render(sk, out);
+    }
+    for k in 0..20 {
+        for (sk, out) in skeletons.iter_mut().zip(&mut outs) {
+            let region = Region::new(GLOBAL);
+            r.render(sk, out);
+            let stats = region.change();
+            assert_eq!(stats.allocations + stats.reallocations, 0, "switch {k}: {stats:?}");
+            assert!(out.num_vertices() > 0);
+        }
+    }
+}
+
 fn warm_render_does_not_allocate() {
     let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../skel-cli/demo/demo.json");
     assert!(check(load(&demo), "portal") > 0);
     let Some(corpus) = skel_testkit::spine_corpus() else { return };
     assert!(check(load(&corpus.join("4.2/coin/coin-pro.skel")), "animation") > 0);
     assert!(check(load(&corpus.join("4.2/spineboy/spineboy-pro.skel")), "portal") > 0);
+    let raptor = load(&corpus.join("4.2/raptor/raptor-pro.skel"));
+    alternating(load(&corpus.join("4.2/spineboy/spineboy-pro.skel")), raptor);
 }
 
 /// Run without libtest (`harness = false` in Cargo.toml): libtest's own threads allocate

@@ -51,17 +51,56 @@ pub struct SkeletonRenderer {
     world: Vec<f32>,
     triangles: Vec<u16>,
     clipper: SkeletonClipping,
-    /// Page-space UVs of mesh sequence frames other than the setup frame, by
-    /// (attachment, frame), of the skeleton data `cache_owner` points to.
-    mesh_uv_cache: HashMap<(u32, u32), Vec<f32>>,
-    /// The skeleton data of `mesh_uv_cache` (held weakly, so its address is not reused while
-    /// held: a renderer drawing another skeleton data starts a new cache).
-    cache_owner: Weak<SkeletonData>,
+    /// What the renderer derives from each skeleton data it draws, one entry per data (see
+    /// [`DataCache`]); `current` is the entry of the last render.
+    caches: Vec<DataCache>,
+    current: usize,
     /// The skeleton's bones packed for weighted vertices during one render.
     bone_pack: BonePack,
-    /// Mesh triangles as `u16`, by attachment index, of the skeleton data `cache_owner`
-    /// points to (made on first draw; none for a mesh with an index above 65 535).
+}
+
+/// What a renderer derives from one skeleton data and keeps across renders: made on first
+/// use, read after (a renderer drawing several datas in turn keeps one of these for each,
+/// so it allocates nothing once each has been drawn).
+#[derive(Debug, Default, Clone)]
+struct DataCache {
+    /// The skeleton data (held weakly, so its address is not reused while held; an entry
+    /// whose data is gone is reused for the next new data).
+    owner: Weak<SkeletonData>,
+    /// Page-space UVs of mesh sequence frames other than the setup frame, by
+    /// (attachment, frame).
+    mesh_uvs: HashMap<(u32, u32), Vec<f32>>,
+    /// Mesh triangles as `u16`, by attachment index (none for a mesh with an index above
+    /// 65 535).
     triangles_u16: Vec<Vec<u16>>,
+}
+
+impl SkeletonRenderer {
+    /// Makes the cache entry of `data` current: the last one, another live one, a dead one
+    /// (cleared), or a new one.
+    fn select_cache(&mut self, data: &Arc<SkeletonData>) {
+        let is = |c: &DataCache| std::ptr::eq(c.owner.as_ptr(), Arc::as_ptr(data));
+        if self.caches.get(self.current).is_some_and(is) {
+            return;
+        }
+        if let Some(i) = self.caches.iter().position(is) {
+            self.current = i;
+            return;
+        }
+        let fresh = DataCache { owner: Arc::downgrade(data), ..DataCache::default() };
+        match self.caches.iter().position(|c| c.owner.strong_count() == 0) {
+            Some(i) => {
+                self.current = i;
+                if let Some(c) = self.caches.get_mut(i) {
+                    *c = fresh;
+                }
+            }
+            None => {
+                self.current = self.caches.len();
+                self.caches.push(fresh);
+            }
+        }
+    }
 }
 
 /// The `u16` copy in `cache` of the mesh triangles `triangles` of attachment `index`, made
@@ -181,11 +220,7 @@ impl SkeletonRenderer {
     /// skeleton data has, its pages are replaced by the data's.
     pub fn render(&mut self, skeleton: &Skeleton, out: &mut RenderCommands) {
         let data = &*skeleton.data;
-        if !std::ptr::eq(self.cache_owner.as_ptr(), data) {
-            self.mesh_uv_cache.clear();
-            self.triangles_u16.clear();
-            self.cache_owner = Arc::downgrade(&skeleton.data);
-        }
+        self.select_cache(&skeleton.data);
         if out.pages().len() < data.pages.len() {
             out.reset();
             for p in &data.pages {
@@ -193,6 +228,12 @@ impl SkeletonRenderer {
             }
         }
         out.clear();
+        // (`select_cache` made the entry; the spare is never used and allocates nothing.)
+        let mut spare = DataCache::default();
+        let cache = match self.caches.get_mut(self.current) {
+            Some(c) => c,
+            None => &mut spare,
+        };
         let sk_color = skeleton.color;
         self.bone_pack.reset();
         for &slot_id in &skeleton.draw_order {
@@ -275,7 +316,8 @@ impl SkeletonRenderer {
                         let uvs: &[f32] = if m.has_sequence
                             && (frame != m.sequence.setup_index as usize || m.uvs.is_none())
                         {
-                            self.mesh_uv_cache
+                            cache
+                                .mesh_uvs
                                 .entry((att_id.index() as u32, frame as u32))
                                 .or_insert_with(|| mesh_uvs(&m.region_uvs, region))
                         } else {
@@ -292,7 +334,7 @@ impl SkeletonRenderer {
                         let triangles16 = if self.clipper.is_clipping() || uvs.len() < 2 * nv {
                             None
                         } else {
-                            triangles_u16(&mut self.triangles_u16, att_id.index(), &m.triangles)
+                            triangles_u16(&mut cache.triangles_u16, att_id.index(), &m.triangles)
                         };
                         if let Some(triangles16) = triangles16 {
                             let (light, dark) = draw_colors(sk_color, slot, m.color);
