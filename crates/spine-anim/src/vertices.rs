@@ -13,9 +13,9 @@ impl Skeleton {
     /// Appends the world vertices (`x, y` pairs) of the attachment shown by `slot` to
     /// `out`: 4 corners `br, bl, ul, ur` for a region (`bl, ul, ur, br` when
     /// [`Behaviour::region_vertices_bl_first`](spine_model::Behaviour::region_vertices_bl_first);
-    /// the current sequence frame's geometry), every vertex (deform applied) for meshes, bounding boxes, paths and
-    /// clipping polygons. Returns false (appending nothing) for no attachment, a point
-    /// attachment, or a region without atlas geometry.
+    /// the current sequence frame's geometry), every vertex (deform applied) for meshes,
+    /// bounding boxes, paths and clipping polygons. Returns false (appending nothing) for no
+    /// attachment, a point attachment, or a region without atlas geometry.
     pub fn world_vertices(&self, slot: SlotId, out: &mut Vec<f32>) -> bool {
         let Some(s) = self.slots.get(slot.index()) else { return false };
         let Some(att) = s.attachment else { return false };
@@ -151,9 +151,9 @@ pub(crate) fn world_count(v: &Vertices, s: &Slot) -> usize {
 }
 
 /// [`vertices_world`] into `dst`, which has `2 * world_count(v, s)` floats (`pack` as there).
-/// Returns false
-/// (`dst` partly written) when the weights are inconsistent. Kept out of line: inlined into
-/// the renderer's loop it made that loop slower (2–3 % more instructions per render).
+/// Returns false (`dst` partly written) when the weights are inconsistent. Kept out of line:
+/// inlined into the renderer's loop it made that loop slower (2–3 % more instructions per
+/// render).
 #[inline(never)]
 pub(crate) fn world_into(
     v: &Vertices,
@@ -310,7 +310,8 @@ fn weighted_world_packed(
 /// One influence of a weighted vertex: lanes 0 and 1 are spine-cpp's
 /// `(vx * a + vy * b + world_x) * weight` and `(vx * c + vy * d + world_y) * weight`, the
 /// same operations in the same order, lane by lane (lanes 2 and 3 are don't-cares):
-/// `[vx*a, vx*c, vy*b, vy*d]` plus its halves swapped.
+/// `[vx*a, vx*c, vy*b, vy*d]` plus its halves swapped. Bit for bit the scalar result, except
+/// a NaN's payload and sign (neither path promises those: the compiler may swap operands).
 #[inline(always)]
 fn influence(bm: &BoneMatrix, vx: f32, vy: f32, weight: f32) -> f32x4 {
     let p = f32x4::from(bm.m) * f32x4::from([vx, vx, vy, vy]);
@@ -324,11 +325,31 @@ mod tests {
     use super::*;
     use spine_model::{BoneData, BoneId, Inherit};
 
-    /// The packed path gives the scalar path's bits (with and without deform), and the same
-    /// verdict on inconsistent weights.
+    /// The packed path gives the scalar path's bits (with and without deform; finite values
+    /// and now and then ±0, ±∞, subnormals, the extremes or a NaN, whose payload may
+    /// differ), and the same verdict on inconsistent weights.
     #[test]
     fn packed_weighted_vertices_match_the_scalar_ones_bit_for_bit() {
         let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
+        const SPECIAL: [f32; 9] = [
+            0.0,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            1e-40,
+            -3e-39,
+            f32::MAX,
+            f32::MIN,
+            f32::NAN,
+        ];
+        let any = |rng: &mut crate::test_rng::Rng, lo: f32, hi: f32| {
+            let r = rng.bits();
+            if r.is_multiple_of(16) {
+                SPECIAL[(r >> 8) as usize % SPECIAL.len()]
+            } else {
+                rng.range(lo, hi)
+            }
+        };
         let data = BoneData {
             name: String::new(),
             parent: None,
@@ -344,18 +365,20 @@ mod tests {
             skin_required: false,
             color: None,
         };
-        for case in 0..200 {
+        let mut nans = 0;
+        for case in 0..400 {
             let n_bones = 1 + (rng.bits() % 12) as usize;
             let bones: Vec<Bone> = (0..n_bones)
                 .map(|_| {
                     let mut b = Bone::new(&data);
                     (b.a, b.b, b.c, b.d) = (
-                        rng.range(-3.0, 3.0),
-                        rng.range(-3.0, 3.0),
-                        rng.range(-3.0, 3.0),
-                        rng.range(-3.0, 3.0),
+                        any(&mut rng, -3.0, 3.0),
+                        any(&mut rng, -3.0, 3.0),
+                        any(&mut rng, -3.0, 3.0),
+                        any(&mut rng, -3.0, 3.0),
                     );
-                    (b.world_x, b.world_y) = (rng.range(-500.0, 500.0), rng.range(-500.0, 500.0));
+                    (b.world_x, b.world_y) =
+                        (any(&mut rng, -500.0, 500.0), any(&mut rng, -500.0, 500.0));
                     b
                 })
                 .collect();
@@ -368,9 +391,9 @@ mod tests {
                     let id = (rng.bits() % (n_bones as u64 + u64::from(case % 7 == 0))) as usize;
                     w.bones.push(BoneId::from_index(id));
                     w.values.extend([
-                        rng.range(-200.0, 200.0),
-                        rng.range(-200.0, 200.0),
-                        rng.range(0.0, 1.0),
+                        any(&mut rng, -200.0, 200.0),
+                        any(&mut rng, -200.0, 200.0),
+                        any(&mut rng, 0.0, 1.0),
                     ]);
                 }
             }
@@ -381,7 +404,7 @@ mod tests {
             let deform: Vec<f32> = if case % 2 == 0 {
                 vec![]
             } else {
-                (0..nf).map(|_| rng.range(-20.0, 20.0)).collect()
+                (0..nf).map(|_| any(&mut rng, -20.0, 20.0)).collect()
             };
             let mut pack = BonePack::default();
             pack.pack(&bones);
@@ -391,9 +414,16 @@ mod tests {
             let ok_packed = weighted_world_packed(&w, &deform, &pack.mats, &mut packed);
             assert_eq!(ok, ok_packed, "case {case}");
             if ok {
-                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+                // Bits, any NaN as one value.
+                let bits = |v: &[f32]| {
+                    v.iter()
+                        .map(|f| if f.is_nan() { u32::MAX } else { f.to_bits() })
+                        .collect::<Vec<_>>()
+                };
                 assert_eq!(bits(&scalar), bits(&packed), "case {case}");
+                nans += scalar.iter().filter(|f| f.is_nan()).count();
             }
         }
+        assert!(nans > 0, "the special values reached the output");
     }
 }

@@ -98,8 +98,10 @@ pub fn read_bounded(path: &Path, max: usize) -> Result<Vec<u8>, String> {
     // is read at once instead of into a doubling buffer (a reallocation, a copy and a read
     // per doubling); the length is only a hint (the file may change while it is read).
     let hint = file.metadata().ok().filter(|m| m.is_file()).map_or(0, |m| m.len());
-    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(usize::MAX).min(max));
-    file.take(max as u64 + 1)
+    // Up to one byte past the limit, the byte that tells an over-limit file.
+    let cap = usize::try_from(hint).unwrap_or(usize::MAX).min(max.saturating_add(1));
+    let mut bytes = Vec::with_capacity(cap);
+    file.take((max as u64).saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     if bytes.len() > max {

@@ -400,7 +400,7 @@ impl RenderCommands {
             return Err(DrawError::UnknownPage(draw.page));
         }
         let p = draw.positions.len();
-        if p % 2 != 0 {
+        if !p.is_multiple_of(2) {
             return Err(DrawError::OddPositions(p));
         }
         if draw.uvs.len() != p {
@@ -425,7 +425,7 @@ impl RenderCommands {
             }
         };
         let ni = draw.indices.len();
-        if ni % 3 != 0 {
+        if !ni.is_multiple_of(3) {
             return Err(DrawError::NotTriangles(ni));
         }
         if let Some(&bad) = draw.indices.iter().find(|&&i| usize::from(i) >= nv) {
@@ -453,8 +453,8 @@ impl RenderCommands {
     }
 
     /// Appends a draw with one `light` / `dark` color for every vertex, copying `positions`
-    /// and `uvs` (`x, y` and `u, v` pairs) and `indices` (local to the draw, `u16` or `u32`)
-    /// as whole slices. Same checks, merging and result as [`push`](Self::push) with
+    /// and `uvs` (`x, y` and `u, v` pairs) and `indices` (local to the draw, `u8`, `u16` or
+    /// `u32`) as whole slices. Same checks, merging and result as [`push`](Self::push) with
     /// [`VertexColors::Uniform`]; on error nothing is appended (an out-of-range `u32` index
     /// is reported saturated to `u16::MAX`).
     #[allow(clippy::too_many_arguments)]
@@ -475,7 +475,7 @@ impl RenderCommands {
             return Err(DrawError::UnknownPage(page));
         }
         let p = positions.len();
-        if p % 2 != 0 {
+        if !p.is_multiple_of(2) {
             return Err(DrawError::OddPositions(p));
         }
         if uvs.len() != p {
@@ -524,7 +524,7 @@ impl RenderCommands {
             return Err(DrawError::TooManyVertices(nv));
         }
         let ni = indices.len();
-        if ni % 3 != 0 {
+        if !ni.is_multiple_of(3) {
             return Err(DrawError::NotTriangles(ni));
         }
         if ni == 0 {
@@ -624,7 +624,7 @@ impl RenderCommands {
         if num_vertices > MAX_VERTICES {
             return Err(DrawError::TooManyVertices(num_vertices));
         }
-        if num_indices % 3 != 0 {
+        if !num_indices.is_multiple_of(3) {
             return Err(DrawError::NotTriangles(num_indices));
         }
         if num_vertices == 0 || num_indices == 0 {
@@ -668,8 +668,9 @@ impl RenderCommands {
 }
 
 /// The index type of a draw's triangle list (`u8`, `u16` or `u32`, local to the draw): how
-/// a slice of them becomes a merged command's `u16` indices.
-pub trait TriangleIndex: Copy {
+/// a slice of them becomes a merged command's `u16` indices. Sealed: implemented for those
+/// three types only.
+pub trait TriangleIndex: Copy + sealed::Sealed {
     /// The index as `u32`.
     fn to_u32(self) -> u32;
 
@@ -681,6 +682,14 @@ pub trait TriangleIndex: Copy {
     fn map_into(dst: &mut [u16], src: &[Self], offset: u32, num_vertices: usize) -> bool {
         map_indices(dst, src, offset, num_vertices)
     }
+}
+
+mod sealed {
+    /// Keeps [`TriangleIndex`](super::TriangleIndex) to the types implemented here.
+    pub trait Sealed {}
+    impl Sealed for u8 {}
+    impl Sealed for u16 {}
+    impl Sealed for u32 {}
 }
 
 impl TriangleIndex for u8 {

@@ -407,8 +407,12 @@ impl SkeletonRenderer {
                 self.triangles.clear();
                 if is_region {
                     self.triangles.extend_from_slice(quad_indices);
-                } else {
+                } else if triangles.iter().all(|&t| t <= 0xffff) {
                     self.triangles.extend(triangles.iter().map(|&t| t as u16));
+                } else {
+                    // An index above 65 535 (not drawable as `u16`, as on the path below).
+                    self.clipper.clip_end_slot(slot_id);
+                    continue;
                 }
                 if self.triangles.iter().any(|&t| usize::from(t) >= nv) {
                     self.clipper.clip_end_slot(slot_id);

@@ -38,8 +38,8 @@ pub(super) fn table<V>(
         t.frames.extend((0..channels).map(|i| v.get(i).copied().unwrap_or(0.0)));
     }
     let mut next = 0;
-    // One segment's controls per channel: on the stack for every timeline (at most 7
-    // channels), so a table costs no allocation beyond its own.
+    // One segment's controls per channel: on the stack for up to 8 channels (every
+    // timeline has at most 7), so a table costs no allocation beyond its own.
     let (mut stack, mut heap) = ([[0.0f32; 4]; 8], Vec::new());
     let ctl: &mut [[f32; 4]] = if ch <= stack.len() {
         &mut stack[..ch]

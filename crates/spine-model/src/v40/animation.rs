@@ -69,9 +69,10 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
     }
 
     /// Room for `floats` keys in the buffer every animation is built in (kept between
-    /// animations): one allocation instead of growing it table by table. Callers give a
-    /// bound from the input (a quarter of the animation bytes: an animation's keys take
-    /// about that many floats in the skeletons measured).
+    /// animations): one allocation instead of growing it table by table. The caller gives
+    /// a bound from the input: a quarter of all the animations' bytes (as many bytes of
+    /// memory as the input has), room for the largest animation's keys, more than it needs
+    /// when there are several (the buffer holds one animation at a time).
     pub(super) fn reserve_keys(&mut self, floats: usize) {
         self.keys.reserve(floats);
     }

@@ -72,8 +72,9 @@ pub(super) fn vertices<'a>(c: &Ctx, i: In<'a>, count: usize, weighted: bool) -> 
 
 /// [`vertices`] (weighted) when every influence count and bone index takes one byte and
 /// all is in range (the usual file): a first pass reads the influence counts, a second
-/// writes the influences into exactly sized buffers and checks their bones. `None` (nothing read) sends the caller to the
-/// checked path, which reads the same values and reports any error.
+/// writes the influences into exactly sized buffers and checks their bones. `None`
+/// (nothing read) sends the caller to the checked path, which reads the same values and
+/// reports any error.
 fn weighted_one_byte<'a>(
     lim: &Lim,
     i: In<'a>,
@@ -116,7 +117,8 @@ fn weighted_one_byte<'a>(
     };
     let mut inf = wbones.iter_mut().zip(xyw.iter_mut());
     let mut p = 0;
-    // Bone indices are checked here, not in pass 1 (no second loop per vertex).
+    // Bone indices are checked here, not in pass 1 (no second loop per vertex); a bad one
+    // ends the pass at the end of its vertex.
     let mut bad = false;
     for &n in &counts {
         p += 1;
@@ -128,9 +130,9 @@ fn weighted_one_byte<'a>(
             *v = [f(bytes, 1), f(bytes, 5), f(bytes, 9)];
             p += 13;
         }
-    }
-    if bad {
-        return None;
+        if bad {
+            return None;
+        }
     }
     let v = WeightedVertices { counts, bones: wbones, values: xyw.into_flattened() };
     Some((rest, Vertices::Weighted(v)))
@@ -346,4 +348,71 @@ pub(super) fn mesh<'a>(c: &Ctx, i: In<'a>, flags: u8) -> Res<'a, Mesh> {
     let (i, sequence) = opt_sequence(c, i, flags)?;
     let (i, extras) = cond(c.nonessential, extras).parse(i)?;
     Ok((i, Mesh { path, color, sequence, uvs, triangles, vertices, hull, extras }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Weighted vertices: `(bone, x, y, weight)` influences per vertex, counts and bones as
+    /// varints (bones up to 16 383).
+    fn encode(vertices: &[Vec<(u16, f32, f32, f32)>]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let varint = |out: &mut Vec<u8>, v: u16| {
+            if v < 0x80 {
+                out.push(v as u8);
+            } else {
+                out.extend([(v & 0x7f) as u8 | 0x80, (v >> 7) as u8]);
+            }
+        };
+        for inf in vertices {
+            varint(&mut out, inf.len() as u16);
+            for &(b, x, y, w) in inf {
+                varint(&mut out, b);
+                for f in [x, y, w] {
+                    out.extend(f.to_be_bytes());
+                }
+            }
+        }
+        out.extend([0xAB, 0xCD]); // what follows the vertices
+        out
+    }
+
+    /// The one-byte path and the checked one read the same vertices: the same values once
+    /// with bones 0–2 (one-byte path) and once with bone 2 renumbered 130 (a two-byte
+    /// varint: the checked path).
+    #[test]
+    fn one_byte_and_checked_weighted_vertices_agree() {
+        let verts = vec![
+            vec![(0, 1.5, -2.0, 1.0)],
+            vec![(1, 0.25, 3.0, 0.5), (2, -7.0, 0.0, 0.5)],
+            vec![],
+            vec![(2, f32::MAX, -0.0, 0.1), (0, 1e-40, 8.0, 0.2), (1, 4.0, 5.0, 0.7)],
+        ];
+        let renumbered: Vec<Vec<_>> = verts
+            .iter()
+            .map(|v| {
+                v.iter().map(|&(b, x, y, w)| (if b == 2 { 130 } else { b }, x, y, w)).collect()
+            })
+            .collect();
+        let mut c = Ctx::new(Lim::new(Limits::default()), 0, SpineVersion::V4_2, false, false);
+        c.bones = 131;
+        let (fast, slow) = (encode(&verts), encode(&renumbered));
+        assert!(weighted_one_byte(&c.lim, &fast, verts.len(), c.bones).is_some());
+        assert!(weighted_one_byte(&c.lim, &slow, verts.len(), c.bones).is_none());
+        let (rest_fast, a) = vertices(&c, &fast, 4, true).unwrap();
+        let (rest_slow, b) = vertices(&c, &slow, 4, true).unwrap();
+        assert_eq!((rest_fast, rest_slow), (&[0xAB, 0xCD][..], &[0xAB, 0xCD][..]));
+        let (Vertices::Weighted(a), Vertices::Weighted(mut b)) = (a, b) else { panic!() };
+        b.bones.iter_mut().filter(|b| **b == 130).for_each(|b| *b = 2);
+        assert_eq!(a.counts, [1, 2, 0, 3]);
+        assert_eq!(a.bones, [0, 1, 2, 2, 0, 1]);
+        assert_eq!((&a.counts, &a.bones), (&b.counts, &b.bones));
+        let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&a.values), bits(&b.values));
+        // A bone out of range: the one-byte path declines, the checked one reports it.
+        c.bones = 2;
+        assert!(weighted_one_byte(&c.lim, &fast, verts.len(), c.bones).is_none());
+        assert!(vertices(&c, &fast, 4, true).is_err());
+    }
 }
