@@ -47,6 +47,11 @@ impl Anim {
 pub(super) fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
     c.b.enter("animation", &a.name);
     let mut out = Anim::default();
+    if !c.v3 {
+        let (timelines, floats) = sizes(a);
+        out.tl.reserve_exact(timelines);
+        out.keys.reserve_exact(floats);
+    }
     for st in &a.slots {
         c.b.enter("slot", &st.name);
         let slot = c.slot(&st.name);
@@ -89,6 +94,90 @@ pub(super) fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
     let Anim { tl, keys, duration } = out;
     let name = a.name.clone();
     c.b.data.animations.push(AnimationData { name, duration, timelines: tl, keys });
+}
+
+/// The floats a 4.x curve table of `keys` with `channels` values takes in the pool (as
+/// [`table`] builds it: the frames, then a curve table when a segment is not linear).
+fn pool<V>(keys: &[j::Key<V>], channels: usize) -> usize {
+    let n = keys.len();
+    let segments = keys.get(..n.saturating_sub(1)).unwrap_or_default();
+    let (mut beziers, mut stepped) = (0, false);
+    for k in segments {
+        match k.curve {
+            Some(j::Curve::Bezier(_)) => beziers += 1,
+            Some(j::Curve::Stepped) => stepped = true,
+            _ => {}
+        }
+    }
+    let curves = if beziers > 0 {
+        n + beziers * channels.max(1) * BEZIER_SIZE
+    } else if stepped {
+        n
+    } else {
+        0
+    };
+    n * (1 + channels) + curves
+}
+
+/// An upper bound of a 4.x animation's timeline count and the exact floats of its curve
+/// tables, from the keys already read (so bounded by the input), to size its vectors once.
+fn sizes(a: &j::Animation) -> (usize, usize) {
+    use j::{AttachmentTimeline as A, BoneTimeline as B, PathTimeline as P, SlotTimeline as S};
+    let (mut tl, mut f) = (0, 0);
+    for t in a.slots.iter().flat_map(|n| &n.timelines) {
+        tl += 1;
+        f += match t {
+            S::Attachment(_) => 0,
+            S::Rgba(k) => pool(k, 4),
+            S::Rgb(k) => pool(k, 3),
+            S::Alpha(k) => pool(k, 1),
+            S::Rgba2(k) => pool(k, 7),
+            S::Rgb2(k) => pool(k, 6),
+        };
+    }
+    for t in a.bones.iter().flat_map(|n| &n.timelines) {
+        tl += 1;
+        f += match t {
+            B::Translate(k) | B::Scale(k) | B::Shear(k) => pool(k, 2),
+            B::Rotate(k)
+            | B::TranslateX(k)
+            | B::TranslateY(k)
+            | B::ScaleX(k)
+            | B::ScaleY(k)
+            | B::ShearX(k)
+            | B::ShearY(k) => pool(k, 1),
+            B::Inherit(_) => 0,
+        };
+    }
+    for t in &a.ik {
+        tl += 1;
+        f += pool(&t.timelines, 2);
+    }
+    for t in &a.transform {
+        tl += 1;
+        f += pool(&t.timelines, 6);
+    }
+    for t in a.path.iter().flat_map(|n| &n.timelines) {
+        tl += 1;
+        f += match t {
+            P::Position(k) | P::Spacing(k) => pool(k, 1),
+            P::Mix(k) => pool(k, 3),
+        };
+    }
+    for t in a.physics.iter().flat_map(|n| &n.timelines) {
+        tl += 1;
+        if let j::PhysicsTimeline::Value(_, k) = t {
+            f += pool(k, 1);
+        }
+    }
+    for t in a.attachments.iter().flat_map(|n| &n.timelines) {
+        tl += 1;
+        if let A::Deform(k) = t {
+            f += pool(k, 0);
+        }
+    }
+    tl += usize::from(a.draw_order.is_some()) + usize::from(a.events.is_some());
+    (tl, f)
 }
 
 /// The values of a light and a dark color key (`n` light channels, 3 dark).
