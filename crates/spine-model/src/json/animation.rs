@@ -31,10 +31,13 @@ impl Anim {
         self.duration = self.duration.max(t);
     }
 
-    /// Stores a curve table in the pool (its last time extends the duration).
-    fn store(&mut self, curves: CurveBuf) -> Curves {
+    /// Stores a curve table in the pool (its last time extends the duration), keeping its
+    /// storage for the next table (`Conv::spare`).
+    fn store(&mut self, c: &mut Conv<'_, '_>, curves: CurveBuf) -> Curves {
         self.see(curves.last_time());
-        curves.store(&mut self.keys)
+        let stored = curves.store(&mut self.keys);
+        c.spare = curves;
+        stored
     }
 
     /// The time of the last of `keys` (0 when empty), seen.
@@ -215,7 +218,7 @@ fn slot_timeline(c: &mut Conv<'_, '_>, slot: SlotId, t: &j::SlotTimeline, out: &
     {
         dark_red_quirk_40(&mut curves);
     }
-    let curves = out.store(curves);
+    let curves = out.store(c, curves);
     out.tl.push(Timeline::Color { slot, property, curves });
 }
 
@@ -259,7 +262,7 @@ fn bone_timeline(c: &mut Conv<'_, '_>, bone: BoneId, t: &j::BoneTimeline, out: &
             return;
         }
     };
-    let curves = out.store(curves);
+    let curves = out.store(c, curves);
     out.tl.push(Timeline::Bone { bone, property, curves });
 }
 
@@ -285,7 +288,7 @@ fn ik_timeline(c: &mut Conv<'_, '_>, t: &j::Named<Vec<j::Key<j::IkKey>>>, out: &
                 stretch: k.value.stretch.unwrap_or(false),
             })
             .collect();
-        let curves = out.store(curves);
+        let curves = out.store(c, curves);
         out.tl.push(Timeline::Ik { constraint, curves, flags });
     }
     c.b.pop();
@@ -323,7 +326,7 @@ fn transform_timeline(
     if let Some(constraint) = c.constraint(1, &t.name) {
         let constraint = c.b.constraint(constraint, ConstraintType::Transform);
         let curves = table(c, &t.timelines, 6, |m| transform_mixes(v3, m), &[]);
-        let curves = out.store(curves);
+        let curves = out.store(c, curves);
         out.tl.push(Timeline::Transform { constraint, curves });
     }
     c.b.pop();
@@ -361,7 +364,7 @@ fn path_timelines(c: &mut Conv<'_, '_>, pt: &j::Named<Vec<j::PathTimeline>>, out
                     (PathProperty::Mix, table(c, k, 3, mix, &[]))
                 }
             };
-            let curves = out.store(curves);
+            let curves = out.store(c, curves);
             out.tl.push(Timeline::Path { constraint, property, curves });
         }
     }
@@ -401,7 +404,7 @@ fn physics_timelines(c: &mut Conv<'_, '_>, pt: &j::Named<Vec<j::PhysicsTimeline>
                     W::Mix => PhysicsProperty::Mix,
                 };
                 let curves = table(c, k, 1, |v| Vals::of(&[v.unwrap_or(0.0)]), &[]);
-                let curves = out.store(curves);
+                let curves = out.store(c, curves);
                 out.tl.push(Timeline::Physics { constraint, property, curves });
             }
         }
@@ -435,7 +438,7 @@ fn attachment_timelines(c: &mut Conv<'_, '_>, at: &j::AttachmentTimelines, out: 
                     vertices.push(c.b.deform_key(i, &verts, vals));
                 }
                 c.b.pop();
-                let curves = out.store(curves);
+                let curves = out.store(c, curves);
                 out.tl.push(Timeline::Deform { slot, attachment: att, curves, vertices });
             }
             j::AttachmentTimeline::Sequence(keys) => {
