@@ -164,6 +164,19 @@ impl CurveBuf {
         }
     }
 
+    /// Makes this the empty table [`CurveBuf::new`] returns, reusing its storage.
+    pub fn reset(&mut self, channels: usize, frame_count: usize, bezier_count: usize) {
+        self.channels = channels;
+        self.frames.clear();
+        self.frames.reserve(frame_count * (1 + channels));
+        self.curves.clear();
+        if bezier_count != 0 {
+            self.curves.resize(frame_count + bezier_count * BEZIER_SIZE, LINEAR);
+        }
+        self.bezier_base = frame_count;
+        self.model = crate::CurveModel::Bezier4x;
+    }
+
     /// The table, borrowed.
     pub fn table(&self) -> CurveTable<'_> {
         CurveTable {
@@ -219,7 +232,8 @@ impl CurveBuf {
     pub fn set_stepped(&mut self, frame: usize) {
         if frame < self.bezier_base && self.curves.len() < self.bezier_base {
             // The first non-linear segment of a table without beziers.
-            self.curves = linear_table(self.bezier_base);
+            self.curves.clear();
+            self.curves.resize(self.bezier_base, LINEAR);
         }
         if let Some(c) = self.curves.get_mut(frame) {
             *c = STEPPED;

@@ -57,6 +57,19 @@ fn load_all(path: &Path, failures: &mut Vec<String>) -> usize {
     if what.ends_with(".json") {
         let data = load_json(std::str::from_utf8(&bytes).unwrap(), None).unwrap();
         tables += check(&what, &data, failures);
+        // 4.x JSON animations size their key pool from the keys read, once and exactly.
+        if !what.contains("/3.") {
+            for a in &data.animations {
+                if a.keys.capacity() != a.keys.len() {
+                    failures.push(format!(
+                        "{what}, animation \"{}\": {} keys, capacity {}",
+                        a.name,
+                        a.keys.len(),
+                        a.keys.capacity()
+                    ));
+                }
+            }
+        }
     } else {
         let streamed = load_binary(&bytes, None).unwrap();
         tables += check(&format!("{what} (streamed)"), &streamed, failures);

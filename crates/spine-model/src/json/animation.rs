@@ -31,10 +31,13 @@ impl Anim {
         self.duration = self.duration.max(t);
     }
 
-    /// Stores a curve table in the pool (its last time extends the duration).
-    fn store(&mut self, curves: CurveBuf) -> Curves {
+    /// Stores a curve table in the pool (its last time extends the duration), keeping its
+    /// storage for the next table (`Conv::spare`).
+    fn store(&mut self, c: &mut Conv<'_, '_>, curves: CurveBuf) -> Curves {
         self.see(curves.last_time());
-        curves.store(&mut self.keys)
+        let stored = curves.store(&mut self.keys);
+        c.spare = curves;
+        stored
     }
 
     /// The time of the last of `keys` (0 when empty), seen.
@@ -47,6 +50,11 @@ impl Anim {
 pub(super) fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
     c.b.enter("animation", &a.name);
     let mut out = Anim::default();
+    if !c.v3 {
+        let (timelines, floats) = sizes(a);
+        out.tl.reserve_exact(timelines);
+        out.keys.reserve_exact(floats);
+    }
     for st in &a.slots {
         c.b.enter("slot", &st.name);
         let slot = c.slot(&st.name);
@@ -91,6 +99,90 @@ pub(super) fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
     c.b.data.animations.push(AnimationData { name, duration, timelines: tl, keys });
 }
 
+/// The floats a 4.x curve table of `keys` with `channels` values takes in the pool (as
+/// [`table`] builds it: the frames, then a curve table when a segment is not linear).
+fn pool<V>(keys: &[j::Key<V>], channels: usize) -> usize {
+    let n = keys.len();
+    let segments = keys.get(..n.saturating_sub(1)).unwrap_or_default();
+    let (mut beziers, mut stepped) = (0, false);
+    for k in segments {
+        match k.curve {
+            Some(j::Curve::Bezier(_)) => beziers += 1,
+            Some(j::Curve::Stepped) => stepped = true,
+            _ => {}
+        }
+    }
+    let curves = if beziers > 0 {
+        n + beziers * channels.max(1) * BEZIER_SIZE
+    } else if stepped {
+        n
+    } else {
+        0
+    };
+    n * (1 + channels) + curves
+}
+
+/// An upper bound of a 4.x animation's timeline count and the exact floats of its curve
+/// tables, from the keys already read (so bounded by the input), to size its vectors once.
+fn sizes(a: &j::Animation) -> (usize, usize) {
+    use j::{AttachmentTimeline as A, BoneTimeline as B, PathTimeline as P, SlotTimeline as S};
+    let (mut tl, mut f) = (0, 0);
+    for t in a.slots.iter().flat_map(|n| &n.timelines) {
+        tl += 1;
+        f += match t {
+            S::Attachment(_) => 0,
+            S::Rgba(k) => pool(k, 4),
+            S::Rgb(k) => pool(k, 3),
+            S::Alpha(k) => pool(k, 1),
+            S::Rgba2(k) => pool(k, 7),
+            S::Rgb2(k) => pool(k, 6),
+        };
+    }
+    for t in a.bones.iter().flat_map(|n| &n.timelines) {
+        tl += 1;
+        f += match t {
+            B::Translate(k) | B::Scale(k) | B::Shear(k) => pool(k, 2),
+            B::Rotate(k)
+            | B::TranslateX(k)
+            | B::TranslateY(k)
+            | B::ScaleX(k)
+            | B::ScaleY(k)
+            | B::ShearX(k)
+            | B::ShearY(k) => pool(k, 1),
+            B::Inherit(_) => 0,
+        };
+    }
+    for t in &a.ik {
+        tl += 1;
+        f += pool(&t.timelines, 2);
+    }
+    for t in &a.transform {
+        tl += 1;
+        f += pool(&t.timelines, 6);
+    }
+    for t in a.path.iter().flat_map(|n| &n.timelines) {
+        tl += 1;
+        f += match t {
+            P::Position(k) | P::Spacing(k) => pool(k, 1),
+            P::Mix(k) => pool(k, 3),
+        };
+    }
+    for t in a.physics.iter().flat_map(|n| &n.timelines) {
+        tl += 1;
+        if let j::PhysicsTimeline::Value(_, k) = t {
+            f += pool(k, 1);
+        }
+    }
+    for t in a.attachments.iter().flat_map(|n| &n.timelines) {
+        tl += 1;
+        if let A::Deform(k) = t {
+            f += pool(k, 0);
+        }
+    }
+    tl += usize::from(a.draw_order.is_some()) + usize::from(a.events.is_some());
+    (tl, f)
+}
+
 /// The values of a light and a dark color key (`n` light channels, 3 dark).
 fn two_color(v: &j::TwoColor, n: usize) -> Vals {
     let mut o = rgb(v.light, n);
@@ -126,7 +218,7 @@ fn slot_timeline(c: &mut Conv<'_, '_>, slot: SlotId, t: &j::SlotTimeline, out: &
     {
         dark_red_quirk_40(&mut curves);
     }
-    let curves = out.store(curves);
+    let curves = out.store(c, curves);
     out.tl.push(Timeline::Color { slot, property, curves });
 }
 
@@ -170,7 +262,7 @@ fn bone_timeline(c: &mut Conv<'_, '_>, bone: BoneId, t: &j::BoneTimeline, out: &
             return;
         }
     };
-    let curves = out.store(curves);
+    let curves = out.store(c, curves);
     out.tl.push(Timeline::Bone { bone, property, curves });
 }
 
@@ -196,7 +288,7 @@ fn ik_timeline(c: &mut Conv<'_, '_>, t: &j::Named<Vec<j::Key<j::IkKey>>>, out: &
                 stretch: k.value.stretch.unwrap_or(false),
             })
             .collect();
-        let curves = out.store(curves);
+        let curves = out.store(c, curves);
         out.tl.push(Timeline::Ik { constraint, curves, flags });
     }
     c.b.pop();
@@ -234,7 +326,7 @@ fn transform_timeline(
     if let Some(constraint) = c.constraint(1, &t.name) {
         let constraint = c.b.constraint(constraint, ConstraintType::Transform);
         let curves = table(c, &t.timelines, 6, |m| transform_mixes(v3, m), &[]);
-        let curves = out.store(curves);
+        let curves = out.store(c, curves);
         out.tl.push(Timeline::Transform { constraint, curves });
     }
     c.b.pop();
@@ -272,7 +364,7 @@ fn path_timelines(c: &mut Conv<'_, '_>, pt: &j::Named<Vec<j::PathTimeline>>, out
                     (PathProperty::Mix, table(c, k, 3, mix, &[]))
                 }
             };
-            let curves = out.store(curves);
+            let curves = out.store(c, curves);
             out.tl.push(Timeline::Path { constraint, property, curves });
         }
     }
@@ -312,7 +404,7 @@ fn physics_timelines(c: &mut Conv<'_, '_>, pt: &j::Named<Vec<j::PhysicsTimeline>
                     W::Mix => PhysicsProperty::Mix,
                 };
                 let curves = table(c, k, 1, |v| Vals::of(&[v.unwrap_or(0.0)]), &[]);
-                let curves = out.store(curves);
+                let curves = out.store(c, curves);
                 out.tl.push(Timeline::Physics { constraint, property, curves });
             }
         }
@@ -346,7 +438,7 @@ fn attachment_timelines(c: &mut Conv<'_, '_>, at: &j::AttachmentTimelines, out: 
                     vertices.push(c.b.deform_key(i, &verts, vals));
                 }
                 c.b.pop();
-                let curves = out.store(curves);
+                let curves = out.store(c, curves);
                 out.tl.push(Timeline::Deform { slot, attachment: att, curves, vertices });
             }
             j::AttachmentTimeline::Sequence(keys) => {

@@ -34,6 +34,7 @@ use std::collections::HashMap;
 use spine_format::json as j;
 use spine_format::SpineVersion;
 
+use crate::anim::CurveBuf;
 use crate::build::Builder;
 use crate::data::*;
 use crate::error::{LoadError, ProblemKind};
@@ -60,6 +61,9 @@ struct Conv<'a, 'o> {
     events: HashMap<&'a str, u32>,
     /// Per type (IK, transform, path, physics): name → constraint id.
     cons: [HashMap<&'a str, ConstraintId>; 4],
+    /// A curve table's storage, reused by the next table once copied into its animation's
+    /// keys.
+    spare: CurveBuf,
 }
 
 /// The `skin` (skin-required) flag of a bone or constraint. spine-cpp 3.8 reads it with
@@ -151,6 +155,7 @@ fn convert(s: &j::Skeleton, options: &LoadOptions<'_>) -> Result<SkeletonData, L
         slots: HashMap::with_capacity(s.slots.len()),
         events: names(&s.events, |e| &e.name),
         cons: Default::default(),
+        spare: CurveBuf::default(),
     };
     header(&mut c);
     bones(&mut c);

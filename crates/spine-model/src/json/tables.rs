@@ -30,7 +30,9 @@ pub(super) fn table<V>(
     };
     let segments = &keys[..n.saturating_sub(1)];
     let beziers = segments.iter().filter(|k| kind(k) == CurveType::Bezier).count() * ch;
-    let mut t = CurveBuf::new(channels, n, beziers);
+    // The previous table's storage, reused (see `Conv::spare`).
+    let mut t = std::mem::take(&mut c.spare);
+    t.reset(channels, n, beziers);
     for k in keys {
         t.frames.push(k.time);
         let v = values(&k.value);
