@@ -323,7 +323,7 @@ fn influence(bm: &BoneMatrix, vx: f32, vy: f32, weight: f32) -> f32x4 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use spine_model::{BoneData, BoneId, Inherit};
+    use spine_model::{BoneId, Inherit};
 
     /// The packed path gives the scalar path's bits (with and without deform; finite values
     /// and now and then ±0, ±∞, subnormals, the extremes or a NaN, whose payload may
@@ -350,21 +350,7 @@ mod tests {
                 rng.range(lo, hi)
             }
         };
-        let data = BoneData {
-            name: String::new(),
-            parent: None,
-            length: 0.0,
-            x: 0.0,
-            y: 0.0,
-            rotation: 0.0,
-            scale_x: 1.0,
-            scale_y: 1.0,
-            shear_x: 0.0,
-            shear_y: 0.0,
-            inherit: Inherit::Normal,
-            skin_required: false,
-            color: None,
-        };
+        let data = crate::skeleton::tests::bone_data(Inherit::Normal);
         let mut nans = 0;
         for case in 0..400 {
             let n_bones = 1 + (rng.bits() % 12) as usize;

@@ -16,7 +16,7 @@ mod bone;
 mod pose;
 mod slot;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod update_cache;
 
 pub use bone::*;

@@ -25,7 +25,8 @@ fn bone_touch_meets_every_line() {
     }
 }
 
-fn bone_data(inherit: Inherit) -> BoneData {
+/// A root bone's data with `inherit` (unit scale, no offset), for tests.
+pub(crate) fn bone_data(inherit: Inherit) -> BoneData {
     BoneData {
         name: "b".into(),
         parent: None,

@@ -152,22 +152,11 @@ fn corpus_documents_read_like_serde_json() {
     assert!(checked > 100, "only {checked} JSON files found");
 }
 
-/// A small deterministic generator for the number tests.
-struct Rng(u64);
+use spine_gen::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn digits(&mut self, n: u64) -> String {
-        (0..n).map(|_| char::from(b'0' + self.below(10) as u8)).collect()
-    }
+/// `n` random decimal digits.
+fn digits(r: &mut Rng, n: usize) -> String {
+    (0..n).map(|_| char::from(b'0' + r.below(10) as u8)).collect()
 }
 
 /// A random decimal number as JSON may write it (and some it may not).
@@ -180,28 +169,28 @@ fn random_number(r: &mut Rng) -> String {
     s.push_str(&match (int, r.below(6)) {
         (0, _) => "0".to_owned(),
         // A leading zero now and then (invalid unless alone).
-        (_, 0) => format!("0{}", r.digits(int)),
+        (_, 0) => format!("0{}", digits(r, int)),
         _ => {
             let first = 1 + r.below(9);
-            format!("{first}{}", r.digits(int - 1))
+            format!("{first}{}", digits(r, int - 1))
         }
     });
     match r.below(4) {
         0 => {}
         1 => {
             let n = r.below(4);
-            s.push_str(&format!(".{}", r.digits(n)));
+            s.push_str(&format!(".{}", digits(r, n)));
         }
         _ => {
             let n = r.below(20);
-            s.push_str(&format!(".{}", r.digits(n)));
+            s.push_str(&format!(".{}", digits(r, n)));
         }
     }
     if r.below(6) == 0 {
-        let e = ["e", "E", "e+", "e-", "E-"][r.below(5) as usize];
+        let e = ["e", "E", "e+", "e-", "E-"][r.below(5)];
         s.push_str(&format!("{e}{}", {
             let n = r.below(4);
-            r.digits(n)
+            digits(r, n)
         }));
     }
     s
@@ -212,7 +201,7 @@ fn random_number(r: &mut Rng) -> String {
 /// fail where serde_json fails.
 #[test]
 fn numbers_parse_to_the_nearest_double() {
-    let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut r = Rng::new(0x9E37_79B9_7F4A_7C15);
     let ends = ["", " ", ",", "]", "}", "\n", "\t", ".", "e", "x", "é", "0", "-"];
     let fixed = [
         "0",
