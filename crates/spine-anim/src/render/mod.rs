@@ -228,7 +228,9 @@ impl SkeletonRenderer {
             }
         }
         out.clear();
-        // (`select_cache` made the entry; the spare is never used and allocates nothing.)
+        // `select_cache` made the entry; the spare is never used and allocates nothing. (A
+        // `select_cache` returning the entry, indexed, cost this loop 0.7 % more
+        // instructions; an early return here, 8 %: LLVM lays the loop out differently.)
         let mut spare = DataCache::default();
         let cache = match self.caches.get_mut(self.current) {
             Some(c) => c,
