@@ -33,12 +33,12 @@ use wide::{f32x4, CmpEq};
 
 use spine_model::{
     mesh_uvs, region_offsets, region_uvs, region_uvs_bl_first, AttachmentKind, SequenceData,
-    SkeletonData, TextureRegion,
+    SkeletonData, TextureRegion, Vertices, WeightedVertices,
 };
 use spine_render_traits::{Argb, Batching, BlendMode, PageId, RenderCommands};
 
 use crate::skeleton::{Skeleton, Slot};
-use crate::vertices::BonePack;
+use crate::vertices::{BonePack, PreparedWeights};
 
 /// A region's two triangles: `[0, 1, 2, 2, 3, 0]` (3.6+ `quadIndices`), or spine-sfml 3.5's
 /// `[0, 1, 2, 0, 2, 3]` for its `BL, UL, UR, BR` corners (the same two triangles).
@@ -73,6 +73,9 @@ struct DataCache {
     /// Mesh triangles as `u16`, by attachment index (none for a mesh with an index above
     /// 65 535).
     triangles_u16: Vec<Vec<u16>>,
+    /// Weighted mesh influences prepared for drawing, by attachment index (`None`: not made
+    /// yet, or not a weighted mesh).
+    weights: Vec<Option<PreparedWeights>>,
 }
 
 impl SkeletonRenderer {
@@ -116,6 +119,35 @@ fn triangles_u16<'a>(
         return None;
     }
     cache.get(index).map(Vec::as_slice)
+}
+
+/// The prepared influences in `cache` of the weighted vertices `w` of attachment `index`,
+/// made on first use.
+#[inline]
+fn prepared_weights<'a>(
+    cache: &'a mut Vec<Option<PreparedWeights>>,
+    index: usize,
+    w: &WeightedVertices,
+) -> Option<&'a PreparedWeights> {
+    if cache.get(index).is_none_or(Option::is_none) {
+        make_prepared_weights(cache, index, w);
+    }
+    cache.get(index)?.as_ref()
+}
+
+#[cold]
+#[inline(never)]
+fn make_prepared_weights(
+    cache: &mut Vec<Option<PreparedWeights>>,
+    index: usize,
+    w: &WeightedVertices,
+) {
+    if cache.len() <= index {
+        cache.resize_with(index + 1, || None);
+    }
+    if let Some(entry) = cache.get_mut(index) {
+        *entry = Some(PreparedWeights::new(w));
+    }
 }
 
 #[cold]
@@ -339,6 +371,12 @@ impl SkeletonRenderer {
                             triangles_u16(&mut cache.triangles_u16, att_id.index(), &m.triangles)
                         };
                         if let Some(triangles16) = triangles16 {
+                            let prepared = match &m.vertices {
+                                Vertices::Weighted(w) => {
+                                    prepared_weights(&mut cache.weights, att_id.index(), w)
+                                }
+                                Vertices::Unweighted(_) => None,
+                            };
                             let (light, dark) = draw_colors(sk_color, slot, m.color);
                             let page = PageId(region.page.index() as u32);
                             let pushed = out.push_uniform_fill(
@@ -356,6 +394,7 @@ impl SkeletonRenderer {
                                         bone,
                                         &skeleton.bones,
                                         Some(&mut self.bone_pack),
+                                        prepared,
                                         dst,
                                     )
                                 },

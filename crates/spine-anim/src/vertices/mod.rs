@@ -9,6 +9,11 @@ use wide::f32x4;
 
 use crate::skeleton::{Bone, Skeleton, Slot};
 
+mod prepared;
+
+use prepared::weighted_world_prepared;
+pub(crate) use prepared::PreparedWeights;
+
 impl Skeleton {
     /// Appends the world vertices (`x, y` pairs) of the attachment shown by `slot` to
     /// `out`: 4 corners `br, bl, ul, ur` for a region (`bl, ul, ur, br` when
@@ -131,7 +136,7 @@ pub(crate) fn vertices_world(
 ) -> bool {
     let start = out.len();
     out.resize(start + 2 * world_count(v, s), 0.0);
-    let ok = world_into(v, s, bone, bones, pack, out.get_mut(start..).unwrap_or_default());
+    let ok = world_into(v, s, bone, bones, pack, None, out.get_mut(start..).unwrap_or_default());
     if !ok {
         out.truncate(start);
     }
@@ -161,6 +166,7 @@ pub(crate) fn world_into(
     bone: &Bone,
     bones: &[Bone],
     pack: Option<&mut BonePack>,
+    prepared: Option<&PreparedWeights>,
     dst: &mut [f32],
 ) -> bool {
     let deform = &s.deform;
@@ -175,13 +181,22 @@ pub(crate) fn world_into(
             }
             true
         }
-        Vertices::Weighted(w) => match pack.and_then(|p| p.mats(w.bones.len(), bones)) {
-            Some(mats) => weighted_world_packed(w, deform, mats, dst),
-            None => weighted_world(w, deform, bones, dst),
-        },
+        Vertices::Weighted(w) => {
+            let Some(pack) = pack else { return weighted_world(w, deform, bones, dst) };
+            if !pack.ready(w.bones.len(), bones) {
+                return weighted_world(w, deform, bones, dst);
+            }
+            if let Some(mats) = prepared.and_then(|p| Some((p, pack.small(p.bone_count)?))) {
+                if weighted_world_prepared(w, mats.0, deform, mats.1, dst).is_some() {
+                    return true;
+                }
+            }
+            weighted_world_packed(w, deform, pack.packed(), dst)
+        }
     }
 }
 
+#[inline(always)]
 fn weighted_world(w: &WeightedVertices, deform: &[f32], bones: &[Bone], dst: &mut [f32]) -> bool {
     let dst = dst.as_chunks_mut::<2>().0;
     // The influences are walked with one iterator (no per-vertex window or bounds check);
@@ -231,11 +246,20 @@ pub(crate) struct BoneMatrix {
 /// about what one influence saves).
 #[derive(Debug, Default, Clone)]
 pub(crate) struct BonePack {
+    /// The packed bones, then (once a skeleton of at most [`SMALL_BONES`] bones was packed)
+    /// entries up to [`SMALL_BONES`] left from earlier packs, never read: a bone index is
+    /// checked against the packed count (see [`BonePack::small`]).
     mats: Vec<BoneMatrix>,
+    /// How many bones the last pack holds.
+    len: usize,
     /// Influences seen while not packed.
     seen: usize,
     packed: bool,
 }
+
+/// Skeletons with at most this many bones are packed into a table indexed by a `u8`
+/// (no bounds check per influence).
+pub(crate) const SMALL_BONES: usize = 256;
 
 impl BonePack {
     /// Forgets the packed bones (a new render, or bones moved).
@@ -244,29 +268,48 @@ impl BonePack {
         self.packed = false;
     }
 
-    /// The packed `bones` for a mesh of `influences` influences, packing them when the
-    /// influences seen reach the bone count; `None` before.
+    /// Whether the bones are packed for a mesh of `influences` influences, packing them
+    /// when the influences seen reach the bone count.
     #[inline]
-    fn mats(&mut self, influences: usize, bones: &[Bone]) -> Option<&[BoneMatrix]> {
+    fn ready(&mut self, influences: usize, bones: &[Bone]) -> bool {
         if !self.packed {
             self.seen += influences;
             if self.seen < bones.len() {
-                return None;
+                return false;
             }
             self.pack(bones);
         }
-        Some(&self.mats)
+        true
+    }
+
+    /// The packed bones (once [`BonePack::ready`]).
+    #[inline]
+    fn packed(&self) -> &[BoneMatrix] {
+        self.mats.get(..self.len).unwrap_or_default()
+    }
+
+    /// The packed bones as a table of [`SMALL_BONES`] entries, when the first `bone_count`
+    /// of them are packed bones (once [`BonePack::ready`]).
+    #[inline]
+    fn small(&self, bone_count: usize) -> Option<&[BoneMatrix; SMALL_BONES]> {
+        if bone_count > self.len {
+            return None;
+        }
+        self.mats.first_chunk::<SMALL_BONES>()
     }
 
     #[inline(never)]
     fn pack(&mut self, bones: &[Bone]) {
-        self.mats.clear();
-        self.mats.extend(
-            bones.iter().map(|b| BoneMatrix {
-                m: [b.a, b.c, b.b, b.d],
-                t: [b.world_x, b.world_y, 0.0, 0.0],
-            }),
-        );
+        // Grown once to the small table's size; after that the bones are overwritten in
+        // place (entries past them are stale and never read).
+        let want = bones.len().max(SMALL_BONES);
+        if self.mats.len() != want {
+            self.mats.resize(want, BoneMatrix::default());
+        }
+        for (m, b) in self.mats.iter_mut().zip(bones) {
+            *m = BoneMatrix { m: [b.a, b.c, b.b, b.d], t: [b.world_x, b.world_y, 0.0, 0.0] };
+        }
+        self.len = bones.len();
         self.packed = true;
     }
 }
@@ -329,7 +372,7 @@ mod tests {
     /// and now and then ±0, ±∞, subnormals, the extremes or a NaN, whose payload may
     /// differ), and the same verdict on inconsistent weights.
     #[test]
-    fn packed_weighted_vertices_match_the_scalar_ones_bit_for_bit() {
+    fn packed_and_prepared_weighted_vertices_match_the_scalar_ones_bit_for_bit() {
         let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
         const SPECIAL: [f32; 9] = [
             0.0,
@@ -370,7 +413,8 @@ mod tests {
                 .collect();
             let mut w = WeightedVertices { counts: vec![], bones: vec![], values: vec![] };
             for _ in 0..1 + rng.bits() % 40 {
-                let n = (rng.bits() % 5) as u32;
+                // 0 to 6 influences: every group of the prepared path, and the others.
+                let n = (rng.bits() % 7) as u32;
                 w.counts.push(n);
                 for _ in 0..n {
                     // Now and then a bone past the end (inconsistent weights).
@@ -394,11 +438,20 @@ mod tests {
             };
             let mut pack = BonePack::default();
             pack.pack(&bones);
+            assert_eq!(pack.packed().len(), bones.len());
             let mut scalar = vec![0.0f32; 2 * w.counts.len()];
             let mut packed = scalar.clone();
             let ok = weighted_world(&w, &deform, &bones, &mut scalar);
-            let ok_packed = weighted_world_packed(&w, &deform, &pack.mats, &mut packed);
+            let ok_packed = weighted_world_packed(&w, &deform, pack.packed(), &mut packed);
             assert_eq!(ok, ok_packed, "case {case}");
+            // The prepared path serves exactly the consistent weights (the others are left
+            // to the paths above).
+            let prepared = PreparedWeights::new(&w);
+            let mut via_prepared = scalar.clone();
+            let served = pack.small(prepared.bone_count).and_then(|mats| {
+                weighted_world_prepared(&w, &prepared, &deform, mats, &mut via_prepared)
+            });
+            assert_eq!(served.is_some(), ok, "case {case}");
             if ok {
                 // Bits, any NaN as one value.
                 let bits = |v: &[f32]| {
@@ -407,6 +460,7 @@ mod tests {
                         .collect::<Vec<_>>()
                 };
                 assert_eq!(bits(&scalar), bits(&packed), "case {case}");
+                assert_eq!(bits(&scalar), bits(&via_prepared), "case {case}");
                 nans += scalar.iter().filter(|f| f.is_nan()).count();
             }
         }

@@ -1,0 +1,207 @@
+//! Weighted mesh influences laid out once for drawing (see [`PreparedWeights`]).
+
+use spine_model::WeightedVertices;
+use wide::f32x4;
+
+use super::{BoneMatrix, SMALL_BONES};
+
+/// One influence laid out for [`weighted_world_prepared`]: the bind position as
+/// `[vx, vx, vy, vy]` (the lanes multiplied by a [`BoneMatrix`]'s `[a, c, b, d]`), the weight
+/// twice and the bone as a `u8`, in one 32-byte record.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(16))]
+struct Influence {
+    position: [f32; 4],
+    weight: [f32; 2],
+    bone: u8,
+}
+
+/// Where a vertex of a group writes, and its first influence in the source order (for
+/// deform offsets).
+#[derive(Debug, Clone, Copy, Default)]
+struct Target {
+    vertex: u32,
+    first: u32,
+}
+
+/// Vertices with this many influences or fewer are drawn by a loop made for their count.
+const GROUPS: usize = 4;
+
+/// A weighted mesh's influences prepared once (per skeleton data, by the renderer) for
+/// skeletons of at most [`SMALL_BONES`] bones. The vertices are grouped by their number of
+/// influences (1, 2, 3, 4, then the others), so each group is drawn by a loop without a
+/// per-vertex count, and an influence is one record read plus a table lookup without a
+/// bounds check. Each vertex still sums its own influences in their order: the bits are
+/// those of the other paths. Unusable (the other paths draw) when a bone index does not fit
+/// in a `u8` or the weights are inconsistent.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PreparedWeights {
+    /// The records, group after group, each vertex's together and in order.
+    influences: Vec<Influence>,
+    /// Each vertex's target, in the order of `influences`.
+    targets: Vec<Target>,
+    /// Vertices in the groups of 1 to [`GROUPS`] influences (the rest follow).
+    group_len: [u32; GROUPS],
+    /// The influence counts of the vertices after the groups.
+    other_counts: Vec<u32>,
+    /// One more than the highest bone index: the bones a skeleton must have packed
+    /// (`usize::MAX` when unusable).
+    pub(super) bone_count: usize,
+}
+
+impl PreparedWeights {
+    /// The records of `w`'s influences.
+    pub(crate) fn new(w: &WeightedVertices) -> PreparedWeights {
+        let unusable = PreparedWeights { bone_count: usize::MAX, ..PreparedWeights::default() };
+        let total: u64 = w.counts.iter().map(|&n| u64::from(n)).sum();
+        let values = w.values.as_chunks::<3>().0;
+        if total != w.bones.len() as u64
+            || values.len() != w.bones.len()
+            || u32::try_from(w.bones.len()).is_err()
+        {
+            return unusable;
+        }
+        let mut records = Vec::with_capacity(w.bones.len());
+        let mut bone_count = 0;
+        for (id, v) in w.bones.iter().zip(values) {
+            let Ok(bone) = u8::try_from(id.index()) else { return unusable };
+            bone_count = bone_count.max(usize::from(bone) + 1);
+            records.push(Influence {
+                position: [v[0], v[0], v[1], v[1]],
+                weight: [v[2], v[2]],
+                bone,
+            });
+        }
+        // Each vertex's first influence.
+        let firsts: Vec<u32> = w
+            .counts
+            .iter()
+            .scan(0u32, |at, &n| {
+                let first = *at;
+                *at += n;
+                Some(first)
+            })
+            .collect();
+        let mut prepared = PreparedWeights {
+            influences: Vec::with_capacity(records.len()),
+            targets: Vec::with_capacity(w.counts.len()),
+            bone_count,
+            ..PreparedWeights::default()
+        };
+        let is_other = |n: u32| n == 0 || n as usize > GROUPS;
+        for (k, len) in (1..).zip(prepared.group_len.iter_mut()) {
+            *len = w.counts.iter().filter(|&&n| n == k).count() as u32;
+        }
+        let order = (1..=GROUPS as u32)
+            .flat_map(|k| w.counts.iter().enumerate().filter(move |&(_, &n)| n == k))
+            .chain(w.counts.iter().enumerate().filter(|&(_, &n)| is_other(n)));
+        for (vertex, &n) in order {
+            let first = firsts.get(vertex).copied().unwrap_or(0);
+            let Some(r) = records.get(first as usize..(first + n) as usize) else {
+                return unusable;
+            };
+            prepared.influences.extend_from_slice(r);
+            prepared.targets.push(Target { vertex: vertex as u32, first });
+            if is_other(n) {
+                prepared.other_counts.push(n);
+            }
+        }
+        prepared
+    }
+}
+
+/// The world position of one vertex from its influences `r` (`moved`: their deform
+/// offsets, or none): spine-cpp's sum, lanes 0 and 1 (see [`super::influence`]).
+#[inline(always)]
+fn vertex(
+    r: &[Influence],
+    moved: Option<&[[f32; 2]]>,
+    mats: &[BoneMatrix; SMALL_BONES],
+) -> [f32; 2] {
+    let mut acc = f32x4::ZERO;
+    for (i, r) in r.iter().enumerate() {
+        let bm = &mats[usize::from(r.bone)];
+        let mut position = f32x4::from(r.position);
+        if let Some(o) = moved.and_then(|m| m.get(i)) {
+            position += f32x4::from([o[0], o[0], o[1], o[1]]);
+        }
+        let p = f32x4::from(bm.m) * position;
+        let [p0, p1, p2, p3] = p.to_array();
+        let s = p + f32x4::from([p2, p3, p0, p1]);
+        acc += (s + f32x4::from(bm.t)) * f32x4::from([r.weight[0], r.weight[1], 0.0, 0.0]);
+    }
+    let [x, y, _, _] = acc.to_array();
+    [x, y]
+}
+
+/// One group of vertices with `K` influences each: `None` when a target or a deform offset
+/// is out of range.
+#[inline(always)]
+fn group<const K: usize>(
+    records: &[Influence],
+    targets: &[Target],
+    deform: &[[f32; 2]],
+    mats: &[BoneMatrix; SMALL_BONES],
+    dst: &mut [[f32; 2]],
+) -> Option<()> {
+    let records = records.as_chunks::<K>().0;
+    if deform.is_empty() {
+        for (r, t) in records.iter().zip(targets) {
+            *dst.get_mut(t.vertex as usize)? = vertex(r, None, mats);
+        }
+    } else {
+        for (r, t) in records.iter().zip(targets) {
+            let moved = deform.get(t.first as usize..)?.first_chunk::<K>()?;
+            *dst.get_mut(t.vertex as usize)? = vertex(r, Some(moved), mats);
+        }
+    }
+    Some(())
+}
+
+/// The world vertices of `w` from `prepared` (made from `w`) and the packed bones `mats`,
+/// with `deform` (empty, or an offset pair per influence): `None` when `prepared` cannot
+/// serve (made from other weights, deform too short). The bits of
+/// [`super::weighted_world_packed`].
+pub(super) fn weighted_world_prepared(
+    w: &WeightedVertices,
+    prepared: &PreparedWeights,
+    deform: &[f32],
+    mats: &[BoneMatrix; SMALL_BONES],
+    dst: &mut [f32],
+) -> Option<()> {
+    if prepared.influences.len() != w.bones.len() || prepared.targets.len() != w.counts.len() {
+        return None;
+    }
+    let deform = deform.as_chunks::<2>().0;
+    if !deform.is_empty() && deform.len() < prepared.influences.len() {
+        return None;
+    }
+    let dst = dst.as_chunks_mut::<2>().0;
+    let (mut records, mut targets) = (prepared.influences.as_slice(), prepared.targets.as_slice());
+    let [n1, n2, n3, n4] = prepared.group_len.map(|n| n as usize);
+    let mut next = |k: usize, n: usize| {
+        let (r, rest_r) = records.split_at_checked(k * n)?;
+        let (t, rest_t) = targets.split_at_checked(n)?;
+        (records, targets) = (rest_r, rest_t);
+        Some((r, t))
+    };
+    let (r, t) = next(1, n1)?;
+    group::<1>(r, t, deform, mats, dst)?;
+    let (r, t) = next(2, n2)?;
+    group::<2>(r, t, deform, mats, dst)?;
+    let (r, t) = next(3, n3)?;
+    group::<3>(r, t, deform, mats, dst)?;
+    let (r, t) = next(4, n4)?;
+    group::<4>(r, t, deform, mats, dst)?;
+    for (&n, t) in prepared.other_counts.iter().zip(targets) {
+        let (r, rest) = records.split_at_checked(n as usize)?;
+        records = rest;
+        let moved = if deform.is_empty() {
+            None
+        } else {
+            Some(deform.get(t.first as usize..)?.get(..n as usize)?)
+        };
+        *dst.get_mut(t.vertex as usize)? = vertex(r, moved, mats);
+    }
+    Some(())
+}
