@@ -183,13 +183,15 @@ pub(crate) fn world_into(
         }
         Vertices::Weighted(w) => {
             let Some(pack) = pack else { return weighted_world(w, deform, bones, dst) };
+            if let Some(prepared) = prepared.filter(|p| p.bone_count <= bones.len()) {
+                if let Some(mats) = pack.for_prepared(w.bones.len(), bones, prepared.used()) {
+                    if weighted_world_prepared(w, prepared, deform, mats, dst).is_some() {
+                        return true;
+                    }
+                }
+            }
             if !pack.ready(w.bones.len(), bones) {
                 return weighted_world(w, deform, bones, dst);
-            }
-            if let Some(mats) = prepared.and_then(|p| Some((p, pack.small(p.bone_count)?))) {
-                if weighted_world_prepared(w, mats.0, deform, mats.1, dst).is_some() {
-                    return true;
-                }
             }
             weighted_world_packed(w, deform, pack.packed(), dst)
         }
@@ -288,14 +290,43 @@ impl BonePack {
         self.mats.get(..self.len).unwrap_or_default()
     }
 
-    /// The packed bones as a table of [`SMALL_BONES`] entries, when the first `bone_count`
-    /// of them are packed bones (once [`BonePack::ready`]).
+    /// The packed bones as a table of [`SMALL_BONES`] entries for a mesh of `influences`
+    /// influences on the bones `used` (each below `bones.len()`, at most [`SMALL_BONES`]
+    /// bones): all bones are packed once the influences seen reach the bone count (as
+    /// [`BonePack::ready`]), before that only `used` (a packed bone costs about what one
+    /// prepared influence saves). Entries of other bones may be stale: the mesh reads only
+    /// `used`.
     #[inline]
-    fn small(&self, bone_count: usize) -> Option<&[BoneMatrix; SMALL_BONES]> {
-        if bone_count > self.len {
-            return None;
+    fn for_prepared(
+        &mut self,
+        influences: usize,
+        bones: &[Bone],
+        used: &[u8],
+    ) -> Option<&[BoneMatrix; SMALL_BONES]> {
+        if !self.packed {
+            self.seen += influences;
+            if self.seen < bones.len() {
+                self.pack_some(bones, used);
+            } else {
+                self.pack(bones);
+            }
         }
         self.mats.first_chunk::<SMALL_BONES>()
+    }
+
+    /// Packs the bones `used` only.
+    #[inline(never)]
+    fn pack_some(&mut self, bones: &[Bone], used: &[u8]) {
+        if self.mats.len() < SMALL_BONES {
+            self.mats.resize(SMALL_BONES, BoneMatrix::default());
+        }
+        for &i in used {
+            let (Some(m), Some(b)) = (self.mats.get_mut(usize::from(i)), bones.get(usize::from(i)))
+            else {
+                continue;
+            };
+            *m = BoneMatrix { m: [b.a, b.c, b.b, b.d], t: [b.world_x, b.world_y, 0.0, 0.0] };
+        }
     }
 
     #[inline(never)]
@@ -448,7 +479,20 @@ mod tests {
             // to the paths above).
             let prepared = PreparedWeights::new(&w);
             let mut via_prepared = scalar.clone();
-            let served = pack.small(prepared.bone_count).and_then(|mats| {
+            // Half the cases pack only the mesh's bones, into a table holding another
+            // skeleton's bones (stale entries that must not be read).
+            let mut partial = BonePack::default();
+            let other: Vec<Bone> = bones.iter().rev().cloned().collect();
+            partial.pack(&other);
+            partial.reset();
+            let table = if prepared.bone_count > bones.len() {
+                None
+            } else if case % 4 < 2 {
+                partial.for_prepared(0, &bones, prepared.used())
+            } else {
+                pack.for_prepared(w.bones.len(), &bones, prepared.used())
+            };
+            let served = table.and_then(|mats| {
                 weighted_world_prepared(&w, &prepared, &deform, mats, &mut via_prepared)
             });
             assert_eq!(served.is_some(), ok, "case {case}");

@@ -44,12 +44,19 @@ pub(crate) struct PreparedWeights {
     group_len: [u32; GROUPS],
     /// The influence counts of the vertices after the groups.
     other_counts: Vec<u32>,
-    /// One more than the highest bone index: the bones a skeleton must have packed
+    /// The bones the influences use, each once, in increasing order.
+    used: Vec<u8>,
+    /// One more than the highest bone index: the bones a skeleton must have
     /// (`usize::MAX` when unusable).
     pub(super) bone_count: usize,
 }
 
 impl PreparedWeights {
+    /// The bones the influences use, each once.
+    pub(super) fn used(&self) -> &[u8] {
+        &self.used
+    }
+
     /// The records of `w`'s influences.
     pub(crate) fn new(w: &WeightedVertices) -> PreparedWeights {
         let unusable = PreparedWeights { bone_count: usize::MAX, ..PreparedWeights::default() };
@@ -82,7 +89,11 @@ impl PreparedWeights {
                 Some(first)
             })
             .collect();
+        let mut used: Vec<u8> = records.iter().map(|r| r.bone).collect();
+        used.sort_unstable();
+        used.dedup();
         let mut prepared = PreparedWeights {
+            used,
             influences: Vec::with_capacity(records.len()),
             targets: Vec::with_capacity(w.counts.len()),
             bone_count,
