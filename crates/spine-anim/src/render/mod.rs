@@ -74,7 +74,7 @@ struct DataCache {
     /// 65 535).
     triangles_u16: Vec<Vec<u16>>,
     /// Weighted mesh influences prepared for drawing, by attachment index (`None`: not made
-    /// yet, or not a weighted mesh).
+    /// yet; an entry is made only for a weighted mesh, unusable ones included).
     weights: Vec<Option<PreparedWeights>>,
 }
 

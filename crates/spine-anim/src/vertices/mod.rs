@@ -155,7 +155,8 @@ pub(crate) fn world_count(v: &Vertices, s: &Slot) -> usize {
     }
 }
 
-/// [`vertices_world`] into `dst`, which has `2 * world_count(v, s)` floats (`pack` as there).
+/// [`vertices_world`] into `dst`, which has `2 * world_count(v, s)` floats (`pack` as there;
+/// `prepared`: the renderer's [`PreparedWeights`] of a weighted `v`, used when they serve).
 /// Returns false (`dst` partly written) when the weights are inconsistent. Kept out of line:
 /// inlined into the renderer's loop it made that loop slower (2–3 % more instructions per
 /// render).
@@ -183,7 +184,7 @@ pub(crate) fn world_into(
         }
         Vertices::Weighted(w) => {
             let Some(pack) = pack else { return weighted_world(w, deform, bones, dst) };
-            if let Some(prepared) = prepared.filter(|p| p.bone_count <= bones.len()) {
+            if let Some(prepared) = prepared.filter(|p| p.serves(w, deform, bones.len())) {
                 if let Some(mats) = pack.for_prepared(w.bones.len(), bones, prepared.used()) {
                     if weighted_world_prepared(w, prepared, deform, mats, dst).is_some() {
                         return true;
@@ -243,14 +244,15 @@ pub(crate) struct BoneMatrix {
     t: [f32; 4],
 }
 
-/// The bones of a skeleton packed as [`BoneMatrix`]es for one render, once the weighted
-/// meshes drawn have as many influences as the skeleton has bones (packing a bone costs
-/// about what one influence saves).
+/// The bones of a skeleton packed as [`BoneMatrix`]es for one render: all of them once the
+/// weighted meshes drawn have as many influences as the skeleton has bones (packing a bone
+/// costs about what one influence saves); before that, only the bones of each mesh drawn
+/// from prepared influences ([`BonePack::for_prepared`]).
 #[derive(Debug, Default, Clone)]
 pub(crate) struct BonePack {
-    /// The packed bones, then (once a skeleton of at most [`SMALL_BONES`] bones was packed)
-    /// entries up to [`SMALL_BONES`] left from earlier packs, never read: a bone index is
-    /// checked against the packed count (see [`BonePack::small`]).
+    /// The packed bones (at least [`SMALL_BONES`] entries once a table was asked for). Entries
+    /// not packed in this render are stale and never read: the packed path reads the first
+    /// `len` after a full pack, the prepared path only the bones its mesh uses, all packed.
     mats: Vec<BoneMatrix>,
     /// How many bones the last pack holds.
     len: usize,
@@ -259,8 +261,8 @@ pub(crate) struct BonePack {
     packed: bool,
 }
 
-/// Skeletons with at most this many bones are packed into a table indexed by a `u8`
-/// (no bounds check per influence).
+/// The size of the packed table the prepared path indexes by a `u8` (no bounds check per
+/// influence): meshes on a skeleton's first 256 bones.
 pub(crate) const SMALL_BONES: usize = 256;
 
 impl BonePack {
@@ -291,8 +293,8 @@ impl BonePack {
     }
 
     /// The packed bones as a table of [`SMALL_BONES`] entries for a mesh of `influences`
-    /// influences on the bones `used` (each below `bones.len()`, at most [`SMALL_BONES`]
-    /// bones): all bones are packed once the influences seen reach the bone count (as
+    /// influences on the bones `used` (sorted; `None` when one is not below `bones.len()`):
+    /// all bones are packed once the influences seen reach the bone count (as
     /// [`BonePack::ready`]), before that only `used` (a packed bone costs about what one
     /// prepared influence saves). Entries of other bones may be stale: the mesh reads only
     /// `used`.
@@ -303,6 +305,10 @@ impl BonePack {
         bones: &[Bone],
         used: &[u8],
     ) -> Option<&[BoneMatrix; SMALL_BONES]> {
+        // (`used` is sorted: its last bone is its highest.)
+        if used.last().is_some_and(|&i| usize::from(i) >= bones.len()) {
+            return None;
+        }
         if !self.packed {
             self.seen += influences;
             if self.seen < bones.len() {
@@ -399,9 +405,10 @@ mod tests {
     use super::*;
     use spine_model::{BoneId, Inherit};
 
-    /// The packed path gives the scalar path's bits (with and without deform; finite values
-    /// and now and then ±0, ±∞, subnormals, the extremes or a NaN, whose payload may
-    /// differ), and the same verdict on inconsistent weights.
+    /// The packed and prepared paths give the scalar path's bits (with and without deform;
+    /// finite values and now and then ±0, ±∞, subnormals, the extremes or a NaN, whose
+    /// payload may differ), and the same verdict on inconsistent weights (too few
+    /// influences, an unknown bone, a deform too short or of one float).
     #[test]
     fn packed_and_prepared_weighted_vertices_match_the_scalar_ones_bit_for_bit() {
         let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
@@ -426,8 +433,11 @@ mod tests {
         };
         let data = crate::skeleton::tests::bone_data(Inherit::Normal);
         let mut nans = 0;
+        let mut served_300 = 0;
         for case in 0..400 {
-            let n_bones = 1 + (rng.bits() % 12) as usize;
+            // Now and then more bones than the prepared table holds (meshes on the first 256
+            // bones use it, the others may not).
+            let n_bones = if case % 50 == 7 { 300 } else { 1 + (rng.bits() % 12) as usize };
             let bones: Vec<Bone> = (0..n_bones)
                 .map(|_| {
                     let mut b = Bone::new(&data);
@@ -448,8 +458,14 @@ mod tests {
                 let n = (rng.bits() % 7) as u32;
                 w.counts.push(n);
                 for _ in 0..n {
-                    // Now and then a bone past the end (inconsistent weights).
-                    let id = (rng.bits() % (n_bones as u64 + u64::from(case % 7 == 0))) as usize;
+                    // Now and then a bone past the end (inconsistent weights); on 300 bones,
+                    // every other time only bones the prepared table holds.
+                    let range = if n_bones == 300 && case % 100 == 57 {
+                        250
+                    } else {
+                        n_bones as u64 + u64::from(case % 7 == 0)
+                    };
+                    let id = (rng.bits() % range) as usize;
                     w.bones.push(BoneId::from_index(id));
                     w.values.extend([
                         any(&mut rng, -200.0, 200.0),
@@ -462,11 +478,14 @@ mod tests {
                 w.bones.pop(); // Too few influences.
             }
             let nf = 2 * w.counts.iter().sum::<u32>() as usize;
-            let deform: Vec<f32> = if case % 2 == 0 {
-                vec![]
-            } else {
-                (0..nf).map(|_| any(&mut rng, -20.0, 20.0)).collect()
+            // Deform: none, a pair per influence, one float, or one float short.
+            let nd = match case % 8 {
+                1 if nf > 0 => 1,
+                3 => nf.saturating_sub(1),
+                _ if case % 2 == 1 => nf,
+                _ => 0,
             };
+            let deform: Vec<f32> = (0..nd).map(|_| any(&mut rng, -20.0, 20.0)).collect();
             let mut pack = BonePack::default();
             pack.pack(&bones);
             assert_eq!(pack.packed().len(), bones.len());
@@ -475,17 +494,19 @@ mod tests {
             let ok = weighted_world(&w, &deform, &bones, &mut scalar);
             let ok_packed = weighted_world_packed(&w, &deform, pack.packed(), &mut packed);
             assert_eq!(ok, ok_packed, "case {case}");
-            // The prepared path serves exactly the consistent weights (the others are left
-            // to the paths above).
+            // The prepared path serves exactly the consistent weights on the table's bones
+            // (the others are left to the paths above).
+            let on_table = w.bones.iter().all(|b| b.index() < SMALL_BONES);
             let prepared = PreparedWeights::new(&w);
-            let mut via_prepared = scalar.clone();
-            // Half the cases pack only the mesh's bones, into a table holding another
+            // (Filled with a value no path writes, so a vertex left unwritten shows.)
+            let mut via_prepared = vec![-7.5e30f32; scalar.len()];
+            // Half the cases pack only the mesh's bones, into a table holding a bigger
             // skeleton's bones (stale entries that must not be read).
             let mut partial = BonePack::default();
-            let other: Vec<Bone> = bones.iter().rev().cloned().collect();
+            let other: Vec<Bone> = bones.iter().rev().chain(&bones).cloned().collect();
             partial.pack(&other);
             partial.reset();
-            let table = if prepared.bone_count > bones.len() {
+            let table = if !prepared.serves(&w, &deform, bones.len()) {
                 None
             } else if case % 4 < 2 {
                 partial.for_prepared(0, &bones, prepared.used())
@@ -495,7 +516,8 @@ mod tests {
             let served = table.and_then(|mats| {
                 weighted_world_prepared(&w, &prepared, &deform, mats, &mut via_prepared)
             });
-            assert_eq!(served.is_some(), ok, "case {case}");
+            assert_eq!(served.is_some(), ok && on_table, "case {case}");
+            served_300 += usize::from(served.is_some() && n_bones == 300);
             if ok {
                 // Bits, any NaN as one value.
                 let bits = |v: &[f32]| {
@@ -504,10 +526,13 @@ mod tests {
                         .collect::<Vec<_>>()
                 };
                 assert_eq!(bits(&scalar), bits(&packed), "case {case}");
-                assert_eq!(bits(&scalar), bits(&via_prepared), "case {case}");
+                if served.is_some() {
+                    assert_eq!(bits(&scalar), bits(&via_prepared), "case {case}");
+                }
                 nans += scalar.iter().filter(|f| f.is_nan()).count();
             }
         }
         assert!(nans > 0, "the special values reached the output");
+        assert!(served_300 > 0, "a skeleton of 300 bones took the prepared path");
     }
 }

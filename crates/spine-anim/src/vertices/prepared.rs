@@ -28,7 +28,7 @@ struct Target {
 const GROUPS: usize = 4;
 
 /// A weighted mesh's influences prepared once (per skeleton data, by the renderer) for
-/// skeletons of at most [`SMALL_BONES`] bones. The vertices are grouped by their number of
+/// meshes whose bones are among a skeleton's first [`SMALL_BONES`]. The vertices are grouped by their number of
 /// influences (1, 2, 3, 4, then the others), so each group is drawn by a loop without a
 /// per-vertex count, and an influence is one record read plus a table lookup without a
 /// bounds check. Each vertex still sums its own influences in their order: the bits are
@@ -65,6 +65,7 @@ impl PreparedWeights {
         if total != w.bones.len() as u64
             || values.len() != w.bones.len()
             || u32::try_from(w.bones.len()).is_err()
+            || u32::try_from(w.counts.len()).is_err()
         {
             return unusable;
         }
@@ -169,9 +170,22 @@ fn group<const K: usize>(
     Some(())
 }
 
-/// The world vertices of `w` from `prepared` (made from `w`) and the packed bones `mats`,
-/// with `deform` (empty, or an offset pair per influence): `None` when `prepared` cannot
-/// serve (made from other weights, deform too short). The bits of
+impl PreparedWeights {
+    /// Whether these records can draw `w` (they were made from it) with `deform` on a
+    /// skeleton of `bone_count` bones: usable, every bone of theirs below `bone_count`, and
+    /// `deform` empty or an offset pair for every influence (a shorter one, even a single
+    /// float, is left to the lenient path, which reads what there is).
+    pub(super) fn serves(&self, w: &WeightedVertices, deform: &[f32], bone_count: usize) -> bool {
+        self.bone_count <= bone_count
+            && self.influences.len() == w.bones.len()
+            && self.targets.len() == w.counts.len()
+            && (deform.is_empty() || deform.len() / 2 >= self.influences.len())
+    }
+}
+
+/// The world vertices of `w` from `prepared` and the packed bones `mats` (holding at least
+/// the bones `prepared` uses), with `deform`: `None` when `prepared` does not
+/// [serve](PreparedWeights::serves) `w` and `deform`. The bits of
 /// [`super::weighted_world_packed`].
 pub(super) fn weighted_world_prepared(
     w: &WeightedVertices,
@@ -180,13 +194,10 @@ pub(super) fn weighted_world_prepared(
     mats: &[BoneMatrix; SMALL_BONES],
     dst: &mut [f32],
 ) -> Option<()> {
-    if prepared.influences.len() != w.bones.len() || prepared.targets.len() != w.counts.len() {
+    if !prepared.serves(w, deform, SMALL_BONES) {
         return None;
     }
     let deform = deform.as_chunks::<2>().0;
-    if !deform.is_empty() && deform.len() < prepared.influences.len() {
-        return None;
-    }
     let dst = dst.as_chunks_mut::<2>().0;
     let (mut records, mut targets) = (prepared.influences.as_slice(), prepared.targets.as_slice());
     let [n1, n2, n3, n4] = prepared.group_len.map(|n| n as usize);
