@@ -272,3 +272,57 @@ fn numbers_parse_to_the_nearest_double() {
         }
     }
 }
+
+/// The unchecked reader's number-array path reads what the checked reader (item by item)
+/// reads, and fails at the same byte with the same message, for arrays of numbers with every
+/// kind of separator, item and end; serde_json agrees on which of them are JSON.
+#[test]
+fn number_arrays_read_like_item_by_item() {
+    let mut r = Rng::new(0x5EED_1234_ABCD_0001);
+    let items = [
+        "1",
+        "-2.5",
+        "0",
+        "-0",
+        "0.125",
+        "3e2",
+        "1E-7",
+        "01",
+        "1.",
+        "-",
+        "\"s\"",
+        "[4, 5]",
+        "[]",
+        "{\"a\": 6}",
+        "true",
+        "null",
+        "12345678901234567890",
+        "0.30000000000000004",
+        "x",
+    ];
+    let seps = [",", ", ", ", ", " ,", ",\n\t\t", ",\r\n ", " ", ",,", "", ", ,"];
+    let ends = ["]", "]", " ]", "\n]", "", ",]", ", ]", "}"];
+    for _ in 0..20_000 {
+        let mut t = String::from("[");
+        for i in 0..r.below(6) {
+            if i > 0 {
+                t.push_str(seps[r.below(seps.len())]);
+            }
+            t.push_str(items[r.below(items.len())]);
+        }
+        t.push_str(ends[r.below(ends.len())]);
+        for text in [t.clone(), format!("{{\"k\": [{t}, 7], \"l\": {t}}}")] {
+            let limits = Limits::default();
+            let checked = Parser::<true>::run(&text, &limits);
+            let unchecked = Parser::<false>::run(&text, &limits);
+            match (checked, unchecked) {
+                (Ok((a, da)), Ok((b, db))) => {
+                    assert_eq!(format!("{a:?} {da}"), format!("{b:?} {db}"), "{text:?}")
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b, "{text:?}"),
+                (a, b) => panic!("{text:?}: checked {:?}, unchecked {:?}", a.is_ok(), b.is_ok()),
+            }
+            check_like_serde(&text);
+        }
+    }
+}
