@@ -19,9 +19,9 @@ fn vertices(c: &mut Conv<'_, '_>, vertex_count: usize, values: &[f32]) -> Vertic
     if vertex_count.checked_mul(2) == Some(values.len()) {
         return c.b.unweighted(values);
     }
-    let mut out: Vec<Vec<(u32, f32, f32, f32)>> =
-        Vec::with_capacity(vertex_count.min(values.len()));
-    let mut i = 0;
+    // One pass to find the whole vertices (and count their influences), so the builder reads
+    // them straight from `values`, without a vector per vertex.
+    let (mut i, mut vertices, mut influences) = (0, 0, 0);
     let mut bad = false;
     while i < values.len() {
         let n = values[i];
@@ -32,25 +32,53 @@ fn vertices(c: &mut Conv<'_, '_>, vertex_count: usize, values: &[f32]) -> Vertic
             break;
         }
         let n = n as usize;
-        let mut v = Vec::with_capacity(n);
         for k in 0..n {
-            let o = i + 1 + k * 4;
-            let bone = values[o];
+            let bone = values[i + 1 + k * 4];
             if bone < 0.0 || bone.fract() != 0.0 {
                 bad = true;
             }
-            v.push((bone as u32, values[o + 1], values[o + 2], values[o + 3]));
         }
-        out.push(v);
+        vertices += 1;
+        influences += n;
         i += 1 + n * 4;
     }
-    if bad || out.len() != vertex_count {
+    if bad || vertices != vertex_count {
         c.b.report(ProblemKind::Invalid(format!(
             "{} vertex values are neither {vertex_count} unweighted nor {vertex_count} weighted vertices",
             values.len()
         )));
     }
-    c.b.weighted(out)
+    let weighted = Weighted { values: values.get(..i).unwrap_or_default(), left: vertices };
+    c.b.weighted_with_capacity(weighted, influences)
+}
+
+/// The weighted vertices of JSON vertex values already checked by [`vertices`]: per vertex,
+/// its `(bone, x, y, weight)` influences.
+struct Weighted<'a> {
+    /// `boneCount, (bone, x, y, weight) × boneCount` per vertex.
+    values: &'a [f32],
+    /// The vertices left.
+    left: usize,
+}
+
+/// One influence of a weighted vertex.
+type Influence = (u32, f32, f32, f32);
+
+impl<'a> Iterator for Weighted<'a> {
+    type Item = std::iter::Map<std::slice::ChunksExact<'a, f32>, fn(&[f32]) -> Influence>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.left = self.left.checked_sub(1)?;
+        let (&n, rest) = self.values.split_first()?;
+        let (v, rest) = rest.split_at_checked(n as usize * 4)?;
+        self.values = rest;
+        let influence: fn(&[f32]) -> Influence = |b| (b[0] as u32, b[1], b[2], b[3]);
+        Some(v.chunks_exact(4).map(influence))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
 }
 
 /// A sequence's `[count, start, digits, setup]` (negative numbers read as 0).
