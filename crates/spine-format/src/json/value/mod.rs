@@ -442,6 +442,23 @@ pub(crate) fn f32s(v: J<'_>, p: &P<'_>) -> R<Vec<f32>> {
     Ok(out)
 }
 
+/// A bezier `curve` array, like [`f32s`] (the same errors) but held inline when short.
+pub(crate) fn bezier(v: J<'_>, p: &P<'_>) -> R<crate::json::Bezier> {
+    use crate::json::Bezier;
+    let Node::Arr { count, .. } = v.node() else { return Err(p.expected("an array", v)) };
+    let first = v.i + 1;
+    let items = v.doc.nodes.get(first..first + count as usize).unwrap_or_default();
+    let mut inline = [0.0f32; Bezier::INLINE];
+    let Some(out) = inline.get_mut(..items.len()) else { return f32s(v, p).map(Bezier::from) };
+    for (i, (n, o)) in items.iter().zip(out).enumerate() {
+        match *n {
+            Node::Num(x) if (x as f32).is_finite() => *o = x as f32,
+            _ => return Err(item_error(as_f32, v, first + i, p, i)),
+        }
+    }
+    Ok(Bezier::from_slice(inline.get(..items.len()).unwrap_or_default()))
+}
+
 /// An array of non-negative integers, like [`f32s`] with the errors of [`as_u32`].
 pub(crate) fn u32s(v: J<'_>, p: &P<'_>) -> R<Vec<u32>> {
     let Node::Arr { count, .. } = v.node() else { return Err(p.expected("an array", v)) };
