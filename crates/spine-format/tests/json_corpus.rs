@@ -172,7 +172,7 @@ fn spineboy_3_5_facts_and_3x_curves() {
     // 3.x array curve: [cx1, cy1, cx2, cy2] on the key, rotate values under "angle".
     let k = &rotate_keys(&s, "hit", "front_upper_arm")[0];
     assert_eq!(k.value, Some(-310.92));
-    assert_eq!(k.curve, Some(Curve::Bezier(vec![0.38, 0.53, 0.744, 1.0])));
+    assert_eq!(k.curve, Some(Curve::Bezier(vec![0.38, 0.53, 0.744, 1.0].into())));
     // "stepped".
     let k = &rotate_keys(&s, "death", "head")[4];
     assert_eq!((k.time, k.value, k.curve.clone()), (0.4, Some(-72.66), Some(Curve::Stepped)));
@@ -232,7 +232,7 @@ fn spineboy_4_2_facts_and_4x_curves() {
     assert_eq!((keys[0].value.x, keys[0].value.y), (Some(-5.14), Some(11.13)));
     assert_eq!(
         keys[0].curve,
-        Some(Curve::Bezier(vec![0.033, -7.77, 0.112, -9.03, 0.034, 11.13, 0.108, 9.74]))
+        Some(Curve::Bezier(vec![0.033, -7.77, 0.112, -9.03, 0.034, 11.13, 0.108, 9.74].into()))
     );
     assert_eq!(keys[4].time, 0.6667);
     assert_eq!(keys[4].curve, None);

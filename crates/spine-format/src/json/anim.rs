@@ -5,7 +5,7 @@ use super::keys::{
     sequence_key, two_color, xy,
 };
 use super::value::{
-    array_len, as_f32, check_count, each, each_named, each_named_some, f32s, Obj, J, P, R,
+    array_len, as_f32, bezier, check_count, each, each_named, each_named_some, Obj, J, P, R,
 };
 use super::{Inherit, PathMix, SequenceMode, TransformMix};
 use crate::SpineVersion;
@@ -25,7 +25,7 @@ pub enum Curve {
     /// Any other string (e.g. `"linear"`).
     Other(String),
     /// An array of numbers.
-    Bezier(Vec<f32>),
+    Bezier(Bezier),
     /// 3.8: `"curve": cx1` with the key's `c2`, `c3`, `c4`.
     Number {
         /// `curve`.
@@ -37,6 +37,86 @@ pub enum Curve {
         /// `c4` (default 1).
         c4: Option<f32>,
     },
+}
+
+/// The numbers of a bezier `curve` array (4 per channel in 4.x), read as a `[f32]`. Up to
+/// [`Bezier::INLINE`] of them (two channels: every 3.x curve and most 4.x ones) are held
+/// without a heap allocation.
+#[derive(Clone)]
+pub struct Bezier(BezierRepr);
+
+#[derive(Clone)]
+enum BezierRepr {
+    Inline { len: u8, values: [f32; Bezier::INLINE] },
+    Heap(Vec<f32>),
+}
+
+impl Bezier {
+    /// The most numbers held inline.
+    pub const INLINE: usize = 8;
+
+    /// The numbers `v`.
+    pub fn from_slice(v: &[f32]) -> Bezier {
+        let mut values = [0.0; Bezier::INLINE];
+        match values.get_mut(..v.len()) {
+            Some(inline) => {
+                inline.copy_from_slice(v);
+                Bezier(BezierRepr::Inline { len: v.len() as u8, values })
+            }
+            None => Bezier(BezierRepr::Heap(v.to_vec())),
+        }
+    }
+
+    /// The numbers.
+    pub fn as_slice(&self) -> &[f32] {
+        match &self.0 {
+            BezierRepr::Inline { len, values } => {
+                values.get(..usize::from(*len)).unwrap_or_default()
+            }
+            BezierRepr::Heap(v) => v,
+        }
+    }
+}
+
+impl std::ops::Deref for Bezier {
+    type Target = [f32];
+    fn deref(&self) -> &[f32] {
+        self.as_slice()
+    }
+}
+
+impl From<Vec<f32>> for Bezier {
+    fn from(v: Vec<f32>) -> Bezier {
+        if v.len() <= Bezier::INLINE {
+            Bezier::from_slice(&v)
+        } else {
+            Bezier(BezierRepr::Heap(v))
+        }
+    }
+}
+
+impl FromIterator<f32> for Bezier {
+    fn from_iter<I: IntoIterator<Item = f32>>(iter: I) -> Bezier {
+        Bezier::from(iter.into_iter().collect::<Vec<f32>>())
+    }
+}
+
+impl PartialEq for Bezier {
+    fn eq(&self, other: &Bezier) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl std::fmt::Debug for Bezier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.as_slice().fmt(f)
+    }
+}
+
+impl Serialize for Bezier {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.as_slice().serialize(s)
+    }
 }
 
 /// One key of a timeline.
@@ -315,7 +395,7 @@ fn read_curve(o: &Obj) -> R<Option<Curve>> {
         }
         _ if v.items().is_some() => {
             check_count(v, p, "bezier value", array_len(v).unwrap_or(0))?;
-            f32s(v, p).map(Curve::Bezier)
+            bezier(v, p).map(Curve::Bezier)
         }
         _ => Err(p.expected("\"stepped\", a number or an array of numbers", v)),
     })

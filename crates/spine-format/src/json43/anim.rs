@@ -5,7 +5,7 @@ use crate::json::keys::{
     deform_key, draw_order_offsets, event_key, ik_key, last, physics_property, required_color,
     sequence_key, two_color, xy,
 };
-use crate::json::value::{array_len, check_count, each, f32s, Obj, J, P, R};
+use crate::json::value::{array_len, bezier, check_count, each, Obj, J, P, R};
 use crate::json::{
     AttachmentTimeline, AttachmentTimelines, BoneTimeline, Curve, DrawOrderOffset, EventKey, IkKey,
     Key, Keys1, Named, PhysicsTimeline, SlotTimeline, Xy,
@@ -144,7 +144,7 @@ fn read_curve(o: &Obj) -> R<Option<Curve>> {
         Some(s) => Ok(Curve::Other(s.to_owned())),
         None if v.items().is_some() => {
             check_count(v, p, "bezier value", array_len(v).unwrap_or(0))?;
-            f32s(v, p).map(Curve::Bezier)
+            bezier(v, p).map(Curve::Bezier)
         }
         None => Err(p.expected("\"stepped\" or an array of numbers", v)),
     })

@@ -19,38 +19,72 @@ fn vertices(c: &mut Conv<'_, '_>, vertex_count: usize, values: &[f32]) -> Vertic
     if vertex_count.checked_mul(2) == Some(values.len()) {
         return c.b.unweighted(values);
     }
-    let mut out: Vec<Vec<(u32, f32, f32, f32)>> =
-        Vec::with_capacity(vertex_count.min(values.len()));
-    let mut i = 0;
+    // One pass to find the whole vertices (and count their influences), so the builder reads
+    // them straight from `values`, without a vector per vertex.
+    let (mut i, mut vertices, mut influences) = (0, 0, 0);
     let mut bad = false;
     while i < values.len() {
         let n = values[i];
         // `n` comes from the file: a huge count must not overflow the end index.
         let end = (n as usize).checked_mul(4).and_then(|k| k.checked_add(i + 1));
-        if n < 0.0 || n.fract() != 0.0 || end.is_none_or(|end| end > values.len()) {
+        if n < 0.0 || !integral(n) || end.is_none_or(|end| end > values.len()) {
             bad = true;
             break;
         }
         let n = n as usize;
-        let mut v = Vec::with_capacity(n);
         for k in 0..n {
-            let o = i + 1 + k * 4;
-            let bone = values[o];
-            if bone < 0.0 || bone.fract() != 0.0 {
+            let bone = values[i + 1 + k * 4];
+            if bone < 0.0 || !integral(bone) {
                 bad = true;
             }
-            v.push((bone as u32, values[o + 1], values[o + 2], values[o + 3]));
         }
-        out.push(v);
+        vertices += 1;
+        influences += n;
         i += 1 + n * 4;
     }
-    if bad || out.len() != vertex_count {
+    if bad || vertices != vertex_count {
         c.b.report(ProblemKind::Invalid(format!(
             "{} vertex values are neither {vertex_count} unweighted nor {vertex_count} weighted vertices",
             values.len()
         )));
     }
-    c.b.weighted(out)
+    let weighted = Weighted { values: values.get(..i).unwrap_or_default(), left: vertices };
+    c.b.weighted_with_capacity(weighted, influences)
+}
+
+/// Whether `x` is a finite integer, as `x.fract() == 0.0` says (without its libm `trunc` call):
+/// every `f32` of magnitude 2^23 or more is one, and below that `as i32` truncates exactly.
+fn integral(x: f32) -> bool {
+    x.is_finite() && (x.abs() >= 8_388_608.0 || x as i32 as f32 == x)
+}
+
+/// The weighted vertices of JSON vertex values already checked by [`vertices`]: per vertex,
+/// its `(bone, x, y, weight)` influences.
+struct Weighted<'a> {
+    /// `boneCount, (bone, x, y, weight) × boneCount` per vertex.
+    values: &'a [f32],
+    /// The vertices left.
+    left: usize,
+}
+
+/// One influence of a weighted vertex.
+type Influence = (u32, f32, f32, f32);
+
+impl<'a> Iterator for Weighted<'a> {
+    type Item = std::iter::Map<std::slice::ChunksExact<'a, f32>, fn(&[f32]) -> Influence>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.left = self.left.checked_sub(1)?;
+        let (&n, rest) = self.values.split_first()?;
+        let (v, rest) = rest.split_at_checked(n as usize * 4)?;
+        self.values = rest;
+        let influence: fn(&[f32]) -> Influence = |b| (b[0] as u32, b[1], b[2], b[3]);
+        Some(v.chunks_exact(4).map(influence))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
 }
 
 /// A sequence's `[count, start, digits, setup]` (negative numbers read as 0).
@@ -206,4 +240,47 @@ fn mesh(
 /// A tint, white when absent.
 fn color(c: &Option<[u8; 4]>) -> Color {
     c.map_or(Color::WHITE, Color::from_bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::integral;
+
+    /// `integral` says what `fract() == 0.0` says, on edge values and pseudo-random bit patterns.
+    #[test]
+    fn integral_matches_fract() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            8_388_607.5,
+            8_388_608.0,
+            -8_388_608.0,
+            16_777_217.0,
+            2_147_483_648.0,
+            -2_147_483_904.0,
+            1e30,
+            -1e30,
+            f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::MIN,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        let mut s = 0x9E37_79B9u32;
+        for _ in 0..1_000_000 {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            xs.push(f32::from_bits(s));
+            xs.push((s % 100_000) as f32 / [1.0, 2.0, 4.0, 10.0][(s % 4) as usize]);
+        }
+        for x in xs {
+            assert_eq!(integral(x), x.fract() == 0.0, "{x:?}");
+        }
+    }
 }

@@ -384,9 +384,7 @@ pub(crate) fn as_f32(v: J<'_>, p: &P<'_>) -> R<f32> {
 
 pub(crate) fn as_i32(v: J<'_>, p: &P<'_>) -> R<i32> {
     match v.num() {
-        Some(n) if n.fract() == 0.0 && n >= f64::from(i32::MIN) && n <= f64::from(i32::MAX) => {
-            Ok(n as i32)
-        }
+        Some(n) if is_i32(n) => Ok(n as i32),
         Some(n) => Err(p.err(format!("expected a 32-bit integer, found {n}"))),
         None => Err(p.expected("an integer", v)),
     }
@@ -394,7 +392,7 @@ pub(crate) fn as_i32(v: J<'_>, p: &P<'_>) -> R<i32> {
 
 pub(crate) fn as_u32(v: J<'_>, p: &P<'_>) -> R<u32> {
     match v.num() {
-        Some(n) if n.fract() == 0.0 && n >= 0.0 && n <= f64::from(u32::MAX) => Ok(n as u32),
+        Some(n) if is_u32(n) => Ok(n as u32),
         Some(n) => Err(p.err(format!("expected a non-negative integer, found {n}"))),
         None => Err(p.expected("a non-negative integer", v)),
     }
@@ -442,6 +440,37 @@ pub(crate) fn f32s(v: J<'_>, p: &P<'_>) -> R<Vec<f32>> {
     Ok(out)
 }
 
+/// A bezier `curve` array, like [`f32s`] (the same errors) but held inline when short.
+pub(crate) fn bezier(v: J<'_>, p: &P<'_>) -> R<crate::json::Bezier> {
+    use crate::json::Bezier;
+    let Node::Arr { count, .. } = v.node() else { return Err(p.expected("an array", v)) };
+    let first = v.i + 1;
+    let items = v.doc.nodes.get(first..first + count as usize).unwrap_or_default();
+    let mut inline = [0.0f32; Bezier::INLINE];
+    let Some(out) = inline.get_mut(..items.len()) else { return f32s(v, p).map(Bezier::from) };
+    for (i, (n, o)) in items.iter().zip(out).enumerate() {
+        match *n {
+            Node::Num(x) if (x as f32).is_finite() => *o = x as f32,
+            _ => return Err(item_error(as_f32, v, first + i, p, i)),
+        }
+    }
+    Ok(Bezier::from_slice(inline.get(..items.len()).unwrap_or_default()))
+}
+
+/// Whether `x` is an integer in `0..=u32::MAX` (in range, `as` truncates, so the round trip
+/// keeps exactly the integers; `x.fract()` would be a libm call, `trunc` being no SSE2
+/// instruction).
+#[inline]
+fn is_u32(x: f64) -> bool {
+    x >= 0.0 && x <= f64::from(u32::MAX) && f64::from(x as u32) == x
+}
+
+/// Whether `x` is an integer in the `i32` range (as [`is_u32`]).
+#[inline]
+fn is_i32(x: f64) -> bool {
+    x >= f64::from(i32::MIN) && x <= f64::from(i32::MAX) && f64::from(x as i32) == x
+}
+
 /// An array of non-negative integers, like [`f32s`] with the errors of [`as_u32`].
 pub(crate) fn u32s(v: J<'_>, p: &P<'_>) -> R<Vec<u32>> {
     let Node::Arr { count, .. } = v.node() else { return Err(p.expected("an array", v)) };
@@ -450,9 +479,7 @@ pub(crate) fn u32s(v: J<'_>, p: &P<'_>) -> R<Vec<u32>> {
     let mut out = Vec::with_capacity(items.len());
     for (i, n) in items.iter().enumerate() {
         match *n {
-            Node::Num(x) if x.fract() == 0.0 && x >= 0.0 && x <= f64::from(u32::MAX) => {
-                out.push(x as u32)
-            }
+            Node::Num(x) if is_u32(x) => out.push(x as u32),
             _ => return Err(item_error(as_u32, v, first + i, p, i)),
         }
     }

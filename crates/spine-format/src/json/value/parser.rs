@@ -186,9 +186,18 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
     fn skip_ws(&mut self) -> Option<u8> {
         let b = self.b;
         let mut pos = self.pos;
-        while pos < b.len() {
-            let c = b[pos];
-            if !matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
+        while let Some(&c) = b.get(pos) {
+            if c == b'\n' {
+                pos += 1;
+                // A new line's indentation: up to 8 tabs at once (an editor export indents
+                // with tabs), the rest one by one.
+                if let Some(w) = b.get(pos..).and_then(|s| s.first_chunk::<8>()) {
+                    let x = u64::from_le_bytes(*w) ^ 0x0909_0909_0909_0909;
+                    pos += (x.trailing_zeros() / 8) as usize;
+                }
+                continue;
+            }
+            if !matches!(c, b' ' | b'\r' | b'\t') {
                 self.pos = pos;
                 return Some(c);
             }
@@ -245,11 +254,23 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
                                 self.error(&format!("nesting deeper than {MAX_DEPTH} levels"))
                             );
                         }
-                        stack.push(Open { at, count: 0, is_obj });
-                        if is_obj {
-                            self.key()?;
+                        if !CHECKED && !is_obj && matches!(self.peek(), Some(b'-' | b'0'..=b'9')) {
+                            let (count, ended) = self.number_items()?;
+                            if !ended {
+                                stack.push(Open { at, count, is_obj });
+                                continue;
+                            }
+                            let end = self.idx();
+                            if let Some(n) = self.nodes.get_mut(at) {
+                                *n = Node::Arr { count, end };
+                            }
+                        } else {
+                            stack.push(Open { at, count: 0, is_obj });
+                            if is_obj {
+                                self.key()?;
+                            }
+                            continue;
                         }
-                        continue;
                     }
                 }
                 Some(b'"') => self.string()?,
@@ -446,8 +467,78 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
     }
 
     /// A number (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`), read as the nearest `f64`.
-    #[inline]
+    #[inline(always)]
     fn number(&mut self) -> Result<(), JsonError> {
+        match plain_number(self.b, self.pos) {
+            Some((value, end)) => {
+                self.pos = end;
+                self.push(Node::Num(value))
+            }
+            None => self.number_slow(),
+        }
+    }
+
+    /// The items of an array whose first item, at the current byte, starts a number, as long as
+    /// they are numbers: their count and `true` when the array ended (its `]` read), `false`
+    /// when an item that is not a number comes next (the position at it). Only for
+    /// unchecked readers (a checked one reads arrays item by item, to know the path of a limit
+    /// error).
+    fn number_items(&mut self) -> Result<(u32, bool), JsonError> {
+        // The position stays in a register here (`self.pos` is written back before any call).
+        let b = self.b;
+        let mut pos = self.pos;
+        let mut count = 0u32;
+        loop {
+            match plain_number(b, pos) {
+                Some((value, end)) => {
+                    pos = end;
+                    self.push(Node::Num(value))?;
+                }
+                None => {
+                    self.pos = pos;
+                    self.number_slow()?;
+                    pos = self.pos;
+                }
+            }
+            count += 1;
+            // The separator: `, ` (as the editor writes it) or `]` directly, else after any
+            // whitespace.
+            let mut c = b.get(pos).copied();
+            if !matches!(c, Some(b',' | b']')) {
+                self.pos = pos;
+                c = self.next_token();
+                pos = self.pos;
+            }
+            match c {
+                Some(b',') => {
+                    pos += 1;
+                    if b.get(pos) == Some(&b' ') {
+                        pos += 1;
+                    }
+                    if !matches!(b.get(pos), Some(b'-' | b'0'..=b'9')) {
+                        self.pos = pos;
+                        if !matches!(self.next_token(), Some(b'-' | b'0'..=b'9')) {
+                            return Ok((count, false));
+                        }
+                        pos = self.pos;
+                    }
+                }
+                Some(b']') => {
+                    self.pos = pos + 1;
+                    return Ok((count, true));
+                }
+                _ => {
+                    self.pos = pos;
+                    return Err(self.error("expected `,` or `]`"));
+                }
+            }
+        }
+    }
+
+    /// A number (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`) that [`plain_number`] does
+    /// not read, or an invalid one, read as the nearest `f64` (or failing where it stops being one).
+    #[inline(never)]
+    fn number_slow(&mut self) -> Result<(), JsonError> {
         let b = self.b;
         let start = self.pos;
         let mut pos = start;
@@ -521,4 +612,51 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
         };
         self.push(Node::Num(value))
     }
+}
+
+/// A number without an exponent whose digits fit Clinger's fast path (every number Spine
+/// writes), at `start`: its value and the position after it; `None` for any other text.
+#[inline(always)]
+fn plain_number(b: &[u8], start: usize) -> Option<(f64, usize)> {
+    let neg = b.get(start) == Some(&b'-');
+    let int_start = start + usize::from(neg);
+    // Up to 19 digits fit a u64 exactly (more wrap, but are not read here).
+    let (mut m, mut pos) = digits(b, int_start, 0);
+    let int_digits = pos - int_start;
+    if int_digits == 0 || (int_digits > 1 && b.get(int_start) == Some(&b'0')) {
+        return None;
+    }
+    let mut frac_digits = 0;
+    let mut next = b.get(pos).copied();
+    if next == Some(b'.') {
+        let frac_start = pos + 1;
+        (m, pos) = digits(b, frac_start, m);
+        frac_digits = pos - frac_start;
+        if frac_digits == 0 {
+            return None;
+        }
+        next = b.get(pos).copied();
+    }
+    if matches!(next, Some(b'e' | b'E')) || int_digits + frac_digits > 19 || m >= 1u64 << 53 {
+        return None;
+    }
+    // Clinger's fast path: both operands are exact, so one rounding gives the nearest (and
+    // dividing by 10^0 = 1 is exact).
+    let f = m as f64 / *POW10.get(frac_digits)?;
+    Some((if neg { -f } else { f }, pos))
+}
+
+/// Reads the decimal digits from `pos` into `m` (wrapping past 19 digits); returns `m` and the
+/// position after the last digit.
+#[inline(always)]
+fn digits(b: &[u8], mut pos: usize, mut m: u64) -> (u64, usize) {
+    while let Some(&c) = b.get(pos) {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        m = m.wrapping_mul(10).wrapping_add(u64::from(d));
+        pos += 1;
+    }
+    (m, pos)
 }

@@ -272,3 +272,101 @@ fn numbers_parse_to_the_nearest_double() {
         }
     }
 }
+
+/// The unchecked reader's number-array path reads what the checked reader (item by item)
+/// reads, and fails at the same byte with the same message, for arrays of numbers with every
+/// kind of separator, item and end; serde_json agrees on which of them are JSON.
+#[test]
+fn number_arrays_read_like_item_by_item() {
+    let mut r = Rng::new(0x5EED_1234_ABCD_0001);
+    let items = [
+        "1",
+        "-2.5",
+        "0",
+        "-0",
+        "0.125",
+        "3e2",
+        "1E-7",
+        "01",
+        "1.",
+        "-",
+        "\"s\"",
+        "[4, 5]",
+        "[]",
+        "{\"a\": 6}",
+        "true",
+        "null",
+        "12345678901234567890",
+        "0.30000000000000004",
+        "x",
+    ];
+    let seps = [",", ", ", ", ", " ,", ",\n\t\t", ",\r\n ", " ", ",,", "", ", ,"];
+    let ends = ["]", "]", " ]", "\n]", "", ",]", ", ]", "}"];
+    for _ in 0..20_000 {
+        let mut t = String::from("[");
+        for i in 0..r.below(6) {
+            if i > 0 {
+                t.push_str(seps[r.below(seps.len())]);
+            }
+            t.push_str(items[r.below(items.len())]);
+        }
+        t.push_str(ends[r.below(ends.len())]);
+        for text in [t.clone(), format!("{{\"k\": [{t}, 7], \"l\": {t}}}")] {
+            let limits = Limits::default();
+            let checked = Parser::<true>::run(&text, &limits);
+            let unchecked = Parser::<false>::run(&text, &limits);
+            match (checked, unchecked) {
+                (Ok((a, da)), Ok((b, db))) => {
+                    assert_eq!(format!("{a:?} {da}"), format!("{b:?} {db}"), "{text:?}")
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b, "{text:?}"),
+                (a, b) => panic!("{text:?}: checked {:?}, unchecked {:?}", a.is_ok(), b.is_ok()),
+            }
+            check_like_serde(&text);
+        }
+    }
+}
+
+/// The integer readers' round-trip tests accept exactly what `fract() == 0.0` with their range
+/// checks accepts, on edge values and random bit patterns.
+#[test]
+fn integer_tests_match_fract() {
+    let mut r = Rng::new(0x1234_5678_9ABC_DEF0);
+    let mut xs = vec![
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        1.0,
+        -1.0,
+        0.999_999_999,
+        4_294_967_295.0,
+        4_294_967_295.5,
+        4_294_967_296.0,
+        2_147_483_647.0,
+        2_147_483_647.5,
+        -2_147_483_648.0,
+        -2_147_483_648.5,
+        -2_147_483_649.0,
+        4_503_599_627_370_496.0,
+        1e300,
+        -1e300,
+        f64::MIN_POSITIVE,
+        5e-324,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::MAX,
+        f64::MIN,
+    ];
+    xs.extend((0..200_000).map(|_| f64::from_bits(r.next_u64())));
+    xs.extend(
+        (0..200_000).map(|i| (r.below(1 << 20) as f64 - 1000.0) / [1.0, 2.0, 4.0, 10.0][i % 4]),
+    );
+    for x in xs {
+        let u = x.fract() == 0.0 && x >= 0.0 && x <= f64::from(u32::MAX);
+        assert_eq!(is_u32(x), u, "{x:?}");
+        let i = x.fract() == 0.0 && x >= f64::from(i32::MIN) && x <= f64::from(i32::MAX);
+        assert_eq!(is_i32(x), i, "{x:?}");
+    }
+}

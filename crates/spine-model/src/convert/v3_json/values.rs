@@ -86,7 +86,7 @@ pub(super) fn curve3_to_json(c: c3::Curve, v38: bool) -> Option<Curve> {
         c3::Curve::Bezier([a, b, cc, d]) if v38 => {
             Some(Curve::Number { c1: a, c2: Some(b), c3: Some(cc), c4: Some(d) })
         }
-        c3::Curve::Bezier(b) => Some(Curve::Bezier(b.to_vec())),
+        c3::Curve::Bezier(b) => Some(Curve::Bezier(j::Bezier::from_slice(&b))),
     }
 }
 
