@@ -39,9 +39,9 @@ pub enum Curve {
     },
 }
 
-/// The numbers of a bezier `curve` array (4 per channel in 4.x), read as a `[f32]`. Up to
-/// [`Bezier::INLINE`] of them (two channels: every 3.x curve and most 4.x ones) are held
-/// without a heap allocation.
+/// The numbers of a bezier `curve` array (4 per channel in 4.x), used as a `[f32]` (read and
+/// written in place; [`Vec<f32>`] in and out with `From`). Up to eight of them (two channels:
+/// every 3.x curve and most 4.x ones) are held without a heap allocation.
 #[derive(Clone)]
 pub struct Bezier(BezierRepr);
 
@@ -53,7 +53,7 @@ enum BezierRepr {
 
 impl Bezier {
     /// The most numbers held inline.
-    pub const INLINE: usize = 8;
+    pub(crate) const INLINE: usize = 8;
 
     /// The numbers `v`.
     pub fn from_slice(v: &[f32]) -> Bezier {
@@ -76,12 +76,82 @@ impl Bezier {
             BezierRepr::Heap(v) => v,
         }
     }
+
+    /// The numbers, to change in place.
+    pub fn as_mut_slice(&mut self) -> &mut [f32] {
+        match &mut self.0 {
+            BezierRepr::Inline { len, values } => {
+                values.get_mut(..usize::from(*len)).unwrap_or_default()
+            }
+            BezierRepr::Heap(v) => v,
+        }
+    }
+}
+
+impl Default for Bezier {
+    /// No numbers.
+    fn default() -> Bezier {
+        Bezier::from_slice(&[])
+    }
 }
 
 impl std::ops::Deref for Bezier {
     type Target = [f32];
     fn deref(&self) -> &[f32] {
         self.as_slice()
+    }
+}
+
+impl std::ops::DerefMut for Bezier {
+    fn deref_mut(&mut self) -> &mut [f32] {
+        self.as_mut_slice()
+    }
+}
+
+impl AsRef<[f32]> for Bezier {
+    fn as_ref(&self) -> &[f32] {
+        self.as_slice()
+    }
+}
+
+impl From<&[f32]> for Bezier {
+    fn from(v: &[f32]) -> Bezier {
+        Bezier::from_slice(v)
+    }
+}
+
+impl<const N: usize> From<[f32; N]> for Bezier {
+    fn from(v: [f32; N]) -> Bezier {
+        Bezier::from_slice(&v)
+    }
+}
+
+impl From<Bezier> for Vec<f32> {
+    fn from(b: Bezier) -> Vec<f32> {
+        match b.0 {
+            BezierRepr::Heap(v) => v,
+            BezierRepr::Inline { .. } => b.as_slice().to_vec(),
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Bezier {
+    type Item = &'a f32;
+    type IntoIter = std::slice::Iter<'a, f32>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl PartialEq<[f32]> for Bezier {
+    fn eq(&self, other: &[f32]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl PartialEq<Vec<f32>> for Bezier {
+    fn eq(&self, other: &Vec<f32>) -> bool {
+        self.as_slice() == other.as_slice()
     }
 }
 
@@ -665,4 +735,35 @@ pub(super) fn read_animation(name: &str, o: &Obj, ver: SpineVersion) -> R<Animat
         draw_order,
         events,
     })
+}
+
+#[cfg(test)]
+mod bezier_tests {
+    use super::Bezier;
+
+    /// Inline (up to eight numbers) or not, a `Bezier` reads, edits, compares, prints and
+    /// converts as the `Vec<f32>` it replaced.
+    #[test]
+    fn bezier_is_used_like_a_vec() {
+        for n in [0usize, 1, 4, 8, 9, 16] {
+            let v: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+            let mut b = Bezier::from(v.clone());
+            assert_eq!(b, v);
+            assert_eq!(format!("{b:?}"), format!("{v:?}"));
+            assert_eq!(serde_json::to_string(&b).ok(), serde_json::to_string(&v).ok());
+            if let Some(x) = b.first_mut() {
+                *x = 7.0;
+            }
+            let mut w = v.clone();
+            if let Some(x) = w.first_mut() {
+                *x = 7.0;
+            }
+            assert_eq!(b.iter().sum::<f32>(), (&b).into_iter().sum::<f32>());
+            assert_eq!(Vec::from(b.clone()), w);
+            assert_eq!(Bezier::from(w.as_slice()), b);
+            assert_eq!(b.len(), n);
+        }
+        assert_eq!(Bezier::default(), Vec::<f32>::new());
+        assert_eq!(Bezier::from([1.0, 2.0]).as_ref(), &[1.0, 2.0]);
+    }
 }

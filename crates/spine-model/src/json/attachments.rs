@@ -76,7 +76,7 @@ impl<'a> Iterator for Weighted<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         self.left = self.left.checked_sub(1)?;
         let (&n, rest) = self.values.split_first()?;
-        let (v, rest) = rest.split_at_checked(n as usize * 4)?;
+        let (v, rest) = rest.split_at_checked((n as usize).checked_mul(4)?)?;
         self.values = rest;
         let influence: fn(&[f32]) -> Influence = |b| (b[0] as u32, b[1], b[2], b[3]);
         Some(v.chunks_exact(4).map(influence))

@@ -327,6 +327,39 @@ fn number_arrays_read_like_item_by_item() {
     }
 }
 
+/// Runs of 0 to 17 tabs after a newline (skipped 8 bytes at a time) before a value, a
+/// separator, other whitespace, a close or the end of input: both readers read them alike and
+/// serde_json agrees on which are JSON.
+#[test]
+fn tab_runs_after_newlines_read_like_serde() {
+    for tabs in 0..=17 {
+        let t = "\t".repeat(tabs);
+        let docs = [
+            format!("[1,\n{t}2]"),
+            format!("[1\n{t}, 2]"),
+            format!("{{\"a\":\n{t}\"b\"}}"),
+            format!("[\n{t}]"),
+            format!("[\n{t} \r\n{t}3]"),
+            format!("[\n{t}"),
+            format!("\n{t}[]\n{t}"),
+            format!("[\n{t}x]"),
+        ];
+        for text in docs {
+            let limits = Limits::default();
+            let checked = Parser::<true>::run(&text, &limits);
+            let unchecked = Parser::<false>::run(&text, &limits);
+            match (checked, unchecked) {
+                (Ok((a, da)), Ok((b, db))) => {
+                    assert_eq!(format!("{a:?} {da}"), format!("{b:?} {db}"), "{text:?}")
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b, "{text:?}"),
+                (a, b) => panic!("{text:?}: checked {:?}, unchecked {:?}", a.is_ok(), b.is_ok()),
+            }
+            check_like_serde(&text);
+        }
+    }
+}
+
 /// The integer readers' round-trip tests accept exactly what `fract() == 0.0` with their range
 /// checks accepts, on edge values and random bit patterns.
 #[test]
