@@ -167,6 +167,8 @@ pub(super) fn shorts<'a>(
     items(n, None, |i, _| u16(i).map(|(i, v)| (i, u32::from(v))))(i)
 }
 
+// Inlined into the skin reader: returned by value, the attachment is copied twice more.
+#[inline(always)]
 pub(super) fn attachment<'a>(
     c: &Ctx,
     i: In<'a>,
