@@ -57,6 +57,7 @@ struct Pages<'d> {
 
 impl Pages<'_> {
     /// The id of atlas page `pi`, added to the skeleton's pages on first use.
+    #[inline]
     fn id(&mut self, pi: usize, page: &Page) -> PageId {
         let pages = &mut *self.pages;
         *self.ids[pi].get_or_insert_with(|| {

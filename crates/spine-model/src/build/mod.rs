@@ -253,6 +253,11 @@ impl Builder<'_> {
         self.attachment_at.reserve_exact(counts.attachments);
         d.events.reserve_exact(counts.events);
         d.animations.reserve_exact(counts.animations);
+        // The object path keeps a skin, slot and attachment segment per attachment at most
+        // (each records its path); names average well under 16 bytes.
+        let segs = counts.attachments * 2 + counts.skins + 8;
+        self.path_segs.reserve(segs);
+        self.path_names.reserve(segs * 16);
     }
 
     /// Records a linked mesh to resolve in [`Builder::resolve_links`].

@@ -187,7 +187,13 @@ fn moved_or_cloned(moved: &mut [String], i: usize, name: &str) -> String {
 /// Moves every mesh's `uvs`, `triangles`, `edges` and vertices out of `s`, in the order
 /// [`skins`] visits the meshes.
 fn take_mesh_buffers(s: &mut w::Skeleton) -> std::collections::VecDeque<MeshBuffers> {
-    let mut out = std::collections::VecDeque::new();
+    let skins = || s.default_skin.iter().chain(s.skins.iter().map(|k| &k.slots));
+    let meshes = skins()
+        .flat_map(|k| &k.attachments)
+        .filter(|e| matches!(e.attachment.kind, w::AttachmentKind::Mesh(_)))
+        .count();
+    // Exactly sized: grown by doubling it was reallocated (and copied) about ten times.
+    let mut out = std::collections::VecDeque::with_capacity(meshes);
     let skins = s.default_skin.iter_mut().chain(s.skins.iter_mut().map(|k| &mut k.slots));
     for slots in skins {
         for e in &mut slots.attachments {

@@ -82,28 +82,29 @@ fn weighted_one_byte<'a>(
     bones: usize,
 ) -> Option<(In<'a>, Vertices)> {
     // Pass 1: the layout is `n` then `n` influences of 13 bytes (bone, x, y, weight).
-    let mut counts = Vec::with_capacity(count);
+    let min_count = lim.min_count();
+    // `resize`, not `vec![0; n]`: a zeroed allocation is glibc's `calloc`, which here made
+    // the heap trim and regrow around each load (page faults: spineboy +7 % wall).
+    #[allow(clippy::slow_vector_initialization)]
+    let mut counts = {
+        let mut counts = Vec::with_capacity(count);
+        counts.resize(count, 0u32);
+        counts
+    };
     let mut at = 0usize;
     let mut total = 0usize;
-    let min_count = lim.min_count();
-    for _ in 0..count {
+    for c in &mut counts {
         let n = *i.get(at)?;
         // Counts above the smallest limit go through the checked path's limit lookup.
         if n >= 0x80 || u64::from(n) > min_count {
             return None;
         }
-        let end = at + 1 + 13 * usize::from(n);
-        if end > i.len() {
-            return None;
-        }
-        counts.push(u32::from(n));
+        *c = u32::from(n);
         total += usize::from(n);
-        at = end;
+        at += 1 + 13 * usize::from(n);
     }
     // Pass 2: exact buffers (at most one influence per 13 bytes of input), written in place.
-    let (body, rest) = i.split_at_checked(at)?;
-    // `resize`, not `vec![0; n]`: a zeroed allocation is glibc's `calloc`, which here made
-    // the heap trim and regrow around each load (page faults: spineboy +7 % wall).
+    let (mut body, rest) = i.split_at_checked(at)?;
     #[allow(clippy::slow_vector_initialization)]
     let (mut wbones, mut xyw) = {
         let mut wbones = Vec::with_capacity(total);
@@ -112,27 +113,27 @@ fn weighted_one_byte<'a>(
         xyw.resize(total, [0.0f32; 3]);
         (wbones, xyw)
     };
-    let f = |b: &[u8; 13], k: usize| {
+    let f = |b: &[u8], k: usize| {
         f32::from_bits(u32::from_be_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]))
     };
-    let mut inf = wbones.iter_mut().zip(xyw.iter_mut());
-    let mut p = 0;
-    // Bone indices are checked here, not in pass 1 (no second loop per vertex); a bad one
-    // ends the pass at the end of its vertex.
-    let mut bad = false;
+    let (mut ob, mut ov) = (wbones.as_mut_slice(), xyw.as_mut_slice());
+    // The largest bone index byte: checked once at the end (a byte of 0x80 or more is a
+    // longer varint, which the checked path reads).
+    let mut max = 0u8;
     for &n in &counts {
-        p += 1;
-        for _ in 0..n {
-            let bytes: &[u8; 13] = body.get(p..p + 13)?.try_into().ok()?;
-            let (b, v) = inf.next()?;
-            bad |= bytes[0] >= 0x80 || usize::from(bytes[0]) >= bones;
-            *b = u32::from(bytes[0]);
-            *v = [f(bytes, 1), f(bytes, 5), f(bytes, 9)];
-            p += 13;
+        let n = n as usize;
+        let (recs, r) = body.get(1..)?.split_at_checked(13 * n)?;
+        let (b, rb) = std::mem::take(&mut ob).split_at_mut_checked(n)?;
+        let (v, rv) = std::mem::take(&mut ov).split_at_mut_checked(n)?;
+        for ((rec, b), v) in recs.chunks_exact(13).zip(b).zip(v) {
+            max = max.max(rec[0]);
+            *b = u32::from(rec[0]);
+            *v = [f(rec, 1), f(rec, 5), f(rec, 9)];
         }
-        if bad {
-            return None;
-        }
+        (body, ob, ov) = (r, rb, rv);
+    }
+    if max >= 0x80 || usize::from(max) >= bones {
+        return None;
     }
     let v = WeightedVertices { counts, bones: wbones, values: xyw.into_flattened() };
     Some((rest, Vertices::Weighted(v)))
@@ -166,6 +167,8 @@ pub(super) fn shorts<'a>(
     items(n, None, |i, _| u16(i).map(|(i, v)| (i, u32::from(v))))(i)
 }
 
+// Inlined into the skin reader: returned by value, the attachment is copied twice more.
+#[inline(always)]
 pub(super) fn attachment<'a>(
     c: &Ctx,
     i: In<'a>,

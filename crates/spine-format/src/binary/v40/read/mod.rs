@@ -121,6 +121,43 @@ pub(super) fn parse_head(
     }
 }
 
+/// The string table when every length takes one byte, no entry is null or
+/// over the string limit, all the bytes are there and the whole table is valid UTF-8 (the
+/// usual file): one UTF-8 check for the table instead of one per string. `None` (nothing
+/// read) sends the caller to the checked path, which reads the same strings and reports any
+/// error. (Each length byte is ASCII, so every entry starts and ends on a char boundary.)
+#[inline(never)]
+fn string_table_fast<'a>(lim: &Lim, i: In<'a>) -> Option<(In<'a>, Vec<&'a str>)> {
+    let (body, n) = varint(i).ok()?;
+    let n = n as usize;
+    if n as u64 > lim.min_count() || n > body.len() {
+        return None;
+    }
+    let start = i.len() - body.len();
+    // Pass 1: the table's end, every length checked.
+    let max = lim.limits.max_string_bytes;
+    let mut end = start;
+    for _ in 0..n {
+        let len = usize::from(*i.get(end)?);
+        if len == 0 || len >= 0x80 || len - 1 > max {
+            return None;
+        }
+        end += len;
+    }
+    let (head, rest) = i.split_at_checked(end)?;
+    let table = head.get(start..)?;
+    let text = std::str::from_utf8(table).ok()?;
+    // Pass 2: the entries, sliced from the checked text.
+    let mut strings = Vec::with_capacity(n);
+    let mut at = 0;
+    for _ in 0..n {
+        let len = usize::from(*table.get(at)?);
+        strings.push(text.get(at + 1..at + len)?);
+        at += len;
+    }
+    Some((rest, strings))
+}
+
 /// The header and the setup sections, up to the animation count.
 #[allow(clippy::type_complexity)]
 fn head(lim: Lim, keep_icons: bool, i: In<'_>) -> Res<'_, (Skeleton, Ctx, Vec<&str>, usize)> {
@@ -128,13 +165,13 @@ fn head(lim: Lim, keep_icons: bool, i: In<'_>) -> Res<'_, (Skeleton, Ctx, Vec<&s
     let (i, (gen, header)) = header(&lim, i)?;
     let mut c = Ctx::new(lim, total, gen, header.nonessential.is_some(), keep_icons);
 
-    let (i, table) = section(
-        "strings",
-        list(&c.lim, "string", 1, Some("strings"), |at, _| match str(&c.lim)(at)? {
+    let (i, table) = section("strings", |i| match string_table_fast(&c.lim, i) {
+        Some(done) => Ok(done),
+        None => list(&c.lim, "string", 1, Some("strings"), |at, _| match str(&c.lim)(at)? {
             (i, Some(s)) => Ok((i, s)),
             (_, None) => Err(PErr::invalid(at, "string table entry is null")),
-        }),
-    )
+        })(i),
+    })
     .parse(i)?;
     c.strings = table.len();
 
@@ -273,4 +310,57 @@ fn event<'a>(c: &Ctx, at: In<'a>, table: &[&str]) -> Res<'a, EventData> {
         (i, (Name::Ref(n), r))
     };
     Ok((i, EventData { name, int, float, string, audio }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A string table: the count, then each entry's length + 1 and bytes.
+    fn table(entries: &[&str], count: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut n = count;
+        while n >= 0x80 {
+            out.push((n & 0x7f) as u8 | 0x80);
+            n >>= 7;
+        }
+        out.push(n as u8);
+        for e in entries {
+            out.push(e.len() as u8 + 1);
+            out.extend(e.as_bytes());
+        }
+        out.extend([0xAB, 0xCD]); // what follows the table
+        out
+    }
+
+    /// The one-check path reads the tables the checked path reads (a two-byte count,
+    /// multi-byte UTF-8, empty entries) and declines every table the checked one rejects.
+    #[test]
+    fn fast_string_table_agrees_with_the_checked_one() {
+        let lim = Lim::new(Limits::default());
+        fn checked<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Vec<&'a str>> {
+            list(lim, "string", 1, None, |at, _| match str(lim)(at)? {
+                (i, Some(s)) => Ok((i, s)),
+                (_, None) => Err(PErr::invalid(at, "null")),
+            })(i)
+        }
+        let many: Vec<String> = (0..200).map(|k| format!("name-{k}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        for entries in [&["a", "", "héllo", "日本"][..], &many, &[]] {
+            let bytes = table(entries, entries.len());
+            let (rest, fast) = string_table_fast(&lim, &bytes).unwrap();
+            let (rest2, slow) = checked(&lim, &bytes).unwrap();
+            assert_eq!((rest, &fast), (rest2, &slow));
+            assert_eq!(fast, entries);
+        }
+        // Invalid UTF-8, a null entry, a truncated table: declined (and rejected).
+        let mut bad = table(&["ab"], 1);
+        bad[2] = 0xFF;
+        let null = [1u8, 0];
+        let short = &table(&["abc"], 1)[..3];
+        for b in [&bad[..], &null, short] {
+            assert!(string_table_fast(&lim, b).is_none());
+            assert!(checked(&lim, b).is_err());
+        }
+    }
 }
