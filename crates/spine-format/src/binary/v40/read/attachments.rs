@@ -416,6 +416,11 @@ mod tests {
         // A bone out of range: the one-byte path declines, the checked one reports it.
         c.bones = 2;
         assert!(weighted_one_byte(&c.lim, &fast, verts.len(), c.bones).is_none());
-        assert!(vertices(&c, &fast, 4, true).is_err());
+        let err = match vertices(&c, &fast, 4, true) {
+            Err(nom::Err::Error(e) | nom::Err::Failure(e)) => format!("{e:?}"),
+            other => panic!("expected an error, got {:?}", other.map(|(rest, _)| rest.len())),
+        };
+        let kind = r#"IndexOutOfRange { what: "vertex bone", index: 2, len: 2 }"#;
+        assert!(err.contains(kind), "{err}");
     }
 }
