@@ -254,10 +254,12 @@ impl Builder<'_> {
         d.events.reserve_exact(counts.events);
         d.animations.reserve_exact(counts.animations);
         // The object path keeps a skin, slot and attachment segment per attachment at most
-        // (each records its path); names average well under 16 bytes.
-        let segs = counts.attachments * 2 + counts.skins + 8;
+        // (each records its path); names average well under 16 bytes. (The counts are of
+        // records already read, so this is of the order of what they hold already.)
+        let segs =
+            counts.attachments.saturating_mul(2).saturating_add(counts.skins).saturating_add(8);
         self.path_segs.reserve(segs);
-        self.path_names.reserve(segs * 16);
+        self.path_names.reserve(segs.saturating_mul(16));
     }
 
     /// Records a linked mesh to resolve in [`Builder::resolve_links`].
