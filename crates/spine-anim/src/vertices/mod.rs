@@ -244,6 +244,14 @@ pub(crate) struct BoneMatrix {
     t: [f32; 4],
 }
 
+impl BoneMatrix {
+    /// `b`'s world transform, packed.
+    #[inline]
+    fn of(b: &Bone) -> BoneMatrix {
+        BoneMatrix { m: [b.a, b.c, b.b, b.d], t: [b.world_x, b.world_y, 0.0, 0.0] }
+    }
+}
+
 /// The bones of a skeleton packed as [`BoneMatrix`]es for one render: all of them once the
 /// weighted meshes drawn have as many influences as the skeleton has bones (packing a bone
 /// costs about what one influence saves); before that, only the bones of each mesh drawn
@@ -331,7 +339,7 @@ impl BonePack {
             else {
                 continue;
             };
-            *m = BoneMatrix { m: [b.a, b.c, b.b, b.d], t: [b.world_x, b.world_y, 0.0, 0.0] };
+            *m = BoneMatrix::of(b);
         }
     }
 
@@ -344,7 +352,7 @@ impl BonePack {
             self.mats.resize(want, BoneMatrix::default());
         }
         for (m, b) in self.mats.iter_mut().zip(bones) {
-            *m = BoneMatrix { m: [b.a, b.c, b.b, b.d], t: [b.world_x, b.world_y, 0.0, 0.0] };
+            *m = BoneMatrix::of(b);
         }
         self.len = bones.len();
         self.packed = true;
@@ -394,10 +402,16 @@ fn weighted_world_packed(
 /// a NaN's payload and sign (neither path promises those: the compiler may swap operands).
 #[inline(always)]
 fn influence(bm: &BoneMatrix, vx: f32, vy: f32, weight: f32) -> f32x4 {
-    let p = f32x4::from(bm.m) * f32x4::from([vx, vx, vy, vy]);
+    influence_lanes(bm, f32x4::from([vx, vx, vy, vy]), f32x4::splat(weight))
+}
+
+/// [`influence`] from the position as `[vx, vx, vy, vy]` and the weight in lanes 0 and 1.
+#[inline(always)]
+fn influence_lanes(bm: &BoneMatrix, position: f32x4, weight: f32x4) -> f32x4 {
+    let p = f32x4::from(bm.m) * position;
     let [p0, p1, p2, p3] = p.to_array();
     let s = p + f32x4::from([p2, p3, p0, p1]);
-    (s + f32x4::from(bm.t)) * f32x4::splat(weight)
+    (s + f32x4::from(bm.t)) * weight
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use spine_model::WeightedVertices;
 use wide::f32x4;
 
-use super::{BoneMatrix, SMALL_BONES};
+use super::{influence_lanes, BoneMatrix, SMALL_BONES};
 
 /// One influence laid out for [`weighted_world_prepared`]: the bind position as
 /// `[vx, vx, vy, vy]` (the lanes multiplied by a [`BoneMatrix`]'s `[a, c, b, d]`), the weight
@@ -28,9 +28,9 @@ struct Target {
 const GROUPS: usize = 4;
 
 /// A weighted mesh's influences prepared once (per skeleton data, by the renderer) for
-/// meshes whose bones are among a skeleton's first [`SMALL_BONES`]. The vertices are grouped by their number of
-/// influences (1, 2, 3, 4, then the others), so each group is drawn by a loop without a
-/// per-vertex count, and an influence is one record read plus a table lookup without a
+/// meshes whose bones are among a skeleton's first [`SMALL_BONES`]. The vertices are grouped
+/// by their number of influences (1, 2, 3, 4, then the others), so each group is drawn by a
+/// loop without a per-vertex count, and an influence is one record read plus a table lookup without a
 /// bounds check. Each vertex still sums its own influences in their order: the bits are
 /// those of the other paths. Unusable (the other paths draw) when a bone index does not fit
 /// in a `u8` or the weights are inconsistent.
@@ -137,10 +137,7 @@ fn vertex(
         if let Some(o) = moved.and_then(|m| m.get(i)) {
             position += f32x4::from([o[0], o[0], o[1], o[1]]);
         }
-        let p = f32x4::from(bm.m) * position;
-        let [p0, p1, p2, p3] = p.to_array();
-        let s = p + f32x4::from([p2, p3, p0, p1]);
-        acc += (s + f32x4::from(bm.t)) * f32x4::from([r.weight[0], r.weight[1], 0.0, 0.0]);
+        acc += influence_lanes(bm, position, f32x4::from([r.weight[0], r.weight[1], 0.0, 0.0]));
     }
     let [x, y, _, _] = acc.to_array();
     [x, y]
