@@ -32,6 +32,19 @@ pub(super) fn vertices<'a>(c: &Ctx, i: In<'a>, count: usize, weighted: bool) -> 
     if let Some(done) = weighted_one_byte(lim, i, count, c.bones) {
         return Ok(done);
     }
+    // Above 128 bones, meshes weighted to the later bones have two-byte indices.
+    if c.bones > 0x80 {
+        if let Some(done) = weighted_two_byte(lim, i, count, c.bones) {
+            return Ok(done);
+        }
+    }
+    weighted_checked(c, i, count)
+}
+
+/// Weighted [`vertices`] read with every count, bone index and float checked (what the fast
+/// paths decline: errors, long varints, out-of-range bones).
+fn weighted_checked<'a>(c: &Ctx, i: In<'a>, count: usize) -> Res<'a, Vertices> {
+    let lim = &c.lim;
     // The influences go to reused scratch buffers, then are copied into exact ones (the
     // influence count is only known at the end; growing two buffers costs more).
     let mut bones = c.weight_bones.take();
@@ -133,6 +146,88 @@ fn weighted_one_byte<'a>(
         (body, ob, ov) = (r, rb, rv);
     }
     if max >= 0x80 || usize::from(max) >= bones {
+        return None;
+    }
+    let v = WeightedVertices { counts, bones: wbones, values: xyw.into_flattened() };
+    Some((rest, Vertices::Weighted(v)))
+}
+
+/// [`weighted_one_byte`] for skeletons of more than 128 bones, whose bone indices take one
+/// or two bytes (canonical varints below 16 384): the first pass walks the influences to
+/// find where each vertex ends, the second decodes them into exactly sized buffers. `None`
+/// (nothing read) sends the caller to the checked path, as there.
+fn weighted_two_byte<'a>(
+    lim: &Lim,
+    i: In<'a>,
+    count: usize,
+    bones: usize,
+) -> Option<(In<'a>, Vertices)> {
+    // Pass 1: `n`, then `n` influences of 13 or 14 bytes (bone varint, x, y, weight).
+    let min_count = lim.min_count();
+    // `resize`, not `vec![0; n]`: see `weighted_one_byte`.
+    #[allow(clippy::slow_vector_initialization)]
+    let mut counts = {
+        let mut counts = Vec::with_capacity(count);
+        counts.resize(count, 0u32);
+        counts
+    };
+    let mut at = 0usize;
+    let mut total = 0usize;
+    for c in &mut counts {
+        let n = *i.get(at)?;
+        if n >= 0x80 || u64::from(n) > min_count {
+            return None;
+        }
+        *c = u32::from(n);
+        total += usize::from(n);
+        at += 1;
+        for _ in 0..n {
+            // A first byte of 0x80 or more: the index takes two bytes (a longer or
+            // non-canonical varint is caught by the second pass).
+            at += 13 + usize::from(*i.get(at)? >> 7);
+        }
+    }
+    // Pass 2: exact buffers (at most one influence per 13 bytes of input), written in place.
+    let (mut body, rest) = i.split_at_checked(at)?;
+    #[allow(clippy::slow_vector_initialization)]
+    let (mut wbones, mut xyw) = {
+        let mut wbones = Vec::with_capacity(total);
+        wbones.resize(total, 0u32);
+        let mut xyw = Vec::with_capacity(total);
+        xyw.resize(total, [0.0f32; 3]);
+        (wbones, xyw)
+    };
+    let f = |b: &[u8; 12], k: usize| {
+        f32::from_bits(u32::from_be_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]))
+    };
+    let (mut ob, mut ov) = (wbones.as_mut_slice(), xyw.as_mut_slice());
+    // The largest bone index: checked once at the end.
+    let mut max = 0u32;
+    for &n in &counts {
+        let n = n as usize;
+        body = body.get(1..)?;
+        let (b, rb) = std::mem::take(&mut ob).split_at_mut_checked(n)?;
+        let (v, rv) = std::mem::take(&mut ov).split_at_mut_checked(n)?;
+        for (b, v) in b.iter_mut().zip(v) {
+            let (&b0, r) = body.split_first()?;
+            let (bone, r) = if b0 < 0x80 {
+                (u32::from(b0), r)
+            } else {
+                let (&b1, r) = r.split_first()?;
+                if b1 == 0 || b1 >= 0x80 {
+                    return None;
+                }
+                (u32::from(b0 & 0x7f) | u32::from(b1) << 7, r)
+            };
+            let (rec, r) = r.split_first_chunk::<12>()?;
+            max = max.max(bone);
+            *b = bone;
+            *v = [f(rec, 0), f(rec, 4), f(rec, 8)];
+            body = r;
+        }
+        (ob, ov) = (rb, rv);
+    }
+    if max as usize >= bones {
         return None;
     }
     let v = WeightedVertices { counts, bones: wbones, values: xyw.into_flattened() };
@@ -381,9 +476,9 @@ mod tests {
         out
     }
 
-    /// The one-byte path and the checked one read the same vertices: the same values once
-    /// with bones 0–2 (one-byte path) and once with bone 2 renumbered 130 (a two-byte
-    /// varint: the checked path).
+    /// The one-byte, two-byte and checked paths read the same vertices: the same values once
+    /// with bones 0–2 (all three paths) and once with bone 2 renumbered 130 (a two-byte
+    /// varint: not the one-byte path).
     #[test]
     fn one_byte_and_checked_weighted_vertices_agree() {
         let verts = vec![
@@ -403,6 +498,41 @@ mod tests {
         let (fast, slow) = (encode(&verts), encode(&renumbered));
         assert!(weighted_one_byte(&c.lim, &fast, verts.len(), c.bones).is_some());
         assert!(weighted_one_byte(&c.lim, &slow, verts.len(), c.bones).is_none());
+        // The two-byte path reads both, the same as the checked path.
+        let weighted = |r: Option<(In<'_>, Vertices)>| match r {
+            Some((rest, Vertices::Weighted(w))) => (rest.len(), w),
+            _ => panic!("a fast path declined"),
+        };
+        for v in [&fast, &slow] {
+            let two = weighted(weighted_two_byte(&c.lim, v, verts.len(), c.bones));
+            let checked = weighted(weighted_checked(&c, v, verts.len()).ok());
+            assert_eq!(
+                (two.0, &two.1.counts, &two.1.bones),
+                (checked.0, &checked.1.counts, &checked.1.bones)
+            );
+            let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&two.1.values), bits(&checked.1.values));
+        }
+        // A non-canonical two-byte index (second byte 0), a three-byte one and a bone out of
+        // range: the two-byte path declines and the checked path reports each.
+        let at = slow.iter().position(|&b| b == 0x82).unwrap();
+        for (patch, kind) in [
+            (vec![0x82, 0x00], "NonCanonicalVarint"),
+            (
+                vec![0x82, 0x81, 0x01],
+                r#"IndexOutOfRange { what: "vertex bone", index: 16514, len: 131 }"#,
+            ),
+            (vec![0x83, 0x01], r#"IndexOutOfRange { what: "vertex bone", index: 131, len: 131 }"#),
+        ] {
+            let mut bad = slow.clone();
+            bad.splice(at..at + 2, patch);
+            assert!(weighted_two_byte(&c.lim, &bad, verts.len(), c.bones).is_none(), "{kind}");
+            let err = match vertices(&c, &bad, 4, true) {
+                Err(nom::Err::Error(e) | nom::Err::Failure(e)) => format!("{e:?}"),
+                other => panic!("expected an error, got {:?}", other.map(|(rest, _)| rest.len())),
+            };
+            assert!(err.contains(kind), "{kind}: {err}");
+        }
         let (rest_fast, a) = vertices(&c, &fast, 4, true).unwrap();
         let (rest_slow, b) = vertices(&c, &slow, 4, true).unwrap();
         assert_eq!((rest_fast, rest_slow), (&[0xAB, 0xCD][..], &[0xAB, 0xCD][..]));
