@@ -10,6 +10,7 @@ use crate::ids::PageId;
 /// A [`TextureRegion`] from an atlas region: `u = x / pageWidth`, `v = y / pageHeight`,
 /// `u2`/`v2` from the packed size (width and height swapped when `degrees == 90`); the
 /// original size defaults to the packed size.
+#[inline(always)]
 pub(crate) fn texture_region(page_id: PageId, page: &Page, r: &Region) -> TextureRegion {
     let [x, y, w, h] = r.bounds();
     let [ox, oy, ow, oh] = r.offsets();
