@@ -2,7 +2,7 @@
 //! small Spine 4.2 JSON document and must come back as the exact list of reported problems
 //! (or, for sequences, load without building anything per frame up front).
 
-use spine_model::{load_json, LoadError, SkeletonData};
+use spine_model::{load_json, AttachmentKind, BoneId, LoadError, SkeletonData, Vertices};
 
 /// A 4.2 document: bones `root`, slot `s` on root, the given default-skin attachments of
 /// slot `s`, physics constraints and atlas-free.
@@ -182,4 +182,37 @@ fn a_huge_timeline_count_hint_reserves_nothing_that_lasts() {
     }
     let data = spine_model::load_binary(&v40::write(&sk), None).unwrap();
     no_spare_timeline_room(&data, "4.2");
+}
+
+#[test]
+fn weighted_json_vertices_are_taken_whole_or_each_problem_reported() {
+    let mesh = |vertices: &str| {
+        doc(
+            &format!(
+                r#""m": {{"type": "mesh", "uvs": [0,0, 1,0, 0,1], "triangles": [0,1,2],
+                    "vertices": [{vertices}], "hull": 3}}"#
+            ),
+            "",
+        )
+    };
+    // Valid: the buffers as written (one bone: root).
+    let d = load(&mesh("1, 0, 1.5, -2, 1, 2, 0, 3, 4, 0.5, 0, 5, 6, 0.5, 1, 0, 7, 8, 1"));
+    let Some(AttachmentKind::Mesh(m)) = d.attachments.iter().map(|a| &a.kind).next() else {
+        panic!("a mesh")
+    };
+    let Vertices::Weighted(w) = &m.vertices else { panic!("weighted") };
+    assert_eq!(w.counts, [1, 2, 1]);
+    assert_eq!(w.bones, [BoneId::from_index(0); 4]);
+    assert_eq!(w.values, [1.5, -2.0, 1.0, 3.0, 4.0, 0.5, 5.0, 6.0, 0.5, 7.0, 8.0, 1.0]);
+    // Bones out of range: each reported, in order (the JSON reader itself refuses numbers
+    // beyond the `f32` range, so the values are finite here).
+    let p = problems(&mesh("1, 3, 1.5, -2, 1, 2, 0, 3, 4, 0.5, 0, 5, 6, 0.5, 1, 2, 7, 8, 1"));
+    let at = r#"skin "default" > slot "s" > attachment "m" > "#;
+    assert_eq!(
+        p,
+        [
+            format!("{at}bone index 3 out of range (0..1)"),
+            format!("{at}bone index 2 out of range (0..1)"),
+        ]
+    );
 }

@@ -48,7 +48,28 @@ fn vertices(c: &mut Conv<'_, '_>, vertex_count: usize, values: &[f32]) -> Vertic
             values.len()
         )));
     }
-    let weighted = Weighted { values: values.get(..i).unwrap_or_default(), left: vertices };
+    let values = values.get(..i).unwrap_or_default();
+    if !bad && vertices == vertex_count {
+        // The usual file: flat buffers of exact size, taken as they are when nothing needs
+        // reporting (the same values as the checked path below).
+        let mut counts = Vec::with_capacity(vertices);
+        let mut bones = Vec::with_capacity(influences);
+        let mut xyw = Vec::with_capacity(influences * 3);
+        let mut rest = values;
+        while let Some((&n, r)) = rest.split_first() {
+            let Some((v, r)) = r.split_at_checked(n as usize * 4) else { break };
+            counts.push(n as u32);
+            for inf in v.chunks_exact(4) {
+                bones.push(inf[0] as u32);
+                xyw.extend_from_slice(&inf[1..]);
+            }
+            rest = r;
+        }
+        if c.b.weighted_ok(&counts, &bones, &xyw) {
+            return c.b.weighted_moved(counts, bones, xyw);
+        }
+    }
+    let weighted = Weighted { values, left: vertices };
     c.b.weighted_with_capacity(weighted, influences)
 }
 
