@@ -3,7 +3,6 @@
 //! UVs or the mesh's UVs.
 
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 
 use spine_format::atlas::{Atlas, Page, Region};
 
@@ -13,32 +12,14 @@ use crate::data::*;
 use crate::error::{Problem, ProblemKind};
 use crate::ids::*;
 
-/// Atlas regions by name (the first of equal names, in file order), with their page.
-type RegionIndex<'a> = HashMap<&'a str, (usize, &'a Page, &'a Region), BuildHasherDefault<Fnv1a>>;
-
-/// FNV-1a: a cheap hasher for the atlas region-name table (short keys, not attacker-facing
-/// in a way that matters: a colliding atlas only slows its own load).
-#[derive(Default)]
-struct Fnv1a(u64);
-
-impl std::hash::Hasher for Fnv1a {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
-        for &b in bytes {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
+/// Atlas regions by name (the first of equal names, in file order), with their page; hashed
+/// by foldhash (per-map random seeds).
+type RegionIndex<'a> = HashMap<&'a str, (usize, &'a Page, &'a Region), foldhash::fast::RandomState>;
 
 /// `Atlas::findRegion`'s table: the first region with each name, in file order.
 fn region_index(atlas: &Atlas) -> RegionIndex<'_> {
     let regions = atlas.pages.iter().map(|p| p.regions.len()).sum();
-    let mut by_name = HashMap::with_capacity_and_hasher(regions, BuildHasherDefault::default());
+    let mut by_name = HashMap::with_capacity_and_hasher(regions, Default::default());
     for (pi, page) in atlas.pages.iter().enumerate() {
         for r in &page.regions {
             by_name.entry(r.name.as_str()).or_insert((pi, page, r));
