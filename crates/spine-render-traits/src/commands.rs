@@ -588,9 +588,20 @@ impl RenderCommands {
         }
         let plan = self.plan(page, blend_mode, light, dark, 4, 6);
         let (v0, i0) = (self.colors.len(), self.indices.len());
-        let offset = plan.unwrap_or(0) as u16;
-        // offset + i <= 65535 because the merged command has at most MAX_VERTICES vertices.
-        self.indices.extend_from_slice(&indices.map(|i| offset.wrapping_add(i)));
+        // offset + i <= 65535 because the merged command has at most MAX_VERTICES vertices:
+        // the six sums are made in two integers (no carry from one index into the next).
+        let offset = plan.unwrap_or(0) as u64 & 0xffff;
+        let [q0, q1, q2, q3, q4, q5] = indices.map(u64::from);
+        let lo = (q0 | q1 << 16 | q2 << 32 | q3 << 48).wrapping_add(offset * 0x0001_0001_0001_0001);
+        let hi = (q4 | q5 << 16).wrapping_add(offset * 0x0001_0001);
+        self.indices.extend_from_slice(&[
+            lo as u16,
+            (lo >> 16) as u16,
+            (lo >> 32) as u16,
+            (lo >> 48) as u16,
+            hi as u16,
+            (hi >> 16) as u16,
+        ]);
         self.positions.extend_from_slice(positions);
         self.uvs.extend_from_slice(uvs);
         self.colors.extend_from_slice(&[light; 4]);
