@@ -544,12 +544,11 @@ impl RenderCommands {
             self.positions.truncate(2 * v0);
             return Ok(false);
         }
-        // Map and check in one branch-free pass; the offending index is looked up on error.
+        // Map, append and check in one branch-free pass (no zero-filling first); the
+        // offending index is looked up on error.
         // offset + i <= 65535 because the merged command has at most MAX_VERTICES vertices.
         let offset = plan.unwrap_or(0) as u32;
-        self.indices.resize(i0 + ni, 0);
-        let dst = self.indices.get_mut(i0..).unwrap_or_default();
-        if !I::map_into(dst, indices, offset, nv) {
+        if !I::map_into(&mut self.indices, indices, offset, nv) {
             self.positions.truncate(2 * v0);
             self.indices.truncate(i0);
             let bad = indices.iter().map(|&i| i.to_u32()).find(|&i| i as usize >= nv);
@@ -589,9 +588,20 @@ impl RenderCommands {
         }
         let plan = self.plan(page, blend_mode, light, dark, 4, 6);
         let (v0, i0) = (self.colors.len(), self.indices.len());
-        let offset = plan.unwrap_or(0) as u16;
-        // offset + i <= 65535 because the merged command has at most MAX_VERTICES vertices.
-        self.indices.extend_from_slice(&indices.map(|i| offset.wrapping_add(i)));
+        // offset + i <= 65535 because the merged command has at most MAX_VERTICES vertices:
+        // the six sums are made in two integers (no carry from one index into the next).
+        let offset = plan.unwrap_or(0) as u64 & 0xffff;
+        let [q0, q1, q2, q3, q4, q5] = indices.map(u64::from);
+        let lo = (q0 | q1 << 16 | q2 << 32 | q3 << 48).wrapping_add(offset * 0x0001_0001_0001_0001);
+        let hi = (q4 | q5 << 16).wrapping_add(offset * 0x0001_0001);
+        self.indices.extend_from_slice(&[
+            lo as u16,
+            (lo >> 16) as u16,
+            (lo >> 32) as u16,
+            (lo >> 48) as u16,
+            hi as u16,
+            (hi >> 16) as u16,
+        ]);
         self.positions.extend_from_slice(positions);
         self.uvs.extend_from_slice(uvs);
         self.colors.extend_from_slice(&[light; 4]);
@@ -674,12 +684,12 @@ pub trait TriangleIndex: Copy + sealed::Sealed {
     /// The index as `u32`.
     fn to_u32(self) -> u32;
 
-    /// Writes `offset + src[k]` (exact up to 65 535, whatever above) to `dst[k]` and returns
+    /// Appends `offset + src[k]` (exact up to 65 535, whatever above) to `dst` and returns
     /// whether every `src[k]` is below `num_vertices` (1 to 65 536, with `offset +
     /// num_vertices <= 65 536`). The default widens each index to `u32`.
     #[doc(hidden)]
     #[inline]
-    fn map_into(dst: &mut [u16], src: &[Self], offset: u32, num_vertices: usize) -> bool {
+    fn map_into(dst: &mut Vec<u16>, src: &[Self], offset: u32, num_vertices: usize) -> bool {
         map_indices(dst, src, offset, num_vertices)
     }
 }
@@ -710,14 +720,14 @@ impl TriangleIndex for u16 {
     /// merged command has at most `MAX_VERTICES` vertices); `i` is in range exactly when
     /// `i - n` saturates to 0.
     #[inline]
-    fn map_into(dst: &mut [u16], src: &[u16], offset: u32, num_vertices: usize) -> bool {
+    fn map_into(dst: &mut Vec<u16>, src: &[u16], offset: u32, num_vertices: usize) -> bool {
         let n = num_vertices.saturating_sub(1).min(0xffff) as u16;
         let offset = offset as u16;
         let mut acc = 0u16;
-        for (d, &i) in dst.iter_mut().zip(src) {
+        dst.extend(src.iter().map(|&i| {
             acc |= i.saturating_sub(n);
-            *d = offset.wrapping_add(i);
-        }
+            offset.wrapping_add(i)
+        }));
         acc == 0
     }
 }
@@ -734,22 +744,22 @@ impl TriangleIndex for u32 {
 /// `i | (n - i)` (wrapping) has no bit above the 16th exactly when `i <= n`.
 #[inline]
 fn map_indices<I: TriangleIndex>(
-    dst: &mut [u16],
+    dst: &mut Vec<u16>,
     src: &[I],
     offset: u32,
     num_vertices: usize,
 ) -> bool {
     let n = num_vertices.saturating_sub(1) as u32;
     let mut acc = 0u32;
-    for (d, &s) in dst.iter_mut().zip(src) {
+    dst.extend(src.iter().map(|&s| {
         let i = s.to_u32();
         acc |= i | n.wrapping_sub(i);
         // `(offset + i) as u16` through a signed saturating narrowing (SSE2's `packssdw`,
         // one shuffle per 8 indices instead of 7): exact for every value up to 65535, which
         // is all that is kept (a larger one fails the check and nothing is appended).
         let biased = (offset.wrapping_add(i) as i32).wrapping_sub(0x8000);
-        *d = (biased.clamp(-0x8000, 0x7fff) as i16 as u16) ^ 0x8000;
-    }
+        (biased.clamp(-0x8000, 0x7fff) as i16 as u16) ^ 0x8000
+    }));
     acc >> 16 == 0
 }
 

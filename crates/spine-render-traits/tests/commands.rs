@@ -417,3 +417,34 @@ fn push_uniform_u16_and_u32_indices_agree() {
     }
     assert!(narrow.iter().eq(wide.iter()));
 }
+
+/// `push_quad` (indices offset in two integers) gives `push_uniform`'s commands, merged up to
+/// the last vertex a command can hold, with both corner orders the renderer uses.
+#[test]
+fn push_quad_matches_push_uniform_across_the_16_bit_range() {
+    let orders: [[u16; 6]; 3] = [[0, 1, 2, 2, 3, 0], [0, 1, 2, 0, 2, 3], [3, 3, 3, 3, 3, 3]];
+    for batching in [Batching::Never, Batching::PageAndBlend, Batching::SpineCpp] {
+        for order in orders {
+            let mut by_quad = RenderCommands::with_batching(batching);
+            let mut by_slices = RenderCommands::with_batching(batching);
+            for c in [&mut by_quad, &mut by_slices] {
+                c.add_page("a.png", false);
+            }
+            // 16 385 quads: a command fills up to 65 536 vertices, then a new one.
+            for k in 0..16_385u32 {
+                let light = Argb(0xff00_0000 | (k / 8_000));
+                let (page, n, dark) = (PageId(0), BlendMode::Normal, Argb::BLACK);
+                let quad = by_quad.push_quad(page, n, light, dark, &QUAD_POS, &QUAD_UV, &order);
+                assert_eq!(quad, Ok(true));
+                by_slices.push_uniform(page, n, light, dark, &QUAD_POS, &QUAD_UV, &order).unwrap();
+            }
+            assert_eq!(by_quad.len(), by_slices.len());
+            assert!(by_quad.iter().eq(by_slices.iter()), "{batching:?} {order:?}");
+            let last = by_quad.iter().map(|v| v.indices.iter().copied().max()).max();
+            // (spine-cpp batching splits earlier: below 65 535 indices, and on a color change.)
+            if batching == Batching::PageAndBlend {
+                assert_eq!(last, Some(Some(65_535)), "{order:?}");
+            }
+        }
+    }
+}
