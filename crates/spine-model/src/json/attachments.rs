@@ -65,7 +65,7 @@ fn vertices(c: &mut Conv<'_, '_>, vertex_count: usize, values: &[f32]) -> Vertic
             }
             rest = r;
         }
-        if c.b.weighted_ok(&counts, &bones, &xyw) {
+        if counts.len() == vertex_count && c.b.weighted_ok(&counts, &bones, &xyw) {
             return c.b.weighted_moved(counts, bones, xyw);
         }
     }
