@@ -47,6 +47,20 @@ enum Node {
         start: u32,
         len: u32,
     },
+    /// An object key, escape-free: `text[start..start + len]`; its value ends before node
+    /// `next`, where the object's next key (or the object's end) is, so lookups skip an entry
+    /// without looking at its value.
+    Key {
+        start: u32,
+        len: u32,
+        next: u32,
+    },
+    /// An object key with escapes, decoded (as [`Node::Esc`]), and `next` as [`Node::Key`].
+    EscKey {
+        start: u32,
+        len: u32,
+        next: u32,
+    },
     /// An array of `count` items.
     Arr {
         count: u32,
@@ -115,11 +129,11 @@ impl<'t> Doc<'t> {
 
     fn str_at(&self, i: usize) -> Option<&str> {
         match self.node(i) {
-            Node::Str { start, len } => {
+            Node::Str { start, len } | Node::Key { start, len, .. } => {
                 let s = start as usize;
                 self.text.get(s..s + len as usize)
             }
-            Node::Esc { start, len } => {
+            Node::Esc { start, len } | Node::EscKey { start, len, .. } => {
                 let s = start as usize;
                 self.decoded.get(s..s + len as usize)
             }
@@ -144,7 +158,9 @@ impl<'d> J<'d> {
             Node::Null => "null",
             Node::Bool(_) => "a boolean",
             Node::Num(_) => "a number",
-            Node::Str { .. } | Node::Esc { .. } => "a string",
+            Node::Str { .. } | Node::Esc { .. } | Node::Key { .. } | Node::EscKey { .. } => {
+                "a string"
+            }
             Node::Arr { .. } => "an array",
             Node::Obj { .. } => "an object",
         }
@@ -231,7 +247,10 @@ impl<'d> Iterator for Entries<'d> {
         }
         self.left -= 1;
         let k = self.next;
-        self.next = self.doc.end(k + 1);
+        self.next = match self.doc.node(k) {
+            Node::Key { next, .. } | Node::EscKey { next, .. } => next as usize,
+            _ => self.doc.end(k + 1),
+        };
         Some((self.doc.str_at(k).unwrap_or_default(), J { doc: self.doc, i: k + 1 }))
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -576,25 +595,37 @@ impl<'a> Obj<'a> {
         let nodes = doc.nodes.as_slice();
         let mut i = self.first;
         for _ in 0..self.count {
-            // A key node and its value node (the object's nodes are all in the vector).
-            let Some(&[key, value]) = nodes.get(i..i.wrapping_add(2)) else { break };
-            let hit = match key {
+            // A key node: compared, then the next key is where it says.
+            i = match nodes.get(i) {
                 // Keys are short: a byte loop beats a `memcmp` call.
-                Node::Str { start, len } if len as usize == kb.len() => bytes
-                    .get(start as usize..start as usize + kb.len())
-                    .is_some_and(|n| n.iter().zip(kb).all(|(a, b)| a == b)),
-                Node::Esc { start, len } => doc.decoded_eq(start, len, k),
-                _ => false,
-            };
-            if hit {
-                return (!matches!(value, Node::Null)).then_some(J { doc, i: i + 1 });
-            }
-            i = match value {
-                Node::Arr { end, .. } | Node::Obj { end, .. } => end as usize,
-                _ => i + 2,
+                Some(&Node::Key { start, len, next }) => {
+                    if len as usize == kb.len()
+                        && bytes
+                            .get(start as usize..start as usize + kb.len())
+                            .is_some_and(|n| n.iter().zip(kb).all(|(a, b)| a == b))
+                    {
+                        return self.value(i);
+                    }
+                    next as usize
+                }
+                Some(&Node::EscKey { start, len, next }) => {
+                    if doc.decoded_eq(start, len, k) {
+                        return self.value(i);
+                    }
+                    next as usize
+                }
+                _ => break,
             };
         }
         None
+    }
+    /// The value of the key at node `i`, `None` when `null`.
+    #[inline]
+    fn value(&self, i: usize) -> Option<J<'a>> {
+        match self.doc.nodes.get(i + 1) {
+            Some(Node::Null) | None => None,
+            Some(_) => Some(J { doc: self.doc, i: i + 1 }),
+        }
     }
     pub(crate) fn has(&self, k: &str) -> bool {
         self.get(k).is_some()
