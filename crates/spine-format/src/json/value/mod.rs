@@ -588,6 +588,7 @@ impl<'a> Obj<'a> {
         }
     }
     /// The first value named `k`, `None` when absent or `null`.
+    #[inline(always)]
     pub(crate) fn get(&self, k: &str) -> Option<J<'a>> {
         let doc = self.doc;
         let bytes = doc.text.as_bytes();
@@ -618,6 +619,48 @@ impl<'a> Obj<'a> {
             };
         }
         None
+    }
+    /// [`Obj::get`] of `a` and of `b` (two different keys) in one pass over the entries.
+    #[inline(always)]
+    pub(crate) fn get2(&self, a: &str, b: &str) -> (Option<J<'a>>, Option<J<'a>>) {
+        let bytes = self.doc.text.as_bytes();
+        let (ab, bb) = (a.as_bytes(), b.as_bytes());
+        let nodes = self.doc.nodes.as_slice();
+        let is = |start: u32, k: &[u8]| {
+            bytes
+                .get(start as usize..start as usize + k.len())
+                .is_some_and(|n| n.iter().zip(k).all(|(x, y)| x == y))
+        };
+        // The key nodes found (0: not yet; a key node is never node 0).
+        let (mut ka, mut kb) = (0, 0);
+        let mut i = self.first;
+        for _ in 0..self.count {
+            let Some(&Node::Key { start, len, next }) = nodes.get(i) else {
+                // A key with escapes (rare): one lookup each.
+                return (self.get(a), self.get(b));
+            };
+            let len = len as usize;
+            if len == ab.len() && ka == 0 && is(start, ab) {
+                ka = i;
+            } else if len == bb.len() && kb == 0 && is(start, bb) {
+                kb = i;
+            }
+            i = next as usize;
+        }
+        let value = |k: usize| if k == 0 { None } else { self.value(k) };
+        (value(ka), value(kb))
+    }
+    /// Reads the value `v` of `k` (as [`Obj::get`] finds it) with `f`, as [`Obj::opt`].
+    pub(crate) fn opt_of<T>(
+        &self,
+        k: &str,
+        v: Option<J<'a>>,
+        f: impl FnOnce(J<'a>, &P<'_>) -> R<T>,
+    ) -> R<Option<T>> {
+        match v {
+            None => Ok(None),
+            Some(v) => f(v, &self.p.key(k)).map(Some),
+        }
     }
     /// The value of the key at node `i`, `None` when `null`.
     #[inline]
