@@ -405,6 +405,7 @@ pub(crate) fn check_vertices(v: J<'_>, p: &P<'_>, declared: usize) -> R<()> {
     })
 }
 
+#[inline]
 pub(crate) fn as_f32(v: J<'_>, p: &P<'_>) -> R<f32> {
     match v.num() {
         Some(n) if (n as f32).is_finite() => Ok(n as f32),
@@ -715,6 +716,7 @@ impl<'a> Obj<'a> {
         self.get(k).is_some()
     }
     /// Reads an optional value with `f`.
+    #[inline]
     pub(crate) fn opt<T>(&self, k: &str, f: impl FnOnce(J<'a>, &P<'_>) -> R<T>) -> R<Option<T>> {
         match self.get(k) {
             None => Ok(None),
@@ -722,18 +724,22 @@ impl<'a> Obj<'a> {
         }
     }
     /// Reads a required value with `f`.
+    #[inline]
     pub(crate) fn req<T>(&self, k: &str, f: impl FnOnce(J<'a>, &P<'_>) -> R<T>) -> R<T> {
         match self.get(k) {
             None => Err(self.p.err(format!("missing required field `{k}`"))),
             Some(v) => f(v, &self.p.key(k)),
         }
     }
+    #[inline]
     pub(crate) fn f32(&self, k: &str) -> R<Option<f32>> {
         self.opt(k, as_f32)
     }
+    #[inline]
     pub(crate) fn i32(&self, k: &str) -> R<Option<i32>> {
         self.opt(k, as_i32)
     }
+    #[inline]
     pub(crate) fn bool(&self, k: &str) -> R<Option<bool>> {
         self.opt(k, |v, p| v.bool().ok_or_else(|| p.expected("true or false", v)))
     }
