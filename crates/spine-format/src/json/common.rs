@@ -23,7 +23,7 @@ pub(crate) fn root_object<'a>(root: J<'a>, rp: &'a P<'a>) -> R<Obj<'a>> {
 
 /// The objects of the array `k` (`what` for its count limit), each read with `f`.
 pub(crate) fn list<T>(o: &Obj, k: &str, what: &'static str, f: impl Fn(&Obj) -> R<T>) -> R<Vec<T>> {
-    Ok(o.opt(k, |v, p| each(v, p, what, |x, p| f(&Obj::indexed(x, p)?)))?.unwrap_or_default())
+    Ok(o.opt(k, |v, p| each(v, p, what, |x, p| f(&Obj::new(x, p)?)))?.unwrap_or_default())
 }
 
 /// An array of numbers whose length (`len` of it, e.g. pairs or triples) is checked as a count

@@ -41,7 +41,7 @@ fn read_skin_slots(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<SkinSlot>> {
         Ok(SkinSlot {
             slot: slot.to_owned(),
             attachments: each_named(v, p, "attachment", |key, v, p| {
-                read_attachment(key, &Obj::indexed(v, p)?, ver)
+                read_attachment(key, &Obj::new(v, p)?, ver)
             })?,
         })
     })

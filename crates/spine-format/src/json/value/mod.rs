@@ -142,18 +142,6 @@ impl<'t> Doc<'t> {
     }
 }
 
-/// One of 32 bits for an object key (from its first and last bytes and its length): an
-/// [`Obj::indexed`] object's `keys` has the bits of its keys, so most absent keys are
-/// answered without a scan.
-#[inline(always)]
-fn key_bit(k: &[u8]) -> u32 {
-    let first = u32::from(k.first().copied().unwrap_or(0));
-    let last = u32::from(k.last().copied().unwrap_or(0));
-    let h =
-        first.wrapping_mul(14).wrapping_add(last).wrapping_add((k.len() as u32).wrapping_mul(17));
-    1 << (h & 31)
-}
-
 /// A value of a [`Doc`] (a cheap copyable handle).
 #[derive(Clone, Copy)]
 pub(crate) struct J<'d> {
@@ -590,41 +578,15 @@ pub(crate) struct Obj<'a> {
     /// The node of the first key.
     first: usize,
     count: u32,
-    /// The [`key_bit`]s of its keys (every bit unless [`Obj::indexed`]).
-    keys: u32,
     pub(crate) p: &'a P<'a>,
 }
 
 impl<'a> Obj<'a> {
     pub(crate) fn new(v: J<'a>, p: &'a P<'a>) -> R<Obj<'a>> {
         match v.node() {
-            Node::Obj { count, .. } => {
-                Ok(Obj { doc: v.doc, first: v.i + 1, count, keys: u32::MAX, p })
-            }
+            Node::Obj { count, .. } => Ok(Obj { doc: v.doc, first: v.i + 1, count, p }),
             _ => Err(p.expected("an object", v)),
         }
-    }
-    /// [`Obj::new`] for an object of many optional fields (bones, slots, attachments…): one
-    /// pass over its keys first notes their [`key_bit`]s, so that looking up an absent key
-    /// mostly costs no scan.
-    pub(crate) fn indexed(v: J<'a>, p: &'a P<'a>) -> R<Obj<'a>> {
-        let mut o = Obj::new(v, p)?;
-        let (bytes, nodes) = (o.doc.text.as_bytes(), o.doc.nodes.as_slice());
-        let mut keys = 0;
-        let mut i = o.first;
-        for _ in 0..o.count {
-            i = match nodes.get(i) {
-                Some(&Node::Key { start, len, next }) => {
-                    let s = start as usize;
-                    keys |= key_bit(bytes.get(s..s + len as usize).unwrap_or_default());
-                    next as usize
-                }
-                // A key with escapes: no filtering.
-                _ => return Ok(o),
-            };
-        }
-        o.keys = keys;
-        Ok(o)
     }
     /// The first value named `k`, `None` when absent or `null`.
     #[inline(always)]
@@ -632,9 +594,6 @@ impl<'a> Obj<'a> {
         let doc = self.doc;
         let bytes = doc.text.as_bytes();
         let kb = k.as_bytes();
-        if self.keys & key_bit(kb) == 0 {
-            return None;
-        }
         let nodes = doc.nodes.as_slice();
         let mut i = self.first;
         for _ in 0..self.count {
