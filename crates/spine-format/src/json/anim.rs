@@ -456,8 +456,9 @@ impl PathTimeline {
     }
 }
 
-fn read_curve(o: &Obj) -> R<Option<Curve>> {
-    o.opt("curve", |v, p| match (v.str(), v.num()) {
+/// The `curve` of a key (`v`: its value, as `o.get("curve")` finds it).
+fn read_curve<'a>(o: &Obj<'a>, v: Option<J<'a>>) -> R<Option<Curve>> {
+    o.opt_of("curve", v, |v, p| match (v.str(), v.num()) {
         (Some("stepped"), _) => Ok(Curve::Stepped),
         (Some(s), _) => Ok(Curve::Other(s.to_owned())),
         (None, Some(n)) => {
@@ -499,12 +500,18 @@ fn keys_of<V>(
     };
     each(v, p, what, |x, kp| {
         let o = Obj::new(x, kp)?;
+        // `time` and `curve` found in one pass, read in that order.
+        let (time, curve) =
+            if channels > 0 { o.get2("time", "curve") } else { (o.get("time"), None) };
         let time = if ver < SpineVersion::V3_8 {
-            o.req("time", as_f32)?
+            match time {
+                Some(v) => as_f32(v, &kp.key("time"))?,
+                None => return Err(kp.err("missing required field `time`")),
+            }
         } else {
-            o.f32("time")?.unwrap_or(0.0)
+            o.opt_of("time", time, as_f32)?.unwrap_or(0.0)
         };
-        let curve = if channels > 0 { read_curve(&o)? } else { None };
+        let curve = if channels > 0 { read_curve(&o, curve)? } else { None };
         let has_next = kp_index(kp).is_some_and(|i| i + 1 < n);
         match &curve {
             Some(Curve::Bezier(c)) if has_next => {

@@ -5,7 +5,7 @@ use super::anim::{
     AttachmentTimeline, BoneTimeline, DeformKey, DrawOrderOffset, EventKey, IkKey, Key,
     PhysicsProperty, PhysicsTimeline, SequenceKey, SlotTimeline, TwoColor, Xy,
 };
-use super::value::{as_color, as_i32, each, Obj, R};
+use super::value::{as_color, as_f32, as_i32, each, Obj, R};
 use super::SequenceMode;
 
 /// The time of the last key (0 without keys).
@@ -89,7 +89,8 @@ pub(crate) fn two_color(o: &Obj) -> R<TwoColor> {
 
 /// An `x`, `y` key.
 pub(crate) fn xy(o: &Obj) -> R<Xy> {
-    Ok(Xy { x: o.f32("x")?, y: o.f32("y")? })
+    let (x, y) = o.get2("x", "y");
+    Ok(Xy { x: o.opt_of("x", x, as_f32)?, y: o.opt_of("y", y, as_f32)? })
 }
 
 /// An IK constraint key.

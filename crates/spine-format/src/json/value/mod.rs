@@ -47,6 +47,20 @@ enum Node {
         start: u32,
         len: u32,
     },
+    /// An object key, escape-free: `text[start..start + len]`; its value ends before node
+    /// `next`, where the object's next key (or the object's end) is, so lookups skip an entry
+    /// without looking at its value.
+    Key {
+        start: u32,
+        len: u32,
+        next: u32,
+    },
+    /// An object key with escapes, decoded (as [`Node::Esc`]), and `next` as [`Node::Key`].
+    EscKey {
+        start: u32,
+        len: u32,
+        next: u32,
+    },
     /// An array of `count` items.
     Arr {
         count: u32,
@@ -115,11 +129,11 @@ impl<'t> Doc<'t> {
 
     fn str_at(&self, i: usize) -> Option<&str> {
         match self.node(i) {
-            Node::Str { start, len } => {
+            Node::Str { start, len } | Node::Key { start, len, .. } => {
                 let s = start as usize;
                 self.text.get(s..s + len as usize)
             }
-            Node::Esc { start, len } => {
+            Node::Esc { start, len } | Node::EscKey { start, len, .. } => {
                 let s = start as usize;
                 self.decoded.get(s..s + len as usize)
             }
@@ -144,7 +158,9 @@ impl<'d> J<'d> {
             Node::Null => "null",
             Node::Bool(_) => "a boolean",
             Node::Num(_) => "a number",
-            Node::Str { .. } | Node::Esc { .. } => "a string",
+            Node::Str { .. } | Node::Esc { .. } | Node::Key { .. } | Node::EscKey { .. } => {
+                "a string"
+            }
             Node::Arr { .. } => "an array",
             Node::Obj { .. } => "an object",
         }
@@ -231,7 +247,10 @@ impl<'d> Iterator for Entries<'d> {
         }
         self.left -= 1;
         let k = self.next;
-        self.next = self.doc.end(k + 1);
+        self.next = match self.doc.node(k) {
+            Node::Key { next, .. } | Node::EscKey { next, .. } => next as usize,
+            _ => self.doc.end(k + 1),
+        };
         Some((self.doc.str_at(k).unwrap_or_default(), J { doc: self.doc, i: k + 1 }))
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -374,6 +393,7 @@ pub(crate) fn check_vertices(v: J<'_>, p: &P<'_>, declared: usize) -> R<()> {
     })
 }
 
+#[inline]
 pub(crate) fn as_f32(v: J<'_>, p: &P<'_>) -> R<f32> {
     match v.num() {
         Some(n) if (n as f32).is_finite() => Ok(n as f32),
@@ -569,6 +589,7 @@ impl<'a> Obj<'a> {
         }
     }
     /// The first value named `k`, `None` when absent or `null`.
+    #[inline(always)]
     pub(crate) fn get(&self, k: &str) -> Option<J<'a>> {
         let doc = self.doc;
         let bytes = doc.text.as_bytes();
@@ -576,30 +597,85 @@ impl<'a> Obj<'a> {
         let nodes = doc.nodes.as_slice();
         let mut i = self.first;
         for _ in 0..self.count {
-            // A key node and its value node (the object's nodes are all in the vector).
-            let Some(&[key, value]) = nodes.get(i..i.wrapping_add(2)) else { break };
-            let hit = match key {
+            // A key node: compared, then the next key is where it says.
+            i = match nodes.get(i) {
                 // Keys are short: a byte loop beats a `memcmp` call.
-                Node::Str { start, len } if len as usize == kb.len() => bytes
-                    .get(start as usize..start as usize + kb.len())
-                    .is_some_and(|n| n.iter().zip(kb).all(|(a, b)| a == b)),
-                Node::Esc { start, len } => doc.decoded_eq(start, len, k),
-                _ => false,
-            };
-            if hit {
-                return (!matches!(value, Node::Null)).then_some(J { doc, i: i + 1 });
-            }
-            i = match value {
-                Node::Arr { end, .. } | Node::Obj { end, .. } => end as usize,
-                _ => i + 2,
+                Some(&Node::Key { start, len, next }) => {
+                    if len as usize == kb.len()
+                        && bytes
+                            .get(start as usize..start as usize + kb.len())
+                            .is_some_and(|n| n.iter().zip(kb).all(|(a, b)| a == b))
+                    {
+                        return self.value(i);
+                    }
+                    next as usize
+                }
+                Some(&Node::EscKey { start, len, next }) => {
+                    if doc.decoded_eq(start, len, k) {
+                        return self.value(i);
+                    }
+                    next as usize
+                }
+                _ => break,
             };
         }
         None
+    }
+    /// [`Obj::get`] of `a` and of `b` (two different keys) in one pass over the entries.
+    #[inline(always)]
+    pub(crate) fn get2(&self, a: &str, b: &str) -> (Option<J<'a>>, Option<J<'a>>) {
+        let bytes = self.doc.text.as_bytes();
+        let (ab, bb) = (a.as_bytes(), b.as_bytes());
+        let nodes = self.doc.nodes.as_slice();
+        let is = |start: u32, k: &[u8]| {
+            bytes
+                .get(start as usize..start as usize + k.len())
+                .is_some_and(|n| n.iter().zip(k).all(|(x, y)| x == y))
+        };
+        // The key nodes found (0: not yet; a key node is never node 0).
+        let (mut ka, mut kb) = (0, 0);
+        let mut i = self.first;
+        for _ in 0..self.count {
+            let Some(&Node::Key { start, len, next }) = nodes.get(i) else {
+                // A key with escapes (rare): one lookup each.
+                return (self.get(a), self.get(b));
+            };
+            let len = len as usize;
+            if len == ab.len() && ka == 0 && is(start, ab) {
+                ka = i;
+            } else if len == bb.len() && kb == 0 && is(start, bb) {
+                kb = i;
+            }
+            i = next as usize;
+        }
+        let value = |k: usize| if k == 0 { None } else { self.value(k) };
+        (value(ka), value(kb))
+    }
+    /// Reads the value `v` of `k` (as [`Obj::get`] finds it) with `f`, as [`Obj::opt`].
+    pub(crate) fn opt_of<T>(
+        &self,
+        k: &str,
+        v: Option<J<'a>>,
+        f: impl FnOnce(J<'a>, &P<'_>) -> R<T>,
+    ) -> R<Option<T>> {
+        match v {
+            None => Ok(None),
+            Some(v) => f(v, &self.p.key(k)).map(Some),
+        }
+    }
+    /// The value of the key at node `i`, `None` when `null`.
+    #[inline]
+    fn value(&self, i: usize) -> Option<J<'a>> {
+        match self.doc.nodes.get(i + 1) {
+            Some(Node::Null) | None => None,
+            Some(_) => Some(J { doc: self.doc, i: i + 1 }),
+        }
     }
     pub(crate) fn has(&self, k: &str) -> bool {
         self.get(k).is_some()
     }
     /// Reads an optional value with `f`.
+    #[inline]
     pub(crate) fn opt<T>(&self, k: &str, f: impl FnOnce(J<'a>, &P<'_>) -> R<T>) -> R<Option<T>> {
         match self.get(k) {
             None => Ok(None),
@@ -607,18 +683,22 @@ impl<'a> Obj<'a> {
         }
     }
     /// Reads a required value with `f`.
+    #[inline]
     pub(crate) fn req<T>(&self, k: &str, f: impl FnOnce(J<'a>, &P<'_>) -> R<T>) -> R<T> {
         match self.get(k) {
             None => Err(self.p.err(format!("missing required field `{k}`"))),
             Some(v) => f(v, &self.p.key(k)),
         }
     }
+    #[inline]
     pub(crate) fn f32(&self, k: &str) -> R<Option<f32>> {
         self.opt(k, as_f32)
     }
+    #[inline]
     pub(crate) fn i32(&self, k: &str) -> R<Option<i32>> {
         self.opt(k, as_i32)
     }
+    #[inline]
     pub(crate) fn bool(&self, k: &str) -> R<Option<bool>> {
         self.opt(k, |v, p| v.bool().ok_or_else(|| p.expected("true or false", v)))
     }

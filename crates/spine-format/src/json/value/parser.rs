@@ -39,11 +39,13 @@ const STRING_STOP: [bool; 256] = {
     t
 };
 
-/// An open container: its node, its item count so far, whether it is an object.
+/// An open container: its node, its item count so far, whether it is an object, and (an
+/// object's) the node of its current key.
 struct Open {
     at: usize,
     count: u32,
     is_obj: bool,
+    key: u32,
 }
 
 impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
@@ -139,10 +141,10 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
                 };
             }
             let key = match node(i) {
-                Some(Node::Str { start, len }) => {
+                Some(Node::Key { start, len, .. }) => {
                     self.text.get(start as usize..start as usize + len as usize)
                 }
-                Some(Node::Esc { start, len }) => {
+                Some(Node::EscKey { start, len, .. }) => {
                     self.decoded.get(start as usize..start as usize + len as usize)
                 }
                 _ => None,
@@ -257,7 +259,7 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
                         if !CHECKED && !is_obj && matches!(self.peek(), Some(b'-' | b'0'..=b'9')) {
                             let (count, ended) = self.number_items()?;
                             if !ended {
-                                stack.push(Open { at, count, is_obj });
+                                stack.push(Open { at, count, is_obj, key: 0 });
                                 continue;
                             }
                             let end = self.idx();
@@ -265,7 +267,7 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
                                 *n = Node::Arr { count, end };
                             }
                         } else {
-                            stack.push(Open { at, count: 0, is_obj });
+                            stack.push(Open { at, count: 0, is_obj, key: self.idx() });
                             if is_obj {
                                 self.key()?;
                             }
@@ -273,7 +275,7 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
                         }
                     }
                 }
-                Some(b'"') => self.string()?,
+                Some(b'"') => self.string::<false>()?,
                 Some(b'-' | b'0'..=b'9') => self.number()?,
                 Some(b't') => self.literal("true", Node::Bool(true))?,
                 Some(b'f') => self.literal("false", Node::Bool(false))?,
@@ -291,10 +293,20 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
                 };
                 top.count += 1;
                 let is_obj = top.is_obj;
+                if is_obj {
+                    // The entry ends here: its key says so.
+                    let end = self.nodes.len() as u32;
+                    if let Some(Node::Key { next, .. } | Node::EscKey { next, .. }) =
+                        self.nodes.get_mut(top.key as usize)
+                    {
+                        *next = end;
+                    }
+                }
                 match self.next_token() {
                     Some(b',') => {
                         self.pos += 1;
                         if is_obj {
+                            top.key = self.idx();
                             self.next_token();
                             self.key()?;
                         }
@@ -327,7 +339,7 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
         if self.peek() != Some(b'"') {
             return Err(self.error("expected a string key"));
         }
-        self.string()?;
+        self.string::<true>()?;
         if self.next_token() != Some(b':') {
             return Err(self.error("expected `:`"));
         }
@@ -344,9 +356,10 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
         }
     }
 
-    /// A string starting at its opening quote.
+    /// A string starting at its opening quote (`KEY`: an object key, its `next` left 0 until
+    /// its value ends).
     #[inline(always)]
-    fn string(&mut self) -> Result<(), JsonError> {
+    fn string<const KEY: bool>(&mut self) -> Result<(), JsonError> {
         let b = self.b;
         let start = self.pos + 1;
         let mut pos = start;
@@ -360,9 +373,14 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
                     return Err(self.string_limit(pos - start));
                 }
                 self.pos += 1;
-                self.push(Node::Str { start: start as u32, len: (pos - start) as u32 })
+                let (start, len) = (start as u32, (pos - start) as u32);
+                self.push(if KEY {
+                    Node::Key { start, len, next: 0 }
+                } else {
+                    Node::Str { start, len }
+                })
             }
-            Some(b'\\') => self.escaped_string(start),
+            Some(b'\\') => self.escaped_string::<KEY>(start),
             Some(_) => Err(self.error("control character in a string")),
             None => Err(self.error("unterminated string")),
         }
@@ -377,7 +395,7 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
 
     /// The rest of a string with escapes; `self.pos` is at the first backslash. The decoded
     /// text is appended to `decoded`.
-    fn escaped_string(&mut self, start: usize) -> Result<(), JsonError> {
+    fn escaped_string<const KEY: bool>(&mut self, start: usize) -> Result<(), JsonError> {
         let mut out = std::mem::take(&mut self.decoded);
         let first = out.len();
         out.push_str(self.text.get(start..self.pos).unwrap_or_default());
@@ -389,7 +407,8 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
             return Err(self.string_limit(len));
         }
         self.pos += 1;
-        self.push(Node::Esc { start: first as u32, len: len as u32 })
+        let (start, len) = (first as u32, len as u32);
+        self.push(if KEY { Node::EscKey { start, len, next: 0 } } else { Node::Esc { start, len } })
     }
 
     /// Decodes string text with escapes into `out` up to the closing quote (left unread).
