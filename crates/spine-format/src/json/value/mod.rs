@@ -624,6 +624,8 @@ impl<'a> Obj<'a> {
     /// [`Obj::get`] of `a` and of `b` (two different keys) in one pass over the entries.
     #[inline(always)]
     pub(crate) fn get2(&self, a: &str, b: &str) -> (Option<J<'a>>, Option<J<'a>>) {
+        // With `a == b` the second result would come from a duplicate entry.
+        debug_assert_ne!(a, b);
         let bytes = self.doc.text.as_bytes();
         let (ab, bb) = (a.as_bytes(), b.as_bytes());
         let nodes = self.doc.nodes.as_slice();

@@ -122,6 +122,30 @@ fn errors_give_line_column_and_offset() {
     assert!(e.is_some_and(|m| m.contains("nesting deeper than 128")));
 }
 
+/// `get2(a, b)` is `(get(a), get(b))` whatever the entries: duplicates (the first wins),
+/// nulls, escaped keys, nested values between or before the keys, missing keys.
+#[test]
+fn get2_reads_like_get_twice() {
+    let docs = [
+        r#"{"time": 1, "curve": [1, 2], "x": 3}"#,
+        r#"{"curve": {"time": 9}, "time": 1, "time": 2, "curve": 4}"#,
+        r#"{"t\u0069me": 5, "curve": null, "curve": 6}"#,
+        r#"{"a": [[{"time": 7}]], "curve": "stepped", "b": {}, "time": null, "time": 8}"#,
+        r#"{"x": 1}"#,
+        r#"{}"#,
+    ];
+    for text in docs {
+        let doc = Doc::parse(text, &Limits::default()).expect("parses");
+        let p = P::ROOT;
+        let o = Obj::new(doc.root(), &p).expect("object");
+        for (a, b) in [("time", "curve"), ("curve", "time"), ("x", "y"), ("time", "x")] {
+            let (ga, gb) = o.get2(a, b);
+            let show = |v: Option<J<'_>>| v.map(|v| format!("{:?}", to_serde(v)));
+            assert_eq!((show(ga), show(gb)), (show(o.get(a)), show(o.get(b))), "{text} {a} {b}");
+        }
+    }
+}
+
 #[test]
 fn objects_read_the_first_duplicate_and_skip_null() {
     let doc = Doc::parse(r#"{"a": 1, "a": 2, "n": null, "e\u0078": "esc"}"#, &Limits::default())
