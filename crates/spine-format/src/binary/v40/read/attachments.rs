@@ -83,6 +83,16 @@ fn weighted_checked<'a>(c: &Ctx, i: In<'a>, count: usize) -> Res<'a, Vertices> {
     r
 }
 
+/// `n` copies of `zero` in an exactly sized buffer. `resize`, not `vec![0; n]`: a zeroed
+/// allocation is glibc's `calloc`, which here made the heap trim and regrow around each
+/// load (page faults: spineboy +7 % wall).
+#[inline(always)]
+fn zeroed<T: Copy>(n: usize, zero: T) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    v.resize(n, zero);
+    v
+}
+
 /// [`vertices`] (weighted) when every influence count and bone index takes one byte and
 /// all is in range (the usual file): a first pass reads the influence counts, a second
 /// writes the influences into exactly sized buffers and checks their bones. `None`
@@ -96,14 +106,7 @@ fn weighted_one_byte<'a>(
 ) -> Option<(In<'a>, Vertices)> {
     // Pass 1: the layout is `n` then `n` influences of 13 bytes (bone, x, y, weight).
     let min_count = lim.min_count();
-    // `resize`, not `vec![0; n]`: a zeroed allocation is glibc's `calloc`, which here made
-    // the heap trim and regrow around each load (page faults: spineboy +7 % wall).
-    #[allow(clippy::slow_vector_initialization)]
-    let mut counts = {
-        let mut counts = Vec::with_capacity(count);
-        counts.resize(count, 0u32);
-        counts
-    };
+    let mut counts = zeroed(count, 0u32);
     let mut at = 0usize;
     let mut total = 0usize;
     for c in &mut counts {
@@ -118,14 +121,7 @@ fn weighted_one_byte<'a>(
     }
     // Pass 2: exact buffers (at most one influence per 13 bytes of input), written in place.
     let (mut body, rest) = i.split_at_checked(at)?;
-    #[allow(clippy::slow_vector_initialization)]
-    let (mut wbones, mut xyw) = {
-        let mut wbones = Vec::with_capacity(total);
-        wbones.resize(total, 0u32);
-        let mut xyw = Vec::with_capacity(total);
-        xyw.resize(total, [0.0f32; 3]);
-        (wbones, xyw)
-    };
+    let (mut wbones, mut xyw) = (zeroed(total, 0u32), zeroed(total, [0.0f32; 3]));
     let f = |b: &[u8], k: usize| {
         f32::from_bits(u32::from_be_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]))
     };
@@ -164,13 +160,7 @@ fn weighted_two_byte<'a>(
 ) -> Option<(In<'a>, Vertices)> {
     // Pass 1: `n`, then `n` influences of 13 or 14 bytes (bone varint, x, y, weight).
     let min_count = lim.min_count();
-    // `resize`, not `vec![0; n]`: see `weighted_one_byte`.
-    #[allow(clippy::slow_vector_initialization)]
-    let mut counts = {
-        let mut counts = Vec::with_capacity(count);
-        counts.resize(count, 0u32);
-        counts
-    };
+    let mut counts = zeroed(count, 0u32);
     let mut at = 0usize;
     let mut total = 0usize;
     for c in &mut counts {
@@ -189,14 +179,7 @@ fn weighted_two_byte<'a>(
     }
     // Pass 2: exact buffers (at most one influence per 13 bytes of input), written in place.
     let (mut body, rest) = i.split_at_checked(at)?;
-    #[allow(clippy::slow_vector_initialization)]
-    let (mut wbones, mut xyw) = {
-        let mut wbones = Vec::with_capacity(total);
-        wbones.resize(total, 0u32);
-        let mut xyw = Vec::with_capacity(total);
-        xyw.resize(total, [0.0f32; 3]);
-        (wbones, xyw)
-    };
+    let (mut wbones, mut xyw) = (zeroed(total, 0u32), zeroed(total, [0.0f32; 3]));
     let f = |b: &[u8; 12], k: usize| {
         f32::from_bits(u32::from_be_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]))
     };
@@ -554,19 +537,7 @@ mod tests {
         assert!(err.contains(kind), "{err}");
     }
 
-    /// xorshift64.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
+    use spine_gen::Rng;
 
     /// Random weighted vertices: mostly valid, with 1-3 byte and non-canonical bone
     /// varints, bones around the limit, long counts, then a few mutations.
@@ -583,7 +554,7 @@ mod tests {
                     0 => r.below(0x80) as u32,
                     1 => bones as u32 - 1 - r.below(3) as u32,
                     2 => bones as u32 + r.below(3) as u32,
-                    _ => r.below(bones as u64 + 10) as u32,
+                    _ => r.below(bones + 10) as u32,
                 };
                 match r.below(12) {
                     0 => out.extend([(b as u8) | 0x80, 0x00]),
@@ -612,7 +583,7 @@ mod tests {
             if out.is_empty() {
                 break;
             }
-            let k = r.below(out.len() as u64) as usize;
+            let k = r.below(out.len());
             match r.below(3) {
                 0 => out[k] = r.below(256) as u8,
                 1 => out.truncate(k),
@@ -627,18 +598,18 @@ mod tests {
     /// accepts what the checked path rejects. (Review fuzz, 400k inputs once; 40k here.)
     #[test]
     fn two_byte_and_checked_agree_on_random_input() {
-        let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut r = Rng::new(0x9E37_79B9_7F4A_7C15);
         let mut accepted = 0u64;
         for iter in 0..40_000u64 {
             let bones = [129usize, 130, 131, 200, 255, 256, 1000, 16383, 16384, 20000]
                 [(iter % 10) as usize];
             let mut limits = Limits::default();
             if iter % 7 == 0 {
-                limits.max_vertices = r.below(6) as usize;
+                limits.max_vertices = r.below(6);
             }
             let mut c = Ctx::new(Lim::new(limits), 0, SpineVersion::V4_2, false, false);
             c.bones = bones;
-            let count = r.below(6) as usize;
+            let count = r.below(6);
             let input = gen(&mut r, bones, count);
             let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
             match (
