@@ -504,10 +504,7 @@ fn keys_of<V>(
         let (time, curve) =
             if channels > 0 { o.get2("time", "curve") } else { (o.get("time"), None) };
         let time = if ver < SpineVersion::V3_8 {
-            match time {
-                Some(v) => as_f32(v, &kp.key("time"))?,
-                None => return Err(kp.err("missing required field `time`")),
-            }
+            o.req_of("time", time, as_f32)?
         } else {
             o.opt_of("time", time, as_f32)?.unwrap_or(0.0)
         };

@@ -581,6 +581,16 @@ pub(crate) struct Obj<'a> {
     pub(crate) p: &'a P<'a>,
 }
 
+/// Whether the escape-free key `text[start..start + len]` is `k`. Keys are short: a byte
+/// loop beats a `memcmp` call.
+#[inline(always)]
+fn key_is(text: &[u8], start: u32, len: u32, k: &[u8]) -> bool {
+    len as usize == k.len()
+        && text
+            .get(start as usize..start as usize + k.len())
+            .is_some_and(|n| n.iter().zip(k).all(|(a, b)| a == b))
+}
+
 impl<'a> Obj<'a> {
     pub(crate) fn new(v: J<'a>, p: &'a P<'a>) -> R<Obj<'a>> {
         match v.node() {
@@ -599,13 +609,8 @@ impl<'a> Obj<'a> {
         for _ in 0..self.count {
             // A key node: compared, then the next key is where it says.
             i = match nodes.get(i) {
-                // Keys are short: a byte loop beats a `memcmp` call.
                 Some(&Node::Key { start, len, next }) => {
-                    if len as usize == kb.len()
-                        && bytes
-                            .get(start as usize..start as usize + kb.len())
-                            .is_some_and(|n| n.iter().zip(kb).all(|(a, b)| a == b))
-                    {
+                    if key_is(bytes, start, len, kb) {
                         return self.value(i);
                     }
                     next as usize
@@ -629,11 +634,6 @@ impl<'a> Obj<'a> {
         let bytes = self.doc.text.as_bytes();
         let (ab, bb) = (a.as_bytes(), b.as_bytes());
         let nodes = self.doc.nodes.as_slice();
-        let is = |start: u32, k: &[u8]| {
-            bytes
-                .get(start as usize..start as usize + k.len())
-                .is_some_and(|n| n.iter().zip(k).all(|(x, y)| x == y))
-        };
         // The key nodes found (0: not yet; a key node is never node 0).
         let (mut ka, mut kb) = (0, 0);
         let mut i = self.first;
@@ -642,10 +642,9 @@ impl<'a> Obj<'a> {
                 // A key with escapes (rare): one lookup each.
                 return (self.get(a), self.get(b));
             };
-            let len = len as usize;
-            if len == ab.len() && ka == 0 && is(start, ab) {
+            if ka == 0 && key_is(bytes, start, len, ab) {
                 ka = i;
-            } else if len == bb.len() && kb == 0 && is(start, bb) {
+            } else if kb == 0 && key_is(bytes, start, len, bb) {
                 kb = i;
             }
             i = next as usize;
@@ -679,15 +678,21 @@ impl<'a> Obj<'a> {
     /// Reads an optional value with `f`.
     #[inline]
     pub(crate) fn opt<T>(&self, k: &str, f: impl FnOnce(J<'a>, &P<'_>) -> R<T>) -> R<Option<T>> {
-        match self.get(k) {
-            None => Ok(None),
-            Some(v) => f(v, &self.p.key(k)).map(Some),
-        }
+        self.opt_of(k, self.get(k), f)
     }
     /// Reads a required value with `f`.
     #[inline]
     pub(crate) fn req<T>(&self, k: &str, f: impl FnOnce(J<'a>, &P<'_>) -> R<T>) -> R<T> {
-        match self.get(k) {
+        self.req_of(k, self.get(k), f)
+    }
+    /// Reads the value `v` of `k` (as [`Obj::get`] finds it) with `f`, as [`Obj::req`].
+    pub(crate) fn req_of<T>(
+        &self,
+        k: &str,
+        v: Option<J<'a>>,
+        f: impl FnOnce(J<'a>, &P<'_>) -> R<T>,
+    ) -> R<T> {
+        match v {
             None => Err(self.p.err(format!("missing required field `{k}`"))),
             Some(v) => f(v, &self.p.key(k)),
         }
