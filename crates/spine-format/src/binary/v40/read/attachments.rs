@@ -93,18 +93,17 @@ fn zeroed<T: Copy>(n: usize, zero: T) -> Vec<T> {
     v
 }
 
-/// [`vertices`] (weighted) when every influence count and bone index takes one byte and
-/// all is in range (the usual file): a first pass reads the influence counts, a second
-/// writes the influences into exactly sized buffers and checks their bones. `None`
-/// (nothing read) sends the caller to the checked path, which reads the same values and
-/// reports any error.
-fn weighted_one_byte<'a>(
+/// The first pass of the weighted fast paths: the influence count of each of `count`
+/// vertices (one byte, within the smallest limit), `skip(at, n)` giving where the `n`
+/// influences starting at `at` end. Returns the counts, where the vertices end and the
+/// influence total; `None` when a count is longer, over a limit or past the input.
+#[inline(always)]
+fn influence_counts(
     lim: &Lim,
-    i: In<'a>,
+    i: In<'_>,
     count: usize,
-    bones: usize,
-) -> Option<(In<'a>, Vertices)> {
-    // Pass 1: the layout is `n` then `n` influences of 13 bytes (bone, x, y, weight).
+    skip: impl Fn(usize, usize) -> Option<usize>,
+) -> Option<(Vec<u32>, usize, usize)> {
     let min_count = lim.min_count();
     let mut counts = zeroed(count, 0u32);
     let mut at = 0usize;
@@ -117,8 +116,24 @@ fn weighted_one_byte<'a>(
         }
         *c = u32::from(n);
         total += usize::from(n);
-        at += 1 + 13 * usize::from(n);
+        at = skip(at + 1, usize::from(n))?;
     }
+    Some((counts, at, total))
+}
+
+/// [`vertices`] (weighted) when every influence count and bone index takes one byte and
+/// all is in range (the usual file): a first pass reads the influence counts, a second
+/// writes the influences into exactly sized buffers and checks their bones. `None`
+/// (nothing read) sends the caller to the checked path, which reads the same values and
+/// reports any error.
+fn weighted_one_byte<'a>(
+    lim: &Lim,
+    i: In<'a>,
+    count: usize,
+    bones: usize,
+) -> Option<(In<'a>, Vertices)> {
+    // Pass 1: `n` influences of 13 bytes (bone, x, y, weight) after each count.
+    let (counts, at, total) = influence_counts(lim, i, count, |at, n| Some(at + 13 * n))?;
     // Pass 2: exact buffers (at most one influence per 13 bytes of input), written in place.
     let (mut body, rest) = i.split_at_checked(at)?;
     let (mut wbones, mut xyw) = (zeroed(total, 0u32), zeroed(total, [0.0f32; 3]));
@@ -158,25 +173,15 @@ fn weighted_two_byte<'a>(
     count: usize,
     bones: usize,
 ) -> Option<(In<'a>, Vertices)> {
-    // Pass 1: `n`, then `n` influences of 13 or 14 bytes (bone varint, x, y, weight).
-    let min_count = lim.min_count();
-    let mut counts = zeroed(count, 0u32);
-    let mut at = 0usize;
-    let mut total = 0usize;
-    for c in &mut counts {
-        let n = *i.get(at)?;
-        if n >= 0x80 || u64::from(n) > min_count {
-            return None;
-        }
-        *c = u32::from(n);
-        total += usize::from(n);
-        at += 1;
+    // Pass 1: `n` influences of 13 or 14 bytes (bone varint, x, y, weight) after each count.
+    let (counts, at, total) = influence_counts(lim, i, count, |mut at, n| {
         for _ in 0..n {
             // A first byte of 0x80 or more: the index takes two bytes (a longer or
             // non-canonical varint is caught by the second pass).
             at += 13 + usize::from(*i.get(at)? >> 7);
         }
-    }
+        Some(at)
+    })?;
     // Pass 2: exact buffers (at most one influence per 13 bytes of input), written in place.
     let (mut body, rest) = i.split_at_checked(at)?;
     let (mut wbones, mut xyw) = (zeroed(total, 0u32), zeroed(total, [0.0f32; 3]));
