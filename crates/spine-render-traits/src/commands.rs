@@ -186,6 +186,8 @@ const MAX_VERTICES: usize = 1 << 16;
 pub struct RenderCommands {
     pages: Vec<PageInfo>,
     batching: Batching,
+    /// World positions; only the first `2 * colors.len()` floats are the commands' (the rest
+    /// is kept from earlier frames, so a draw filled in place needs no zero-fill first).
     positions: Vec<f32>,
     uvs: Vec<f32>,
     colors: Vec<Argb>,
@@ -232,9 +234,20 @@ impl RenderCommands {
         self.pages.get(id.index())
     }
 
+    /// The `n` position floats of a draw whose first vertex is `v0`, grown (zero-filled) only
+    /// past what earlier frames left: their contents are stale until written.
+    #[inline(always)]
+    fn positions_at(&mut self, v0: usize, n: usize) -> &mut [f32] {
+        let (start, end) = (2 * v0, 2 * v0 + n);
+        if self.positions.len() < end {
+            self.positions.resize(end, 0.0);
+        }
+        self.positions.get_mut(start..end).unwrap_or_default()
+    }
+
     /// Forgets all commands, keeping registered pages and buffer capacity.
     pub fn clear(&mut self) {
-        self.positions.clear();
+        // `positions` keeps its floats: its length past `2 * colors.len()` is spare room.
         self.uvs.clear();
         self.colors.clear();
         self.dark_colors.clear();
@@ -245,6 +258,7 @@ impl RenderCommands {
     /// Forgets all commands and all registered pages (capacity is kept).
     pub fn reset(&mut self) {
         self.clear();
+        self.positions.clear();
         self.pages.clear();
     }
 
@@ -435,7 +449,7 @@ impl RenderCommands {
             return Ok(());
         }
         let offset = self.target(draw.page, draw.blend_mode, first_light, first_dark, nv, ni);
-        self.positions.extend_from_slice(draw.positions);
+        self.positions_at(self.colors.len(), draw.positions.len()).copy_from_slice(draw.positions);
         self.uvs.extend_from_slice(draw.uvs);
         match draw.colors {
             VertexColors::Uniform { light, dark } => {
@@ -489,7 +503,8 @@ impl RenderCommands {
     }
 
     /// Appends a draw of `num_vertices` vertices with one `light` / `dark` color, whose
-    /// positions `fill` writes in place (`2 * num_vertices` floats, zero-filled; returning
+    /// positions `fill` writes in place (`2 * num_vertices` floats, which it must all write: they
+    /// hold an earlier frame's values; returning
     /// false drops the draw), copying the first `2 * num_vertices` floats of `uvs` and
     /// `indices` (local to the draw). Checks as [`push_uniform`](Self::push_uniform) (`uvs`
     /// may be longer than needed); `Ok(true)` when the draw was appended, `Ok(false)` when it
@@ -539,9 +554,7 @@ impl RenderCommands {
         }
         let plan = self.plan(page, blend_mode, light, dark, nv, ni);
         let (v0, i0) = (self.colors.len(), self.indices.len());
-        self.positions.resize(2 * (v0 + nv), 0.0);
-        if !fill(self.positions.get_mut(2 * v0..).unwrap_or_default()) {
-            self.positions.truncate(2 * v0);
+        if !fill(self.positions_at(v0, 2 * nv)) {
             return Ok(false);
         }
         // Map, append and check in one branch-free pass (no zero-filling first); the
@@ -549,7 +562,6 @@ impl RenderCommands {
         // offset + i <= 65535 because the merged command has at most MAX_VERTICES vertices.
         let offset = plan.unwrap_or(0) as u32;
         if !I::map_into(&mut self.indices, indices, offset, nv) {
-            self.positions.truncate(2 * v0);
             self.indices.truncate(i0);
             let bad = indices.iter().map(|&i| i.to_u32()).find(|&i| i as usize >= nv);
             return Err(DrawError::IndexOutOfRange {
@@ -602,7 +614,7 @@ impl RenderCommands {
             hi as u16,
             (hi >> 16) as u16,
         ]);
-        self.positions.extend_from_slice(positions);
+        self.positions_at(v0, 8).copy_from_slice(positions);
         self.uvs.extend_from_slice(uvs);
         self.colors.extend_from_slice(&[light; 4]);
         self.dark_colors.extend_from_slice(&[dark; 4]);
@@ -644,6 +656,7 @@ impl RenderCommands {
         let saved_last = self.commands.last().copied();
         let (v0, i0) = (self.colors.len(), self.indices.len());
         let offset = self.target(page, blend_mode, light, dark, num_vertices, num_indices);
+        self.positions.truncate(2 * v0);
         self.positions.resize(2 * (v0 + num_vertices), 0.0);
         self.uvs.resize(2 * (v0 + num_vertices), 0.0);
         self.colors.resize(v0 + num_vertices, light);
@@ -659,7 +672,6 @@ impl RenderCommands {
         let new = self.indices.get_mut(i0..).unwrap_or_default();
         if let Some(&bad) = new.iter().find(|&&i| usize::from(i) >= num_vertices) {
             // Roll back.
-            self.positions.truncate(2 * v0);
             self.uvs.truncate(2 * v0);
             self.colors.truncate(v0);
             self.dark_colors.truncate(v0);

@@ -448,3 +448,92 @@ fn push_quad_matches_push_uniform_across_the_16_bit_range() {
         }
     }
 }
+
+/// One frame of every kind of push (the frame `k` of a test sequence; later frames are
+/// smaller), a rejected draw among them.
+fn frame(c: &mut RenderCommands, k: usize) {
+    let a = PageId(0);
+    let n = 40 - 10 * k;
+    let pos: Vec<f32> = (0..2 * n).map(|i| (i + 100 * k) as f32).collect();
+    let uvs: Vec<f32> = (0..2 * n).map(|i| i as f32 / 100.0).collect();
+    let idx: Vec<u16> = (0..n as u16 - 2).flat_map(|i| [i, i + 1, i + 2]).collect();
+    let light = Argb::from_argb8(255, k as u8, 2, 3);
+    let filled = c
+        .push_uniform_fill(a, BlendMode::Normal, light, Argb::BLACK, n, &uvs, &idx, |dst| {
+            dst.copy_from_slice(&pos);
+            true
+        })
+        .unwrap();
+    assert!(filled);
+    // Dropped by `fill`, then rejected by its indices: neither leaves anything behind.
+    let dropped =
+        c.push_uniform_fill(a, BlendMode::Additive, light, Argb::BLACK, n, &uvs, &idx, |_| false);
+    assert_eq!(dropped, Ok(false));
+    let bad = [0u16, 1, n as u16];
+    let rejected =
+        c.push_uniform_fill(a, BlendMode::Additive, light, Argb::BLACK, n, &uvs, &bad, |dst| {
+            dst.copy_from_slice(&pos);
+            true
+        });
+    assert!(rejected.is_err());
+    c.push_quad(a, BlendMode::Normal, light, Argb::BLACK, &[k as f32; 8], &QUAD_UV, &QUAD_IDX)
+        .unwrap();
+    c.push_uniform(a, BlendMode::Screen, light, Argb::WHITE, &pos, &uvs, &idx).unwrap();
+    c.push(&Draw {
+        page: a,
+        blend_mode: BlendMode::Multiply,
+        positions: &pos[..6],
+        uvs: &uvs[..6],
+        colors: VertexColors::Uniform { light, dark: Argb::BLACK },
+        indices: &[0, 1, 2],
+    })
+    .unwrap();
+    // `push_with` hands out zeroed positions even where an earlier frame wrote.
+    c.push_with(a, BlendMode::Normal, light, Argb::BLACK, n, 3, |m| {
+        assert!(m.positions.iter().all(|&p| p == 0.0), "frame {k}");
+        m.indices.copy_from_slice(&[0, 1, 2]);
+    })
+    .unwrap();
+}
+
+/// A command's blend mode, positions and UVs by their bits, colors, dark colors, indices.
+type Contents = (BlendMode, Vec<u32>, Vec<u32>, Vec<Argb>, Vec<Argb>, Vec<u16>);
+
+/// The commands of `c` as comparable values (positions by their bits).
+fn contents(c: &RenderCommands) -> Vec<Contents> {
+    c.iter()
+        .map(|v| {
+            (
+                v.blend_mode,
+                v.positions.iter().map(|p| p.to_bits()).collect(),
+                v.uvs.iter().map(|p| p.to_bits()).collect(),
+                v.colors.to_vec(),
+                v.dark_colors.to_vec(),
+                v.indices.to_vec(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_reused_buffer_holds_what_a_fresh_one_does() {
+    let mut reused = RenderCommands::with_batching(Batching::SpineCpp);
+    reused.add_page("a.png", false);
+    for k in [0, 1, 2, 3, 1, 0, 3] {
+        reused.clear();
+        frame(&mut reused, k);
+        let mut fresh = RenderCommands::with_batching(Batching::SpineCpp);
+        fresh.add_page("a.png", false);
+        frame(&mut fresh, k);
+        assert!(!reused.is_empty(), "frame {k}");
+        assert_eq!(reused.len(), fresh.len(), "frame {k}");
+        assert_eq!(contents(&reused), contents(&fresh), "frame {k}");
+        // The first command: the filled draw, then the quad merged into it.
+        let n = 40 - 10 * k;
+        let first = reused.get(0).expect("a command");
+        let filled: Vec<f32> = (0..2 * n).map(|i| (i + 100 * k) as f32).collect();
+        assert_eq!(&first.positions[..2 * n], &filled[..], "frame {k}");
+        assert_eq!(&first.positions[2 * n..], &[k as f32; 8], "frame {k}");
+        assert_eq!(reused.num_vertices(), fresh.num_vertices());
+    }
+}
