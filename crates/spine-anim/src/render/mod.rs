@@ -29,7 +29,7 @@ pub use triangulator::Triangulator;
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 
-use wide::{f32x4, CmpEq};
+use wide::{f32x4, i16x8, i32x4, i32x8, u8x16, CmpEq};
 
 use spine_model::{
     mesh_uvs, region_offsets, region_uvs, region_uvs_bl_first, AttachmentKind, SequenceData,
@@ -207,28 +207,31 @@ fn draw_colors(
     slot: &Slot,
     att_color: spine_model::Color,
 ) -> (Argb, Argb) {
-    let lanes = |c: spine_model::Color| f32x4::from([c.r, c.g, c.b, c.a]);
-    let [r, g, b, a] =
-        channels(lanes(sk_color) * lanes(slot.color) * lanes(att_color) * f32x4::splat(255.0));
-    let light = Argb((a << 24) | (r << 16) | (g << 8) | b);
+    // Lanes in the order of an `Argb`'s bytes in memory (blue first), so the four channels
+    // pack into one with two narrowing steps; each lane's product is the scalar one.
+    let lanes = |c: spine_model::Color| f32x4::from([c.b, c.g, c.r, c.a]);
+    let light =
+        Argb(argb(lanes(sk_color) * lanes(slot.color) * lanes(att_color) * f32x4::splat(255.0)));
     let dark = if slot.has_dark_color {
-        let [r, g, b, _] = channels(lanes(slot.dark_color) * f32x4::splat(255.0));
-        Argb(0xff00_0000 | (r << 16) | (g << 8) | b)
+        Argb(0xff00_0000 | argb(lanes(slot.dark_color) * f32x4::splat(255.0)))
     } else {
         Argb::BLACK
     };
     (light, dark)
 }
 
-/// `static_cast<uint8_t>(v)` of each lane: truncation, out-of-range values saturated and NaN
-/// made 0 (as `v as u8`), four lanes at once (the products above are the scalar ones, lane
-/// by lane).
-fn channels(v: f32x4) -> [u32; 4] {
+/// `static_cast<uint8_t>(v)` of each lane (truncation, out-of-range values saturated and
+/// NaN made 0, as `v as u8`), lanes `[b, g, r, a]` packed as `a << 24 | r << 16 | g << 8 | b`.
+fn argb(v: f32x4) -> u32 {
     // NaN lanes zeroed first (a NaN compares unequal to itself): `fast_max` / `fast_min`
     // leave NaN to the target (SSE's `maxps` would give 0, wide's scalar fallback 255).
     let v = v & v.cmp_eq(v);
     let clamped = v.fast_max(f32x4::ZERO).fast_min(f32x4::splat(255.0));
-    clamped.fast_trunc_int().to_array().map(|c| c as u32)
+    let lanes = clamped.fast_trunc_int();
+    // 0 to 255 in each lane: the saturating narrowings to 16 and then 8 bits are exact.
+    let words = i16x8::from_i32x8_saturate(bytemuck::cast::<[i32x4; 2], i32x8>([lanes, lanes]));
+    let [b, g, r, a, ..] = u8x16::narrow_i16x8(words, words).to_array();
+    u32::from_le_bytes([b, g, r, a])
 }
 
 impl SkeletonRenderer {
@@ -493,7 +496,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn channels_truncate_and_saturate_as_a_cast_to_u8() {
+    fn channels_truncate_saturate_and_pack_as_casts_to_u8() {
         let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
         let special = [
             f32::NAN,
@@ -516,9 +519,10 @@ mod tests {
         let mut values: Vec<f32> = special.to_vec();
         values.extend((0..4000).map(|_| rng.range(-300.0, 600.0)));
         for quad in values.chunks_exact(4) {
-            let got = channels(f32x4::from([quad[0], quad[1], quad[2], quad[3]]));
-            let want = [0, 1, 2, 3].map(|i| u32::from(quad[i] as u8));
-            assert_eq!(got, want, "{quad:?}");
+            // Lanes `[b, g, r, a]`.
+            let got = argb(f32x4::from([quad[0], quad[1], quad[2], quad[3]]));
+            let [b, g, r, a] = [0, 1, 2, 3].map(|i| u32::from(quad[i] as u8));
+            assert_eq!(got, a << 24 | r << 16 | g << 8 | b, "{quad:?}");
         }
     }
 }
