@@ -508,7 +508,10 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
         let mut pos = self.pos;
         let mut count = 0u32;
         loop {
-            match plain_number(b, pos) {
+            // Byte by byte: an array's numbers follow a pattern the branch predictor learns
+            // (a mesh's `uvs`, or `vertices` repeating count, bone, x, y, weight), and
+            // byte-wise reading is fewer instructions than the windowed reader's.
+            match plain_number_bytewise(b, pos) {
                 Some((value, end)) => {
                     pos = end;
                     self.push(Node::Num(value))?;
@@ -637,6 +640,105 @@ impl<'t, const CHECKED: bool> Parser<'t, CHECKED> {
 /// writes), at `start`: its value and the position after it; `None` for any other text.
 #[inline(always)]
 fn plain_number(b: &[u8], start: usize) -> Option<(f64, usize)> {
+    if let Some(window) = b.get(start..).and_then(|s| s.first_chunk::<WINDOW>()) {
+        if let Some(n) = windowed_number(window) {
+            return Some((n.0, start + n.1));
+        }
+    }
+    plain_number_leftover(b, start)
+}
+
+/// [`plain_number_bytewise`] out of line, for the numbers [`windowed_number`] leaves.
+#[inline(never)]
+fn plain_number_leftover(b: &[u8], start: usize) -> Option<(f64, usize)> {
+    plain_number_bytewise(b, start)
+}
+
+/// Bytes [`windowed_number`] reads from a number's start.
+const WINDOW: usize = 16;
+
+/// Each byte's high bit where `word` has the byte `c` (bytes compared one by one: no carry
+/// crosses a byte).
+#[inline(always)]
+fn bytes_equal(word: u64, c: u8) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let t = word ^ (u64::from(c) * 0x0101_0101_0101_0101);
+    !((t & LOW7).wrapping_add(LOW7) | t) & HIGH
+}
+
+/// Each byte's high bit where `word` has a byte that cannot be part of a plain number (not
+/// `-`, `.` or a digit).
+#[inline(always)]
+fn not_number_bytes(word: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let low = word & LOW7;
+    // Per byte, `low + 0x80 - n` reaches the high bit when `low >= n` (no carry out: both
+    // terms are at most 0x80).
+    let from_minus = low.wrapping_add(0x5353_5353_5353_5353) & HIGH; // >= 0x2d '-'
+    let past_nine = low.wrapping_add(0x4646_4646_4646_4646) & HIGH; // >= 0x3a
+    (from_minus ^ HIGH) | past_nine | bytes_equal(word, b'/') | (word & HIGH)
+}
+
+/// [`plain_number`] of a number shorter than eight bytes, read from the bytes at its start
+/// without a branch on its length or on its having a fraction (those branches were
+/// mispredicted about once a number in the editor's arrays of mixed integers and
+/// decimals): its value and length, or `None` for anything else (the byte-wise reader
+/// decides).
+#[inline(always)]
+fn windowed_number(w: &[u8; WINDOW]) -> Option<(f64, usize)> {
+    let word =
+        |at: usize| w.get(at..).and_then(|s| s.first_chunk::<8>()).map(|c| u64::from_le_bytes(*c));
+    let first = word(0)?;
+    // The token: the bytes up to the first that is not `-`, `.` or a digit (none: longer
+    // than this reader takes).
+    let stop = not_number_bytes(first);
+    let len = (stop.trailing_zeros() / 8) as usize;
+    let in_token = stop.wrapping_sub(1) & !stop;
+    let dots = bytes_equal(first, b'.') & in_token;
+    let neg = usize::from(first & 0xff == u64::from(b'-'));
+    let minuses = bytes_equal(first, b'-') & in_token & !0x80;
+    // The digits, after the sign, with the dot (if any) taken out.
+    let digits_word = word(neg)?;
+    let dot = if dots == 0 { len } else { (dots.trailing_zeros() / 8) as usize };
+    let below_dot = (1u64 << (8 * dot.wrapping_sub(neg).min(7))).wrapping_sub(1);
+    let joined = (digits_word & below_dot) | ((digits_word >> 8) & !below_dot);
+    let int_digits = dot.wrapping_sub(neg);
+    let digits = len.wrapping_sub(neg).wrapping_sub(usize::from(dots != 0));
+    let frac_digits = digits.wrapping_sub(int_digits);
+    let next = w.get(len).copied().unwrap_or(b'e');
+    let plain = stop != 0
+        && minuses == 0
+        && dots & dots.wrapping_sub(1) == 0
+        && int_digits.wrapping_sub(1) < 8
+        && (dots == 0 || frac_digits > 0)
+        && (int_digits == 1 || digits_word & 0xff != u64::from(b'0'))
+        && next | 0x20 != b'e';
+    if !plain {
+        return None;
+    }
+    // At most 7 digits: below 2^53, Clinger's fast path.
+    let m = eight_digits(joined, digits) as i64;
+    let f = m as f64 / *POW10.get(frac_digits)?;
+    Some((if neg == 1 { -f } else { f }, len))
+}
+
+/// The value of the first `n` digits (0 to 8) of `word` (ASCII, first digit in the lowest
+/// byte): the digits moved to the top bytes, then paired, quadrupled and joined.
+#[inline(always)]
+fn eight_digits(word: u64, n: usize) -> u64 {
+    let x = word.wrapping_sub(0x3030_3030_3030_3030);
+    let Some(v) = x.checked_shl(8 * (8 - n as u32)) else { return 0 };
+    let v = (v.wrapping_mul(10).wrapping_add(v >> 8)) & 0x00ff_00ff_00ff_00ff;
+    let v = (v.wrapping_mul(100).wrapping_add(v >> 16)) & 0x0000_ffff_0000_ffff;
+    (v.wrapping_mul(10_000).wrapping_add(v >> 32)) & 0xffff_ffff
+}
+
+/// [`plain_number`] one byte at a time: arrays of numbers, and the numbers
+/// [`windowed_number`] leaves.
+#[inline(always)]
+fn plain_number_bytewise(b: &[u8], start: usize) -> Option<(f64, usize)> {
     let neg = b.get(start) == Some(&b'-');
     let int_start = start + usize::from(neg);
     // Up to 19 digits fit a u64 exactly (more wrap, but are not read here).
@@ -678,4 +780,97 @@ fn digits(b: &[u8], mut pos: usize, mut m: u64) -> (u64, usize) {
         pos += 1;
     }
     (m, pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift64*).
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// Number-like text: a sign, digit runs, dots and exponents in any order and count,
+    /// then what may follow a value (or more junk).
+    fn number_like(rng: &mut Rng) -> Vec<u8> {
+        const AFTER: &[&[u8]] =
+            &[b",", b", ", b"]", b"}", b" ", b"\n", b"e5", b"E-2", b".", b"-", b"x", b"/", b":"];
+        let mut t = Vec::new();
+        if rng.below(3) == 0 {
+            t.push(b'-');
+        }
+        for _ in 0..1 + rng.below(3) {
+            match rng.below(10) {
+                0 => t.push(b'.'),
+                1 => t.push(b'-'),
+                2 => t.push(b'0'),
+                _ => {
+                    for _ in 0..rng.below(10) {
+                        t.push(b'0' + rng.below(10) as u8);
+                    }
+                }
+            }
+            if rng.below(2) == 0 {
+                t.push(b'.');
+            }
+        }
+        for _ in 0..rng.below(3) {
+            t.extend_from_slice(AFTER[rng.below(AFTER.len())]);
+        }
+        while t.len() < WINDOW + 4 {
+            t.push(if rng.below(4) == 0 { 0x80 + rng.below(0x80) as u8 } else { b' ' });
+        }
+        t
+    }
+
+    /// The windowed reader gives the byte-wise reader's value (bit for bit) and end for
+    /// every text it takes, and takes every short plain number.
+    #[test]
+    fn windowed_numbers_read_as_the_bytewise_reader_does() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut taken, mut plain_short) = (0, 0);
+        for _ in 0..300_000 {
+            let t = number_like(&mut rng);
+            let window = t.first_chunk::<WINDOW>().expect("padded");
+            let bytewise = plain_number_bytewise(&t, 0);
+            match windowed_number(window) {
+                Some((v, len)) => {
+                    let (w, end) = bytewise.expect("the byte-wise reader takes it too");
+                    assert_eq!(
+                        (v.to_bits(), len),
+                        (w.to_bits(), end),
+                        "{:?}",
+                        String::from_utf8_lossy(&t)
+                    );
+                    taken += 1;
+                }
+                None => {
+                    // Left to the byte-wise reader: a number of eight bytes or more, or
+                    // one followed by another number byte (`1.5.`, `2-`; an error next).
+                    if let Some((_, end)) = bytewise {
+                        let next = t.get(end).copied().unwrap_or(b' ');
+                        assert!(
+                            end >= 8 || matches!(next, b'.' | b'-' | b'0'..=b'9'),
+                            "{:?} not taken",
+                            String::from_utf8_lossy(&t)
+                        );
+                    }
+                }
+            }
+            let ends = |end: usize| !matches!(t.get(end), Some(b'.' | b'-' | b'0'..=b'9'));
+            plain_short += usize::from(bytewise.is_some_and(|(_, end)| end < 8 && ends(end)));
+        }
+        assert_eq!(taken, plain_short);
+        assert!(taken > 20_000, "{taken}");
+    }
 }
