@@ -503,13 +503,13 @@ impl RenderCommands {
     }
 
     /// Appends a draw of `num_vertices` vertices with one `light` / `dark` color, whose
-    /// positions `fill` writes in place (`2 * num_vertices` floats, which it must all write: they
-    /// hold an earlier frame's values; returning
-    /// false drops the draw), copying the first `2 * num_vertices` floats of `uvs` and
-    /// `indices` (local to the draw). Checks as [`push_uniform`](Self::push_uniform) (`uvs`
-    /// may be longer than needed); `Ok(true)` when the draw was appended, `Ok(false)` when it
-    /// was skipped (no vertex or index, or `fill` returned false). On error or `false`
-    /// nothing is appended. Indices are mapped and checked in one pass.
+    /// positions `fill` writes in place (`2 * num_vertices` floats, all of which it must
+    /// write: they hold an earlier frame's values; returning false drops the draw), copying
+    /// the first `2 * num_vertices` floats of `uvs` and `indices` (local to the draw).
+    /// Checks as [`push_uniform`](Self::push_uniform) (`uvs` may be longer than needed);
+    /// `Ok(true)` when the draw was appended, `Ok(false)` when it was skipped (no vertex or
+    /// index, or `fill` returned false). On error or `false` nothing is appended. Indices
+    /// are mapped and checked in one pass.
     #[doc(hidden)]
     #[inline]
     #[allow(clippy::too_many_arguments)]

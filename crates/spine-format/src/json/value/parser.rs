@@ -683,9 +683,9 @@ fn not_number_bytes(word: u64) -> u64 {
 
 /// [`plain_number`] of a number shorter than eight bytes, read from the bytes at its start
 /// without a branch on its length or on its having a fraction (those branches were
-/// mispredicted about once a number in the editor's arrays of mixed integers and
-/// decimals): its value and length, or `None` for anything else (the byte-wise reader
-/// decides).
+/// mispredicted about once a number in keyframe objects, where integers and decimals of
+/// different lengths alternate): its value and length, or `None` for anything else (the
+/// byte-wise reader decides).
 #[inline(always)]
 fn windowed_number(w: &[u8; WINDOW]) -> Option<(f64, usize)> {
     let word =
@@ -785,20 +785,7 @@ fn digits(b: &[u8], mut pos: usize, mut m: u64) -> (u64, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A small deterministic generator (xorshift64*).
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
+    use spine_gen::Rng;
 
     /// Number-like text: a sign, digit runs, dots and exponents in any order and count,
     /// then what may follow a value (or more junk).
@@ -837,7 +824,7 @@ mod tests {
     /// every text it takes, and takes every short plain number.
     #[test]
     fn windowed_numbers_read_as_the_bytewise_reader_does() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
         let (mut taken, mut plain_short) = (0, 0);
         for _ in 0..300_000 {
             let t = number_like(&mut rng);
