@@ -554,7 +554,13 @@ impl RenderCommands {
         }
         let plan = self.plan(page, blend_mode, light, dark, nv, ni);
         let (v0, i0) = (self.colors.len(), self.indices.len());
-        if !fill(self.positions_at(v0, 2 * nv)) {
+        let dst = self.positions_at(v0, 2 * nv);
+        if cfg!(debug_assertions) {
+            // A `fill` that leaves a float unwritten shows as NaN in debug builds (in release
+            // the float would be an earlier frame's).
+            dst.fill(f32::NAN);
+        }
+        if !fill(dst) {
             return Ok(false);
         }
         // Map, append and check in one branch-free pass (no zero-filling first); the
