@@ -9,24 +9,12 @@ use spine_model::files::{discover_atlas, load_atlas};
 use spine_model::{LoadOptions, SkeletonData};
 use spine_render_traits::RenderCommands;
 
+/// The skeleton at `path` with the atlas beside it, through the model's front door.
 fn load(path: &std::path::Path) -> Arc<SkeletonData> {
     let atlas = discover_atlas(path).map(|p| load_atlas(&p).expect("atlas loads"));
-    let options = LoadOptions {
-        scale: 1.0,
-        atlas: atlas.as_ref(),
-        atlas_name: "atlas",
-        ..Default::default()
-    };
+    let options = LoadOptions::with_atlas(atlas.as_ref());
     let bytes = std::fs::read(path).expect("readable");
-    let data = if path.extension().is_some_and(|e| e == "json") {
-        let j =
-            spine_format::json::parse(std::str::from_utf8(&bytes).expect("utf-8")).expect("parses");
-        SkeletonData::from_json(&j, &options).expect("loads")
-    } else {
-        let f = spine_format::binary::parse(&bytes).expect("parses");
-        SkeletonData::from_binary(&f, &options).expect("loads")
-    };
-    Arc::new(data)
+    Arc::new(spine_model::load(&bytes, &options).expect("loads"))
 }
 
 /// A command's positions and UVs by their bits, its colors (light then dark), its indices.
