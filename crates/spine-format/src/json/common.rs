@@ -9,14 +9,14 @@ use super::{EventDef, JsonError, JsonErrorKind, Sequence};
 /// The document's root as an object: [`JsonErrorKind::NotASkeleton`] when it is not one.
 pub(crate) fn root_object<'a>(root: J<'a>, rp: &'a P<'a>) -> R<Obj<'a>> {
     if !root.is_obj() {
-        return Err(JsonError {
+        return Err(Box::new(JsonError {
             path: rp.render(),
             message: format!(
                 "not a Spine JSON skeleton (the root is {}, not an object)",
                 root.kind()
             ),
             kind: JsonErrorKind::NotASkeleton,
-        });
+        }));
     }
     Obj::new(root, rp)
 }

@@ -230,6 +230,11 @@ pub fn parse(text: &str) -> Result<Skeleton, JsonError> {
 /// memory stays bounded before any field is read), then every count before its items are read.
 /// A limit error is [`JsonErrorKind::LimitExceeded`] with the limit's name and the JSON path.
 pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Skeleton, JsonError> {
+    read(text, limits).map_err(|e| *e)
+}
+
+/// [`parse_with_limits`] with the readers' boxed error.
+fn read(text: &str, limits: &Limits) -> R<Skeleton> {
     let doc = value::Doc::parse(text, limits)?;
     let rp = P::ROOT;
     let o = root_object(doc.root(), &rp)?;

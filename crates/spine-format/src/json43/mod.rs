@@ -134,6 +134,11 @@ pub fn parse(text: &str) -> Result<Skeleton, JsonError> {
 /// [`crate::binary::parse_with_limits`] and [`crate::json::parse_with_limits`]). A declared
 /// `skeleton.spine` other than 4.3.x is an error; a file without one is read as 4.3.
 pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Skeleton, JsonError> {
+    read(text, limits).map_err(|e| *e)
+}
+
+/// [`parse_with_limits`] with the readers' boxed error.
+fn read(text: &str, limits: &Limits) -> R<Skeleton> {
     let doc = value::Doc::parse(text, limits)?;
     let rp = P::ROOT;
     let o = root_object(doc.root(), &rp)?;

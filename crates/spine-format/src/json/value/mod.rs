@@ -312,15 +312,19 @@ impl<'a> P<'a> {
         }
         s
     }
-    pub(crate) fn err(&self, message: impl Into<String>) -> JsonError {
-        JsonError { path: self.render(), message: message.into(), kind: JsonErrorKind::Invalid }
+    /// A [`JsonErrorKind::Invalid`] error here (boxed: the readers' results stay small).
+    #[cold]
+    pub(crate) fn err(&self, message: impl Into<String>) -> Box<JsonError> {
+        let kind = JsonErrorKind::Invalid;
+        Box::new(JsonError { path: self.render(), message: message.into(), kind })
     }
     /// A [`JsonErrorKind::LimitExceeded`] error here.
     #[cold]
-    pub(crate) fn limit(&self, limit: &'static str, value: usize, max: usize) -> JsonError {
-        JsonError::limit(self.render(), limit, value as u64, max as u64)
+    pub(crate) fn limit(&self, limit: &'static str, value: usize, max: usize) -> Box<JsonError> {
+        Box::new(JsonError::limit(self.render(), limit, value as u64, max as u64))
     }
-    pub(crate) fn expected(&self, what: &str, found: J<'_>) -> JsonError {
+    #[cold]
+    pub(crate) fn expected(&self, what: &str, found: J<'_>) -> Box<JsonError> {
         self.err(format!("expected {what}, found {}", found.kind()))
     }
 }
@@ -335,7 +339,9 @@ pub(super) fn push_key(s: &mut String, k: &str) {
     s.extend(k.escape_debug());
 }
 
-pub(crate) type R<T> = Result<T, JsonError>;
+/// A reader's result. The error is boxed: a `JsonError` is 80 bytes, so every `?` between
+/// the readers would move results of that size instead of a value and a pointer.
+pub(crate) type R<T> = Result<T, Box<JsonError>>;
 
 /// Fails with [`JsonErrorKind::LimitExceeded`] when `count` items of `what` (the binary
 /// parsers' labels: [`Limits::for_count`]) are over their limit; `v` is any value of the
@@ -514,7 +520,7 @@ fn item_error<T>(
     node: usize,
     p: &P<'_>,
     i: usize,
-) -> JsonError {
+) -> Box<JsonError> {
     let ip = p.idx(i);
     read(J { doc: v.doc, i: node }, &ip).err().unwrap_or_else(|| ip.err("unexpected value"))
 }
