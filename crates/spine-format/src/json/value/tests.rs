@@ -421,3 +421,14 @@ fn integer_tests_match_fract() {
         assert_eq!(is_i32(x), i, "{x:?}");
     }
 }
+
+/// The readers' results stay a value and a pointer: the error is boxed (a `JsonError`
+/// returned by value would make every `?` between the readers move 80 bytes).
+#[test]
+fn reader_results_are_small() {
+    use std::mem::size_of;
+    assert!(size_of::<JsonError>() >= 72, "JsonError is {} bytes", size_of::<JsonError>());
+    assert_eq!(size_of::<R<()>>(), size_of::<usize>());
+    assert_eq!(size_of::<R<f32>>(), 2 * size_of::<usize>());
+    assert_eq!(size_of::<R<Vec<f32>>>(), size_of::<Vec<f32>>());
+}
