@@ -260,14 +260,7 @@ fn load_json_bytes(bytes: &[u8], options: &LoadOptions<'_>) -> Result<SkeletonDa
     let body = strip_bom(bytes);
     let text = std::str::from_utf8(body)
         .map_err(|e| LoadError::NotUtf8 { offset: bytes.len() - body.len() + e.valid_up_to() })?;
-    match spine_format::json::parse_with_limits(text, &options.limits) {
-        Ok(parsed) => SkeletonData::from_json(&parsed, options),
-        Err(e) if crate::json43::declares_43(&e, text) => {
-            let parsed = spine_format::json43::parse_with_limits(text, &options.limits)?;
-            SkeletonData::from_json43(&parsed, options)
-        }
-        Err(e) => Err(e.into()),
-    }
+    crate::json::load_text(text, options)
 }
 
 #[cfg(test)]

@@ -4,9 +4,8 @@ use super::keys::{
     deform_key, draw_order_offsets, event_key, ik_key, last, physics_property, required_color,
     sequence_key, two_color, xy,
 };
-use super::value::{
-    array_len, as_f32, bezier, check_count, each, each_named, each_named_some, Obj, J, P, R,
-};
+use super::stream::AnimationSink;
+use super::value::{array_len, as_f32, bezier, check_count, each_entry, each_into, Obj, J, P, R};
 use super::{Inherit, PathMix, SequenceMode, TransformMix};
 use crate::SpineVersion;
 use serde::Serialize;
@@ -399,7 +398,7 @@ pub struct Named<T> {
 }
 
 /// An animation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Animation {
     /// The key in `animations`.
     pub name: String,
@@ -493,12 +492,27 @@ fn keys_of<V>(
     p: &P,
     ver: SpineVersion,
     channels: usize,
-    mut f: impl FnMut(&Obj) -> R<V>,
+    f: impl FnMut(&Obj) -> R<V>,
 ) -> R<Vec<Key<V>>> {
+    let mut out = Vec::new();
+    keys_into(what, v, p, ver, channels, f, &mut out)?;
+    Ok(out)
+}
+
+/// [`keys_of`] into `out` (cleared first; its storage is reused).
+fn keys_into<V>(
+    what: &'static str,
+    v: J<'_>,
+    p: &P,
+    ver: SpineVersion,
+    channels: usize,
+    mut f: impl FnMut(&Obj) -> R<V>,
+    out: &mut Vec<Key<V>>,
+) -> R<()> {
     let Some(n) = v.items().map(|a| a.len()) else {
         return Err(p.expected("an array of keys", v));
     };
-    each(v, p, what, |x, kp| {
+    each_into(v, p, what, out, |x, kp| {
         let o = Obj::new(x, kp)?;
         // `time` and `curve` found in one pass, read in that order.
         let (time, curve) =
@@ -533,7 +547,7 @@ fn keys_of<V>(
     })
 }
 
-/// The index of a key path's last segment (keys are always read through `each`).
+/// The index of a key path's last segment (keys are always read through `each_into`).
 fn kp_index(p: &P) -> Option<usize> {
     p.last_index()
 }
@@ -552,23 +566,88 @@ fn keys1(v: J<'_>, p: &P<'_>, ver: SpineVersion, name: &str) -> R<Keys1> {
     keys(v, p, ver, 1, |o| o.f32(name))
 }
 
-/// Keys of `x`, `y`.
-fn keys_xy(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<Key<Xy>>> {
-    keys(v, p, ver, 2, xy)
+/// The key lists of the slot, bone, IK and transform timelines, reused from one timeline to
+/// the next while animations are streamed (a sink borrows them).
+#[derive(Default)]
+pub(crate) struct KeyBuffers {
+    values: Keys1,
+    xy: Vec<Key<Xy>>,
+    colors: Vec<Key<[u8; 4]>>,
+    two_colors: Vec<Key<TwoColor>>,
+    names: Vec<Key<Option<String>>>,
+    inherit: Vec<Key<Option<Inherit>>>,
+    ik: Vec<Key<IkKey>>,
+    transform: Vec<Key<TransformMix>>,
+}
+
+impl KeyBuffers {
+    /// Takes back the key list of a slot timeline the sink has seen.
+    fn recycle_slot(&mut self, t: SlotTimeline) {
+        match t {
+            SlotTimeline::Attachment(k) => self.names = k,
+            SlotTimeline::Rgba(k) | SlotTimeline::Rgb(k) => self.colors = k,
+            SlotTimeline::Alpha(k) => self.values = k,
+            SlotTimeline::Rgba2(k) | SlotTimeline::Rgb2(k) => self.two_colors = k,
+        }
+    }
+
+    /// Takes back the key list of a bone timeline the sink has seen.
+    fn recycle_bone(&mut self, t: BoneTimeline) {
+        use BoneTimeline as B;
+        match t {
+            B::Rotate(k)
+            | B::TranslateX(k)
+            | B::TranslateY(k)
+            | B::ScaleX(k)
+            | B::ScaleY(k)
+            | B::ShearX(k)
+            | B::ShearY(k) => self.values = k,
+            B::Translate(k) | B::Scale(k) | B::Shear(k) => self.xy = k,
+            B::Inherit(k) => self.inherit = k,
+        }
+    }
+}
+
+/// Keys into the buffer `buf` (taken; given back by the `recycle` functions).
+fn keys_in<V>(
+    buf: &mut Vec<Key<V>>,
+    v: J<'_>,
+    p: &P<'_>,
+    ver: SpineVersion,
+    channels: usize,
+    f: impl FnMut(&Obj) -> R<V>,
+) -> R<Vec<Key<V>>> {
+    let mut out = std::mem::take(buf);
+    keys_into("keyframe", v, p, ver, channels, f, &mut out)?;
+    Ok(out)
 }
 
 /// A slot timeline `name`, spelled as `ver` spells it.
-fn read_slot_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<SlotTimeline> {
+fn read_slot_timeline(
+    name: &str,
+    v: J<'_>,
+    p: &P<'_>,
+    ver: SpineVersion,
+    b: &mut KeyBuffers,
+) -> R<SlotTimeline> {
     let color = |o: &Obj| required_color(o, "color");
     Ok(match (name, ver.is_v3()) {
-        ("attachment", _) => SlotTimeline::Attachment(keys(v, p, ver, 0, |o| o.string("name"))?),
-        ("color", true) => SlotTimeline::Rgba(keys(v, p, ver, 1, color)?),
-        ("twoColor", true) => SlotTimeline::Rgba2(keys(v, p, ver, 1, two_color)?),
-        ("rgba", false) => SlotTimeline::Rgba(keys(v, p, ver, 4, color)?),
-        ("rgb", false) => SlotTimeline::Rgb(keys(v, p, ver, 3, color)?),
-        ("alpha", false) => SlotTimeline::Alpha(keys1(v, p, ver, "value")?),
-        ("rgba2", false) => SlotTimeline::Rgba2(keys(v, p, ver, 7, two_color)?),
-        ("rgb2", false) => SlotTimeline::Rgb2(keys(v, p, ver, 6, two_color)?),
+        ("attachment", _) => {
+            SlotTimeline::Attachment(keys_in(&mut b.names, v, p, ver, 0, |o| o.string("name"))?)
+        }
+        ("color", true) => SlotTimeline::Rgba(keys_in(&mut b.colors, v, p, ver, 1, color)?),
+        ("twoColor", true) => {
+            SlotTimeline::Rgba2(keys_in(&mut b.two_colors, v, p, ver, 1, two_color)?)
+        }
+        ("rgba", false) => SlotTimeline::Rgba(keys_in(&mut b.colors, v, p, ver, 4, color)?),
+        ("rgb", false) => SlotTimeline::Rgb(keys_in(&mut b.colors, v, p, ver, 3, color)?),
+        ("alpha", false) => {
+            SlotTimeline::Alpha(keys_in(&mut b.values, v, p, ver, 1, |o| o.f32("value"))?)
+        }
+        ("rgba2", false) => {
+            SlotTimeline::Rgba2(keys_in(&mut b.two_colors, v, p, ver, 7, two_color)?)
+        }
+        ("rgb2", false) => SlotTimeline::Rgb2(keys_in(&mut b.two_colors, v, p, ver, 6, two_color)?),
         _ => {
             let valid = if ver.is_v3() {
                 "attachment, color, twoColor"
@@ -581,59 +660,41 @@ fn read_slot_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<S
 }
 
 /// A bone timeline `name`, spelled as `ver` spells it.
-fn read_bone_timeline(name: &str, v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<BoneTimeline> {
-    use BoneTimeline as B;
-    let v4 = !ver.is_v3();
-    Ok(match name {
-        "rotate" => B::Rotate(keys1(v, p, ver, if v4 { "value" } else { "angle" })?),
-        "translate" => B::Translate(keys_xy(v, p, ver)?),
-        "scale" => B::Scale(keys_xy(v, p, ver)?),
-        "shear" => B::Shear(keys_xy(v, p, ver)?),
-        "translatex" if v4 => B::TranslateX(keys1(v, p, ver, "value")?),
-        "translatey" if v4 => B::TranslateY(keys1(v, p, ver, "value")?),
-        "scalex" if v4 => B::ScaleX(keys1(v, p, ver, "value")?),
-        "scaley" if v4 => B::ScaleY(keys1(v, p, ver, "value")?),
-        "shearx" if v4 => B::ShearX(keys1(v, p, ver, "value")?),
-        "sheary" if v4 => B::ShearY(keys1(v, p, ver, "value")?),
-        "inherit" if ver >= SpineVersion::V4_2 => {
-            B::Inherit(keys(v, p, ver, 0, |o| o.opt("inherit", Inherit::read))?)
-        }
-        _ => return Err(p.err(format!("unknown bone timeline {name:?}"))),
-    })
-}
-
-/// The object `key` of `<name>: f(timelines)` (absent: empty), each entry of `what`.
-fn named_map<T>(
-    o: &Obj,
-    key: &str,
-    what: &'static str,
-    f: impl Fn(J<'_>, &P<'_>) -> R<T>,
-) -> R<Vec<Named<T>>> {
-    Ok(o.opt(key, |v, p| {
-        each_named(v, p, what, |name, v, p| {
-            Ok(Named { name: name.to_owned(), timelines: f(v, p)? })
-        })
-    })?
-    .unwrap_or_default())
-}
-
-/// The slot or bone timelines of one slot or bone (a 4.x timeline without keys is left out).
-fn read_timelines<T>(
+fn read_bone_timeline(
+    name: &str,
     v: J<'_>,
     p: &P<'_>,
     ver: SpineVersion,
-    what: &'static str,
-    read: fn(&str, J<'_>, &P<'_>, SpineVersion) -> R<T>,
-) -> R<Vec<T>> {
-    each_named_some(v, p, what, |tl, v, p| {
-        skip_empty(v, ver).map_or_else(|| read(tl, v, p, ver).map(Some), |_| Ok(None))
+    b: &mut KeyBuffers,
+) -> R<BoneTimeline> {
+    use BoneTimeline as B;
+    let v4 = !ver.is_v3();
+    let value = |o: &Obj| o.f32("value");
+    Ok(match name {
+        "rotate" => {
+            let key = if v4 { "value" } else { "angle" };
+            B::Rotate(keys_in(&mut b.values, v, p, ver, 1, |o| o.f32(key))?)
+        }
+        "translate" => B::Translate(keys_in(&mut b.xy, v, p, ver, 2, xy)?),
+        "scale" => B::Scale(keys_in(&mut b.xy, v, p, ver, 2, xy)?),
+        "shear" => B::Shear(keys_in(&mut b.xy, v, p, ver, 2, xy)?),
+        "translatex" if v4 => B::TranslateX(keys_in(&mut b.values, v, p, ver, 1, value)?),
+        "translatey" if v4 => B::TranslateY(keys_in(&mut b.values, v, p, ver, 1, value)?),
+        "scalex" if v4 => B::ScaleX(keys_in(&mut b.values, v, p, ver, 1, value)?),
+        "scaley" if v4 => B::ScaleY(keys_in(&mut b.values, v, p, ver, 1, value)?),
+        "shearx" if v4 => B::ShearX(keys_in(&mut b.values, v, p, ver, 1, value)?),
+        "sheary" if v4 => B::ShearY(keys_in(&mut b.values, v, p, ver, 1, value)?),
+        "inherit" if ver >= SpineVersion::V4_2 => {
+            B::Inherit(keys_in(&mut b.inherit, v, p, ver, 0, |o| o.opt("inherit", Inherit::read))?)
+        }
+        _ => return Err(p.err(format!("unknown bone timeline {name:?}"))),
     })
 }
 
 /// The timelines of one path constraint (unknown names are ignored).
 fn read_path_timelines(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<PathTimeline>> {
     let mut timelines = Vec::new();
-    each_named(v, p, "path timeline", |tl, v, p| {
+    each_entry(v, p, "path timeline", |tl, v, p| {
         let value_key = if ver.is_v3() { tl } else { "value" };
         match tl {
             "position" => timelines.push(PathTimeline::Position(keys1(v, p, ver, value_key)?)),
@@ -649,7 +710,7 @@ fn read_path_timelines(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<PathTime
 /// The timelines of one physics constraint (unknown names are ignored).
 fn read_physics_timelines(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<PhysicsTimeline>> {
     let mut timelines = Vec::new();
-    each_named(v, p, "physics timeline", |tl, v, p| {
+    each_entry(v, p, "physics timeline", |tl, v, p| {
         if tl == "reset" {
             timelines.push(PhysicsTimeline::Reset(keys(v, p, ver, 0, |_| Ok(()))?));
         } else if let Some(prop) = physics_property(tl) {
@@ -663,7 +724,7 @@ fn read_physics_timelines(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<Physi
 /// The 4.1+ timelines of one attachment: `deform` and `sequence` (others are ignored).
 fn read_attachment_timelines(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<AttachmentTimeline>> {
     let mut t = Vec::new();
-    each_named(v, p, "timeline", |tl, v, p| {
+    each_entry(v, p, "timeline", |tl, v, p| {
         match tl {
             "deform" => t.push(AttachmentTimeline::Deform(keys(v, p, ver, 1, deform_key)?)),
             "sequence" => t.push(AttachmentTimeline::Sequence(keys(v, p, ver, 0, sequence_key)?)),
@@ -674,71 +735,113 @@ fn read_attachment_timelines(v: J<'_>, p: &P<'_>, ver: SpineVersion) -> R<Vec<At
     Ok(t)
 }
 
-/// The attachment timelines, skin > slot > attachment, flattened: `deform` (≤4.0, deform keys
-/// directly) or `attachments` (4.1+, timelines by name).
-fn read_attachments(o: &Obj, ver: SpineVersion) -> R<Vec<AttachmentTimelines>> {
+/// The attachment timelines, skin > slot > attachment, into the sink: `deform` (≤4.0, deform
+/// keys directly) or `attachments` (4.1+, timelines by name).
+fn read_attachments<S: AnimationSink + ?Sized>(o: &Obj, ver: SpineVersion, sink: &mut S) -> R<()> {
     let nested = ver >= SpineVersion::V4_1;
-    let mut attachments = Vec::new();
     o.opt(if nested { "attachments" } else { "deform" }, |v, p| {
-        each_named(v, p, "skin", |skin, v, p| {
-            each_named(v, p, "slot", |slot, v, p| {
-                each_named(v, p, "attachment", |att, v, p| {
+        each_entry(v, p, "skin", |skin, v, p| {
+            each_entry(v, p, "slot", |slot, v, p| {
+                each_entry(v, p, "attachment", |att, v, p| {
                     let timelines = if nested {
                         read_attachment_timelines(v, p, ver)?
                     } else {
                         vec![AttachmentTimeline::Deform(keys(v, p, ver, 1, deform_key)?)]
                     };
-                    attachments.push(AttachmentTimelines {
-                        skin: skin.to_owned(),
-                        slot: slot.to_owned(),
-                        attachment: att.to_owned(),
-                        timelines,
-                    });
+                    sink.attachment(skin, slot, att, &timelines);
                     Ok(())
                 })
             })
         })
     })?;
-    Ok(attachments)
+    Ok(())
 }
 
-/// Reads one animation.
-pub(super) fn read_animation(name: &str, o: &Obj, ver: SpineVersion) -> R<Animation> {
-    let slots = named_map(o, "slots", "slot", |v, p| {
-        read_timelines(v, p, ver, "slot timeline", read_slot_timeline)
+/// Reads one animation into `sink`, in file order of its families (the order of
+/// [`AnimationSink`]); `b` holds the key lists it reuses.
+pub(crate) fn read_animation<S: AnimationSink + ?Sized>(
+    name: &str,
+    o: &Obj,
+    ver: SpineVersion,
+    b: &mut KeyBuffers,
+    sink: &mut S,
+) -> R<()> {
+    sink.begin(name);
+    o.opt("slots", |v, p| {
+        each_entry(v, p, "slot", |slot, v, p| {
+            sink.slot(slot);
+            each_entry(v, p, "slot timeline", |tl, v, p| {
+                if skip_empty(v, ver).is_none() {
+                    let t = read_slot_timeline(tl, v, p, ver, b)?;
+                    sink.slot_timeline(&t);
+                    b.recycle_slot(t);
+                }
+                Ok(())
+            })?;
+            sink.slot_end();
+            Ok(())
+        })
     })?;
-    let bones = named_map(o, "bones", "bone", |v, p| {
-        read_timelines(v, p, ver, "bone timeline", read_bone_timeline)
+    o.opt("bones", |v, p| {
+        each_entry(v, p, "bone", |bone, v, p| {
+            sink.bone(bone);
+            each_entry(v, p, "bone timeline", |tl, v, p| {
+                if skip_empty(v, ver).is_none() {
+                    let t = read_bone_timeline(tl, v, p, ver, b)?;
+                    sink.bone_timeline(&t);
+                    b.recycle_bone(t);
+                }
+                Ok(())
+            })?;
+            sink.bone_end();
+            Ok(())
+        })
     })?;
-    let ik = named_map(o, "ik", "ik timeline", |v, p| keys(v, p, ver, 2, ik_key))?;
-    let transform = named_map(o, "transform", "transform timeline", |v, p| {
-        keys(v, p, ver, 6, TransformMix::read)
+    o.opt("ik", |v, p| {
+        each_entry(v, p, "ik timeline", |name, v, p| {
+            let keys = keys_in(&mut b.ik, v, p, ver, 2, ik_key)?;
+            sink.ik(name, &keys);
+            b.ik = keys;
+            Ok(())
+        })
+    })?;
+    o.opt("transform", |v, p| {
+        each_entry(v, p, "transform timeline", |name, v, p| {
+            let keys = keys_in(&mut b.transform, v, p, ver, 6, TransformMix::read)?;
+            sink.transform(name, &keys);
+            b.transform = keys;
+            Ok(())
+        })
     })?;
     let path_key = if ver < SpineVersion::V3_8 { "paths" } else { "path" };
-    let path = named_map(o, path_key, "path constraint", |v, p| read_path_timelines(v, p, ver))?;
-    let physics = if ver >= SpineVersion::V4_2 {
-        named_map(o, "physics", "physics constraint", |v, p| read_physics_timelines(v, p, ver))?
-    } else {
-        Vec::new()
-    };
-    let attachments = read_attachments(o, ver)?;
+    o.opt(path_key, |v, p| {
+        each_entry(v, p, "path constraint", |name, v, p| {
+            sink.path(name, &read_path_timelines(v, p, ver)?);
+            Ok(())
+        })
+    })?;
+    if ver >= SpineVersion::V4_2 {
+        o.opt("physics", |v, p| {
+            each_entry(v, p, "physics constraint", |name, v, p| {
+                sink.physics(name, &read_physics_timelines(v, p, ver)?);
+                Ok(())
+            })
+        })?;
+    }
+    read_attachments(o, ver, sink)?;
     let draw_order_key =
         if ver < SpineVersion::V3_8 && !o.has("drawOrder") { "draworder" } else { "drawOrder" };
     let draw_order =
         o.opt(draw_order_key, |v, p| keys_of("draw order key", v, p, ver, 0, draw_order_offsets))?;
+    if let Some(keys) = draw_order {
+        sink.draw_order(&keys);
+    }
     let events = o.opt("events", |v, p| keys_of("event key", v, p, ver, 0, event_key))?;
-    Ok(Animation {
-        name: name.to_owned(),
-        slots,
-        bones,
-        ik,
-        transform,
-        path,
-        physics,
-        attachments,
-        draw_order,
-        events,
-    })
+    if let Some(keys) = events {
+        sink.events(&keys);
+    }
+    sink.end();
+    Ok(())
 }
 
 #[cfg(test)]

@@ -38,6 +38,7 @@ pub(crate) mod keys;
 pub(crate) mod out;
 mod skeleton;
 mod skins;
+mod stream;
 pub(crate) mod value;
 mod write;
 
@@ -49,12 +50,13 @@ pub use constraints::{
 };
 pub use skeleton::{Bone, EventDef, Info, Slot};
 pub use skins::{Skin, SkinSlot};
+pub use stream::{parse_head, AnimationSink, Animations};
 pub use write::write;
 
 use crate::{AnimationSummary, ConstraintCounts, Limits, SpineVersion, Summary};
 use common::{list, root_object};
 use serde::Serialize;
-use value::{as_str, each_named, Obj, J, P, R};
+use value::{as_str, Obj, J, P, R};
 
 /// A JSON skeleton could not be parsed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -233,46 +235,65 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Skeleton, JsonEr
     read(text, limits).map_err(|e| *e)
 }
 
-/// [`parse_with_limits`] with the readers' boxed error.
+/// [`parse_with_limits`] with the readers' boxed error: the head, then every animation
+/// streamed into the AST builder.
 fn read(text: &str, limits: &Limits) -> R<Skeleton> {
+    let (mut s, mut animations) = read_head(text, limits)?;
+    let mut sink = stream::AstSink::default();
+    s.animations.reserve_exact(animations.len());
+    while let Some(r) = animations.next_boxed(&mut sink) {
+        r?;
+        s.animations.push(sink.take());
+    }
+    Ok(s)
+}
+
+/// [`parse_head`] with the readers' boxed error.
+fn read_head<'t>(text: &'t str, limits: &Limits) -> R<(Skeleton, Animations<'t>)> {
     let doc = value::Doc::parse(text, limits)?;
-    let rp = P::ROOT;
-    let o = root_object(doc.root(), &rp)?;
-    let info = o.opt("skeleton", |v, p| skeleton::read_info(&Obj::new(v, p)?))?.unwrap_or_default();
-    let version = match &info.spine {
-        None => DEFAULT_VERSION,
-        // The 3.8 loaders refuse exports of the broken 3.8.75 editor.
-        Some(s) if s == "3.8.75" => {
-            return Err(rp
-                .key("skeleton")
-                .key("spine")
-                .err("unsupported Spine version \"3.8.75\" (re-export with a newer editor)"))
-        }
-        Some(s) => supported_version(s).ok_or_else(|| {
-            rp.key("skeleton")
-                .key("spine")
-                .err(format!("unsupported Spine version {s:?} (supported: 3.5 to 4.2)"))
-        })?,
+    let (s, at) = {
+        let rp = P::ROOT;
+        let o = root_object(doc.root(), &rp)?;
+        let info =
+            o.opt("skeleton", |v, p| skeleton::read_info(&Obj::new(v, p)?))?.unwrap_or_default();
+        let version = match &info.spine {
+            None => DEFAULT_VERSION,
+            // The 3.8 loaders refuse exports of the broken 3.8.75 editor.
+            Some(s) if s == "3.8.75" => {
+                return Err(rp
+                    .key("skeleton")
+                    .key("spine")
+                    .err("unsupported Spine version \"3.8.75\" (re-export with a newer editor)"))
+            }
+            Some(s) => supported_version(s).ok_or_else(|| {
+                rp.key("skeleton")
+                    .key("spine")
+                    .err(format!("unsupported Spine version {s:?} (supported: 3.5 to 4.2)"))
+            })?,
+        };
+        let s = Skeleton {
+            version,
+            bones: list(&o, "bones", "bone", |o| skeleton::read_bone(o, version))?,
+            slots: list(&o, "slots", "slot", skeleton::read_slot)?,
+            ik: list(&o, "ik", "ik constraint", constraints::read_ik)?,
+            transform: list(&o, "transform", "transform constraint", constraints::read_transform)?,
+            path: list(&o, "path", "path constraint", constraints::read_path)?,
+            physics: list(&o, "physics", "physics constraint", constraints::read_physics)?,
+            skins: o.opt("skins", |v, p| skins::read_skins(v, p, version))?.unwrap_or_default(),
+            events: o.opt("events", skeleton::read_events)?.unwrap_or_default(),
+            animations: Vec::new(),
+            info,
+        };
+        // The animations object and its count are checked here, its entries when read.
+        let at = o.opt("animations", |v, p| {
+            let Some(entries) = v.entries() else { return Err(p.expected("an object", v)) };
+            value::check_count(v, p, "animation", entries.len())?;
+            Ok(entries.state())
+        })?;
+        (s, at)
     };
-    Ok(Skeleton {
-        version,
-        bones: list(&o, "bones", "bone", |o| skeleton::read_bone(o, version))?,
-        slots: list(&o, "slots", "slot", skeleton::read_slot)?,
-        ik: list(&o, "ik", "ik constraint", constraints::read_ik)?,
-        transform: list(&o, "transform", "transform constraint", constraints::read_transform)?,
-        path: list(&o, "path", "path constraint", constraints::read_path)?,
-        physics: list(&o, "physics", "physics constraint", constraints::read_physics)?,
-        skins: o.opt("skins", |v, p| skins::read_skins(v, p, version))?.unwrap_or_default(),
-        events: o.opt("events", skeleton::read_events)?.unwrap_or_default(),
-        animations: o
-            .opt("animations", |v, p| {
-                each_named(v, p, "animation", |name, v, p| {
-                    anim::read_animation(name, &Obj::new(v, p)?, version)
-                })
-            })?
-            .unwrap_or_default(),
-        info,
-    })
+    let version = s.version;
+    Ok((s, stream::animations(doc, version, at)))
 }
 
 impl Skeleton {

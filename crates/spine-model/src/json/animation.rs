@@ -14,7 +14,8 @@ use crate::ids::*;
 use crate::timelines::{check_tables, path_scales, timeline_attachment, vertices_of, DrawOrders};
 use crate::v40::seq_mode;
 
-/// An animation being built: its timelines, their key pool and the duration so far.
+/// An animation being built: its timelines, their key pool and the duration so far. The
+/// vectors are reused from one animation to the next (each animation gets exact copies).
 #[derive(Default)]
 struct Anim {
     /// The timelines, in file order of their families.
@@ -46,141 +47,92 @@ impl Anim {
     }
 }
 
-/// Builds one animation, family by family, and adds it to the skeleton.
-pub(super) fn animation(c: &mut Conv<'_, '_>, a: &j::Animation) {
-    c.b.enter("animation", &a.name);
-    let mut out = Anim::default();
-    if !c.v3 {
-        let (timelines, floats) = sizes(a);
-        out.tl.reserve_exact(timelines);
-        out.keys.reserve_exact(floats);
-    }
-    for st in &a.slots {
-        c.b.enter("slot", &st.name);
-        let slot = c.slot(&st.name);
-        for t in &st.timelines {
-            slot_timeline(c, slot, t, &mut out);
-        }
-        c.b.pop();
-    }
-    for bt in &a.bones {
-        c.b.enter("bone", &bt.name);
-        let bone = c.bone(&bt.name);
-        for t in &bt.timelines {
-            bone_timeline(c, bone, t, &mut out);
-        }
-        c.b.pop();
-    }
-    for t in &a.ik {
-        ik_timeline(c, t, &mut out);
-    }
-    for t in &a.transform {
-        transform_timeline(c, t, &mut out);
-    }
-    for t in &a.path {
-        path_timelines(c, t, &mut out);
-    }
-    for t in &a.physics {
-        physics_timelines(c, t, &mut out);
-    }
-    for t in &a.attachments {
-        attachment_timelines(c, t, &mut out);
-    }
-    if let Some(keys) = &a.draw_order {
-        draw_order(c, keys, &mut out);
-    }
-    if let Some(keys) = &a.events {
-        events(c, keys, &mut out);
-    }
-    check_tables(&mut c.b, &out.tl, &out.keys, 0..out.tl.len());
-    c.b.pop();
-    let Anim { tl, keys, duration } = out;
-    let name = a.name.clone();
-    c.b.data.animations.push(AnimationData { name, duration, timelines: tl, keys });
+/// Builds animations from what a JSON animation reader (or a parsed animation's replay)
+/// feeds it, family by family, and adds each to the skeleton at its end.
+pub(super) struct AnimSink<'c, 'a, 'o> {
+    c: &'c mut Conv<'a, 'o>,
+    out: Anim,
+    name: String,
+    /// The slot of the current slot group.
+    slot: SlotId,
+    /// The bone of the current bone group.
+    bone: BoneId,
 }
 
-/// The floats a 4.x curve table of `keys` with `channels` values takes in the pool (as
-/// [`table`] builds it: the frames, then a curve table when a segment is not linear).
-fn pool<V>(keys: &[j::Key<V>], channels: usize) -> usize {
-    let n = keys.len();
-    let segments = keys.get(..n.saturating_sub(1)).unwrap_or_default();
-    let (mut beziers, mut stepped) = (0, false);
-    for k in segments {
-        match k.curve {
-            Some(j::Curve::Bezier(_)) => beziers += 1,
-            Some(j::Curve::Stepped) => stepped = true,
-            _ => {}
-        }
+impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
+    /// A sink adding animations to the skeleton `c` builds.
+    pub(super) fn new(c: &'c mut Conv<'a, 'o>) -> Self {
+        AnimSink { c, out: Anim::default(), name: String::new(), slot: SlotId(0), bone: BoneId(0) }
     }
-    let curves = if beziers > 0 {
-        n + beziers * channels.max(1) * BEZIER_SIZE
-    } else if stepped {
-        n
-    } else {
-        0
-    };
-    n * (1 + channels) + curves
 }
 
-/// An upper bound of a 4.x animation's timeline count and the exact floats of its curve
-/// tables, from the keys already read (so bounded by the input), to size its vectors once.
-fn sizes(a: &j::Animation) -> (usize, usize) {
-    use j::{AttachmentTimeline as A, BoneTimeline as B, PathTimeline as P, SlotTimeline as S};
-    let (mut tl, mut f) = (0, 0);
-    for t in a.slots.iter().flat_map(|n| &n.timelines) {
-        tl += 1;
-        f += match t {
-            S::Attachment(_) => 0,
-            S::Rgba(k) => pool(k, 4),
-            S::Rgb(k) => pool(k, 3),
-            S::Alpha(k) => pool(k, 1),
-            S::Rgba2(k) => pool(k, 7),
-            S::Rgb2(k) => pool(k, 6),
-        };
+impl j::AnimationSink for AnimSink<'_, '_, '_> {
+    fn begin(&mut self, name: &str) {
+        self.c.b.enter("animation", name);
+        self.name = name.to_owned();
+        self.out.tl.clear();
+        self.out.keys.clear();
+        self.out.duration = 0.0;
     }
-    for t in a.bones.iter().flat_map(|n| &n.timelines) {
-        tl += 1;
-        f += match t {
-            B::Translate(k) | B::Scale(k) | B::Shear(k) => pool(k, 2),
-            B::Rotate(k)
-            | B::TranslateX(k)
-            | B::TranslateY(k)
-            | B::ScaleX(k)
-            | B::ScaleY(k)
-            | B::ShearX(k)
-            | B::ShearY(k) => pool(k, 1),
-            B::Inherit(_) => 0,
-        };
+    fn slot(&mut self, name: &str) {
+        self.c.b.enter("slot", name);
+        self.slot = self.c.slot(name);
     }
-    for t in &a.ik {
-        tl += 1;
-        f += pool(&t.timelines, 2);
+    fn slot_timeline(&mut self, t: &j::SlotTimeline) {
+        slot_timeline(self.c, self.slot, t, &mut self.out);
     }
-    for t in &a.transform {
-        tl += 1;
-        f += pool(&t.timelines, 6);
+    fn slot_end(&mut self) {
+        self.c.b.pop();
     }
-    for t in a.path.iter().flat_map(|n| &n.timelines) {
-        tl += 1;
-        f += match t {
-            P::Position(k) | P::Spacing(k) => pool(k, 1),
-            P::Mix(k) => pool(k, 3),
-        };
+    fn bone(&mut self, name: &str) {
+        self.c.b.enter("bone", name);
+        self.bone = self.c.bone(name);
     }
-    for t in a.physics.iter().flat_map(|n| &n.timelines) {
-        tl += 1;
-        if let j::PhysicsTimeline::Value(_, k) = t {
-            f += pool(k, 1);
-        }
+    fn bone_timeline(&mut self, t: &j::BoneTimeline) {
+        bone_timeline(self.c, self.bone, t, &mut self.out);
     }
-    for t in a.attachments.iter().flat_map(|n| &n.timelines) {
-        tl += 1;
-        if let A::Deform(k) = t {
-            f += pool(k, 0);
-        }
+    fn bone_end(&mut self) {
+        self.c.b.pop();
     }
-    tl += usize::from(a.draw_order.is_some()) + usize::from(a.events.is_some());
-    (tl, f)
+    fn ik(&mut self, name: &str, keys: &[j::Key<j::IkKey>]) {
+        ik_timeline(self.c, name, keys, &mut self.out);
+    }
+    fn transform(&mut self, name: &str, keys: &[j::Key<j::TransformMix>]) {
+        transform_timeline(self.c, name, keys, &mut self.out);
+    }
+    fn path(&mut self, name: &str, timelines: &[j::PathTimeline]) {
+        path_timelines(self.c, name, timelines, &mut self.out);
+    }
+    fn physics(&mut self, name: &str, timelines: &[j::PhysicsTimeline]) {
+        physics_timelines(self.c, name, timelines, &mut self.out);
+    }
+    fn attachment(
+        &mut self,
+        skin: &str,
+        slot: &str,
+        attachment: &str,
+        timelines: &[j::AttachmentTimeline],
+    ) {
+        attachment_timelines(self.c, [skin, slot, attachment], timelines, &mut self.out);
+    }
+    fn draw_order(&mut self, keys: &[j::Key<Option<Vec<j::DrawOrderOffset>>>]) {
+        draw_order(self.c, keys, &mut self.out);
+    }
+    fn events(&mut self, keys: &[j::Key<j::EventKey>]) {
+        events(self.c, keys, &mut self.out);
+    }
+    fn end(&mut self) {
+        let out = &mut self.out;
+        check_tables(&mut self.c.b, &out.tl, &out.keys, 0..out.tl.len());
+        self.c.b.pop();
+        // Exactly sized copies; the buffers keep their capacity for the next animation.
+        let timelines = out.tl.drain(..).collect();
+        let keys = out.keys.as_slice().to_vec();
+        out.keys.clear();
+        let name = std::mem::take(&mut self.name);
+        let duration = out.duration;
+        self.c.b.data.animations.push(AnimationData { name, duration, timelines, keys });
+    }
 }
 
 /// The values of a light and a dark color key (`n` light channels, 3 dark).
@@ -267,20 +219,19 @@ fn bone_timeline(c: &mut Conv<'_, '_>, bone: BoneId, t: &j::BoneTimeline, out: &
 }
 
 /// An IK constraint's timeline: mix and softness curves, bend/compress/stretch per key.
-fn ik_timeline(c: &mut Conv<'_, '_>, t: &j::Named<Vec<j::Key<j::IkKey>>>, out: &mut Anim) {
+fn ik_timeline(c: &mut Conv<'_, '_>, name: &str, keys: &[j::Key<j::IkKey>], out: &mut Anim) {
     let scale = c.b.scale;
-    c.b.enter("IK constraint", &t.name);
-    if let Some(constraint) = c.constraint(0, &t.name) {
+    c.b.enter("IK constraint", name);
+    if let Some(constraint) = c.constraint(0, name) {
         let constraint = c.b.constraint(constraint, ConstraintType::Ik);
         let curves = table(
             c,
-            &t.timelines,
+            keys,
             2,
             |k| Vals::of(&[k.mix.unwrap_or(1.0), k.softness.unwrap_or(0.0) * scale]),
             &[1.0, scale],
         );
-        let flags = t
-            .timelines
+        let flags = keys
             .iter()
             .map(|k| IkFlags {
                 bend_direction: if k.value.bend_positive.unwrap_or(true) { 1 } else { -1 },
@@ -318,14 +269,15 @@ fn transform_mixes(v3: bool, m: &j::TransformMix) -> Vals {
 /// A transform constraint's timeline.
 fn transform_timeline(
     c: &mut Conv<'_, '_>,
-    t: &j::Named<Vec<j::Key<j::TransformMix>>>,
+    name: &str,
+    keys: &[j::Key<j::TransformMix>],
     out: &mut Anim,
 ) {
     let v3 = c.v3;
-    c.b.enter("transform constraint", &t.name);
-    if let Some(constraint) = c.constraint(1, &t.name) {
+    c.b.enter("transform constraint", name);
+    if let Some(constraint) = c.constraint(1, name) {
         let constraint = c.b.constraint(constraint, ConstraintType::Transform);
-        let curves = table(c, &t.timelines, 6, |m| transform_mixes(v3, m), &[]);
+        let curves = table(c, keys, 6, |m| transform_mixes(v3, m), &[]);
         let curves = out.store(c, curves);
         out.tl.push(Timeline::Transform { constraint, curves });
     }
@@ -334,13 +286,13 @@ fn transform_timeline(
 
 /// A path constraint's timelines (position and spacing scaled by its modes; the mixes
 /// 3.x rotate, translate as x and y, 4.x rotate, x, y defaulting to x).
-fn path_timelines(c: &mut Conv<'_, '_>, pt: &j::Named<Vec<j::PathTimeline>>, out: &mut Anim) {
+fn path_timelines(c: &mut Conv<'_, '_>, name: &str, timelines: &[j::PathTimeline], out: &mut Anim) {
     let v3 = c.v3;
-    c.b.enter("path constraint", &pt.name);
-    if let Some(constraint) = c.constraint(2, &pt.name) {
+    c.b.enter("path constraint", name);
+    if let Some(constraint) = c.constraint(2, name) {
         let constraint = c.b.constraint(constraint, ConstraintType::Path);
         let scales = path_scales(&c.b, constraint);
-        for t in &pt.timelines {
+        for t in timelines {
             let one = |s: f32| move |v: &Option<f32>| Vals::of(&[v.unwrap_or(0.0) * s]);
             let (property, curves) = match t {
                 j::PathTimeline::Position(k) => {
@@ -372,12 +324,17 @@ fn path_timelines(c: &mut Conv<'_, '_>, pt: &j::Named<Vec<j::PathTimeline>>, out
 }
 
 /// A physics constraint's timelines (an empty name = every physics constraint).
-fn physics_timelines(c: &mut Conv<'_, '_>, pt: &j::Named<Vec<j::PhysicsTimeline>>, out: &mut Anim) {
-    c.b.enter("physics constraint", &pt.name);
-    let constraint = if pt.name.is_empty() {
+fn physics_timelines(
+    c: &mut Conv<'_, '_>,
+    name: &str,
+    timelines: &[j::PhysicsTimeline],
+    out: &mut Anim,
+) {
+    c.b.enter("physics constraint", name);
+    let constraint = if name.is_empty() {
         None
     } else {
-        match c.constraint(3, &pt.name) {
+        match c.constraint(3, name) {
             Some(id) => Some(c.b.constraint(id, ConstraintType::Physics)),
             None => {
                 c.b.pop();
@@ -385,7 +342,7 @@ fn physics_timelines(c: &mut Conv<'_, '_>, pt: &j::Named<Vec<j::PhysicsTimeline>
             }
         }
     };
-    for t in &pt.timelines {
+    for t in timelines {
         match t {
             j::PhysicsTimeline::Reset(keys) => {
                 out.see_last(keys);
@@ -412,25 +369,30 @@ fn physics_timelines(c: &mut Conv<'_, '_>, pt: &j::Named<Vec<j::PhysicsTimeline>
     c.b.pop();
 }
 
-/// The deform and sequence timelines of one skin/slot/attachment.
-fn attachment_timelines(c: &mut Conv<'_, '_>, at: &j::AttachmentTimelines, out: &mut Anim) {
-    let skin = c.b.data.skins.iter().position(|s| s.name == at.skin);
+/// The deform and sequence timelines of one skin/slot/attachment (named in that order).
+fn attachment_timelines(
+    c: &mut Conv<'_, '_>,
+    [skin_name, slot_name, attachment]: [&str; 3],
+    timelines: &[j::AttachmentTimeline],
+    out: &mut Anim,
+) {
+    let skin = c.b.data.skins.iter().position(|s| s.name == skin_name);
     let Some(skin) = skin else {
-        c.b.report(ProblemKind::UnknownName { what: "skin", name: at.skin.clone() });
+        c.b.report(ProblemKind::UnknownName { what: "skin", name: skin_name.to_owned() });
         return;
     };
-    let Some(slot) = c.lookup("slot", &at.slot) else { return };
+    let Some(slot) = c.lookup("slot", slot_name) else { return };
     let (skin, slot) = (SkinId(skin as u32), SlotId(slot));
-    for t in &at.timelines {
+    for t in timelines {
         let deform = matches!(t, j::AttachmentTimeline::Deform(_));
-        let Some(att) = timeline_attachment(&mut c.b, skin, slot, &at.attachment, deform) else {
+        let Some(att) = timeline_attachment(&mut c.b, skin, slot, attachment, deform) else {
             continue;
         };
         match t {
             j::AttachmentTimeline::Deform(keys) => {
                 let verts = vertices_of(&c.b.data.attachments[att.index()].kind);
                 let curves = table(c, keys, 0, |_| Vals::default(), &[]);
-                c.b.enter("deform", &at.attachment);
+                c.b.enter("deform", attachment);
                 let mut vertices = Vec::with_capacity(keys.len());
                 for (i, k) in keys.iter().enumerate() {
                     let start = u32::try_from(k.value.offset.unwrap_or(0)).unwrap_or(u32::MAX);

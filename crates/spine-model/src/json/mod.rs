@@ -123,7 +123,12 @@ impl Conv<'_, '_> {
 impl SkeletonData {
     /// Resolves and validates a parsed JSON skeleton (editor 3.5–4.2).
     pub fn from_json(s: &j::Skeleton, options: &LoadOptions<'_>) -> Result<Self, LoadError> {
-        convert(s, options)
+        let mut c = head(s, options);
+        let mut sink = animation::AnimSink::new(&mut c);
+        for a in &s.animations {
+            a.replay(&mut sink);
+        }
+        c.b.finish()
     }
 }
 
@@ -133,13 +138,30 @@ pub fn load_json(
     text: &str,
     atlas: Option<&spine_format::atlas::Atlas>,
 ) -> Result<SkeletonData, LoadError> {
-    let s = match j::parse(text) {
-        Ok(s) => s,
+    load_text(text, &LoadOptions::with_atlas(atlas))
+}
+
+/// Parses and resolves JSON skeleton text within `options.limits`: everything but the
+/// animations is parsed and resolved first, then each animation is streamed from the parsed
+/// document into the skeleton (no raw animation is built). The errors are
+/// [`spine_format::json::parse_with_limits`]'s, in its order, then the problems
+/// [`SkeletonData::from_json`] reports; a 4.3 skeleton goes to its own reader.
+pub(crate) fn load_text(text: &str, options: &LoadOptions<'_>) -> Result<SkeletonData, LoadError> {
+    let (s, mut animations) = match j::parse_head(text, &options.limits) {
+        Ok(parsed) => parsed,
         // A 4.3 skeleton (its own JSON reader).
-        Err(e) if crate::json43::declares_43(&e, text) => return crate::load_json43(text, atlas),
+        Err(e) if crate::json43::declares_43(&e, text) => {
+            let parsed = spine_format::json43::parse_with_limits(text, &options.limits)?;
+            return SkeletonData::from_json43(&parsed, options);
+        }
         Err(e) => return Err(LoadError::Json(e)),
     };
-    SkeletonData::from_json(&s, &LoadOptions::with_atlas(atlas))
+    let mut c = head(&s, options);
+    let mut sink = animation::AnimSink::new(&mut c);
+    while let Some(r) = animations.read_next(&mut sink) {
+        r.map_err(LoadError::Json)?;
+    }
+    c.b.finish()
 }
 
 /// A bone's inheritance (`Normal` when absent).
@@ -152,8 +174,9 @@ fn inherit(i: Option<j::Inherit>) -> Inherit {
         j::Inherit::NoScaleOrReflection => Inherit::NoScaleOrReflection,
     }
 }
-/// Builds the skeleton: header, bones, slots, constraints, events, skins, animations.
-fn convert(s: &j::Skeleton, options: &LoadOptions<'_>) -> Result<SkeletonData, LoadError> {
+/// Builds the skeleton but its animations: header, bones, slots, constraints, events, skins
+/// (links resolved, atlas bound).
+fn head<'a, 'o>(s: &'a j::Skeleton, options: &LoadOptions<'o>) -> Conv<'a, 'o> {
     let v3 = s.version.is_v3();
     let behaviour = Behaviour::new(s.version, s.info.spine.as_deref().unwrap_or_default());
     let mut c = Conv {
@@ -174,10 +197,7 @@ fn convert(s: &j::Skeleton, options: &LoadOptions<'_>) -> Result<SkeletonData, L
     skins::skins(&mut c);
     c.b.resolve_links();
     c.b.bind_atlas();
-    for a in &s.animations {
-        animation::animation(&mut c, a);
-    }
-    c.b.finish()
+    c
 }
 
 /// The skeleton's header fields (bounds, hash, fps, reference scale).

@@ -260,6 +260,17 @@ impl<'d> Iterator for Entries<'d> {
 
 impl ExactSizeIterator for Entries<'_> {}
 
+impl<'d> Entries<'d> {
+    /// Where the iteration stands (for [`Entries::resume`] by an owner of the document).
+    pub(crate) fn state(&self) -> (usize, u32) {
+        (self.next, self.left)
+    }
+    /// Resumes an iteration of `doc` at a [`Entries::state`] it returned.
+    pub(crate) fn resume(doc: &'d Doc<'d>, (next, left): (usize, u32)) -> Entries<'d> {
+        Entries { doc, next, left }
+    }
+}
+
 /// One step of a JSON path.
 #[derive(Clone, Copy)]
 enum Seg<'a> {
@@ -556,6 +567,40 @@ pub(crate) fn each_named<'d, T>(
         out.push(f(k, x, &p.key(k))?);
     }
     Ok(out)
+}
+
+/// Calls `f` on each entry of an object of `what`, in document order (its length checked by
+/// [`check_count`] first).
+pub(crate) fn each_entry<'d>(
+    v: J<'d>,
+    p: &P<'_>,
+    what: &'static str,
+    mut f: impl FnMut(&'d str, J<'d>, &P<'_>) -> R<()>,
+) -> R<()> {
+    let Some(entries) = v.entries() else { return Err(p.expected("an object", v)) };
+    check_count(v, p, what, entries.len())?;
+    for (k, x) in entries {
+        f(k, x, &p.key(k))?;
+    }
+    Ok(())
+}
+
+/// [`each`] into `out` (cleared first; its storage is reused).
+pub(crate) fn each_into<'d, T>(
+    v: J<'d>,
+    p: &P<'_>,
+    what: &'static str,
+    out: &mut Vec<T>,
+    mut f: impl FnMut(J<'d>, &P<'_>) -> R<T>,
+) -> R<()> {
+    let Some(items) = v.items() else { return Err(p.expected("an array", v)) };
+    check_count(v, p, what, items.len())?;
+    out.clear();
+    out.reserve(items.len());
+    for (i, x) in items.enumerate() {
+        out.push(f(x, &p.idx(i))?);
+    }
+    Ok(())
 }
 
 /// Maps each entry of an object, in document order, keeping the `Some` results (one vector,

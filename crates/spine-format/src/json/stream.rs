@@ -1,0 +1,256 @@
+//! Streaming 3.5–4.2 JSON animations: the animation reader drives an [`AnimationSink`]
+//! instead of building the raw AST, so a loader can fill its own timelines while the keys
+//! are read (no per-timeline key lists to allocate, keep and drop: the reader reuses them).
+//!
+//! [`parse_head`] reads everything but the animations and returns the [`Skeleton`] (with no
+//! animations) and an [`Animations`] reader over the parsed document; each
+//! [`Animations::read_next`] reads one animation into a sink. [`super::parse`] is the same
+//! reader with the AST builder as sink, and [`Animation::replay`] feeds a parsed animation to
+//! a sink in the same order, so a sink sees the same calls either way.
+//!
+//! The animations are the last part of a skeleton the reader reads, so reading them later,
+//! one at a time, finds the same first error as [`super::parse`].
+
+use super::anim::{
+    read_animation, AttachmentTimeline, AttachmentTimelines, BoneTimeline, DrawOrderOffset,
+    EventKey, IkKey, Key, KeyBuffers, Named, PathTimeline, PhysicsTimeline, SlotTimeline,
+};
+use super::value::{Doc, Entries, Obj, P, R};
+use super::{Animation, JsonError, Skeleton, TransformMix};
+use crate::{Limits, SpineVersion};
+
+/// Receives one animation's timelines in the reader's (file) order: `begin`, the slot
+/// groups (`slot`, its timelines, `slot_end`), the bone groups, IK, transform, path and
+/// physics constraint timelines, attachment timelines, draw order and events (each only when
+/// present), `end`. Names are raw (nothing is resolved) and values unscaled, as in the AST.
+/// Key lists are lent: the reader reuses them for the next timeline.
+pub trait AnimationSink {
+    /// The animation named `name` starts.
+    fn begin(&mut self, name: &str);
+    /// The timelines of slot `name` follow (possibly none), until [`AnimationSink::slot_end`].
+    fn slot(&mut self, name: &str);
+    /// A timeline of the current slot (a 4.x timeline without keys is left out).
+    fn slot_timeline(&mut self, timeline: &SlotTimeline);
+    /// The current slot's timelines ended.
+    fn slot_end(&mut self);
+    /// The timelines of bone `name` follow (possibly none), until [`AnimationSink::bone_end`].
+    fn bone(&mut self, name: &str);
+    /// A timeline of the current bone (a 4.x timeline without keys is left out).
+    fn bone_timeline(&mut self, timeline: &BoneTimeline);
+    /// The current bone's timelines ended.
+    fn bone_end(&mut self);
+    /// The keys of IK constraint `name`.
+    fn ik(&mut self, name: &str, keys: &[Key<IkKey>]);
+    /// The keys of transform constraint `name`.
+    fn transform(&mut self, name: &str, keys: &[Key<TransformMix>]);
+    /// The timelines of path constraint `name`.
+    fn path(&mut self, name: &str, timelines: &[PathTimeline]);
+    /// The timelines of physics constraint `name` (4.2; empty: every physics constraint).
+    fn physics(&mut self, name: &str, timelines: &[PhysicsTimeline]);
+    /// The timelines of one attachment of one slot of one skin.
+    fn attachment(
+        &mut self,
+        skin: &str,
+        slot: &str,
+        attachment: &str,
+        timelines: &[AttachmentTimeline],
+    );
+    /// The draw-order keys (only when the animation has them).
+    fn draw_order(&mut self, keys: &[Key<Option<Vec<DrawOrderOffset>>>]);
+    /// The event keys (only when the animation has them).
+    fn events(&mut self, keys: &[Key<EventKey>]);
+    /// The animation ended.
+    fn end(&mut self);
+}
+
+/// The animations of a JSON skeleton, still to be read ([`parse_head`]).
+pub struct Animations<'t> {
+    doc: Doc<'t>,
+    version: SpineVersion,
+    /// The `animations` object's entries left ([`Entries::state`]); `None` when there is no
+    /// such object.
+    entries: Option<(usize, u32)>,
+    buffers: KeyBuffers,
+}
+
+impl std::fmt::Debug for Animations<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Animations")
+            .field("version", &self.version)
+            .field("left", &self.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Animations<'_> {
+    /// How many animations are left to read.
+    pub fn len(&self) -> usize {
+        self.entries.map_or(0, |(_, left)| left as usize)
+    }
+
+    /// Whether every animation has been read.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Reads the next animation into `sink`: `None` when none is left. After an error, none
+    /// is left.
+    pub fn read_next<S: AnimationSink + ?Sized>(
+        &mut self,
+        sink: &mut S,
+    ) -> Option<Result<(), JsonError>> {
+        self.next_boxed(sink).map(|r| r.map_err(|e| *e))
+    }
+
+    /// [`Animations::read_next`] with the readers' boxed error.
+    pub(super) fn next_boxed<S: AnimationSink + ?Sized>(&mut self, sink: &mut S) -> Option<R<()>> {
+        let state = self.entries?;
+        let mut entries = Entries::resume(&self.doc, state);
+        let (name, v) = entries.next()?;
+        self.entries = Some(entries.state());
+        let rp = P::ROOT;
+        let ap = rp.key("animations");
+        let p = ap.key(name);
+        let r = Obj::new(v, &p)
+            .and_then(|o| read_animation(name, &o, self.version, &mut self.buffers, sink));
+        if r.is_err() {
+            self.entries = None;
+        }
+        Some(r)
+    }
+}
+
+/// Parses a Spine JSON skeleton of editor version 3.5 to 4.2 within `limits`, as
+/// [`super::parse_with_limits`] does, except its animations: the [`Skeleton`] has none, and
+/// the [`Animations`] reader reads them one at a time into an [`AnimationSink`]. Reading every
+/// animation this way meets the errors [`super::parse_with_limits`] reports, in its order.
+pub fn parse_head<'t>(
+    text: &'t str,
+    limits: &Limits,
+) -> Result<(Skeleton, Animations<'t>), JsonError> {
+    super::read_head(text, limits).map_err(|e| *e)
+}
+
+/// What [`parse_head`] returns once the head is read: the document and where its
+/// `animations` object is (`None`: absent).
+pub(super) fn animations<'t>(
+    doc: Doc<'t>,
+    version: SpineVersion,
+    at: Option<(usize, u32)>,
+) -> Animations<'t> {
+    Animations { doc, version, entries: at, buffers: KeyBuffers::default() }
+}
+
+/// Builds the raw AST [`Animation`] (the sink behind [`super::parse`]).
+#[derive(Default)]
+pub(super) struct AstSink {
+    a: Animation,
+}
+
+impl AstSink {
+    /// The animation built since the last call.
+    pub(super) fn take(&mut self) -> Animation {
+        std::mem::take(&mut self.a)
+    }
+}
+
+impl AnimationSink for AstSink {
+    fn begin(&mut self, name: &str) {
+        self.a = Animation { name: name.to_owned(), ..Animation::default() };
+    }
+    fn slot(&mut self, name: &str) {
+        self.a.slots.push(Named { name: name.to_owned(), timelines: Vec::new() });
+    }
+    fn slot_timeline(&mut self, timeline: &SlotTimeline) {
+        if let Some(n) = self.a.slots.last_mut() {
+            n.timelines.push(timeline.clone());
+        }
+    }
+    fn slot_end(&mut self) {}
+    fn bone(&mut self, name: &str) {
+        self.a.bones.push(Named { name: name.to_owned(), timelines: Vec::new() });
+    }
+    fn bone_timeline(&mut self, timeline: &BoneTimeline) {
+        if let Some(n) = self.a.bones.last_mut() {
+            n.timelines.push(timeline.clone());
+        }
+    }
+    fn bone_end(&mut self) {}
+    fn ik(&mut self, name: &str, keys: &[Key<IkKey>]) {
+        self.a.ik.push(Named { name: name.to_owned(), timelines: keys.to_vec() });
+    }
+    fn transform(&mut self, name: &str, keys: &[Key<TransformMix>]) {
+        self.a.transform.push(Named { name: name.to_owned(), timelines: keys.to_vec() });
+    }
+    fn path(&mut self, name: &str, timelines: &[PathTimeline]) {
+        self.a.path.push(Named { name: name.to_owned(), timelines: timelines.to_vec() });
+    }
+    fn physics(&mut self, name: &str, timelines: &[PhysicsTimeline]) {
+        self.a.physics.push(Named { name: name.to_owned(), timelines: timelines.to_vec() });
+    }
+    fn attachment(
+        &mut self,
+        skin: &str,
+        slot: &str,
+        attachment: &str,
+        timelines: &[AttachmentTimeline],
+    ) {
+        self.a.attachments.push(AttachmentTimelines {
+            skin: skin.to_owned(),
+            slot: slot.to_owned(),
+            attachment: attachment.to_owned(),
+            timelines: timelines.to_vec(),
+        });
+    }
+    fn draw_order(&mut self, keys: &[Key<Option<Vec<DrawOrderOffset>>>]) {
+        self.a.draw_order = Some(keys.to_vec());
+    }
+    fn events(&mut self, keys: &[Key<EventKey>]) {
+        self.a.events = Some(keys.to_vec());
+    }
+    fn end(&mut self) {}
+}
+
+impl Animation {
+    /// Feeds this animation to `sink` in the order [`Animations::read_next`] does, so a
+    /// sink converts a parsed animation and a streamed one alike.
+    pub fn replay<S: AnimationSink + ?Sized>(&self, sink: &mut S) {
+        sink.begin(&self.name);
+        for n in &self.slots {
+            sink.slot(&n.name);
+            for t in &n.timelines {
+                sink.slot_timeline(t);
+            }
+            sink.slot_end();
+        }
+        for n in &self.bones {
+            sink.bone(&n.name);
+            for t in &n.timelines {
+                sink.bone_timeline(t);
+            }
+            sink.bone_end();
+        }
+        for n in &self.ik {
+            sink.ik(&n.name, &n.timelines);
+        }
+        for n in &self.transform {
+            sink.transform(&n.name, &n.timelines);
+        }
+        for n in &self.path {
+            sink.path(&n.name, &n.timelines);
+        }
+        for n in &self.physics {
+            sink.physics(&n.name, &n.timelines);
+        }
+        for a in &self.attachments {
+            sink.attachment(&a.skin, &a.slot, &a.attachment, &a.timelines);
+        }
+        if let Some(keys) = &self.draw_order {
+            sink.draw_order(keys);
+        }
+        if let Some(keys) = &self.events {
+            sink.events(keys);
+        }
+        sink.end();
+    }
+}
