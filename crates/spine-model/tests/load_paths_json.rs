@@ -1,7 +1,10 @@
 //! `load_json` (which streams each animation from the parsed document into the skeleton)
 //! builds exactly what `SkeletonData::from_json` builds from the whole raw AST, and fails
 //! exactly as parsing first does, for every 3.5–4.2 JSON rig of the corpus and for damaged
-//! copies of some.
+//! copies of some. Both feed the same animation builder (the reader directly, or the AST's
+//! replay), so this pins the order of the sink calls and where each error surfaces (in the
+//! head, before any animation, or mid-animation); what the builder makes is pinned by the
+//! oracle suites and by `twins.rs` (JSON and binary exports load alike).
 
 use std::path::{Path, PathBuf};
 
@@ -64,14 +67,18 @@ fn streamed_load_equals_parse_then_convert() {
 #[test]
 fn streamed_load_of_damaged_text_matches_parse_then_convert() {
     let mut checked = 0;
-    let picked = jsons().into_iter().filter(|f| {
-        let s = f.to_string_lossy();
-        s.contains("3.8/spineboy/spineboy-pro.json")
-            || s.contains("4.2/spineboy/spineboy-pro.json")
-            || s.contains("3.7/spineboy/spineboy.json")
-            || s.contains("4.2/tank/")
-            || s.contains("4.2/celestial-circus/")
-    });
+    const PICKED: [&str; 5] = [
+        "3.5/spineboy/spineboy.json",
+        "3.8/spineboy/spineboy-pro.json",
+        "4.2/spineboy/spineboy-pro.json",
+        "4.2/tank/tank-pro.json",
+        "4.2/celestial-circus/celestial-circus-pro.json",
+    ];
+    let picked: Vec<PathBuf> =
+        jsons().into_iter().filter(|f| PICKED.iter().any(|p| f.ends_with(p))).collect();
+    if skel_testkit::spine_corpus().is_some() {
+        assert_eq!(picked.len(), PICKED.len(), "{picked:?}");
+    }
     for f in picked {
         let text = std::fs::read_to_string(&f).unwrap();
         let step = (text.len() / 60).max(1);
@@ -99,6 +106,6 @@ fn streamed_load_of_damaged_text_matches_parse_then_convert() {
         }
     }
     if skel_testkit::spine_corpus().is_some() {
-        assert!(checked >= 900, "only {checked} damaged loads");
+        assert!(checked >= 1100, "only {checked} damaged loads");
     }
 }

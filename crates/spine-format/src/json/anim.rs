@@ -567,7 +567,8 @@ fn keys1(v: J<'_>, p: &P<'_>, ver: SpineVersion, name: &str) -> R<Keys1> {
 }
 
 /// The key lists of the slot, bone, IK and transform timelines, reused from one timeline to
-/// the next while animations are streamed (a sink borrows them).
+/// the next while animations are streamed (a sink borrows them, or takes them: then the next
+/// timeline of the kind starts a new list).
 #[derive(Default)]
 pub(crate) struct KeyBuffers {
     values: Keys1,
@@ -743,12 +744,12 @@ fn read_attachments<S: AnimationSink + ?Sized>(o: &Obj, ver: SpineVersion, sink:
         each_entry(v, p, "skin", |skin, v, p| {
             each_entry(v, p, "slot", |slot, v, p| {
                 each_entry(v, p, "attachment", |att, v, p| {
-                    let timelines = if nested {
+                    let mut timelines = if nested {
                         read_attachment_timelines(v, p, ver)?
                     } else {
                         vec![AttachmentTimeline::Deform(keys(v, p, ver, 1, deform_key)?)]
                     };
-                    sink.attachment(skin, slot, att, &timelines);
+                    sink.take_attachment(skin, slot, att, &mut timelines);
                     Ok(())
                 })
             })
@@ -772,8 +773,8 @@ pub(crate) fn read_animation<S: AnimationSink + ?Sized>(
             sink.slot(slot);
             each_entry(v, p, "slot timeline", |tl, v, p| {
                 if skip_empty(v, ver).is_none() {
-                    let t = read_slot_timeline(tl, v, p, ver, b)?;
-                    sink.slot_timeline(&t);
+                    let mut t = read_slot_timeline(tl, v, p, ver, b)?;
+                    sink.take_slot_timeline(&mut t);
                     b.recycle_slot(t);
                 }
                 Ok(())
@@ -787,8 +788,8 @@ pub(crate) fn read_animation<S: AnimationSink + ?Sized>(
             sink.bone(bone);
             each_entry(v, p, "bone timeline", |tl, v, p| {
                 if skip_empty(v, ver).is_none() {
-                    let t = read_bone_timeline(tl, v, p, ver, b)?;
-                    sink.bone_timeline(&t);
+                    let mut t = read_bone_timeline(tl, v, p, ver, b)?;
+                    sink.take_bone_timeline(&mut t);
                     b.recycle_bone(t);
                 }
                 Ok(())
@@ -799,16 +800,16 @@ pub(crate) fn read_animation<S: AnimationSink + ?Sized>(
     })?;
     o.opt("ik", |v, p| {
         each_entry(v, p, "ik timeline", |name, v, p| {
-            let keys = keys_in(&mut b.ik, v, p, ver, 2, ik_key)?;
-            sink.ik(name, &keys);
+            let mut keys = keys_in(&mut b.ik, v, p, ver, 2, ik_key)?;
+            sink.take_ik(name, &mut keys);
             b.ik = keys;
             Ok(())
         })
     })?;
     o.opt("transform", |v, p| {
         each_entry(v, p, "transform timeline", |name, v, p| {
-            let keys = keys_in(&mut b.transform, v, p, ver, 6, TransformMix::read)?;
-            sink.transform(name, &keys);
+            let mut keys = keys_in(&mut b.transform, v, p, ver, 6, TransformMix::read)?;
+            sink.take_transform(name, &mut keys);
             b.transform = keys;
             Ok(())
         })
@@ -816,14 +817,14 @@ pub(crate) fn read_animation<S: AnimationSink + ?Sized>(
     let path_key = if ver < SpineVersion::V3_8 { "paths" } else { "path" };
     o.opt(path_key, |v, p| {
         each_entry(v, p, "path constraint", |name, v, p| {
-            sink.path(name, &read_path_timelines(v, p, ver)?);
+            sink.take_path(name, &mut read_path_timelines(v, p, ver)?);
             Ok(())
         })
     })?;
     if ver >= SpineVersion::V4_2 {
         o.opt("physics", |v, p| {
             each_entry(v, p, "physics constraint", |name, v, p| {
-                sink.physics(name, &read_physics_timelines(v, p, ver)?);
+                sink.take_physics(name, &mut read_physics_timelines(v, p, ver)?);
                 Ok(())
             })
         })?;
@@ -833,12 +834,12 @@ pub(crate) fn read_animation<S: AnimationSink + ?Sized>(
         if ver < SpineVersion::V3_8 && !o.has("drawOrder") { "draworder" } else { "drawOrder" };
     let draw_order =
         o.opt(draw_order_key, |v, p| keys_of("draw order key", v, p, ver, 0, draw_order_offsets))?;
-    if let Some(keys) = draw_order {
-        sink.draw_order(&keys);
+    if let Some(mut keys) = draw_order {
+        sink.take_draw_order(&mut keys);
     }
     let events = o.opt("events", |v, p| keys_of("event key", v, p, ver, 0, event_key))?;
-    if let Some(keys) = events {
-        sink.events(&keys);
+    if let Some(mut keys) = events {
+        sink.take_events(&mut keys);
     }
     sink.end();
     Ok(())

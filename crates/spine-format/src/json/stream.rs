@@ -1,6 +1,7 @@
 //! Streaming 3.5–4.2 JSON animations: the animation reader drives an [`AnimationSink`]
 //! instead of building the raw AST, so a loader can fill its own timelines while the keys
-//! are read (no per-timeline key lists to allocate, keep and drop: the reader reuses them).
+//! are read (no raw animation to allocate, keep and drop; the key lists of slot, bone, IK and
+//! transform timelines, most of an animation, are reused from one timeline to the next).
 //!
 //! [`parse_head`] reads everything but the animations and returns the [`Skeleton`] (with no
 //! animations) and an [`Animations`] reader over the parsed document; each
@@ -23,7 +24,8 @@ use crate::{Limits, SpineVersion};
 /// groups (`slot`, its timelines, `slot_end`), the bone groups, IK, transform, path and
 /// physics constraint timelines, attachment timelines, draw order and events (each only when
 /// present), `end`. Names are raw (nothing is resolved) and values unscaled, as in the AST.
-/// Key lists are lent: the reader reuses them for the next timeline.
+/// Key lists are lent: the reader reuses them for the next timeline. When reading fails, the
+/// sink has seen `begin` and the calls before the error, never `end`.
 pub trait AnimationSink {
     /// The animation named `name` starts.
     fn begin(&mut self, name: &str);
@@ -45,7 +47,8 @@ pub trait AnimationSink {
     fn transform(&mut self, name: &str, keys: &[Key<TransformMix>]);
     /// The timelines of path constraint `name`.
     fn path(&mut self, name: &str, timelines: &[PathTimeline]);
-    /// The timelines of physics constraint `name` (4.2; empty: every physics constraint).
+    /// The timelines of physics constraint `name` (4.2; an empty name: every physics
+    /// constraint).
     fn physics(&mut self, name: &str, timelines: &[PhysicsTimeline]);
     /// The timelines of one attachment of one slot of one skin.
     fn attachment(
@@ -61,6 +64,50 @@ pub trait AnimationSink {
     fn events(&mut self, keys: &[Key<EventKey>]);
     /// The animation ended.
     fn end(&mut self);
+
+    /// What the reader calls for a slot timeline, lending one it owns: a sink may take the
+    /// keys (`std::mem::take`), leaving the list empty. By default, [`AnimationSink::slot_timeline`].
+    fn take_slot_timeline(&mut self, timeline: &mut SlotTimeline) {
+        self.slot_timeline(timeline);
+    }
+    /// [`AnimationSink::take_slot_timeline`] for a bone timeline.
+    fn take_bone_timeline(&mut self, timeline: &mut BoneTimeline) {
+        self.bone_timeline(timeline);
+    }
+    /// [`AnimationSink::take_slot_timeline`] for the keys of an IK constraint.
+    fn take_ik(&mut self, name: &str, keys: &mut Vec<Key<IkKey>>) {
+        self.ik(name, keys);
+    }
+    /// [`AnimationSink::take_slot_timeline`] for the keys of a transform constraint.
+    fn take_transform(&mut self, name: &str, keys: &mut Vec<Key<TransformMix>>) {
+        self.transform(name, keys);
+    }
+    /// [`AnimationSink::take_slot_timeline`] for the timelines of a path constraint.
+    fn take_path(&mut self, name: &str, timelines: &mut Vec<PathTimeline>) {
+        self.path(name, timelines);
+    }
+    /// [`AnimationSink::take_slot_timeline`] for the timelines of a physics constraint.
+    fn take_physics(&mut self, name: &str, timelines: &mut Vec<PhysicsTimeline>) {
+        self.physics(name, timelines);
+    }
+    /// [`AnimationSink::take_slot_timeline`] for the timelines of an attachment.
+    fn take_attachment(
+        &mut self,
+        skin: &str,
+        slot: &str,
+        attachment: &str,
+        timelines: &mut Vec<AttachmentTimeline>,
+    ) {
+        self.attachment(skin, slot, attachment, timelines);
+    }
+    /// [`AnimationSink::take_slot_timeline`] for the draw-order keys.
+    fn take_draw_order(&mut self, keys: &mut Vec<Key<Option<Vec<DrawOrderOffset>>>>) {
+        self.draw_order(keys);
+    }
+    /// [`AnimationSink::take_slot_timeline`] for the event keys.
+    fn take_events(&mut self, keys: &mut Vec<Key<EventKey>>) {
+        self.events(keys);
+    }
 }
 
 /// The animations of a JSON skeleton, still to be read ([`parse_head`]).
@@ -88,13 +135,13 @@ impl Animations<'_> {
         self.entries.map_or(0, |(_, left)| left as usize)
     }
 
-    /// Whether every animation has been read.
+    /// Whether no animation is left to read (all read, or reading failed).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Reads the next animation into `sink`: `None` when none is left. After an error, none
-    /// is left.
+    /// is left (the sink saw that animation's calls up to the error, not its `end`).
     pub fn read_next<S: AnimationSink + ?Sized>(
         &mut self,
         sink: &mut S,
@@ -131,8 +178,8 @@ pub fn parse_head<'t>(
     super::read_head(text, limits).map_err(|e| *e)
 }
 
-/// What [`parse_head`] returns once the head is read: the document and where its
-/// `animations` object is (`None`: absent).
+/// The reader of the animations of `doc`, read with the rules of `version`: `at` is the
+/// iteration state of its `animations` object's entries (`None`: no such object).
 pub(super) fn animations<'t>(
     doc: Doc<'t>,
     version: SpineVersion,
@@ -141,10 +188,17 @@ pub(super) fn animations<'t>(
     Animations { doc, version, entries: at, buffers: KeyBuffers::default() }
 }
 
-/// Builds the raw AST [`Animation`] (the sink behind [`super::parse`]).
+/// Builds the raw AST [`Animation`] (the sink behind [`super::parse`]). The slot and bone
+/// groups and each group's timelines are gathered in lists kept from one animation to the
+/// next and copied out at their exact sizes (growing the AST's own lists one push at a time
+/// reallocated them about seven times a file).
 #[derive(Default)]
 pub(super) struct AstSink {
     a: Animation,
+    slots: Vec<Named<Vec<SlotTimeline>>>,
+    bones: Vec<Named<Vec<BoneTimeline>>>,
+    slot_timelines: Vec<SlotTimeline>,
+    bone_timelines: Vec<BoneTimeline>,
 }
 
 impl AstSink {
@@ -157,25 +211,33 @@ impl AstSink {
 impl AnimationSink for AstSink {
     fn begin(&mut self, name: &str) {
         self.a = Animation { name: name.to_owned(), ..Animation::default() };
+        self.slots.clear();
+        self.bones.clear();
     }
     fn slot(&mut self, name: &str) {
-        self.a.slots.push(Named { name: name.to_owned(), timelines: Vec::new() });
+        self.slots.push(Named { name: name.to_owned(), timelines: Vec::new() });
+        self.slot_timelines.clear();
     }
     fn slot_timeline(&mut self, timeline: &SlotTimeline) {
-        if let Some(n) = self.a.slots.last_mut() {
-            n.timelines.push(timeline.clone());
+        self.slot_timelines.push(timeline.clone());
+    }
+    fn slot_end(&mut self) {
+        if let Some(n) = self.slots.last_mut() {
+            n.timelines = self.slot_timelines.drain(..).collect();
         }
     }
-    fn slot_end(&mut self) {}
     fn bone(&mut self, name: &str) {
-        self.a.bones.push(Named { name: name.to_owned(), timelines: Vec::new() });
+        self.bones.push(Named { name: name.to_owned(), timelines: Vec::new() });
+        self.bone_timelines.clear();
     }
     fn bone_timeline(&mut self, timeline: &BoneTimeline) {
-        if let Some(n) = self.a.bones.last_mut() {
-            n.timelines.push(timeline.clone());
+        self.bone_timelines.push(timeline.clone());
+    }
+    fn bone_end(&mut self) {
+        if let Some(n) = self.bones.last_mut() {
+            n.timelines = self.bone_timelines.drain(..).collect();
         }
     }
-    fn bone_end(&mut self) {}
     fn ik(&mut self, name: &str, keys: &[Key<IkKey>]) {
         self.a.ik.push(Named { name: name.to_owned(), timelines: keys.to_vec() });
     }
@@ -208,7 +270,72 @@ impl AnimationSink for AstSink {
     fn events(&mut self, keys: &[Key<EventKey>]) {
         self.a.events = Some(keys.to_vec());
     }
-    fn end(&mut self) {}
+    fn end(&mut self) {
+        self.a.slots = self.slots.drain(..).collect();
+        self.a.bones = self.bones.drain(..).collect();
+    }
+
+    // The reader's own lists are taken, not copied.
+    fn take_slot_timeline(&mut self, timeline: &mut SlotTimeline) {
+        let taken = match timeline {
+            SlotTimeline::Attachment(k) => SlotTimeline::Attachment(std::mem::take(k)),
+            SlotTimeline::Rgba(k) => SlotTimeline::Rgba(std::mem::take(k)),
+            SlotTimeline::Rgb(k) => SlotTimeline::Rgb(std::mem::take(k)),
+            SlotTimeline::Alpha(k) => SlotTimeline::Alpha(std::mem::take(k)),
+            SlotTimeline::Rgba2(k) => SlotTimeline::Rgba2(std::mem::take(k)),
+            SlotTimeline::Rgb2(k) => SlotTimeline::Rgb2(std::mem::take(k)),
+        };
+        self.slot_timelines.push(taken);
+    }
+    fn take_bone_timeline(&mut self, timeline: &mut BoneTimeline) {
+        use BoneTimeline as B;
+        let taken = match timeline {
+            B::Rotate(k) => B::Rotate(std::mem::take(k)),
+            B::Translate(k) => B::Translate(std::mem::take(k)),
+            B::TranslateX(k) => B::TranslateX(std::mem::take(k)),
+            B::TranslateY(k) => B::TranslateY(std::mem::take(k)),
+            B::Scale(k) => B::Scale(std::mem::take(k)),
+            B::ScaleX(k) => B::ScaleX(std::mem::take(k)),
+            B::ScaleY(k) => B::ScaleY(std::mem::take(k)),
+            B::Shear(k) => B::Shear(std::mem::take(k)),
+            B::ShearX(k) => B::ShearX(std::mem::take(k)),
+            B::ShearY(k) => B::ShearY(std::mem::take(k)),
+            B::Inherit(k) => B::Inherit(std::mem::take(k)),
+        };
+        self.bone_timelines.push(taken);
+    }
+    fn take_ik(&mut self, name: &str, keys: &mut Vec<Key<IkKey>>) {
+        self.a.ik.push(Named { name: name.to_owned(), timelines: std::mem::take(keys) });
+    }
+    fn take_transform(&mut self, name: &str, keys: &mut Vec<Key<TransformMix>>) {
+        self.a.transform.push(Named { name: name.to_owned(), timelines: std::mem::take(keys) });
+    }
+    fn take_path(&mut self, name: &str, timelines: &mut Vec<PathTimeline>) {
+        self.a.path.push(Named { name: name.to_owned(), timelines: std::mem::take(timelines) });
+    }
+    fn take_physics(&mut self, name: &str, timelines: &mut Vec<PhysicsTimeline>) {
+        self.a.physics.push(Named { name: name.to_owned(), timelines: std::mem::take(timelines) });
+    }
+    fn take_attachment(
+        &mut self,
+        skin: &str,
+        slot: &str,
+        attachment: &str,
+        timelines: &mut Vec<AttachmentTimeline>,
+    ) {
+        self.a.attachments.push(AttachmentTimelines {
+            skin: skin.to_owned(),
+            slot: slot.to_owned(),
+            attachment: attachment.to_owned(),
+            timelines: std::mem::take(timelines),
+        });
+    }
+    fn take_draw_order(&mut self, keys: &mut Vec<Key<Option<Vec<DrawOrderOffset>>>>) {
+        self.a.draw_order = Some(std::mem::take(keys));
+    }
+    fn take_events(&mut self, keys: &mut Vec<Key<EventKey>>) {
+        self.a.events = Some(std::mem::take(keys));
+    }
 }
 
 impl Animation {

@@ -1,4 +1,5 @@
-//! JSON animations: one function per timeline family, [`animation`] dispatching.
+//! JSON animations: one function per timeline family, [`AnimSink`] dispatching what the
+//! animation reader (or a parsed animation's replay) feeds it.
 
 use std::sync::Arc;
 

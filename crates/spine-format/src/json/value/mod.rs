@@ -596,7 +596,12 @@ pub(crate) fn each_into<'d, T>(
     let Some(items) = v.items() else { return Err(p.expected("an array", v)) };
     check_count(v, p, what, items.len())?;
     out.clear();
-    out.reserve(items.len());
+    if out.capacity() < items.len() {
+        // A new list of exactly this size (an empty list taken from a sink) or of at least
+        // twice the old one's (a reused list): not `reserve`, whose realloc would copy the
+        // stale items, nor a list of four for one or two items.
+        *out = Vec::with_capacity(items.len().max(2 * out.capacity()));
+    }
     for (i, x) in items.enumerate() {
         out.push(f(x, &p.idx(i))?);
     }
