@@ -9,6 +9,10 @@
 //! * [`binary`] — `.skel` files: [`binary::parse`] detects the version from the header and
 //!   returns a [`binary::SkeletonFile`]; [`binary::write`] is its inverse.
 //! * [`json`] — Spine JSON skeletons (3.5–4.2); [`json43`] — Spine 4.3 JSON skeletons.
+//! * Streaming: a loader that builds its own timelines can skip the raw animations. The
+//!   binary 4.0–4.2 and 4.3 readers ([`binary::v40::stream`], [`binary::v43::stream`]) and the
+//!   JSON reader ([`json::parse_head`]) read everything before the animations, then feed one
+//!   animation at a time to an `AnimationSink`, lending the keys they reuse.
 //! * [`atlas`] — libgdx texture atlases (the 3.x and 4.x syntaxes).
 //! * [`SpineVersion`] — the ordered `major.minor` version line every layer compares
 //!   (`v >= SpineVersion::V3_8`), parsed once from the header or `skeleton.spine`.

@@ -29,6 +29,10 @@
 //! [`Limits::default`].
 //!
 //! [`write()`] is the inverse up to formatting: `parse(&write(&s)) == s` for every parsed `s`.
+//!
+//! [`parse_head`] is [`parse_with_limits`] without the animations, which its [`Animations`]
+//! reader then feeds one at a time to an [`AnimationSink`] (what `spine-model` loads with);
+//! [`parse`] is that reader building the AST, so both meet the same first error.
 
 mod anim;
 mod attachments;
