@@ -65,8 +65,9 @@ pub trait AnimationSink {
     /// The animation ended.
     fn end(&mut self);
 
-    /// What the reader calls for a slot timeline, lending one it owns: a sink may take the
-    /// keys (`std::mem::take`), leaving the list empty. By default, [`AnimationSink::slot_timeline`].
+    /// What the reader calls for a slot timeline, lending one it owns: a sink may take it
+    /// (`std::mem::replace` with a timeline without keys, which allocates nothing), or its
+    /// keys. By default, [`AnimationSink::slot_timeline`].
     fn take_slot_timeline(&mut self, timeline: &mut SlotTimeline) {
         self.slot_timeline(timeline);
     }
@@ -188,17 +189,44 @@ pub(super) fn animations<'t>(
     Animations { doc, version, entries: at, buffers: KeyBuffers::default() }
 }
 
-/// Builds the raw AST [`Animation`] (the sink behind [`super::parse`]). The slot and bone
-/// groups and each group's timelines are gathered in lists kept from one animation to the
-/// next and copied out at their exact sizes (growing the AST's own lists one push at a time
-/// reallocated them about seven times a file).
+/// Builds the raw AST [`Animation`] (the sink behind [`super::parse`]).
 #[derive(Default)]
 pub(super) struct AstSink {
     a: Animation,
-    slots: Vec<Named<Vec<SlotTimeline>>>,
-    bones: Vec<Named<Vec<BoneTimeline>>>,
-    slot_timelines: Vec<SlotTimeline>,
-    bone_timelines: Vec<BoneTimeline>,
+    slots: Groups<SlotTimeline>,
+    bones: Groups<BoneTimeline>,
+}
+
+/// Named groups of timelines (an animation's slots or bones) gathered in lists kept from one
+/// animation to the next and copied out at their exact sizes (growing the AST's own lists
+/// one push at a time reallocated them about seven times a file).
+struct Groups<T> {
+    groups: Vec<Named<Vec<T>>>,
+    timelines: Vec<T>,
+}
+
+impl<T> Default for Groups<T> {
+    fn default() -> Self {
+        Groups { groups: Vec::new(), timelines: Vec::new() }
+    }
+}
+
+impl<T> Groups<T> {
+    /// The group `name` starts.
+    fn open(&mut self, name: &str) {
+        self.groups.push(Named { name: name.to_owned(), timelines: Vec::new() });
+        self.timelines.clear();
+    }
+    /// The current group ends.
+    fn close(&mut self) {
+        if let Some(n) = self.groups.last_mut() {
+            n.timelines = self.timelines.drain(..).collect();
+        }
+    }
+    /// The groups of the animation, exactly sized (none left for the next one).
+    fn take(&mut self) -> Vec<Named<Vec<T>>> {
+        self.groups.drain(..).collect()
+    }
 }
 
 impl AstSink {
@@ -211,32 +239,26 @@ impl AstSink {
 impl AnimationSink for AstSink {
     fn begin(&mut self, name: &str) {
         self.a = Animation { name: name.to_owned(), ..Animation::default() };
-        self.slots.clear();
-        self.bones.clear();
+        self.slots.groups.clear();
+        self.bones.groups.clear();
     }
     fn slot(&mut self, name: &str) {
-        self.slots.push(Named { name: name.to_owned(), timelines: Vec::new() });
-        self.slot_timelines.clear();
+        self.slots.open(name);
     }
     fn slot_timeline(&mut self, timeline: &SlotTimeline) {
-        self.slot_timelines.push(timeline.clone());
+        self.slots.timelines.push(timeline.clone());
     }
     fn slot_end(&mut self) {
-        if let Some(n) = self.slots.last_mut() {
-            n.timelines = self.slot_timelines.drain(..).collect();
-        }
+        self.slots.close();
     }
     fn bone(&mut self, name: &str) {
-        self.bones.push(Named { name: name.to_owned(), timelines: Vec::new() });
-        self.bone_timelines.clear();
+        self.bones.open(name);
     }
     fn bone_timeline(&mut self, timeline: &BoneTimeline) {
-        self.bone_timelines.push(timeline.clone());
+        self.bones.timelines.push(timeline.clone());
     }
     fn bone_end(&mut self) {
-        if let Some(n) = self.bones.last_mut() {
-            n.timelines = self.bone_timelines.drain(..).collect();
-        }
+        self.bones.close();
     }
     fn ik(&mut self, name: &str, keys: &[Key<IkKey>]) {
         self.a.ik.push(Named { name: name.to_owned(), timelines: keys.to_vec() });
@@ -271,38 +293,18 @@ impl AnimationSink for AstSink {
         self.a.events = Some(keys.to_vec());
     }
     fn end(&mut self) {
-        self.a.slots = self.slots.drain(..).collect();
-        self.a.bones = self.bones.drain(..).collect();
+        self.a.slots = self.slots.take();
+        self.a.bones = self.bones.take();
     }
 
-    // The reader's own lists are taken, not copied.
+    // The reader's own timelines and lists are taken, not copied.
     fn take_slot_timeline(&mut self, timeline: &mut SlotTimeline) {
-        let taken = match timeline {
-            SlotTimeline::Attachment(k) => SlotTimeline::Attachment(std::mem::take(k)),
-            SlotTimeline::Rgba(k) => SlotTimeline::Rgba(std::mem::take(k)),
-            SlotTimeline::Rgb(k) => SlotTimeline::Rgb(std::mem::take(k)),
-            SlotTimeline::Alpha(k) => SlotTimeline::Alpha(std::mem::take(k)),
-            SlotTimeline::Rgba2(k) => SlotTimeline::Rgba2(std::mem::take(k)),
-            SlotTimeline::Rgb2(k) => SlotTimeline::Rgb2(std::mem::take(k)),
-        };
-        self.slot_timelines.push(taken);
+        let taken = std::mem::replace(timeline, SlotTimeline::Attachment(Vec::new()));
+        self.slots.timelines.push(taken);
     }
     fn take_bone_timeline(&mut self, timeline: &mut BoneTimeline) {
-        use BoneTimeline as B;
-        let taken = match timeline {
-            B::Rotate(k) => B::Rotate(std::mem::take(k)),
-            B::Translate(k) => B::Translate(std::mem::take(k)),
-            B::TranslateX(k) => B::TranslateX(std::mem::take(k)),
-            B::TranslateY(k) => B::TranslateY(std::mem::take(k)),
-            B::Scale(k) => B::Scale(std::mem::take(k)),
-            B::ScaleX(k) => B::ScaleX(std::mem::take(k)),
-            B::ScaleY(k) => B::ScaleY(std::mem::take(k)),
-            B::Shear(k) => B::Shear(std::mem::take(k)),
-            B::ShearX(k) => B::ShearX(std::mem::take(k)),
-            B::ShearY(k) => B::ShearY(std::mem::take(k)),
-            B::Inherit(k) => B::Inherit(std::mem::take(k)),
-        };
-        self.bone_timelines.push(taken);
+        let taken = std::mem::replace(timeline, BoneTimeline::Rotate(Vec::new()));
+        self.bones.timelines.push(taken);
     }
     fn take_ik(&mut self, name: &str, keys: &mut Vec<Key<IkKey>>) {
         self.a.ik.push(Named { name: name.to_owned(), timelines: std::mem::take(keys) });
