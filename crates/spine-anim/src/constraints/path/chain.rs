@@ -37,8 +37,12 @@ impl Chain {
         let positions = &sc.positions;
         let mut r_prev = positions.get(2).copied().unwrap_or(0.0);
         let triples = positions.get(3..).unwrap_or_default().chunks_exact(3);
-        let chords =
-            !spine_c && !tip && !self.tangents && mix_rotate == 1.0 && offset_rotation == 0.0;
+        // A full turn without offset (tip to tip or not) is taken from the two directions.
+        let chords = !spine_c
+            && !self.tangents
+            && mix_rotate == 1.0
+            && offset_rotation == 0.0
+            && (!tip || tip_chords_allowed());
         for (i, (&id, t)) in ids.iter().zip(triples).enumerate() {
             let (x, y, r_next) = (t[0], t[1], t[2]);
             let r_this = std::mem::replace(&mut r_prev, r_next);
@@ -70,7 +74,15 @@ impl Chain {
                 let chord = chords && sc.spaces[i + 1] >= EPSILON;
                 let turn = if chord { chord_turn(dx, dy, a, c) } else { None };
                 let (sin, cos) = if let Some(turn) = turn {
-                    turn.sin_cos()
+                    let (sin, cos) = turn.sin_cos();
+                    if tip {
+                        // The tip: as below, with the turn's sine and cosine (`mix_rotate`
+                        // is 1, so the final rotation is this turn too).
+                        let setup = ctx.data.bones.get(id.index()).map_or(0.0, |b| b.length);
+                        bone_x += setup * (cos * a - sin * c) - dx;
+                        bone_y += setup * (sin * a + cos * c) - dy;
+                    }
+                    (sin, cos)
                 } else {
                     let (mut r, bone_r) = if self.tangents {
                         (r_this, math::atan2(c, a))
@@ -359,6 +371,24 @@ thread_local! {
 #[cfg(test)]
 pub(super) fn pairs_allowed() -> bool {
     !ONE_BY_ONE.with(|c| c.get())
+}
+
+/// Whether the tip-to-tip loop may turn by [`chord_turn`]: always, except in this crate's
+/// unit tests, which compare it with the angle path.
+#[cfg(not(test))]
+#[inline(always)]
+pub(super) fn tip_chords_allowed() -> bool {
+    true
+}
+
+#[cfg(test)]
+thread_local! {
+    pub(super) static TIP_ANGLES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+pub(super) fn tip_chords_allowed() -> bool {
+    !TIP_ANGLES.with(|c| c.get())
 }
 
 /// Whether no bone appears twice in `ids`: a 64-bit mask of the ids modulo 64, and the

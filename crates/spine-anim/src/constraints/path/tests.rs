@@ -121,6 +121,53 @@ fn pairs_equal_the_one_bone_loop_bit_for_bit() {
     assert!(paired >= 96, "{paired}");
 }
 
+/// Tip to tip (chain mode, no offset, full mix), each bone turned by [`chord_turn`] places
+/// the chain where the angle path does, within rounding carried down the chain: a bone's
+/// tip moves the next chord's start, so a chord of 0.15 units turns by 1 / 0.15 of the
+/// rounding at its start (the looser bound).
+#[test]
+fn tip_chords_match_the_angles() {
+    let orders: [&[&str]; 3] = [
+        &["c0", "c1", "c2", "c3", "c4", "c5", "c6"],
+        &["c6", "c5", "c4", "c3"],
+        &["c1", "l0", "c2"],
+    ];
+    let (mut worst, mut worst_short, mut compared) = (0.0f32, 0.0f32, 0);
+    for order in orders {
+        for mode in ["percent", "length", "fixed", "proportional"] {
+            for spacing in [0.0f32, 0.15, 9.0] {
+                let mut a = chain_rig(order, "chain", mode, spacing, 1.0, 0.0);
+                let mut b = chain_rig(order, "chain", mode, spacing, 1.0, 0.0);
+                for (k, (ba, bb)) in a.bones.iter_mut().zip(&mut b.bones).enumerate() {
+                    let r = k as f32 * 37.3 - 80.0;
+                    (ba.rotation, bb.rotation) = (r, r);
+                }
+                a.update_world_transform(Physics::None);
+                TIP_ANGLES.with(|c| c.set(true));
+                b.update_world_transform(Physics::None);
+                TIP_ANGLES.with(|c| c.set(false));
+                for (ba, bb) in a.bones.iter().zip(&b.bones) {
+                    let (wa, wb) = (ba.world(), bb.world());
+                    let pairs = [wa.a, wa.b, wa.c, wa.d, wa.world_x, wa.world_y]
+                        .into_iter()
+                        .zip([wb.a, wb.b, wb.c, wb.d, wb.world_x, wb.world_y]);
+                    for (x, y) in pairs {
+                        let d = (x - y).abs() / y.abs().max(1.0);
+                        let w = if spacing == 0.15 { &mut worst_short } else { &mut worst };
+                        *w = w.max(d);
+                        compared += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 500, "{compared}");
+    // The two paths round differently: identical bits would mean the switch did nothing.
+    assert!(worst > 0.0, "the chord and angle paths gave the same bits");
+    assert!(worst < 1e-5, "worst relative difference {worst:e}");
+    assert!(worst_short < 1e-4, "worst relative difference, short chords {worst_short:e}");
+}
+
 #[test]
 fn distinct_finds_every_repeat() {
     let ids = |v: &[u32]| v.iter().map(|&i| BoneId::from_index(i as usize)).collect::<Vec<_>>();
