@@ -68,7 +68,7 @@ pub(super) fn world_vertices(
 
 /// Index of the curve containing `p` and `p` normalised within it (spine-cpp's "Determine
 /// curve containing position" loop, starting at `curve`).
-pub(super) fn locate(lengths: &[f32], mut curve: usize, mut p: f32) -> (usize, f32) {
+pub(super) fn locate(lengths: &[f32], mut curve: usize, p: f32) -> (usize, f32) {
     loop {
         let Some(&length) = lengths.get(curve) else {
             // Not reached for valid data (p <= the path length); stay on the last curve.
@@ -78,12 +78,12 @@ pub(super) fn locate(lengths: &[f32], mut curve: usize, mut p: f32) -> (usize, f
             curve += 1;
             continue;
         }
-        if curve == 0 {
-            p /= length;
+        let p = if curve == 0 {
+            p / length
         } else {
             let prev = lengths[curve - 1];
-            p = (p - prev) / (length - prev);
-        }
+            (p - prev) / (length - prev)
+        };
         return (curve, p);
     }
 }
@@ -385,26 +385,30 @@ impl Segments {
 
     /// Position `p` (0..1 along the curve) weighted by segment length: 0..10, the segment
     /// index plus the fraction within it.
+    ///
+    /// spine-cpp steps from the last segment while `p` is above a segment's length; here the
+    /// ten comparisons are one mask and the step count its run of ones from that segment
+    /// (the same segment for any lengths, NaN included, without a branch per step).
     #[inline]
     fn locate(&mut self, p: f32) -> f32 {
-        let mut p = p * self.lengths[9];
-        loop {
-            let Some(&length) = self.lengths.get(self.segment) else {
-                // Not reached for valid data (`p <= curve_length`): the end of the curve.
-                self.segment = 9;
-                return 10.0;
-            };
-            if p > length {
-                self.segment += 1;
-                continue;
-            }
-            if self.segment == 0 {
-                p /= length;
-            } else {
-                let prev = self.lengths[self.segment - 1];
-                p = self.segment as f32 + (p - prev) / (length - prev);
-            }
-            return p;
+        let p = p * self.lengths[9];
+        let mut above = 0u32;
+        for (k, &length) in self.lengths.iter().enumerate() {
+            above |= u32::from(p > length) << k;
+        }
+        // Bits past the tenth are 0 in `above`, so the run ends by the tenth segment.
+        let segment = self.segment + (!(above >> self.segment)).trailing_zeros() as usize;
+        let Some(&length) = self.lengths.get(segment) else {
+            // Not reached for valid data (`p <= curve_length`): the end of the curve.
+            self.segment = 9;
+            return 10.0;
+        };
+        self.segment = segment;
+        if segment == 0 {
+            p / length
+        } else {
+            let prev = self.lengths[segment - 1];
+            segment as f32 + (p - prev) / (length - prev)
         }
     }
 }
@@ -536,5 +540,69 @@ pub(super) fn add_curve_position(
                 x - (x1 * uu + cx1 * ut * 2.0 + cx2 * tt),
             )
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Segments;
+
+    /// spine-cpp's segment loop, as [`Segments::locate`] replaced it.
+    fn stepped(lengths: &[f32; 10], segment: &mut usize, p: f32) -> f32 {
+        let mut p = p * lengths[9];
+        loop {
+            let Some(&length) = lengths.get(*segment) else {
+                *segment = 9;
+                return 10.0;
+            };
+            if p > length {
+                *segment += 1;
+                continue;
+            }
+            if *segment == 0 {
+                p /= length;
+            } else {
+                let prev = lengths[*segment - 1];
+                p = *segment as f32 + (p - prev) / (length - prev);
+            }
+            return p;
+        }
+    }
+
+    /// The mask search gives the loop's segment and value bit for bit: growing lengths,
+    /// repeated ones, unsorted ones, NaNs and infinities among them, positions from every
+    /// starting segment.
+    #[test]
+    fn segment_mask_equals_the_loop() {
+        let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
+        let mut checked = 0;
+        for case in 0..4000 {
+            let mut lengths = [0.0f32; 10];
+            let mut sum = 0.0;
+            for l in &mut lengths {
+                sum += match case % 4 {
+                    0 => rng.range(0.0, 5.0),
+                    1 => [0.0, 1.0][(rng.bits() & 1) as usize],
+                    _ => rng.range(-2.0, 5.0),
+                };
+                *l = sum;
+            }
+            if case % 4 == 3 {
+                let k = (rng.bits() % 10) as usize;
+                lengths[k] = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY][case % 3];
+            }
+            for start in 0..10 {
+                for p in [rng.range(-0.2, 1.2), 0.0, 1.0, f32::NAN, rng.range(0.0, 1.0)] {
+                    let mut seg = Segments { lengths, segment: start, ..Segments::default() };
+                    let mut want_segment = start;
+                    let want = stepped(&lengths, &mut want_segment, p);
+                    let got = seg.locate(p);
+                    assert_eq!(got.to_bits(), want.to_bits(), "{lengths:?} {start} {p}");
+                    assert_eq!(seg.segment, want_segment, "{lengths:?} {start} {p}");
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 200_000);
     }
 }
