@@ -2,6 +2,7 @@
 # Same-session, interleaved comparison of `skel bench` with spine-cpp 4.2 (see README.md).
 # usage: tools/cpp-bench/compare.sh SKEL_BIN CPP_BENCH_BIN [REPS] [BUDGET_S] > out.txt
 #        python3 tools/cpp-bench/summary.py out.txt
+# ONLY=PATTERN runs only the cases whose skeleton path contains PATTERN (e.g. ONLY=tank).
 set -eu
 SKEL=$1; CPP=$2; REPS=${3:-15}; B=${4:-0.3}
 C=${SKEL_CORPUS:-$(dirname "$0")/../../../shared/fixtures}/spine/4.2
@@ -16,6 +17,7 @@ cases=(
 )
 for c in "${cases[@]}"; do
   set -- $c
+  case "$1" in *"${ONLY:-}"*) ;; *) continue ;; esac
   for _ in $(seq "$REPS"); do
     cpp=$(taskset -c 1 "$CPP" "$C/$1" "$C/$2" "$3" "$4" "$B")
     if [ "$4" = "-" ]; then sk=(); else sk=(--skin "$4"); fi
