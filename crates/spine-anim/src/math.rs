@@ -276,6 +276,20 @@ pub fn unit(x: f32, y: f32) -> Option<(f32, f32)> {
     Some((x / r, y / r))
 }
 
+/// `(sin, cos)` of the turn that brings the direction `(a, c)` onto `(x, y)`: their cross
+/// and dot products over the product of the lengths, which is `sin_cos(atan2(y, x) -
+/// atan2(c, a))` within rounding without the three transcendental functions. `None` where a
+/// direction is undefined (a zero or non-finite length).
+#[inline(always)]
+pub fn turn_between(x: f32, y: f32, a: f32, c: f32) -> Option<(f32, f32)> {
+    let q = (x * x + y * y) * (a * a + c * c);
+    if !(q > 0.0 && q.is_finite()) {
+        return None;
+    }
+    let inv = 1.0 / sqrt(q);
+    Some(((y * a - x * c) * inv, (x * a + y * c) * inv))
+}
+
 /// `(float)fmod((double)a, (double)b)`.
 ///
 /// `fmod` is exact (the remainder is representable), so below 2^24 quotients it is computed

@@ -82,7 +82,16 @@ fn world(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], legacy3: b
         0.0
     };
     let t_shear = if mix_shear_y > 0.0 { math::atan2(td, tb) - t_rot } else { 0.0 };
-    let rt = RotateTranslate { mix_rotate, rel, t_rot, offset_rotation, translate, mix_x, mix_y };
+    let rt = RotateTranslate {
+        mix_rotate,
+        rel,
+        t_rot,
+        offset_rotation,
+        toward: None,
+        translate,
+        mix_x,
+        mix_y,
+    };
     for &id in &data.bones {
         let Some((parent, mut w)) = rt.rotated(bones, data, id, &mut first_r) else { continue };
         let [a, b, c, d, ..] = &mut w;
@@ -150,15 +159,30 @@ fn rotate_translate(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6],
     let (mix_rotate, mix_x, mix_y) = (m[ts::ROTATE], m[ts::X], m[ts::Y]);
     let translate = mix_x != 0.0 || mix_y != 0.0;
     let mut first_r = None;
-    let (mut t_rot, mut offset_rotation) = (0.0, 0.0);
+    let (mut t_rot, mut offset_rotation, mut toward) = (0.0, 0.0, None);
     if mix_rotate != 0.0 {
         let deg_rad_reflect = if ta * td - tb * tc > 0.0 { DEG_RAD } else { -DEG_RAD };
         offset_rotation = o[ts::ROTATE] * deg_rad_reflect;
-        // As in `world`: an absolute rotation computes the source's angle beside the
-        // first bone's.
-        t_rot = source_rotation(bones, data, rel, tc, ta, &mut first_r);
+        if !rel && mix_rotate == 1.0 {
+            // A full absolute turn: from the two directions (see `RotateTranslate::toward`).
+            let (sin, cos) = math::sin_cos(offset_rotation);
+            toward = Some([ta, tc, sin, cos]);
+        } else {
+            // As in `world`: an absolute rotation computes the source's angle beside the
+            // first bone's.
+            t_rot = source_rotation(bones, data, rel, tc, ta, &mut first_r);
+        }
     }
-    let rt = RotateTranslate { mix_rotate, rel, t_rot, offset_rotation, translate, mix_x, mix_y };
+    let rt = RotateTranslate {
+        mix_rotate,
+        rel,
+        t_rot,
+        offset_rotation,
+        toward,
+        translate,
+        mix_x,
+        mix_y,
+    };
     for &id in &data.bones {
         let Some((parent, w)) = rt.rotated(bones, data, id, &mut first_r) else { continue };
         if let Some(bone) = bones.get_mut(id.index()) {
@@ -197,6 +221,12 @@ struct RotateTranslate {
     rel: bool,
     t_rot: f32,
     offset_rotation: f32,
+    /// A full absolute turn (`mix_rotate == 1`) toward the source's x axis `(ta, tc)` and by
+    /// the offset (its sine and cosine): `[ta, tc, sin, cos]`. The bone turns by
+    /// [`math::turn_between`] its axis and the source's, then by the offset, instead of by
+    /// the sine and cosine of the difference of their `atan2`s (the same turn within
+    /// rounding; `t_rot` is then not computed).
+    toward: Option<[f32; 4]>,
     translate: bool,
     mix_x: f32,
     mix_y: f32,
@@ -231,21 +261,35 @@ impl RotateTranslate {
     /// when it was computed beside the source's.
     #[inline(always)]
     fn apply(&self, w: &mut [f32; 6], first_r: &mut Option<f32>, tx: f32, ty: f32) {
-        let Self { mix_rotate, rel, t_rot, offset_rotation, translate, mix_x, mix_y } = *self;
+        let Self { mix_rotate, rel, t_rot, offset_rotation, toward, translate, mix_x, mix_y } =
+            *self;
         let [wa, wb, wc, wd, world_x, world_y] = w;
         if mix_rotate != 0.0 {
             let (a, b, c, d) = (*wa, *wb, *wc, *wd);
-            let mut r = if rel {
-                t_rot + offset_rotation
+            let turn = toward.and_then(|[ta, tc, so, co]| {
+                let (s0, c0) = math::turn_between(ta, tc, a, c)?;
+                Some((s0 * co + c0 * so, c0 * co - s0 * so))
+            });
+            let (sin, cos) = if let Some(turn) = turn {
+                turn
             } else {
-                let bone_r = match first_r.take() {
-                    Some(r) => r,
-                    None => math::atan2(c, a),
+                // Without `toward`'s turn (or where a direction is undefined) the angles.
+                let t_rot = match toward {
+                    Some([ta, tc, ..]) => math::atan2(tc, ta),
+                    None => t_rot,
                 };
-                t_rot - bone_r + offset_rotation
+                let mut r = if rel {
+                    t_rot + offset_rotation
+                } else {
+                    let bone_r = match first_r.take() {
+                        Some(r) => r,
+                        None => math::atan2(c, a),
+                    };
+                    t_rot - bone_r + offset_rotation
+                };
+                r = wrap_pi(r) * mix_rotate;
+                math::sin_cos(r)
             };
-            r = wrap_pi(r) * mix_rotate;
-            let (sin, cos) = math::sin_cos(r);
             *wa = cos * a - sin * c;
             *wb = cos * b - sin * d;
             *wc = sin * a + cos * c;
@@ -374,5 +418,44 @@ fn relative_local(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6], l
             &ctx.frame,
             AppliedPose { x, y, rotation, scale_x, scale_y, shear_x, shear_y },
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A full absolute turn toward the source by its direction and the offset's sine and
+    /// cosine (`toward`) is the angle path's turn within rounding: random bone and source
+    /// matrices of every orientation, offsets of either sign past a half turn.
+    #[test]
+    fn toward_matches_the_angles() {
+        let mut rng = crate::test_rng::Rng(0x5851_f42d_4c95_7f2d);
+        let mut worst = 0.0f32;
+        for _ in 0..20_000 {
+            let w: [f32; 6] = std::array::from_fn(|_| rng.range(-2.0, 2.0));
+            let (ta, tc) = (rng.range(-2.0, 2.0), rng.range(-2.0, 2.0));
+            let offset_rotation = rng.range(-200.0, 200.0) * DEG_RAD;
+            let angles = RotateTranslate {
+                mix_rotate: 1.0,
+                rel: false,
+                t_rot: math::atan2(tc, ta),
+                offset_rotation,
+                toward: None,
+                translate: false,
+                mix_x: 0.0,
+                mix_y: 0.0,
+            };
+            let (sin, cos) = math::sin_cos(offset_rotation);
+            let directions = RotateTranslate { toward: Some([ta, tc, sin, cos]), ..angles };
+            let (mut a, mut b) = (w, w);
+            angles.apply(&mut a, &mut None, 0.0, 0.0);
+            directions.apply(&mut b, &mut None, 0.0, 0.0);
+            for (x, y) in a.iter().zip(&b) {
+                worst = worst.max((x - y).abs());
+            }
+        }
+        assert!(worst > 0.0, "the two paths gave the same bits");
+        assert!(worst < 4e-6, "worst difference {worst:e}");
     }
 }

@@ -328,12 +328,7 @@ impl Turn {
 /// non-finite length), where the angles decide.
 #[inline(always)]
 pub(super) fn chord_turn(dx: f32, dy: f32, a: f32, c: f32) -> Option<Turn> {
-    let q = (dx * dx + dy * dy) * (a * a + c * c);
-    if !(q > 0.0 && q.is_finite()) {
-        return None;
-    }
-    let inv = 1.0 / math::sqrt(q);
-    Some(Turn::SinCos((dy * a - dx * c) * inv, (dx * a + dy * c) * inv))
+    math::turn_between(dx, dy, a, c).map(|(sin, cos)| Turn::SinCos(sin, cos))
 }
 
 /// Rotates `bone`, whose matrix is `m` (`a, b, c, d`), by the angle of `sin`, `cos`.
