@@ -4,7 +4,9 @@
 //! copies of some. Both feed the same animation builder (the reader directly, or the AST's
 //! replay), so this pins the order of the sink calls and where each error surfaces (in the
 //! head, before any animation, or mid-animation); what the builder makes is pinned by the
-//! oracle suites and by `twins.rs` (JSON and binary exports load alike).
+//! oracle suites and by `twins.rs` (JSON and binary exports load alike). `load_json` also
+//! takes the meshes' `uvs`, `triangles` and `edges` out of its AST where `from_json` copies
+//! them from the caller's: the comparison covers that too.
 
 use std::path::{Path, PathBuf};
 

@@ -19,6 +19,13 @@ fn vertices(c: &mut Conv<'_, '_>, vertex_count: usize, values: &[f32]) -> Vertic
     if vertex_count.checked_mul(2) == Some(values.len()) {
         return c.b.unweighted(values);
     }
+    // The usual file: one pass into flat buffers of exact size, taken as they are when
+    // nothing needs reporting (the same values as the checked path below).
+    if let Some((counts, bones, xyw)) = weighted_exact(vertex_count, values) {
+        if c.b.weighted_ok(&counts, &bones, &xyw) {
+            return c.b.weighted_moved(counts, bones, xyw);
+        }
+    }
     // One pass to find the whole vertices (and count their influences), so the builder reads
     // them straight from `values`, without a vector per vertex.
     let (mut i, mut vertices, mut influences) = (0, 0, 0);
@@ -49,28 +56,37 @@ fn vertices(c: &mut Conv<'_, '_>, vertex_count: usize, values: &[f32]) -> Vertic
         )));
     }
     let values = values.get(..i).unwrap_or_default();
-    if !bad && vertices == vertex_count {
-        // The usual file: flat buffers of exact size, taken as they are when nothing needs
-        // reporting (the same values as the checked path below).
-        let mut counts = Vec::with_capacity(vertices);
-        let mut bones = Vec::with_capacity(influences);
-        let mut xyw = Vec::with_capacity(influences * 3);
-        let mut rest = values;
-        while let Some((&n, r)) = rest.split_first() {
-            let Some((v, r)) = r.split_at_checked(n as usize * 4) else { break };
-            counts.push(n as u32);
-            for inf in v.chunks_exact(4) {
-                bones.push(inf[0] as u32);
-                xyw.extend_from_slice(&inf[1..]);
-            }
-            rest = r;
-        }
-        if counts.len() == vertex_count && c.b.weighted_ok(&counts, &bones, &xyw) {
-            return c.b.weighted_moved(counts, bones, xyw);
-        }
-    }
     let weighted = Weighted { values, left: vertices };
     c.b.weighted_with_capacity(weighted, influences)
+}
+
+/// Weighted JSON vertex values split into influence counts, bones and `x, y, weight`
+/// triples in one pass, when they are exactly `vertex_count` whole vertices with integral,
+/// non-negative counts and bones (else `None`: the checked path reads and reports them).
+/// The buffers are exactly sized: such values hold `vertex_count` counts and four values
+/// per influence.
+fn weighted_exact(vertex_count: usize, values: &[f32]) -> Option<(Vec<u32>, Vec<u32>, Vec<f32>)> {
+    let influences = values.len().checked_sub(vertex_count)? / 4;
+    let mut counts = Vec::with_capacity(vertex_count);
+    let mut bones = Vec::with_capacity(influences);
+    let mut xyw = Vec::with_capacity(influences * 3);
+    let mut rest = values;
+    while let Some((&n, r)) = rest.split_first() {
+        if n < 0.0 || !integral(n) {
+            return None;
+        }
+        let (v, r) = r.split_at_checked((n as usize).checked_mul(4)?)?;
+        counts.push(n as u32);
+        for inf in v.chunks_exact(4) {
+            if inf[0] < 0.0 || !integral(inf[0]) {
+                return None;
+            }
+            bones.push(inf[0] as u32);
+            xyw.extend_from_slice(&inf[1..]);
+        }
+        rest = r;
+    }
+    (counts.len() == vertex_count).then_some((counts, bones, xyw))
 }
 
 /// Whether `x` is a finite integer, as `x.fract() == 0.0` says (without its libm `trunc` call):
@@ -153,14 +169,19 @@ pub(super) fn attachment(
             edges,
         } => {
             let mut m = mesh(c, name, Textured { path, color, sequence }, *width, *height);
+            let key = std::ptr::from_ref::<j::AttachmentKind>(kind) as usize;
+            let (uvs, triangles, edges) = match c.mesh_arrays.pop_front_if(|a| a.key == key) {
+                Some(a) => (a.uvs, a.triangles, a.edges),
+                None => (uvs.clone(), triangles.clone(), edges.clone().unwrap_or_default()),
+            };
             let verts = vertices(c, uvs.len() / 2, v);
             let hull = hull.unwrap_or(0);
-            check_mesh_parts(&mut c.b, &verts, uvs, triangles, hull);
+            check_mesh_parts(&mut c.b, &verts, &uvs, &triangles, hull);
             m.vertices = verts;
-            m.region_uvs = uvs.clone();
-            m.triangles = triangles.clone();
+            m.region_uvs = uvs;
+            m.triangles = triangles;
             m.hull_length = hull;
-            m.edges = edges.clone().unwrap_or_default();
+            m.edges = edges;
             AttachmentKind::Mesh(m)
         }
         K::LinkedMesh { path, color, width, height, sequence, parent, skin, timelines } => {
