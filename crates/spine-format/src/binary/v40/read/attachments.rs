@@ -29,16 +29,16 @@ pub(super) fn vertices<'a>(c: &Ctx, i: In<'a>, count: usize, weighted: bool) -> 
         return Ok((i, Vertices::Plain(v)));
     }
     check_count(lim, i, i, "vertex", count as u64, 1)?;
-    if let Some(done) = weighted_one_byte(lim, i, count, c.bones) {
-        return Ok(done);
-    }
     // Above 128 bones, meshes weighted to the later bones have two-byte indices.
-    if c.bones > 0x80 {
-        if let Some(done) = weighted_two_byte(lim, i, count, c.bones) {
-            return Ok(done);
-        }
+    let fast = if c.bones > 0x80 {
+        weighted_varint(c, i, count)
+    } else {
+        weighted_one_byte(lim, i, count, c.bones)
+    };
+    match fast {
+        Some(done) => Ok(done),
+        None => weighted_checked(c, i, count),
     }
-    weighted_checked(c, i, count)
 }
 
 /// Weighted [`vertices`] read with every count, bone index and float checked (what the fast
@@ -163,63 +163,73 @@ fn weighted_one_byte<'a>(
     Some((rest, Vertices::Weighted(v)))
 }
 
-/// [`weighted_one_byte`] for skeletons of more than 128 bones, whose bone indices take one
-/// or two bytes (canonical varints below 16 384): the first pass walks the influences to
-/// find where each vertex ends, the second decodes them into exactly sized buffers. `None`
-/// (nothing read) sends the caller to the checked path, as there.
-fn weighted_two_byte<'a>(
-    lim: &Lim,
-    i: In<'a>,
-    count: usize,
-    bones: usize,
-) -> Option<(In<'a>, Vertices)> {
-    // Pass 1: `n` influences of 13 or 14 bytes (bone varint, x, y, weight) after each count.
-    let (counts, at, total) = influence_counts(lim, i, count, |mut at, n| {
-        for _ in 0..n {
-            // A first byte of 0x80 or more: the index takes two bytes (a longer or
-            // non-canonical varint is caught by the second pass).
-            at += 13 + usize::from(*i.get(at)? >> 7);
-        }
-        Some(at)
-    })?;
-    // Pass 2: exact buffers (at most one influence per 13 bytes of input), written in place.
-    let (mut body, rest) = i.split_at_checked(at)?;
-    let (mut wbones, mut xyw) = (zeroed(total, 0u32), zeroed(total, [0.0f32; 3]));
+/// Weighted [`vertices`] of a skeleton of more than 128 bones, whose bone indices take one or
+/// two bytes (canonical varints below 16 384), when every influence count takes one byte and
+/// all is in range: one pass into the reused scratch buffers, then copies of exact size.
+/// `None` (nothing read) sends the caller to the checked path, which reads the same values
+/// and reports any error.
+///
+/// One pass: [`weighted_one_byte`]'s first pass over the counts alone is a chain of dependent
+/// loads as long as the vertices, which pays for itself when records are 13 bytes each, but
+/// not with a branch per bone index to find where each vertex ends.
+fn weighted_varint<'a>(c: &Ctx, i: In<'a>, count: usize) -> Option<(In<'a>, Vertices)> {
+    let min_count = c.lim.min_count();
+    let mut bones = c.weight_bones.take();
+    let mut values = c.weight_values.take();
+    bones.clear();
+    values.clear();
+    // The scratch is made anew for each load: room for four influences a vertex (within
+    // what the input holds) at once, rather than growing by doubling from nothing.
+    let guess = count.saturating_mul(4).min(i.len() / 13);
+    bones.reserve(guess);
+    values.reserve(guess * 3);
     let f = |b: &[u8; 12], k: usize| {
         f32::from_bits(u32::from_be_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]))
     };
-    let (mut ob, mut ov) = (wbones.as_mut_slice(), xyw.as_mut_slice());
-    // The largest bone index: checked once at the end.
-    let mut max = 0u32;
-    for &n in &counts {
-        let n = n as usize;
-        body = body.get(1..)?;
-        let (b, rb) = std::mem::take(&mut ob).split_at_mut_checked(n)?;
-        let (v, rv) = std::mem::take(&mut ov).split_at_mut_checked(n)?;
-        for (b, v) in b.iter_mut().zip(v) {
-            let (&b0, r) = body.split_first()?;
-            let (bone, r) = if b0 < 0x80 {
-                (u32::from(b0), r)
-            } else {
-                let (&b1, r) = r.split_first()?;
-                if b1 == 0 || b1 >= 0x80 {
-                    return None;
-                }
-                (u32::from(b0 & 0x7f) | u32::from(b1) << 7, r)
-            };
-            let (rec, r) = r.split_first_chunk::<12>()?;
-            max = max.max(bone);
-            *b = bone;
-            *v = [f(rec, 0), f(rec, 4), f(rec, 8)];
+    let mut read = || {
+        let mut counts = Vec::with_capacity(count);
+        let mut body = i;
+        // The largest bone index: checked once at the end.
+        let mut max = 0u32;
+        for _ in 0..count {
+            let (&n, r) = body.split_first()?;
+            // Counts above the smallest limit go through the checked path's limit lookup.
+            if n >= 0x80 || u64::from(n) > min_count {
+                return None;
+            }
+            counts.push(u32::from(n));
             body = r;
+            // At most one influence per 13 bytes of input: the scratch grows with the input.
+            bones.reserve(usize::from(n));
+            values.reserve(3 * usize::from(n));
+            for _ in 0..n {
+                let (&b0, r) = body.split_first()?;
+                let (bone, r) = if b0 < 0x80 {
+                    (u32::from(b0), r)
+                } else {
+                    let (&b1, r) = r.split_first()?;
+                    if b1 == 0 || b1 >= 0x80 {
+                        return None;
+                    }
+                    (u32::from(b0 & 0x7f) | u32::from(b1) << 7, r)
+                };
+                let (rec, r) = r.split_first_chunk::<12>()?;
+                max = max.max(bone);
+                bones.push(bone);
+                values.extend_from_slice(&[f(rec, 0), f(rec, 4), f(rec, 8)]);
+                body = r;
+            }
         }
-        (ob, ov) = (rb, rv);
-    }
-    if max as usize >= bones {
-        return None;
-    }
-    let v = WeightedVertices { counts, bones: wbones, values: xyw.into_flattened() };
-    Some((rest, Vertices::Weighted(v)))
+        if max as usize >= c.bones {
+            return None;
+        }
+        let v = WeightedVertices { counts, bones: bones.to_vec(), values: values.to_vec() };
+        Some((body, Vertices::Weighted(v)))
+    };
+    let r = read();
+    c.weight_bones.set(bones);
+    c.weight_values.set(values);
+    r
 }
 
 /// A vertex count and the vertices (4.0/4.1: a `weighted` bool follows the count).
@@ -464,7 +474,7 @@ mod tests {
         out
     }
 
-    /// The one-byte, two-byte and checked paths read the same vertices: the same values once
+    /// The one-byte, varint and checked paths read the same vertices: the same values once
     /// with bones 0–2 (all three paths) and once with bone 2 renumbered 130 (a two-byte
     /// varint: not the one-byte path).
     #[test]
@@ -486,13 +496,13 @@ mod tests {
         let (fast, slow) = (encode(&verts), encode(&renumbered));
         assert!(weighted_one_byte(&c.lim, &fast, verts.len(), c.bones).is_some());
         assert!(weighted_one_byte(&c.lim, &slow, verts.len(), c.bones).is_none());
-        // The two-byte path reads both, the same as the checked path.
+        // The varint path reads both, the same as the checked path.
         let weighted = |r: Option<(In<'_>, Vertices)>| match r {
             Some((rest, Vertices::Weighted(w))) => (rest.len(), w),
             _ => panic!("a fast path declined"),
         };
         for v in [&fast, &slow] {
-            let two = weighted(weighted_two_byte(&c.lim, v, verts.len(), c.bones));
+            let two = weighted(weighted_varint(&c, v, verts.len()));
             let checked = weighted(weighted_checked(&c, v, verts.len()).ok());
             assert_eq!(
                 (two.0, &two.1.counts, &two.1.bones),
@@ -502,7 +512,7 @@ mod tests {
             assert_eq!(bits(&two.1.values), bits(&checked.1.values));
         }
         // A non-canonical two-byte index (second byte 0), a three-byte one and a bone out of
-        // range: the two-byte path declines and the checked path reports each.
+        // range: the varint path declines and the checked path reports each.
         let at = slow.iter().position(|&b| b == 0x82).unwrap();
         for (patch, kind) in [
             (vec![0x82, 0x00], "NonCanonicalVarint"),
@@ -514,7 +524,7 @@ mod tests {
         ] {
             let mut bad = slow.clone();
             bad.splice(at..at + 2, patch);
-            assert!(weighted_two_byte(&c.lim, &bad, verts.len(), c.bones).is_none(), "{kind}");
+            assert!(weighted_varint(&c, &bad, verts.len()).is_none(), "{kind}");
             let err = match vertices(&c, &bad, 4, true) {
                 Err(nom::Err::Error(e) | nom::Err::Failure(e)) => format!("{e:?}"),
                 other => panic!("expected an error, got {:?}", other.map(|(rest, _)| rest.len())),
@@ -598,11 +608,11 @@ mod tests {
         out
     }
 
-    /// The two-byte path never accepts what the checked path rejects, and what it accepts
+    /// The varint path never accepts what the checked path rejects, and what it accepts
     /// it reads the same (rest, counts, bones, value bits); `vertices` as a whole never
     /// accepts what the checked path rejects. (Review fuzz, 400k inputs once; 40k here.)
     #[test]
-    fn two_byte_and_checked_agree_on_random_input() {
+    fn varint_and_checked_agree_on_random_input() {
         let mut r = Rng::new(0x9E37_79B9_7F4A_7C15);
         let mut accepted = 0u64;
         for iter in 0..40_000u64 {
@@ -618,7 +628,7 @@ mod tests {
             let input = gen(&mut r, bones, count);
             let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
             match (
-                weighted_two_byte(&c.lim, &input, count, c.bones),
+                weighted_varint(&c, &input, count),
                 weighted_checked(&c, &input, count),
             ) {
                 (Some((rest, Vertices::Weighted(a))), Ok((rest2, Vertices::Weighted(b)))) => {
@@ -628,7 +638,7 @@ mod tests {
                     assert_eq!(bits(&a.values), bits(&b.values), "{input:?}");
                 }
                 (Some(_), other) => {
-                    panic!("two-byte accepted, checked: {:?}; {input:?}", other.map(|x| x.0.len()))
+                    panic!("varint accepted, checked: {:?}; {input:?}", other.map(|x| x.0.len()))
                 }
                 (None, _) => {}
             }
