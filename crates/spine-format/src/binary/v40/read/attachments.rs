@@ -627,10 +627,7 @@ mod tests {
             let count = r.below(6);
             let input = gen(&mut r, bones, count);
             let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
-            match (
-                weighted_varint(&c, &input, count),
-                weighted_checked(&c, &input, count),
-            ) {
+            match (weighted_varint(&c, &input, count), weighted_checked(&c, &input, count)) {
                 (Some((rest, Vertices::Weighted(a))), Ok((rest2, Vertices::Weighted(b)))) => {
                     accepted += 1;
                     assert_eq!(rest.len(), rest2.len(), "{input:?}");
