@@ -350,40 +350,41 @@ pub(super) fn set_len(v: &mut Vec<f32>, n: usize) {
     }
 }
 
-/// Whether the bone loop may take [`Chain::place_pairs`]: always, except in this crate's unit
-/// tests, which compare it bit for bit with the one-bone loop.
-#[cfg(not(test))]
-#[inline(always)]
-pub(super) fn pairs_allowed() -> bool {
-    true
+/// What this crate's unit tests turn off, to compare a fast path with the one it replaces:
+/// [`Chain::place_pairs`] (against the one-bone loop, bit for bit) and the tip-to-tip loop's
+/// [`chord_turn`] (against the angle path, within rounding).
+#[cfg(test)]
+#[derive(Clone, Copy, Default)]
+pub(super) struct Off {
+    /// The paired bone loop.
+    pub(super) pairs: bool,
+    /// Chords tip to tip.
+    pub(super) tip_chords: bool,
 }
 
 #[cfg(test)]
 thread_local! {
-    pub(super) static ONE_BY_ONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    pub(super) static OFF: std::cell::Cell<Off> = const {
+        std::cell::Cell::new(Off { pairs: false, tip_chords: false })
+    };
 }
 
-#[cfg(test)]
-pub(super) fn pairs_allowed() -> bool {
-    !ONE_BY_ONE.with(|c| c.get())
-}
-
-/// Whether the tip-to-tip loop may turn by [`chord_turn`]: always, except in this crate's
-/// unit tests, which compare it with the angle path.
-#[cfg(not(test))]
+/// Whether the bone loop may take [`Chain::place_pairs`] (always outside unit tests).
 #[inline(always)]
-pub(super) fn tip_chords_allowed() -> bool {
+pub(super) fn pairs_allowed() -> bool {
+    #[cfg(test)]
+    return !OFF.with(|c| c.get().pairs);
+    #[cfg(not(test))]
     true
 }
 
-#[cfg(test)]
-thread_local! {
-    pub(super) static TIP_ANGLES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-#[cfg(test)]
+/// Whether the tip-to-tip loop may turn by [`chord_turn`] (always outside unit tests).
+#[inline(always)]
 pub(super) fn tip_chords_allowed() -> bool {
-    !TIP_ANGLES.with(|c| c.get())
+    #[cfg(test)]
+    return !OFF.with(|c| c.get().tip_chords);
+    #[cfg(not(test))]
+    true
 }
 
 /// Whether no bone appears twice in `ids`: a 64-bit mask of the ids modulo 64, and the

@@ -69,6 +69,30 @@ fn chain_rig(
     sk
 }
 
+/// Two [`chain_rig`]s with every bone turned alike, posed: the first as the crate runs, the
+/// second with the fast paths of `off` turned off.
+fn posed_pair(
+    bones: &[&str],
+    rotate: &str,
+    spacing_mode: &str,
+    spacing: f32,
+    mix: f32,
+    offset: f32,
+    off: Off,
+) -> (Skeleton, Skeleton) {
+    let mut a = chain_rig(bones, rotate, spacing_mode, spacing, mix, offset);
+    let mut b = chain_rig(bones, rotate, spacing_mode, spacing, mix, offset);
+    for (k, (ba, bb)) in a.bones.iter_mut().zip(&mut b.bones).enumerate() {
+        let r = k as f32 * 37.3 - 80.0;
+        (ba.rotation, bb.rotation) = (r, r);
+    }
+    a.update_world_transform(Physics::None);
+    OFF.with(|c| c.set(off));
+    b.update_world_transform(Physics::None);
+    OFF.with(|c| c.set(Off::default()));
+    (a, b)
+}
+
 fn bits(sk: &Skeleton) -> Vec<u32> {
     let mut v = Vec::new();
     for b in &sk.bones {
@@ -97,16 +121,8 @@ fn pairs_equal_the_one_bone_loop_bit_for_bit() {
                 for spacing in [0.0f32, 0.15, 9.0] {
                     // With no offset and a full mix, chords turn by `chord_turn`.
                     for (mix, offset) in [(1.0f32, 23.0f32), (0.6, 23.0), (1.0, 0.0)] {
-                        let mut a = chain_rig(order, rotate, mode, spacing, mix, offset);
-                        let mut b = chain_rig(order, rotate, mode, spacing, mix, offset);
-                        for (k, (ba, bb)) in a.bones.iter_mut().zip(&mut b.bones).enumerate() {
-                            let r = k as f32 * 37.3 - 80.0;
-                            (ba.rotation, bb.rotation) = (r, r);
-                        }
-                        a.update_world_transform(Physics::None);
-                        ONE_BY_ONE.with(|c| c.set(true));
-                        b.update_world_transform(Physics::None);
-                        ONE_BY_ONE.with(|c| c.set(false));
+                        let off = Off { pairs: true, ..Off::default() };
+                        let (a, b) = posed_pair(order, rotate, mode, spacing, mix, offset, off);
                         assert_eq!(
                             bits(&a),
                             bits(&b),
@@ -136,16 +152,8 @@ fn tip_chords_match_the_angles() {
     for order in orders {
         for mode in ["percent", "length", "fixed", "proportional"] {
             for spacing in [0.0f32, 0.15, 9.0] {
-                let mut a = chain_rig(order, "chain", mode, spacing, 1.0, 0.0);
-                let mut b = chain_rig(order, "chain", mode, spacing, 1.0, 0.0);
-                for (k, (ba, bb)) in a.bones.iter_mut().zip(&mut b.bones).enumerate() {
-                    let r = k as f32 * 37.3 - 80.0;
-                    (ba.rotation, bb.rotation) = (r, r);
-                }
-                a.update_world_transform(Physics::None);
-                TIP_ANGLES.with(|c| c.set(true));
-                b.update_world_transform(Physics::None);
-                TIP_ANGLES.with(|c| c.set(false));
+                let off = Off { tip_chords: true, ..Off::default() };
+                let (a, b) = posed_pair(order, "chain", mode, spacing, 1.0, 0.0, off);
                 for (ba, bb) in a.bones.iter().zip(&b.bones) {
                     let (wa, wb) = (ba.world(), bb.world());
                     let pairs = [wa.a, wa.b, wa.c, wa.d, wa.world_x, wa.world_y]
