@@ -28,16 +28,21 @@ fn chord_turn_matches_the_angles() {
     assert!(chord_turn(f32::INFINITY, 0.0, 1.0, 0.0).is_none());
 }
 
-/// A chain `c0 .. c6` (each the child of the previous one) and two loose bones, a
-/// four-curve path, and one path constraint on `bones` with the given modes.
-fn chain_rig(
-    bones: &[&str],
-    rotate: &str,
-    spacing_mode: &str,
+/// The path constraint of a [`chain_rig`]: its bones and modes.
+#[derive(Clone, Copy)]
+struct Modes<'a> {
+    bones: &'a [&'a str],
+    rotate: &'a str,
+    spacing_mode: &'a str,
     spacing: f32,
     mix: f32,
     offset: f32,
-) -> Skeleton {
+}
+
+/// A chain `c0 .. c6` (each the child of the previous one) and two loose bones, a
+/// four-curve path, and one path constraint on `m.bones` with the given modes.
+fn chain_rig(m: Modes<'_>) -> Skeleton {
+    let Modes { bones, rotate, spacing_mode, spacing, mix, offset } = m;
     let list = bones.iter().map(|b| format!("\"{b}\"")).collect::<Vec<_>>().join(", ");
     let text = format!(
         r#"{{"skeleton": {{"spine": "4.2.22"}},
@@ -69,19 +74,10 @@ fn chain_rig(
     sk
 }
 
-/// Two [`chain_rig`]s with every bone turned alike, posed: the first as the crate runs, the
-/// second with the fast paths of `off` turned off.
-fn posed_pair(
-    bones: &[&str],
-    rotate: &str,
-    spacing_mode: &str,
-    spacing: f32,
-    mix: f32,
-    offset: f32,
-    off: Off,
-) -> (Skeleton, Skeleton) {
-    let mut a = chain_rig(bones, rotate, spacing_mode, spacing, mix, offset);
-    let mut b = chain_rig(bones, rotate, spacing_mode, spacing, mix, offset);
+/// Two [`chain_rig`]s of `m` with every bone turned alike, posed: the first as the crate
+/// runs, the second with the fast paths of `off` turned off.
+fn posed_pair(m: Modes<'_>, off: Off) -> (Skeleton, Skeleton) {
+    let (mut a, mut b) = (chain_rig(m), chain_rig(m));
     for (k, (ba, bb)) in a.bones.iter_mut().zip(&mut b.bones).enumerate() {
         let r = k as f32 * 37.3 - 80.0;
         (ba.rotation, bb.rotation) = (r, r);
@@ -122,7 +118,15 @@ fn pairs_equal_the_one_bone_loop_bit_for_bit() {
                     // With no offset and a full mix, chords turn by `chord_turn`.
                     for (mix, offset) in [(1.0f32, 23.0f32), (0.6, 23.0), (1.0, 0.0)] {
                         let off = Off { pairs: true, ..Off::default() };
-                        let (a, b) = posed_pair(order, rotate, mode, spacing, mix, offset, off);
+                        let m = Modes {
+                            bones: order,
+                            rotate,
+                            spacing_mode: mode,
+                            spacing,
+                            mix,
+                            offset,
+                        };
+                        let (a, b) = posed_pair(m, off);
                         assert_eq!(
                             bits(&a),
                             bits(&b),
@@ -153,7 +157,9 @@ fn tip_chords_match_the_angles() {
         for mode in ["percent", "length", "fixed", "proportional"] {
             for spacing in [0.0f32, 0.15, 9.0] {
                 let off = Off { tip_chords: true, ..Off::default() };
-                let (a, b) = posed_pair(order, "chain", mode, spacing, 1.0, 0.0, off);
+                let (rotate, mix, offset) = ("chain", 1.0, 0.0);
+                let m = Modes { bones: order, rotate, spacing_mode: mode, spacing, mix, offset };
+                let (a, b) = posed_pair(m, off);
                 for (ba, bb) in a.bones.iter().zip(&b.bones) {
                     let (wa, wb) = (ba.world(), bb.world());
                     let pairs = [wa.a, wa.b, wa.c, wa.d, wa.world_x, wa.world_y]
