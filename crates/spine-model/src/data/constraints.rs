@@ -196,8 +196,10 @@ pub struct TransformData {
     pub additive: bool,
     /// Clamp converted values to `max`.
     pub clamp: bool,
-    /// From/to mapping (4.3). For [`TransformSolver::Legacy4x`] this is the identity
-    /// mapping of the six properties, informational only.
+    /// From/to mapping (4.3). Empty for [`TransformSolver::Legacy4x`] and
+    /// [`TransformSolver::Legacy3x`]: their solvers map each of the six properties onto
+    /// itself through [`TransformData::offsets`] and [`TransformData::mixes`] (the mapping
+    /// the 4.3 upgrade writes out for them).
     pub properties: Vec<FromProperty>,
     /// Offsets rotate, x, y, scale x, scale y, shear y ([`transform_slot`]).
     pub offsets: [f32; 6],

@@ -5,7 +5,6 @@ use crate::build::{update_order, Builder};
 use crate::data::*;
 use crate::error::ProblemKind;
 use crate::ids::*;
-use crate::v40::identity_properties;
 
 /// A 3.x constraint in its per-type list, normalised.
 pub(crate) enum Con3<'a> {
@@ -165,7 +164,7 @@ fn transform(b: &mut Builder<'_>, name: &str, skin: bool, data: &Transform3) -> 
         local_target: data.local,
         additive: data.relative,
         clamp: false,
-        properties: identity_properties(),
+        properties: Vec::new(),
         offsets,
         mixes,
         solver: data.solver,

@@ -3,7 +3,7 @@
 
 use spine_format::binary::v40::ast as w;
 
-use super::{identity_properties, Conv};
+use super::Conv;
 use crate::build::{physics_globals, update_order};
 use crate::data::*;
 use crate::error::ProblemKind;
@@ -119,7 +119,7 @@ fn transform(c: &mut Conv<'_, '_>, t: &w::TransformConstraint) -> ConstraintData
         local_target: t.local,
         additive: t.relative,
         clamp: false,
-        properties: identity_properties(),
+        properties: Vec::new(),
         offsets,
         mixes,
         solver: TransformSolver::Legacy4x,

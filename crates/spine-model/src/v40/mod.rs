@@ -54,19 +54,6 @@ fn blend(b: w::BlendMode) -> BlendMode {
     }
 }
 
-/// The six transform properties mapped onto themselves (ratio 1, no offset).
-pub(crate) fn identity_properties() -> Vec<FromProperty> {
-    use TransformProperty::*;
-    [Rotate, X, Y, ScaleX, ScaleY, ShearY]
-        .into_iter()
-        .map(|p| FromProperty {
-            property: p,
-            offset: 0.0,
-            to: vec![ToProperty { property: p, offset: 0.0, max: 0.0, scale: 1.0 }],
-        })
-        .collect()
-}
-
 /// A mesh's `uvs`, `triangles` and `edges` moved out of an owned AST, keyed by the address
 /// of that mesh in the AST (which stays in place while it is converted).
 type MeshBuffers = (usize, Vec<f32>, Vec<u32>, Vec<u32>, w::Vertices);
