@@ -5,8 +5,9 @@
 //! replay), so this pins the order of the sink calls and where each error surfaces (in the
 //! head, before any animation, or mid-animation); what the builder makes is pinned by the
 //! oracle suites and by `twins.rs` (JSON and binary exports load alike). `load_json` also
-//! takes the meshes' `uvs`, `triangles` and `edges` out of its AST where `from_json` copies
-//! them from the caller's: the comparison covers that too.
+//! streams the skins too, taking the meshes' arrays where `from_json` copies them from the
+//! caller's AST: the comparison covers that, and skins listed with `default` last (which the
+//! reader reads whole first, then feeds default-first).
 
 use std::path::{Path, PathBuf};
 
@@ -109,5 +110,47 @@ fn streamed_load_of_damaged_text_matches_parse_then_convert() {
     }
     if skel_testkit::spine_corpus().is_some() {
         assert!(checked >= 1100, "only {checked} damaged loads");
+    }
+}
+
+/// Skins listed with `default` last (written back by the JSON writer, skins reordered): the
+/// same data as parse-then-convert (the default skin first in both), and the same errors on
+/// copies cut short or with a byte changed, both in the 3.8+ array form and the 3.5–3.7
+/// object form.
+#[test]
+fn default_skin_listed_last_loads_as_parse_then_convert() {
+    let mut checked = 0;
+    let picked: Vec<PathBuf> = jsons()
+        .into_iter()
+        .filter(|f| {
+            f.ends_with("4.2/mix-and-match/mix-and-match-pro.json")
+                || f.ends_with("3.7/goblins/goblins-pro.json")
+        })
+        .collect();
+    if skel_testkit::spine_corpus().is_some() {
+        assert_eq!(picked.len(), 2, "{picked:?}");
+    }
+    for f in picked {
+        let mut s = spine_format::json::parse(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        assert!(s.skins.len() > 1 && s.skins[0].name == "default", "{}", f.display());
+        s.skins.rotate_left(1);
+        let text = spine_format::json::write(&s);
+        let loaded = load_json(&text, None).unwrap();
+        assert_eq!(loaded.skins[0].name, "default", "{}", f.display());
+        assert_eq!(loaded.default_skin.map(|d| d.index()), Some(0));
+        same(&f, parse_then_convert(&text, None), Ok(loaded));
+        let step = (text.len() / 40).max(1);
+        for at in (0..text.len()).step_by(step).filter(|&at| text.is_char_boundary(at)) {
+            let mut bytes = text.clone().into_bytes();
+            bytes[at] ^= 0x5a;
+            let flipped = String::from_utf8(bytes).ok();
+            for t in [Some(text[..at].to_owned()), flipped].into_iter().flatten() {
+                same(&f, parse_then_convert(&t, None), load_json(&t, None));
+                checked += 1;
+            }
+        }
+    }
+    if skel_testkit::spine_corpus().is_some() {
+        assert!(checked >= 120, "only {checked} damaged loads");
     }
 }

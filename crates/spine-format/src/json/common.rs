@@ -126,17 +126,21 @@ pub(crate) fn event_def(name: &str, v: J<'_>, p: &P<'_>) -> R<EventDef> {
 /// every JSON generation spells the same way: `region`, `bounding_box`, `mesh` (unlinked),
 /// `path` and `point`, each `fn(&Obj, color) -> R<AttachmentKind>` building that module's
 /// own `AttachmentKind` (the 3.5–4.2 and 4.3 ASTs are distinct types). `$sequence` reads a
-/// `sequence` value. Fields are read in the order the loaders read them, so the first error
+/// `sequence` value. With a type parameter name `$s` the readers are generic over the
+/// strings' type (`AttachmentKind<$s>`, `$s: From<&str>`); without, the kind's strings are
+/// `String`s. Fields are read in the order the loaders read them, so the first error
 /// reported is the same.
 macro_rules! attachment_kind_readers {
-    ($sequence:path) => {
+    (@str) => { String };
+    (@str $s:ident) => { $s };
+    ($sequence:path $(, $s:ident)?) => {
         /// `region`.
-        fn region(
-            o: &$crate::json::value::Obj,
+        fn region<'a $(, $s: From<&'a str>)?>(
+            o: &$crate::json::value::Obj<'a>,
             color: Option<[u8; 4]>,
-        ) -> $crate::json::value::R<AttachmentKind> {
+        ) -> $crate::json::value::R<AttachmentKind $(<$s>)?> {
             Ok(AttachmentKind::Region {
-                path: o.string("path")?,
+                path: o.text::<$crate::json::common::attachment_kind_readers!(@str $($s)?)>("path")?,
                 x: o.f32("x")?,
                 y: o.f32("y")?,
                 scale_x: o.f32("scaleX")?,
@@ -150,10 +154,10 @@ macro_rules! attachment_kind_readers {
         }
 
         /// `boundingbox`.
-        fn bounding_box(
-            o: &$crate::json::value::Obj,
+        fn bounding_box<'a $(, $s: From<&'a str>)?>(
+            o: &$crate::json::value::Obj<'a>,
             color: Option<[u8; 4]>,
-        ) -> $crate::json::value::R<AttachmentKind> {
+        ) -> $crate::json::value::R<AttachmentKind $(<$s>)?> {
             let vertex_count = $crate::json::common::vertex_count(o)?;
             Ok(AttachmentKind::BoundingBox {
                 vertex_count,
@@ -163,12 +167,14 @@ macro_rules! attachment_kind_readers {
         }
 
         /// `mesh` (not linked).
-        fn mesh(
-            o: &$crate::json::value::Obj,
+        fn mesh<'a $(, $s: From<&'a str>)?>(
+            o: &$crate::json::value::Obj<'a>,
             color: Option<[u8; 4]>,
-        ) -> $crate::json::value::R<AttachmentKind> {
+        ) -> $crate::json::value::R<AttachmentKind $(<$s>)?> {
             use $crate::json::common::{counted_f32s, counted_u32s};
-            let (path, width, height) = (o.string("path")?, o.f32("width")?, o.f32("height")?);
+            let path =
+                o.text::<$crate::json::common::attachment_kind_readers!(@str $($s)?)>("path")?;
+            let (width, height) = (o.f32("width")?, o.f32("height")?);
             let sequence = o.opt("sequence", $sequence)?;
             // The vertex count is half the UV count.
             let uvs = o.req("uvs", counted_f32s("vertex", |n| n / 2))?;
@@ -187,10 +193,10 @@ macro_rules! attachment_kind_readers {
         }
 
         /// `path`.
-        fn path(
-            o: &$crate::json::value::Obj,
+        fn path<'a $(, $s: From<&'a str>)?>(
+            o: &$crate::json::value::Obj<'a>,
             color: Option<[u8; 4]>,
-        ) -> $crate::json::value::R<AttachmentKind> {
+        ) -> $crate::json::value::R<AttachmentKind $(<$s>)?> {
             let (closed, constant_speed) = (o.bool("closed")?, o.bool("constantSpeed")?);
             let vertex_count = $crate::json::common::vertex_count(o)?;
             Ok(AttachmentKind::Path {
@@ -205,10 +211,10 @@ macro_rules! attachment_kind_readers {
         }
 
         /// `point`.
-        fn point(
-            o: &$crate::json::value::Obj,
+        fn point<'a $(, $s: From<&'a str>)?>(
+            o: &$crate::json::value::Obj<'a>,
             color: Option<[u8; 4]>,
-        ) -> $crate::json::value::R<AttachmentKind> {
+        ) -> $crate::json::value::R<AttachmentKind $(<$s>)?> {
             Ok(AttachmentKind::Point {
                 x: o.f32("x")?,
                 y: o.f32("y")?,

@@ -31,8 +31,11 @@
 //! [`write()`] is the inverse up to formatting: `parse(&write(&s)) == s` for every parsed `s`.
 //!
 //! [`parse_head`] is [`parse_with_limits`] without the animations, which its [`Animations`]
-//! reader then feeds one at a time to an [`AnimationSink`] (what `spine-model` loads with);
-//! [`parse`] is that reader building the AST, so both meet the same first error.
+//! reader then feeds one at a time to an [`AnimationSink`]; [`parse`] is that reader building
+//! the AST, so both meet the same first error. [`parse_lean`] leaves the skins out too: its
+//! [`Skins`] reader feeds them to a [`SkinSink`], lending each attachment (strings borrowed
+//! from the text, arrays handed over), then returns the [`Animations`] reader (what
+//! `spine-model` loads with).
 
 mod anim;
 mod attachments;
@@ -53,8 +56,8 @@ pub use constraints::{
     TransformMix,
 };
 pub use skeleton::{Bone, EventDef, Info, Slot};
-pub use skins::{Skin, SkinSlot};
-pub use stream::{parse_head, AnimationSink, Animations};
+pub use skins::{Skin, SkinSink, SkinSlot};
+pub use stream::{parse_head, parse_lean, AnimationSink, Animations, Skins};
 pub use write::write;
 
 use crate::{AnimationSummary, ConstraintCounts, Limits, SpineVersion, Summary};
@@ -254,8 +257,19 @@ fn read(text: &str, limits: &Limits) -> R<Skeleton> {
 
 /// [`parse_head`] with the readers' boxed error.
 fn read_head<'t>(text: &'t str, limits: &Limits) -> R<(Skeleton, Animations<'t>)> {
+    let (mut s, skins) = read_lean(text, limits)?;
+    let mut sink = skins.ast_sink();
+    let animations = skins.read_in_file_order(&mut sink)?;
+    s.skins = sink.skins;
+    Ok((s, animations))
+}
+
+/// [`parse_lean`] with the readers' boxed error. The events and the `animations` object, which
+/// [`read_head`] reads after the skins, are read here too, their error kept for
+/// [`Skins::read`] to report after any of the skins'.
+fn read_lean<'t>(text: &'t str, limits: &Limits) -> R<(Skeleton, Skins<'t>)> {
     let doc = value::Doc::parse(text, limits)?;
-    let (s, at) = {
+    let (s, skins, rest) = {
         let rp = P::ROOT;
         let o = root_object(doc.root(), &rp)?;
         let info =
@@ -275,7 +289,7 @@ fn read_head<'t>(text: &'t str, limits: &Limits) -> R<(Skeleton, Animations<'t>)
                     .err(format!("unsupported Spine version {s:?} (supported: 3.5 to 4.2)"))
             })?,
         };
-        let s = Skeleton {
+        let mut s = Skeleton {
             version,
             bones: list(&o, "bones", "bone", |o| skeleton::read_bone(o, version))?,
             slots: list(&o, "slots", "slot", skeleton::read_slot)?,
@@ -283,21 +297,25 @@ fn read_head<'t>(text: &'t str, limits: &Limits) -> R<(Skeleton, Animations<'t>)
             transform: list(&o, "transform", "transform constraint", constraints::read_transform)?,
             path: list(&o, "path", "path constraint", constraints::read_path)?,
             physics: list(&o, "physics", "physics constraint", constraints::read_physics)?,
-            skins: o.opt("skins", |v, p| skins::read_skins(v, p, version))?.unwrap_or_default(),
-            events: o.opt("events", skeleton::read_events)?.unwrap_or_default(),
+            skins: Vec::new(),
+            events: Vec::new(),
             animations: Vec::new(),
             info,
         };
+        let skins = o.get("skins").map(|v| v.index());
         // The animations object and its count are checked here, its entries when read.
-        let at = o.opt("animations", |v, p| {
-            let Some(entries) = v.entries() else { return Err(p.expected("an object", v)) };
-            value::check_count(v, p, "animation", entries.len())?;
-            Ok(entries.state())
-        })?;
-        (s, at)
+        let rest = o.opt("events", skeleton::read_events).and_then(|events| {
+            s.events = events.unwrap_or_default();
+            o.opt("animations", |v, p| {
+                let Some(entries) = v.entries() else { return Err(p.expected("an object", v)) };
+                value::check_count(v, p, "animation", entries.len())?;
+                Ok(entries.state())
+            })
+        });
+        (s, skins, rest)
     };
     let version = s.version;
-    Ok((s, stream::animations(doc, version, at)))
+    Ok((s, stream::skins(doc, version, skins, rest)))
 }
 
 impl Skeleton {

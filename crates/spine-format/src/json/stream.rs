@@ -16,6 +16,7 @@ use super::anim::{
     read_animation, AttachmentTimeline, AttachmentTimelines, BoneTimeline, DrawOrderOffset,
     EventKey, IkKey, Key, KeyBuffers, Named, PathTimeline, PhysicsTimeline, SlotTimeline,
 };
+use super::skins::{read_skins, AstSkins, SkinSink};
 use super::value::{Doc, Entries, Obj, P, R};
 use super::{Animation, JsonError, Skeleton, TransformMix};
 use crate::{Limits, SpineVersion};
@@ -177,6 +178,85 @@ pub fn parse_head<'t>(
     limits: &Limits,
 ) -> Result<(Skeleton, Animations<'t>), JsonError> {
     super::read_head(text, limits).map_err(|e| *e)
+}
+
+/// The skins of a JSON skeleton, still to be read, then its animations ([`parse_lean`]).
+pub struct Skins<'t> {
+    doc: Doc<'t>,
+    version: SpineVersion,
+    /// The node of the `skins` value (`None`: no skins).
+    skins: Option<usize>,
+    /// What reading the events and checking the `animations` object gave: its entries' state
+    /// (`None`: no such object), or the error, reported after any of the skins'.
+    rest: R<Option<(usize, u32)>>,
+}
+
+impl std::fmt::Debug for Skins<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Skins").field("version", &self.version).finish_non_exhaustive()
+    }
+}
+
+impl<'t> Skins<'t> {
+    /// Reads the skins into `sink`, those named `default` first, then the others in file
+    /// order (the order in which the runtimes' binary loaders meet them, and in which
+    /// `spine-model` adds them); then returns the reader of the animations. When the file
+    /// lists a skin named `default` after another one, the skins are read in file order first
+    /// (meeting the first error [`super::parse`] meets), then fed in that order. Errors are
+    /// [`super::parse_with_limits`]'s, in its order.
+    pub fn read<S: SkinSink + ?Sized>(self, sink: &mut S) -> Result<Animations<'t>, JsonError> {
+        let in_order = self.skins.is_none_or(|i| super::skins::default_first(self.doc.at(i)));
+        if in_order {
+            return self.read_in_file_order(sink).map_err(|e| *e);
+        }
+        let mut ast = self.ast_sink();
+        let version = self.version;
+        let animations = self.read_in_file_order(&mut ast).map_err(|e| *e)?;
+        let (default, other): (Vec<_>, Vec<_>) =
+            ast.skins.iter_mut().partition(|k| k.name == "default");
+        for skin in default.into_iter().chain(other) {
+            skin.replay(sink);
+        }
+        debug_assert_eq!(animations.version, version);
+        Ok(animations)
+    }
+
+    /// The AST builder with room for every skin.
+    pub(super) fn ast_sink(&self) -> AstSkins {
+        self.skins.map_or_else(AstSkins::default, |i| AstSkins::for_value(self.doc.at(i)))
+    }
+
+    /// Reads the skins in file order into `sink`, then returns the events' or the
+    /// `animations` object's error, if any, else the animations' reader.
+    pub(super) fn read_in_file_order<S: SkinSink + ?Sized>(
+        self,
+        sink: &mut S,
+    ) -> R<Animations<'t>> {
+        if let Some(i) = self.skins {
+            let rp = P::ROOT;
+            read_skins(self.doc.at(i), &rp.key("skins"), self.version, sink)?;
+        }
+        let at = self.rest?;
+        Ok(animations(self.doc, self.version, at))
+    }
+}
+
+/// Parses a Spine JSON skeleton of editor version 3.5 to 4.2 within `limits` but its skins
+/// and animations: the [`Skeleton`] has neither (its events are read), and the [`Skins`]
+/// reader feeds the skins to a [`SkinSink`], then hands over the [`Animations`] reader. Reading
+/// everything this way meets the errors [`super::parse_with_limits`] reports, in its order.
+pub fn parse_lean<'t>(text: &'t str, limits: &Limits) -> Result<(Skeleton, Skins<'t>), JsonError> {
+    super::read_lean(text, limits).map_err(|e| *e)
+}
+
+/// The reader of the skins of `doc` (the node `skins`), then of its animations.
+pub(super) fn skins<'t>(
+    doc: Doc<'t>,
+    version: SpineVersion,
+    skins: Option<usize>,
+    rest: R<Option<(usize, u32)>>,
+) -> Skins<'t> {
+    Skins { doc, version, skins, rest }
 }
 
 /// The reader of the animations of `doc`, read with the rules of `version`: `at` is the

@@ -15,10 +15,11 @@ use crate::ids::*;
 
 /// JSON vertices: `x, y` pairs when `values.len() == 2 × vertex_count`, else weighted
 /// `boneCount, (bone, x, y, weight) × boneCount` per vertex.
-fn vertices(c: &mut Conv<'_, '_>, vertex_count: usize, values: &[f32]) -> Vertices {
+fn vertices(c: &mut Conv<'_, '_>, vertex_count: usize, values: Vec<f32>) -> Vertices {
     if vertex_count.checked_mul(2) == Some(values.len()) {
-        return c.b.unweighted(values);
+        return c.b.unweighted_owned(values);
     }
+    let values = values.as_slice();
     // The usual file: one pass into flat buffers of exact size, taken as they are when
     // nothing needs reporting (the same values as the checked path below).
     if let Some((counts, bones, xyw)) = weighted_exact(vertex_count, values) {
@@ -135,18 +136,19 @@ fn seq(q: &Option<j::Sequence>) -> Option<[u32; 4]> {
 /// The fields every textured attachment (region, mesh, linked mesh) has.
 struct Textured<'a> {
     /// The image path (`None` = the attachment's name).
-    path: &'a Option<String>,
+    path: Option<&'a str>,
     /// The tint.
-    color: &'a Option<[u8; 4]>,
+    color: Option<[u8; 4]>,
     /// The image sequence.
-    sequence: &'a Option<j::Sequence>,
+    sequence: Option<j::Sequence>,
 }
 
-/// Adds the attachment `name` of `slot`; a linked mesh is queued on `links`.
+/// Adds the attachment `name` of `slot` (its arrays taken); a linked mesh is queued on
+/// `links`.
 pub(super) fn attachment(
     c: &mut Conv<'_, '_>,
     name: &Arc<str>,
-    kind: &j::AttachmentKind,
+    kind: j::AttachmentKind<&str>,
     slot: u32,
     links: &mut Vec<Link>,
 ) -> AttachmentId {
@@ -154,7 +156,7 @@ pub(super) fn attachment(
     let kind = match kind {
         K::Region { path, x, y, scale_x, scale_y, rotation, width, height, color, sequence } => {
             let t = Textured { path, color, sequence };
-            region(c, name, t, [*x, *y, *rotation, *scale_x, *scale_y], [*width, *height])
+            region(c, name, t, [x, y, rotation, scale_x, scale_y], [width, height])
         }
         K::Mesh {
             path,
@@ -168,12 +170,8 @@ pub(super) fn attachment(
             hull,
             edges,
         } => {
-            let mut m = mesh(c, name, Textured { path, color, sequence }, *width, *height);
-            let key = std::ptr::from_ref::<j::AttachmentKind>(kind) as usize;
-            let (uvs, triangles, edges) = match c.mesh_arrays.pop_front_if(|a| a.key == key) {
-                Some(a) => (a.uvs, a.triangles, a.edges),
-                None => (uvs.clone(), triangles.clone(), edges.clone().unwrap_or_default()),
-            };
+            let mut m = mesh(c, name, Textured { path, color, sequence }, width, height);
+            let edges = edges.unwrap_or_default();
             let verts = vertices(c, uvs.len() / 2, v);
             let hull = hull.unwrap_or(0);
             check_mesh_parts(&mut c.b, &verts, &uvs, &triangles, hull);
@@ -185,22 +183,22 @@ pub(super) fn attachment(
             AttachmentKind::Mesh(m)
         }
         K::LinkedMesh { path, color, width, height, sequence, parent, skin, timelines } => {
-            let m = mesh(c, name, Textured { path, color, sequence }, *width, *height);
+            let m = mesh(c, name, Textured { path, color, sequence }, width, height);
             let at = c.b.here();
             let inherit = timelines.unwrap_or(true);
-            let (skin, parent) = (skin.clone(), parent.clone());
+            let (skin, parent) = (skin.map(str::to_owned), parent.to_owned());
             links.push(Link { mesh: m.timeline_attachment, skin, slot, parent, inherit, at });
             AttachmentKind::Mesh(m)
         }
         K::BoundingBox { vertex_count, vertices: v, color: col } => {
             AttachmentKind::BoundingBox(BoundingBoxAttachment {
-                vertices: vertices(c, *vertex_count as usize, v),
+                vertices: vertices(c, vertex_count as usize, v),
                 color: col.map(Color::from_bytes),
             })
         }
         K::Path { closed, constant_speed, vertex_count, vertices: v, lengths, color: col } => {
             AttachmentKind::Path(PathAttachment {
-                vertices: vertices(c, *vertex_count as usize, v),
+                vertices: vertices(c, vertex_count as usize, v),
                 lengths: lengths.iter().map(|&l| c.b.fs("path length", l)).collect(),
                 closed: closed.unwrap_or(false),
                 constant_speed: constant_speed.unwrap_or(true),
@@ -223,7 +221,7 @@ pub(super) fn attachment(
             };
             AttachmentKind::Clipping(ClippingAttachment {
                 end_slot,
-                vertices: vertices(c, *vertex_count as usize, v),
+                vertices: vertices(c, vertex_count as usize, v),
                 color: col.map(Color::from_bytes),
             })
         }
@@ -239,8 +237,8 @@ fn region(
     [x, y, rotation, scale_x, scale_y]: [Option<f32>; 5],
     [width, height]: [f32; 2],
 ) -> AttachmentKind {
-    let path = share(name, t.path.as_deref());
-    let sq = c.b.sequence(&path, seq(t.sequence));
+    let path = share(name, t.path);
+    let sq = c.b.sequence(&path, seq(&t.sequence));
     AttachmentKind::Region(RegionAttachment {
         path,
         color: color(t.color),
@@ -268,8 +266,8 @@ fn mesh(
 ) -> MeshAttachment {
     let next = AttachmentId(c.b.data.attachments.len() as u32);
     let scale = c.b.scale;
-    let path = share(name, t.path.as_deref());
-    let sq = c.b.sequence(&path, seq(t.sequence));
+    let path = share(name, t.path);
+    let sq = c.b.sequence(&path, seq(&t.sequence));
     empty_mesh(
         path,
         color(t.color),
@@ -280,7 +278,7 @@ fn mesh(
 }
 
 /// A tint, white when absent.
-fn color(c: &Option<[u8; 4]>) -> Color {
+fn color(c: Option<[u8; 4]>) -> Color {
     c.map_or(Color::WHITE, Color::from_bytes)
 }
 

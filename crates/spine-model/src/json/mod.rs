@@ -29,7 +29,7 @@ mod constraints;
 mod skins;
 mod tables;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 use spine_format::json as j;
 use spine_format::SpineVersion;
@@ -73,52 +73,6 @@ struct Conv<'a, 'o> {
     /// A curve table's storage, reused by the next table once copied into its animation's
     /// keys.
     spare: CurveBuf,
-    /// Meshes' arrays moved out of an owned AST ([`take_mesh_arrays`]), in the order the
-    /// skins are converted; a mesh not found here is cloned.
-    mesh_arrays: VecDeque<MeshArrays>,
-}
-
-/// A mesh's `uvs`, `triangles` and `edges` moved out of an owned AST, keyed by the address
-/// of that mesh in the AST (which stays in place while it is converted).
-pub(super) struct MeshArrays {
-    /// The address of the mesh's [`j::AttachmentKind`].
-    pub(super) key: usize,
-    /// `uvs`.
-    pub(super) uvs: Vec<f32>,
-    /// `triangles`.
-    pub(super) triangles: Vec<u32>,
-    /// `edges` (empty when absent).
-    pub(super) edges: Vec<u32>,
-}
-
-/// Moves every mesh's `uvs`, `triangles` and `edges` out of `s`, in the order
-/// [`skins::skins`] visits the meshes (the skin named `default` first): the converted
-/// meshes take them instead of copying them (the binary loader does the same).
-fn take_mesh_arrays(s: &mut j::Skeleton) -> VecDeque<MeshArrays> {
-    let is_mesh = |k: &j::AttachmentKind| matches!(k, j::AttachmentKind::Mesh { .. });
-    let meshes = s
-        .skins
-        .iter()
-        .flat_map(|k| &k.slots)
-        .flat_map(|sl| &sl.attachments)
-        .filter(|a| is_mesh(&a.kind))
-        .count();
-    let mut out = VecDeque::with_capacity(meshes);
-    let (default, other): (Vec<_>, Vec<_>) = s.skins.iter_mut().partition(|k| k.name == "default");
-    for skin in default.into_iter().chain(other) {
-        for a in skin.slots.iter_mut().flat_map(|sl| &mut sl.attachments) {
-            let key = std::ptr::from_ref::<j::AttachmentKind>(&a.kind) as usize;
-            if let j::AttachmentKind::Mesh { uvs, triangles, edges, .. } = &mut a.kind {
-                out.push_back(MeshArrays {
-                    key,
-                    uvs: std::mem::take(uvs),
-                    triangles: std::mem::take(triangles),
-                    edges: edges.take().unwrap_or_default(),
-                });
-            }
-        }
-    }
-    out
 }
 
 /// The `skin` (skin-required) flag of a bone or constraint. spine-cpp 3.8 reads it with
@@ -169,7 +123,14 @@ impl Conv<'_, '_> {
 impl SkeletonData {
     /// Resolves and validates a parsed JSON skeleton (editor 3.5–4.2).
     pub fn from_json(s: &j::Skeleton, options: &LoadOptions<'_>) -> Result<Self, LoadError> {
-        let mut c = head(s, options, VecDeque::new());
+        let mut c = head(s, options);
+        let mut skins = skins::SkinConv::new(&mut c);
+        let (default, other): (Vec<_>, Vec<_>) = s.skins.iter().partition(|k| k.name == "default");
+        for skin in default.into_iter().chain(other) {
+            skin.clone().replay(&mut skins);
+        }
+        skins.finish();
+        bind(&mut c);
         let mut sink = animation::AnimSink::new(&mut c);
         for a in &s.animations {
             a.replay(&mut sink);
@@ -187,13 +148,13 @@ pub fn load_json(
     load_text(text, &LoadOptions::with_atlas(atlas))
 }
 
-/// Parses and resolves JSON skeleton text within `options.limits`: everything but the
-/// animations is parsed and resolved first, then each animation is streamed from the parsed
-/// document into the skeleton (no raw animation is built). The errors are
-/// [`spine_format::json::parse_with_limits`]'s, in its order, then the problems
-/// [`SkeletonData::from_json`] reports; a 4.3 skeleton goes to its own reader.
+/// Parses and resolves JSON skeleton text within `options.limits`: everything but the skins
+/// and animations is parsed and resolved first, then the skins and each animation are
+/// streamed from the parsed document into the skeleton (no raw skin or animation is built).
+/// The errors are [`spine_format::json::parse_with_limits`]'s, in its order, then the
+/// problems [`SkeletonData::from_json`] reports; a 4.3 skeleton goes to its own reader.
 pub(crate) fn load_text(text: &str, options: &LoadOptions<'_>) -> Result<SkeletonData, LoadError> {
-    let (mut s, mut animations) = match j::parse_head(text, &options.limits) {
+    let (s, skins) = match j::parse_lean(text, &options.limits) {
         Ok(parsed) => parsed,
         // A 4.3 skeleton (its own JSON reader).
         Err(e) if crate::json43::declares_43(&e, text) => {
@@ -202,8 +163,11 @@ pub(crate) fn load_text(text: &str, options: &LoadOptions<'_>) -> Result<Skeleto
         }
         Err(e) => return Err(LoadError::Json(e)),
     };
-    let arrays = take_mesh_arrays(&mut s);
-    let mut c = head(&s, options, arrays);
+    let mut c = head(&s, options);
+    let mut sink = skins::SkinConv::new(&mut c);
+    let mut animations = skins.read(&mut sink).map_err(LoadError::Json)?;
+    sink.finish();
+    bind(&mut c);
     let mut sink = animation::AnimSink::new(&mut c);
     while let Some(r) = animations.read_next(&mut sink) {
         r.map_err(LoadError::Json)?;
@@ -221,13 +185,9 @@ fn inherit(i: Option<j::Inherit>) -> Inherit {
         j::Inherit::NoScaleOrReflection => Inherit::NoScaleOrReflection,
     }
 }
-/// Builds the skeleton but its animations: header, bones, slots, constraints, events, skins
-/// (links resolved, atlas bound).
-fn head<'a, 'o>(
-    s: &'a j::Skeleton,
-    options: &LoadOptions<'o>,
-    mesh_arrays: VecDeque<MeshArrays>,
-) -> Conv<'a, 'o> {
+/// Builds the skeleton but its skins and animations: header, bones, slots, constraints,
+/// events.
+fn head<'a, 'o>(s: &'a j::Skeleton, options: &LoadOptions<'o>) -> Conv<'a, 'o> {
     let v3 = s.version.is_v3();
     let behaviour = Behaviour::new(s.version, s.info.spine.as_deref().unwrap_or_default());
     let mut c = Conv {
@@ -239,17 +199,19 @@ fn head<'a, 'o>(
         events: names(&s.events, |e| &e.name),
         cons: Default::default(),
         spare: CurveBuf::default(),
-        mesh_arrays,
     };
     header(&mut c);
     bones(&mut c);
     slots(&mut c);
     constraints::constraints(&mut c);
     events(&mut c);
-    skins::skins(&mut c);
+    c
+}
+
+/// After the skins: linked meshes resolved, the atlas bound.
+fn bind(c: &mut Conv<'_, '_>) {
     c.b.resolve_links();
     c.b.bind_atlas();
-    c
 }
 
 /// The skeleton's header fields (bounds, hash, fps, reference scale).

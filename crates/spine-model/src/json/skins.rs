@@ -27,53 +27,91 @@ pub(super) struct Link {
     pub at: crate::build::PathAt,
 }
 
-/// The skins, the one named `"default"` first, then the linked meshes resolved.
-pub(super) fn skins(c: &mut Conv<'_, '_>) {
-    let s = c.s;
-    let mut links = Vec::new();
-    let mut order: Vec<&j::Skin> = Vec::with_capacity(s.skins.len());
-    order.extend(s.skins.iter().filter(|k| k.name == "default"));
-    order.extend(s.skins.iter().filter(|k| k.name != "default"));
-    for skin in order {
+/// Converts skins as a [`j::SkinSink`] feeds them (the ones named `"default"` first), each
+/// attachment's arrays taken; [`SkinConv::finish`] then queues the linked meshes.
+pub(super) struct SkinConv<'c, 'a, 'o> {
+    c: &'c mut Conv<'a, 'o>,
+    links: Vec<Link>,
+    /// The current skin's bones, constraints and attachments.
+    bones: Vec<BoneId>,
+    constraints: Vec<ConstraintId>,
+    entries: Vec<SkinEntry>,
+    /// The current slot.
+    slot: SlotId,
+}
+
+impl<'c, 'a, 'o> SkinConv<'c, 'a, 'o> {
+    pub(super) fn new(c: &'c mut Conv<'a, 'o>) -> Self {
+        SkinConv {
+            c,
+            links: Vec::new(),
+            bones: Vec::new(),
+            constraints: Vec::new(),
+            entries: Vec::new(),
+            slot: SlotId(0),
+        }
+    }
+
+    /// Every skin read: the linked meshes queued.
+    pub(super) fn finish(self) {
+        link(self.c, self.links);
+    }
+}
+
+impl j::SkinSink for SkinConv<'_, '_, '_> {
+    fn skin(&mut self, skin: &j::Skin, slots: usize) {
+        let c = &mut *self.c;
         c.b.enter("skin", &skin.name);
-        let bones = skin.bones.iter().map(|n| c.bone(n)).collect();
-        let mut constraints = Vec::new();
+        self.bones = skin.bones.iter().map(|n| c.bone(n)).collect();
+        self.constraints = Vec::new();
         for (ty, list) in [&skin.ik, &skin.transform, &skin.path, &skin.physics].iter().enumerate()
         {
             for n in list.iter() {
                 if let Some(id) = c.constraint(ty, n) {
-                    constraints.push(id);
+                    self.constraints.push(id);
                 }
             }
         }
-        let mut entries = Vec::new();
-        for sa in &skin.slots {
-            let slot_index = c.lookup("slot", &sa.slot);
-            let slot = SlotId(slot_index.unwrap_or(0));
-            c.b.enter("slot", &sa.slot);
-            for a in &sa.attachments {
-                c.b.enter("attachment", &a.key);
-                let key: Arc<str> = Arc::from(a.key.as_str());
-                let name = share(&key, a.name.as_deref());
-                let id = attachment(c, &name, &a.kind, slot.0, &mut links);
-                c.b.pop();
-                entries.push(SkinEntry { slot, name: key, attachment: id });
-            }
-            c.b.pop();
-        }
+        // About one attachment a slot.
+        self.entries = Vec::with_capacity(slots);
+    }
+
+    fn slot(&mut self, name: &str, count: usize) {
+        let c = &mut *self.c;
+        self.slot = SlotId(c.lookup("slot", name).unwrap_or(0));
+        c.b.enter("slot", name);
+        self.entries.reserve(count);
+    }
+
+    fn attachment(&mut self, a: j::Attachment<&str>) {
+        let c = &mut *self.c;
+        c.b.enter("attachment", a.key);
+        let key: Arc<str> = Arc::from(a.key);
+        let name = share(&key, a.name);
+        let id = attachment(c, &name, a.kind, self.slot.0, &mut self.links);
         c.b.pop();
+        self.entries.push(SkinEntry { slot: self.slot, name: key, attachment: id });
+    }
+
+    fn slot_end(&mut self) {
+        self.c.b.pop();
+    }
+
+    fn skin_end(&mut self, skin: j::Skin) {
+        let c = &mut *self.c;
+        c.b.pop();
+        let is_default = skin.name == "default";
         let id = c.b.add_skin(SkinData {
-            name: skin.name.clone(),
-            bones,
-            constraints,
-            entries,
+            name: skin.name,
+            bones: std::mem::take(&mut self.bones),
+            constraints: std::mem::take(&mut self.constraints),
+            entries: std::mem::take(&mut self.entries),
             color: skin.color.map(Color::from_bytes),
         });
-        if skin.name == "default" && c.b.data.default_skin.is_none() {
+        if is_default && c.b.data.default_skin.is_none() {
             c.b.data.default_skin = Some(id);
         }
     }
-    link(c, links);
 }
 
 /// Queues the linked meshes, each source skin looked up by name.

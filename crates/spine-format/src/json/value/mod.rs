@@ -107,6 +107,11 @@ impl<'t> Doc<'t> {
         J { doc: self, i: 0 }
     }
 
+    /// The value [`J::index`] returned.
+    pub(crate) fn at(&self, index: usize) -> J<'_> {
+        J { doc: self, i: index }
+    }
+
     fn node(&self, i: usize) -> Node {
         self.nodes.get(i).copied().unwrap_or(Node::Null)
     }
@@ -152,6 +157,10 @@ pub(crate) struct J<'d> {
 impl<'d> J<'d> {
     fn node(&self) -> Node {
         self.doc.node(self.i)
+    }
+    /// Where the value is in its document ([`Doc::at`]).
+    pub(crate) fn index(&self) -> usize {
+        self.i
     }
     pub(crate) fn kind(&self) -> &'static str {
         match self.node() {
@@ -766,7 +775,11 @@ impl<'a> Obj<'a> {
         self.opt(k, |v, p| v.bool().ok_or_else(|| p.expected("true or false", v)))
     }
     pub(crate) fn string(&self, k: &str) -> R<Option<String>> {
-        self.opt(k, |v, p| as_str(v, p).map(str::to_owned))
+        self.text(k)
+    }
+    /// An optional string, made an `S` (a `String`, or the `&str` borrowed from the document).
+    pub(crate) fn text<S: From<&'a str>>(&self, k: &str) -> R<Option<S>> {
+        self.opt(k, |v, p| as_str(v, p).map(S::from))
     }
     pub(crate) fn req_string(&self, k: &str) -> R<String> {
         self.req(k, |v, p| as_str(v, p).map(str::to_owned))
