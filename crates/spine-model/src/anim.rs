@@ -244,6 +244,7 @@ impl CurveBuf {
     /// `(time1, value1)` to `(time2, value2)` with control points `(cx1, cy1)`, `(cx2, cy2)`:
     /// spine-cpp 4.2 `CurveTimeline::setBezier` (forward differences, 9 points).
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub fn set_bezier(
         &mut self,
         bezier: usize,

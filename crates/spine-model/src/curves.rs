@@ -129,13 +129,16 @@ pub(crate) fn sampled3x(
 /// Sets the curve of segment `k` (from key `k` to `k + 1`): stepped, linear, or one
 /// bezier per channel from `controls` (`cx1, cy1, cx2, cy2`; `cy` multiplied by `cy_scale`,
 /// as the loaders scale them like the values). A table with 0 channels (deform) maps a
-/// `0 → 1` percent.
+/// `0 → 1` percent. The controls come as values (a caller computing them hands them over in
+/// registers: stored a float at a time and read back wider, they waited for the stores to
+/// retire).
+#[inline(always)]
 pub(crate) fn segment(
     c: &mut CurveBuf,
     next_bezier: &mut usize,
     k: usize,
     curve: CurveType,
-    controls: &[[f32; 4]],
+    controls: impl IntoIterator<Item = [f32; 4]>,
     cy_scale: f32,
 ) {
     match curve {
@@ -143,7 +146,7 @@ pub(crate) fn segment(
         CurveType::Stepped => c.set_stepped(k),
         CurveType::Bezier => {
             let (t1, t2) = (c.time(k), c.time(k + 1));
-            for (ch, &[cx1, cy1, cx2, cy2]) in controls.iter().enumerate() {
+            for (ch, [cx1, cy1, cx2, cy2]) in controls.into_iter().enumerate() {
                 let (v1, v2) =
                     if c.channels == 0 { (0.0, 1.0) } else { (c.value(k, ch), c.value(k + 1, ch)) };
                 let b = [cx1, cy1 * cy_scale, cx2, cy2 * cy_scale];
@@ -152,6 +155,19 @@ pub(crate) fn segment(
             }
         }
     }
+}
+
+/// [`segment`] with the controls in a slice (wire keys), out of line.
+#[inline(never)]
+pub(crate) fn segment_of(
+    c: &mut CurveBuf,
+    next_bezier: &mut usize,
+    k: usize,
+    curve: CurveType,
+    controls: &[[f32; 4]],
+    cy_scale: f32,
+) {
+    segment(c, next_bezier, k, curve, controls.iter().copied(), cy_scale);
 }
 
 /// Converts a wire curve timeline: `value(v, c)` gives channel `c` of a key (already
@@ -176,7 +192,7 @@ pub(crate) fn convert<V: Channels>(
     for (k, key) in t.frames[..segments].iter().enumerate() {
         let ctl: &[[f32; 4]] =
             if key.curve == CurveType::Bezier { key.bezier.as_ref() } else { &[] };
-        segment(&mut c, &mut next, k, key.curve, ctl, cy_scale);
+        segment_of(&mut c, &mut next, k, key.curve, ctl, cy_scale);
     }
     c
 }

@@ -281,7 +281,7 @@ pub(crate) fn ik_table(
     for (i, k) in keys.iter().enumerate().skip(1) {
         let ctl = k.bezier.map(|[m, s]| [m, [s[0], s[1] * scale, s[2], s[3] * scale]]);
         let ctl: &[[f32; 4]] = ctl.as_ref().map_or(&[], |c| c.as_slice());
-        curves::segment(&mut table, &mut next, i - 1, k.curve, ctl, 1.0);
+        curves::segment_of(&mut table, &mut next, i - 1, k.curve, ctl, 1.0);
     }
     b.check_curves(table.table());
     (table.store(pool), flags)

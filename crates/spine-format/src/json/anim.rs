@@ -76,6 +76,11 @@ impl Bezier {
         }
     }
 
+    /// The first `len` (at most [`Bezier::INLINE`]) of `values`, held inline.
+    pub(crate) fn inline(values: [f32; Bezier::INLINE], len: usize) -> Bezier {
+        Bezier(BezierRepr::Inline { len: len.min(Bezier::INLINE) as u8, values })
+    }
+
     /// The numbers, to change in place.
     pub fn as_mut_slice(&mut self) -> &mut [f32] {
         match &mut self.0 {

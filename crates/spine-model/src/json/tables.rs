@@ -40,19 +40,11 @@ pub(super) fn table<V>(
         t.frames.extend((0..channels).map(|i| v.get(i).copied().unwrap_or(0.0)));
     }
     let mut next = 0;
-    // One segment's controls per channel: on the stack for up to 8 channels (every
-    // timeline has at most 7), so a table costs no allocation beyond its own.
-    let (mut stack, mut heap) = ([[0.0f32; 4]; 8], Vec::new());
-    let ctl: &mut [[f32; 4]] = if ch <= stack.len() {
-        &mut stack[..ch]
-    } else {
-        heap.resize(ch, [0.0; 4]);
-        &mut heap
-    };
     for (i, k) in segments.iter().enumerate() {
         let kind = kind(k);
-        let mut controls: &[[f32; 4]] = &[];
-        if let Some(j::Curve::Bezier(b)) = &k.curve {
+        let mut b: &[f32] = &[];
+        if let Some(j::Curve::Bezier(bezier)) = &k.curve {
+            b = bezier;
             if b.len() < 4 * ch {
                 c.b.report(ProblemKind::Invalid(format!(
                     "key {i}: curve has {} numbers, {} expected",
@@ -61,13 +53,12 @@ pub(super) fn table<V>(
                 )));
                 continue;
             }
-            for (q, slot) in ctl.iter_mut().enumerate() {
-                let s = cy_scale.get(q).copied().unwrap_or(1.0);
-                let o = q * 4;
-                *slot = [b[o], b[o + 1] * s, b[o + 2], b[o + 3] * s];
-            }
-            controls = ctl;
         }
+        // One segment's controls per channel, `cy` scaled per channel.
+        let controls = b.chunks_exact(4).take(ch).enumerate().map(|(q, b)| {
+            let s = cy_scale.get(q).copied().unwrap_or(1.0);
+            [b[0], b[1] * s, b[2], b[3] * s]
+        });
         curves::segment(&mut t, &mut next, i, kind, controls, 1.0);
     }
     t

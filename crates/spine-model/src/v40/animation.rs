@@ -312,7 +312,7 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
                 let mut next = 0;
                 for (i, k) in d.keys.iter().enumerate().skip(1) {
                     let ctl = k.bezier.as_slice();
-                    curves::segment(&mut curves, &mut next, i - 1, k.curve, ctl, 1.0);
+                    curves::segment_of(&mut curves, &mut next, i - 1, k.curve, ctl, 1.0);
                 }
                 let curves = curves.store(&mut self.keys);
                 self.tl.push(Timeline::Deform { slot, attachment: att, curves, vertices: keys });

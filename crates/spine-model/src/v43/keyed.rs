@@ -135,7 +135,7 @@ impl AnimSink<'_, '_, '_> {
             } else {
                 &[]
             };
-            curves::segment(&mut curves, &mut next, i, curve, ctl, 1.0);
+            curves::segment_of(&mut curves, &mut next, i, curve, ctl, 1.0);
         }
         (curves.store(&mut self.keys), keys)
     }

@@ -492,15 +492,24 @@ pub(crate) fn bezier(v: J<'_>, p: &P<'_>) -> R<crate::json::Bezier> {
     let Node::Arr { count, .. } = v.node() else { return Err(p.expected("an array", v)) };
     let first = v.i + 1;
     let items = v.doc.nodes.get(first..first + count as usize).unwrap_or_default();
-    let mut inline = [0.0f32; Bezier::INLINE];
-    let Some(out) = inline.get_mut(..items.len()) else { return f32s(v, p).map(Bezier::from) };
-    for (i, (n, o)) in items.iter().zip(out).enumerate() {
-        match *n {
-            Node::Num(x) if (x as f32).is_finite() => *o = x as f32,
-            _ => return Err(item_error(as_f32, v, first + i, p, i)),
-        }
+    if items.len() > Bezier::INLINE {
+        return f32s(v, p).map(Bezier::from);
     }
-    Ok(Bezier::from_slice(inline.get(..items.len()).unwrap_or_default()))
+    // Each of the eight read with a constant index, so the array is built in registers and
+    // stored whole: built a float at a time in memory, then copied, it made the copy's wide
+    // loads wait for the narrow stores to retire.
+    let value = |i: usize| match items.get(i) {
+        Some(&Node::Num(x)) => x as f32,
+        Some(_) => f32::NAN,
+        None => 0.0,
+    };
+    let values: [f32; Bezier::INLINE] = std::array::from_fn(value);
+    // The first item that is not a number (a container's items come after it) or not a
+    // finite `f32`.
+    if let Some(i) = values.iter().position(|x| !x.is_finite()) {
+        return Err(item_error(as_f32, v, first + i, p, i));
+    }
+    Ok(Bezier::inline(values, items.len()))
 }
 
 /// Whether `x` is an integer in `0..=u32::MAX` (in range, `as` truncates, so the round trip
