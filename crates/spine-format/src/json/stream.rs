@@ -11,6 +11,12 @@
 //!
 //! The animations are the last part of a skeleton the reader reads, so reading them later,
 //! one at a time, finds the same first error as [`super::parse`].
+//!
+//! [`parse_lean`] leaves the skins out too: its [`Skins`] reader feeds them to a
+//! [`SkinSink`] (each attachment lent, its strings borrowed from the text), then hands over
+//! the [`Animations`] reader. The events and the `animations` object, which the reader meets
+//! after the skins, are read first but their errors come after the skins', so this too finds
+//! [`super::parse`]'s first error.
 
 use super::anim::{
     read_animation, AttachmentTimeline, AttachmentTimelines, BoneTimeline, DrawOrderOffset,
@@ -199,10 +205,10 @@ impl std::fmt::Debug for Skins<'_> {
 
 impl<'t> Skins<'t> {
     /// Reads the skins into `sink`, those named `default` first, then the others in file
-    /// order (the order in which the runtimes' binary loaders meet them, and in which
-    /// `spine-model` adds them); then returns the reader of the animations. When the file
-    /// lists a skin named `default` after another one, the skins are read in file order first
-    /// (meeting the first error [`super::parse`] meets), then fed in that order. Errors are
+    /// order (the binary format's order, in which `spine-model` adds them); then returns the
+    /// reader of the animations. When the file lists a skin named `default` after another
+    /// one, the skins are read whole in file order first (meeting the first error
+    /// [`super::parse`] meets), then fed default-first. Errors are
     /// [`super::parse_with_limits`]'s, in its order.
     pub fn read<S: SkinSink + ?Sized>(self, sink: &mut S) -> Result<Animations<'t>, JsonError> {
         let in_order = self.skins.is_none_or(|i| super::skins::default_first(self.doc.at(i)));
@@ -210,14 +216,12 @@ impl<'t> Skins<'t> {
             return self.read_in_file_order(sink).map_err(|e| *e);
         }
         let mut ast = self.ast_sink();
-        let version = self.version;
         let animations = self.read_in_file_order(&mut ast).map_err(|e| *e)?;
         let (default, other): (Vec<_>, Vec<_>) =
             ast.skins.iter_mut().partition(|k| k.name == "default");
         for skin in default.into_iter().chain(other) {
             skin.replay(sink);
         }
-        debug_assert_eq!(animations.version, version);
         Ok(animations)
     }
 
