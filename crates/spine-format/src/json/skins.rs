@@ -116,9 +116,9 @@ pub(super) fn read_skins<S: SkinSink + ?Sized>(
     }
 }
 
-/// The names of the skins of `v` (the `skins` value) in file order are the runtimes' order
-/// with the skins named `default` first: no skin named `default` follows one named otherwise.
-/// `false` too when a name cannot be told (the reader will say why).
+/// Whether the skins of `v` (the `skins` value), in file order, already come with those named
+/// `default` first: no skin named `default` follows one named otherwise. `false` too when a
+/// name cannot be told (reading them in file order will say why).
 pub(super) fn default_first(v: J<'_>) -> bool {
     let mut other = false;
     let mut see = |name: Option<&str>| match name {

@@ -768,8 +768,8 @@ fn plain_number_bytewise(b: &[u8], start: usize) -> Option<(f64, usize)> {
 }
 
 /// `f` (not negative: a magnitude) negated when `neg`, by setting the sign bit rather than
-/// branching: the signs of a mesh's coordinates and of key values follow no pattern, and the
-/// branch on them was mispredicted about once in every other signed number.
+/// branching: the signs of a mesh's coordinates and of key values follow no pattern a
+/// branch predictor could learn.
 #[inline(always)]
 fn with_sign(f: f64, neg: bool) -> f64 {
     f64::from_bits(f.to_bits() | (u64::from(neg) << 63))
