@@ -4,6 +4,7 @@
 //! for all instances and the speed-up.
 //!
 //! `cargo run --release -p spine-anim --example scale -- [instances] [frames]`
+//! (with `GLIBC_TUNABLES=glibc.malloc.hugetlb=1` in the environment: the heap in 2 MiB pages)
 
 use std::sync::Arc;
 use std::time::Instant;
