@@ -39,7 +39,7 @@ pub enum RenderError {
         why: &'static str,
     },
     /// A page image far larger than its atlas declares (see
-    /// [`MAX_PAGE_OVERSIZE`](crate::texture::MAX_PAGE_OVERSIZE)).
+    /// `MAX_PAGE_OVERSIZE`).
     #[error("page image is {width}x{height}, the atlas declares {}x{}", .declared.0, .declared.1)]
     PageSizeMismatch {
         /// The image's width.

@@ -49,7 +49,7 @@ pub fn decode_png(bytes: &[u8]) -> Result<RgbaImage, RenderError> {
 
 /// Decodes a PNG into RGBA8 after checking its header: each side at most [`MAX_SIDE`], at
 /// most [`MAX_PIXELS`] pixels, and, for an atlas page whose atlas declares `size: w, h`
-/// (`declared`), no side over [`MAX_PAGE_OVERSIZE`] times the declared one. Nothing is
+/// (`declared`), no side over `MAX_PAGE_OVERSIZE` times the declared one. Nothing is
 /// allocated for the pixels before these checks pass.
 pub fn decode_png_page(
     bytes: &[u8],

@@ -20,7 +20,7 @@
 //!   physics.
 //!
 //! Atlas rule (the contract's): `--atlas A`, else the one atlas beside the skeleton
-//! ([`discover_atlas`]); when there is none the drawing verbs fail with a message naming
+//! ([`discover_atlas`](spine_model::files::discover_atlas)); when there is none the drawing verbs fail with a message naming
 //! what was looked for (never a blank image). `--no-atlas` is the explicit geometry-only
 //! choice: every region and mesh is bound to a 1×1 flat page, [`GEOMETRY_PAGE`](rig::GEOMETRY_PAGE).
 //!

@@ -397,7 +397,7 @@ pub(crate) fn local43(
 
 /// `Skeleton::update_world_transform` for 4.3 data (4.3 `Skeleton.updateWorldTransform`):
 /// every applied pose starts from the pose, then the update cache runs with the marks of
-/// [`Poses`].
+/// `Poses`.
 pub fn run_update_cache(sk: &mut Skeleton, physics: Physics, frame: &WorldFrame) {
     sk.reset_slot_poses();
     for (b, l) in sk.bones.iter_mut().zip(sk.lazy43.iter_mut()) {

@@ -6,7 +6,7 @@ impl AnimationState {
     /// Advances every track by `delta` seconds (spine-cpp `AnimationState::update`).
     ///
     /// 4.3 data follows spine-ts 4.3 `AnimationState.update`, which sums the times in
-    /// `f64`: see [`AnimationState::update43`].
+    /// `f64`: see `AnimationState::update43`.
     pub fn update(&mut self, delta: f32) {
         if self.data.skeleton_data.behaviour.mix_from_add_model {
             self.update43(delta);

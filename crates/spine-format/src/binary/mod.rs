@@ -1,7 +1,7 @@
 //! Binary `.skel` skeletons of every supported generation.
 //!
 //! [`parse`] reads the header to find the version, then hands the bytes to that
-//! generation's parser; [`write`] turns any [`SkeletonFile`] back into bytes such that
+//! generation's parser; [`write()`] turns any [`SkeletonFile`] back into bytes such that
 //! `write(&parse(b)?) == b`.
 //!
 //! | module  | versions      |

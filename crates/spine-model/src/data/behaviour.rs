@@ -123,7 +123,7 @@ pub struct Behaviour {
     /// unsimulated fraction of a step), the velocity limit uses `|scaleX|` for x and
     /// `|scaleY|` for y (4.2 swaps them), translation wind/gravity scale by the skeleton
     /// scale, rotation/scale gravity is not flipped for y-down, and scale-x drives y per
-    /// the constraint's [`ScaleYMode`]; the time stepped is the difference of the skeleton's
+    /// the constraint's `ScaleYMode`; the time stepped is the difference of the skeleton's
     /// exact (f64) times, as spine-ts 4.3 keeps its time.
     pub physics_lagged_offsets: bool,
     /// Timelines and `AnimationState` follow spine-ts 4.3 where its `MixFrom`/`add` model

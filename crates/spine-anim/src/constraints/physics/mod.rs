@@ -19,7 +19,7 @@
 //!   only, not in the rotation/scale part.
 //!
 //! One guard the reference lacks: an update simulates at most [`MAX_STEPS_PER_UPDATE`] steps
-//! per constraint ([`bounded_backlog`]). The reference loops while `remaining >= step`, which
+//! per constraint (`bounded_backlog`). The reference loops while `remaining >= step`, which
 //! never ends once `step` is below the float spacing of `remaining` (a time jump of 1e30 s)
 //! and runs for minutes on huge deltas; real frames need a handful of steps.
 

@@ -13,7 +13,7 @@
 //!   meshes name their skin by index, mesh triangles and edges became varints (16-bit before)
 //!   and the triangle count became implicit.
 //!
-//! [`parse`] → [`Skeleton`] (see [`ast`] and [`animation`]), [`write`] is its exact inverse;
+//! [`parse`] → [`Skeleton`] (see [`ast`] and [`animation`]), [`write()`] is its exact inverse;
 //! [`stream`] reads the animations into a caller's [`stream::AnimationSink`] instead (the
 //! reader `parse` itself uses).
 

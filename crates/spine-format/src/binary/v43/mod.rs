@@ -1,7 +1,7 @@
 //! Binary skeletons of Spine 4.3 (`/work/shared/spec/spine-4.3-binary.md`).
 //!
 //! [`parse`] reads a whole file into a [`Skeleton`] (every byte must be consumed, including
-//! the trailing slider animation indices); [`write`] is its exact inverse:
+//! the trailing slider animation indices); [`write()`] is its exact inverse:
 //! `write(&parse(b)?) == b` for every input `parse` accepts.
 //!
 //! Modules: [`ast`] (the types), `read` / `read_anim` (the parser, driving a
