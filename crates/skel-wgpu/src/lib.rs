@@ -15,8 +15,9 @@
 //!   normal and screen `(1, 1 − src.a)`, additive `(1, 1)`, multiply `(0, 1)`.
 //! - The WGSL shader is Spine's two-colour tint with spine-ts' vertex colour preparation
 //!   (see `shader.wgsl`).
-//! - [`Offscreen`] renders [`RenderCommands`](spine_render_traits::RenderCommands) into an `Rgba8Unorm` texture and reads it back
-//!   as straight-alpha RGBA8 into a reused `Vec<u8>`, like `skel_render`'s `read_rgba8`.
+//! - [`Offscreen`] renders [`RenderCommands`](spine_render_traits::RenderCommands) into an
+//!   `Rgba8Unorm` texture and reads it back as straight-alpha RGBA8 into a reused
+//!   `Vec<u8>`, like `skel_render`'s `read_rgba8`.
 //!
 //! Many skeletons in one frame: `begin_frame` once, `draw` every command of every skeleton
 //! (each skeleton's `RenderCommands` filled in turn, one buffer reused), `end_frame` once,

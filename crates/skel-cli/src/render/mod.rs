@@ -20,9 +20,10 @@
 //!   physics.
 //!
 //! Atlas rule (the contract's): `--atlas A`, else the one atlas beside the skeleton
-//! ([`discover_atlas`](spine_model::files::discover_atlas)); when there is none the drawing verbs fail with a message naming
-//! what was looked for (never a blank image). `--no-atlas` is the explicit geometry-only
-//! choice: every region and mesh is bound to a 1×1 flat page, [`GEOMETRY_PAGE`](rig::GEOMETRY_PAGE).
+//! ([`discover_atlas`](spine_model::files::discover_atlas)); when there is none the drawing
+//! verbs fail with a message naming what was looked for (never a blank image). `--no-atlas`
+//! is the explicit geometry-only choice: every region and mesh is bound to a 1×1 flat page,
+//! [`GEOMETRY_PAGE`](rig::GEOMETRY_PAGE).
 //!
 //! Premultiplied alpha of a page: `--pma` / `--no-pma`, else the atlas page's `pma:` field
 //! (4.x), else (3.x atlases have no such field) whether the atlas file name ends in

@@ -1,7 +1,8 @@
 //! Upgrading any 3.5–4.2 skeleton to 4.2 or 4.3, the way the editor upgrades old projects:
-//! the source is loaded into [`SkeletonData`](crate::SkeletonData) (the version-neutral model every loader of this
-//! crate produces) and written back as a 4.3 ([`to_v43`]) or 4.2 ([`to_v42`]) binary AST; the
-//! JSON forms are those ASTs through [`super::v43_json`] / [`super::v40_json`].
+//! the source is loaded into [`SkeletonData`](crate::SkeletonData) (the version-neutral model
+//! every loader of this crate produces) and written back as a 4.3 ([`to_v43`]) or 4.2
+//! ([`to_v42`]) binary AST; the JSON forms are those ASTs through [`super::v43_json`] /
+//! [`super::v40_json`].
 //!
 //! # Mappings
 //!
