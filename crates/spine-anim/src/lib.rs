@@ -19,7 +19,7 @@
 //! Linux with glibc, running with `GLIBC_TUNABLES=glibc.malloc.hugetlb=1` (transparent huge
 //! pages in `madvise` or `always` mode) puts the heap in 2 MiB pages, which took those
 //! 10,000 instances from 2.6–3.1 µs to 1.9–2.1 µs per instance-frame on two threads of a VM
-//! (`BENCHMARKS.md`).
+//! in its slowest state, and 8 % off in a faster one (`BENCHMARKS.md`).
 //!
 //! Checked against the spine-cpp 4.2 goldens in `tests/oracle_42.rs` (POSE and STATE): every
 //! sample of every rig matches, constraint- and physics-driven bones included. Older
