@@ -261,17 +261,29 @@ pub(crate) struct IkKeyIn {
     pub bezier: Option<[[f32; 4]; 2]>,
 }
 
+/// Buffers a binary animation sink reuses from timeline to timeline: the decoded keys of
+/// an IK timeline and the curve table of an IK or deform timeline, built here before it is
+/// appended to the animation's keys (two to three allocations a timeline otherwise).
+#[derive(Default)]
+pub(crate) struct TableScratch {
+    /// An IK timeline's keys, decoded.
+    pub ik: Vec<IkKeyIn>,
+    /// The table being built.
+    pub table: CurveBuf,
+}
+
 /// A binary IK timeline's table (mix, softness × scale; softness beziers scale their `cy`
 /// like the values, mix ones do not), checked finite and stored in `pool`, and its flags.
-/// `beziers` is the bezier count the table reserves.
+/// `beziers` is the bezier count the table reserves; `table` is reused scratch.
 pub(crate) fn ik_table(
     b: &mut Builder<'_>,
     keys: &[IkKeyIn],
     beziers: usize,
     pool: &mut Vec<f32>,
+    table: &mut CurveBuf,
 ) -> (Curves, Vec<IkFlags>) {
     let scale = b.scale;
-    let mut table = CurveBuf::new(2, keys.len(), beziers);
+    table.reset(2, keys.len(), beziers);
     let mut flags = Vec::with_capacity(keys.len());
     for k in keys {
         table.frames.extend_from_slice(&[k.time, k.mix, k.softness * scale]);
@@ -281,7 +293,7 @@ pub(crate) fn ik_table(
     for (i, k) in keys.iter().enumerate().skip(1) {
         let ctl = k.bezier.map(|[m, s]| [m, [s[0], s[1] * scale, s[2], s[3] * scale]]);
         let ctl: &[[f32; 4]] = ctl.as_ref().map_or(&[], |c| c.as_slice());
-        curves::segment_of(&mut table, &mut next, i - 1, k.curve, ctl, 1.0);
+        curves::segment_of(table, &mut next, i - 1, k.curve, ctl, 1.0);
     }
     b.check_curves(table.table());
     (table.store(pool), flags)

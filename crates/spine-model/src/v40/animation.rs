@@ -15,7 +15,7 @@ use crate::error::ProblemKind;
 use crate::ids::*;
 use crate::timelines::{
     event_key, finish_streamed, ik_table, path_scales, timeline_attachment, vertices_mut,
-    DrawOrders, EventKeyIn, IkKeyIn, PathScales, Streamed,
+    DrawOrders, EventKeyIn, IkKeyIn, PathScales, Streamed, TableScratch,
 };
 
 /// Builds one [`AnimationData`] from an animation read in wire order (streamed from the
@@ -47,6 +47,8 @@ pub(super) struct AnimSink<'c, 'a, 'o> {
     /// The animation's keys ([`AnimationData::keys`]), copied out when it ends (the
     /// buffer is kept for the next animation).
     keys: Vec<f32>,
+    /// IK and deform timelines' buffers, reused.
+    scratch: TableScratch,
 }
 
 impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
@@ -65,6 +67,7 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
             attachment_slot: SlotId(0),
             unchecked: Vec::new(),
             keys: Vec::new(),
+            scratch: TableScratch::default(),
         }
     }
 
@@ -184,26 +187,25 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
         let c = &mut *self.c;
         let constraint = constraint_ref(c, Kind::Ik, t.constraint);
         let beziers = t.keys.iter().filter(|k| k.curve == CurveType::Bezier).count() * 2;
-        let keys: Vec<IkKeyIn> = t
-            .keys
-            .iter()
-            .map(|k| IkKeyIn {
-                time: k.time,
-                mix: match k.flags {
-                    Some(f) if f & 1 == 0 => 0.0,
-                    _ => k.mix.unwrap_or(1.0),
-                },
-                softness: k.softness.unwrap_or(0.0),
-                flags: IkFlags {
-                    bend_direction: if k.bend_direction < 0 { -1 } else { 1 },
-                    compress: k.compress,
-                    stretch: k.stretch,
-                },
-                curve: k.curve,
-                bezier: k.bezier,
-            })
-            .collect();
-        let (curves, flags) = ik_table(&mut c.b, &keys, beziers, &mut self.keys);
+        let keys = &mut self.scratch.ik;
+        keys.clear();
+        keys.extend(t.keys.iter().map(|k| IkKeyIn {
+            time: k.time,
+            mix: match k.flags {
+                Some(f) if f & 1 == 0 => 0.0,
+                _ => k.mix.unwrap_or(1.0),
+            },
+            softness: k.softness.unwrap_or(0.0),
+            flags: IkFlags {
+                bend_direction: if k.bend_direction < 0 { -1 } else { 1 },
+                compress: k.compress,
+                stretch: k.stretch,
+            },
+            curve: k.curve,
+            bezier: k.bezier,
+        }));
+        let TableScratch { ik, table } = &mut self.scratch;
+        let (curves, flags) = ik_table(&mut c.b, ik, beziers, &mut self.keys, table);
         self.tl.push(Timeline::Ik { constraint, curves, flags });
     }
 
@@ -297,7 +299,8 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
                     .unwrap_or(Vertices::Unweighted(Vec::new()));
                 let n = d.keys.len();
                 let beziers = d.keys.iter().filter(|k| k.curve == CurveType::Bezier).count();
-                let mut curves = CurveBuf::new(0, n, beziers);
+                let curves = &mut self.scratch.table;
+                curves.reset(0, n, beziers);
                 let mut keys = Vec::with_capacity(n);
                 c.b.enter("deform", &key);
                 for (i, k) in d.keys.iter().enumerate() {
@@ -312,7 +315,7 @@ impl wst::AnimationSink for AnimSink<'_, '_, '_> {
                 let mut next = 0;
                 for (i, k) in d.keys.iter().enumerate().skip(1) {
                     let ctl = k.bezier.as_slice();
-                    curves::segment_of(&mut curves, &mut next, i - 1, k.curve, ctl, 1.0);
+                    curves::segment_of(curves, &mut next, i - 1, k.curve, ctl, 1.0);
                 }
                 let curves = curves.store(&mut self.keys);
                 self.tl.push(Timeline::Deform { slot, attachment: att, curves, vertices: keys });

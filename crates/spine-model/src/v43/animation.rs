@@ -51,6 +51,8 @@ pub(super) struct AnimSink<'c, 'a, 'o> {
     pub(super) keys: Vec<f32>,
     /// The draw-order timeline being read.
     pub(super) order: Option<super::keyed::OrderTimeline>,
+    /// IK and deform timelines' buffers, reused.
+    pub(super) scratch: crate::timelines::TableScratch,
 }
 
 impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
@@ -69,6 +71,7 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
             unchecked: Vec::new(),
             keys: Vec::new(),
             order: None,
+            scratch: crate::timelines::TableScratch::default(),
         }
     }
 

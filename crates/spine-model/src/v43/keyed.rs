@@ -11,6 +11,7 @@ use crate::data::*;
 use crate::ids::*;
 use crate::timelines::{
     event_key, ik_table, timeline_attachment, vertices_mut, DrawOrders, EventKeyIn, IkKeyIn,
+    TableScratch,
 };
 
 impl AnimSink<'_, '_, '_> {
@@ -31,27 +32,26 @@ impl AnimSink<'_, '_, '_> {
         self.see(t.keys.last().map_or(0.0, |k| k.time));
         let constraint = constraint_ref(self.c, t.constraint, ConstraintType::Ik);
         let beziers = t.keys.iter().filter(|k| k.bezier.is_some()).count() * 2;
-        let keys: Vec<IkKeyIn> = t
-            .keys
-            .iter()
-            .map(|k| IkKeyIn {
-                time: k.time,
-                mix: if k.flags & 1 == 0 { 0.0 } else { k.mix.unwrap_or(1.0) },
-                softness: k.softness.unwrap_or(0.0),
-                flags: IkFlags {
-                    bend_direction: k.bend_direction(),
-                    compress: k.flags & 16 != 0,
-                    stretch: k.flags & 32 != 0,
-                },
-                curve: match k.bezier {
-                    Some(_) => CurveType::Bezier,
-                    None if k.flags & 64 != 0 => CurveType::Stepped,
-                    None => CurveType::Linear,
-                },
-                bezier: k.bezier,
-            })
-            .collect();
-        let (curves, flags) = ik_table(&mut self.c.b, &keys, beziers, &mut self.keys);
+        let keys = &mut self.scratch.ik;
+        keys.clear();
+        keys.extend(t.keys.iter().map(|k| IkKeyIn {
+            time: k.time,
+            mix: if k.flags & 1 == 0 { 0.0 } else { k.mix.unwrap_or(1.0) },
+            softness: k.softness.unwrap_or(0.0),
+            flags: IkFlags {
+                bend_direction: k.bend_direction(),
+                compress: k.flags & 16 != 0,
+                stretch: k.flags & 32 != 0,
+            },
+            curve: match k.bezier {
+                Some(_) => CurveType::Bezier,
+                None if k.flags & 64 != 0 => CurveType::Stepped,
+                None => CurveType::Linear,
+            },
+            bezier: k.bezier,
+        }));
+        let TableScratch { ik, table } = &mut self.scratch;
+        let (curves, flags) = ik_table(&mut self.c.b, ik, beziers, &mut self.keys, table);
         self.tl.push(Timeline::Ik { constraint, curves, flags });
     }
 
@@ -115,7 +115,8 @@ impl AnimSink<'_, '_, '_> {
             .unwrap_or(Vertices::Unweighted(Vec::new()));
         let n = d.keys.len();
         let beziers = d.curves.iter().filter(|k| **k == CurveType::Bezier).count();
-        let mut curves = CurveBuf::new(0, n, beziers);
+        let curves = &mut self.scratch.table;
+        curves.reset(0, n, beziers);
         let mut keys = Vec::with_capacity(n);
         c.b.enter("deform", key);
         for (i, k) in d.keys.iter().enumerate() {
@@ -135,7 +136,7 @@ impl AnimSink<'_, '_, '_> {
             } else {
                 &[]
             };
-            curves::segment_of(&mut curves, &mut next, i, curve, ctl, 1.0);
+            curves::segment_of(curves, &mut next, i, curve, ctl, 1.0);
         }
         (curves.store(&mut self.keys), keys)
     }
