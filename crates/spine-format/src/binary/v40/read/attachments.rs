@@ -173,63 +173,98 @@ fn weighted_one_byte<'a>(
 /// loads as long as the vertices, which pays for itself when records are 13 bytes each, but
 /// not with a branch per bone index to find where each vertex ends.
 fn weighted_varint<'a>(c: &Ctx, i: In<'a>, count: usize) -> Option<(In<'a>, Vertices)> {
-    let min_count = c.lim.min_count();
     let mut bones = c.weight_bones.take();
     let mut values = c.weight_values.take();
-    bones.clear();
-    values.clear();
-    // The scratch is made anew for each load: room for four influences a vertex (within
-    // what the input holds) at once, rather than growing by doubling from nothing.
-    let guess = count.saturating_mul(4).min(i.len() / 13);
-    bones.reserve(guess);
-    values.reserve(guess * 3);
-    let f = |b: &[u8; 12], k: usize| {
-        f32::from_bits(u32::from_be_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]))
-    };
-    let mut read = || {
-        let mut counts = Vec::with_capacity(count);
-        let mut body = i;
-        // The largest bone index: checked once at the end.
-        let mut max = 0u32;
-        for _ in 0..count {
-            let (&n, r) = body.split_first()?;
-            // Counts above the smallest limit go through the checked path's limit lookup.
-            if n >= 0x80 || u64::from(n) > min_count {
-                return None;
-            }
-            counts.push(u32::from(n));
-            body = r;
-            // At most one influence per 13 bytes of input: the scratch grows with the input.
-            bones.reserve(usize::from(n));
-            values.reserve(3 * usize::from(n));
-            for _ in 0..n {
-                let (&b0, r) = body.split_first()?;
-                let (bone, r) = if b0 < 0x80 {
-                    (u32::from(b0), r)
-                } else {
-                    let (&b1, r) = r.split_first()?;
-                    if b1 == 0 || b1 >= 0x80 {
-                        return None;
-                    }
-                    (u32::from(b0 & 0x7f) | u32::from(b1) << 7, r)
-                };
-                let (rec, r) = r.split_first_chunk::<12>()?;
-                max = max.max(bone);
-                bones.push(bone);
-                values.extend_from_slice(&[f(rec, 0), f(rec, 4), f(rec, 8)]);
-                body = r;
-            }
-        }
-        if max as usize >= c.bones {
-            return None;
-        }
-        let v = WeightedVertices { counts, bones: bones.to_vec(), values: values.to_vec() };
-        Some((body, Vertices::Weighted(v)))
-    };
-    let r = read();
+    let r = weighted_varint_into(c, i, count, &mut bones, &mut values);
     c.weight_bones.set(bones);
     c.weight_values.set(values);
     r
+}
+
+/// [`weighted_varint`] with its scratch buffers, written by index (their lengths are their
+/// sizes; grown, within what the input can hold, when a vertex does not fit): a `push` per
+/// influence kept each buffer's length in memory, about twice the instructions.
+#[inline(always)]
+fn weighted_varint_into<'a>(
+    c: &Ctx,
+    i: In<'a>,
+    count: usize,
+    bones: &mut Vec<u32>,
+    values: &mut Vec<f32>,
+) -> Option<(In<'a>, Vertices)> {
+    let min_count = c.lim.min_count();
+    // At most one influence per 13 bytes of input.
+    let most = i.len() / 13;
+    let f = |b: &[u8; 12], k: usize| {
+        f32::from_bits(u32::from_be_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]))
+    };
+    let mut counts = Vec::with_capacity(count);
+    let mut body = i;
+    // Influences written, and the largest bone index (checked once at the end).
+    let (mut done, mut max) = (0usize, 0u32);
+    for _ in 0..count {
+        let (&n, r) = body.split_first()?;
+        // Counts above the smallest limit go through the checked path's limit lookup.
+        if n >= 0x80 || u64::from(n) > min_count {
+            return None;
+        }
+        counts.push(u32::from(n));
+        body = r;
+        let end = done + usize::from(n);
+        if end > bones.len() {
+            grow_scratch(bones, values, end, count.saturating_mul(4), most)?;
+        }
+        let ob = bones.get_mut(done..end)?;
+        let ov = values.get_mut(3 * done..3 * end)?.as_chunks_mut::<3>().0;
+        for (b, v) in ob.iter_mut().zip(ov) {
+            let (&b0, r) = body.split_first()?;
+            let (bone, r) = if b0 < 0x80 {
+                (u32::from(b0), r)
+            } else {
+                let (&b1, r) = r.split_first()?;
+                if b1 == 0 || b1 >= 0x80 {
+                    return None;
+                }
+                (u32::from(b0 & 0x7f) | u32::from(b1) << 7, r)
+            };
+            let (rec, r) = r.split_first_chunk::<12>()?;
+            max = max.max(bone);
+            *b = bone;
+            *v = [f(rec, 0), f(rec, 4), f(rec, 8)];
+            body = r;
+        }
+        done = end;
+    }
+    if max as usize >= c.bones {
+        return None;
+    }
+    let v = WeightedVertices {
+        counts,
+        bones: bones.get(..done)?.to_vec(),
+        values: values.get(..3 * done)?.to_vec(),
+    };
+    Some((body, Vertices::Weighted(v)))
+}
+
+/// Grows the weighted scratch buffers to hold at least `need` influences: to twice their
+/// size or `guess`, whichever is larger, and never past `most` (`None` when `need` is past
+/// it: the input cannot hold that many).
+#[cold]
+#[inline(never)]
+fn grow_scratch(
+    bones: &mut Vec<u32>,
+    values: &mut Vec<f32>,
+    need: usize,
+    guess: usize,
+    most: usize,
+) -> Option<()> {
+    if need > most {
+        return None;
+    }
+    let len = need.max(bones.len() * 2).max(guess).min(most);
+    bones.resize(len, 0);
+    values.resize(3 * len, 0.0);
+    Some(())
 }
 
 /// A vertex count and the vertices (4.0/4.1: a `weighted` bool follows the count).
