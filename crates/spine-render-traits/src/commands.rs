@@ -576,8 +576,8 @@ impl RenderCommands {
             });
         }
         self.uvs.extend_from_slice(uvs);
-        self.colors.extend(std::iter::repeat_n(light, nv));
-        self.dark_colors.extend(std::iter::repeat_n(dark, nv));
+        push_repeated(&mut self.colors, light, nv);
+        push_repeated(&mut self.dark_colors, dark, nv);
         self.commit(plan, page, blend_mode, v0, i0, nv, ni);
         Ok(true)
     }
@@ -755,6 +755,15 @@ impl TriangleIndex for u32 {
     fn to_u32(self) -> u32 {
         self
     }
+}
+
+/// Appends `n` copies of `v`: written in whole steps of the compiler's loop (8 a step) and
+/// the surplus cut, rather than its remainder of up to 7 written one by one.
+#[inline(always)]
+fn push_repeated(dst: &mut Vec<Argb>, v: Argb, n: usize) {
+    let len = dst.len();
+    dst.extend(std::iter::repeat_n(v, n.next_multiple_of(8)));
+    dst.truncate(len + n);
 }
 
 /// [`TriangleIndex::map_into`] through `u32` (exact up to 65 535, saturated above), in one

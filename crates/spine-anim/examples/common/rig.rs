@@ -32,6 +32,7 @@ impl Args {
 
     /// Loads the 4.2 corpus rig the arguments name (no atlas); `None` (said on stderr)
     /// without a corpus.
+    #[allow(dead_code)] // (`render_profile` loads with the atlas)
     pub fn load(&self) -> Option<Arc<SkeletonData>> {
         let Some(corpus) = skel_testkit::spine_corpus() else {
             eprintln!("no corpus");
