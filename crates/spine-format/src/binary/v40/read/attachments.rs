@@ -650,9 +650,20 @@ mod tests {
     fn varint_and_checked_agree_on_random_input() {
         let mut r = Rng::new(0x9E37_79B9_7F4A_7C15);
         let mut accepted = 0u64;
+        let all_bones = [129usize, 130, 131, 200, 255, 256, 1000, 16383, 16384, 20000];
+        // One context per bone count kept for the whole run, as a load keeps its own from
+        // mesh to mesh: its scratch buffers hold what earlier inputs left in them.
+        let kept: Vec<Ctx> = all_bones
+            .iter()
+            .map(|&bones| {
+                let mut c =
+                    Ctx::new(Lim::new(Limits::default()), 0, SpineVersion::V4_2, false, false);
+                c.bones = bones;
+                c
+            })
+            .collect();
         for iter in 0..40_000u64 {
-            let bones = [129usize, 130, 131, 200, 255, 256, 1000, 16383, 16384, 20000]
-                [(iter % 10) as usize];
+            let bones = all_bones[(iter % 10) as usize];
             let mut limits = Limits::default();
             if iter % 7 == 0 {
                 limits.max_vertices = r.below(6);
@@ -662,6 +673,23 @@ mod tests {
             let count = r.below(6);
             let input = gen(&mut r, bones, count);
             let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+            if iter % 7 != 0 {
+                // The kept context reads what a fresh one reads.
+                let fresh = weighted_varint(&c, &input, count);
+                let reused = weighted_varint(&kept[(iter % 10) as usize], &input, count);
+                let read = |r: &Option<(In<'_>, Vertices)>| {
+                    r.as_ref().map(|(rest, v)| match v {
+                        Vertices::Weighted(w) => {
+                            (rest.len(), w.counts.clone(), w.bones.clone(), bits(&w.values))
+                        }
+                        Vertices::Plain(_) => panic!("weighted vertices expected"),
+                    })
+                };
+                assert_eq!(read(&fresh), read(&reused), "{input:?}");
+            } else {
+                // The checked path shares the scratch (and leaves its length changed).
+                let _ = weighted_checked(&kept[(iter % 10) as usize], &input, count);
+            }
             match (weighted_varint(&c, &input, count), weighted_checked(&c, &input, count)) {
                 (Some((rest, Vertices::Weighted(a))), Ok((rest2, Vertices::Weighted(b)))) => {
                     accepted += 1;
