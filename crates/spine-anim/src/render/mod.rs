@@ -272,6 +272,9 @@ impl SkeletonRenderer {
             None => &mut spare,
         };
         let sk_color = skeleton.color;
+        // Read once: through the skeleton's `Arc`, the compiler reloads them every slot.
+        let bl_first = data.behaviour.region_vertices_bl_first;
+        let quad_indices = if bl_first { &QUAD_BL_FIRST } else { &QUAD };
         self.bone_pack.reset();
         for &slot_id in &skeleton.draw_order {
             let Some(slot) = skeleton.slots.get(slot_id.index()) else { continue };
@@ -287,8 +290,6 @@ impl SkeletonRenderer {
                 continue;
             }
             let Some(bone) = skeleton.bones.get(slot.bone.index()) else { continue };
-            let quad_indices =
-                if data.behaviour.region_vertices_bl_first { &QUAD_BL_FIRST } else { &QUAD };
             let blend = to_blend(data.slot(slot_id).blend);
             // Region corners and UVs live on the stack; mesh positions in `self.world`, or,
             // when not clipping, written straight into `out`.
@@ -312,7 +313,6 @@ impl SkeletonRenderer {
                             r.offsets
                         };
                         let Some(offsets) = offsets else { continue };
-                        let bl_first = data.behaviour.region_vertices_bl_first;
                         quad = crate::vertices::region_world(&offsets, bone, bl_first);
                         // The setup frame's UVs were made when the atlas was bound (copied
                         // whole: built here corner by corner, they were read back as 16-byte
