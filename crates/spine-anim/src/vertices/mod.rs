@@ -184,7 +184,9 @@ pub(crate) fn world_into(
         }
         Vertices::Weighted(w) => {
             let Some(pack) = pack else { return weighted_world(w, deform, bones, dst) };
-            if let Some(prepared) = prepared.filter(|p| p.serves(w, deform, bones.len())) {
+            // (`for_prepared` checks the bones are the skeleton's, `weighted_world_prepared`
+            // that the records serve `w` and `deform`.)
+            if let Some(prepared) = prepared {
                 if let Some(mats) = pack.for_prepared(w.bones.len(), bones, prepared.used()) {
                     if weighted_world_prepared(w, prepared, deform, mats, dst).is_some() {
                         return true;
