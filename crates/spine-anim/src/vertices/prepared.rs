@@ -7,13 +7,16 @@ use super::{influence_lanes, BoneMatrix, SMALL_BONES};
 
 /// One influence laid out for [`weighted_world_prepared`]: the bind position as
 /// `[vx, vx, vy, vy]` (the lanes multiplied by a [`BoneMatrix`]'s `[a, c, b, d]`), the weight
-/// twice and the bone as a `u8`, in one 32-byte record.
+/// twice, the bone as a `u8` and the vertex it moves, in one 32-byte record (the vertex in
+/// the record's spare bytes: a grouped vertex's loop reads its destination from its first
+/// record, not from a second array).
 #[derive(Debug, Clone, Copy, Default)]
 #[repr(C, align(16))]
 struct Influence {
     position: [f32; 4],
     weight: [f32; 2],
     bone: u8,
+    vertex: u32,
 }
 
 /// Where a vertex of a group writes, and its first influence in the source order (for
@@ -78,6 +81,7 @@ impl PreparedWeights {
                 position: [v[0], v[0], v[1], v[1]],
                 weight: [v[2], v[2]],
                 bone,
+                vertex: 0,
             });
         }
         // Each vertex's first influence.
@@ -112,7 +116,11 @@ impl PreparedWeights {
             let Some(r) = records.get(first as usize..(first + n) as usize) else {
                 return unusable;
             };
+            let at = prepared.influences.len();
             prepared.influences.extend_from_slice(r);
+            for r in prepared.influences.get_mut(at..).into_iter().flatten() {
+                r.vertex = vertex as u32;
+            }
             prepared.targets.push(Target { vertex: vertex as u32, first });
             if is_other(n) {
                 prepared.other_counts.push(n);
@@ -155,13 +163,15 @@ fn group<const K: usize>(
 ) -> Option<()> {
     let records = records.as_chunks::<K>().0;
     if deform.is_empty() {
-        for (r, t) in records.iter().zip(targets) {
-            *dst.get_mut(t.vertex as usize)? = vertex(r, None, mats);
+        for r in records {
+            let at = r.first()?.vertex as usize;
+            *dst.get_mut(at)? = vertex(r, None, mats);
         }
     } else {
         for (r, t) in records.iter().zip(targets) {
             let moved = deform.get(t.first as usize..)?.first_chunk::<K>()?;
-            *dst.get_mut(t.vertex as usize)? = vertex(r, Some(moved), mats);
+            let at = r.first()?.vertex as usize;
+            *dst.get_mut(at)? = vertex(r, Some(moved), mats);
         }
     }
     Some(())
@@ -205,13 +215,21 @@ pub(super) fn weighted_world_prepared(
         Some((r, t))
     };
     let (r, t) = next(1, n1)?;
-    group::<1>(r, t, deform, mats, dst)?;
+    if n1 > 0 {
+        group::<1>(r, t, deform, mats, dst)?;
+    }
     let (r, t) = next(2, n2)?;
-    group::<2>(r, t, deform, mats, dst)?;
+    if n2 > 0 {
+        group::<2>(r, t, deform, mats, dst)?;
+    }
     let (r, t) = next(3, n3)?;
-    group::<3>(r, t, deform, mats, dst)?;
+    if n3 > 0 {
+        group::<3>(r, t, deform, mats, dst)?;
+    }
     let (r, t) = next(4, n4)?;
-    group::<4>(r, t, deform, mats, dst)?;
+    if n4 > 0 {
+        group::<4>(r, t, deform, mats, dst)?;
+    }
     for (&n, t) in prepared.other_counts.iter().zip(targets) {
         let (r, rest) = records.split_at_checked(n as usize)?;
         records = rest;
