@@ -16,7 +16,25 @@ pub struct Triangulator {
     /// While merging: the first two indices of each polygon that is still a triangle,
     /// [`NOT_A_TRIANGLE`] for the others.
     triangle_keys: Vec<(usize, usize)>,
+    /// [`key_word`] of each of `triangle_keys`: a polygon whose key word is not among them
+    /// has no triangle to merge, found without the exact scan.
+    key_words: Vec<u32>,
     count: usize,
+}
+
+/// A word equal for equal keys (exact below 65,536 vertices; beyond, two keys may share a
+/// word, which only costs an exact scan that finds nothing).
+#[inline]
+fn key_word((a, b): (usize, usize)) -> u32 {
+    ((a as u32) << 16) ^ (b as u32)
+}
+
+/// Whether `word` is among `words`: sixteen compared a step, without an early exit (the
+/// words of a clipping polygon's triangles fit in a few steps).
+fn has_word(words: &[u32], word: u32) -> bool {
+    let (steps, rest) = words.as_chunks::<16>();
+    steps.iter().any(|s| s.iter().fold(false, |found, &w| found | (w == word)))
+        || rest.contains(&word)
 }
 
 /// A [`Triangulator::triangle_keys`] entry no polygon matches (indices are below the
@@ -278,12 +296,18 @@ impl Triangulator {
             [a, b, _] => (a, b),
             _ => NOT_A_TRIANGLE,
         }));
+        self.key_words.clear();
+        self.key_words.extend(self.triangle_keys.iter().map(|&k| key_word(k)));
         for i in 0..n {
             if self.polygon_indices[i].is_empty() {
                 continue;
             }
             let first_index = self.polygon_indices[i][0];
             let last_index = self.polygon_indices[i][self.polygon_indices[i].len() - 1];
+            // No triangle keyed `(first, last)`: the scan below would merge nothing.
+            if !has_word(&self.key_words, key_word((first_index, last_index))) {
+                continue;
+            }
             let p = &self.polygons[i];
             let o = p.len() - 4;
             let (mut prev_prev_x, mut prev_prev_y) = (p[o], p[o + 1]);
@@ -302,9 +326,11 @@ impl Triangulator {
                         self.polygons[ii].clear();
                         self.polygon_indices[ii].clear();
                         self.triangle_keys[ii] = NOT_A_TRIANGLE;
+                        self.key_words[ii] = key_word(NOT_A_TRIANGLE);
                         self.polygons[i].extend_from_slice(&[x3, y3]);
                         self.polygon_indices[i].push(ol);
                         self.triangle_keys[i] = NOT_A_TRIANGLE;
+                        self.key_words[i] = key_word(NOT_A_TRIANGLE);
                         prev_prev_x = prev_x;
                         prev_prev_y = prev_y;
                         prev_x = x3;
