@@ -322,8 +322,9 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &ConstraintData, constraint: &mut C
     update_in_cache(ctx, data, constraint);
 }
 
-/// [`update`] from `Skeleton::update_world_transform`'s walk of the update cache.
-#[inline]
+/// [`update`] from `Skeleton::update_world_transform`'s walk of the update cache (inlined
+/// there: out of line, the walk's arms lost registers).
+#[inline(always)]
 pub(crate) fn update_in_cache(
     ctx: &mut SolverCtx<'_>,
     data: &ConstraintData,
@@ -345,6 +346,41 @@ pub(crate) fn update_in_cache(
     // What a slider applied to this constraint held for this update only.
     if constraint.slider_base.is_some() {
         constraint.restore_slider_base();
+    }
+}
+
+/// Two entries of the update cache, `first` then `second`, physics constraints paired by
+/// `Skeleton::update_cache` (independent of each other): run side by side when both are 4.2
+/// physics constraints, else one after the other. (Out of line: inlined, its two updates
+/// crowded the registers of the walk's other arms.)
+#[inline(never)]
+pub(crate) fn update_pair_in_cache(
+    ctx: &mut SolverCtx<'_>,
+    constraints: &mut [Constraint],
+    (first, second): (u32, u32),
+) {
+    let data = ctx.data;
+    let (i, j) = (first as usize, second as usize);
+    let (Some(d0), Some(d1)) = (data.constraints.get(i), data.constraints.get(j)) else { return };
+    let Ok([c0, c1]) = constraints.get_disjoint_mut([i, j]) else { return };
+    match (&d0.kind, &mut c0.pose, &d1.kind, &mut c1.pose) {
+        (
+            ConstraintKind::Physics(k0),
+            ConstraintPose::Physics(p0),
+            ConstraintKind::Physics(k1),
+            ConstraintPose::Physics(p1),
+        ) if !data.behaviour.physics_lagged_offsets => {
+            physics::update_42_pair(ctx, (k0, p0), (k1, p1));
+            for c in [c0, c1] {
+                if c.slider_base.is_some() {
+                    c.restore_slider_base();
+                }
+            }
+        }
+        _ => {
+            update_in_cache(ctx, d0, c0);
+            update_in_cache(ctx, d1, c1);
+        }
     }
 }
 

@@ -114,6 +114,9 @@ pub struct Skeleton {
     pub(crate) children: Children,
     /// Test switch (see [`Skeleton::set_eager_applied`]).
     eager_applied: bool,
+    /// Test switch (see [`Skeleton::set_paired_physics`]): `false` keeps physics
+    /// constraints apart in the walk.
+    unpaired: bool,
     /// This thread's [`APPLIES`] count when an animation state last applied to this
     /// skeleton (see [`Skeleton::cold`]).
     applied_at: u64,
@@ -193,6 +196,7 @@ impl Skeleton {
             draw_order_pose: Vec::new(),
             children,
             eager_applied: false,
+            unpaired: false,
             applied_at: 0,
             activity: 0,
         };
@@ -429,8 +433,11 @@ impl Skeleton {
             };
             k += 1;
             let Some(cd) = data.constraints.get(id as usize) else {
-                // A later entry of a bone (see `WalkEntry::Other`).
-                if let Some(i) = (id as usize).checked_sub(data.constraints.len()) {
+                if id & PAIR != 0 {
+                    // Two physics constraints (see `Skeleton::pair_physics`).
+                    constraints::update_pair_in_cache(&mut ctx, constraints, pair_of(id));
+                } else if let Some(i) = (id as usize).checked_sub(data.constraints.len()) {
+                    // A later entry of a bone (see `WalkEntry::Other`).
                     update_again(ctx.bones, i, frame);
                 }
                 continue;
@@ -451,6 +458,21 @@ impl Skeleton {
     pub fn set_eager_applied(&mut self, eager: bool) {
         self.eager_applied = eager;
         self.mark_read_after();
+    }
+
+    /// Test hook: `false` runs the update cache's physics constraints one by one, in its
+    /// order, instead of independent pairs side by side (see `update_42_pair`). The results
+    /// are the same bit for bit; this exists so a test can show it.
+    #[doc(hidden)]
+    pub fn set_paired_physics(&mut self, paired: bool) {
+        self.unpaired = !paired;
+        self.build_walk();
+    }
+
+    /// Test hook: how many pairs of physics constraints the walk runs side by side.
+    #[doc(hidden)]
+    pub fn physics_pairs(&self) -> usize {
+        self.walk.iter().filter(|e| matches!(e, WalkEntry::Other(id) if id & PAIR != 0)).count()
     }
 
     /// A bone by name.

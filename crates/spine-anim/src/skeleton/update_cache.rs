@@ -24,8 +24,25 @@ pub(super) enum WalkEntry {
     Bone(BoneId),
     /// A constraint (index below the constraint count), or `constraint count + bone index`:
     /// a later entry of that bone (re-sorted after a constraint), from its applied pose.
-    /// Apart from the bone arm, so the bone entries' dispatch stays one tag test.
+    /// Apart from the bone arm, so the bone entries' dispatch stays one tag test. With
+    /// [`PAIR`] set: two independent 4.2 physics constraints run side by side (see
+    /// [`pair_of`] and [`Skeleton::pair_physics`]); in the same arm, so that the walk's
+    /// dispatch is unchanged.
     Other(u32),
+}
+
+/// The bit of a [`WalkEntry::Other`] holding two physics constraints (no entry index
+/// reaches it: they are below `u32::MAX >> 1`).
+pub(super) const PAIR: u32 = 1 << 31;
+
+/// Constraints below this index can be paired (their two indices fit in a
+/// [`WalkEntry::Other`] with [`PAIR`]).
+const PAIRABLE: u32 = 1 << 15;
+
+/// The two constraints of a [`PAIR`] entry, in update order.
+#[inline]
+pub(super) fn pair_of(entry: u32) -> (u32, u32) {
+    ((entry >> 15) & (PAIRABLE - 1), entry & (PAIRABLE - 1))
 }
 
 /// Which `Skeleton.updateCache` rules to follow.
@@ -414,8 +431,9 @@ impl Skeleton {
         let n = self.data.constraints.len();
         let reset_all =
             self.data.constraints.iter().any(|c| matches!(c.kind, ConstraintKind::Slider(_)));
-        let again =
-            |id: BoneId| WalkEntry::Other(u32::try_from(n + id.index()).unwrap_or(u32::MAX));
+        let again = |id: BoneId| {
+            WalkEntry::Other(u32::try_from(n + id.index()).unwrap_or(!PAIR).min(!PAIR))
+        };
         self.walk.clear();
         self.walk.reserve_exact(self.update_cache.len());
         for entry in &self.update_cache {
@@ -445,6 +463,67 @@ impl Skeleton {
         }
         if let Some(s) = open {
             self.unwalked.push(s..self.bones.len());
+        }
+        if !reset_all && !self.unpaired {
+            self.pair_physics();
+        }
+    }
+
+    /// Pairs 4.2 physics constraints for [`update_42_pair`](constraints::physics): a
+    /// physics entry, bone entries, then another physics entry become the bone entries, then
+    /// one [`PAIR`] entry of the two, when nothing of the first reaches them: the
+    /// second's bone, and each bone entry between, is not the first's bone and has not it as
+    /// parent, and neither is the first's bone's parent (the first writes its bone's world
+    /// transform and reads its parent's; the second reads its parent's and writes its own).
+    /// Moving the bone entries before the first constraint and running the two side by side
+    /// then computes the same values.
+    fn pair_physics(&mut self) {
+        let data = &*self.data;
+        if data.behaviour.physics_lagged_offsets || data.behaviour.lazy_bone_poses {
+            return;
+        }
+        let physics_bone = |entry: WalkEntry| match entry {
+            WalkEntry::Other(c) if c < PAIRABLE => {
+                match data.constraints.get(c as usize).map(|c| &c.kind) {
+                    Some(ConstraintKind::Physics(p)) => Some(p.bone),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let parent = |id: BoneId| self.bones.get(id.index()).and_then(|b| b.parent);
+        let mut i = 0;
+        while let Some(&entry) = self.walk.get(i) {
+            let Some(first) = physics_bone(entry) else {
+                i += 1;
+                continue;
+            };
+            let first_parent = parent(first);
+            let apart =
+                |b: BoneId| b != first && parent(b) != Some(first) && Some(b) != first_parent;
+            let mut j = i + 1;
+            while let Some(&WalkEntry::Bone(b)) = self.walk.get(j) {
+                if !apart(b) {
+                    break;
+                }
+                j += 1;
+            }
+            match (entry, self.walk.get(j).copied()) {
+                (WalkEntry::Other(c0), Some(second @ WalkEntry::Other(c1)))
+                    if physics_bone(second).is_some_and(apart) =>
+                {
+                    // The bone entries first, then the two constraints as one entry.
+                    if let Some(run) = self.walk.get_mut(i..=j) {
+                        run.rotate_left(1);
+                    }
+                    self.walk.remove(j);
+                    if let Some(last) = self.walk.get_mut(j - 1) {
+                        *last = WalkEntry::Other(PAIR | c0 << 15 | c1);
+                    }
+                    i = j;
+                }
+                _ => i += 1,
+            }
         }
     }
 

@@ -32,6 +32,7 @@ use crate::skeleton::{Bone, Physics};
 mod step42;
 mod step43;
 
+pub(crate) use step42::update_42_pair;
 pub use step43::update_43;
 
 /// `MathUtil::Pi_2`.

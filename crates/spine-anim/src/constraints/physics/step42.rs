@@ -2,7 +2,7 @@
 //! shear-x and scale-x springs driven by the bone's tip, then the offsets applied.
 
 use super::*;
-use crate::skeleton::parent_world;
+use crate::skeleton::{parent_world, ParentWorld, WorldFrame};
 
 /// The per-update values of one 4.2 step (spine-cpp's one-letter names).
 struct Step {
@@ -23,54 +23,150 @@ struct Step {
     l: f32,
 }
 
+/// What a 4.2 update reads of its solver context, copied out so that two constraints'
+/// updates can hold their bones at once (see [`update_42_pair`]).
+#[derive(Clone, Copy)]
+struct Env {
+    frame: WorldFrame,
+    time: f32,
+    physics: Physics,
+    y_down: bool,
+    reference_scale: f32,
+    lazy_bone_poses: bool,
+}
+
+impl Env {
+    fn of(ctx: &SolverCtx<'_>) -> Env {
+        Env {
+            frame: ctx.frame,
+            time: ctx.time,
+            physics: ctx.physics,
+            y_down: ctx.y_down,
+            reference_scale: ctx.data.reference_scale,
+            lazy_bone_poses: ctx.data.behaviour.lazy_bone_poses,
+        }
+    }
+}
+
+/// An update between its parts: what [`begin`] found for [`springs`] and [`end`].
+struct Flight {
+    mix: f32,
+    /// The bone's setup length (`l`).
+    l: f32,
+    parent: Option<ParentWorld>,
+    rotate_or_shear_x: bool,
+    scale_x: bool,
+    /// The rotation / scale springs to step (an update that is not the first after a reset,
+    /// with a rotate, shear-x or scale-x mix).
+    springs: Option<Step>,
+    /// `Physics::Reset` or `Physics::Update` (not `Physics::Pose`).
+    update: bool,
+}
+
 /// spine-cpp 4.2 `PhysicsConstraint::update` (see [`update`]).
 pub(super) fn update_42(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPose) {
+    let env = Env::of(ctx);
+    let bi = data.bone.index();
+    let l = ctx.data.bones.get(bi).map_or(0.0, |b| b.length);
+    let parent = parent_world(ctx.bones, data.bone);
+    let Some(bone) = ctx.bones.get_mut(bi) else { return };
+    if let Some(f) = begin(&env, data, pose, bone, l, parent) {
+        springs(&f, data, pose, bone);
+        end(&env, f, data, pose, bone);
+    }
+}
+
+/// Two 4.2 updates whose constraints are independent (neither bone is the other's or its
+/// parent, see `Skeleton::update_cache`), part by part: the rotation springs of each are one
+/// long chain of dependent steps (`atan2`, `sin_cos`, the springs, `sin_cos` again), and
+/// side by side the processor runs both chains at once. Each update does what [`update_42`]
+/// does, in the same order: the same bits. Falls back to one after the other when the two
+/// share a bone.
+pub(crate) fn update_42_pair(
+    ctx: &mut SolverCtx<'_>,
+    (d0, p0): (&PhysicsData, &mut PhysicsPose),
+    (d1, p1): (&PhysicsData, &mut PhysicsPose),
+) {
+    let env = Env::of(ctx);
+    let (i0, i1) = (d0.bone.index(), d1.bone.index());
+    let length = |i: usize| ctx.data.bones.get(i).map_or(0.0, |b| b.length);
+    let (l0, l1) = (length(i0), length(i1));
+    let (q0, q1) = (parent_world(ctx.bones, d0.bone), parent_world(ctx.bones, d1.bone));
+    let Ok([b0, b1]) = ctx.bones.get_disjoint_mut([i0, i1]) else {
+        update_42(ctx, d0, p0);
+        update_42(ctx, d1, p1);
+        return;
+    };
+    let f0 = begin(&env, d0, p0, b0, l0, q0);
+    let f1 = begin(&env, d1, p1, b1, l1, q1);
+    if let Some(f) = &f0 {
+        springs(f, d0, p0, b0);
+    }
+    if let Some(f) = &f1 {
+        springs(f, d1, p1, b1);
+    }
+    if let Some(f) = f0 {
+        end(&env, f, d0, p0, b0);
+    }
+    if let Some(f) = f1 {
+        end(&env, f, d1, p1, b1);
+    }
+}
+
+/// The first part of an update: the time, the translation springs (or, in
+/// `Physics::Pose`, the translation offsets). `None`: the update ends here (mix 0,
+/// `Physics::None`).
+#[inline(always)]
+fn begin(
+    env: &Env,
+    data: &PhysicsData,
+    pose: &mut PhysicsPose,
+    bone: &mut Bone,
+    l: f32,
+    parent: Option<ParentWorld>,
+) -> Option<Flight> {
     let mix = pose.mix;
     if mix == 0.0 {
-        return;
+        return None;
     }
     let x = data.x > 0.0;
     let y = data.y > 0.0;
     let rotate_or_shear_x = data.rotate > 0.0 || data.shear_x > 0.0;
     let scale_x = data.scale_x > 0.0;
-    let bi = data.bone.index();
-    let l = ctx.data.bones.get(bi).map_or(0.0, |b| b.length);
-    let frame = ctx.frame;
-    let y_sign = if ctx.y_down { -1.0 } else { 1.0 };
-    let parent = parent_world(ctx.bones, data.bone);
-    let Some(bone) = ctx.bones.get_mut(bi) else { return };
-
-    match ctx.physics {
-        Physics::None => return,
+    let y_sign = if env.y_down { -1.0 } else { 1.0 };
+    let mut springs = None;
+    match env.physics {
+        Physics::None => return None,
         Physics::Reset | Physics::Update => {
             let st = &mut pose.state;
-            if ctx.physics == Physics::Reset {
-                st.reset(ctx.time);
+            if env.physics == Physics::Reset {
+                st.reset(env.time);
             }
-            let delta = (ctx.time - st.last_time).max(0.0);
+            let delta = (env.time - st.last_time).max(0.0);
             st.remaining = bounded_backlog(st.remaining + delta, data.step);
-            st.last_time = ctx.time;
+            st.last_time = env.time;
             if st.reset {
                 st.reset = false;
                 st.ux = bone.world_x;
                 st.uy = bone.world_y;
             } else {
                 let mut qx = data.limit * delta;
-                let qy = qx * math::abs(frame.scale_x);
-                qx *= math::abs(frame.scale_y);
-                let f = ctx.data.reference_scale;
+                let qy = qx * math::abs(env.frame.scale_x);
+                qx *= math::abs(env.frame.scale_y);
+                let f = env.reference_scale;
                 let k = Step { mix, i: pose.inertia, t: data.step, f, qx, qy, y_sign, l };
                 let mut a = pose.state.remaining;
                 if x || y {
                     a = translate(pose, bone, data, &k, a);
                 }
                 if rotate_or_shear_x || scale_x {
-                    a = rotate_and_scale(pose, bone, data, &k);
+                    // The rotation springs start again from the time before the
+                    // translation's steps (`springs` stores what they leave).
+                    springs = Some(k);
+                } else {
+                    pose.state.remaining = a;
                 }
-                pose.state.remaining = a;
             }
-            pose.state.cx = bone.world_x;
-            pose.state.cy = bone.world_y;
         }
         Physics::Pose => {
             let st = &pose.state;
@@ -82,29 +178,52 @@ pub(super) fn update_42(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut 
             }
         }
     }
+    let update = env.physics != Physics::Pose;
+    Some(Flight { mix, l, parent, rotate_or_shear_x, scale_x, springs, update })
+}
 
+/// The second part: the rotation and scale springs, then the center remembered.
+#[inline(always)]
+fn springs(f: &Flight, data: &PhysicsData, pose: &mut PhysicsPose, bone: &Bone) {
+    if let Some(k) = &f.springs {
+        pose.state.remaining = rotate_and_scale(pose, bone, data, k);
+    }
+    if f.update {
+        pose.state.cx = bone.world_x;
+        pose.state.cy = bone.world_y;
+    }
+}
+
+/// The last part: the rotation, shear and scale offsets applied to the world matrix.
+#[inline(always)]
+fn end(env: &Env, f: Flight, data: &PhysicsData, pose: &mut PhysicsPose, bone: &mut Bone) {
     // The matrix is changed in registers and stored once (with its applied pose's inputs):
     // written field by field, it was read back as one 16-byte copy, a store-forwarding stall.
     let st = &mut pose.state;
+    let mix = f.mix;
     let mut m = [bone.a, bone.b, bone.c, bone.d];
-    if rotate_or_shear_x {
+    if f.rotate_or_shear_x {
         m = rotate_and_shear(m, data, st.rotate_offset * mix);
     }
-    if scale_x {
+    if f.scale_x {
         let s = 1.0 + st.scale_offset * mix * data.scale_x;
         m[0] *= s;
         m[2] *= s;
     }
-    if ctx.physics != Physics::Pose {
-        st.tx = l * m[0];
-        st.ty = l * m[2];
+    if f.update {
+        st.tx = f.l * m[0];
+        st.ty = f.l * m[2];
     }
     let [a, b, c, d] = m;
     // 4.3 poses (`lazy43`): the bone's local pose stays stale until something reads it.
-    if ctx.data.behaviour.lazy_bone_poses {
+    if env.lazy_bone_poses {
         (bone.a, bone.b, bone.c, bone.d) = (a, b, c, d);
     } else {
-        bone.set_world_update_applied([a, b, c, d, bone.world_x, bone.world_y], parent, &frame);
+        bone.set_world_update_applied(
+            [a, b, c, d, bone.world_x, bone.world_y],
+            f.parent,
+            &env.frame,
+        );
     }
 }
 
