@@ -99,11 +99,28 @@ pub(crate) fn update_42_pair(
     };
     let f0 = begin(&env, d0, p0, b0, l0, q0);
     let f1 = begin(&env, d1, p1, b1, l1, q1);
-    if let Some(f) = &f0 {
-        springs(f, d0, p0, b0);
-    }
-    if let Some(f) = &f1 {
-        springs(f, d1, p1, b1);
+    match (&f0, &f1) {
+        (
+            Some(f0 @ Flight { springs: Some(k0), .. }),
+            Some(f1 @ Flight { springs: Some(k1), .. }),
+        ) => {
+            // Both step their springs: each of the three steps for one, then the other.
+            let (t0, t1) = (tip(p0, b0, d0, k0), tip(p1, b1, d1, k1));
+            let (u0, u1) = (turn(p0, b0, d0, k0, t0), turn(p1, b1, d1, k1, t1));
+            p0.state.remaining = step_springs(p0, d0, k0, u0);
+            p1.state.remaining = step_springs(p1, d1, k1, u1);
+            for (f, p, b) in [(f0, &mut *p0, &*b0), (f1, &mut *p1, &*b1)] {
+                remember_center(f, p, b);
+            }
+        }
+        _ => {
+            if let Some(f) = &f0 {
+                springs(f, d0, p0, b0);
+            }
+            if let Some(f) = &f1 {
+                springs(f, d1, p1, b1);
+            }
+        }
     }
     if let Some(f) = f0 {
         end(&env, f, d0, p0, b0);
@@ -188,6 +205,13 @@ fn springs(f: &Flight, data: &PhysicsData, pose: &mut PhysicsPose, bone: &Bone) 
     if let Some(k) = &f.springs {
         pose.state.remaining = rotate_and_scale(pose, bone, data, k);
     }
+    remember_center(f, pose, bone);
+}
+
+/// The bone's position remembered as the center of the next update (not in
+/// `Physics::Pose`).
+#[inline(always)]
+fn remember_center(f: &Flight, pose: &mut PhysicsPose, bone: &Bone) {
     if f.update {
         pose.state.cx = bone.world_x;
         pose.state.cy = bone.world_y;
@@ -284,24 +308,59 @@ fn translate(
     a
 }
 
+/// The tip's movement since the last update and the angles of [`rotate_and_scale`]: the
+/// clamped `dx, dy`, the target angle (with a rotate or shear-x mix) and the bone's.
+struct Tip {
+    dx: f32,
+    dy: f32,
+    ta: f32,
+    ca: f32,
+}
+
+/// What the offsets' update leaves for the spring steps: the angle's sine and cosine, the
+/// rotation mix and the bone's angle.
+struct Turn {
+    s: f32,
+    c: f32,
+    mr: f32,
+    ca: f32,
+}
+
 /// The rotation / shear-x and scale-x springs: the tip's movement since the last update
 /// feeds the offsets, then the whole unsimulated time is stepped. Returns the time left.
+/// (In three steps, which [`update_42_pair`] interleaves for two constraints.)
 #[inline(always)]
 fn rotate_and_scale(pose: &mut PhysicsPose, bone: &Bone, data: &PhysicsData, k: &Step) -> f32 {
-    let rotate_or_shear_x = data.rotate > 0.0 || data.shear_x > 0.0;
-    let scale_x = data.scale_x > 0.0;
-    let st = &mut pose.state;
-    let (i, t, l) = (k.i, k.t, k.l);
-    let (mut c, mut s);
-    let mut mr = 0.0;
+    let tip = tip(pose, bone, data, k);
+    let turn = turn(pose, bone, data, k, tip);
+    step_springs(pose, data, k, turn)
+}
+
+/// [`rotate_and_scale`]'s angles.
+#[inline(always)]
+fn tip(pose: &PhysicsPose, bone: &Bone, data: &PhysicsData, k: &Step) -> Tip {
+    let st = &pose.state;
     let dx = clamp(st.cx - bone.world_x, k.qx);
     let dy = clamp(st.cy - bone.world_y, k.qy);
     // Both angles at once when the rotation needs the target's.
-    let (ta, ca) = if rotate_or_shear_x {
+    let (ta, ca) = if data.rotate > 0.0 || data.shear_x > 0.0 {
         math::atan2_pair(dy + st.ty, dx + st.tx, bone.c, bone.a)
     } else {
         (0.0, math::atan2(bone.c, bone.a))
     };
+    Tip { dx, dy, ta, ca }
+}
+
+/// [`rotate_and_scale`]'s offsets, from the tip's movement.
+#[inline(always)]
+fn turn(pose: &mut PhysicsPose, bone: &Bone, data: &PhysicsData, k: &Step, tip: Tip) -> Turn {
+    let rotate_or_shear_x = data.rotate > 0.0 || data.shear_x > 0.0;
+    let scale_x = data.scale_x > 0.0;
+    let st = &mut pose.state;
+    let (i, l) = (k.i, k.l);
+    let Tip { dx, dy, ta, ca } = tip;
+    let (c, s);
+    let mut mr = 0.0;
     if rotate_or_shear_x {
         mr = (data.rotate + data.shear_x) * k.mix;
         let mut r = ta - ca - st.rotate_offset * mr;
@@ -321,6 +380,17 @@ fn rotate_and_scale(pose: &mut PhysicsPose, bone: &Bone, data: &PhysicsData, k: 
             st.scale_offset += (dx * c + dy * s) * i / r;
         }
     }
+    Turn { s, c, mr, ca }
+}
+
+/// [`rotate_and_scale`]'s steps over the whole unsimulated time. Returns the time left.
+#[inline(always)]
+fn step_springs(pose: &mut PhysicsPose, data: &PhysicsData, k: &Step, turn: Turn) -> f32 {
+    let rotate_or_shear_x = data.rotate > 0.0 || data.shear_x > 0.0;
+    let scale_x = data.scale_x > 0.0;
+    let st = &mut pose.state;
+    let (t, l) = (k.t, k.l);
+    let Turn { mut s, mut c, mr, ca } = turn;
     let mut a = st.remaining;
     if a >= t {
         let m = pose.mass_inverse * t;
