@@ -9,47 +9,11 @@
 use std::sync::Arc;
 
 use spine_anim::constraints::ik;
-use spine_anim::{AnimationState, AnimationStateData, Bone, Physics, Skeleton};
-use spine_model::{AnimationId, BoneId, ConstraintKind, ScaleYMode, SkeletonData, SkinId};
+use spine_anim::{Physics, Skeleton};
+use spine_model::{AnimationId, BoneId, ConstraintKind, ScaleYMode, SkeletonData};
+use twin::{bits, Runner};
 
-/// The bits of a bone's applied pose and world transform.
-fn bits(b: &Bone) -> [u32; 13] {
-    let p = b.applied();
-    [
-        p.x, p.y, p.rotation, p.scale_x, p.scale_y, p.shear_x, p.shear_y, b.a, b.b, b.c, b.d,
-        b.world_x, b.world_y,
-    ]
-    .map(f32::to_bits)
-}
-
-/// A skeleton and its animation state.
-struct Runner {
-    sk: Skeleton,
-    state: AnimationState,
-}
-
-impl Runner {
-    /// A runner whose skeleton computes applied poses at once when `eager`.
-    fn new(data: &Arc<SkeletonData>, eager: bool) -> Runner {
-        let mut sk = Skeleton::new(data.clone());
-        if data.skins.len() > 1 {
-            sk.set_skin(Some(SkinId::from_index(1)));
-        }
-        sk.set_eager_applied(eager);
-        sk.set_to_setup_pose();
-        let mut asd = AnimationStateData::new(data.clone());
-        asd.default_mix = 0.25;
-        Runner { sk, state: AnimationState::new(Arc::new(asd)) }
-    }
-
-    /// One frame.
-    fn frame(&mut self, dt: f32) {
-        self.state.update(dt);
-        self.state.apply(&mut self.sk);
-        self.sk.update(dt);
-        self.sk.update_world_transform(Physics::Update);
-    }
-}
+mod twin;
 
 /// Whether a constraint of the kinds that recompute the applied pose exists in `data`.
 fn has_world_constraint(data: &SkeletonData) -> bool {
@@ -75,8 +39,8 @@ fn compare_rig(file: &std::path::Path) -> (usize, usize) {
     // The first, a middle and the last animation; then a crossfade between two of them.
     let mut picks = vec![0, n / 2, n - 1];
     picks.dedup();
-    let mut lazy = Runner::new(&data, false);
-    let mut eager = Runner::new(&data, true);
+    let mut lazy = Runner::new(&data, |sk| sk.set_eager_applied(false));
+    let mut eager = Runner::new(&data, |sk| sk.set_eager_applied(true));
     let mut schedule: Vec<(usize, AnimationId)> =
         picks.iter().enumerate().map(|(k, &a)| (k * 20, AnimationId::from_index(a))).collect();
     // A crossfade (mixing two entries) in the middle of the last animation.
@@ -90,8 +54,8 @@ fn compare_rig(file: &std::path::Path) -> (usize, usize) {
                 }
             }
         }
-        lazy.frame(dt);
-        eager.frame(dt);
+        lazy.frame(dt, Physics::Update);
+        eager.frame(dt, Physics::Update);
         if f % 9 == 4 {
             compared += public_ik_matches(&lazy.sk, &eager.sk);
         }

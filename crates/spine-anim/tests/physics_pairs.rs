@@ -7,50 +7,16 @@
 
 use std::sync::Arc;
 
-use spine_anim::{AnimationState, AnimationStateData, Bone, Physics, Skeleton};
-use spine_model::{AnimationId, ConstraintKind, SkeletonData, SkinId};
+use spine_anim::Physics;
+use spine_model::{AnimationId, ConstraintKind, SkeletonData};
+use twin::{bits, Runner};
 
-/// The bits of a bone's applied pose and world transform.
-fn bits(b: &Bone) -> [u32; 13] {
-    let p = b.applied();
-    [
-        p.x, p.y, p.rotation, p.scale_x, p.scale_y, p.shear_x, p.shear_y, b.a, b.b, b.c, b.d,
-        b.world_x, b.world_y,
-    ]
-    .map(f32::to_bits)
-}
-
-/// A skeleton and its animation state.
-struct Runner {
-    sk: Skeleton,
-    state: AnimationState,
-}
-
-impl Runner {
-    fn new(data: &Arc<SkeletonData>, paired: bool) -> Runner {
-        let mut sk = Skeleton::new(data.clone());
-        if data.skins.len() > 1 {
-            sk.set_skin(Some(SkinId::from_index(1)));
-        }
-        sk.set_paired_physics(paired);
-        sk.set_to_setup_pose();
-        let mut asd = AnimationStateData::new(data.clone());
-        asd.default_mix = 0.25;
-        Runner { sk, state: AnimationState::new(Arc::new(asd)) }
-    }
-
-    fn frame(&mut self, dt: f32, physics: Physics) {
-        self.state.update(dt);
-        self.state.apply(&mut self.sk);
-        self.sk.update(dt);
-        self.sk.update_world_transform(physics);
-    }
-}
+mod twin;
 
 /// Runs `data` paired and unpaired side by side; returns (pairs formed, bone comparisons).
 fn compare(data: &Arc<SkeletonData>, what: &str) -> (usize, usize) {
-    let mut paired = Runner::new(data, true);
-    let mut apart = Runner::new(data, false);
+    let mut paired = Runner::new(data, |sk| sk.set_paired_physics(true));
+    let mut apart = Runner::new(data, |sk| sk.set_paired_physics(false));
     assert_eq!(apart.sk.physics_pairs(), 0, "{what}");
     let pairs = paired.sk.physics_pairs();
     let n = data.animations.len();
