@@ -491,40 +491,41 @@ impl Skeleton {
             }
             _ => None,
         };
-        let parent = |id: BoneId| self.bones.get(id.index()).and_then(|b| b.parent);
+        let bones = &self.bones;
+        let parent = |id: BoneId| bones.get(id.index()).and_then(|b| b.parent);
+        // One pass into a new walk (removing entries in place would be quadratic).
+        let old = std::mem::take(&mut self.walk);
+        let mut walk = Vec::with_capacity(old.len());
         let mut i = 0;
-        while let Some(&entry) = self.walk.get(i) {
+        while let Some(&entry) = old.get(i) {
+            i += 1;
             let Some(first) = physics_bone(entry) else {
-                i += 1;
+                walk.push(entry);
                 continue;
             };
             let first_parent = parent(first);
             let apart =
                 |b: BoneId| b != first && parent(b) != Some(first) && Some(b) != first_parent;
-            let mut j = i + 1;
-            while let Some(&WalkEntry::Bone(b)) = self.walk.get(j) {
+            let mut j = i;
+            while let Some(&WalkEntry::Bone(b)) = old.get(j) {
                 if !apart(b) {
                     break;
                 }
                 j += 1;
             }
-            match (entry, self.walk.get(j).copied()) {
+            match (entry, old.get(j).copied()) {
                 (WalkEntry::Other(c0), Some(second @ WalkEntry::Other(c1)))
                     if physics_bone(second).is_some_and(apart) =>
                 {
                     // The bone entries first, then the two constraints as one entry.
-                    if let Some(run) = self.walk.get_mut(i..=j) {
-                        run.rotate_left(1);
-                    }
-                    self.walk.remove(j);
-                    if let Some(last) = self.walk.get_mut(j - 1) {
-                        *last = WalkEntry::Other(PAIR | c0 << 15 | c1);
-                    }
-                    i = j;
+                    walk.extend(old.get(i..j).unwrap_or_default());
+                    walk.push(WalkEntry::Other(PAIR | c0 << 15 | c1));
+                    i = j + 1;
                 }
-                _ => i += 1,
+                _ => walk.push(entry),
             }
         }
+        self.walk = walk;
     }
 
     /// Sets [`AP_READ_AFTER`] on the bones the update cache walks, or an IK constraint of it
