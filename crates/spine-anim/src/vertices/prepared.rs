@@ -194,6 +194,7 @@ impl PreparedWeights {
 /// the bones `prepared` uses), with `deform`: `None` when `prepared` does not
 /// [serve](PreparedWeights::serves) `w` and `deform`. The bits of
 /// [`super::weighted_world_packed`].
+#[inline(always)]
 pub(super) fn weighted_world_prepared(
     w: &WeightedVertices,
     prepared: &PreparedWeights,
