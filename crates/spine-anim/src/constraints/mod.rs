@@ -322,9 +322,8 @@ pub fn update(ctx: &mut SolverCtx<'_>, data: &ConstraintData, constraint: &mut C
     update_in_cache(ctx, data, constraint);
 }
 
-/// [`update`] from `Skeleton::update_world_transform`'s walk of the update cache (inlined
-/// there: out of line, the walk's arms lost registers).
-#[inline(always)]
+/// [`update`] from `Skeleton::update_world_transform`'s walk of the update cache.
+#[inline]
 pub(crate) fn update_in_cache(
     ctx: &mut SolverCtx<'_>,
     data: &ConstraintData,

@@ -19,8 +19,9 @@ struct Influence {
     vertex: u32,
 }
 
-/// Where a vertex of a group writes, and its first influence in the source order (for
-/// deform offsets).
+/// Where a vertex writes, and its first influence in the source order (for deform offsets).
+/// The grouped loops read the destination from the vertex's first record instead; the
+/// vertices past the groups read it here (one with no influence has no record).
 #[derive(Debug, Clone, Copy, Default)]
 struct Target {
     vertex: u32,
