@@ -13,6 +13,7 @@ use crate::math::{self, DEG_RAD, RAD_DEG};
 
 mod applied;
 mod bone;
+mod physics_pairs;
 mod pose;
 mod slot;
 #[cfg(test)]

@@ -37,7 +37,7 @@ pub(super) const PAIR: u32 = 1 << 31;
 
 /// Constraints below this index can be paired (their two indices fit in a
 /// [`WalkEntry::Other`] with [`PAIR`]).
-const PAIRABLE: u32 = 1 << 15;
+pub(super) const PAIRABLE: u32 = 1 << 15;
 
 /// The two constraints of a [`PAIR`] entry, in update order.
 #[inline]
@@ -467,65 +467,6 @@ impl Skeleton {
         if !reset_all && !self.unpaired {
             self.pair_physics();
         }
-    }
-
-    /// Pairs 4.2 physics constraints for [`update_42_pair`](constraints::physics): a
-    /// physics entry, bone entries, then another physics entry become the bone entries, then
-    /// one [`PAIR`] entry of the two, when nothing of the first reaches them: the
-    /// second's bone, and each bone entry between, is not the first's bone and has not it as
-    /// parent, and neither is the first's bone's parent (the first writes its bone's world
-    /// transform and reads its parent's; the second reads its parent's and writes its own).
-    /// Moving the bone entries before the first constraint and running the two side by side
-    /// then computes the same values.
-    fn pair_physics(&mut self) {
-        let data = &*self.data;
-        if data.behaviour.physics_lagged_offsets || data.behaviour.lazy_bone_poses {
-            return;
-        }
-        let physics_bone = |entry: WalkEntry| match entry {
-            WalkEntry::Other(c) if c < PAIRABLE => {
-                match data.constraints.get(c as usize).map(|c| &c.kind) {
-                    Some(ConstraintKind::Physics(p)) => Some(p.bone),
-                    _ => None,
-                }
-            }
-            _ => None,
-        };
-        let bones = &self.bones;
-        let parent = |id: BoneId| bones.get(id.index()).and_then(|b| b.parent);
-        // One pass into a new walk (removing entries in place would be quadratic).
-        let old = std::mem::take(&mut self.walk);
-        let mut walk = Vec::with_capacity(old.len());
-        let mut i = 0;
-        while let Some(&entry) = old.get(i) {
-            i += 1;
-            let Some(first) = physics_bone(entry) else {
-                walk.push(entry);
-                continue;
-            };
-            let first_parent = parent(first);
-            let apart =
-                |b: BoneId| b != first && parent(b) != Some(first) && Some(b) != first_parent;
-            let mut j = i;
-            while let Some(&WalkEntry::Bone(b)) = old.get(j) {
-                if !apart(b) {
-                    break;
-                }
-                j += 1;
-            }
-            match (entry, old.get(j).copied()) {
-                (WalkEntry::Other(c0), Some(second @ WalkEntry::Other(c1)))
-                    if physics_bone(second).is_some_and(apart) =>
-                {
-                    // The bone entries first, then the two constraints as one entry.
-                    walk.extend(old.get(i..j).unwrap_or_default());
-                    walk.push(WalkEntry::Other(PAIR | c0 << 15 | c1));
-                    i = j + 1;
-                }
-                _ => walk.push(entry),
-            }
-        }
-        self.walk = walk;
     }
 
     /// Sets [`AP_READ_AFTER`] on the bones the update cache walks, or an IK constraint of it
