@@ -290,20 +290,21 @@ fn schedule(segment: &[WalkEntry], roles: &[Role], s: &mut Scratch, walk: &mut V
         let [short, long] = &mut physics;
         let (same, other) = if long.peek() >= short.peek() { (long, short) } else { (short, long) };
         let Some((_, Reverse(first))) = same.pop() else { break };
-        let second = same.pop().or_else(|| other.pop());
-        match (entry(first), second) {
-            (Some(WalkEntry::Other(c0)), Some((_, Reverse(second)))) => {
-                let Some(WalkEntry::Other(c1)) = entry(second) else { break };
+        let second = same.pop().or_else(|| other.pop()).map(|(_, Reverse(e))| e);
+        match (entry(first), second.and_then(entry)) {
+            (Some(WalkEntry::Other(c0)), Some(WalkEntry::Other(c1))) => {
                 walk.push(WalkEntry::Other(PAIR | c0 << 15 | c1));
-                s.release(first, &mut freed);
-                s.release(second, &mut freed);
             }
-            (e, _) => {
-                walk.extend(e);
-                s.release(first, &mut freed);
-            }
+            // One alone (physics entries are all constraint entries: never two otherwise).
+            (a, b) => walk.extend(a.into_iter().chain(b)),
+        }
+        s.release(first, &mut freed);
+        if let Some(second) = second {
+            s.release(second, &mut freed);
         }
     }
+    // Every entry was scheduled: the edges run forward, so none waits for a later one.
+    debug_assert!(s.waiting.iter().all(|&w| w == 0), "an entry left out of the walk");
     s.links.clear();
     s.succ.clear();
     s.waiting.clear();
