@@ -37,7 +37,7 @@ fn depends_on_constraints(rig: &Rig, sk: &Skeleton) -> bool {
             AttachmentKind::Clipping(c) => &c.vertices,
             _ => return false,
         };
-        matches!(v, Vertices::Weighted(w) if w.bones.iter().any(|b| driven[b.index()]))
+        matches!(v, Vertices::Weighted(w) if w.bones().iter().any(|b| driven[b.index()]))
     })
 }
 

@@ -98,6 +98,12 @@ pub fn mesh_uvs(region_uvs: &[f32], r: &TextureRegion) -> Vec<f32> {
         uvs.resize(region_uvs.len(), 0.0);
         uvs
     };
+    mesh_uvs_into(region_uvs, r, &mut uvs);
+    uvs
+}
+
+/// [`mesh_uvs`] into `uvs` (a pair for each pair of `region_uvs`; the rest untouched).
+pub fn mesh_uvs_into(region_uvs: &[f32], r: &TextureRegion, uvs: &mut [f32]) {
     let (mut u, mut v) = (r.u, r.v);
     let pairs = uvs.chunks_exact_mut(2).zip(region_uvs.chunks_exact(2));
     match r.degrees {
@@ -146,7 +152,6 @@ pub fn mesh_uvs(region_uvs: &[f32], r: &TextureRegion) -> Vec<f32> {
             }
         }
     }
-    uvs
 }
 
 #[cfg(test)]

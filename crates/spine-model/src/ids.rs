@@ -12,6 +12,8 @@ macro_rules! id {
     ($(#[$m:meta])* $name:ident) => {
         $(#[$m])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+        #[derive(bytemuck::Pod, bytemuck::Zeroable)]
+        #[repr(transparent)]
         pub struct $name(pub(crate) u32);
 
         impl $name {

@@ -49,7 +49,7 @@ mod v43;
 pub mod validate;
 
 pub use anim::*;
-pub use atlas_bind::{mesh_uvs, region_offsets, region_uvs, region_uvs_bl_first};
+pub use atlas_bind::{mesh_uvs, mesh_uvs_into, region_offsets, region_uvs, region_uvs_bl_first};
 pub use data::*;
 pub use error::{LoadError, Problem, ProblemKind};
 pub use ids::*;

@@ -63,7 +63,7 @@ fn influences(d: &SkeletonData) -> Vec<Set> {
                     for e in s.slot_entries(p.slot) {
                         if let AttachmentKind::Path(pa) = &d.attachment(e.attachment).kind {
                             if let Vertices::Weighted(w) = &pa.vertices {
-                                inputs.extend(w.bones.iter().map(|b| b.index()));
+                                inputs.extend(w.bones().iter().map(|b| b.index()));
                             }
                         }
                     }

@@ -176,11 +176,11 @@ fn goblins_linked_meshes_share_their_source_geometry() {
     let AttachmentKind::Mesh(src) = &d.attachment(source).kind else { panic!() };
     assert_eq!(d.skin(d.find_skin("goblin").unwrap()).attachment(slot, "left-foot"), Some(source));
     assert_eq!(m.vertices, src.vertices);
-    assert_eq!(m.triangles, src.triangles);
+    assert_eq!(m.triangles(), src.triangles());
     assert_eq!(m.timeline_attachment, source, "goblins' linked meshes inherit timelines");
     assert_eq!(&*m.path, "goblingirl/left-foot");
-    assert!(m.uvs.as_ref().is_some_and(|u| u.len() == m.region_uvs.len()));
-    assert_ne!(m.uvs, src.uvs, "own region, own UVs");
+    assert!(m.uvs().is_some_and(|u| u.len() == m.region_uvs().len()));
+    assert_ne!(m.uvs(), src.uvs(), "own region, own UVs");
 }
 
 #[test]
@@ -211,7 +211,7 @@ fn spinosaurus_loads_geometry_only() {
     assert!(d.attachments.iter().all(|a| match &a.kind {
         AttachmentKind::Region(r) =>
             r.uvs.is_none() && r.sequence.regions.iter().all(Option::is_none),
-        AttachmentKind::Mesh(m) => m.uvs.is_none(),
+        AttachmentKind::Mesh(m) => m.uvs().is_none(),
         _ => true,
     }));
 }

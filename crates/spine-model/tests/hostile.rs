@@ -85,7 +85,7 @@ fn linked_mesh_sources_must_have_geometry() {
     let d = load(&doc(&chain, ""));
     let b = d.attachments.iter().find(|a| &*a.name == "b").unwrap();
     let spine_model::AttachmentKind::Mesh(m) = &b.kind else { panic!() };
-    assert_eq!(m.triangles, [0, 1, 2]);
+    assert_eq!(m.triangles(), [0, 1, 2]);
     // The same chain with the later link first: its source is not resolved yet.
     let forward = format!(r#""m": {{{MESH}}}, {}, {}"#, link("b", "a"), link("a", "m"));
     assert_eq!(
@@ -201,9 +201,9 @@ fn weighted_json_vertices_are_taken_whole_or_each_problem_reported() {
         panic!("a mesh")
     };
     let Vertices::Weighted(w) = &m.vertices else { panic!("weighted") };
-    assert_eq!(w.counts, [1, 2, 1]);
-    assert_eq!(w.bones, [BoneId::from_index(0); 4]);
-    assert_eq!(w.values, [1.5, -2.0, 1.0, 3.0, 4.0, 0.5, 5.0, 6.0, 0.5, 7.0, 8.0, 1.0]);
+    assert_eq!(w.counts(), [1, 2, 1]);
+    assert_eq!(w.bones(), [BoneId::from_index(0); 4]);
+    assert_eq!(w.values(), [1.5, -2.0, 1.0, 3.0, 4.0, 0.5, 5.0, 6.0, 0.5, 7.0, 8.0, 1.0]);
     // Bones out of range: each reported, in order (the JSON reader itself refuses numbers
     // beyond the `f32` range, so the values are finite here).
     let p = problems(&mesh("1, 3, 1.5, -2, 1, 2, 0, 3, 4, 0.5, 0, 5, 6, 0.5, 1, 2, 7, 8, 1"));

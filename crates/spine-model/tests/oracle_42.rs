@@ -117,7 +117,7 @@ fn rendered_uvs_are_computed_uvs() {
                 }
                 spine_model::AttachmentKind::Mesh(m) => {
                     for tr in m.sequence.regions.iter().flatten() {
-                        let uvs = spine_model::mesh_uvs(&m.region_uvs, tr);
+                        let uvs = spine_model::mesh_uvs(m.region_uvs(), tr);
                         ours.extend(uvs.chunks(2).map(|c| [c[0], c[1]]));
                     }
                 }

@@ -86,11 +86,11 @@ fn verts(c: &mut Cmp, at: &str, a: &SkeletonData, va: &Vertices, b: &SkeletonDat
     match (va, vb) {
         (Vertices::Unweighted(x), Vertices::Unweighted(y)) => c.fs(at, x, y),
         (Vertices::Weighted(x), Vertices::Weighted(y)) => {
-            c.eq(&format!("{at} counts"), &x.counts, &y.counts);
-            let nx: Vec<&str> = x.bones.iter().map(|&i| bone_name(a, i)).collect();
-            let ny: Vec<&str> = y.bones.iter().map(|&i| bone_name(b, i)).collect();
+            c.eq(&format!("{at} counts"), &x.counts(), &y.counts());
+            let nx: Vec<&str> = x.bones().iter().map(|&i| bone_name(a, i)).collect();
+            let ny: Vec<&str> = y.bones().iter().map(|&i| bone_name(b, i)).collect();
             c.eq(&format!("{at} bones"), nx, ny);
-            c.fs(&format!("{at} values"), &x.values, &y.values);
+            c.fs(&format!("{at} values"), x.values(), y.values());
         }
         _ => c.diffs.push(format!("{at}: weighted in one export only")),
     }
@@ -122,8 +122,8 @@ fn attachment(
             c.eq(&format!("{at} path"), &p.path, &q.path);
             c.fs(&format!("{at} color"), &color(&p.color), &color(&q.color));
             verts(c, &format!("{at} vertices"), a, &p.vertices, b, &q.vertices);
-            c.fs(&format!("{at} region uvs"), &p.region_uvs, &q.region_uvs);
-            c.eq(&format!("{at} triangles"), &p.triangles, &q.triangles);
+            c.fs(&format!("{at} region uvs"), p.region_uvs(), q.region_uvs());
+            c.eq(&format!("{at} triangles"), &p.triangles(), &q.triangles());
             c.eq(&format!("{at} hull"), p.hull_length, q.hull_length);
             c.eq(&format!("{at} linked"), p.linked_source.is_some(), q.linked_source.is_some());
             let own = |m: &MeshAttachment, d: &SkeletonData| {
@@ -131,8 +131,8 @@ fn attachment(
             };
             c.eq(&format!("{at} source"), own(p, a), own(q, b));
             c.eq(&format!("{at} sequence paths"), seq_paths(&p.sequence), seq_paths(&q.sequence));
-            if !p.edges.is_empty() && !q.edges.is_empty() {
-                c.eq(&format!("{at} edges"), &p.edges, &q.edges);
+            if !p.edges().is_empty() && !q.edges().is_empty() {
+                c.eq(&format!("{at} edges"), &p.edges(), &q.edges());
             }
         }
         (AttachmentKind::BoundingBox(p), AttachmentKind::BoundingBox(q)) => {

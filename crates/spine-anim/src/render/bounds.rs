@@ -32,7 +32,7 @@ impl SkeletonRenderer {
                     AttachmentKind::Mesh(m)
                         if skeleton.world_vertices(slot_id, &mut self.world) =>
                     {
-                        self.triangles.extend(m.triangles.iter().map(|&t| t as u16));
+                        self.triangles.extend(m.triangles().iter().map(|&t| t as u16));
                     }
                     AttachmentKind::Clipping(c) if clip => {
                         if skeleton.world_vertices(slot_id, &mut self.world) {

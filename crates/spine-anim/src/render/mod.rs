@@ -351,14 +351,14 @@ impl SkeletonRenderer {
                             continue;
                         };
                         let uvs: &[f32] = if m.has_sequence
-                            && (frame != m.sequence.setup_index as usize || m.uvs.is_none())
+                            && (frame != m.sequence.setup_index as usize || m.uvs().is_none())
                         {
                             cache
                                 .mesh_uvs
                                 .entry((att_id.index() as u32, frame as u32))
-                                .or_insert_with(|| mesh_uvs(&m.region_uvs, region))
+                                .or_insert_with(|| mesh_uvs(m.region_uvs(), region))
                         } else {
-                            match &m.uvs {
+                            match m.uvs() {
                                 Some(u) => u,
                                 None => continue,
                             }
@@ -371,7 +371,7 @@ impl SkeletonRenderer {
                         let triangles16 = if self.clipper.is_clipping() || uvs.len() < 2 * nv {
                             None
                         } else {
-                            triangles_u16(&mut cache.triangles_u16, att_id.index(), &m.triangles)
+                            triangles_u16(&mut cache.triangles_u16, att_id.index(), m.triangles())
                         };
                         if let Some(triangles16) = triangles16 {
                             let prepared = match &m.vertices {
@@ -424,7 +424,7 @@ impl SkeletonRenderer {
                                 continue;
                             }
                         }
-                        (m.color, region, uvs, &m.triangles, false)
+                        (m.color, region, uvs, m.triangles(), false)
                     }
                     AttachmentKind::Clipping(c) => {
                         self.world.clear();

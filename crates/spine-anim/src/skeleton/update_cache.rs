@@ -555,7 +555,7 @@ impl Skeleton {
         match &p.vertices {
             Vertices::Unweighted(_) => self.sort_bone_by(rules, slot_bone),
             Vertices::Weighted(w) => {
-                for &b in &w.bones {
+                for &b in w.bones() {
                     self.sort_bone_by(rules, b);
                 }
             }

@@ -77,11 +77,11 @@ fn vertex_world(v: &Vertices, s: &Slot, bone: &Bone, bones: &[Bone], out: &mut V
         Vertices::Weighted(w) => {
             let mut bi = 0usize;
             let mut f = 0usize;
-            for &n in &w.counts {
+            for &n in w.counts() {
                 let (mut wx, mut wy) = (0.0f32, 0.0f32);
                 for _ in 0..n {
                     let (Some(id), Some(vals)) =
-                        (w.bones.get(bi), w.values.get(bi * 3..bi * 3 + 3))
+                        (w.bones().get(bi), w.values().get(bi * 3..bi * 3 + 3))
                     else {
                         return false;
                     };
@@ -151,7 +151,7 @@ pub(crate) fn world_count(v: &Vertices, s: &Slot) -> usize {
             let verts: &[f32] = if s.deform.is_empty() { setup } else { &s.deform };
             verts.len().min(setup.len()) / 2
         }
-        Vertices::Weighted(w) => w.counts.len(),
+        Vertices::Weighted(w) => w.counts().len(),
     }
 }
 
@@ -187,13 +187,13 @@ pub(crate) fn world_into(
             // (`for_prepared` checks the bones are the skeleton's, `weighted_world_prepared`
             // that the records serve `w` and `deform`.)
             if let Some(prepared) = prepared {
-                if let Some(mats) = pack.for_prepared(w.bones.len(), bones, prepared.used()) {
+                if let Some(mats) = pack.for_prepared(w.bones().len(), bones, prepared.used()) {
                     if weighted_world_prepared(w, prepared, deform, mats, dst).is_some() {
                         return true;
                     }
                 }
             }
-            if !pack.ready(w.bones.len(), bones) {
+            if !pack.ready(w.bones().len(), bones) {
                 return weighted_world(w, deform, bones, dst);
             }
             weighted_world_packed(w, deform, pack.packed(), dst)
@@ -206,9 +206,9 @@ fn weighted_world(w: &WeightedVertices, deform: &[f32], bones: &[Bone], dst: &mu
     let dst = dst.as_chunks_mut::<2>().0;
     // The influences are walked with one iterator (no per-vertex window or bounds check);
     // running out of them means inconsistent weights.
-    let mut influences = w.bones.iter().zip(w.values.as_chunks::<3>().0);
+    let mut influences = w.bones().iter().zip(w.values().as_chunks::<3>().0);
     if deform.is_empty() {
-        for (dst, &n) in dst.iter_mut().zip(&w.counts) {
+        for (dst, &n) in dst.iter_mut().zip(w.counts()) {
             let (mut wx, mut wy) = (0.0f32, 0.0f32);
             for _ in 0..n {
                 let Some((id, v)) = influences.next() else { return false };
@@ -221,7 +221,7 @@ fn weighted_world(w: &WeightedVertices, deform: &[f32], bones: &[Bone], dst: &mu
         }
     } else {
         let mut influences = influences.zip(deform.as_chunks::<2>().0);
-        for (dst, &n) in dst.iter_mut().zip(&w.counts) {
+        for (dst, &n) in dst.iter_mut().zip(w.counts()) {
             let (mut wx, mut wy) = (0.0f32, 0.0f32);
             for _ in 0..n {
                 let Some(((id, v), o)) = influences.next() else { return false };
@@ -369,9 +369,9 @@ fn weighted_world_packed(
     dst: &mut [f32],
 ) -> bool {
     let dst = dst.as_chunks_mut::<2>().0;
-    let mut influences = w.bones.iter().zip(w.values.as_chunks::<3>().0);
+    let mut influences = w.bones().iter().zip(w.values().as_chunks::<3>().0);
     if deform.is_empty() {
-        for (dst, &n) in dst.iter_mut().zip(&w.counts) {
+        for (dst, &n) in dst.iter_mut().zip(w.counts()) {
             let mut acc = f32x4::ZERO;
             for _ in 0..n {
                 let Some((id, v)) = influences.next() else { return false };
@@ -383,7 +383,7 @@ fn weighted_world_packed(
         }
     } else {
         let mut influences = influences.zip(deform.as_chunks::<2>().0);
-        for (dst, &n) in dst.iter_mut().zip(&w.counts) {
+        for (dst, &n) in dst.iter_mut().zip(w.counts()) {
             let mut acc = f32x4::ZERO;
             for _ in 0..n {
                 let Some(((id, v), o)) = influences.next() else { return false };
@@ -468,11 +468,11 @@ mod tests {
                     b
                 })
                 .collect();
-            let mut w = WeightedVertices { counts: vec![], bones: vec![], values: vec![] };
+            let (mut counts, mut wbones, mut values) = (vec![], vec![], vec![]);
             for _ in 0..1 + rng.bits() % 40 {
                 // 0 to 6 influences: every group of the prepared path, and the others.
                 let n = (rng.bits() % 7) as u32;
-                w.counts.push(n);
+                counts.push(n);
                 for _ in 0..n {
                     // Now and then a bone past the end (inconsistent weights); on 300 bones,
                     // every other time only bones the prepared table holds.
@@ -482,8 +482,8 @@ mod tests {
                         n_bones as u64 + u64::from(case % 7 == 0)
                     };
                     let id = (rng.bits() % range) as usize;
-                    w.bones.push(BoneId::from_index(id));
-                    w.values.extend([
+                    wbones.push(BoneId::from_index(id));
+                    values.extend([
                         any(&mut rng, -200.0, 200.0),
                         any(&mut rng, -200.0, 200.0),
                         any(&mut rng, 0.0, 1.0),
@@ -491,9 +491,10 @@ mod tests {
                 }
             }
             if case % 5 == 0 {
-                w.bones.pop(); // Too few influences.
+                wbones.pop(); // Too few influences.
             }
-            let nf = 2 * w.counts.iter().sum::<u32>() as usize;
+            let w = WeightedVertices::new(&counts, &wbones, &values);
+            let nf = 2 * w.counts().iter().sum::<u32>() as usize;
             // Deform: none, a pair per influence, one float, or one float short.
             let nd = match case % 8 {
                 1 if nf > 0 => 1,
@@ -505,14 +506,14 @@ mod tests {
             let mut pack = BonePack::default();
             pack.pack(&bones);
             assert_eq!(pack.packed().len(), bones.len());
-            let mut scalar = vec![0.0f32; 2 * w.counts.len()];
+            let mut scalar = vec![0.0f32; 2 * w.counts().len()];
             let mut packed = scalar.clone();
             let ok = weighted_world(&w, &deform, &bones, &mut scalar);
             let ok_packed = weighted_world_packed(&w, &deform, pack.packed(), &mut packed);
             assert_eq!(ok, ok_packed, "case {case}");
             // The prepared path serves exactly the consistent weights on the table's bones
             // (the others are left to the paths above).
-            let on_table = w.bones.iter().all(|b| b.index() < SMALL_BONES);
+            let on_table = w.bones().iter().all(|b| b.index() < SMALL_BONES);
             let prepared = PreparedWeights::new(&w);
             // (Filled with a value no path writes, so a vertex left unwritten shows.)
             let mut via_prepared = vec![-7.5e30f32; scalar.len()];
@@ -527,7 +528,7 @@ mod tests {
             } else if case % 4 < 2 {
                 partial.for_prepared(0, &bones, prepared.used())
             } else {
-                pack.for_prepared(w.bones.len(), &bones, prepared.used())
+                pack.for_prepared(w.bones().len(), &bones, prepared.used())
             };
             let served = table.and_then(|mats| {
                 weighted_world_prepared(&w, &prepared, &deform, mats, &mut via_prepared)

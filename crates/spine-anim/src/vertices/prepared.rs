@@ -64,18 +64,18 @@ impl PreparedWeights {
     /// The records of `w`'s influences.
     pub(crate) fn new(w: &WeightedVertices) -> PreparedWeights {
         let unusable = PreparedWeights { bone_count: usize::MAX, ..PreparedWeights::default() };
-        let total: u64 = w.counts.iter().map(|&n| u64::from(n)).sum();
-        let values = w.values.as_chunks::<3>().0;
-        if total != w.bones.len() as u64
-            || values.len() != w.bones.len()
-            || u32::try_from(w.bones.len()).is_err()
-            || u32::try_from(w.counts.len()).is_err()
+        let total: u64 = w.counts().iter().map(|&n| u64::from(n)).sum();
+        let values = w.values().as_chunks::<3>().0;
+        if total != w.bones().len() as u64
+            || values.len() != w.bones().len()
+            || u32::try_from(w.bones().len()).is_err()
+            || u32::try_from(w.counts().len()).is_err()
         {
             return unusable;
         }
-        let mut records = Vec::with_capacity(w.bones.len());
+        let mut records = Vec::with_capacity(w.bones().len());
         let mut bone_count = 0;
-        for (id, v) in w.bones.iter().zip(values) {
+        for (id, v) in w.bones().iter().zip(values) {
             let Ok(bone) = u8::try_from(id.index()) else { return unusable };
             bone_count = bone_count.max(usize::from(bone) + 1);
             records.push(Influence {
@@ -87,7 +87,7 @@ impl PreparedWeights {
         }
         // Each vertex's first influence.
         let firsts: Vec<u32> = w
-            .counts
+            .counts()
             .iter()
             .scan(0u32, |at, &n| {
                 let first = *at;
@@ -101,17 +101,17 @@ impl PreparedWeights {
         let mut prepared = PreparedWeights {
             used,
             influences: Vec::with_capacity(records.len()),
-            targets: Vec::with_capacity(w.counts.len()),
+            targets: Vec::with_capacity(w.counts().len()),
             bone_count,
             ..PreparedWeights::default()
         };
         let is_other = |n: u32| n == 0 || n as usize > GROUPS;
         for (k, len) in (1..).zip(prepared.group_len.iter_mut()) {
-            *len = w.counts.iter().filter(|&&n| n == k).count() as u32;
+            *len = w.counts().iter().filter(|&&n| n == k).count() as u32;
         }
         let order = (1..=GROUPS as u32)
-            .flat_map(|k| w.counts.iter().enumerate().filter(move |&(_, &n)| n == k))
-            .chain(w.counts.iter().enumerate().filter(|&(_, &n)| is_other(n)));
+            .flat_map(|k| w.counts().iter().enumerate().filter(move |&(_, &n)| n == k))
+            .chain(w.counts().iter().enumerate().filter(|&(_, &n)| is_other(n)));
         for (vertex, &n) in order {
             let first = firsts.get(vertex).copied().unwrap_or(0);
             let Some(r) = records.get(first as usize..(first + n) as usize) else {
@@ -185,8 +185,8 @@ impl PreparedWeights {
     /// float, is left to the lenient path, which reads what there is).
     pub(super) fn serves(&self, w: &WeightedVertices, deform: &[f32], bone_count: usize) -> bool {
         self.bone_count <= bone_count
-            && self.influences.len() == w.bones.len()
-            && self.targets.len() == w.counts.len()
+            && self.influences.len() == w.bones().len()
+            && self.targets.len() == w.counts().len()
             && (deform.is_empty() || deform.len() / 2 >= self.influences.len())
     }
 }

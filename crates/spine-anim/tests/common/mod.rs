@@ -218,7 +218,7 @@ fn vertices_driven(rig: &Rig, sk: &Skeleton, slot: spine_model::SlotId) -> bool 
         _ => return false,
     };
     match v {
-        spine_model::Vertices::Weighted(w) => w.bones.iter().any(|b| rig.driven[b.index()]),
+        spine_model::Vertices::Weighted(w) => w.bones().iter().any(|b| rig.driven[b.index()]),
         spine_model::Vertices::Unweighted(_) => false,
     }
 }
@@ -235,7 +235,7 @@ fn vertices_read_any(rig: &Rig, sk: &Skeleton, slot: spine_model::SlotId, bones:
         _ => None,
     });
     match weighted {
-        Some(w) => w.bones.iter().any(|b| bones.contains(&b.index())),
+        Some(w) => w.bones().iter().any(|b| bones.contains(&b.index())),
         None => bones.contains(&s.bone.index()),
     }
 }

@@ -146,9 +146,11 @@ impl Builder<'_> {
                 non_finite
             }
             AttachmentKind::Mesh(m) => {
-                let uvs = atlas_bind::mesh_uvs(&m.region_uvs, &tr);
-                let non_finite = uvs.iter().copied().find(|v| !v.is_finite());
-                m.uvs = Some(uvs);
+                let mut non_finite = None;
+                m.arrays.bind_page_uvs(|region, page| {
+                    atlas_bind::mesh_uvs_into(region, &tr, page);
+                    non_finite = page.iter().copied().find(|v| !v.is_finite());
+                });
                 non_finite
             }
             _ => None,

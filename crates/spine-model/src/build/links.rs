@@ -92,7 +92,10 @@ impl Builder<'_> {
                 continue;
             }
             let src = match &self.data.attachments[source.index()].kind {
-                AttachmentKind::Mesh(m) => m.clone(),
+                // The geometry only (the source's path, sequence and slots stay its own).
+                AttachmentKind::Mesh(m) => {
+                    (m.vertices.clone(), m.arrays.clone(), m.hull_length, m.width, m.height)
+                }
                 _ => {
                     let kind = ProblemKind::LinkedMeshSourceNotMesh { source_name: link.source };
                     self.problems.push(problem(kind));
@@ -102,14 +105,13 @@ impl Builder<'_> {
             if let Some(AttachmentKind::Mesh(m)) =
                 self.data.attachments.get_mut(link.mesh.index()).map(|a| &mut a.kind)
             {
-                m.vertices = src.vertices;
-                m.region_uvs = src.region_uvs;
-                m.triangles = src.triangles;
-                m.hull_length = src.hull_length;
-                m.edges = src.edges;
+                let (vertices, arrays, hull_length, width, height) = src;
+                m.vertices = vertices;
+                m.arrays = arrays;
+                m.hull_length = hull_length;
                 if m.width == 0.0 && m.height == 0.0 {
-                    m.width = src.width;
-                    m.height = src.height;
+                    m.width = width;
+                    m.height = height;
                 }
                 m.linked_source = Some(source);
                 m.timeline_attachment = if link.inherit_timelines { source } else { link.mesh };
@@ -133,10 +135,8 @@ pub(crate) fn empty_mesh(
         path,
         color,
         vertices: Vertices::Unweighted(Vec::new()),
-        region_uvs: Vec::new(),
-        triangles: Vec::new(),
+        arrays: MeshArrays::default(),
         hull_length: 0,
-        edges: Vec::new(),
         width,
         height,
         sequence,
@@ -144,6 +144,5 @@ pub(crate) fn empty_mesh(
         linked_source: None,
         timeline_attachment: id,
         timeline_slots: Vec::new(),
-        uvs: None,
     }
 }

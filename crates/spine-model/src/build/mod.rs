@@ -83,6 +83,9 @@ pub(crate) struct Builder<'o> {
     /// Object path of each attachment (its segment), for problems.
     attachment_at: Vec<usize>,
     links: Vec<PendingLink>,
+    /// Reused while weighted vertices are converted one influence at a time: counts,
+    /// bone indices, values (packed into one allocation when done).
+    pub weighted_scratch: (Vec<u32>, Vec<u32>, Vec<f32>),
 }
 
 impl<'o> Builder<'o> {
@@ -117,11 +120,17 @@ impl<'o> Builder<'o> {
             },
             attachment_at: Vec::new(),
             links: Vec::new(),
+            weighted_scratch: Default::default(),
         }
     }
 }
 
 impl Builder<'_> {
+    /// A mesh's arrays packed, with room for the page UVs when an atlas will be bound.
+    pub fn mesh_arrays(&self, region_uvs: &[f32], triangles: &[u32], edges: &[u32]) -> MeshArrays {
+        MeshArrays::with_room(region_uvs, triangles, edges, self.options.atlas.is_some())
+    }
+
     /// Checks `index < len`.
     pub fn check_index(&mut self, what: &'static str, index: u32, len: usize) -> u32 {
         if index as usize >= len {

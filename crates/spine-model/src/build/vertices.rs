@@ -4,7 +4,6 @@
 use super::Builder;
 use crate::data::*;
 use crate::error::ProblemKind;
-use crate::ids::BoneId;
 
 impl Builder<'_> {
     /// Converts checked weighted vertices: `(bone, x, y, weight)` per influence, per vertex.
@@ -26,24 +25,29 @@ impl Builder<'_> {
         I: IntoIterator<Item = V>,
         V: IntoIterator<Item = (u32, f32, f32, f32)>,
     {
-        let mut w = WeightedVertices::default();
+        let (mut counts, mut wbones, mut values) = std::mem::take(&mut self.weighted_scratch);
+        counts.clear();
+        wbones.clear();
+        values.clear();
         let vertices = vertices.into_iter();
-        w.counts.reserve(vertices.size_hint().0);
-        w.bones.reserve(influences);
-        w.values.reserve(influences * 3);
+        counts.reserve(vertices.size_hint().0);
+        wbones.reserve(influences);
+        values.reserve(influences * 3);
         for v in vertices {
             let mut n = 0;
             for (bone, x, y, weight) in v {
                 n += 1;
                 let b = self.bone(bone);
-                w.bones.push(b);
+                wbones.push(b.0);
                 let x = self.fs("vertex x", x);
                 let y = self.fs("vertex y", y);
                 let weight = self.f("vertex weight", weight);
-                w.values.extend_from_slice(&[x, y, weight]);
+                values.extend_from_slice(&[x, y, weight]);
             }
-            w.counts.push(n);
+            counts.push(n);
         }
+        let w = WeightedVertices::from_words(&counts, &wbones, &values, 1.0);
+        self.weighted_scratch = (counts, wbones, values);
         Vertices::Weighted(w)
     }
 
@@ -107,17 +111,10 @@ impl Builder<'_> {
         weighted_parts_valid(counts, bones, values, self.data.bones.len(), self.scale)
     }
 
-    /// Weighted vertices from flat buffers that passed [`Builder::weighted_ok`]: positions
-    /// scaled in place, bone indices turned into ids in place (same layout: no allocation).
-    pub fn weighted_moved(
-        &self,
-        counts: Vec<u32>,
-        bones: Vec<u32>,
-        mut values: Vec<f32>,
-    ) -> Vertices {
-        scale_xy(&mut values, self.scale);
-        let bones = bones.into_iter().map(BoneId).collect();
-        Vertices::Weighted(WeightedVertices { counts, bones, values })
+    /// Weighted vertices from flat buffers that passed [`Builder::weighted_ok`], packed
+    /// into one allocation: positions scaled, bone indices taken as ids.
+    pub fn weighted_packed(&self, counts: &[u32], bones: &[u32], values: &[f32]) -> Vertices {
+        Vertices::Weighted(WeightedVertices::from_words(counts, bones, values, self.scale))
     }
 
     /// [`Builder::unweighted`] of a buffer the caller gives away: scaled in place (same
@@ -167,17 +164,6 @@ fn weighted_parts_valid(
         Err(_) => true,
     };
     bad & 0x8000_0000 == 0 && in_range
-}
-
-/// Multiplies the `x, y` of each `x, y, weight` triple by `scale` (nothing to do for 1:
-/// `v * 1.0 == v` bit for bit for the finite values [`weighted_parts_valid`] lets through).
-fn scale_xy(values: &mut [f32], scale: f32) {
-    if scale != 1.0 {
-        for v in values.chunks_exact_mut(3) {
-            v[0] *= scale;
-            v[1] *= scale;
-        }
-    }
 }
 
 /// Mesh consistency: one UV pair per vertex, triangle indices in range, hull within.

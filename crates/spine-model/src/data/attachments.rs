@@ -1,5 +1,6 @@
 //! Attachments, their vertices and sequences, and bound atlas regions.
 
+use super::packed::{MeshArrays, WeightedVertices};
 use super::Color;
 use crate::ids::*;
 use std::sync::Arc;
@@ -40,15 +41,11 @@ pub enum Vertices {
     Weighted(WeightedVertices),
 }
 
-/// Weighted vertices, flat.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct WeightedVertices {
-    /// Number of influences of each vertex.
-    pub counts: Vec<u32>,
-    /// The bone of each influence, vertex after vertex.
-    pub bones: Vec<BoneId>,
-    /// `x, y, weight` of each influence (bind position in bone space).
-    pub values: Vec<f32>,
+impl Default for Vertices {
+    /// No vertices (unweighted).
+    fn default() -> Vertices {
+        Vertices::Unweighted(Vec::new())
+    }
 }
 
 impl Vertices {
@@ -56,7 +53,7 @@ impl Vertices {
     pub fn vertex_count(&self) -> usize {
         match self {
             Vertices::Unweighted(v) => v.len() / 2,
-            Vertices::Weighted(w) => w.counts.len(),
+            Vertices::Weighted(w) => w.counts().len(),
         }
     }
 
@@ -65,7 +62,7 @@ impl Vertices {
     pub fn deform_length(&self) -> usize {
         match self {
             Vertices::Unweighted(v) => v.len(),
-            Vertices::Weighted(w) => w.bones.len() * 2,
+            Vertices::Weighted(w) => w.bones().len() * 2,
         }
     }
 }
@@ -289,14 +286,13 @@ pub struct MeshAttachment {
     pub color: Color,
     /// Vertices (copied from the source of a linked mesh).
     pub vertices: Vertices,
-    /// Texture coordinates `u, v` per vertex, relative to the region.
-    pub region_uvs: Vec<f32>,
-    /// Triangles (vertex indices, checked in range).
-    pub triangles: Vec<u32>,
+    /// Texture coordinates relative to the region, triangles (vertex indices, checked in
+    /// range), the editor's edges (nonessential) and, bound to an atlas, the texture
+    /// coordinates in the page (`MeshAttachment::updateRegion`): [`MeshAttachment::region_uvs`],
+    /// [`MeshAttachment::triangles`], [`MeshAttachment::edges`], [`MeshAttachment::uvs`].
+    pub arrays: MeshArrays,
     /// Hull vertex count.
     pub hull_length: u32,
-    /// Editor edges (nonessential).
-    pub edges: Vec<u32>,
     /// Editor width.
     pub width: f32,
     /// Editor height.
@@ -312,9 +308,33 @@ pub struct MeshAttachment {
     pub timeline_attachment: AttachmentId,
     /// Extra slots whose timelines apply (4.3).
     pub timeline_slots: Vec<SlotId>,
+}
+
+impl MeshAttachment {
+    /// Texture coordinates `u, v` per vertex, relative to the region.
+    #[inline]
+    pub fn region_uvs(&self) -> &[f32] {
+        self.arrays.region_uvs()
+    }
+
+    /// Triangles (vertex indices, checked in range).
+    #[inline]
+    pub fn triangles(&self) -> &[u32] {
+        self.arrays.triangles()
+    }
+
+    /// Editor edges (nonessential).
+    #[inline]
+    pub fn edges(&self) -> &[u32] {
+        self.arrays.edges()
+    }
+
     /// Setup-frame UVs mapped into the page (`MeshAttachment::updateRegion`), `None`
     /// without an atlas.
-    pub uvs: Option<Vec<f32>>,
+    #[inline]
+    pub fn uvs(&self) -> Option<&[f32]> {
+        self.arrays.uvs()
+    }
 }
 
 /// A path attachment.

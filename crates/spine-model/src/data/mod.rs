@@ -9,6 +9,7 @@ mod attachments;
 mod behaviour;
 mod bones;
 mod constraints;
+mod packed;
 mod skeleton;
 mod skins;
 
@@ -16,6 +17,7 @@ pub use attachments::*;
 pub use behaviour::*;
 pub use bones::*;
 pub use constraints::*;
+pub use packed::{MeshArrays, WeightedVertices};
 pub use skeleton::*;
 pub use skins::*;
 

@@ -20,12 +20,19 @@ fn vertices(c: &mut Conv<'_, '_>, vertex_count: usize, values: Vec<f32>) -> Vert
         return c.b.unweighted_owned(values);
     }
     let values = values.as_slice();
-    // The usual file: one pass into flat buffers of exact size, taken as they are when
-    // nothing needs reporting (the same values as the checked path below).
-    if let Some((counts, bones, xyw)) = weighted_exact(vertex_count, values) {
-        if c.b.weighted_ok(&counts, &bones, &xyw) {
-            return c.b.weighted_moved(counts, bones, xyw);
+    // The usual file: one pass into the builder's reused flat buffers, packed as they are
+    // when nothing needs reporting (the same values as the checked path below).
+    let mut scratch = std::mem::take(&mut c.b.weighted_scratch);
+    let mut done = None;
+    if weighted_exact(vertex_count, values, &mut scratch) {
+        let (counts, bones, xyw) = &scratch;
+        if c.b.weighted_ok(counts, bones, xyw) {
+            done = Some(c.b.weighted_packed(counts, bones, xyw));
         }
+    }
+    c.b.weighted_scratch = scratch;
+    if let Some(v) = done {
+        return v;
     }
     // One pass to find the whole vertices (and count their influences), so the builder reads
     // them straight from `values`, without a vector per vertex.
@@ -62,32 +69,43 @@ fn vertices(c: &mut Conv<'_, '_>, vertex_count: usize, values: Vec<f32>) -> Vert
 }
 
 /// Weighted JSON vertex values split into influence counts, bones and `x, y, weight`
-/// triples in one pass, when they are exactly `vertex_count` whole vertices with integral,
-/// non-negative counts and bones (else `None`: the checked path reads and reports them).
-/// The buffers are exactly sized: such values hold `vertex_count` counts and four values
-/// per influence.
-fn weighted_exact(vertex_count: usize, values: &[f32]) -> Option<(Vec<u32>, Vec<u32>, Vec<f32>)> {
-    let influences = values.len().checked_sub(vertex_count)? / 4;
-    let mut counts = Vec::with_capacity(vertex_count);
-    let mut bones = Vec::with_capacity(influences);
-    let mut xyw = Vec::with_capacity(influences * 3);
+/// triples in one pass (into the given buffers, cleared first), when they are exactly
+/// `vertex_count` whole vertices with integral, non-negative counts and bones (else false:
+/// the checked path reads and reports them). Such values hold `vertex_count` counts and
+/// four values per influence: reserved once.
+fn weighted_exact(
+    vertex_count: usize,
+    values: &[f32],
+    (counts, bones, xyw): &mut (Vec<u32>, Vec<u32>, Vec<f32>),
+) -> bool {
+    counts.clear();
+    bones.clear();
+    xyw.clear();
+    let Some(influences) = values.len().checked_sub(vertex_count).map(|n| n / 4) else {
+        return false;
+    };
+    counts.reserve(vertex_count);
+    bones.reserve(influences);
+    xyw.reserve(influences * 3);
     let mut rest = values;
     while let Some((&n, r)) = rest.split_first() {
         if n < 0.0 || !integral(n) {
-            return None;
+            return false;
         }
-        let (v, r) = r.split_at_checked((n as usize).checked_mul(4)?)?;
+        let Some((v, r)) = (n as usize).checked_mul(4).and_then(|k| r.split_at_checked(k)) else {
+            return false;
+        };
         counts.push(n as u32);
         for inf in v.chunks_exact(4) {
             if inf[0] < 0.0 || !integral(inf[0]) {
-                return None;
+                return false;
             }
             bones.push(inf[0] as u32);
             xyw.extend_from_slice(&inf[1..]);
         }
         rest = r;
     }
-    (counts.len() == vertex_count).then_some((counts, bones, xyw))
+    counts.len() == vertex_count
 }
 
 /// Whether `x` is a finite integer, as `x.fract() == 0.0` says (without its libm `trunc` call):
@@ -176,10 +194,8 @@ pub(super) fn attachment(
             let hull = hull.unwrap_or(0);
             check_mesh_parts(&mut c.b, &verts, &uvs, &triangles, hull);
             m.vertices = verts;
-            m.region_uvs = uvs;
-            m.triangles = triangles;
+            m.arrays = c.b.mesh_arrays(&uvs, &triangles, &edges);
             m.hull_length = hull;
-            m.edges = edges;
             AttachmentKind::Mesh(m)
         }
         K::LinkedMesh { path, color, width, height, sequence, parent, skin, timelines } => {

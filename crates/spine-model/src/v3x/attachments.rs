@@ -113,10 +113,8 @@ fn mesh<S, T: Text<S>>(
         path,
         color: Color::from_bytes(m.color),
         vertices: verts,
-        region_uvs: m.uvs.clone(),
-        triangles,
+        arrays: c.b.mesh_arrays(&m.uvs, &triangles, &edges),
         hull_length: m.hull_length,
-        edges,
         width,
         height,
         sequence,
@@ -124,7 +122,6 @@ fn mesh<S, T: Text<S>>(
         linked_source: None,
         timeline_attachment: next,
         timeline_slots: Vec::new(),
-        uvs: None,
     })
 }
 

@@ -82,20 +82,23 @@ fn mesh(c: &mut Conv<'_, '_>, name: &Arc<str>, m: &w::Mesh, next: AttachmentId) 
     let path = c.share_ref(name, m.path);
     let sequence = c.b.sequence(&path, seq(&m.sequence));
     let key = std::ptr::from_ref::<w::Mesh>(m) as usize;
-    let taken = match c.mesh_buffers.front() {
-        Some(f) if f.0 == key => c.mesh_buffers.pop_front(),
+    let lent = match c.lent_keys.front() {
+        Some(&(k, index)) if k == key => c.lent_keys.pop_front().map(|_| index),
         _ => None,
     };
-    let (vertices, region_uvs, triangles, edges) = match taken {
-        Some((_, uvs, triangles, edges, v)) => (c.vertices_owned(v), uvs, triangles, edges),
-        None => (
-            c.vertices(&m.vertices),
-            m.uvs.clone(),
-            m.triangles.clone(),
-            m.extras.as_ref().map(|e| e.edges.clone()).unwrap_or_default(),
-        ),
+    let (vertices, arrays) = match lent.and_then(|k| c.lent.get_mut(k)).map(std::mem::take) {
+        Some((vertices, arrays)) => {
+            let vertices = c.vertices_lent(vertices);
+            check_mesh_parts(&mut c.b, &vertices, arrays.region_uvs(), arrays.triangles(), m.hull);
+            (vertices, arrays)
+        }
+        None => {
+            let vertices = c.vertices(&m.vertices);
+            check_mesh_parts(&mut c.b, &vertices, &m.uvs, &m.triangles, m.hull);
+            let edges = m.extras.as_ref().map_or(&[][..], |e| &e.edges);
+            (vertices, c.b.mesh_arrays(&m.uvs, &m.triangles, edges))
+        }
     };
-    check_mesh_parts(&mut c.b, &vertices, &region_uvs, &triangles, m.hull);
     let (width, height) = match &m.extras {
         Some(e) => (e.width * c.b.scale, e.height * c.b.scale),
         None => (0.0, 0.0),
@@ -104,10 +107,8 @@ fn mesh(c: &mut Conv<'_, '_>, name: &Arc<str>, m: &w::Mesh, next: AttachmentId) 
         path,
         color: Color::from_bytes(m.color),
         vertices,
-        region_uvs,
-        triangles,
+        arrays,
         hull_length: m.hull,
-        edges,
         width,
         height,
         sequence,
@@ -115,7 +116,6 @@ fn mesh(c: &mut Conv<'_, '_>, name: &Arc<str>, m: &w::Mesh, next: AttachmentId) 
         linked_source: None,
         timeline_attachment: next,
         timeline_slots: Vec::new(),
-        uvs: None,
     })
 }
 

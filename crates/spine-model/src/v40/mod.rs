@@ -20,6 +20,7 @@ mod constraints;
 mod skins;
 
 use spine_format::binary::v40::ast as w;
+use spine_format::binary::v40::meshes::MeshRef;
 use spine_format::binary::v40::stream as wst;
 use spine_format::binary::StrRef;
 
@@ -54,17 +55,23 @@ fn blend(b: w::BlendMode) -> BlendMode {
     }
 }
 
-/// A mesh's `uvs`, `triangles` and `edges` moved out of an owned AST, keyed by the address
-/// of that mesh in the AST (which stays in place while it is converted).
-type MeshBuffers = (usize, Vec<f32>, Vec<u32>, Vec<u32>, w::Vertices);
+/// A mesh whose arrays were lent while reading: the address of the mesh in the AST (which
+/// stays in place while it is converted) and its index in [`Conv::lent`].
+type LentKey = (usize, usize);
+
+/// A lent mesh's arrays as they were copied: the vertices unscaled and unchecked, the
+/// other arrays packed (with room for page UVs when an atlas is bound).
+type LentMesh = (Vertices, MeshArrays);
 
 /// The conversion's state: the wire skeleton, its strings, the builder, constraint ids.
 struct Conv<'a, 'o> {
     s: &'a w::Skeleton,
     /// The string table (borrowed from the bytes when streaming).
     strings: &'a [&'a str],
-    /// Buffers of [`take_mesh_buffers`] in skin order; a mesh not found here is cloned.
-    mesh_buffers: std::collections::VecDeque<MeshBuffers>,
+    /// The meshes' arrays lent while reading, in reading order (empty: they are in the AST).
+    lent: Vec<LentMesh>,
+    /// The meshes of [`Conv::lent`], in skin order ([`lent_keys`]).
+    lent_keys: std::collections::VecDeque<LentKey>,
     /// Bone and slot names moved out of an owned skeleton (empty: clone them).
     names: Names,
     /// One shared string per string-table entry used by skin keys, attachment names and
@@ -112,8 +119,7 @@ impl Conv<'_, '_> {
             w::Vertices::Plain(xy) => self.b.unweighted(xy),
             w::Vertices::Weighted(vs) => {
                 if self.b.weighted_ok(&vs.counts, &vs.bones, &vs.values) {
-                    let (counts, bones) = (vs.counts.clone(), vs.bones.clone());
-                    return self.b.weighted_moved(counts, bones, vs.values.clone());
+                    return self.b.weighted_packed(&vs.counts, &vs.bones, &vs.values);
                 }
                 let groups = vs.groups().map(|v| v.map(|i| (i.bone, i.x, i.y, i.weight)));
                 self.b.weighted_with_capacity(groups, vs.influence_count())
@@ -121,15 +127,19 @@ impl Conv<'_, '_> {
         }
     }
 
-    /// [`Conv::vertices`] of vertices moved out of an owned AST: positions are scaled in
-    /// place and the buffers reused (same values, same problems in the same order).
-    fn vertices_owned(&mut self, v: w::Vertices) -> Vertices {
+    /// [`Conv::vertices`] of lent vertices (unscaled, unchecked): scaled in place when
+    /// nothing needs reporting (same values, same problems).
+    fn vertices_lent(&mut self, v: Vertices) -> Vertices {
         match v {
-            w::Vertices::Plain(xy) => self.b.unweighted_owned(xy),
-            w::Vertices::Weighted(vs) => {
-                if self.b.weighted_ok(&vs.counts, &vs.bones, &vs.values) {
-                    return self.b.weighted_moved(vs.counts, vs.bones, vs.values);
+            Vertices::Unweighted(xy) => self.b.unweighted_owned(xy),
+            Vertices::Weighted(mut wv) => {
+                let bones = bytemuck::cast_slice(wv.bones());
+                if self.b.weighted_ok(wv.counts(), bones, wv.values()) {
+                    wv.scale_positions(self.b.scale);
+                    return Vertices::Weighted(wv);
                 }
+                let (counts, values) = (wv.counts().to_vec(), wv.values().to_vec());
+                let vs = w::WeightedVertices { counts, bones: bones.to_vec(), values };
                 self.vertices(&w::Vertices::Weighted(vs))
             }
         }
@@ -144,14 +154,17 @@ pub(crate) fn load_streaming(
     bytes: &[u8],
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
-    let (mut s, mut animations) = wst::parse_head_without_icons(bytes, &options.limits)?;
-    let buffers = take_mesh_buffers(&mut s);
+    let lent = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let (into, page_room) = (std::rc::Rc::clone(&lent), options.atlas.is_some());
+    let sink = Box::new(move |m: MeshRef<'_>| into.borrow_mut().push(copy_lent(m, page_room)));
+    let (mut s, mut animations) = wst::parse_head_meshes(bytes, &options.limits, sink)?;
+    let lent = std::rc::Rc::try_unwrap(lent).map(|l| l.into_inner()).unwrap_or_default();
     let names = Names {
         bones: s.bones.iter_mut().map(|b| std::mem::take(&mut b.name)).collect(),
         slots: s.slots.iter_mut().map(|b| std::mem::take(&mut b.name)).collect(),
     };
     let strings = animations.strings().to_vec();
-    convert_with(&s, &strings, options, buffers, names, Some(&mut animations))
+    convert_with(&s, &strings, options, lent, names, Some(&mut animations))
 }
 
 /// Bone and slot names moved out of an owned skeleton, by index.
@@ -171,34 +184,31 @@ fn moved_or_cloned(moved: &mut [String], i: usize, name: &str) -> String {
     }
 }
 
-/// Moves every mesh's `uvs`, `triangles`, `edges` and vertices out of `s`, in the order
-/// [`skins`] visits the meshes.
-fn take_mesh_buffers(s: &mut w::Skeleton) -> std::collections::VecDeque<MeshBuffers> {
+/// Pairs each mesh of `s` with its lent arrays, in the order [`skins`] visits the meshes
+/// (the reading order). Empty when nothing was lent (4.0, 4.1) or, which the reader never
+/// does, not one per mesh.
+fn lent_keys(s: &w::Skeleton, lent: usize) -> std::collections::VecDeque<LentKey> {
     let skins = || s.default_skin.iter().chain(s.skins.iter().map(|k| &k.slots));
-    let meshes = skins()
-        .flat_map(|k| &k.attachments)
-        .filter(|e| matches!(e.attachment.kind, w::AttachmentKind::Mesh(_)))
-        .count();
-    // Exactly sized: grown by doubling it was reallocated (and copied) about ten times.
-    let mut out = std::collections::VecDeque::with_capacity(meshes);
-    let skins = s.default_skin.iter_mut().chain(s.skins.iter_mut().map(|k| &mut k.slots));
-    for slots in skins {
-        for e in &mut slots.attachments {
-            if let w::AttachmentKind::Mesh(m) = &mut e.attachment.kind {
-                let key = std::ptr::from_ref::<w::Mesh>(m) as usize;
-                let edges =
-                    m.extras.as_mut().map(|x| std::mem::take(&mut x.edges)).unwrap_or_default();
-                out.push_back((
-                    key,
-                    std::mem::take(&mut m.uvs),
-                    std::mem::take(&mut m.triangles),
-                    edges,
-                    std::mem::replace(&mut m.vertices, w::Vertices::Plain(Vec::new())),
-                ));
-            }
-        }
+    let meshes = || {
+        skins().flat_map(|k| &k.attachments).filter_map(|e| match &e.attachment.kind {
+            w::AttachmentKind::Mesh(m) => Some(std::ptr::from_ref::<w::Mesh>(m) as usize),
+            _ => None,
+        })
+    };
+    if lent == 0 || meshes().count() != lent {
+        return std::collections::VecDeque::new();
     }
-    out
+    meshes().enumerate().map(|(k, key)| (key, k)).collect()
+}
+
+/// Copies a lent mesh: one allocation for the vertices, one for the other arrays.
+fn copy_lent(m: MeshRef<'_>, page_room: bool) -> LentMesh {
+    let vertices = if m.weighted {
+        Vertices::Weighted(WeightedVertices::from_raw(m.counts, m.bones, m.values))
+    } else {
+        Vertices::Unweighted(m.values.to_vec())
+    };
+    (vertices, MeshArrays::with_room(m.uvs, m.triangles, m.edges, page_room))
 }
 
 /// Converts a parsed 4.0–4.2 skeleton.
@@ -207,7 +217,7 @@ pub(crate) fn convert(
     options: &LoadOptions<'_>,
 ) -> Result<SkeletonData, LoadError> {
     let strings: Vec<&str> = s.strings.iter().map(String::as_str).collect();
-    convert_with(s, &strings, options, std::collections::VecDeque::new(), Names::default(), None)
+    convert_with(s, &strings, options, Vec::new(), Names::default(), None)
 }
 
 /// Converts, taking moved buffers and names, and streaming the animations when given.
@@ -215,7 +225,7 @@ fn convert_with<'a>(
     s: &'a w::Skeleton,
     strings: &'a [&'a str],
     options: &LoadOptions<'_>,
-    mesh_buffers: std::collections::VecDeque<MeshBuffers>,
+    lent: Vec<LentMesh>,
     names: Names,
     stream: Option<&mut wst::Animations<'_>>,
 ) -> Result<SkeletonData, LoadError> {
@@ -223,7 +233,8 @@ fn convert_with<'a>(
     let mut c = Conv {
         s,
         strings,
-        mesh_buffers,
+        lent_keys: lent_keys(s, lent.len()),
+        lent,
         names,
         shared: vec![None; strings.len()],
         b: Builder::new(behaviour, options),

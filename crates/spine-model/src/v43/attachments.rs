@@ -108,10 +108,8 @@ fn mesh(
         path,
         color: color(m.color),
         vertices,
-        region_uvs: uvs,
-        triangles,
+        arrays: c.b.mesh_arrays(&uvs, &triangles, &edges),
         hull_length: m.hull_length,
-        edges,
         width,
         height,
         sequence,
@@ -119,7 +117,6 @@ fn mesh(
         linked_source: None,
         timeline_attachment: next,
         timeline_slots,
-        uvs: None,
     })
 }
 

@@ -161,8 +161,7 @@ impl<'a> Conv<'a, '_> {
             w::Vertices::Unweighted(xy) => self.b.unweighted(xy),
             w::Vertices::Weighted(vs) => {
                 if self.b.weighted_ok(&vs.counts, &vs.bones, &vs.values) {
-                    let (counts, bones) = (vs.counts.clone(), vs.bones.clone());
-                    return self.b.weighted_moved(counts, bones, vs.values.clone());
+                    return self.b.weighted_packed(&vs.counts, &vs.bones, &vs.values);
                 }
                 let groups = vs.groups().map(|v| v.map(|i| (i.bone, i.x, i.y, i.weight)));
                 self.b.weighted_with_capacity(groups, vs.influence_count())
@@ -190,7 +189,7 @@ impl<'a> Conv<'a, '_> {
             w::Vertices::Unweighted(xy) => self.b.unweighted_owned(xy),
             w::Vertices::Weighted(vs) => {
                 if self.b.weighted_ok(&vs.counts, &vs.bones, &vs.values) {
-                    return self.b.weighted_moved(vs.counts, vs.bones, vs.values);
+                    return self.b.weighted_packed(&vs.counts, &vs.bones, &vs.values);
                 }
                 self.vertices(&w::Vertices::Weighted(vs))
             }

@@ -34,12 +34,12 @@ pub(super) fn world_vertices(
         }
         Vertices::Weighted(wv) => {
             let first = start / 2;
-            let inf: usize = wv.counts.iter().take(first).map(|&n| n as usize).sum::<usize>();
+            let inf: usize = wv.counts().iter().take(first).map(|&n| n as usize).sum::<usize>();
             let out = out.get_mut(offset.min(end)..end).unwrap_or_default();
-            let mut counts = wv.counts.get(first..).unwrap_or_default().iter();
+            let mut counts = wv.counts().get(first..).unwrap_or_default().iter();
             // The influences from `inf` on, one `(bone, [x, y, weight], deform index)` per step.
-            let ids = wv.bones.get(inf..).unwrap_or_default();
-            let vals = wv.values.get(inf * 3..).unwrap_or_default();
+            let ids = wv.bones().get(inf..).unwrap_or_default();
+            let vals = wv.values().get(inf * 3..).unwrap_or_default();
             let mut infs = ids.iter().zip(vals.chunks_exact(3));
             let mut d = inf * 2;
             for o in out.chunks_exact_mut(2) {

@@ -19,6 +19,7 @@
 
 pub mod animation;
 pub mod ast;
+pub mod meshes;
 mod read;
 mod read_anim;
 pub mod stream;

@@ -17,6 +17,7 @@ use crate::Limits;
 
 use super::animation::*;
 use super::ast::Skeleton;
+use super::meshes::MeshSink;
 use super::read::Ctx;
 
 /// A slot timeline as it is read: curve timelines unread.
@@ -455,7 +456,7 @@ pub fn parse_head<'a>(
     bytes: &'a [u8],
     limits: &Limits,
 ) -> Result<(Skeleton, Animations<'a>), BinaryError> {
-    super::read::parse_head(bytes, *limits, true)
+    super::read::parse_head(bytes, *limits, true, None)
 }
 
 /// [`parse_head`] for a loader that does not keep the editor's bone icons: each
@@ -465,5 +466,20 @@ pub fn parse_head_without_icons<'a>(
     bytes: &'a [u8],
     limits: &Limits,
 ) -> Result<(Skeleton, Animations<'a>), BinaryError> {
-    super::read::parse_head(bytes, *limits, false)
+    super::read::parse_head(bytes, *limits, false, None)
+}
+
+/// [`parse_head_without_icons`] for a loader that copies the meshes' arrays into its own
+/// storage: in a 4.2 file each mesh's vertices, UVs, triangles and edges are lent to `sink`
+/// as the mesh is read (from buffers reused for the next one) and left empty in the AST (a
+/// weighted mesh's vertices stay [`Vertices::Weighted`](super::ast::Vertices::Weighted), so
+/// the kind is known): the `k`-th call is the `k`-th mesh of the skins. 4.0 and 4.1 files
+/// keep their arrays in the AST (`sink` is never called). The same errors as
+/// [`parse_head`]; `sink` is dropped before this returns.
+pub fn parse_head_meshes<'a>(
+    bytes: &'a [u8],
+    limits: &Limits,
+    sink: MeshSink,
+) -> Result<(Skeleton, Animations<'a>), BinaryError> {
+    super::read::parse_head(bytes, *limits, false, Some(sink))
 }

@@ -43,7 +43,7 @@ pub(super) fn vertices<'a>(c: &Ctx, i: In<'a>, count: usize, weighted: bool) -> 
 
 /// Weighted [`vertices`] read with every count, bone index and float checked (what the fast
 /// paths decline: errors, long varints, out-of-range bones).
-fn weighted_checked<'a>(c: &Ctx, i: In<'a>, count: usize) -> Res<'a, Vertices> {
+pub(super) fn weighted_checked<'a>(c: &Ctx, i: In<'a>, count: usize) -> Res<'a, Vertices> {
     let lim = &c.lim;
     // The influences go to reused scratch buffers, then are copied into exact ones (the
     // influence count is only known at the end; growing two buffers costs more).
@@ -83,32 +83,25 @@ fn weighted_checked<'a>(c: &Ctx, i: In<'a>, count: usize) -> Res<'a, Vertices> {
     r
 }
 
-/// `n` copies of `zero` in an exactly sized buffer. `resize`, not `vec![0; n]`: a zeroed
-/// allocation is glibc's `calloc`, which here made the heap trim and regrow around each
-/// load (page faults: spineboy +7 % wall).
-#[inline(always)]
-fn zeroed<T: Copy>(n: usize, zero: T) -> Vec<T> {
-    let mut v = Vec::with_capacity(n);
-    v.resize(n, zero);
-    v
-}
-
 /// The first pass of the weighted fast paths: the influence count of each of `count`
-/// vertices (one byte, within the smallest limit), `skip(at, n)` giving where the `n`
-/// influences starting at `at` end. Returns the counts, where the vertices end and the
-/// influence total; `None` when a count is longer, over a limit or past the input.
+/// vertices (one byte, within the smallest limit) into `counts` (its contents replaced),
+/// `skip(at, n)` giving where the `n` influences starting at `at` end. Returns where the
+/// vertices end and the influence total; `None` when a count is longer, over a limit or
+/// past the input.
 #[inline(always)]
 fn influence_counts(
     lim: &Lim,
     i: In<'_>,
     count: usize,
+    counts: &mut Vec<u32>,
     skip: impl Fn(usize, usize) -> Option<usize>,
-) -> Option<(Vec<u32>, usize, usize)> {
+) -> Option<(usize, usize)> {
     let min_count = lim.min_count();
-    let mut counts = zeroed(count, 0u32);
+    counts.clear();
+    counts.resize(count, 0);
     let mut at = 0usize;
     let mut total = 0usize;
-    for c in &mut counts {
+    for c in counts.iter_mut() {
         let n = *i.get(at)?;
         // Counts above the smallest limit go through the checked path's limit lookup.
         if n >= 0x80 || u64::from(n) > min_count {
@@ -118,7 +111,7 @@ fn influence_counts(
         total += usize::from(n);
         at = skip(at + 1, usize::from(n))?;
     }
-    Some((counts, at, total))
+    Some((at, total))
 }
 
 /// [`vertices`] (weighted) when every influence count and bone index takes one byte and
@@ -126,25 +119,44 @@ fn influence_counts(
 /// writes the influences into exactly sized buffers and checks their bones. `None`
 /// (nothing read) sends the caller to the checked path, which reads the same values and
 /// reports any error.
-fn weighted_one_byte<'a>(
+pub(super) fn weighted_one_byte<'a>(
     lim: &Lim,
     i: In<'a>,
     count: usize,
     bones: usize,
 ) -> Option<(In<'a>, Vertices)> {
+    let mut w = WeightedVertices::default();
+    let rest = weighted_one_byte_into(lim, i, count, bones, &mut w)?;
+    Some((rest, Vertices::Weighted(w)))
+}
+
+/// [`weighted_one_byte`] into `w`'s buffers (their contents replaced; empty ones are
+/// allocated exactly).
+pub(super) fn weighted_one_byte_into<'a>(
+    lim: &Lim,
+    i: In<'a>,
+    count: usize,
+    bones: usize,
+    w: &mut WeightedVertices,
+) -> Option<In<'a>> {
     // Pass 1: `n` influences of 13 bytes (bone, x, y, weight) after each count.
-    let (counts, at, total) = influence_counts(lim, i, count, |at, n| Some(at + 13 * n))?;
-    // Pass 2: exact buffers (at most one influence per 13 bytes of input), written in place.
+    let (at, total) = influence_counts(lim, i, count, &mut w.counts, |at, n| Some(at + 13 * n))?;
+    // Pass 2: at most one influence per 13 bytes of input, written in place. (`resize`,
+    // not `vec![0; n]`: a zeroed allocation is glibc's `calloc`, which here made the heap
+    // trim and regrow around each load: spineboy +7 % wall.)
     let (mut body, rest) = i.split_at_checked(at)?;
-    let (mut wbones, mut xyw) = (zeroed(total, 0u32), zeroed(total, [0.0f32; 3]));
+    w.bones.clear();
+    w.values.clear();
+    w.bones.resize(total, 0);
+    w.values.resize(3 * total, 0.0);
     let f = |b: &[u8], k: usize| {
         f32::from_bits(u32::from_be_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]))
     };
-    let (mut ob, mut ov) = (wbones.as_mut_slice(), xyw.as_mut_slice());
+    let (mut ob, mut ov) = (w.bones.as_mut_slice(), w.values.as_chunks_mut::<3>().0);
     // The largest bone index byte: checked once at the end (a byte of 0x80 or more is a
     // longer varint, which the checked path reads).
     let mut max = 0u8;
-    for &n in &counts {
+    for &n in &w.counts {
         let n = n as usize;
         let (recs, r) = body.get(1..)?.split_at_checked(13 * n)?;
         let (b, rb) = std::mem::take(&mut ob).split_at_mut_checked(n)?;
@@ -159,8 +171,7 @@ fn weighted_one_byte<'a>(
     if max >= 0x80 || usize::from(max) >= bones {
         return None;
     }
-    let v = WeightedVertices { counts, bones: wbones, values: xyw.into_flattened() };
-    Some((rest, Vertices::Weighted(v)))
+    Some(rest)
 }
 
 /// Weighted [`vertices`] of a skeleton of more than 128 bones, whose bone indices take one or
@@ -175,7 +186,17 @@ fn weighted_one_byte<'a>(
 fn weighted_varint<'a>(c: &Ctx, i: In<'a>, count: usize) -> Option<(In<'a>, Vertices)> {
     let mut bones = c.weight_bones.take();
     let mut values = c.weight_values.take();
-    let r = weighted_varint_into(c, i, count, &mut bones, &mut values);
+    let mut counts = Vec::with_capacity(count);
+    let r = weighted_varint_into(c, i, count, &mut bones, &mut values, &mut counts).and_then(
+        |(i, done)| {
+            let v = WeightedVertices {
+                counts,
+                bones: bones.get(..done)?.to_vec(),
+                values: values.get(..3 * done)?.to_vec(),
+            };
+            Some((i, Vertices::Weighted(v)))
+        },
+    );
     c.weight_bones.set(bones);
     c.weight_values.set(values);
     r
@@ -186,20 +207,22 @@ fn weighted_varint<'a>(c: &Ctx, i: In<'a>, count: usize) -> Option<(In<'a>, Vert
 /// influence checked the capacity and kept each buffer's length in memory (mix-and-match's
 /// load: 2.4 % more instructions).
 #[inline(always)]
-fn weighted_varint_into<'a>(
+pub(super) fn weighted_varint_into<'a>(
     c: &Ctx,
     i: In<'a>,
     count: usize,
     bones: &mut Vec<u32>,
     values: &mut Vec<f32>,
-) -> Option<(In<'a>, Vertices)> {
+    counts: &mut Vec<u32>,
+) -> Option<(In<'a>, usize)> {
     let min_count = c.lim.min_count();
     // At most one influence per 13 bytes of input.
     let most = i.len() / 13;
     let f = |b: &[u8; 12], k: usize| {
         f32::from_bits(u32::from_be_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]))
     };
-    let mut counts = Vec::with_capacity(count);
+    counts.clear();
+    counts.reserve(count);
     let mut body = i;
     // Influences written, and the largest bone index (checked once at the end).
     let (mut done, mut max) = (0usize, 0u32);
@@ -239,12 +262,7 @@ fn weighted_varint_into<'a>(
     if max as usize >= c.bones {
         return None;
     }
-    let v = WeightedVertices {
-        counts,
-        bones: bones.get(..done)?.to_vec(),
-        values: values.get(..3 * done)?.to_vec(),
-    };
-    Some((body, Vertices::Weighted(v)))
+    Some((body, done))
 }
 
 /// Grows the weighted scratch buffers to hold at least `need` influences: to twice their
@@ -445,6 +463,32 @@ pub(super) fn mesh<'a>(c: &Ctx, i: In<'a>, flags: u8) -> Res<'a, Mesh> {
         let (i, color) = opt_rgba(flags & 32 != 0)(i)?;
         let (i, sequence) = opt_sequence(c, i, flags)?;
         let (i, hull) = varint(i)?;
+        if let Some(mut sink) = c.mesh_sink.take() {
+            let mut scratch = c.mesh_scratch.take();
+            let r = super::lent_mesh::mesh_arrays(c, i, flags & 128 != 0, hull, &mut scratch);
+            if r.is_ok() {
+                sink(scratch.lend());
+            }
+            c.mesh_scratch.set(scratch);
+            c.mesh_sink.set(Some(sink));
+            let (i, extras) = r?;
+            let vertices = if flags & 128 != 0 {
+                Vertices::Weighted(WeightedVertices::default())
+            } else {
+                Vertices::Plain(Vec::new())
+            };
+            let m = Mesh {
+                path: path.unwrap_or_default(),
+                color: color.unwrap_or([0xff; 4]),
+                sequence,
+                uvs: Vec::new(),
+                triangles: Vec::new(),
+                vertices,
+                hull,
+                extras,
+            };
+            return Ok((i, m));
+        }
         let (i, vertices) = counted_vertices(c, i, flags & 128 != 0)?;
         let n = vertices.count();
         let (at, uvs) = f32_vec(lim, "uv", n * 2)(i)?;

@@ -16,11 +16,13 @@ use crate::Limits;
 use crate::SpineVersion;
 
 use super::ast::*;
+use super::meshes::{MeshScratch, MeshSink};
 use super::stream::{Animations, AstSink};
 
 mod attachments;
 mod bones;
 mod constraints;
+mod lent_mesh;
 mod skins;
 
 use attachments::attachment;
@@ -51,6 +53,12 @@ pub(super) struct Ctx {
     pub weight_bones: std::cell::Cell<Vec<u32>>,
     /// Scratch for `x, y, weight` of weighted vertices' influences.
     pub weight_values: std::cell::Cell<Vec<f32>>,
+    /// Scratch for the influence counts of weighted vertices read for a mesh sink.
+    pub weight_counts: std::cell::Cell<Vec<u32>>,
+    /// Where 4.2 meshes' arrays go in a lean head read (`None`: into the AST).
+    pub mesh_sink: std::cell::Cell<Option<MeshSink>>,
+    /// The buffers a mesh lent to [`Ctx::mesh_sink`] is read into.
+    pub mesh_scratch: std::cell::Cell<MeshScratch>,
     /// Scratch for the attachments of a skin (reused from skin to skin).
     pub skin_attachments: std::cell::Cell<Vec<SkinAttachment>>,
     /// Scratch for the keys of an attachment timeline handed to a sink.
@@ -77,6 +85,9 @@ impl Ctx {
             event_audio: Vec::new(),
             weight_bones: Default::default(),
             weight_values: Default::default(),
+            weight_counts: Default::default(),
+            mesh_sink: Default::default(),
+            mesh_scratch: Default::default(),
             skin_attachments: Default::default(),
             attachment_keys: Default::default(),
         }
@@ -93,7 +104,7 @@ impl Ctx {
 
 /// Parses a whole 4.0–4.2 file.
 pub(super) fn parse(bytes: &[u8], limits: Limits) -> Result<Skeleton, BinaryError> {
-    let (mut skeleton, mut animations) = parse_head(bytes, limits, true)?;
+    let (mut skeleton, mut animations) = parse_head(bytes, limits, true, None)?;
     skeleton.animations.reserve_exact(animations.len());
     skeleton.strings = animations.strings().iter().map(|s| (*s).to_owned()).collect();
     let mut sink = AstSink::default();
@@ -110,11 +121,14 @@ pub(super) fn parse_head(
     bytes: &[u8],
     limits: Limits,
     keep_icons: bool,
+    sink: Option<MeshSink>,
 ) -> Result<(Skeleton, Animations<'_>), BinaryError> {
     let lim = Lim::new(limits);
     lim.check_file_size(bytes)?;
-    match head(lim, keep_icons, bytes) {
+    match head(lim, keep_icons, sink, bytes) {
         Ok((rest, (skeleton, c, table, n))) => {
+            // The sink is the caller's: dropped here, not kept with the animations.
+            drop((c.mesh_sink.take(), c.mesh_scratch.take()));
             Animations::new(rest, bytes.len(), c, table, n).map(|a| (skeleton, a))
         }
         Err(e) => Err(into_binary(e, bytes.len())),
@@ -160,10 +174,16 @@ fn string_table_fast<'a>(lim: &Lim, i: In<'a>) -> Option<(In<'a>, Vec<&'a str>)>
 
 /// The header and the setup sections, up to the animation count.
 #[allow(clippy::type_complexity)]
-fn head(lim: Lim, keep_icons: bool, i: In<'_>) -> Res<'_, (Skeleton, Ctx, Vec<&str>, usize)> {
+fn head(
+    lim: Lim,
+    keep_icons: bool,
+    sink: Option<MeshSink>,
+    i: In<'_>,
+) -> Res<'_, (Skeleton, Ctx, Vec<&str>, usize)> {
     let total = i.len();
     let (i, (gen, header)) = header(&lim, i)?;
     let mut c = Ctx::new(lim, total, gen, header.nonessential.is_some(), keep_icons);
+    c.mesh_sink.set(sink);
 
     let (i, table) = section("strings", |i| match string_table_fast(&c.lim, i) {
         Some(done) => Ok(done),

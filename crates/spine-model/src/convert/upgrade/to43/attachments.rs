@@ -90,15 +90,15 @@ fn vertices43(v: &Vertices) -> w::Vertices {
         Vertices::Unweighted(xy) => w::Vertices::Unweighted(xy.clone()),
         Vertices::Weighted(wv) => {
             let mut out = w::WeightedVertices {
-                counts: Vec::with_capacity(wv.counts.len()),
-                bones: Vec::with_capacity(wv.bones.len()),
-                values: Vec::with_capacity(wv.bones.len() * 3),
+                counts: Vec::with_capacity(wv.counts().len()),
+                bones: Vec::with_capacity(wv.bones().len()),
+                values: Vec::with_capacity(wv.bones().len() * 3),
             };
             let mut i = 0usize;
-            for &n in &wv.counts {
+            for &n in wv.counts() {
                 for _ in 0..n {
-                    let b = wv.bones.get(i).map_or(0, |b| b.0);
-                    let v = wv.values.get(i * 3..i * 3 + 3).unwrap_or(&[0.0; 3]);
+                    let b = wv.bones().get(i).map_or(0, |b| b.0);
+                    let v = wv.values().get(i * 3..i * 3 + 3).unwrap_or(&[0.0; 3]);
                     out.bones.push(b);
                     out.values.extend_from_slice(&v[..3]);
                     i += 1;
@@ -194,11 +194,11 @@ fn mesh(
         sequence,
         hull_length: hull,
         vertices,
-        uvs: m.region_uvs.clone(),
-        triangles: m.triangles.clone(),
+        uvs: m.region_uvs().to_vec(),
+        triangles: m.triangles().to_vec(),
         timeline_slots: Vec::new(),
         nonessential: ne.then(|| w::MeshExtras {
-            edges: m.edges.clone(),
+            edges: m.edges().to_vec(),
             width: m.width,
             height: m.height,
         }),
@@ -212,8 +212,8 @@ fn mesh_hull(
     m: &MeshAttachment,
     notes: &mut Notes,
 ) -> Result<u32, UpgradeError> {
-    let n = m.region_uvs.len() / 2;
-    match hull_for(n, m.triangles.len(), m.hull_length) {
+    let n = m.region_uvs().len() / 2;
+    match hull_for(n, m.triangles().len(), m.hull_length) {
         Some(h) => {
             if h != m.hull_length {
                 notes.add(format!(
@@ -228,7 +228,7 @@ fn mesh_hull(
             "mesh {:?}: {} triangle indices cannot be stored in a 4.2+ binary \
              with {n} vertices",
             &*att.name,
-            m.triangles.len()
+            m.triangles().len()
         ))),
     }
 }
