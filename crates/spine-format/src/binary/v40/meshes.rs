@@ -4,8 +4,6 @@
 //! weighted meshes otherwise allocates (and later frees) six vectors a mesh for the AST
 //! alone.
 
-use std::ops::Range;
-
 /// One mesh's arrays as read (unscaled; bone indices raw, checked against the bone count
 /// only), borrowed from buffers the reader reuses for the next mesh.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -30,50 +28,53 @@ pub struct MeshRef<'a> {
 /// slots and attachments as the file lists them).
 pub type MeshSink = Box<dyn FnMut(MeshRef<'_>)>;
 
-/// The reader's buffers for one mesh: its arrays appended to two vectors, where each is.
+/// The reader's buffers for one mesh, reused for the next (capacity kept).
 #[derive(Debug, Default)]
 pub(crate) struct MeshScratch {
-    /// Float arrays: vertex values, UVs.
-    pub floats: Vec<f32>,
-    /// Integer arrays: counts, bones, triangles, edges.
-    pub ints: Vec<u32>,
     /// Whether the vertices are weighted.
     pub weighted: bool,
-    /// Ranges of `floats`.
-    pub values: Range<usize>,
-    /// Ranges of `floats`.
-    pub uvs: Range<usize>,
-    /// Ranges of `ints`.
-    pub counts: Range<usize>,
-    /// Ranges of `ints`.
-    pub bones: Range<usize>,
-    /// Ranges of `ints`.
-    pub triangles: Range<usize>,
-    /// Ranges of `ints`.
-    pub edges: Range<usize>,
+    /// Vertex values: the first `values_len` are the mesh's (the weighted fast path writes
+    /// by index and uses the length as its capacity).
+    pub values: Vec<f32>,
+    /// How many of `values` are the mesh's.
+    pub values_len: usize,
+    /// Influence counts.
+    pub counts: Vec<u32>,
+    /// Bones of the influences: the first `bones_len` (written like `values`).
+    pub bones: Vec<u32>,
+    /// How many of `bones` are the mesh's.
+    pub bones_len: usize,
+    /// UVs.
+    pub uvs: Vec<f32>,
+    /// Triangles.
+    pub triangles: Vec<u32>,
+    /// Edges.
+    pub edges: Vec<u32>,
 }
 
 impl MeshScratch {
-    /// Empty, for the next mesh (capacity kept).
+    /// Empty, for the next mesh (capacity kept; `values` and `bones` keep their lengths,
+    /// which the weighted fast path uses as sizes).
     pub fn clear(&mut self) {
-        let (floats, ints) = (std::mem::take(&mut self.floats), std::mem::take(&mut self.ints));
-        *self = MeshScratch { floats, ints, ..MeshScratch::default() };
-        self.floats.clear();
-        self.ints.clear();
+        self.weighted = false;
+        self.values_len = 0;
+        self.bones_len = 0;
+        self.counts.clear();
+        self.uvs.clear();
+        self.triangles.clear();
+        self.edges.clear();
     }
 
     /// The mesh read, borrowed.
     pub fn lend(&self) -> MeshRef<'_> {
-        let f = |r: &Range<usize>| self.floats.get(r.clone()).unwrap_or_default();
-        let i = |r: &Range<usize>| self.ints.get(r.clone()).unwrap_or_default();
         MeshRef {
             weighted: self.weighted,
-            values: f(&self.values),
-            counts: i(&self.counts),
-            bones: i(&self.bones),
-            uvs: f(&self.uvs),
-            triangles: i(&self.triangles),
-            edges: i(&self.edges),
+            values: self.values.get(..self.values_len).unwrap_or_default(),
+            counts: &self.counts,
+            bones: self.bones.get(..self.bones_len).unwrap_or_default(),
+            uvs: &self.uvs,
+            triangles: &self.triangles,
+            edges: &self.edges,
         }
     }
 }

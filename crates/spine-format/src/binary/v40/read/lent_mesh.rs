@@ -24,15 +24,13 @@ pub(super) fn mesh_arrays<'a>(
         weighted_lent(c, i, n, a)?
     } else {
         check_count(lim, i, i, "vertex", n as u64, 8)?;
-        let f0 = a.floats.len();
-        let (i, ()) = f32s_into(i, n * 2, &mut a.floats)?;
-        a.values = f0..a.floats.len();
+        a.values.clear();
+        let (i, ()) = f32s_into(i, n * 2, &mut a.values)?;
+        a.values_len = a.values.len();
         i
     };
     check_count(lim, i, i, "uv", (n * 2) as u64, 4)?;
-    let f0 = a.floats.len();
-    let (at, ()) = f32s_into(i, n * 2, &mut a.floats)?;
-    a.uvs = f0..a.floats.len();
+    let (at, ()) = f32s_into(i, n * 2, &mut a.uvs)?;
     let tri = (2 * n as i64 - i64::from(hull) - 2) * 3;
     if tri < 0 {
         return Err(PErr::invalid(
@@ -40,12 +38,10 @@ pub(super) fn mesh_arrays<'a>(
             format!("mesh with {n} vertices cannot have a hull of {hull} vertices"),
         ));
     }
-    let (i, triangles) = varints_to(lim, at, "triangle index", tri as usize, &mut a.ints)?;
-    a.triangles = triangles;
+    let i = varints_counted(lim, at, "triangle index", tri as usize, &mut a.triangles)?;
     let (i, extras) = if c.nonessential {
         let (i, e) = count(lim, "edge", 1)(i)?;
-        let (i, edges) = varints_to(lim, i, "edge", e, &mut a.ints)?;
-        a.edges = edges;
+        let i = varints_counted(lim, i, "edge", e, &mut a.edges)?;
         let (i, [width, height]) = f32s(i)?;
         (i, Some(MeshExtras { edges: Vec::new(), width, height }))
     } else {
@@ -54,22 +50,21 @@ pub(super) fn mesh_arrays<'a>(
     Ok((i, extras))
 }
 
-/// `n` varints (counted, checked as 4.2's `shorts`) appended to `ints`; their range.
-fn varints_to<'a>(
+/// `n` varints (counted, checked as 4.2's `shorts`) appended to `out`.
+fn varints_counted<'a>(
     lim: &Lim,
     i: In<'a>,
     what: &'static str,
     n: usize,
-    ints: &mut Vec<u32>,
-) -> Res<'a, std::ops::Range<usize>> {
+    out: &mut Vec<u32>,
+) -> Result<In<'a>, nom::Err<PErr>> {
     check_count(lim, i, i, what, n as u64, 1)?;
-    let start = ints.len();
-    let (i, ()) = varints_into(i, n, ints)?;
-    Ok((i, start..ints.len()))
+    let (i, ()) = varints_into(i, n, out)?;
+    Ok(i)
 }
 
-/// `n` weighted vertices into `a`: the fast paths of the owned read, else its checked path
-/// (the same values and errors).
+/// `n` weighted vertices into `a`: the fast paths of the owned read (into `a`'s buffers),
+/// else its checked path (the same values and errors).
 fn weighted_lent<'a>(
     c: &Ctx,
     i: In<'a>,
@@ -78,52 +73,32 @@ fn weighted_lent<'a>(
 ) -> Result<In<'a>, nom::Err<PErr>> {
     check_count(&c.lim, i, i, "vertex", n as u64, 1)?;
     if c.bones > 0x80 {
-        let mut bones = c.weight_bones.take();
-        let mut values = c.weight_values.take();
-        let mut counts = c.weight_counts.take();
-        let r = weighted_varint_into(c, i, n, &mut bones, &mut values, &mut counts);
-        if let Some((_, done)) = r {
-            let bones = bones.get(..done).unwrap_or_default();
-            let values = values.get(..3 * done).unwrap_or_default();
-            push_weighted(a, &counts, bones, values);
+        // The fast path sizes `values` by `bones` (a plain mesh may have left it shorter).
+        if a.values.len() != 3 * a.bones.len() {
+            a.values.resize(3 * a.bones.len(), 0.0);
         }
-        c.weight_bones.set(bones);
-        c.weight_values.set(values);
-        c.weight_counts.set(counts);
-        if let Some((rest, _)) = r {
+        let r = weighted_varint_into(c, i, n, &mut a.bones, &mut a.values, &mut a.counts);
+        if let Some((rest, done)) = r {
+            (a.bones_len, a.values_len) = (done, 3 * done);
             return Ok(rest);
         }
     } else {
         let mut w = WeightedVertices {
-            counts: c.weight_counts.take(),
-            bones: c.weight_bones.take(),
-            values: c.weight_values.take(),
+            counts: std::mem::take(&mut a.counts),
+            bones: std::mem::take(&mut a.bones),
+            values: std::mem::take(&mut a.values),
         };
         let r = weighted_one_byte_into(&c.lim, i, n, c.bones, &mut w);
-        if r.is_some() {
-            push_weighted(a, &w.counts, &w.bones, &w.values);
-        }
-        c.weight_counts.set(w.counts);
-        c.weight_bones.set(w.bones);
-        c.weight_values.set(w.values);
+        (a.counts, a.bones, a.values) = (w.counts, w.bones, w.values);
         if let Some(rest) = r {
+            (a.bones_len, a.values_len) = (a.bones.len(), a.values.len());
             return Ok(rest);
         }
     }
     let (rest, v) = weighted_checked(c, i, n)?;
     if let Vertices::Weighted(w) = v {
-        push_weighted(a, &w.counts, &w.bones, &w.values);
+        (a.counts, a.bones, a.values) = (w.counts, w.bones, w.values);
+        (a.bones_len, a.values_len) = (a.bones.len(), a.values.len());
     }
     Ok(rest)
-}
-
-/// Appends weighted vertices' arrays and records their ranges.
-fn push_weighted(a: &mut MeshScratch, counts: &[u32], bones: &[u32], v: &[f32]) {
-    let (i0, f0) = (a.ints.len(), a.floats.len());
-    a.ints.extend_from_slice(counts);
-    a.ints.extend_from_slice(bones);
-    a.floats.extend_from_slice(v);
-    a.counts = i0..i0 + counts.len();
-    a.bones = i0 + counts.len()..a.ints.len();
-    a.values = f0..a.floats.len();
 }

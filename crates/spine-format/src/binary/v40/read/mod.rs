@@ -53,8 +53,6 @@ pub(super) struct Ctx {
     pub weight_bones: std::cell::Cell<Vec<u32>>,
     /// Scratch for `x, y, weight` of weighted vertices' influences.
     pub weight_values: std::cell::Cell<Vec<f32>>,
-    /// Scratch for the influence counts of weighted vertices read for a mesh sink.
-    pub weight_counts: std::cell::Cell<Vec<u32>>,
     /// Where 4.2 meshes' arrays go in a lean head read (`None`: into the AST).
     pub mesh_sink: std::cell::Cell<Option<MeshSink>>,
     /// The buffers a mesh lent to [`Ctx::mesh_sink`] is read into.
@@ -85,7 +83,6 @@ impl Ctx {
             event_audio: Vec::new(),
             weight_bones: Default::default(),
             weight_values: Default::default(),
-            weight_counts: Default::default(),
             mesh_sink: Default::default(),
             mesh_scratch: Default::default(),
             skin_attachments: Default::default(),
