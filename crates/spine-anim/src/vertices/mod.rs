@@ -151,7 +151,7 @@ pub(crate) fn world_count(v: &Vertices, s: &Slot) -> usize {
             let verts: &[f32] = if s.deform.is_empty() { setup } else { &s.deform };
             verts.len().min(setup.len()) / 2
         }
-        Vertices::Weighted(w) => w.counts().len(),
+        Vertices::Weighted(w) => w.vertex_count(),
     }
 }
 
@@ -187,13 +187,13 @@ pub(crate) fn world_into(
             // (`for_prepared` checks the bones are the skeleton's, `weighted_world_prepared`
             // that the records serve `w` and `deform`.)
             if let Some(prepared) = prepared {
-                if let Some(mats) = pack.for_prepared(w.bones().len(), bones, prepared.used()) {
+                if let Some(mats) = pack.for_prepared(w.influence_count(), bones, prepared.used()) {
                     if weighted_world_prepared(w, prepared, deform, mats, dst).is_some() {
                         return true;
                     }
                 }
             }
-            if !pack.ready(w.bones().len(), bones) {
+            if !pack.ready(w.influence_count(), bones) {
                 return weighted_world(w, deform, bones, dst);
             }
             weighted_world_packed(w, deform, pack.packed(), dst)
@@ -506,7 +506,7 @@ mod tests {
             let mut pack = BonePack::default();
             pack.pack(&bones);
             assert_eq!(pack.packed().len(), bones.len());
-            let mut scalar = vec![0.0f32; 2 * w.counts().len()];
+            let mut scalar = vec![0.0f32; 2 * w.vertex_count()];
             let mut packed = scalar.clone();
             let ok = weighted_world(&w, &deform, &bones, &mut scalar);
             let ok_packed = weighted_world_packed(&w, &deform, pack.packed(), &mut packed);
@@ -528,7 +528,7 @@ mod tests {
             } else if case % 4 < 2 {
                 partial.for_prepared(0, &bones, prepared.used())
             } else {
-                pack.for_prepared(w.bones().len(), &bones, prepared.used())
+                pack.for_prepared(w.influence_count(), &bones, prepared.used())
             };
             let served = table.and_then(|mats| {
                 weighted_world_prepared(&w, &prepared, &deform, mats, &mut via_prepared)

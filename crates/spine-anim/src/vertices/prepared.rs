@@ -66,14 +66,14 @@ impl PreparedWeights {
         let unusable = PreparedWeights { bone_count: usize::MAX, ..PreparedWeights::default() };
         let total: u64 = w.counts().iter().map(|&n| u64::from(n)).sum();
         let values = w.values().as_chunks::<3>().0;
-        if total != w.bones().len() as u64
-            || values.len() != w.bones().len()
-            || u32::try_from(w.bones().len()).is_err()
-            || u32::try_from(w.counts().len()).is_err()
+        if total != w.influence_count() as u64
+            || values.len() != w.influence_count()
+            || u32::try_from(w.influence_count()).is_err()
+            || u32::try_from(w.vertex_count()).is_err()
         {
             return unusable;
         }
-        let mut records = Vec::with_capacity(w.bones().len());
+        let mut records = Vec::with_capacity(w.influence_count());
         let mut bone_count = 0;
         for (id, v) in w.bones().iter().zip(values) {
             let Ok(bone) = u8::try_from(id.index()) else { return unusable };
@@ -101,7 +101,7 @@ impl PreparedWeights {
         let mut prepared = PreparedWeights {
             used,
             influences: Vec::with_capacity(records.len()),
-            targets: Vec::with_capacity(w.counts().len()),
+            targets: Vec::with_capacity(w.vertex_count()),
             bone_count,
             ..PreparedWeights::default()
         };
@@ -185,8 +185,8 @@ impl PreparedWeights {
     /// float, is left to the lenient path, which reads what there is).
     pub(super) fn serves(&self, w: &WeightedVertices, deform: &[f32], bone_count: usize) -> bool {
         self.bone_count <= bone_count
-            && self.influences.len() == w.bones().len()
-            && self.targets.len() == w.counts().len()
+            && self.influences.len() == w.influence_count()
+            && self.targets.len() == w.vertex_count()
             && (deform.is_empty() || deform.len() / 2 >= self.influences.len())
     }
 }
@@ -195,7 +195,7 @@ impl PreparedWeights {
 /// the bones `prepared` uses), with `deform`: `None` when `prepared` does not
 /// [serve](PreparedWeights::serves) `w` and `deform`. The bits of
 /// [`super::weighted_world_packed`].
-#[inline(always)]
+#[inline(never)]
 pub(super) fn weighted_world_prepared(
     w: &WeightedVertices,
     prepared: &PreparedWeights,

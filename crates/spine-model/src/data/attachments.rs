@@ -53,7 +53,7 @@ impl Vertices {
     pub fn vertex_count(&self) -> usize {
         match self {
             Vertices::Unweighted(v) => v.len() / 2,
-            Vertices::Weighted(w) => w.counts().len(),
+            Vertices::Weighted(w) => w.vertex_count(),
         }
     }
 
@@ -62,7 +62,7 @@ impl Vertices {
     pub fn deform_length(&self) -> usize {
         match self {
             Vertices::Unweighted(v) => v.len(),
-            Vertices::Weighted(w) => w.bones().len() * 2,
+            Vertices::Weighted(w) => w.influence_count() * 2,
         }
     }
 }

@@ -83,6 +83,18 @@ impl WeightedVertices {
         }
     }
 
+    /// Number of vertices (the length of [`WeightedVertices::counts`]).
+    #[inline]
+    pub fn vertex_count(&self) -> usize {
+        self.counts as usize
+    }
+
+    /// Number of influences (the length of [`WeightedVertices::bones`]).
+    #[inline]
+    pub fn influence_count(&self) -> usize {
+        self.bones as usize
+    }
+
     /// Number of influences of each vertex.
     #[inline]
     pub fn counts(&self) -> &[u32] {
@@ -139,12 +151,12 @@ pub struct MeshArrays {
     /// `region_uvs` (bits), `triangles`, `edges`, then the page UVs (bits) when there is
     /// room for them.
     words: Box<[u32]>,
-    /// Length of `region_uvs` (and of the page UVs).
+    /// End of `region_uvs` (its length, and the page UVs').
     uvs: u32,
-    /// Length of `triangles`.
-    triangles: u32,
-    /// Length of `edges`.
-    edges: u32,
+    /// End of `triangles`.
+    triangles_end: u32,
+    /// End of `edges` (where the page UVs start).
+    edges_end: u32,
     /// The page UVs' state.
     page: Page,
 }
@@ -174,15 +186,15 @@ impl MeshArrays {
         MeshArrays {
             words: words.into_boxed_slice(),
             uvs: len(u),
-            triangles: len(t),
-            edges: len(e),
+            triangles_end: len(u + t),
+            edges_end: len(u + t + e),
             page: if page { Page::Reserved } else { Page::None },
         }
     }
 
     /// Start of the page UVs.
     fn page_start(&self) -> usize {
-        (self.uvs + self.triangles + self.edges) as usize
+        self.edges_end as usize
     }
 
     /// Texture coordinates `u, v` per vertex, relative to the region.
@@ -194,15 +206,13 @@ impl MeshArrays {
     /// Triangles (vertex indices).
     #[inline]
     pub fn triangles(&self) -> &[u32] {
-        let s = self.uvs as usize;
-        &self.words[s..s + self.triangles as usize]
+        &self.words[self.uvs as usize..self.triangles_end as usize]
     }
 
     /// Editor edges (nonessential; empty when the export has none).
     #[inline]
     pub fn edges(&self) -> &[u32] {
-        let s = (self.uvs + self.triangles) as usize;
-        &self.words[s..s + self.edges as usize]
+        &self.words[self.triangles_end as usize..self.edges_end as usize]
     }
 
     /// The region UVs mapped into the atlas page (`MeshAttachment::updateRegion`), `None`

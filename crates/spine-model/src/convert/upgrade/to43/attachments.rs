@@ -90,9 +90,9 @@ fn vertices43(v: &Vertices) -> w::Vertices {
         Vertices::Unweighted(xy) => w::Vertices::Unweighted(xy.clone()),
         Vertices::Weighted(wv) => {
             let mut out = w::WeightedVertices {
-                counts: Vec::with_capacity(wv.counts().len()),
-                bones: Vec::with_capacity(wv.bones().len()),
-                values: Vec::with_capacity(wv.bones().len() * 3),
+                counts: Vec::with_capacity(wv.vertex_count()),
+                bones: Vec::with_capacity(wv.influence_count()),
+                values: Vec::with_capacity(wv.influence_count() * 3),
             };
             let mut i = 0usize;
             for &n in wv.counts() {
