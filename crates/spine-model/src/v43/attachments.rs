@@ -90,15 +90,10 @@ fn mesh(
 ) -> AttachmentKind {
     let path = path_of(c, name, m.path);
     let sequence = c.b.sequence(&path, seq(&m.sequence));
-    let key = std::ptr::from_ref::<w::MeshAttachment>(m) as usize;
-    let (vertices, uvs, triangles, edges) = if c.mesh_buffers.front().is_some_and(|b| b.0 == key) {
-        let (_, uvs, triangles, edges, v) = c.mesh_buffers.pop_front().unwrap_or_default();
-        (c.vertices_owned(v), uvs, triangles, edges)
-    } else {
-        let edges = m.nonessential.as_ref().map(|e| e.edges.clone()).unwrap_or_default();
-        (c.vertices(&m.vertices), m.uvs.clone(), m.triangles.clone(), edges)
-    };
-    check_mesh_parts(&mut c.b, &vertices, &uvs, &triangles, m.hull_length);
+    let vertices = c.vertices_at(&m.vertices);
+    let (uvs, triangles) = (&m.uvs, &m.triangles);
+    let edges = m.nonessential.as_ref().map_or(&[][..], |e| &e.edges);
+    check_mesh_parts(&mut c.b, &vertices, uvs, triangles, m.hull_length);
     let (width, height) = match &m.nonessential {
         Some(e) => (e.width * c.b.scale, e.height * c.b.scale),
         None => (0.0, 0.0),
@@ -108,7 +103,7 @@ fn mesh(
         path,
         color: color(m.color),
         vertices,
-        arrays: c.b.mesh_arrays(&uvs, &triangles, &edges),
+        arrays: c.b.mesh_arrays(uvs, triangles, edges),
         hull_length: m.hull_length,
         width,
         height,

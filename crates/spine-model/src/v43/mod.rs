@@ -62,12 +62,9 @@ fn property(p: w::TransformProperty) -> TransformProperty {
 struct Conv<'a, 'o> {
     s: &'a w::Skeleton,
     b: Builder<'o>,
-    /// Mesh buffers moved out of an owned tree ([`load_streaming`]), in the order [`skins`]
-    /// visits the meshes; empty when converting a borrowed tree.
-    mesh_buffers: VecDeque<MeshBuffers>,
-    /// The vertices of bounding box, path and clipping attachments moved out of an owned
-    /// tree, each with the address of the field they were taken from, in the order
-    /// [`skins`] visits them; empty when converting a borrowed tree.
+    /// The vertices of mesh, bounding box, path and clipping attachments moved out of an
+    /// owned tree ([`load_streaming`]), each with the address of the field they were taken
+    /// from, in the order [`skins`] visits them; empty when converting a borrowed tree.
     vertex_buffers: VecDeque<(usize, w::Vertices)>,
     /// Bone and slot names moved out of an owned tree, by index (empty: cloned).
     bone_names: Vec<String>,
@@ -80,34 +77,15 @@ struct Conv<'a, 'o> {
     shared: Vec<Option<Arc<str>>>,
 }
 
-/// A mesh's buffers moved out of the tree: the mesh's address (to match it when it is
-/// converted), its UVs, triangles, edges and vertices.
-type MeshBuffers = (usize, Vec<f32>, Vec<u32>, Vec<u32>, w::Vertices);
-
-/// Moves every mesh's `uvs`, `triangles`, `edges` and vertices, and the vertices of every
-/// bounding box, path and clipping attachment, out of `s` into `moved`, in the order
-/// [`skins`] visits the attachments.
+/// Moves the vertices of every mesh, bounding box, path and clipping attachment out of `s`
+/// into `moved`, in the order [`skins`] visits the attachments (a mesh's other arrays are
+/// copied into the model's packed ones from the tree).
 fn take_buffers(s: &mut w::Skeleton, moved: &mut Moved) {
     let skins = s.default_skin.iter_mut().chain(s.skins.iter_mut().map(|k| &mut k.slots));
     for slots in skins {
         for e in slots.iter_mut().flat_map(|s| &mut s.attachments) {
             let vertices = match &mut e.attachment.kind {
-                w::AttachmentKind::Mesh(m) => {
-                    let key = std::ptr::from_ref::<w::MeshAttachment>(m) as usize;
-                    let edges = m
-                        .nonessential
-                        .as_mut()
-                        .map(|x| std::mem::take(&mut x.edges))
-                        .unwrap_or_default();
-                    moved.mesh_buffers.push_back((
-                        key,
-                        std::mem::take(&mut m.uvs),
-                        std::mem::take(&mut m.triangles),
-                        edges,
-                        std::mem::take(&mut m.vertices),
-                    ));
-                    continue;
-                }
+                w::AttachmentKind::Mesh(m) => &mut m.vertices,
                 w::AttachmentKind::BoundingBox(b) => &mut b.vertices,
                 w::AttachmentKind::Path(p) => &mut p.vertices,
                 w::AttachmentKind::Clipping(k) => &mut k.vertices,
@@ -233,13 +211,11 @@ pub(crate) fn load_streaming(
     convert_with(&s, options, moved, Some(animations))
 }
 
-/// What a caller gave away of its tree: mesh buffers, other vertex attachments' vertices and
-/// bone and slot names (empty: they are copied).
+/// What a caller gave away of its tree: vertex attachments' vertices and bone and slot
+/// names (empty: they are copied).
 #[derive(Default)]
 struct Moved {
-    /// Mesh buffers, in the order [`skins`] visits the meshes.
-    mesh_buffers: VecDeque<MeshBuffers>,
-    /// Other vertex attachments' vertices, keyed by their field's address.
+    /// Vertex attachments' vertices, keyed by their field's address.
     vertex_buffers: VecDeque<(usize, w::Vertices)>,
     /// Bone names, by index.
     bone_names: Vec<String>,
@@ -258,7 +234,6 @@ fn convert_with(
     let mut c = Conv {
         s,
         b: Builder::new(Behaviour::new(SpineVersion::V4_3, &s.header.version), options),
-        mesh_buffers: moved.mesh_buffers,
         vertex_buffers: moved.vertex_buffers,
         bone_names: moved.bone_names,
         slot_names: moved.slot_names,
@@ -277,7 +252,7 @@ fn convert_with(
     // The skin walk visits the attachments in the order `take_buffers` took their buffers, so
     // it has matched every one back (a drift would leave a moved attachment empty).
     debug_assert!(
-        c.mesh_buffers.is_empty() && c.vertex_buffers.is_empty(),
+        c.vertex_buffers.is_empty(),
         "a moved buffer was not matched back by the skin walk"
     );
     c.b.resolve_links();
