@@ -24,6 +24,23 @@ pub struct MeshRef<'a> {
     pub edges: &'a [u32],
 }
 
+impl MeshRef<'_> {
+    /// The arrays as the AST holds them (exactly sized copies): vertices, UVs, triangles,
+    /// edges.
+    pub(crate) fn to_owned_arrays(self) -> (super::ast::Vertices, Vec<f32>, Vec<u32>, Vec<u32>) {
+        let vertices = if self.weighted {
+            super::ast::Vertices::Weighted(super::ast::WeightedVertices {
+                counts: self.counts.to_vec(),
+                bones: self.bones.to_vec(),
+                values: self.values.to_vec(),
+            })
+        } else {
+            super::ast::Vertices::Plain(self.values.to_vec())
+        };
+        (vertices, self.uvs.to_vec(), self.triangles.to_vec(), self.edges.to_vec())
+    }
+}
+
 /// Receives each mesh's arrays, in reading order (the default skin first, then each skin's
 /// slots and attachments as the file lists them).
 pub type MeshSink = Box<dyn FnMut(MeshRef<'_>)>;

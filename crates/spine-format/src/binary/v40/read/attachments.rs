@@ -463,44 +463,37 @@ pub(super) fn mesh<'a>(c: &Ctx, i: In<'a>, flags: u8) -> Res<'a, Mesh> {
         let (i, color) = opt_rgba(flags & 32 != 0)(i)?;
         let (i, sequence) = opt_sequence(c, i, flags)?;
         let (i, hull) = varint(i)?;
-        if let Some(mut sink) = c.mesh_sink.take() {
-            let mut scratch = c.mesh_scratch.take();
-            let r = super::lent_mesh::mesh_arrays(c, i, flags & 128 != 0, hull, &mut scratch);
-            if r.is_ok() {
+        // One read of the arrays into reused buffers: lent to the loader's sink, or copied
+        // into the AST (exactly sized).
+        let weighted = flags & 128 != 0;
+        let mut scratch = c.mesh_scratch.take();
+        let r = super::lent_mesh::mesh_arrays(c, i, weighted, hull, &mut scratch);
+        let sink = c.mesh_sink.take();
+        let owned = match (&r, sink) {
+            (Ok(_), Some(mut sink)) => {
                 sink(scratch.lend());
+                c.mesh_sink.set(Some(sink));
+                None
             }
-            c.mesh_scratch.set(scratch);
-            c.mesh_sink.set(Some(sink));
-            let (i, extras) = r?;
-            let vertices = if flags & 128 != 0 {
-                Vertices::Weighted(WeightedVertices::default())
-            } else {
-                Vertices::Plain(Vec::new())
-            };
-            let m = Mesh {
-                path: path.unwrap_or_default(),
-                color: color.unwrap_or([0xff; 4]),
-                sequence,
-                uvs: Vec::new(),
-                triangles: Vec::new(),
-                vertices,
-                hull,
-                extras,
-            };
-            return Ok((i, m));
-        }
-        let (i, vertices) = counted_vertices(c, i, flags & 128 != 0)?;
-        let n = vertices.count();
-        let (at, uvs) = f32_vec(lim, "uv", n * 2)(i)?;
-        let tri = (2 * n as i64 - i64::from(hull) - 2) * 3;
-        if tri < 0 {
-            return Err(PErr::invalid(
-                at,
-                format!("mesh with {n} vertices cannot have a hull of {hull} vertices"),
-            ));
-        }
-        let (i, triangles) = shorts(c, at, "triangle index", Some(tri as usize))?;
-        let (i, extras) = cond(c.nonessential, extras).parse(i)?;
+            (Ok(_), None) => Some(scratch.lend().to_owned_arrays()),
+            (Err(_), sink) => {
+                c.mesh_sink.set(sink);
+                None
+            }
+        };
+        c.mesh_scratch.set(scratch);
+        let (i, mut extras) = r?;
+        let (vertices, uvs, triangles) = match owned {
+            Some((vertices, uvs, triangles, edges)) => {
+                if let Some(e) = &mut extras {
+                    e.edges = edges;
+                }
+                (vertices, uvs, triangles)
+            }
+            // Lent: the kind stays known, the arrays are the sink's.
+            None if weighted => (Vertices::Weighted(WeightedVertices::default()), vec![], vec![]),
+            None => (Vertices::Plain(Vec::new()), vec![], vec![]),
+        };
         let m = Mesh {
             path: path.unwrap_or_default(),
             color: color.unwrap_or([0xff; 4]),
