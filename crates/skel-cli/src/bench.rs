@@ -121,7 +121,7 @@ pub fn spine(
         Some(name) => crate::pose::find_animation(&data, name)?,
         None => data.animation_ids().next().ok_or("the skeleton has no animation to play")?,
     };
-    let anim_name = data.animation(anim).name.clone();
+    let anim_name = data.animation(anim).name.to_string();
 
     let mut load_error = None;
     let from_disk = !crate::io::is_stdin(input.path)

@@ -161,7 +161,7 @@ pub(crate) fn combined_skin(
         }
     }
     spine_model::SkinData {
-        name: name.to_owned(),
+        name: name.into(),
         bones,
         constraints,
         entries: entries.into_values().collect(),
@@ -301,7 +301,7 @@ fn vertices(sk: &Skeleton) -> Result<Value, String> {
             let v = nums(&buf, &|k| {
                 format!("slot {name:?}: world vertex {} {}", k / 2, ["x", "y"][k % 2])
             })?;
-            map.insert(name.clone(), v);
+            map.insert(name.to_string(), v);
         }
     }
     Ok(Value::Object(map))
@@ -476,7 +476,7 @@ impl Recorder {
         frame: u32,
     ) -> Result<(), String> {
         let name = |a: Option<AnimationId>| {
-            a.map_or("<empty>".to_owned(), |a| data.animation(a).name.clone())
+            a.map_or("<empty>".to_owned(), |a| data.animation(a).name.to_string())
         };
         for e in state.events() {
             let anim = name(e.animation);

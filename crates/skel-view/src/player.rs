@@ -161,7 +161,7 @@ fn skinned(base: &Arc<SkeletonData>, skins: &[usize]) -> (Arc<SkeletonData>, Opt
             }
             let mut data = (**base).clone();
             data.skins.push(SkinData {
-                name: names.join("+"),
+                name: names.join("+").into(),
                 bones,
                 constraints,
                 entries: entries.into_values().collect(),
@@ -245,7 +245,7 @@ impl Instance {
     pub fn animations(&self) -> Vec<(String, f32)> {
         match &self.rig.kind {
             RigKind::Spine(s) => {
-                s.data.animations.iter().map(|a| (a.name.clone(), a.duration)).collect()
+                s.data.animations.iter().map(|a| (a.name.to_string(), a.duration)).collect()
             }
             RigKind::Skf(s) => s
                 .armature
@@ -262,7 +262,7 @@ impl Instance {
     /// Skin (Spine) or style (SkelForm) names.
     pub fn skin_names(&self) -> Vec<String> {
         match &self.rig.kind {
-            RigKind::Spine(s) => s.data.skins.iter().map(|k| k.name.clone()).collect(),
+            RigKind::Spine(s) => s.data.skins.iter().map(|k| k.name.to_string()).collect(),
             RigKind::Skf(s) => s.armature.styles().iter().map(|k| k.name.clone()).collect(),
         }
     }
@@ -705,7 +705,7 @@ fn push_loop(pts: &[f32], n: usize, out: &mut Vec<f32>) {
 /// complete and end of entries).
 fn collect_events(state: &AnimationState, data: &SkeletonData, time: f32, out: &mut Vec<Value>) {
     for e in state.events() {
-        let anim = e.animation.map_or(String::new(), |a| data.animation(a).name.clone());
+        let anim = e.animation.map_or(String::new(), |a| data.animation(a).name.to_string());
         let v = match e.kind {
             StateEventType::Event(r) => {
                 let Some(k) = r.key(data) else { continue };

@@ -218,8 +218,9 @@ fn state(rig: &Rig) -> FileRun {
     let frames = st["frames"].as_u64().unwrap() as usize;
     let mut events: Vec<Value> = Vec::new();
     let mut track_events: Vec<Value> = Vec::new();
-    let anim_name =
-        |a: Option<AnimationId>| a.map_or("<empty>".to_owned(), |a| d.animation(a).name.clone());
+    let anim_name = |a: Option<AnimationId>| {
+        a.map_or("<empty>".to_owned(), |a| d.animation(a).name.to_string())
+    };
     let mut record = |state: &mut spine_anim::AnimationState, frame: usize| {
         for e in state.events() {
             let ty = match e.kind {

@@ -151,7 +151,7 @@ fn run_file(rig: &Rig, twin: Option<&Rig>, tally: &mut Tally) {
     let mut checked = 0;
     // Animations in file order: spine-cpp 3.7's dark colours carry over between them.
     for (id, anim) in rig.data.animations.iter().enumerate() {
-        let Some(list) = samples.get(&anim.name) else { continue };
+        let Some(list) = samples.get(anim.name.as_str()) else { continue };
         checked += 1;
         let id = spine_model::AnimationId::from_index(id);
         for s in list.as_array().unwrap() {

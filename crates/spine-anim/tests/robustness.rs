@@ -123,7 +123,7 @@ fn a_bone_chain_10000_deep_loads_and_poses() {
     let template = ast.bones[0].clone();
     for i in 0..10_000u32 {
         let mut b = template.clone();
-        b.name = format!("chain{i}");
+        b.name = format!("chain{i}").into();
         b.parent = Some(if i == 0 { 0 } else { first + i - 1 });
         b.rotation = 0.01;
         (b.x, b.y, b.scale_x, b.scale_y, b.shear_x, b.shear_y) = (1.0, 0.0, 1.0, 1.0, 0.0, 0.0);

@@ -394,7 +394,7 @@ fn slider_chain(a_first: bool) -> Skeleton {
         curves,
     }];
     let slider = |animation: usize, time: f32, additive: bool| ConstraintData {
-        name: format!("slider{animation}"),
+        name: format!("slider{animation}").into(),
         skin_required: false,
         kind: ConstraintKind::Slider(SliderData {
             animation: AnimationId::from_index(animation),
@@ -521,7 +521,7 @@ fn transform43(
     let mut mixes = [0.0; 6];
     mixes[slot] = 1.0;
     ConstraintData {
-        name: format!("t{bone}"),
+        name: format!("t{bone}").into(),
         skin_required: false,
         kind: ConstraintKind::Transform(TransformData {
             bones: vec![spine_model::BoneId::from_index(bone as usize)],

@@ -68,8 +68,8 @@ fn facts_of(file: &SkeletonFile) -> Facts {
     }
     match file {
         SkeletonFile::V35(s) => {
-            f.bones = s.bones.iter().map(|b| b.name.clone()).collect();
-            f.slots = s.slots.iter().map(|b| b.name.clone()).collect();
+            f.bones = s.bones.iter().map(|b| b.name.to_string()).collect();
+            f.slots = s.slots.iter().map(|b| b.name.to_string()).collect();
             let mut skins = vec![&s.default_skin];
             skins.extend(s.skins.iter().map(|s| &s.slots));
             let slots = f.slots.clone();
@@ -78,7 +78,7 @@ fn facts_of(file: &SkeletonFile) -> Facts {
                 for k in &a.draw_order {
                     for c in k.changes.iter().filter(|c| c.shift < 0) {
                         let slot = slots[c.slot as usize].clone();
-                        f.negative_shifts.push((a.name.clone(), slot, c.shift));
+                        f.negative_shifts.push((a.name.to_string(), slot, c.shift));
                     }
                 }
                 f.two_color_timelines += a
@@ -90,8 +90,8 @@ fn facts_of(file: &SkeletonFile) -> Facts {
             }
         }
         SkeletonFile::V38(s) => {
-            f.bones = s.bones.iter().map(|b| b.name.clone()).collect();
-            f.slots = s.slots.iter().map(|b| b.name.clone()).collect();
+            f.bones = s.bones.iter().map(|b| b.name.to_string()).collect();
+            f.slots = s.slots.iter().map(|b| b.name.to_string()).collect();
             let mut skins = vec![&s.default_skin];
             skins.extend(s.skins.iter().map(|s| &s.slots));
             let slots = f.slots.clone();
@@ -100,7 +100,7 @@ fn facts_of(file: &SkeletonFile) -> Facts {
                 for k in &a.draw_order {
                     for c in k.changes.iter().filter(|c| c.shift < 0) {
                         let slot = slots[c.slot as usize].clone();
-                        f.negative_shifts.push((a.name.clone(), slot, c.shift));
+                        f.negative_shifts.push((a.name.to_string(), slot, c.shift));
                     }
                 }
                 f.two_color_timelines += a

@@ -121,7 +121,7 @@ fn durations_and_names_match_the_spine_cpp_goldens_exactly() {
             let pose = g["pose"].as_object().unwrap();
             assert_eq!(pose.len(), s.animations.len(), "{v}/{file}");
             for a in &s.animations {
-                let d = pose[&a.name]["duration"].as_f64().unwrap() as f32;
+                let d = pose[a.name.as_str()]["duration"].as_f64().unwrap() as f32;
                 assert_eq!(a.duration().to_bits(), d.to_bits(), "{v}/{file} {}", a.name);
             }
             checked += 1;

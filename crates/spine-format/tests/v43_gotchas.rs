@@ -21,7 +21,7 @@ fn base(bones: usize, slots: usize, nonessential: bool) -> Skeleton {
     s.strings = (0..slots.max(1)).map(|i| Some(format!("att{i}"))).collect();
     s.bones = (0..bones)
         .map(|i| Bone {
-            name: format!("b{i}"),
+            name: format!("b{i}").into(),
             parent: (i > 0).then_some(0),
             scale_x: 1.0,
             scale_y: 1.0,
@@ -31,7 +31,7 @@ fn base(bones: usize, slots: usize, nonessential: bool) -> Skeleton {
         .collect();
     s.slots = (0..slots)
         .map(|i| Slot {
-            name: format!("s{i}"),
+            name: format!("s{i}").into(),
             color: [255; 4],
             dark_color: Slot::NO_DARK_COLOR,
             visible: nonessential.then_some(true),
@@ -124,7 +124,7 @@ fn gotcha_02_draw_order_shift_is_unsigned_as_signed() {
 
 fn slider(animation: u32) -> Constraint {
     Constraint {
-        name: format!("slider{animation}"),
+        name: format!("slider{animation}").into(),
         kind: ConstraintKind::Slider(SliderConstraint { animation, ..SliderConstraint::default() }),
     }
 }

@@ -587,7 +587,7 @@ pub enum Timeline {
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnimationData {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Duration: the latest key time of any timeline.
     pub duration: f32,
     /// Timelines.

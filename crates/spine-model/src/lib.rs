@@ -56,7 +56,7 @@ pub use ids::*;
 pub use json::load_json;
 pub use json43::load_json43;
 pub use load::{load, sniff, FileFormat};
-pub use spine_format::SpineVersion;
+pub use spine_format::{Name, SpineVersion};
 pub use validate::{validate, AtlasChoice};
 
 use spine_format::atlas::Atlas;

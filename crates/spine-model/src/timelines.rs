@@ -21,10 +21,10 @@ pub(crate) fn timeline_attachment(
 ) -> Option<AttachmentId> {
     let sk = b.data.skins.get(skin.index())?;
     let Some(id) = sk.attachment(slot, key) else {
-        let skin = sk.name.clone();
+        let skin = sk.name.to_string();
         let slot_name = b.data.slots.get(slot.index()).map(|s| s.name.clone()).unwrap_or_default();
         b.enter("slot", &slot_name);
-        b.report(ProblemKind::TimelineAttachmentMissing { name: key.to_owned(), skin });
+        b.report(ProblemKind::TimelineAttachmentMissing { name: key.to_string(), skin });
         b.pop();
         return None;
     };
@@ -212,7 +212,7 @@ pub(crate) fn check_tables(
 /// that is not finite.
 pub(crate) struct Streamed<'s> {
     /// The animation's name (taken).
-    pub name: &'s mut String,
+    pub name: &'s mut spine_format::Name,
     /// Its duration.
     pub duration: f32,
     /// Its timelines (taken).

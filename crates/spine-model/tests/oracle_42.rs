@@ -50,8 +50,8 @@ fn names_durations_and_draw_orders_match_spine_cpp_4_2() {
         let names = |k: &str| -> Vec<String> {
             golden[k].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect()
         };
-        let bones: Vec<String> = d.bones.iter().map(|b| b.name.clone()).collect();
-        let slots: Vec<String> = d.slots.iter().map(|s| s.name.clone()).collect();
+        let bones: Vec<String> = d.bones.iter().map(|b| b.name.to_string()).collect();
+        let slots: Vec<String> = d.slots.iter().map(|s| s.name.to_string()).collect();
         assert_eq!(bones, names("bones"), "{}", skel.display());
         assert_eq!(slots, names("slots"), "{}", skel.display());
         for (name, pose) in golden["pose"].as_object().unwrap() {

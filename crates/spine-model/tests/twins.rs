@@ -402,7 +402,7 @@ fn compare(a: &SkeletonData, b: &SkeletonData, version: &str, file: &str) -> Vec
         c.eq(&format!("{at} bones"), bn(x, a), bn(y, b));
         let cn = |s: &SkinData, d: &SkeletonData| {
             let mut v: Vec<String> =
-                s.constraints.iter().map(|&i| d.constraint(i).name.clone()).collect();
+                s.constraints.iter().map(|&i| d.constraint(i).name.to_string()).collect();
             v.sort();
             v
         };

@@ -267,7 +267,7 @@ impl Seen {
 /// The name of the skin [`skeleton`] chooses.
 fn skin_name(data: &SkeletonData, skin: Option<&str>) -> String {
     skin.map(str::to_owned)
-        .or_else(|| data.skins.iter().find(|s| s.name != "default").map(|s| s.name.clone()))
+        .or_else(|| data.skins.iter().find(|s| s.name != "default").map(|s| s.name.to_string()))
         .unwrap_or_else(|| "default".to_owned())
 }
 
@@ -372,7 +372,8 @@ fn plan_outputs(
     }
     let mut plans = Vec::with_capacity(anims.len());
     for anim in anims {
-        let name = anim.map(|a| data.animation(a).name.clone()).unwrap_or_else(|| "setup".into());
+        let name =
+            anim.map(|a| data.animation(a).name.to_string()).unwrap_or_else(|| "setup".into());
         let duration = anim.map(|a| data.animation(a).duration).unwrap_or(0.0);
         let frames = if kind == OutputKind::Png {
             1

@@ -587,7 +587,7 @@ pub fn run_pose(rigs: &[Rig], label: &str, mut tally: Tally, excuses: &Excuses) 
         let poses = rig.golden["pose"].as_object().unwrap();
         let mut checked = 0;
         for (i, a) in rig.data.animations.iter().enumerate() {
-            let Some(pose) = poses.get(&a.name) else { continue };
+            let Some(pose) = poses.get(a.name.as_str()) else { continue };
             checked += 1;
             let anim = AnimationId::from_index(i);
             let name = &a.name;
@@ -628,7 +628,7 @@ pub fn run_pose(rigs: &[Rig], label: &str, mut tally: Tally, excuses: &Excuses) 
 /// Name of an animation, `<empty>` for the empty animation.
 #[allow(dead_code)]
 fn anim_name(d: &SkeletonData, a: Option<AnimationId>) -> String {
-    a.map_or("<empty>".to_owned(), |a| d.animation(a).name.clone())
+    a.map_or("<empty>".to_owned(), |a| d.animation(a).name.to_string())
 }
 
 /// A skeleton and an AnimationState set up as the golden's STATE procedure says.

@@ -271,7 +271,7 @@ pub struct DrawOrderOffset {
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct EventKey {
     /// `name` of the event definition (required).
-    pub name: String,
+    pub name: crate::Name,
     /// `int`.
     pub int: Option<i32>,
     /// `float`.
@@ -397,7 +397,7 @@ pub struct AttachmentTimelines {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Named<T> {
     /// The bone, slot or constraint name (physics: empty for "all constraints").
-    pub name: String,
+    pub name: crate::Name,
     /// The timelines.
     pub timelines: T,
 }
@@ -406,7 +406,7 @@ pub struct Named<T> {
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Animation {
     /// The key in `animations`.
-    pub name: String,
+    pub name: crate::Name,
     /// `slots.<slot>.<timeline>`.
     pub slots: Vec<Named<Vec<SlotTimeline>>>,
     /// `bones.<bone>.<timeline>`.

@@ -112,7 +112,7 @@ fn frame_count(v: J<'_>, p: &P<'_>) -> R<i32> {
 pub(crate) fn event_def(name: &str, v: J<'_>, p: &P<'_>) -> R<EventDef> {
     let o = Obj::new(v, p)?;
     Ok(EventDef {
-        name: name.to_owned(),
+        name: name.into(),
         int: o.i32("int")?,
         float: o.f32("float")?,
         string: o.string("string")?,

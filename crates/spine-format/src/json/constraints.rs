@@ -8,7 +8,7 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct ConstraintHead {
     /// `name` (required).
-    pub name: String,
+    pub name: crate::Name,
     /// `order` (default 0).
     pub order: Option<i32>,
     /// `skin`: only active when a skin includes it (3.8+; default false).
@@ -206,11 +206,7 @@ pub struct PhysicsConstraint {
 
 /// The fields every constraint has.
 fn head(o: &Obj) -> R<ConstraintHead> {
-    Ok(ConstraintHead {
-        name: o.req_string("name")?,
-        order: o.i32("order")?,
-        skin: o.bool("skin")?,
-    })
+    Ok(ConstraintHead { name: o.req_name("name")?, order: o.i32("order")?, skin: o.bool("skin")? })
 }
 
 /// An IK constraint (`ik[i]`).

@@ -131,7 +131,7 @@ pub(crate) fn draw_order_offsets(o: &Obj) -> R<Option<Vec<DrawOrderOffset>>> {
 /// An event key.
 pub(crate) fn event_key(o: &Obj) -> R<EventKey> {
     Ok(EventKey {
-        name: o.req_string("name")?,
+        name: o.req_name("name")?,
         int: o.i32("int")?,
         float: o.f32("float")?,
         string: o.string("string")?,

@@ -182,7 +182,7 @@ pub(crate) fn event_defs(events: &[EventDef]) -> Jv {
             .f("volume", e.volume)
             .f("balance", e.balance)
             .done();
-        (e.name.clone(), j)
+        (e.name.to_string(), j)
     });
     Jv::Obj(events.collect())
 }
@@ -381,7 +381,7 @@ fn two(o: &mut O, v: &TwoColor) {
 
 /// An object of `name: f(timelines)` in order.
 pub(crate) fn named<T>(items: &[Named<T>], mut f: impl FnMut(&T) -> Jv) -> Jv {
-    Jv::Obj(items.iter().map(|n| (n.name.clone(), f(&n.timelines))).collect())
+    Jv::Obj(items.iter().map(|n| (n.name.to_string(), f(&n.timelines))).collect())
 }
 
 /// An object of timelines, each written by `f` as its key and keys.

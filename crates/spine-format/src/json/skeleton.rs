@@ -36,7 +36,7 @@ pub struct Info {
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Bone {
     /// `name` (required).
-    pub name: String,
+    pub name: crate::Name,
     /// `parent` bone name (absent for the root).
     pub parent: Option<String>,
     /// `length` (default 0).
@@ -71,7 +71,7 @@ pub struct Bone {
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Slot {
     /// `name` (required).
-    pub name: String,
+    pub name: crate::Name,
     /// `bone` name (required).
     pub bone: String,
     /// `color` (default `FFFFFFFF`).
@@ -90,7 +90,7 @@ pub struct Slot {
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct EventDef {
     /// The key.
-    pub name: String,
+    pub name: crate::Name,
     /// `int` (default 0).
     pub int: Option<i32>,
     /// `float` (default 0).
@@ -124,7 +124,7 @@ pub(super) fn read_info(o: &Obj) -> R<Info> {
 /// A bone (`bones[i]`), its inheritance key spelled as `ver` spells it.
 pub(super) fn read_bone(o: &Obj, ver: SpineVersion) -> R<Bone> {
     Ok(Bone {
-        name: o.req_string("name")?,
+        name: o.req_name("name")?,
         parent: o.string("parent")?,
         length: o.f32("length")?,
         x: o.f32("x")?,
@@ -146,7 +146,7 @@ pub(super) fn read_bone(o: &Obj, ver: SpineVersion) -> R<Bone> {
 /// A slot (`slots[i]`).
 pub(super) fn read_slot(o: &Obj) -> R<Slot> {
     Ok(Slot {
-        name: o.req_string("name")?,
+        name: o.req_name("name")?,
         bone: o.req_string("bone")?,
         color: o.color("color")?,
         dark: o.color("dark")?,

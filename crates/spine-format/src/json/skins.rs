@@ -19,7 +19,7 @@ pub struct SkinSlot {
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Skin {
     /// `name` (3.8+), or the key in the 3.5–3.7 object form.
-    pub name: String,
+    pub name: crate::Name,
     /// `bones` (3.8+).
     pub bones: Vec<String>,
     /// `ik` constraint names (3.8+).
@@ -85,7 +85,7 @@ pub(super) fn read_skins<S: SkinSink + ?Sized>(
     if v.is_obj() {
         // 3.5–3.7: { "default": { "slot": { "attachment": {...} } } }
         each_entry(v, p, "skin", |name, v, p| {
-            let skin = Skin { name: name.to_owned(), ..Skin::default() };
+            let skin = Skin { name: name.into(), ..Skin::default() };
             sink.skin(&skin, slots(v));
             read_skin_slots(v, p, ver, sink)?;
             sink.skin_end(skin);
@@ -96,7 +96,7 @@ pub(super) fn read_skins<S: SkinSink + ?Sized>(
         each(v, p, "skin", |v, p| {
             let o = Obj::new(v, p)?;
             let mut skin = Skin {
-                name: o.req_string("name")?,
+                name: o.req_name("name")?,
                 bones: o.strings("bones", "bone")?,
                 ik: o.strings("ik", "ik constraint")?,
                 transform: o.strings("transform", "transform constraint")?,

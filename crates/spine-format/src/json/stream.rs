@@ -298,7 +298,7 @@ impl<T> Default for Groups<T> {
 impl<T> Groups<T> {
     /// The group `name` starts.
     fn open(&mut self, name: &str) {
-        self.groups.push(Named { name: name.to_owned(), timelines: Vec::new() });
+        self.groups.push(Named { name: name.into(), timelines: Vec::new() });
         self.timelines.clear();
     }
     /// The current group ends.
@@ -322,7 +322,7 @@ impl AstSink {
 
 impl AnimationSink for AstSink {
     fn begin(&mut self, name: &str) {
-        self.a = Animation { name: name.to_owned(), ..Animation::default() };
+        self.a = Animation { name: name.into(), ..Animation::default() };
         self.slots.groups.clear();
         self.bones.groups.clear();
     }
@@ -345,16 +345,16 @@ impl AnimationSink for AstSink {
         self.bones.close();
     }
     fn ik(&mut self, name: &str, keys: &[Key<IkKey>]) {
-        self.a.ik.push(Named { name: name.to_owned(), timelines: keys.to_vec() });
+        self.a.ik.push(Named { name: name.into(), timelines: keys.to_vec() });
     }
     fn transform(&mut self, name: &str, keys: &[Key<TransformMix>]) {
-        self.a.transform.push(Named { name: name.to_owned(), timelines: keys.to_vec() });
+        self.a.transform.push(Named { name: name.into(), timelines: keys.to_vec() });
     }
     fn path(&mut self, name: &str, timelines: &[PathTimeline]) {
-        self.a.path.push(Named { name: name.to_owned(), timelines: timelines.to_vec() });
+        self.a.path.push(Named { name: name.into(), timelines: timelines.to_vec() });
     }
     fn physics(&mut self, name: &str, timelines: &[PhysicsTimeline]) {
-        self.a.physics.push(Named { name: name.to_owned(), timelines: timelines.to_vec() });
+        self.a.physics.push(Named { name: name.into(), timelines: timelines.to_vec() });
     }
     fn attachment(
         &mut self,
@@ -391,16 +391,16 @@ impl AnimationSink for AstSink {
         self.bones.timelines.push(taken);
     }
     fn take_ik(&mut self, name: &str, keys: &mut Vec<Key<IkKey>>) {
-        self.a.ik.push(Named { name: name.to_owned(), timelines: std::mem::take(keys) });
+        self.a.ik.push(Named { name: name.into(), timelines: std::mem::take(keys) });
     }
     fn take_transform(&mut self, name: &str, keys: &mut Vec<Key<TransformMix>>) {
-        self.a.transform.push(Named { name: name.to_owned(), timelines: std::mem::take(keys) });
+        self.a.transform.push(Named { name: name.into(), timelines: std::mem::take(keys) });
     }
     fn take_path(&mut self, name: &str, timelines: &mut Vec<PathTimeline>) {
-        self.a.path.push(Named { name: name.to_owned(), timelines: std::mem::take(timelines) });
+        self.a.path.push(Named { name: name.into(), timelines: std::mem::take(timelines) });
     }
     fn take_physics(&mut self, name: &str, timelines: &mut Vec<PhysicsTimeline>) {
-        self.a.physics.push(Named { name: name.to_owned(), timelines: std::mem::take(timelines) });
+        self.a.physics.push(Named { name: name.into(), timelines: std::mem::take(timelines) });
     }
     fn take_attachment(
         &mut self,

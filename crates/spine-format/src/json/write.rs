@@ -359,7 +359,7 @@ fn physics(c: &PhysicsConstraint) -> Jv {
 fn skins(skins: &[Skin], ver: SpineVersion) -> Jv {
     if ver < SpineVersion::V3_8 {
         return Jv::Obj(
-            skins.iter().map(|k| (k.name.clone(), skin_slots(&k.slots, ver))).collect(),
+            skins.iter().map(|k| (k.name.to_string(), skin_slots(&k.slots, ver))).collect(),
         );
     }
     let skins = skins.iter().map(|k| {
@@ -407,7 +407,7 @@ fn root(s: &Skeleton) -> Jv {
         o.put("events", event_defs(&s.events));
     }
     if !s.animations.is_empty() {
-        let anims = s.animations.iter().map(|a| (a.name.clone(), animation(a, ver)));
+        let anims = s.animations.iter().map(|a| (a.name.to_string(), animation(a, ver)));
         o.put("animations", Jv::Obj(anims.collect()));
     }
     o.done()

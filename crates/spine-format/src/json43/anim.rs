@@ -68,7 +68,7 @@ pub struct DrawOrderFolder {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Animation {
     /// The key in `animations`.
-    pub name: String,
+    pub name: crate::Name,
     /// `slots.<slot>.<timeline>`.
     pub slots: Vec<Named<Vec<SlotTimeline>>>,
     /// `bones.<bone>.<timeline>`.
@@ -257,7 +257,7 @@ fn constraint_keys<V>(
             if is_empty(v) {
                 return Ok(None);
             }
-            Ok(Some(Named { name: c.to_owned(), timelines: keys(v, p, channels, f)? }))
+            Ok(Some(Named { name: c.into(), timelines: keys(v, p, channels, f)? }))
         })
     })?
     .unwrap_or_default())
@@ -281,7 +281,7 @@ fn timeline_map<T>(
                 }
                 read(tl, v, p)
             })?;
-            Ok(Named { name: name.to_owned(), timelines })
+            Ok(Named { name: name.into(), timelines })
         })
     })?
     .unwrap_or_default())
@@ -413,7 +413,7 @@ pub(super) fn read_animation(name: &str, o: &Obj) -> R<Animation> {
     let draw_order_folders = read_draw_order_folders(o)?;
     let events = o.opt("events", |v, p| keys_of("event key", v, p, 0, event_key))?;
     Ok(Animation {
-        name: name.to_owned(),
+        name: name.into(),
         slots,
         bones,
         ik,

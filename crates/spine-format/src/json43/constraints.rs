@@ -230,7 +230,7 @@ impl ConstraintKind {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Constraint {
     /// `name` (required).
-    pub name: String,
+    pub name: crate::Name,
     /// `skin`: only active when a skin includes it (default false).
     pub skin: Option<bool>,
     /// The `type` and its fields.
@@ -239,7 +239,7 @@ pub struct Constraint {
 
 /// One entry of `constraints`: `name`, `skin`, then the fields of its `type`.
 pub(super) fn read_constraint(o: &Obj) -> R<Constraint> {
-    let name = o.req_string("name")?;
+    let name = o.req_name("name")?;
     let skin = o.bool("skin")?;
     let ty = o.req("type", |v, p| as_str(v, p).map(str::to_owned))?;
     let kind = match ty.as_str() {

@@ -212,7 +212,7 @@ impl Skeleton {
     /// hex) when it is the editor's base64 of 8 bytes, so a JSON export and its binary twin
     /// agree; any other hash string is shown as written.
     pub fn summary(&self) -> Summary {
-        let mut skins: Vec<String> = self.skins.iter().map(|s| s.name.clone()).collect();
+        let mut skins: Vec<String> = self.skins.iter().map(|s| s.name.to_string()).collect();
         if let Some(i) = skins.iter().position(|s| s == "default") {
             let d = skins.remove(i);
             skins.insert(0, d);
@@ -235,11 +235,11 @@ impl Skeleton {
             slots: self.slots.len(),
             skins,
             constraints,
-            events: self.events.iter().map(|e| e.name.clone()).collect(),
+            events: self.events.iter().map(|e| e.name.to_string()).collect(),
             animations: self
                 .animations
                 .iter()
-                .map(|a| AnimationSummary { name: a.name.clone(), duration: a.duration() })
+                .map(|a| AnimationSummary { name: a.name.to_string(), duration: a.duration() })
                 .collect(),
         }
     }

@@ -38,7 +38,7 @@ pub struct Info {
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Bone {
     /// `name` (required).
-    pub name: String,
+    pub name: crate::Name,
     /// `parent` bone name (absent for the root).
     pub parent: Option<String>,
     /// `length` (default 0; scaled).
@@ -77,7 +77,7 @@ pub struct Bone {
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Slot {
     /// `name` (required).
-    pub name: String,
+    pub name: crate::Name,
     /// `bone` name (required).
     pub bone: String,
     /// `color` (default `FFFFFFFF`).
@@ -111,7 +111,7 @@ pub(super) fn read_info(o: &Obj) -> R<Info> {
 /// A bone (`bones[i]`).
 pub(super) fn read_bone(o: &Obj) -> R<Bone> {
     Ok(Bone {
-        name: o.req_string("name")?,
+        name: o.req_name("name")?,
         parent: o.string("parent")?,
         length: o.f32("length")?,
         x: o.f32("x")?,
@@ -134,7 +134,7 @@ pub(super) fn read_bone(o: &Obj) -> R<Bone> {
 /// A slot (`slots[i]`).
 pub(super) fn read_slot(o: &Obj) -> R<Slot> {
     Ok(Slot {
-        name: o.req_string("name")?,
+        name: o.req_name("name")?,
         bone: o.req_string("bone")?,
         color: o.color("color")?,
         dark: o.color("dark")?,

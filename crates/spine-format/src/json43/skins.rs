@@ -18,7 +18,7 @@ pub struct SkinSlot {
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Skin {
     /// `name` (required).
-    pub name: String,
+    pub name: crate::Name,
     /// `bones` it activates.
     pub bones: Vec<String>,
     /// `ik` constraint names.
@@ -40,7 +40,7 @@ pub struct Skin {
 /// A skin (`skins[i]`) with its attachments per slot.
 pub(super) fn read_skin(o: &Obj) -> R<Skin> {
     Ok(Skin {
-        name: o.req_string("name")?,
+        name: o.req_name("name")?,
         bones: o.strings("bones", "bone")?,
         ik: o.strings("ik", "ik constraint")?,
         transform: o.strings("transform", "transform constraint")?,

@@ -419,7 +419,7 @@ fn root(s: &Skeleton) -> Jv {
         o.put("events", event_defs(&s.events));
     }
     if !s.animations.is_empty() {
-        let anims = s.animations.iter().map(|a| (a.name.clone(), animation(a)));
+        let anims = s.animations.iter().map(|a| (a.name.to_string(), animation(a)));
         o.put("animations", Jv::Obj(anims.collect()));
     }
     o.done()

@@ -90,7 +90,7 @@ pub fn v4x_sequence(generation: SpineVersion, count: u32, digits: u32) -> Vec<u8
         },
         strings: vec!["r".to_owned()],
         bones: vec![v40::Bone {
-            name: "root".to_owned(),
+            name: "root".into(),
             parent: None,
             rotation: 0.0,
             x: 0.0,
@@ -105,7 +105,7 @@ pub fn v4x_sequence(generation: SpineVersion, count: u32, digits: u32) -> Vec<u8
             extras: None,
         }],
         slots: vec![v40::Slot {
-            name: "s".to_owned(),
+            name: "s".into(),
             bone: 0,
             color: [0xff; 4],
             dark: [0xff; 4],

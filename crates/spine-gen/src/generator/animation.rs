@@ -15,7 +15,7 @@ impl Gen {
         vrefs: &[VertexRef],
         srefs: &[SeqRef],
     ) -> Animation {
-        let mut a = Animation { name: format!("anim{i}"), ..Animation::default() };
+        let mut a = Animation { name: format!("anim{i}").into(), ..Animation::default() };
         a.slots = self.slot_timelines(sk.slots.len());
         a.bones = self.bone_timelines(sk.bones.len());
         a.ik = self.ik_timelines(&of_type(sk, ConstraintType::Ik));

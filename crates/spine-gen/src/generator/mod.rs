@@ -116,7 +116,7 @@ impl Gen {
                     visible: self.rng.chance(80),
                 });
                 Bone {
-                    name,
+                    name: name.into(),
                     parent,
                     rotation: self.rng.float(180),
                     x: self.rng.float(100),
@@ -137,7 +137,7 @@ impl Gen {
     fn slots(&mut self, bones: usize) -> Vec<Slot> {
         (0..self.cfg.slots)
             .map(|i| Slot {
-                name: format!("slot{i}"),
+                name: format!("slot{i}").into(),
                 bone: self.rng.below(bones) as u32,
                 color: self.color(),
                 dark_color: if self.rng.chance(30) {
@@ -196,7 +196,10 @@ pub fn generate(cfg: Config, seed: u64) -> Skeleton {
     sk.constraints = types
         .iter()
         .enumerate()
-        .map(|(i, &t)| Constraint { name: format!("constraint{i}"), kind: g.constraint(t, nb, ns) })
+        .map(|(i, &t)| Constraint {
+            name: format!("constraint{i}").into(),
+            kind: g.constraint(t, nb, ns),
+        })
         .collect();
 
     let ctx = SkinCtx { bones: nb, slots: ns };
@@ -263,7 +266,7 @@ impl Gen {
                 .collect();
             let bones = (0..self.rng.below(3)).map(|_| self.rng.below(nb) as u32).collect();
             sk.skins.push(Skin {
-                name: format!("skin{i}"),
+                name: format!("skin{i}").into(),
                 color: self.cfg.nonessential.then(|| self.color()),
                 bones,
                 constraints,
@@ -278,7 +281,7 @@ impl Gen {
             .map(|i| {
                 let audio = self.next(14, 3);
                 Event {
-                    name: format!("event{i}"),
+                    name: format!("event{i}").into(),
                     int_value: self.rng.float(1000) as i32,
                     float_value: self.rng.float(10),
                     string_value: self.rng.chance(50).then(|| format!("value{i}")),

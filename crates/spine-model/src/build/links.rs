@@ -77,8 +77,8 @@ impl Builder<'_> {
             let Some(source) = skin.attachment(SlotId(link.slot), &link.source) else {
                 let kind = ProblemKind::LinkedMeshSourceMissing {
                     source_name: link.source.clone(),
-                    skin: skin.name.clone(),
-                    slot: self.data.slots[link.slot as usize].name.clone(),
+                    skin: skin.name.to_string(),
+                    slot: self.data.slots[link.slot as usize].name.to_string(),
                 };
                 self.problems.push(problem(kind));
                 continue;

@@ -174,7 +174,7 @@ impl Builder<'_> {
         };
         let found = c.kind.constraint_type();
         if found != expected {
-            let name = c.name.clone();
+            let name = c.name.to_string();
             self.report(ProblemKind::WrongConstraintType { index: id.0, name, expected, found });
         }
         id

@@ -234,10 +234,10 @@ pub(crate) fn merge_named<T, K: std::hash::Hash + Eq>(
     let mut at: HashMap<String, usize> = HashMap::new();
     let mut out: Vec<spine_format::json::Named<Vec<T>>> = Vec::new();
     for n in items {
-        match at.get(&n.name) {
+        match at.get(n.name.as_str()) {
             Some(&i) => out[i].timelines.extend(n.timelines),
             None => {
-                at.insert(n.name.clone(), out.len());
+                at.insert(n.name.to_string(), out.len());
                 out.push(n);
             }
         }

@@ -23,7 +23,7 @@ pub enum Inherit {
 #[derive(Debug, Clone, PartialEq)]
 pub struct BoneData {
     /// Name (unique).
-    pub name: String,
+    pub name: crate::Name,
     /// Parent; always a lower id than this bone. `None` only for the root.
     pub parent: Option<BoneId>,
     /// Length.
@@ -68,7 +68,7 @@ pub enum BlendMode {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SlotData {
     /// Name (unique).
-    pub name: String,
+    pub name: crate::Name,
     /// The bone the slot follows.
     pub bone: BoneId,
     /// Setup color.

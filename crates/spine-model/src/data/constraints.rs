@@ -6,7 +6,7 @@ use crate::ids::*;
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConstraintData {
     /// Name (unique among constraints in 4.3; 4.0–4.2 only require it unique per type).
-    pub name: String,
+    pub name: crate::Name,
     /// Only active when the current skin lists it.
     pub skin_required: bool,
     /// The type-specific data.

@@ -8,7 +8,7 @@ use crate::ids::*;
 #[derive(Debug, Clone, PartialEq)]
 pub struct EventData {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Default int.
     pub int_value: i32,
     /// Default float.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 #[derive(Debug, Clone, PartialEq)]
 pub struct SkinData {
     /// Name (`"default"` for the default skin).
-    pub name: String,
+    pub name: crate::Name,
     /// Skin-required bones this skin activates.
     pub bones: Vec<BoneId>,
     /// Skin-required constraints this skin activates.

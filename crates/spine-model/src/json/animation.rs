@@ -132,7 +132,12 @@ impl j::AnimationSink for AnimSink<'_, '_, '_> {
         out.keys.clear();
         let name = std::mem::take(&mut self.name);
         let duration = out.duration;
-        self.c.b.data.animations.push(AnimationData { name, duration, timelines, keys });
+        self.c.b.data.animations.push(AnimationData {
+            name: name.into(),
+            duration,
+            timelines,
+            keys,
+        });
     }
 }
 

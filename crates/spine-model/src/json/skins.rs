@@ -119,7 +119,7 @@ fn link(c: &mut Conv<'_, '_>, links: Vec<Link>) {
     for l in links {
         let skin = match &l.skin {
             None => c.b.data.default_skin.map(|d| d.0),
-            Some(n) => c.b.data.skins.iter().position(|s| &s.name == n).map(|i| i as u32),
+            Some(n) => c.b.data.skins.iter().position(|s| s.name == n).map(|i| i as u32),
         };
         let Some(skin) = skin else {
             let name = l.skin.clone().unwrap_or_else(|| "default".to_owned());

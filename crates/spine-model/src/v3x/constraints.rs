@@ -140,7 +140,7 @@ fn ik(b: &mut Builder<'_>, name: &str, skin: bool, data: &Ik3) -> ConstraintData
     if d.bones.is_empty() || d.bones.len() > 2 {
         b.report(ProblemKind::Invalid(format!("{} constrained bones (1 or 2)", d.bones.len())));
     }
-    ConstraintData { name: name.to_owned(), skin_required: skin, kind: ConstraintKind::Ik(d) }
+    ConstraintData { name: name.into(), skin_required: skin, kind: ConstraintKind::Ik(d) }
 }
 
 /// A transform constraint: identity from/to properties, x/y offsets scaled.
@@ -169,11 +169,7 @@ fn transform(b: &mut Builder<'_>, name: &str, skin: bool, data: &Transform3) -> 
         mixes,
         solver: data.solver,
     };
-    ConstraintData {
-        name: name.to_owned(),
-        skin_required: skin,
-        kind: ConstraintKind::Transform(d),
-    }
+    ConstraintData { name: name.into(), skin_required: skin, kind: ConstraintKind::Transform(d) }
 }
 
 /// A path constraint: position and spacing scaled when their modes are lengths.
@@ -202,14 +198,14 @@ fn path(b: &mut Builder<'_>, name: &str, skin: bool, data: &Path3) -> Constraint
         mix_x: b.f("mix x", data.mix_x),
         mix_y: b.f("mix y", data.mix_y),
     };
-    ConstraintData { name: name.to_owned(), skin_required: skin, kind: ConstraintKind::Path(d) }
+    ConstraintData { name: name.into(), skin_required: skin, kind: ConstraintKind::Path(d) }
 }
 
 /// A physics constraint (4.2 JSON), already resolved.
 fn physics(b: &mut Builder<'_>, name: &str, skin: bool, data: &PhysicsData) -> ConstraintData {
     b.enter("physics constraint", name);
     ConstraintData {
-        name: name.to_owned(),
+        name: name.into(),
         skin_required: skin,
         kind: ConstraintKind::Physics(data.clone()),
     }

@@ -184,7 +184,7 @@ fn bone3(b: &mut Builder<'_>, i: usize, bone: Bone3<'_>) {
     let Bone3 { name, parent, values: v, mode, skin_required, color } = bone;
     b.enter("bone", name);
     let data = BoneData {
-        name: name.to_owned(),
+        name: name.into(),
         parent: None,
         length: b.fs("length", v[0]),
         x: b.fs("x", v[1]),
@@ -214,7 +214,7 @@ fn slot3(
     b.enter("slot", name);
     let bone = b.bone(bone);
     b.data.slots.push(SlotData {
-        name: name.to_owned(),
+        name: name.into(),
         bone,
         color: Color::from_bytes(color),
         dark_color: dark.map(Color::from_rgb),
@@ -233,7 +233,7 @@ fn event3(
     audio: Option<&w::EventDataAudio>,
 ) {
     b.data.events.push(EventData {
-        name: name.to_owned(),
+        name: name.into(),
         int_value: int,
         float_value: float,
         string_value: string.unwrap_or_default().to_owned(),

@@ -64,7 +64,7 @@ pub(super) fn skins3<S, T: Text<S>>(
         let entries = skin_entries(c, skin.slots, &mut links);
         c.b.pop();
         c.b.add_skin(SkinData {
-            name: skin.name.clone(),
+            name: skin.name.as_str().into(),
             bones,
             constraints,
             entries,
@@ -79,7 +79,7 @@ fn link<T>(c: &mut Conv<'_, '_, T>, links: Vec<Link3>) {
     for l in links {
         let skin = match &l.skin {
             None => c.b.data.default_skin.map(|d| d.0),
-            Some(n) => c.b.data.skins.iter().position(|s| &s.name == n).map(|i| i as u32),
+            Some(n) => c.b.data.skins.iter().position(|s| s.name == n).map(|i| i as u32),
         };
         c.b.link(PendingLink {
             mesh: l.mesh,

@@ -171,16 +171,16 @@ pub(crate) fn load_streaming(
 #[derive(Default)]
 struct Names {
     /// Bone names.
-    bones: Vec<String>,
+    bones: Vec<spine_format::Name>,
     /// Slot names.
-    slots: Vec<String>,
+    slots: Vec<spine_format::Name>,
 }
 
 /// The moved name at `i` when there is one, else a copy of the skeleton's `name`.
-fn moved_or_cloned(moved: &mut [String], i: usize, name: &str) -> String {
+fn moved_or_cloned(moved: &mut [spine_format::Name], i: usize, name: &str) -> spine_format::Name {
     match moved.get_mut(i) {
         Some(n) => std::mem::take(n),
-        None => name.to_owned(),
+        None => name.into(),
     }
 }
 
@@ -339,7 +339,7 @@ fn events(c: &mut Conv<'_, '_>) {
     for e in &c.s.events {
         let name = c.b.name("event", e.name.resolve(c.strings));
         c.b.data.events.push(EventData {
-            name,
+            name: name.into(),
             int_value: e.int,
             float_value: e.float,
             string_value: e.string.clone().unwrap_or_default(),

@@ -66,7 +66,7 @@ pub(super) fn skins(c: &mut Conv<'_, '_>) {
         let entries = skin_entries(c, &skin.slots, &mut links);
         c.b.pop();
         c.b.add_skin(SkinData {
-            name,
+            name: name.into(),
             bones,
             constraints,
             entries,

@@ -29,7 +29,7 @@ pub(super) struct AnimSink<'c, 'a, 'o> {
     /// The conversion.
     pub(super) c: &'c mut Conv<'a, 'o>,
     /// The animation's name.
-    name: String,
+    name: spine_format::Name,
     /// Its timelines so far.
     pub(super) tl: Vec<Timeline>,
     /// The last key time seen.
@@ -60,7 +60,7 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
     pub(super) fn new(c: &'c mut Conv<'a, 'o>) -> Self {
         AnimSink {
             c,
-            name: String::new(),
+            name: spine_format::Name::default(),
             tl: Vec::new(),
             duration: 0.0,
             slot: SlotId(0),
@@ -122,7 +122,7 @@ impl<'c, 'a, 'o> AnimSink<'c, 'a, 'o> {
 impl wst::AnimationSink for AnimSink<'_, '_, '_> {
     fn begin(&mut self, name: &str, _: u32, capacity: usize) {
         self.c.b.enter("animation", name);
-        self.name = name.to_owned();
+        self.name = name.into();
         // The wire's timeline count (exact for editor exports), capped by the input and by
         // `TIMELINE_RESERVE`.
         self.tl = timeline_list(capacity);

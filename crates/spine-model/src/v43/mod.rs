@@ -67,8 +67,8 @@ struct Conv<'a, 'o> {
     /// from, in the order [`skins`] visits them; empty when converting a borrowed tree.
     vertex_buffers: VecDeque<(usize, w::Vertices)>,
     /// Bone and slot names moved out of an owned tree, by index (empty: cloned).
-    bone_names: Vec<String>,
-    slot_names: Vec<String>,
+    bone_names: Vec<spine_format::Name>,
+    slot_names: Vec<spine_format::Name>,
     /// The number of animations (slider constraints' animation indices are checked
     /// against it).
     animation_count: usize,
@@ -98,10 +98,10 @@ fn take_buffers(s: &mut w::Skeleton, moved: &mut Moved) {
 }
 
 /// The moved name at `i` when there is one, else a copy of `name`.
-fn moved_or_cloned(moved: &mut [String], i: usize, name: &str) -> String {
+fn moved_or_cloned(moved: &mut [spine_format::Name], i: usize, name: &str) -> spine_format::Name {
     match moved.get_mut(i) {
         Some(n) => std::mem::take(n),
-        None => name.to_owned(),
+        None => name.into(),
     }
 }
 
@@ -218,9 +218,9 @@ struct Moved {
     /// Vertex attachments' vertices, keyed by their field's address.
     vertex_buffers: VecDeque<(usize, w::Vertices)>,
     /// Bone names, by index.
-    bone_names: Vec<String>,
+    bone_names: Vec<spine_format::Name>,
     /// Slot names, by index.
-    slot_names: Vec<String>,
+    slot_names: Vec<spine_format::Name>,
 }
 
 /// Converts, taking moved buffers and names, and streaming the animations when given.

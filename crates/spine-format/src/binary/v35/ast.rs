@@ -73,7 +73,7 @@ pub struct Nonessential {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Bone {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Parent bone index (absent for the first bone).
     pub parent: Option<u32>,
     /// Rotation.
@@ -102,7 +102,7 @@ pub struct Bone {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Slot {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Bone index.
     pub bone: u32,
     /// Color RGBA.
@@ -128,7 +128,7 @@ impl Slot {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct IkConstraint {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Update order.
     pub order: u32,
     /// Constrained bone indices.
@@ -151,7 +151,7 @@ pub struct IkConstraint {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct TransformConstraint {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Update order.
     pub order: u32,
     /// Constrained bone indices.
@@ -172,7 +172,7 @@ pub struct TransformConstraint {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct PathConstraint {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Update order.
     pub order: u32,
     /// Constrained bone indices.
@@ -210,7 +210,7 @@ pub struct Skin {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct EventData {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Default integer (zigzag varint).
     pub int: i32,
     /// Default float.

@@ -38,11 +38,11 @@ impl Skeleton {
                 path: self.path.len(),
                 ..ConstraintCounts::default()
             },
-            events: self.events.iter().map(|e| e.name.clone()).collect(),
+            events: self.events.iter().map(|e| e.name.to_string()).collect(),
             animations: self
                 .animations
                 .iter()
-                .map(|a| AnimationSummary { name: a.name.clone(), duration: a.duration() })
+                .map(|a| AnimationSummary { name: a.name.to_string(), duration: a.duration() })
                 .collect(),
         }
     }

@@ -112,7 +112,7 @@ fn bones<'a>(lim: &Lim, nonessential: bool, i: In<'a>) -> Res<'a, Vec<Bone>> {
                 enum_varint(TransformMode::WHAT, TransformMode::from_wire)(i)?;
             let (i, color) = cond(nonessential, rgba).parse(i)?;
             let bone = Bone {
-                name: name.to_owned(),
+                name: name.into(),
                 parent,
                 rotation,
                 x,
@@ -142,7 +142,7 @@ fn slots<'a>(lim: &Lim, gen: SpineVersion, bones: usize, i: In<'a>) -> Res<'a, V
             let (i, attachment) = string(lim)(i)?;
             let (i, blend) = enum_varint(BlendMode::WHAT, BlendMode::from_wire)(i)?;
             let dark_color = dark_color.unwrap_or([0xff; 4]);
-            Ok((i, Slot { name: name.to_owned(), bone, color, dark_color, attachment, blend }))
+            Ok((i, Slot { name: name.into(), bone, color, dark_color, attachment, blend }))
         })
     })(i)
 }
@@ -161,7 +161,7 @@ fn ik<'a>(lim: &Lim, gen: SpineVersion, bones: usize, i: In<'a>) -> Res<'a, Vec<
             let (i, flags) = cond(v37, (bool, bool, bool)).parse(i)?;
             let (compress, stretch, uniform) = flags.unwrap_or((false, false, false));
             let c = IkConstraint {
-                name: name.to_owned(),
+                name: name.into(),
                 order,
                 bones: cbones,
                 target,
@@ -195,7 +195,7 @@ fn transforms<'a>(
             let (i, offsets) = f32s::<6>(i)?;
             let (i, mixes) = f32s::<4>(i)?;
             let c = TransformConstraint {
-                name: name.to_owned(),
+                name: name.into(),
                 order,
                 bones: cbones,
                 target,
@@ -222,7 +222,7 @@ fn paths<'a>(lim: &Lim, bones: usize, slots: usize, i: In<'a>) -> Res<'a, Vec<Pa
             let (i, rotate_mode) = enum_varint(RotateMode::WHAT, RotateMode::from_wire)(i)?;
             let (i, [offset_rotation, position, spacing, rotate_mix, translate_mix]) = f32s(i)?;
             let c = PathConstraint {
-                name: name.to_owned(),
+                name: name.into(),
                 order,
                 bones: cbones,
                 target,
@@ -275,7 +275,7 @@ fn events<'a>(lim: &Lim, gen: SpineVersion, i: In<'a>) -> Res<'a, Vec<EventData>
                 Ok((i, audio))
             })
             .parse(i)?;
-            let e = EventData { name: name.to_owned(), int, float, string, audio: audio.flatten() };
+            let e = EventData { name: name.into(), int, float, string, audio: audio.flatten() };
             Ok((i, e))
         })
     })(i)

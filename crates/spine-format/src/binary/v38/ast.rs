@@ -81,7 +81,7 @@ pub struct Nonessential {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Bone {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Parent bone index (absent for the first bone).
     pub parent: Option<u32>,
     /// Rotation.
@@ -112,7 +112,7 @@ pub struct Bone {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Slot {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Bone index.
     pub bone: u32,
     /// Color RGBA.
@@ -137,7 +137,7 @@ impl Slot {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct IkConstraint {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Update order.
     pub order: u32,
     /// Only active when the current skin lists this constraint.
@@ -164,7 +164,7 @@ pub struct IkConstraint {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct TransformConstraint {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Update order.
     pub order: u32,
     /// Only active when the current skin lists this constraint.
@@ -187,7 +187,7 @@ pub struct TransformConstraint {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct PathConstraint {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Update order.
     pub order: u32,
     /// Only active when the current skin lists this constraint.

@@ -149,7 +149,7 @@ fn bones<'a>(lim: &Lim, nonessential: bool, i: In<'a>) -> Res<'a, Vec<Bone>> {
             let (i, skin_required) = bool(i)?;
             let (i, color) = cond(nonessential, rgba).parse(i)?;
             let bone = Bone {
-                name: name.to_owned(),
+                name: name.into(),
                 parent,
                 rotation,
                 x,
@@ -178,7 +178,7 @@ fn slots<'a>(lim: &Lim, strings: &[String], bones: usize, i: In<'a>) -> Res<'a, 
             let (i, dark_color) = rgba(i)?;
             let (i, attachment) = str_ref(strings.len())(i)?;
             let (i, blend) = enum_varint(BlendMode::WHAT, BlendMode::from_wire)(i)?;
-            Ok((i, Slot { name: name.to_owned(), bone, color, dark_color, attachment, blend }))
+            Ok((i, Slot { name: name.into(), bone, color, dark_color, attachment, blend }))
         })
     })(i)
 }
@@ -193,7 +193,7 @@ fn ik<'a>(lim: &Lim, bones: usize, i: In<'a>) -> Res<'a, Vec<IkConstraint>> {
             let (i, bend_direction) = i8(i)?;
             let (i, (compress, stretch, uniform)) = (bool, bool, bool).parse(i)?;
             let c = IkConstraint {
-                name,
+                name: name.into(),
                 order,
                 skin_required,
                 bones: cbones,
@@ -220,7 +220,7 @@ fn transforms<'a>(lim: &Lim, bones: usize, i: In<'a>) -> Res<'a, Vec<TransformCo
             let (i, offsets) = f32s::<6>(i)?;
             let (i, mixes) = f32s::<4>(i)?;
             let c = TransformConstraint {
-                name,
+                name: name.into(),
                 order,
                 skin_required,
                 bones: cbones,
@@ -246,7 +246,7 @@ fn paths<'a>(lim: &Lim, bones: usize, slots: usize, i: In<'a>) -> Res<'a, Vec<Pa
             let (i, rotate_mode) = enum_varint(RotateMode::WHAT, RotateMode::from_wire)(i)?;
             let (i, [offset_rotation, position, spacing, rotate_mix, translate_mix]) = f32s(i)?;
             let c = PathConstraint {
-                name,
+                name: name.into(),
                 order,
                 skin_required,
                 bones: cbones,

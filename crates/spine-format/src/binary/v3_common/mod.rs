@@ -373,7 +373,7 @@ pub struct EventKey {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Animation<S> {
     /// Name (an inline string in every 3.x version).
-    pub name: String,
+    pub name: crate::Name,
     /// Slot timelines.
     pub slots: Vec<SlotTimelines<S>>,
     /// Bone timelines.

@@ -408,7 +408,7 @@ pub(crate) fn animation<'a, S: WireStr>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Ani
             section("events", list(lim, "event key", 11, Some("keys"), |i, _| event_key(ctx, i)))
                 .parse(i)?;
         let animation = Animation {
-            name: name.to_owned(),
+            name: name.into(),
             slots,
             bones,
             ik,

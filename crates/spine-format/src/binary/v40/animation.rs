@@ -9,7 +9,7 @@ use super::ast::Inherit;
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Animation {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// The timeline count written first (a capacity hint for the loader; kept raw).
     pub timeline_count: u32,
     /// Slot timeline groups (slot and timeline count), in wire order; their timelines are

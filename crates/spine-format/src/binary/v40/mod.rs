@@ -65,7 +65,7 @@ impl Skeleton {
             animations: self
                 .animations
                 .iter()
-                .map(|a| AnimationSummary { name: a.name.clone(), duration: a.duration() })
+                .map(|a| AnimationSummary { name: a.name.to_string(), duration: a.duration() })
                 .collect(),
         }
     }

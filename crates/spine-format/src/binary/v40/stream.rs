@@ -136,7 +136,7 @@ pub(super) struct AstSink {
 impl AstSink {
     fn a(&mut self) -> &mut Animation {
         self.a.get_or_insert_with(|| Animation {
-            name: String::new(),
+            name: crate::Name::default(),
             timeline_count: 0,
             slots: Vec::new(),
             slot_timelines: Vec::new(),
@@ -170,7 +170,7 @@ fn keys<V: crate::binary::shared::Channels>(
 impl AnimationSink for AstSink {
     fn begin(&mut self, name: &str, timeline_count: u32, _: usize) {
         let a = self.a();
-        a.name = name.to_owned();
+        a.name = name.into();
         a.timeline_count = timeline_count;
     }
     fn slot_group(&mut self, slot: u32, timelines: usize) {

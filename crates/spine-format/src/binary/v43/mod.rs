@@ -64,7 +64,7 @@ impl Skeleton {
         if self.default_skin.is_some() {
             skins.push("default".to_owned());
         }
-        skins.extend(self.skins.iter().map(|s| s.name.clone()));
+        skins.extend(self.skins.iter().map(|s| s.name.to_string()));
         Summary {
             version: self.header.version.clone(),
             hash: format!("{:x}{:x}", self.header.hash_high, self.header.hash_low),
@@ -72,11 +72,11 @@ impl Skeleton {
             slots: self.slots.len(),
             skins,
             constraints,
-            events: self.events.iter().map(|e| e.name.clone()).collect(),
+            events: self.events.iter().map(|e| e.name.to_string()).collect(),
             animations: self
                 .animations
                 .iter()
-                .map(|a| AnimationSummary { name: a.name.clone(), duration: a.duration() })
+                .map(|a| AnimationSummary { name: a.name.to_string(), duration: a.duration() })
                 .collect(),
         }
     }

@@ -160,7 +160,7 @@ fn keys<V: crate::binary::shared::Channels>(
 
 impl AnimationSink for AstSink {
     fn begin(&mut self, name: &str, timeline_hint: u32, _: usize) {
-        self.a.name = name.to_owned();
+        self.a.name = name.into();
         self.a.timeline_hint = timeline_hint;
     }
     fn slot_group(&mut self, slot: u32, timelines: usize) {

@@ -793,6 +793,10 @@ impl<'a> Obj<'a> {
     pub(crate) fn req_string(&self, k: &str) -> R<String> {
         self.req(k, |v, p| as_str(v, p).map(str::to_owned))
     }
+    /// A required name, made from the document's text (inline when short: no allocation).
+    pub(crate) fn req_name(&self, k: &str) -> R<crate::Name> {
+        self.req(k, |v, p| as_str(v, p).map(crate::Name::from))
+    }
     pub(crate) fn color(&self, k: &str) -> R<Option<[u8; 4]>> {
         self.opt(k, as_color)
     }

@@ -24,14 +24,14 @@ pub(super) fn animation_to_json(c: &ToJson<'_>, a: &wa::Animation) -> j::Animati
         slots: a
             .slot_groups()
             .map(|(slot, ts)| Named {
-                name: c.slot(slot),
+                name: c.slot(slot).into(),
                 timelines: ts.iter().map(|t| slot_timeline(c, t)).collect(),
             })
             .collect(),
         bones: a
             .bone_groups()
             .map(|(bone, ts)| Named {
-                name: c.bone(bone),
+                name: c.bone(bone).into(),
                 timelines: ts.iter().map(bone_timeline).collect(),
             })
             .collect(),
@@ -249,7 +249,7 @@ fn event_key(c: &ToJson<'_>, k: &wa::EventKey) -> Key<j::EventKey> {
         time: k.time,
         curve: None,
         value: j::EventKey {
-            name: def.map(|d| d.0.clone()).unwrap_or_default(),
+            name: def.map(|d| d.0.clone()).unwrap_or_default().into(),
             int: some_if(k.int, def.map_or(0, |d| d.1)),
             float: some_if(k.float, def.map_or(0.0, |d| d.2)),
             string: k.string.clone(),

@@ -13,11 +13,7 @@ use crate::error::ProblemKind;
 
 /// The JSON name, order and skin flag shared by every constraint.
 fn head(name: &str, order: u32, skin: bool) -> j::ConstraintHead {
-    j::ConstraintHead {
-        name: name.to_owned(),
-        order: Some(order as i32),
-        skin: skin.then_some(true),
-    }
+    j::ConstraintHead { name: name.into(), order: Some(order as i32), skin: skin.then_some(true) }
 }
 
 /// The binary order of a JSON constraint (absent or negative: 0).

@@ -45,7 +45,7 @@ impl<'a> ToJson<'a> {
     }
     /// A bone's name.
     pub fn bone(&self, i: u32) -> String {
-        self.s.bones.get(i as usize).map(|b| b.name.clone()).unwrap_or_default()
+        self.s.bones.get(i as usize).map(|b| b.name.to_string()).unwrap_or_default()
     }
     /// Bones' names.
     pub fn bones(&self, v: &[u32]) -> Vec<String> {
@@ -53,7 +53,7 @@ impl<'a> ToJson<'a> {
     }
     /// A slot's name.
     pub fn slot(&self, i: u32) -> String {
-        self.s.slots.get(i as usize).map(|b| b.name.clone()).unwrap_or_default()
+        self.s.slots.get(i as usize).map(|b| b.name.to_string()).unwrap_or_default()
     }
     /// A skin's name by wire index.
     pub fn skin(&self, i: u32) -> String {
@@ -66,13 +66,21 @@ impl<'a> ToJson<'a> {
 }
 
 /// The name of the item `i` of `all` (empty when out of range).
-pub(super) fn name_of<T>(all: &[T], i: u32, name: impl Fn(&T) -> &String) -> String {
+pub(super) fn name_of<T>(
+    all: &[T],
+    i: u32,
+    name: impl Fn(&T) -> &spine_format::Name,
+) -> spine_format::Name {
     all.get(i as usize).map(|x| name(x).clone()).unwrap_or_default()
 }
 
 /// The names of the items of `all` that `list` indexes (empty when out of range).
-pub(super) fn names_of<T>(list: &[u32], all: &[T], name: impl Fn(&T) -> &String) -> Vec<String> {
-    list.iter().map(|&i| name_of(all, i, &name)).collect()
+pub(super) fn names_of<T>(
+    list: &[u32],
+    all: &[T],
+    name: impl Fn(&T) -> &spine_format::Name,
+) -> Vec<String> {
+    list.iter().map(|&i| name_of(all, i, &name).to_string()).collect()
 }
 
 /// JSON → binary: the skeleton, the name lookups, the string table and the problems.

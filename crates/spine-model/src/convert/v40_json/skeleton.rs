@@ -102,7 +102,7 @@ fn skins_to_json(c: &ToJson<'_>) -> Vec<j::Skin> {
     }
     for k in &s.skins {
         json_skins.push(j::Skin {
-            name: c.name(&k.name),
+            name: c.name(&k.name).into(),
             bones: c.bones(&k.bones),
             ik: names_of(&k.ik, &s.ik_constraints, |x| &x.name),
             transform: names_of(&k.transform, &s.transform_constraints, |x| &x.name),
@@ -117,7 +117,7 @@ fn skins_to_json(c: &ToJson<'_>) -> Vec<j::Skin> {
 
 fn event_to_json(c: &ToJson<'_>, e: &w::EventData) -> EventDef {
     EventDef {
-        name: c.name(&e.name),
+        name: c.name(&e.name).into(),
         int: some_if(e.int, 0),
         float: some_if(e.float, 0.0),
         string: e.string.clone(),
@@ -224,7 +224,7 @@ fn bones_from_json(c: &mut FromJson<'_>, ne: bool) -> Vec<w::Bone> {
         };
         c.bones.entry(b.name.as_str()).or_insert(i as u32);
         bones.push(w::Bone {
-            name: b.name.clone(),
+            name: b.name.as_str().into(),
             parent,
             rotation: b.rotation.unwrap_or(0.0),
             x: b.x.unwrap_or(0.0),
@@ -251,7 +251,7 @@ fn slot_from_json(c: &mut FromJson<'_>, sl: &j::Slot, ne: bool) -> w::Slot {
     c.p.enter("slot", &sl.name);
     let bone = c.find("bone", &sl.bone);
     let slot = w::Slot {
-        name: sl.name.clone(),
+        name: sl.name.as_str().into(),
         bone,
         color: sl.color.unwrap_or([0xff; 4]),
         // The editor's `00 R G B` (all `FF` means none).
@@ -286,7 +286,7 @@ fn skins_from_json(
             default_skin = Some(slots);
         } else {
             let name = if v42 {
-                w::Name::Inline(k.name.clone())
+                w::Name::Inline(k.name.to_string())
             } else {
                 w::Name::Ref(c.strings.get(&k.name))
             };
@@ -314,7 +314,7 @@ fn skins_from_json(
 fn event_from_json(c: &mut FromJson<'_>, e: &j::EventDef) -> w::EventData {
     w::EventData {
         name: if c.v42() {
-            w::Name::Inline(e.name.clone())
+            w::Name::Inline(e.name.to_string())
         } else {
             w::Name::Ref(c.strings.get(&e.name))
         },

@@ -22,23 +22,23 @@ use crate::convert::json_common::{
 /// The JSON form of a 4.3 binary animation.
 pub(super) fn animation_to_json(c: &ToJson<'_>, a: &w::Animation) -> j::Animation {
     let slots = a.slots.iter().map(|st| Named {
-        name: c.slot(st.slot),
+        name: c.slot(st.slot).into(),
         timelines: st.timelines.iter().map(|t| slot_timeline(c, t)).collect(),
     });
     let bones = a.bones.iter().map(|bt| Named {
-        name: c.bone(bt.bone),
+        name: c.bone(bt.bone).into(),
         timelines: bt.timelines.iter().map(bone_timeline).collect(),
     });
     let path = a.path.iter().map(|p| Named {
-        name: c.constraint(p.constraint),
+        name: c.constraint(p.constraint).into(),
         timelines: p.timelines.iter().map(path_timeline).collect(),
     });
     let physics = a.physics.iter().map(|p| Named {
-        name: p.constraint.map(|i| c.constraint(i)).unwrap_or_default(),
+        name: p.constraint.map(|i| c.constraint(i)).unwrap_or_default().into(),
         timelines: p.timelines.iter().map(physics_timeline).collect(),
     });
     let slider = a.slider.iter().map(|p| Named {
-        name: c.constraint(p.constraint),
+        name: c.constraint(p.constraint).into(),
         timelines: p.timelines.iter().map(slider_timeline).collect(),
     });
     j::Animation {
@@ -127,7 +127,7 @@ fn ik_timeline(c: &ToJson<'_>, t: &w::IkTimeline) -> Named<Vec<Key<j1::IkKey>>> 
             Key { time: k.time, curve, value }
         })
         .collect();
-    Named { name: c.constraint(t.constraint), timelines }
+    Named { name: c.constraint(t.constraint).into(), timelines }
 }
 
 fn transform_timeline(
@@ -135,7 +135,7 @@ fn transform_timeline(
     t: &w::TransformTimeline,
 ) -> Named<Vec<Key<j::TransformKey>>> {
     Named {
-        name: c.constraint(t.constraint),
+        name: c.constraint(t.constraint).into(),
         timelines: curve_keys(&t.timeline, |v| {
             // mixY defaults to mixX.
             let mut mixes = [None; 6];

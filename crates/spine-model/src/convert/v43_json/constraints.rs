@@ -185,7 +185,7 @@ fn slider_to_json(c: &ToJson<'_>, sl: &w::SliderConstraint) -> j::SliderConstrai
             .s
             .animations
             .get(sl.animation as usize)
-            .map(|a| a.name.clone())
+            .map(|a| a.name.to_string())
             .unwrap_or_default(),
     }
 }

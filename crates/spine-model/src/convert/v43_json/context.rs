@@ -24,7 +24,7 @@ impl<'a> ToJson<'a> {
         if s.default_skin.is_some() {
             skins.push("default".to_owned());
         }
-        skins.extend(s.skins.iter().map(|k| k.name.clone()));
+        skins.extend(s.skins.iter().map(|k| k.name.to_string()));
         ToJson { s, skins }
     }
     /// A string of the table.
@@ -33,11 +33,11 @@ impl<'a> ToJson<'a> {
     }
     /// A bone's name.
     pub fn bone(&self, i: u32) -> String {
-        self.s.bones.get(i as usize).map(|b| b.name.clone()).unwrap_or_default()
+        self.s.bones.get(i as usize).map(|b| b.name.to_string()).unwrap_or_default()
     }
     /// A slot's name.
     pub fn slot(&self, i: u32) -> String {
-        self.s.slots.get(i as usize).map(|b| b.name.clone()).unwrap_or_default()
+        self.s.slots.get(i as usize).map(|b| b.name.to_string()).unwrap_or_default()
     }
     /// Bones' names.
     pub fn bones(&self, list: &[u32]) -> Vec<String> {
@@ -45,7 +45,7 @@ impl<'a> ToJson<'a> {
     }
     /// A constraint's name.
     pub fn constraint(&self, i: u32) -> String {
-        self.s.constraints.get(i as usize).map(|c| c.name.clone()).unwrap_or_default()
+        self.s.constraints.get(i as usize).map(|c| c.name.to_string()).unwrap_or_default()
     }
     /// A skin's name by wire index.
     pub fn skin(&self, i: u32) -> String {

@@ -40,7 +40,7 @@ impl Inherit {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Bone {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Parent bone index (`None` only for bone 0, which has no parent on the wire).
     pub parent: Option<u32>,
     /// Rotation in degrees.
@@ -113,7 +113,7 @@ impl BlendMode {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Slot {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Bone index.
     pub bone: u32,
     /// Setup color, RGBA.

@@ -4,7 +4,7 @@
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct IkConstraint {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Update order.
     pub order: u32,
     /// Constrained bone indices.
@@ -63,7 +63,7 @@ pub mod transform_value {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct TransformConstraint {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Update order.
     pub order: u32,
     /// Constrained bone indices.
@@ -157,7 +157,7 @@ impl RotateMode {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct PathConstraint {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Update order.
     pub order: u32,
     /// Only active when a skin contains it.
@@ -194,7 +194,7 @@ pub struct PathConstraint {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct PhysicsConstraint {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Update order.
     pub order: u32,
     /// Bone index.

@@ -26,7 +26,7 @@ pub(super) fn bone<'a>(c: &Ctx, i: In<'a>, k: usize) -> Res<'a, Bone> {
         })
         .parse(i)?;
         let bone = Bone {
-            name: name.to_owned(),
+            name: name.into(),
             parent,
             rotation,
             x,
@@ -54,6 +54,6 @@ pub(super) fn slot<'a>(c: &Ctx, i: In<'a>) -> Res<'a, Slot> {
         let (i, attachment) = str_ref(c.strings)(i)?;
         let (i, blend) = enum_varint("blend mode", BlendMode::from_wire)(i)?;
         let (i, visible) = cond(c.nonessential && c.v42(), bool).parse(i)?;
-        Ok((i, Slot { name: name.to_owned(), bone, color, dark, attachment, blend, visible }))
+        Ok((i, Slot { name: name.into(), bone, color, dark, attachment, blend, visible }))
     })
 }

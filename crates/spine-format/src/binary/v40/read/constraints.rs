@@ -13,7 +13,7 @@ pub(super) fn ik<'a>(c: &Ctx, i: In<'a>) -> Res<'a, IkConstraint> {
             let (i, mix) = opt_f32(flags & 32 != 0 && flags & 64 != 0)(i)?;
             let (i, softness) = opt_f32(flags & 128 != 0)(i)?;
             let ik = IkConstraint {
-                name: name.to_owned(),
+                name: name.into(),
                 order,
                 bones,
                 target,
@@ -35,7 +35,7 @@ pub(super) fn ik<'a>(c: &Ctx, i: In<'a>) -> Res<'a, IkConstraint> {
         let (i, bend_direction) = i8(i)?;
         let (i, (compress, stretch, uniform)) = (bool, bool, bool).parse(i)?;
         let ik = IkConstraint {
-            name: name.to_owned(),
+            name: name.into(),
             order,
             bones,
             target,
@@ -69,7 +69,7 @@ pub(super) fn transform<'a>(c: &Ctx, i: In<'a>) -> Res<'a, TransformConstraint> 
                 (i, *v) = opt_f32(f1 & (1 << (k - 5)) != 0)(i)?;
             }
             let t = TransformConstraint {
-                name: name.to_owned(),
+                name: name.into(),
                 order,
                 bones,
                 target,
@@ -90,7 +90,7 @@ pub(super) fn transform<'a>(c: &Ctx, i: In<'a>) -> Res<'a, TransformConstraint> 
             *v = Some(x);
         }
         let t = TransformConstraint {
-            name: name.to_owned(),
+            name: name.into(),
             order,
             bones,
             target,
@@ -130,7 +130,7 @@ pub(super) fn path<'a>(c: &Ctx, i: In<'a>) -> Res<'a, PathConstraint> {
         let (i, offset_rotation) = opt_f32(flags.is_none_or(|f| f & 128 != 0))(i)?;
         let (i, [position, spacing, mix_rotate, mix_x, mix_y]) = f32s(i)?;
         let p = PathConstraint {
-            name: name.to_owned(),
+            name: name.into(),
             order,
             skin_required,
             bones,
@@ -169,7 +169,7 @@ pub(super) fn physics<'a>(c: &Ctx, i: In<'a>) -> Res<'a, PhysicsConstraint> {
         let (i, flags2) = u8(i)?;
         let (i, mix) = opt_f32(flags2 & 128 != 0)(i)?;
         let p = PhysicsConstraint {
-            name: name.to_owned(),
+            name: name.into(),
             order,
             bone,
             flags,

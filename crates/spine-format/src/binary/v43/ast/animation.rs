@@ -7,7 +7,7 @@ use super::*;
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 pub struct Animation {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// The leading timeline-count hint as written.
     pub timeline_hint: u32,
     /// Slot timelines.

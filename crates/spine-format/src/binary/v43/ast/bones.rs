@@ -22,7 +22,7 @@ pub enum Inherit {
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 pub struct Bone {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Parent bone index (`None` only for bone 0, which has no parent field).
     pub parent: Option<u32>,
     /// Rotation (degrees).
@@ -82,7 +82,7 @@ pub enum BlendMode {
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 pub struct Slot {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Bone index.
     pub bone: u32,
     /// Setup color, RGBA bytes.

@@ -4,7 +4,7 @@
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Constraint {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Type and body.
     pub kind: ConstraintKind,
 }

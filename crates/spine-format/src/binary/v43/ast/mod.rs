@@ -96,7 +96,7 @@ pub struct NonessentialHeader {
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 pub struct Event {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Int value (zigzag varint).
     pub int_value: i32,
     /// Float value.

@@ -6,7 +6,7 @@ use super::*;
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 pub struct Skin {
     /// Name.
-    pub name: String,
+    pub name: crate::Name,
     /// Nonessential editor color (present iff the header flag is set).
     pub color: Option<[u8; 4]>,
     /// Skin-required bones it activates.

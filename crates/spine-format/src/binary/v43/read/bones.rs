@@ -29,7 +29,7 @@ pub(super) fn bone<'a>(ctx: &Ctx<'_>, i: In<'a>, k: usize) -> Res<'a, Bone> {
         })
         .parse(i)?;
         let bone = Bone {
-            name: name.to_owned(),
+            name: name.into(),
             parent,
             rotation,
             x,
@@ -56,8 +56,7 @@ pub(super) fn slot<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Slot> {
         let (i, attachment) = str_ref(ctx.strings)(i)?;
         let (i, blend) = enum_varint("blend mode", blend_of)(i)?;
         let (i, visible) = cond(ctx.nonessential, bool).parse(i)?;
-        let slot =
-            Slot { name: name.to_owned(), bone, color, dark_color, attachment, blend, visible };
+        let slot = Slot { name: name.into(), bone, color, dark_color, attachment, blend, visible };
         Ok((i, slot))
     })
 }

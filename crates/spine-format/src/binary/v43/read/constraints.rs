@@ -34,7 +34,7 @@ pub(super) fn constraint<'a>(ctx: &Ctx<'_>, i: In<'a>) -> Res<'a, Constraint> {
             (i, 4) => slider(ctx, i).map(|(i, c)| (i, ConstraintKind::Slider(c)))?,
             (_, v) => return Err(PErr::bad_enum(at, "constraint type", i64::from(v))),
         };
-        Ok((i, Constraint { name: name.to_owned(), kind }))
+        Ok((i, Constraint { name: name.into(), kind }))
     })
 }
 

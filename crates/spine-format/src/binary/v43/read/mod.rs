@@ -340,7 +340,7 @@ fn event<'a>(lim: &Lim, i: In<'a>) -> Res<'a, Event> {
         let (i, string_value) = string(lim)(i)?;
         let (i, audio_path) = string(lim)(i)?;
         let mut e = Event {
-            name: name.to_owned(),
+            name: name.into(),
             int_value,
             float_value,
             string_value,

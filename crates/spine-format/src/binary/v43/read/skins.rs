@@ -10,7 +10,7 @@ pub(super) fn skin<'a>(ctx: &Ctx<'_>, i: In<'a>, linked: &mut Vec<(usize, u32)>)
         let (i, constraints) = indices(ctx.lim, "constraint", ctx.constraints.len())(i)?;
         let (i, n) = count(ctx.lim, "skin slot", 2)(i)?;
         let (i, slots) = skin_slots(ctx, i, n, linked)?;
-        Ok((i, Skin { name: name.to_owned(), color, bones, constraints, slots }))
+        Ok((i, Skin { name: name.into(), color, bones, constraints, slots }))
     })
 }
 

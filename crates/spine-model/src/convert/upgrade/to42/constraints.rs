@@ -71,7 +71,7 @@ fn ik(name: &str, order: u32, k: &w::IkConstraint) -> Result<v4::IkConstraint, U
     }
     f |= k.flags & (32 | 64 | 128);
     Ok(v4::IkConstraint {
-        name: name.to_owned(),
+        name: name.into(),
         order,
         bones: k.bones.clone(),
         target: k.target,
@@ -127,7 +127,7 @@ fn transform(
         }
     }
     Ok(v4::TransformConstraint {
-        name: name.to_owned(),
+        name: name.into(),
         order,
         bones: t.bones.clone(),
         target: t.source,
@@ -143,7 +143,7 @@ fn path(name: &str, order: u32, p: &w::PathConstraint) -> v4::PathConstraint {
     let (pm, sm, rm) = (p.position_mode(), p.spacing_mode(), p.rotate_mode());
     let f = (pm as u8) | ((sm as u8) << 1) | ((rm as u8) << 3) | (p.flags & 128);
     v4::PathConstraint {
-        name: name.to_owned(),
+        name: name.into(),
         order,
         skin_required: p.skin_required(),
         bones: p.bones.clone(),
@@ -185,7 +185,7 @@ fn physics(
         )));
     }
     Ok(v4::PhysicsConstraint {
-        name: name.to_owned(),
+        name: name.into(),
         order,
         bone: p.bone,
         flags: p.flags,

@@ -92,7 +92,7 @@ fn inherit42(i: w::Inherit) -> v4::Inherit {
 
 fn bone(b: &w::Bone) -> v4::Bone {
     v4::Bone {
-        name: b.name.clone(),
+        name: b.name.as_str().into(),
         parent: b.parent,
         rotation: b.rotation,
         x: b.x,
@@ -114,7 +114,7 @@ fn bone(b: &w::Bone) -> v4::Bone {
 
 fn slot(sl: &w::Slot) -> v4::Slot {
     v4::Slot {
-        name: sl.name.clone(),
+        name: sl.name.as_str().into(),
         bone: sl.bone,
         color: sl.color,
         dark: sl.dark_color,
@@ -146,7 +146,7 @@ fn skin(
             .collect()
     };
     Ok(v4::Skin {
-        name: v4::Name::Inline(k.name.clone()),
+        name: v4::Name::Inline(k.name.to_string()),
         color: k.color,
         bones: k.bones.clone(),
         ik: of(w::ConstraintType::Ik),
@@ -159,7 +159,7 @@ fn skin(
 
 fn event(e: &w::Event) -> v4::EventData {
     v4::EventData {
-        name: v4::Name::Inline(e.name.clone()),
+        name: v4::Name::Inline(e.name.to_string()),
         int: e.int_value,
         float: e.float_value,
         string: e.string_value.clone(),

@@ -341,7 +341,7 @@ pub fn json_to_v35(s: &j::Skeleton) -> Result<v35::Skeleton, Vec<Problem>> {
     for k in s.skins.iter().filter(|k| k.name != "default") {
         c.p.enter("skin", &k.name);
         let slots = c.skin_slots(&k.slots, ne, &mut put);
-        skins.push(v35::Skin { name: Some(k.name.clone()), slots });
+        skins.push(v35::Skin { name: Some(k.name.to_string()), slots });
         c.p.pop();
     }
     let audio = gen >= SpineVersion::V3_7;

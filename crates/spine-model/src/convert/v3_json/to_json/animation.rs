@@ -14,7 +14,7 @@ impl<S> ToJson<'_, S> {
     pub(super) fn animation(&self, a: &c3::Animation<S>) -> j::Animation {
         let v38 = self.v38;
         let ik = a.ik.iter().map(|t| Named {
-            name: Names::get(&self.n.ik, t.constraint),
+            name: Names::get(&self.n.ik, t.constraint).into(),
             timelines: keys_to_json(&t.timeline, v38, |k: &c3::IkKey| j::IkKey {
                 mix: some_if(k.mix, 1.0),
                 softness: (v38 && k.softness != 0.0).then_some(k.softness),
@@ -24,7 +24,7 @@ impl<S> ToJson<'_, S> {
             }),
         });
         let transform = a.transform.iter().map(|t| Named {
-            name: Names::get(&self.n.transform, t.constraint),
+            name: Names::get(&self.n.transform, t.constraint).into(),
             timelines: keys_to_json(&t.timeline, v38, |m: &[f32; 4]| TransformMix {
                 rotate_mix: Some(m[0]),
                 translate_mix: Some(m[1]),
@@ -34,7 +34,7 @@ impl<S> ToJson<'_, S> {
             }),
         });
         let path = a.path.iter().map(|p| Named {
-            name: Names::get(&self.n.path, p.constraint),
+            name: Names::get(&self.n.path, p.constraint).into(),
             timelines: p.timelines.iter().map(|t| path_timeline(t, v38)).collect(),
         });
         j::Animation {
@@ -68,7 +68,7 @@ impl<S> ToJson<'_, S> {
             }
         };
         Named {
-            name: Names::get(&self.n.slots, st.slot),
+            name: Names::get(&self.n.slots, st.slot).into(),
             timelines: st.timelines.iter().map(timeline).collect(),
         }
     }
@@ -83,7 +83,7 @@ impl<S> ToJson<'_, S> {
             c3::BoneTimeline::Shear(t) => BoneTimeline::Shear(keys_to_json(t, v38, xy)),
         };
         Named {
-            name: Names::get(&self.n.bones, bt.bone),
+            name: Names::get(&self.n.bones, bt.bone).into(),
             timelines: bt.timelines.iter().map(timeline).collect(),
         }
     }
@@ -136,7 +136,7 @@ impl<S> ToJson<'_, S> {
                 time: k.time,
                 curve: None,
                 value: j::EventKey {
-                    name: Names::get(&self.n.events, k.event),
+                    name: Names::get(&self.n.events, k.event).into(),
                     int: some_if(k.int, def.map_or(0, |d| d.0)),
                     float: some_if(k.float, def.map_or(0.0, |d| d.1)),
                     string: k.string.clone().map(Option::unwrap_or_default),

@@ -37,11 +37,11 @@ impl Names {
 macro_rules! names_of {
     ($s:expr, $skins:expr) => {
         Names {
-            bones: $s.bones.iter().map(|b| b.name.clone()).collect(),
-            slots: $s.slots.iter().map(|b| b.name.clone()).collect(),
-            ik: $s.ik.iter().map(|b| b.name.clone()).collect(),
-            transform: $s.transform.iter().map(|b| b.name.clone()).collect(),
-            path: $s.path.iter().map(|b| b.name.clone()).collect(),
+            bones: $s.bones.iter().map(|b| b.name.to_string()).collect(),
+            slots: $s.slots.iter().map(|b| b.name.to_string()).collect(),
+            ik: $s.ik.iter().map(|b| b.name.to_string()).collect(),
+            transform: $s.transform.iter().map(|b| b.name.to_string()).collect(),
+            path: $s.path.iter().map(|b| b.name.to_string()).collect(),
             skins: $skins,
             events: Vec::new(),
         }
@@ -244,7 +244,7 @@ fn event_defs(events: &[Event3]) -> Vec<EventDef> {
     events
         .iter()
         .map(|(name, int, float, string, audio)| EventDef {
-            name: name.clone(),
+            name: name.as_str().into(),
             int: some_if(*int, 0),
             float: some_if(*float, 0.0),
             string: string.clone(),
@@ -256,11 +256,7 @@ fn event_defs(events: &[Event3]) -> Vec<EventDef> {
 }
 
 fn constraint_head(name: &str, order: u32, skin: bool) -> j::ConstraintHead {
-    j::ConstraintHead {
-        name: name.to_owned(),
-        order: Some(order as i32),
-        skin: skin.then_some(true),
-    }
+    j::ConstraintHead { name: name.into(), order: Some(order as i32), skin: skin.then_some(true) }
 }
 
 /// A 3.5–3.7 binary skeleton as a JSON skeleton of the same version.
@@ -271,11 +267,11 @@ pub fn v35_to_json(s: &v35::Skeleton) -> j::Skeleton {
     let events: Vec<Event3> = s
         .events
         .iter()
-        .map(|e| (e.name.clone(), e.int, e.float, e.string.clone(), e.audio.clone()))
+        .map(|e| (e.name.to_string(), e.int, e.float, e.string.clone(), e.audio.clone()))
         .collect();
     let c = ToJson::new(names_of!(s, skins), &events, false, &text);
     let others = s.skins.iter().map(|k| j::Skin {
-        name: k.name.clone().unwrap_or_default(),
+        name: k.name.clone().unwrap_or_default().into(),
         slots: c.skin_slots(&k.slots),
         ..j::Skin::default()
     });
@@ -298,7 +294,7 @@ pub fn v38_to_json(s: &v38::Skeleton) -> j::Skeleton {
         .collect();
     let c = ToJson::new(names_of!(s, skins), &events, true, &text);
     let others = s.skins.iter().map(|k| j::Skin {
-        name: name(k.name),
+        name: name(k.name).into(),
         bones: c.n.bones(&k.bones),
         ik: k.ik.iter().map(|&i| Names::get(&c.n.ik, i)).collect(),
         transform: k.transform.iter().map(|&i| Names::get(&c.n.transform, i)).collect(),
@@ -322,7 +318,7 @@ fn bone_to_json(
     color: Option<[u8; 4]>,
 ) -> j::Bone {
     j::Bone {
-        name: name.to_owned(),
+        name: name.into(),
         parent: parent.map(|p| Names::get(&n.bones, p)),
         length: some_if(length, 0.0),
         x: some_if(x, 0.0),
