@@ -142,7 +142,7 @@ fn geometry_atlas(data: &SkeletonData) -> Atlas {
         for path in seq.frame_paths() {
             if seen.insert(path.to_string()) {
                 regions.push(Region {
-                    name: path.to_string(),
+                    name: path.into(),
                     bounds: Some([0, 0, 1, 1]),
                     ..Region::default()
                 });

@@ -123,8 +123,8 @@ pub enum Rotate {
 /// One region of a page.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Region {
-    /// Region name (the attachment path).
-    pub name: String,
+    /// Region name (the attachment path; inline up to 23 bytes, see [`crate::Name`]).
+    pub name: crate::Name,
     /// `bounds: x, y, w, h` (4.x).
     pub bounds: Option<[i32; 4]>,
     /// `xy: x, y` (3.x).
@@ -508,9 +508,7 @@ pub fn parse(text: &str) -> Result<Atlas, AtlasError> {
                 None => page_entry(page, e, n)?,
                 Some(region) => region_entry(region, e, n)?,
             },
-            None => {
-                page.regions.push(Region { name: line.to_owned(), line: n, ..Region::default() })
-            }
+            None => page.regions.push(Region { name: line.into(), line: n, ..Region::default() }),
         }
     }
     Ok(atlas)
