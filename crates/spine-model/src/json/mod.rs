@@ -243,7 +243,7 @@ fn bones(c: &mut Conv<'_, '_>) {
             }
         };
         let data = BoneData {
-            name: bone.name.as_str().into(),
+            name: bone.name.clone(),
             parent: None,
             length: c.b.fs("length", bone.length.unwrap_or(0.0)),
             x: c.b.fs("x", bone.x.unwrap_or(0.0)),
@@ -281,7 +281,7 @@ fn slots(c: &mut Conv<'_, '_>) {
             j::BlendMode::Screen => BlendMode::Screen,
         };
         c.b.data.slots.push(SlotData {
-            name: slot.name.as_str().into(),
+            name: slot.name.clone(),
             bone,
             color: slot.color.map_or(Color::WHITE, Color::from_bytes),
             dark_color: slot.dark.map(|d| Color::from_rgb([d[0], d[1], d[2]])),

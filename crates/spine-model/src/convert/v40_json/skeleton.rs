@@ -224,7 +224,7 @@ fn bones_from_json(c: &mut FromJson<'_>, ne: bool) -> Vec<w::Bone> {
         };
         c.bones.entry(b.name.as_str()).or_insert(i as u32);
         bones.push(w::Bone {
-            name: b.name.as_str().into(),
+            name: b.name.clone(),
             parent,
             rotation: b.rotation.unwrap_or(0.0),
             x: b.x.unwrap_or(0.0),
@@ -251,7 +251,7 @@ fn slot_from_json(c: &mut FromJson<'_>, sl: &j::Slot, ne: bool) -> w::Slot {
     c.p.enter("slot", &sl.name);
     let bone = c.find("bone", &sl.bone);
     let slot = w::Slot {
-        name: sl.name.as_str().into(),
+        name: sl.name.clone(),
         bone,
         color: sl.color.unwrap_or([0xff; 4]),
         // The editor's `00 R G B` (all `FF` means none).

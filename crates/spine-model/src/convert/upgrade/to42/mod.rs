@@ -92,7 +92,7 @@ fn inherit42(i: w::Inherit) -> v4::Inherit {
 
 fn bone(b: &w::Bone) -> v4::Bone {
     v4::Bone {
-        name: b.name.as_str().into(),
+        name: b.name.clone(),
         parent: b.parent,
         rotation: b.rotation,
         x: b.x,
@@ -114,7 +114,7 @@ fn bone(b: &w::Bone) -> v4::Bone {
 
 fn slot(sl: &w::Slot) -> v4::Slot {
     v4::Slot {
-        name: sl.name.as_str().into(),
+        name: sl.name.clone(),
         bone: sl.bone,
         color: sl.color,
         dark: sl.dark_color,
