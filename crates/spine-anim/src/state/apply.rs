@@ -142,14 +142,19 @@ impl AnimationState {
     #[inline(always)]
     fn reset_unkeyed_attachments(&mut self, sk: &mut Skeleton, sd: &SkeletonData) {
         let setup_state = self.unkeyed_state + SETUP;
+        // The slots' setup attachments resolve through the cache entries after the
+        // timelines' (one per slot), not by name every frame.
+        let slot_cache = self.data.attachment_cache_len;
         // The next slot in the setup state, searched over the slice (no reload of the
         // skeleton's slot list per slot).
         let mut si = 0;
         while let Some(i) = sk.attachment_states.find_odd(si, setup_state) {
             si = i;
             let sid = spine_model::SlotId::from_index(si);
-            let name = sd.slot(sid).attachment.as_deref();
-            sk.set_attachment_by_name(sid, name);
+            let name = || sd.slot(sid).attachment.as_deref();
+            let attachment =
+                self.resolve_attachment(sk, Some(slot_cache + si), SETUP_KEY, sid, name);
+            sk.set_attachment(sid, attachment);
             si += 1;
         }
         self.unkeyed_state += 2;

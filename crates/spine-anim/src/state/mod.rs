@@ -396,7 +396,9 @@ pub struct AnimationState {
     animations_changed: bool,
     unkeyed_state: i32,
     /// What each attachment timeline's key (or the setup attachment) last resolved to,
-    /// and under which skin (see [`AnimationState::resolve_attachment`]).
+    /// and under which skin (see [`AnimationState::resolve_attachment`]); after the
+    /// timelines' entries, one per slot for its setup attachment (the reset of slots no
+    /// timeline keyed).
     attachment_cache: Vec<ResolvedAttachment>,
     /// A second strong reference to `data`, moved out for the length of
     /// [`AnimationState::apply`] and put back: an owner of the data that does not borrow
@@ -423,7 +425,9 @@ impl AnimationState {
     /// A state with no tracks.
     pub fn new(data: Arc<AnimationStateData>) -> AnimationState {
         let empty = ResolvedAttachment { key: NO_KEY, skin: None, attachment: None };
-        let attachment_cache = vec![empty; data.attachment_cache_len];
+        // One entry per attachment timeline, then one per slot (its setup attachment).
+        let slots = data.skeleton_data.slots.len();
+        let attachment_cache = vec![empty; data.attachment_cache_len + slots];
         AnimationState {
             attachment_cache,
             spare_data: Some(data.clone()),
