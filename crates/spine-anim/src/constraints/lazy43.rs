@@ -507,7 +507,7 @@ fn update(
         }
         _ => {}
     }
-    if c.slider_base.is_some() {
+    if c.slider_saved() {
         c.restore_slider_base();
     }
 }

@@ -154,38 +154,39 @@ pub enum PoseValues {
 /// One constraint instance.
 ///
 /// Laid out in this order (`repr(C)`) so that what the update cache reads every frame is
-/// one run of bytes at the start: the IK caches, the slider test, the pose's kind and
-/// an IK or transform pose; the larger poses (path, physics state) follow. Aligned to a
-/// cache line, so that run is the first two lines of the record and four bytes of the
-/// third (a test pins the layout).
+/// one run of bytes at the start: the IK caches, the flags, the pose's kind and an IK or
+/// transform pose; the larger poses (path, physics state) and a slider's saved values
+/// follow. Aligned to a cache line, so that an IK constraint's run is the first two lines
+/// of the record and a transform constraint's the second alone (a test pins the layout).
 #[derive(Debug, Clone, PartialEq)]
 #[repr(C, align(64))]
 pub struct Constraint {
     /// IK: the local-matrix caches of the bones the solver poses (see
     /// [`Bone::update_world_transform_cached`](crate::skeleton::Bone)); unused otherwise.
     local: [LocalCache; 2],
+    /// Whether the update cache runs it (bones active, skin lists it when skin-required).
+    pub active: bool,
+    /// `slider_base` holds values to put back (tested every update without reading it).
+    slider_saved: bool,
+    /// Pose and state.
+    pub pose: ConstraintPose,
     /// The pose values before a slider's animation changed them this frame (spine-cpp 4.3
     /// writes those into the constraint's *applied* pose, which every frame starts from the
     /// pose again): restored right after the constraint ran, see [`slider`].
-    pub slider_base: Option<PoseValues>,
-    /// Pose and state.
-    pub pose: ConstraintPose,
-    /// Whether the update cache runs it (bones active, skin lists it when skin-required).
-    pub active: bool,
+    slider_base: Option<PoseValues>,
 }
 
 impl Constraint {
     /// A word of each cache line of the record the update cache reads (see
-    /// `Skeleton::touch`): the first (the IK caches), the pose's kind on the second and a
-    /// transform pose's last mix on the third.
+    /// `Skeleton::touch`): an IK constraint's caches on the first, and for both IK and
+    /// transform constraints the pose on the second (a transform pose's last mix).
     #[inline]
     pub(crate) fn touch(&self) -> u32 {
-        let pose = match &self.pose {
+        match &self.pose {
             ConstraintPose::Transform(t) => t.mixes.last().map_or(0, |m| m.to_bits()),
-            ConstraintPose::Ik(_) => 1,
+            ConstraintPose::Ik(p) => self.local[0].touch() ^ p.mix.to_bits(),
             _ => 0,
-        };
-        self.local[0].touch() ^ pose
+        }
     }
 
     /// A constraint in its setup pose, with fresh (reset) physics state.
@@ -217,7 +218,13 @@ impl Constraint {
                 ConstraintPose::Slider(SliderPose { time: d.time, mix: d.mix })
             }
         };
-        Constraint { active: false, pose, slider_base: None, local: Default::default() }
+        Constraint {
+            active: false,
+            slider_saved: false,
+            pose,
+            slider_base: None,
+            local: Default::default(),
+        }
     }
 
     /// The timeline-driven values of the pose.
@@ -257,9 +264,26 @@ impl Constraint {
         }
     }
 
-    /// Puts back the pose values a slider saved in [`Constraint::slider_base`], if any.
+    /// Whether a slider saved this constraint's pose values (see
+    /// [`Constraint::restore_slider_base`]).
+    #[inline]
+    pub fn slider_saved(&self) -> bool {
+        self.slider_saved
+    }
+
+    /// Saves the pose values, unless already saved, for
+    /// [`Constraint::restore_slider_base`] (a slider is about to change them for one update).
+    pub(crate) fn save_slider_base(&mut self) {
+        if !self.slider_saved {
+            self.slider_base = Some(self.pose_values());
+            self.slider_saved = true;
+        }
+    }
+
+    /// Puts back the pose values a slider saved, if any.
     #[cold]
     pub fn restore_slider_base(&mut self) {
+        self.slider_saved = false;
         if let Some(v) = self.slider_base.take() {
             self.set_pose_values(v);
         }
@@ -269,6 +293,7 @@ impl Constraint {
     /// (physics simulation state is kept).
     pub fn set_to_setup_pose(&mut self, data: &ConstraintData) {
         self.slider_base = None;
+        self.slider_saved = false;
         match (&mut self.pose, &data.kind) {
             (ConstraintPose::Ik(p), ConstraintKind::Ik(d)) => *p = ik_setup(d),
             (ConstraintPose::Transform(p), ConstraintKind::Transform(d)) => p.mixes = d.mixes,
@@ -343,7 +368,7 @@ pub(crate) fn update_in_cache(
         _ => {}
     }
     // What a slider applied to this constraint held for this update only.
-    if constraint.slider_base.is_some() {
+    if constraint.slider_saved {
         constraint.restore_slider_base();
     }
 }
@@ -371,7 +396,7 @@ pub(crate) fn update_pair_in_cache(
         ) if !data.behaviour.physics_lagged_offsets => {
             physics::update_42_pair(ctx, (k0, p0), (k1, p1));
             for c in [c0, c1] {
-                if c.slider_base.is_some() {
+                if c.slider_saved {
                     c.restore_slider_base();
                 }
             }
@@ -395,9 +420,34 @@ mod tests {
     fn constraint_record_keeps_its_measured_layout() {
         assert_eq!(align_of::<Constraint>(), 64);
         assert_eq!(size_of::<Constraint>(), 320);
-        // The IK caches and the slider base fill the first 104 bytes; the pose's kind and an
-        // IK or transform pose (24 bytes) follow, within the first 136.
-        assert_eq!(offset_of!(Constraint, pose), 104);
+        // The IK caches fill the first 72 bytes, the flags follow; an IK or transform pose
+        // (24 bytes) lies within the second line with the pose's kind.
+        assert_eq!(offset_of!(Constraint, active), 72);
+        assert_eq!(offset_of!(Constraint, slider_saved), 73);
+        assert_eq!(offset_of!(Constraint, pose), 80);
         assert_eq!(size_of::<IkPose>().max(size_of::<TransformPose>()), 24);
+        let ik =
+            IkPose { mix: 1.0, softness: 0.0, bend_direction: 1, compress: false, stretch: false };
+        let poses =
+            [ConstraintPose::Ik(ik), ConstraintPose::Transform(TransformPose { mixes: [0.0; 6] })];
+        for pose in poses {
+            let c = Constraint {
+                local: Default::default(),
+                active: true,
+                slider_saved: false,
+                pose,
+                slider_base: None,
+            };
+            let base = &c as *const Constraint as usize;
+            let (at, len) = match &c.pose {
+                ConstraintPose::Ik(p) => (p as *const IkPose as usize, size_of::<IkPose>()),
+                ConstraintPose::Transform(p) => {
+                    (p as *const TransformPose as usize, size_of::<TransformPose>())
+                }
+                _ => unreachable!(),
+            };
+            let start = at - base;
+            assert!((64..=128 - len).contains(&start), "pose at {start}: {:?}", c.pose);
+        }
     }
 }

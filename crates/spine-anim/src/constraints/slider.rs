@@ -16,9 +16,9 @@
 //! 4.3 writes the slider's animation into *applied* poses, which start every update from
 //! the poses again. Bones: the animation is applied to the applied local pose (reset from
 //! the local pose by `update_world_transform`), after `modifyLocal` of the animation's
-//! bones. Constraints: the values are saved in
-//! [`Constraint::slider_base`](super::Constraint::slider_base) and restored once the
-//! constraint ran (see [`update`]). Slots and the draw order a slider keys keep their pose
+//! bones. Constraints: the values are saved in the constraint and restored once it ran
+//! ([`Constraint::restore_slider_base`](super::Constraint::restore_slider_base), see
+//! [`update`]). Slots and the draw order a slider keys keep their pose
 //! apart from the applied pose the slider changes (`Skeleton::swap_slot_poses`).
 //!
 //! Bone-driven time: `offset + (property - property_offset) * scale`, where the property is
@@ -149,8 +149,8 @@ fn keyed_constraints(
 /// constraint is not a slider, or its bone is inactive. Never allocates.
 ///
 /// Constraint values the animation changes hold for this update only (spine-cpp 4.3
-/// applies them to the constraints' applied poses): the previous values are saved in
-/// [`Constraint::slider_base`](super::Constraint::slider_base) and put back right after
+/// applies them to the constraints' applied poses): the previous values are saved in the
+/// constraint and put back ([`Constraint::restore_slider_base`](super::Constraint::restore_slider_base)) right after
 /// the constraint ran, or right away for constraints that ran before this slider
 /// (constraint list order = update order in 4.3).
 pub fn update(sk: &mut Skeleton, id: ConstraintId) {
@@ -210,8 +210,8 @@ fn update_inner(sk: &mut Skeleton, id: ConstraintId) {
     for t in &anim.timelines {
         keyed_constraints(t, n, &data, |ci| {
             if let Some(c) = sk.constraints.get_mut(ci) {
-                if c.active && c.slider_base.is_none() {
-                    c.slider_base = Some(c.pose_values());
+                if c.active {
+                    c.save_slider_base();
                 }
             }
         });
