@@ -260,3 +260,74 @@ fn rotate_and_shear(m: [f32; 4], data: &PhysicsData, mut o: f32) -> [f32; 4] {
     }
     [a, b, c, d]
 }
+
+/// The rotation springs' force `(w * s + g * c) * h + oe` of a step (spine-cpp's
+/// `(w * s + g * c) * h + rotateOffset * e`; 4.3 names the accelerations `ax, ay`), `s, c`
+/// the sine and cosine of `r`, taken from `sc` or computed into it. `calm`: `w` and `g` are
+/// zeros and `h` is finite. Then `(w * s + g * c) * h` is a zero (of either sign) for any
+/// finite `r`, and a zero added to a non-zero `oe` gives `oe` (a NaN too): the force
+/// without the sine and cosine, so the step neither waits for them nor computes them. The
+/// same bits either way (`tests::calm_force_is_exact`).
+#[inline(always)]
+fn rotation_force(
+    calm: bool,
+    oe: f32,
+    r: f32,
+    sc: &mut Option<(f32, f32)>,
+    (w, g, h): (f32, f32, f32),
+) -> f32 {
+    if calm && oe != 0.0 && r.is_finite() {
+        return oe;
+    }
+    let (s, c) = *sc.get_or_insert_with(|| sin_cos_apart(r));
+    (w * s + g * c) * h + oe
+}
+
+/// [`math::sin_cos`] out of line, for the spring steps that read it only sometimes:
+/// inlined, the compiler computed its libm branch (for huge angles) on every step, ahead of
+/// the test.
+#[inline(never)]
+fn sin_cos_apart(r: f32) -> (f32, f32) {
+    math::sin_cos(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::Rng;
+
+    /// The force without the sine and cosine is bit for bit the force with them, whenever
+    /// `rotation_force` takes that way.
+    #[test]
+    fn calm_force_is_exact() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let specials =
+            [0.0, -0.0, 1e-45, -1e-45, 1e-30, -3.5, 1e30, f32::INFINITY, -f32::INFINITY, f32::NAN];
+        let mut shortcuts = 0;
+        for n in 0..200_000 {
+            let pick = |rng: &mut Rng, scale: f32| {
+                let v = rng.range(-1.0, 1.0) * scale;
+                if rng.bits() % 8 == 0 {
+                    specials[(rng.bits() % specials.len() as u64) as usize]
+                } else {
+                    v
+                }
+            };
+            let oe = pick(&mut rng, 10f32.powi((n % 13) as i32 - 6));
+            let r = pick(&mut rng, 10f32.powi((n % 9) as i32 - 2));
+            let h = pick(&mut rng, 100.0);
+            let (w, g) = ([0.0f32, -0.0][n % 2], [0.0f32, -0.0][(n / 2) % 2]);
+            let calm = h.is_finite();
+            let mut sc = None;
+            let got = rotation_force(calm, oe, r, &mut sc, (w, g, h));
+            shortcuts += usize::from(sc.is_none());
+            let (s, c) = math::sin_cos(r);
+            let want = (w * s + g * c) * h + oe;
+            assert!(
+                got.to_bits() == want.to_bits(),
+                "oe {oe:e} r {r:e} h {h:e} w {w} g {g}: {got:e} against {want:e}"
+            );
+        }
+        assert!(shortcuts > 100_000, "the shortcut was taken {shortcuts} times");
+    }
+}

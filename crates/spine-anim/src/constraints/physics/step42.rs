@@ -317,11 +317,12 @@ struct Tip {
     ca: f32,
 }
 
-/// What the offsets' update leaves for the spring steps: the angle's sine and cosine, the
-/// rotation mix and the bone's angle.
+/// What the offsets' update leaves for the spring steps: the angle `r` whose sine and
+/// cosine the first step reads, those two when already computed (`sc`), the rotation mix
+/// and the bone's angle.
 struct Turn {
-    s: f32,
-    c: f32,
+    r: f32,
+    sc: Option<(f32, f32)>,
     mr: f32,
     ca: f32,
 }
@@ -359,28 +360,32 @@ fn turn(pose: &mut PhysicsPose, bone: &Bone, data: &PhysicsData, k: &Step, tip: 
     let st = &mut pose.state;
     let (i, l) = (k.i, k.l);
     let Tip { dx, dy, ta, ca } = tip;
-    let (c, s);
     let mut mr = 0.0;
     if rotate_or_shear_x {
         mr = (data.rotate + data.shear_x) * k.mix;
         let mut r = ta - ca - st.rotate_offset * mr;
         st.rotate_offset += (r - ceil(r * INV_PI_2 - 0.5) * PI_2) * i;
         r = st.rotate_offset * mr + ca;
-        (s, c) = math::sin_cos(r);
+        // The sine and cosine of `r` only when something reads them: the scale springs, or
+        // the rotation springs with wind or gravity (see `step_springs`).
+        let mut sc = None;
         if scale_x {
+            let (s, c) = math::sin_cos(r);
+            sc = Some((s, c));
             let r = l * bone.world_scale_x();
             if r > 0.0 {
                 st.scale_offset += (dx * c + dy * s) * i / r;
             }
         }
+        Turn { r, sc, mr, ca }
     } else {
-        (s, c) = math::sin_cos(ca);
+        let (s, c) = math::sin_cos(ca);
         let r = l * bone.world_scale_x();
         if r > 0.0 {
             st.scale_offset += (dx * c + dy * s) * i / r;
         }
+        Turn { r: ca, sc: Some((s, c)), mr, ca }
     }
-    Turn { s, c, mr, ca }
 }
 
 /// [`rotate_and_scale`]'s steps over the whole unsimulated time. Returns the time left.
@@ -390,7 +395,7 @@ fn step_springs(pose: &mut PhysicsPose, data: &PhysicsData, k: &Step, turn: Turn
     let scale_x = data.scale_x > 0.0;
     let st = &mut pose.state;
     let (t, l) = (k.t, k.l);
-    let Turn { mut s, mut c, mr, ca } = turn;
+    let Turn { mut r, mut sc, mr, ca } = turn;
     let mut a = st.remaining;
     if a >= t {
         let m = pose.mass_inverse * t;
@@ -399,22 +404,30 @@ fn step_springs(pose: &mut PhysicsPose, data: &PhysicsData, k: &Step, turn: Turn
         let g = pose.gravity * k.y_sign;
         let h = l / k.f;
         let d = st.damping_pow.pow(pose.damping, 60.0 * t);
+        // Without wind and gravity, `(w * s + g * c) * h` is a zero (of either sign) for any
+        // finite angle, and adding a zero to a non-zero `rotate_offset * e` gives it
+        // unchanged: the rotation springs then do not wait for the sine and cosine (nor
+        // compute them), the same bits.
+        let calm = w == 0.0 && g == 0.0 && h.is_finite();
         loop {
             a -= t;
             if scale_x {
+                let (s, c) = *sc.get_or_insert_with(|| sin_cos_apart(r));
                 st.scale_velocity += (w * c - g * s - st.scale_offset * e) * m;
                 st.scale_offset += st.scale_velocity * t;
                 st.scale_velocity *= d;
             }
             if rotate_or_shear_x {
-                st.rotate_velocity -= ((w * s + g * c) * h + st.rotate_offset * e) * m;
+                let oe = st.rotate_offset * e;
+                let force = rotation_force(calm, oe, r, &mut sc, (w, g, h));
+                st.rotate_velocity -= force * m;
                 st.rotate_offset += st.rotate_velocity * t;
                 st.rotate_velocity *= d;
                 if a < t {
                     break;
                 }
-                let r = st.rotate_offset * mr + ca;
-                (s, c) = math::sin_cos(r);
+                r = st.rotate_offset * mr + ca;
+                sc = None;
             } else if a < t {
                 break;
             }

@@ -222,7 +222,6 @@ fn rotate_and_scale(pose: &mut PhysicsPose, bone: &Bone, data: &PhysicsData, k: 
     let scale_x = data.scale_x > 0.0;
     let (i, t, l) = (k.i, k.t, k.l);
     let st = &mut pose.state;
-    let (mut c, mut s);
     let mut mr = 0.0;
     let dx = clamp(st.cx - bone.world_x, k.q[0]);
     let dy = clamp(st.cy - bone.world_y, k.q[1]);
@@ -231,21 +230,27 @@ fn rotate_and_scale(pose: &mut PhysicsPose, bone: &Bone, data: &PhysicsData, k: 
     } else {
         (0.0, math::atan2(bone.c, bone.a))
     };
+    // The angle whose sine and cosine the first step reads, and those two once computed
+    // (only when something reads them, see `calm` below).
+    let (mut r, mut sc);
     if rotate_or_shear_x {
         mr = (data.rotate + data.shear_x) * k.mix;
         let zr = st.rotate_lag * lag_fraction(k.before, t);
-        let mut r = ta - ca - (st.rotate_offset - zr) * mr;
+        r = ta - ca - (st.rotate_offset - zr) * mr;
         st.rotate_offset += (r - ceil(r * INV_PI_2 - 0.5) * PI_2) * i;
         r = (st.rotate_offset - zr) * mr + ca;
-        (s, c) = math::sin_cos(r);
+        sc = None;
         if scale_x {
+            let (s, c) = math::sin_cos(r);
+            sc = Some((s, c));
             let r = l * bone.world_scale_x();
             if r > 0.0 {
                 st.scale_offset += (dx * c + dy * s) * i / r;
             }
         }
     } else {
-        (s, c) = math::sin_cos(ca);
+        let (s, c) = math::sin_cos(ca);
+        (r, sc) = (ca, Some((s, c)));
         let r = l * bone.world_scale_x() - st.scale_lag * lag_fraction(k.before, t);
         if r > 0.0 {
             st.scale_offset += (dx * c + dy * s) * i / r;
@@ -259,22 +264,30 @@ fn rotate_and_scale(pose: &mut PhysicsPose, bone: &Bone, data: &PhysicsData, k: 
         let ay = pose.wind * k.wind_dir[1] + pose.gravity * k.gravity_dir[1];
         let (rs, ss) = (st.rotate_offset, st.scale_offset);
         let h = l / k.f;
+        // Without wind and gravity `(ax * s + ay * c) * h` is a zero (of either sign) for
+        // any finite angle, and adding a zero to a non-zero `rotate_offset * e` leaves it
+        // unchanged: the rotation springs then neither wait for the sine and cosine nor
+        // compute them (the same bits).
+        let calm = ax == 0.0 && ay == 0.0 && h.is_finite();
         loop {
             a -= t;
             if scale_x {
+                let (s, c) = *sc.get_or_insert_with(|| sin_cos_apart(r));
                 st.scale_velocity += (ax * c - ay * s - st.scale_offset * e) * m;
                 st.scale_offset += st.scale_velocity * t;
                 st.scale_velocity *= d;
             }
             if rotate_or_shear_x {
-                st.rotate_velocity -= ((ax * s + ay * c) * h + st.rotate_offset * e) * m;
+                let oe = st.rotate_offset * e;
+                let force = rotation_force(calm, oe, r, &mut sc, (ax, ay, h));
+                st.rotate_velocity -= force * m;
                 st.rotate_offset += st.rotate_velocity * t;
                 st.rotate_velocity *= d;
                 if a < t {
                     break;
                 }
-                let r = st.rotate_offset * mr + ca;
-                (s, c) = math::sin_cos(r);
+                r = st.rotate_offset * mr + ca;
+                sc = None;
             } else if a < t {
                 break;
             }
