@@ -57,6 +57,9 @@ pub struct SkeletonRenderer {
     current: usize,
     /// The skeleton's bones packed for weighted vertices during one render.
     bone_pack: BonePack,
+    /// An empty cache entry, never used (`select_cache` makes the current one); made once,
+    /// not per render (an empty `HashMap` reads its random keys when made).
+    spare: DataCache,
 }
 
 /// What a renderer derives from one skeleton data and keeps across renders: made on first
@@ -263,13 +266,12 @@ impl SkeletonRenderer {
             }
         }
         out.clear();
-        // `select_cache` made the entry; the spare is never used and allocates nothing. (A
-        // `select_cache` returning the entry, indexed, cost this loop 0.7 % more
-        // instructions; an early return here, 8 %: LLVM lays the loop out differently.)
-        let mut spare = DataCache::default();
+        // `select_cache` made the entry; the spare is never used. (A `select_cache`
+        // returning the entry, indexed, cost this loop 0.7 % more instructions; an early
+        // return here, 8 %: LLVM lays the loop out differently.)
         let cache = match self.caches.get_mut(self.current) {
             Some(c) => c,
-            None => &mut spare,
+            None => &mut self.spare,
         };
         let sk_color = skeleton.color;
         // Read once: through the skeleton's `Arc`, the compiler reloads them every slot.
