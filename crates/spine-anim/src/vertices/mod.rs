@@ -184,13 +184,12 @@ pub(crate) fn world_into(
         }
         Vertices::Weighted(w) => {
             let Some(pack) = pack else { return weighted_world(w, deform, bones, dst) };
-            // (`for_prepared` checks the bones are the skeleton's, `weighted_world_prepared`
-            // that the records serve `w` and `deform`.)
-            if let Some(prepared) = prepared {
+            // (`serves`: the records are `w`'s and fit `deform`; `for_prepared` checks the
+            // bones are the skeleton's. A failure past these is left to the caller's other
+            // paths, as any `false`.)
+            if let Some(prepared) = prepared.filter(|p| p.serves(w, deform, SMALL_BONES)) {
                 if let Some(mats) = pack.for_prepared(w.influence_count(), bones, prepared.used()) {
-                    if weighted_world_prepared(w, prepared, deform, mats, dst).is_some() {
-                        return true;
-                    }
+                    return weighted_world_prepared(prepared, deform, mats, dst).is_some();
                 }
             }
             if !pack.ready(w.influence_count(), bones) {
@@ -531,7 +530,7 @@ mod tests {
                 pack.for_prepared(w.influence_count(), &bones, prepared.used())
             };
             let served = table.and_then(|mats| {
-                weighted_world_prepared(&w, &prepared, &deform, mats, &mut via_prepared)
+                weighted_world_prepared(&prepared, &deform, mats, &mut via_prepared)
             });
             assert_eq!(served.is_some(), ok && on_table, "case {case}");
             served_300 += usize::from(served.is_some() && n_bones == 300);

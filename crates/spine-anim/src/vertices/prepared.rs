@@ -191,21 +191,19 @@ impl PreparedWeights {
     }
 }
 
-/// The world vertices of `w` from `prepared` and the packed bones `mats` (holding at least
-/// the bones `prepared` uses), with `deform`: `None` when `prepared` does not
-/// [serve](PreparedWeights::serves) `w` and `deform`. The bits of
+/// The world vertices of the weighted vertices `prepared` was made from, with the packed
+/// bones `mats` (holding at least the bones `prepared` uses) and `deform`, for a caller that
+/// has checked `prepared` [serves](PreparedWeights::serves) them: `None` when a target or a
+/// deform offset is out of range after all (the caller's other paths decide). Six
+/// arguments, in registers: the caller's call is its last step. The bits of
 /// [`super::weighted_world_packed`].
 #[inline(never)]
 pub(super) fn weighted_world_prepared(
-    w: &WeightedVertices,
     prepared: &PreparedWeights,
     deform: &[f32],
     mats: &[BoneMatrix; SMALL_BONES],
     dst: &mut [f32],
 ) -> Option<()> {
-    if !prepared.serves(w, deform, SMALL_BONES) {
-        return None;
-    }
     let deform = deform.as_chunks::<2>().0;
     let dst = dst.as_chunks_mut::<2>().0;
     let (mut records, mut targets) = (prepared.influences.as_slice(), prepared.targets.as_slice());
