@@ -6,17 +6,38 @@ use wide::f32x4;
 use super::{influence_lanes, BoneMatrix, SMALL_BONES};
 
 /// One influence laid out for [`weighted_world_prepared`]: the bind position as
-/// `[vx, vx, vy, vy]` (the lanes multiplied by a [`BoneMatrix`]'s `[a, c, b, d]`), the weight
-/// twice, the bone as a `u8` and the vertex it moves, in one 32-byte record (the vertex in
-/// the record's spare bytes: a grouped vertex's loop reads its destination from its first
-/// record, not from a second array).
+/// `[vx, vx, vy, vy]` (the lanes multiplied by a [`BoneMatrix`]'s `[a, c, b, d]`), then the
+/// weight twice and, in the two lanes the result does not use, the vertex it moves and the
+/// bone, each as the bits of a float in [1, 2) (see [`lane_of`]): the second half is the
+/// multiplier of one aligned 16-byte operand, and the lanes it scales are finite and
+/// unread. One 32-byte record.
 #[derive(Debug, Clone, Copy, Default)]
 #[repr(C, align(16))]
 struct Influence {
     position: [f32; 4],
-    weight: [f32; 2],
-    bone: u8,
-    vertex: u32,
+    weight: [f32; 4],
+}
+
+/// The exponent bits of 1.0: a value below 2²³ in the mantissa gives a float in [1, 2).
+const ONE_BITS: u32 = 0x3F80_0000;
+
+/// `v` (below 2²³) as the bits of a float in [1, 2).
+fn lane_of(v: u32) -> f32 {
+    f32::from_bits(ONE_BITS | (v & 0x7F_FFFF))
+}
+
+impl Influence {
+    /// The bone (a `u8`: the low byte of the last lane).
+    #[inline(always)]
+    fn bone(&self) -> u8 {
+        self.weight[3].to_bits() as u8
+    }
+
+    /// The vertex this influence moves.
+    #[inline(always)]
+    fn vertex(&self) -> u32 {
+        self.weight[2].to_bits() & 0x7F_FFFF
+    }
 }
 
 /// Where a vertex writes, and its first influence in the source order (for deform offsets).
@@ -69,7 +90,7 @@ impl PreparedWeights {
         if total != w.influence_count() as u64
             || values.len() != w.influence_count()
             || u32::try_from(w.influence_count()).is_err()
-            || u32::try_from(w.vertex_count()).is_err()
+            || w.vertex_count() >= 1 << 23
         {
             return unusable;
         }
@@ -80,9 +101,7 @@ impl PreparedWeights {
             bone_count = bone_count.max(usize::from(bone) + 1);
             records.push(Influence {
                 position: [v[0], v[0], v[1], v[1]],
-                weight: [v[2], v[2]],
-                bone,
-                vertex: 0,
+                weight: [v[2], v[2], lane_of(0), lane_of(u32::from(bone))],
             });
         }
         // Each vertex's first influence.
@@ -95,7 +114,7 @@ impl PreparedWeights {
                 Some(first)
             })
             .collect();
-        let mut used: Vec<u8> = records.iter().map(|r| r.bone).collect();
+        let mut used: Vec<u8> = records.iter().map(Influence::bone).collect();
         used.sort_unstable();
         used.dedup();
         let mut prepared = PreparedWeights {
@@ -120,7 +139,7 @@ impl PreparedWeights {
             let at = prepared.influences.len();
             prepared.influences.extend_from_slice(r);
             for r in prepared.influences.get_mut(at..).into_iter().flatten() {
-                r.vertex = vertex as u32;
+                r.weight[2] = lane_of(vertex as u32);
             }
             prepared.targets.push(Target { vertex: vertex as u32, first });
             if is_other(n) {
@@ -141,12 +160,12 @@ fn vertex(
 ) -> [f32; 2] {
     let mut acc = f32x4::ZERO;
     for (i, r) in r.iter().enumerate() {
-        let bm = &mats[usize::from(r.bone)];
+        let bm = &mats[usize::from(r.bone())];
         let mut position = f32x4::from(r.position);
         if let Some(o) = moved.and_then(|m| m.get(i)) {
             position += f32x4::from([o[0], o[0], o[1], o[1]]);
         }
-        acc += influence_lanes(bm, position, f32x4::from([r.weight[0], r.weight[1], 0.0, 0.0]));
+        acc += influence_lanes(bm, position, f32x4::from(r.weight));
     }
     let [x, y, _, _] = acc.to_array();
     [x, y]
@@ -165,13 +184,13 @@ fn group<const K: usize>(
     let records = records.as_chunks::<K>().0;
     if deform.is_empty() {
         for r in records {
-            let at = r.first()?.vertex as usize;
+            let at = r.first()?.vertex() as usize;
             *dst.get_mut(at)? = vertex(r, None, mats);
         }
     } else {
         for (r, t) in records.iter().zip(targets) {
             let moved = deform.get(t.first as usize..)?.first_chunk::<K>()?;
-            let at = r.first()?.vertex as usize;
+            let at = r.first()?.vertex() as usize;
             *dst.get_mut(at)? = vertex(r, Some(moved), mats);
         }
     }
