@@ -327,7 +327,7 @@ mod tests {
         for n in 0..200_000 {
             let pick = |rng: &mut Rng, scale: f32| {
                 let v = rng.range(-1.0, 1.0) * scale;
-                if rng.bits() % 8 == 0 {
+                if rng.bits().is_multiple_of(8) {
                     specials[(rng.bits() % specials.len() as u64) as usize]
                 } else {
                     v
