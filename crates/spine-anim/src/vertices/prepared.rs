@@ -8,9 +8,9 @@ use super::{influence_lanes, BoneMatrix, SMALL_BONES};
 /// One influence laid out for [`weighted_world_prepared`]: the bind position as
 /// `[vx, vx, vy, vy]` (the lanes multiplied by a [`BoneMatrix`]'s `[a, c, b, d]`), then the
 /// weight twice and, in the two lanes the result does not use, the vertex it moves and the
-/// bone, each as the bits of a float in [1, 2) (see [`lane_of`]): the second half is the
-/// multiplier of one aligned 16-byte operand, and the lanes it scales are finite and
-/// unread. One 32-byte record.
+/// bone, each as the bits of a float in [1, 2) (see [`lane_of`], no subnormal): the second
+/// half is the multiplier, one aligned 16-byte operand; the two lanes the ids scale are
+/// never read. One 32-byte record.
 #[derive(Debug, Clone, Copy, Default)]
 #[repr(C, align(16))]
 struct Influence {
