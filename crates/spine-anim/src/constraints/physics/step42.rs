@@ -404,10 +404,7 @@ fn step_springs(pose: &mut PhysicsPose, data: &PhysicsData, k: &Step, turn: Turn
         let g = pose.gravity * k.y_sign;
         let h = l / k.f;
         let d = st.damping_pow.pow(pose.damping, 60.0 * t);
-        // Without wind and gravity, `(w * s + g * c) * h` is a zero (of either sign) for any
-        // finite angle, and adding a zero to a non-zero `rotate_offset * e` gives it
-        // unchanged: the rotation springs then do not wait for the sine and cosine (nor
-        // compute them), the same bits.
+        // Without wind and gravity the force needs no sine and cosine (`rotation_force`).
         let calm = w == 0.0 && g == 0.0 && h.is_finite();
         loop {
             a -= t;

@@ -264,10 +264,7 @@ fn rotate_and_scale(pose: &mut PhysicsPose, bone: &Bone, data: &PhysicsData, k: 
         let ay = pose.wind * k.wind_dir[1] + pose.gravity * k.gravity_dir[1];
         let (rs, ss) = (st.rotate_offset, st.scale_offset);
         let h = l / k.f;
-        // Without wind and gravity `(ax * s + ay * c) * h` is a zero (of either sign) for
-        // any finite angle, and adding a zero to a non-zero `rotate_offset * e` leaves it
-        // unchanged: the rotation springs then neither wait for the sine and cosine nor
-        // compute them (the same bits).
+        // Without wind and gravity the force needs no sine and cosine (`rotation_force`).
         let calm = ax == 0.0 && ay == 0.0 && h.is_finite();
         loop {
             a -= t;
