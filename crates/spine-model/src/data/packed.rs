@@ -7,11 +7,13 @@
 use crate::ids::BoneId;
 
 /// Words of `f32`s (their bits) and `u32`s side by side.
+#[inline]
 fn floats(words: &[u32]) -> &[f32] {
     bytemuck::cast_slice(words)
 }
 
 /// Mutable [`floats`].
+#[inline]
 fn floats_mut(words: &mut [u32]) -> &mut [f32] {
     bytemuck::cast_slice_mut(words)
 }
