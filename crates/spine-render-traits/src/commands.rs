@@ -173,6 +173,9 @@ struct CommandRange {
 /// Largest vertex count one command may have: every index must fit a `u16`.
 const MAX_VERTICES: usize = 1 << 16;
 
+/// The block of [`PaddedIndices`]: 16 `u16` indices, two SSE2 registers.
+pub const INDEX_BLOCK: usize = 16;
+
 /// A frame's render commands, in draw order, in flat reusable buffers.
 ///
 /// Draws are appended with [`push`](Self::push) or [`push_with`](Self::push_with); consecutive
@@ -513,7 +516,7 @@ impl RenderCommands {
     #[doc(hidden)]
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    pub fn push_uniform_fill<I, F>(
+    pub fn push_uniform_fill<L, F>(
         &mut self,
         page: PageId,
         blend_mode: BlendMode,
@@ -521,11 +524,11 @@ impl RenderCommands {
         dark: Argb,
         num_vertices: usize,
         uvs: &[f32],
-        indices: &[I],
+        indices: L,
         fill: F,
     ) -> Result<bool, DrawError>
     where
-        I: TriangleIndex,
+        L: TriangleList,
         F: FnOnce(&mut [f32]) -> bool,
     {
         let nv = num_vertices;
@@ -538,7 +541,7 @@ impl RenderCommands {
         if nv > MAX_VERTICES {
             return Err(DrawError::TooManyVertices(nv));
         }
-        let ni = indices.len();
+        let ni = indices.count();
         if !ni.is_multiple_of(3) {
             return Err(DrawError::NotTriangles(ni));
         }
@@ -546,7 +549,7 @@ impl RenderCommands {
             return Ok(false);
         }
         if nv == 0 {
-            let bad = indices.first().map_or(0, |&i| i.to_u32());
+            let bad = indices.first().unwrap_or(0);
             return Err(DrawError::IndexOutOfRange {
                 index: u16::try_from(bad).unwrap_or(u16::MAX),
                 vertices: 0,
@@ -567,9 +570,9 @@ impl RenderCommands {
         // offending index is looked up on error.
         // offset + i <= 65535 because the merged command has at most MAX_VERTICES vertices.
         let offset = plan.unwrap_or(0) as u32;
-        if !I::map_into(&mut self.indices, indices, offset, nv) {
+        if !indices.map_into(&mut self.indices, offset, nv) {
             self.indices.truncate(i0);
-            let bad = indices.iter().map(|&i| i.to_u32()).find(|&i| i as usize >= nv);
+            let bad = indices.find_out_of_range(nv);
             return Err(DrawError::IndexOutOfRange {
                 index: u16::try_from(bad.unwrap_or(u32::MAX)).unwrap_or(u16::MAX),
                 vertices: nv,
@@ -718,6 +721,101 @@ mod sealed {
     impl Sealed for u8 {}
     impl Sealed for u16 {}
     impl Sealed for u32 {}
+
+    /// Keeps [`TriangleList`](super::TriangleList) to the types implemented here.
+    pub trait SealedList {}
+    impl<I: super::TriangleIndex> SealedList for &[I] {}
+    impl SealedList for super::PaddedIndices<'_> {}
+}
+
+/// A draw's triangle list for [`RenderCommands::push_uniform_fill`]: a slice of
+/// [`TriangleIndex`] values, or [`PaddedIndices`]. Sealed: implemented for those only.
+pub trait TriangleList: Copy + sealed::SealedList {
+    /// The number of indices.
+    fn count(self) -> usize;
+
+    /// The first index.
+    fn first(self) -> Option<u32>;
+
+    /// As [`TriangleIndex::map_into`], for the whole list.
+    #[doc(hidden)]
+    fn map_into(self, dst: &mut Vec<u16>, offset: u32, num_vertices: usize) -> bool;
+
+    /// The first index that is not below `num_vertices` (after a failed `map_into`).
+    #[doc(hidden)]
+    fn find_out_of_range(self, num_vertices: usize) -> Option<u32>;
+}
+
+impl<I: TriangleIndex> TriangleList for &[I] {
+    #[inline]
+    fn count(self) -> usize {
+        self.len()
+    }
+
+    #[inline]
+    fn first(self) -> Option<u32> {
+        <[I]>::first(self).map(|&i| i.to_u32())
+    }
+
+    #[inline]
+    fn map_into(self, dst: &mut Vec<u16>, offset: u32, num_vertices: usize) -> bool {
+        I::map_into(dst, self, offset, num_vertices)
+    }
+
+    #[cold]
+    fn find_out_of_range(self, num_vertices: usize) -> Option<u32> {
+        self.iter().map(|&i| i.to_u32()).find(|&i| i as usize >= num_vertices)
+    }
+}
+
+/// A `u16` triangle list stored in whole blocks of [`INDEX_BLOCK`], the last one padded:
+/// mapped a block at a time, with no loop over a remainder (a renderer keeps its meshes'
+/// lists this way). The padding is checked like the indices (an index past the draw's
+/// vertices fails the draw), so pad with 0; it is never appended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PaddedIndices<'a> {
+    blocks: &'a [[u16; INDEX_BLOCK]],
+    len: usize,
+}
+
+impl<'a> PaddedIndices<'a> {
+    /// The first `len` indices of `blocks`: `None` unless the last block holds the last of
+    /// them (`len` is 0 exactly when `blocks` is empty).
+    pub fn new(blocks: &'a [[u16; INDEX_BLOCK]], len: usize) -> Option<PaddedIndices<'a>> {
+        (len.div_ceil(INDEX_BLOCK) == blocks.len()).then_some(PaddedIndices { blocks, len })
+    }
+
+    /// The indices, without the padding.
+    pub fn indices(&self) -> &'a [u16] {
+        self.blocks.as_flattened().get(..self.len).unwrap_or_default()
+    }
+}
+
+impl TriangleList for PaddedIndices<'_> {
+    #[inline]
+    fn count(self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    fn first(self) -> Option<u32> {
+        self.indices().first().map(|&i| i.into())
+    }
+
+    /// The `u16` mapping over whole blocks, the padding cut after.
+    #[inline]
+    fn map_into(self, dst: &mut Vec<u16>, offset: u32, num_vertices: usize) -> bool {
+        let start = dst.len();
+        let ok = u16::map_into(dst, self.blocks.as_flattened(), offset, num_vertices);
+        dst.truncate(start + self.len);
+        ok
+    }
+
+    #[cold]
+    fn find_out_of_range(self, num_vertices: usize) -> Option<u32> {
+        let all = self.blocks.as_flattened();
+        all.iter().map(|&i| u32::from(i)).find(|&i| i as usize >= num_vertices)
+    }
 }
 
 impl TriangleIndex for u8 {

@@ -50,7 +50,7 @@ mod view;
 pub use backend::{render, RenderBackend, TextureDesc, TextureFilter, TextureWrap};
 pub use color::{Argb, BlendMode};
 pub use commands::{
-    Batching, CommandView, Draw, DrawError, DrawMut, PageId, PageInfo, RenderCommands,
-    TriangleIndex, VertexColors,
+    Batching, CommandView, Draw, DrawError, DrawMut, PaddedIndices, PageId, PageInfo,
+    RenderCommands, TriangleIndex, TriangleList, VertexColors, INDEX_BLOCK,
 };
 pub use view::ViewTransform;

@@ -1,8 +1,8 @@
 //! Behaviour of the command buffer: batching, validation, views, JSON shape.
 
 use spine_render_traits::{
-    render, Argb, Batching, BlendMode, CommandView, Draw, DrawError, PageId, RenderBackend,
-    RenderCommands, TextureDesc, VertexColors,
+    render, Argb, Batching, BlendMode, CommandView, Draw, DrawError, PaddedIndices, PageId,
+    RenderBackend, RenderCommands, TextureDesc, VertexColors, INDEX_BLOCK,
 };
 
 const QUAD_POS: [f32; 8] = [0.0, 0.0, 10.0, 0.0, 10.0, 10.0, 0.0, 10.0];
@@ -459,7 +459,7 @@ fn frame(c: &mut RenderCommands, k: usize) {
     let idx: Vec<u16> = (0..n as u16 - 2).flat_map(|i| [i, i + 1, i + 2]).collect();
     let light = Argb::from_argb8(255, k as u8, 2, 3);
     let filled = c
-        .push_uniform_fill(a, BlendMode::Normal, light, Argb::BLACK, n, &uvs, &idx, |dst| {
+        .push_uniform_fill(a, BlendMode::Normal, light, Argb::BLACK, n, &uvs, &idx[..], |dst| {
             dst.copy_from_slice(&pos);
             true
         })
@@ -467,11 +467,13 @@ fn frame(c: &mut RenderCommands, k: usize) {
     assert!(filled);
     // Dropped by `fill`, then rejected by its indices: neither leaves anything behind.
     let dropped =
-        c.push_uniform_fill(a, BlendMode::Additive, light, Argb::BLACK, n, &uvs, &idx, |_| false);
+        c.push_uniform_fill(a, BlendMode::Additive, light, Argb::BLACK, n, &uvs, &idx[..], |_| {
+            false
+        });
     assert_eq!(dropped, Ok(false));
     let bad = [0u16, 1, n as u16];
     let rejected =
-        c.push_uniform_fill(a, BlendMode::Additive, light, Argb::BLACK, n, &uvs, &bad, |dst| {
+        c.push_uniform_fill(a, BlendMode::Additive, light, Argb::BLACK, n, &uvs, &bad[..], |dst| {
             dst.copy_from_slice(&pos);
             true
         });
@@ -535,5 +537,74 @@ fn a_reused_buffer_holds_what_a_fresh_one_does() {
         assert_eq!(&first.positions[..2 * n], &filled[..], "frame {k}");
         assert_eq!(&first.positions[2 * n..], &[k as f32; 8], "frame {k}");
         assert_eq!(reused.num_vertices(), fresh.num_vertices());
+    }
+}
+
+/// `indices` in whole blocks, zero-padded.
+fn blocks_of(indices: &[u16]) -> Vec<[u16; INDEX_BLOCK]> {
+    let mut blocks = vec![[0u16; INDEX_BLOCK]; indices.len().div_ceil(INDEX_BLOCK)];
+    blocks.as_flattened_mut()[..indices.len()].copy_from_slice(indices);
+    blocks
+}
+
+#[test]
+fn padded_indices_take_exactly_the_blocks_their_length_needs() {
+    let blocks = blocks_of(&[0, 1, 2, 2, 3, 0, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6]);
+    assert_eq!(blocks.len(), 2);
+    for len in 0..=40 {
+        let ok = PaddedIndices::new(&blocks, len).is_some();
+        assert_eq!(ok, (17..=32).contains(&len), "{len}");
+    }
+    assert!(PaddedIndices::new(&[], 0).is_some());
+    assert!(PaddedIndices::new(&[], 1).is_none());
+    let p = PaddedIndices::new(&blocks, 18).unwrap();
+    assert_eq!(p.indices(), &blocks.as_flattened()[..18]);
+}
+
+/// A padded list draws what the same indices as a slice draw, merged or not, at every
+/// length around the block boundaries; a bad index or bad padding appends nothing.
+#[test]
+fn padded_indices_draw_as_the_slice_does() {
+    for len in [3usize, 6, 12, 15, 18, 30, 33, 45, 48, 51, 96] {
+        let n = 20;
+        let idx: Vec<u16> = (0..len).map(|i| ((i * 7 + 3) % n) as u16).collect();
+        let pos: Vec<f32> = (0..2 * n).map(|i| i as f32).collect();
+        let uvs: Vec<f32> = (0..2 * n).map(|i| i as f32 / 64.0).collect();
+        let blocks = blocks_of(&idx);
+        let padded = PaddedIndices::new(&blocks, len).unwrap();
+        let mut by_slice = RenderCommands::with_batching(Batching::SpineCpp);
+        let mut by_blocks = RenderCommands::with_batching(Batching::SpineCpp);
+        for c in [&mut by_slice, &mut by_blocks] {
+            c.add_page("a.png", false);
+        }
+        let fill = |dst: &mut [f32]| {
+            dst.copy_from_slice(&pos);
+            true
+        };
+        let (a, w, k) = (PageId(0), Argb::WHITE, Argb::BLACK);
+        for _ in 0..3 {
+            let x = by_slice.push_uniform_fill(a, BlendMode::Normal, w, k, n, &uvs, &idx[..], fill);
+            let y = by_blocks.push_uniform_fill(a, BlendMode::Normal, w, k, n, &uvs, padded, fill);
+            assert_eq!((x, y), (Ok(true), Ok(true)), "{len}");
+        }
+        assert_eq!(by_blocks.num_indices(), 3 * len);
+        assert!(by_slice.iter().eq(by_blocks.iter()), "{len}");
+        let before: Vec<u16> = by_blocks.iter().flat_map(|v| v.indices.to_vec()).collect();
+        // An index past the vertices, in the last block; then a bad pad after good indices.
+        let mut bad = blocks.clone();
+        bad.as_flattened_mut()[len - 1] = n as u16;
+        let bad = PaddedIndices::new(&bad, len).unwrap();
+        let e = by_blocks.push_uniform_fill(a, BlendMode::Normal, w, k, n, &uvs, bad, fill);
+        assert_eq!(e, Err(DrawError::IndexOutOfRange { index: n as u16, vertices: n }));
+        if len % INDEX_BLOCK != 0 {
+            let mut pad = blocks.clone();
+            *pad.as_flattened_mut().last_mut().unwrap() = 999;
+            let pad = PaddedIndices::new(&pad, len).unwrap();
+            let e = by_blocks.push_uniform_fill(a, BlendMode::Normal, w, k, n, &uvs, pad, fill);
+            assert_eq!(e, Err(DrawError::IndexOutOfRange { index: 999, vertices: n }));
+        }
+        let after: Vec<u16> = by_blocks.iter().flat_map(|v| v.indices.to_vec()).collect();
+        assert_eq!(before, after, "{len}");
+        assert_eq!(by_blocks.num_vertices(), 3 * n);
     }
 }

@@ -35,7 +35,9 @@ use spine_model::{
     mesh_uvs, region_offsets, region_uvs, region_uvs_bl_first, AttachmentKind, SequenceData,
     SkeletonData, TextureRegion, Vertices, WeightedVertices,
 };
-use spine_render_traits::{Argb, Batching, BlendMode, PageId, RenderCommands};
+use spine_render_traits::{
+    Argb, Batching, BlendMode, PaddedIndices, PageId, RenderCommands, INDEX_BLOCK,
+};
 
 use crate::skeleton::{Skeleton, Slot};
 use crate::vertices::{BonePack, PreparedWeights};
@@ -73,9 +75,9 @@ struct DataCache {
     /// Page-space UVs of mesh sequence frames other than the setup frame, by
     /// (attachment, frame).
     mesh_uvs: HashMap<(u32, u32), Vec<f32>>,
-    /// Mesh triangles as `u16`, by attachment index (none for a mesh with an index above
-    /// 65 535).
-    triangles_u16: Vec<Vec<u16>>,
+    /// Mesh triangles as `u16` in whole blocks (see [`PaddedIndices`]), by attachment index
+    /// (none for a mesh with an index above 65 535).
+    triangles_u16: Vec<Vec<[u16; INDEX_BLOCK]>>,
     /// Weighted mesh influences prepared for drawing, by attachment index (`None`: not made
     /// yet; an entry is made only for a weighted mesh, unusable ones included).
     weights: Vec<Option<PreparedWeights>>,
@@ -113,15 +115,15 @@ impl SkeletonRenderer {
 /// on first use; `None` when an index does not fit in 16 bits.
 #[inline]
 fn triangles_u16<'a>(
-    cache: &'a mut Vec<Vec<u16>>,
+    cache: &'a mut Vec<Vec<[u16; INDEX_BLOCK]>>,
     index: usize,
     triangles: &[u32],
-) -> Option<&'a [u16]> {
-    let made = cache.get(index).is_some_and(|t| t.len() == triangles.len());
+) -> Option<PaddedIndices<'a>> {
+    let made = cache.get(index).is_some_and(|t| PaddedIndices::new(t, triangles.len()).is_some());
     if !made && !make_triangles_u16(cache, index, triangles) {
         return None;
     }
-    cache.get(index).map(Vec::as_slice)
+    PaddedIndices::new(cache.get(index)?, triangles.len())
 }
 
 /// The prepared influences in `cache` of the weighted vertices `w` of attachment `index`,
@@ -155,7 +157,11 @@ fn make_prepared_weights(
 
 #[cold]
 #[inline(never)]
-fn make_triangles_u16(cache: &mut Vec<Vec<u16>>, index: usize, triangles: &[u32]) -> bool {
+fn make_triangles_u16(
+    cache: &mut Vec<Vec<[u16; INDEX_BLOCK]>>,
+    index: usize,
+    triangles: &[u32],
+) -> bool {
     if triangles.iter().any(|&t| t > 0xffff) {
         return false;
     }
@@ -164,7 +170,11 @@ fn make_triangles_u16(cache: &mut Vec<Vec<u16>>, index: usize, triangles: &[u32]
     }
     let Some(t) = cache.get_mut(index) else { return false };
     t.clear();
-    t.extend(triangles.iter().map(|&i| i as u16));
+    // Zeros pad the last block: index 0 is in range for any draw with a vertex.
+    t.resize(triangles.len().div_ceil(INDEX_BLOCK), [0; INDEX_BLOCK]);
+    for (d, &i) in t.as_flattened_mut().iter_mut().zip(triangles) {
+        *d = i as u16;
+    }
     true
 }
 
