@@ -225,33 +225,65 @@ pub(super) fn weighted_world_prepared(
 ) -> Option<()> {
     let deform = deform.as_chunks::<2>().0;
     let dst = dst.as_chunks_mut::<2>().0;
-    let (mut records, mut targets) = (prepared.influences.as_slice(), prepared.targets.as_slice());
     let [n1, n2, n3, n4] = prepared.group_len.map(|n| n as usize);
-    let mut next = |k: usize, n: usize| {
-        let (r, rest_r) = records.split_at_checked(k * n)?;
-        let (t, rest_t) = targets.split_at_checked(n)?;
-        (records, targets) = (rest_r, rest_t);
-        Some((r, t))
+    let mut records = prepared.influences.as_slice();
+    // Without deform offsets the groups need no targets: only the records are cut.
+    let mut targets = if deform.is_empty() {
+        let mut next = |k: usize, n: usize| {
+            let (r, rest) = records.split_at_checked(k * n)?;
+            records = rest;
+            Some(r)
+        };
+        let r = next(1, n1)?;
+        if n1 > 0 {
+            group::<1>(r, &[], deform, mats, dst)?;
+        }
+        let r = next(2, n2)?;
+        if n2 > 0 {
+            group::<2>(r, &[], deform, mats, dst)?;
+        }
+        let r = next(3, n3)?;
+        if n3 > 0 {
+            group::<3>(r, &[], deform, mats, dst)?;
+        }
+        let r = next(4, n4)?;
+        if n4 > 0 {
+            group::<4>(r, &[], deform, mats, dst)?;
+        }
+        if prepared.other_counts.is_empty() {
+            return Some(());
+        }
+        prepared.targets.get(n1 + n2 + n3 + n4..)?
+    } else {
+        let mut targets = prepared.targets.as_slice();
+        let mut next = |k: usize, n: usize| {
+            let (r, rest_r) = records.split_at_checked(k * n)?;
+            let (t, rest_t) = targets.split_at_checked(n)?;
+            (records, targets) = (rest_r, rest_t);
+            Some((r, t))
+        };
+        let (r, t) = next(1, n1)?;
+        if n1 > 0 {
+            group::<1>(r, t, deform, mats, dst)?;
+        }
+        let (r, t) = next(2, n2)?;
+        if n2 > 0 {
+            group::<2>(r, t, deform, mats, dst)?;
+        }
+        let (r, t) = next(3, n3)?;
+        if n3 > 0 {
+            group::<3>(r, t, deform, mats, dst)?;
+        }
+        let (r, t) = next(4, n4)?;
+        if n4 > 0 {
+            group::<4>(r, t, deform, mats, dst)?;
+        }
+        targets
     };
-    let (r, t) = next(1, n1)?;
-    if n1 > 0 {
-        group::<1>(r, t, deform, mats, dst)?;
-    }
-    let (r, t) = next(2, n2)?;
-    if n2 > 0 {
-        group::<2>(r, t, deform, mats, dst)?;
-    }
-    let (r, t) = next(3, n3)?;
-    if n3 > 0 {
-        group::<3>(r, t, deform, mats, dst)?;
-    }
-    let (r, t) = next(4, n4)?;
-    if n4 > 0 {
-        group::<4>(r, t, deform, mats, dst)?;
-    }
-    for (&n, t) in prepared.other_counts.iter().zip(targets) {
+    for &n in &prepared.other_counts {
         let (r, rest) = records.split_at_checked(n as usize)?;
-        records = rest;
+        let (t, rest_t) = targets.split_first()?;
+        (records, targets) = (rest, rest_t);
         let moved = if deform.is_empty() {
             None
         } else {
