@@ -403,15 +403,25 @@ impl SkeletonRenderer {
                                 uvs,
                                 triangles16,
                                 |dst| {
-                                    crate::vertices::world_into(
-                                        &m.vertices,
-                                        slot,
-                                        bone,
-                                        &skeleton.bones,
-                                        Some(&mut self.bone_pack),
-                                        prepared,
-                                        dst,
-                                    )
+                                    let bones = &skeleton.bones;
+                                    let pack = &mut self.bone_pack;
+                                    let fast = prepared.and_then(|p| {
+                                        let v = &m.vertices;
+                                        crate::vertices::prepared_world_into(
+                                            v, slot, bones, pack, p, dst,
+                                        )
+                                    });
+                                    fast.unwrap_or_else(|| {
+                                        let v = &m.vertices;
+                                        crate::vertices::world_into(
+                                            v,
+                                            slot,
+                                            bone,
+                                            bones,
+                                            Some(pack),
+                                            dst,
+                                        )
+                                    })
                                 },
                             );
                             // Anything else (inconsistent weights, a rejected or empty

@@ -136,7 +136,7 @@ pub(crate) fn vertices_world(
 ) -> bool {
     let start = out.len();
     out.resize(start + 2 * world_count(v, s), 0.0);
-    let ok = world_into(v, s, bone, bones, pack, None, out.get_mut(start..).unwrap_or_default());
+    let ok = world_into(v, s, bone, bones, pack, out.get_mut(start..).unwrap_or_default());
     if !ok {
         out.truncate(start);
     }
@@ -155,11 +155,33 @@ pub(crate) fn world_count(v: &Vertices, s: &Slot) -> usize {
     }
 }
 
-/// [`vertices_world`] into `dst`, which has `2 * world_count(v, s)` floats (`pack` as there;
-/// `prepared`: the renderer's [`PreparedWeights`] of a weighted `v`, used when they serve).
-/// Returns false (`dst` partly written) when the weights are inconsistent. Kept out of line:
-/// inlined into the renderer's loop it made that loop slower (2–3 % more instructions per
-/// render).
+/// The world vertices of weighted `v` from the renderer's `prepared` influences (made from
+/// it), inlined into the caller's loop (one call a draw, not two): `None` when they do not
+/// serve (the caller then takes [`world_into`]), else whether the draw was written (false:
+/// a target or deform offset out of range after all; the caller's other paths decide).
+/// `serves` checks the records are `v`'s and fit the deform; `for_prepared` that the bones
+/// are the skeleton's.
+#[inline]
+pub(crate) fn prepared_world_into(
+    v: &Vertices,
+    s: &Slot,
+    bones: &[Bone],
+    pack: &mut BonePack,
+    prepared: &PreparedWeights,
+    dst: &mut [f32],
+) -> Option<bool> {
+    let Vertices::Weighted(w) = v else { return None };
+    if !prepared.serves(w, &s.deform, SMALL_BONES) {
+        return None;
+    }
+    let mats = pack.for_prepared(w.influence_count(), bones, prepared.used())?;
+    Some(weighted_world_prepared(prepared, &s.deform, mats, dst).is_some())
+}
+
+/// [`vertices_world`] into `dst`, which has `2 * world_count(v, s)` floats (`pack` as
+/// there; the renderer tries [`prepared_world_into`] first). Returns false (`dst` partly
+/// written) when the weights are inconsistent. Kept out of line: inlined into the
+/// renderer's loop it made that loop slower (2–3 % more instructions per render).
 #[inline(never)]
 pub(crate) fn world_into(
     v: &Vertices,
@@ -167,7 +189,6 @@ pub(crate) fn world_into(
     bone: &Bone,
     bones: &[Bone],
     pack: Option<&mut BonePack>,
-    prepared: Option<&PreparedWeights>,
     dst: &mut [f32],
 ) -> bool {
     let deform = &s.deform;
@@ -184,14 +205,6 @@ pub(crate) fn world_into(
         }
         Vertices::Weighted(w) => {
             let Some(pack) = pack else { return weighted_world(w, deform, bones, dst) };
-            // (`serves`: the records are `w`'s and fit `deform`; `for_prepared` checks the
-            // bones are the skeleton's. A failure past these is left to the caller's other
-            // paths, as any `false`.)
-            if let Some(prepared) = prepared.filter(|p| p.serves(w, deform, SMALL_BONES)) {
-                if let Some(mats) = pack.for_prepared(w.influence_count(), bones, prepared.used()) {
-                    return weighted_world_prepared(prepared, deform, mats, dst).is_some();
-                }
-            }
             if !pack.ready(w.influence_count(), bones) {
                 return weighted_world(w, deform, bones, dst);
             }

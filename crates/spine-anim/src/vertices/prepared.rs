@@ -213,9 +213,9 @@ impl PreparedWeights {
 /// The world vertices of the weighted vertices `prepared` was made from, with the packed
 /// bones `mats` (holding at least the bones `prepared` uses) and `deform`, for a caller that
 /// has checked `prepared` [serves](PreparedWeights::serves) them: `None` when a target or a
-/// deform offset is out of range after all (the caller's other paths decide). Six
-/// arguments, in registers: the caller's call is its last step. The bits of
-/// [`super::weighted_world_packed`].
+/// deform offset is out of range after all (the caller's other paths decide). Out of line,
+/// called from the renderer's loop (its loops inlined there: +1.1 % instructions). The
+/// bits of [`super::weighted_world_packed`].
 #[inline(never)]
 pub(super) fn weighted_world_prepared(
     prepared: &PreparedWeights,
