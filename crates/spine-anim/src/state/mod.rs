@@ -53,6 +53,11 @@ pub struct AnimationStateData {
     /// Per attachment cache entry: the timeline's key times never decrease (NaN fails), so
     /// its key search may start at the key resolved last.
     attachment_sorted: Vec<bool>,
+    /// Per attachment cache entry: where its timeline's keys start in [`AnimationState`]'s
+    /// per-key cache, and how many there are.
+    attachment_keys: Vec<(u32, u32)>,
+    /// Number of attachment timeline keys over all animations.
+    attachment_key_len: usize,
 }
 
 impl AnimationStateData {
@@ -75,6 +80,8 @@ impl AnimationStateData {
             .collect();
         let mut attachment_cache_len = 0usize;
         let mut attachment_sorted = Vec::new();
+        let mut attachment_keys = Vec::new();
+        let mut attachment_key_len = 0u32;
         let attachment_cache_index = skeleton_data
             .animations
             .iter()
@@ -86,6 +93,10 @@ impl AnimationStateData {
                             let i = u32::try_from(attachment_cache_len).unwrap_or(u32::MAX);
                             attachment_cache_len += 1;
                             attachment_sorted.push(times.windows(2).all(|w| w[0] <= w[1]));
+                            let n = u32::try_from(times.len()).unwrap_or(0);
+                            let n = n.min(u32::MAX - attachment_key_len);
+                            attachment_keys.push((attachment_key_len, n));
+                            attachment_key_len += n;
                             i
                         }
                         _ => u32::MAX,
@@ -103,6 +114,8 @@ impl AnimationStateData {
             attachment_cache_index,
             attachment_cache_len,
             attachment_sorted,
+            attachment_keys,
+            attachment_key_len: attachment_key_len as usize,
         }
     }
 
@@ -400,6 +413,10 @@ pub struct AnimationState {
     /// timelines' entries, one per slot for its setup attachment (the reset of slots no
     /// timeline keyed).
     attachment_cache: Vec<ResolvedAttachment>,
+    /// What each key of each attachment timeline resolved to, under which skin (`key` is
+    /// [`NO_KEY`] until resolved): a timeline that changes key every few frames (a blink,
+    /// frame-by-frame art) looks each name up once per skin, not at every change.
+    key_cache: Vec<ResolvedAttachment>,
     /// A second strong reference to `data`, moved out for the length of
     /// [`AnimationState::apply`] and put back: an owner of the data that does not borrow
     /// the state, without an atomic reference-count round trip per frame (every instance
@@ -430,6 +447,7 @@ impl AnimationState {
         let attachment_cache = vec![empty; data.attachment_cache_len + slots];
         AnimationState {
             attachment_cache,
+            key_cache: vec![empty; data.attachment_key_len],
             spare_data: Some(data.clone()),
             data,
             time_scale: 1.0,
