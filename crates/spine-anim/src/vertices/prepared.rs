@@ -197,6 +197,48 @@ fn group<const K: usize>(
     Some(())
 }
 
+/// The groups of 1 to [`GROUPS`] influences of `prepared`, cutting their records (and,
+/// with `TARGETS`, their targets) off the front of `records` (and `targets`).
+#[inline(always)]
+fn groups<const TARGETS: bool>(
+    prepared: &PreparedWeights,
+    mut cut: (&mut &[Influence], &mut &[Target]),
+    deform: &[[f32; 2]],
+    mats: &[BoneMatrix; SMALL_BONES],
+    dst: &mut [[f32; 2]],
+) -> Option<()> {
+    let [n1, n2, n3, n4] = prepared.group_len.map(|n| n as usize);
+    cut_group::<1, TARGETS>(&mut cut, n1, deform, mats, dst)?;
+    cut_group::<2, TARGETS>(&mut cut, n2, deform, mats, dst)?;
+    cut_group::<3, TARGETS>(&mut cut, n3, deform, mats, dst)?;
+    cut_group::<4, TARGETS>(&mut cut, n4, deform, mats, dst)
+}
+
+/// The group of `n` vertices of `K` influences at the front of `records` (and `targets`),
+/// cut off.
+#[inline(always)]
+fn cut_group<const K: usize, const TARGETS: bool>(
+    (records, targets): &mut (&mut &[Influence], &mut &[Target]),
+    n: usize,
+    deform: &[[f32; 2]],
+    mats: &[BoneMatrix; SMALL_BONES],
+    dst: &mut [[f32; 2]],
+) -> Option<()> {
+    if n == 0 {
+        return Some(());
+    }
+    let (r, rest) = records.split_at_checked(K * n)?;
+    **records = rest;
+    let t = if TARGETS {
+        let (t, rest) = targets.split_at_checked(n)?;
+        **targets = rest;
+        t
+    } else {
+        &[]
+    };
+    group::<K>(r, t, deform, mats, dst)
+}
+
 impl PreparedWeights {
     /// Whether these records can draw `w` (they were made from it) with `deform` on a
     /// skeleton of `bone_count` bones: usable, every bone of theirs below `bone_count`, and
@@ -225,61 +267,19 @@ pub(super) fn weighted_world_prepared(
 ) -> Option<()> {
     let deform = deform.as_chunks::<2>().0;
     let dst = dst.as_chunks_mut::<2>().0;
-    let [n1, n2, n3, n4] = prepared.group_len.map(|n| n as usize);
     let mut records = prepared.influences.as_slice();
-    // Without deform offsets the groups need no targets: only the records are cut.
-    let mut targets = if deform.is_empty() {
-        let mut next = |k: usize, n: usize| {
-            let (r, rest) = records.split_at_checked(k * n)?;
-            records = rest;
-            Some(r)
-        };
-        let r = next(1, n1)?;
-        if n1 > 0 {
-            group::<1>(r, &[], deform, mats, dst)?;
-        }
-        let r = next(2, n2)?;
-        if n2 > 0 {
-            group::<2>(r, &[], deform, mats, dst)?;
-        }
-        let r = next(3, n3)?;
-        if n3 > 0 {
-            group::<3>(r, &[], deform, mats, dst)?;
-        }
-        let r = next(4, n4)?;
-        if n4 > 0 {
-            group::<4>(r, &[], deform, mats, dst)?;
-        }
+    let mut targets = prepared.targets.as_slice();
+    // Without deform offsets the groups need no targets (each vertex's destination is in
+    // its first record): only the records are cut.
+    if deform.is_empty() {
+        groups::<false>(prepared, (&mut records, &mut targets), deform, mats, dst)?;
         if prepared.other_counts.is_empty() {
             return Some(());
         }
-        prepared.targets.get(n1 + n2 + n3 + n4..)?
+        targets = prepared.targets.get(prepared.group_len.iter().map(|&n| n as usize).sum()..)?;
     } else {
-        let mut targets = prepared.targets.as_slice();
-        let mut next = |k: usize, n: usize| {
-            let (r, rest_r) = records.split_at_checked(k * n)?;
-            let (t, rest_t) = targets.split_at_checked(n)?;
-            (records, targets) = (rest_r, rest_t);
-            Some((r, t))
-        };
-        let (r, t) = next(1, n1)?;
-        if n1 > 0 {
-            group::<1>(r, t, deform, mats, dst)?;
-        }
-        let (r, t) = next(2, n2)?;
-        if n2 > 0 {
-            group::<2>(r, t, deform, mats, dst)?;
-        }
-        let (r, t) = next(3, n3)?;
-        if n3 > 0 {
-            group::<3>(r, t, deform, mats, dst)?;
-        }
-        let (r, t) = next(4, n4)?;
-        if n4 > 0 {
-            group::<4>(r, t, deform, mats, dst)?;
-        }
-        targets
-    };
+        groups::<true>(prepared, (&mut records, &mut targets), deform, mats, dst)?;
+    }
     for &n in &prepared.other_counts {
         let (r, rest) = records.split_at_checked(n as usize)?;
         let (t, rest_t) = targets.split_first()?;
