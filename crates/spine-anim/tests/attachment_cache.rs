@@ -2,6 +2,8 @@
 //! the skeleton plays the state's own `SkeletonData`; a skeleton built on a separately
 //! loaded copy of the same file bypasses the cache (different data). Both must show the
 //! same attachments every frame, across skin switches and animation changes with mixing.
+//! The per-key answers live in the `AnimationStateData`, shared by its states: a second
+//! pair plays the same animations in another skin at the same time.
 
 use std::sync::Arc;
 
@@ -35,9 +37,13 @@ fn cached_attachment_lookups_match_uncached_across_skins_and_mixes() {
         asd.default_mix = 0.2;
         let asd = Arc::new(asd);
         let mut state_a = AnimationState::new(asd.clone());
-        let mut state_b = AnimationState::new(asd);
+        let mut state_b = AnimationState::new(asd.clone());
+        let mut state_c = AnimationState::new(asd.clone());
+        let mut state_d = AnimationState::new(asd);
         let mut sk_a = Skeleton::new(a.clone());
         let mut sk_b = Skeleton::new(b.clone());
+        let mut sk_c = Skeleton::new(a.clone());
+        let mut sk_d = Skeleton::new(b.clone());
         let anims: Vec<usize> =
             (0..a.animations.len()).filter(|&i| has_attachment_timelines(&a, i)).collect();
         if anims.is_empty() {
@@ -48,27 +54,44 @@ fn cached_attachment_lookups_match_uncached_across_skins_and_mixes() {
         let mut frame = 0usize;
         for (n, &anim) in anims.iter().enumerate() {
             let id = spine_model::AnimationId::from_index(anim);
-            state_a.set_animation(0, Some(id), n % 2 == 0);
-            state_b.set_animation(0, Some(id), n % 2 == 0);
+            for state in [&mut state_a, &mut state_b, &mut state_c, &mut state_d] {
+                state.set_animation(0, Some(id), n % 2 == 0);
+            }
             for _ in 0..90 {
                 if frame.is_multiple_of(23) && skins > 1 {
                     let skin = Some(SkinId::from_index(frame / 23 % skins));
-                    sk_a.set_skin(skin);
-                    sk_b.set_skin(skin);
-                    sk_a.set_slots_to_setup_pose();
-                    sk_b.set_slots_to_setup_pose();
+                    let other = Some(SkinId::from_index((frame / 23 + 1) % skins));
+                    for (sk, skin) in [
+                        (&mut sk_a, skin),
+                        (&mut sk_b, skin),
+                        (&mut sk_c, other),
+                        (&mut sk_d, other),
+                    ] {
+                        sk.set_skin(skin);
+                        sk.set_slots_to_setup_pose();
+                    }
                 }
                 let before: Vec<_> = sk_a.slots.iter().map(|s| s.attachment).collect();
-                for (state, sk) in [(&mut state_a, &mut sk_a), (&mut state_b, &mut sk_b)] {
+                for (state, sk) in [
+                    (&mut state_a, &mut sk_a),
+                    (&mut state_c, &mut sk_c),
+                    (&mut state_b, &mut sk_b),
+                    (&mut state_d, &mut sk_d),
+                ] {
                     state.update(1.0 / 60.0);
                     state.apply(sk);
                     sk.update(1.0 / 60.0);
                     sk.update_world_transform(Physics::Update);
                     state.clear_events();
                 }
-                for (i, (x, y)) in sk_a.slots.iter().zip(&sk_b.slots).enumerate() {
-                    assert_eq!(x.attachment, y.attachment, "{rig} frame {frame} slot {i}");
-                    assert_eq!(x.sequence_index, y.sequence_index, "{rig} frame {frame} slot {i}");
+                for (cached, uncached) in [(&sk_a, &sk_b), (&sk_c, &sk_d)] {
+                    for (i, (x, y)) in cached.slots.iter().zip(&uncached.slots).enumerate() {
+                        assert_eq!(x.attachment, y.attachment, "{rig} frame {frame} slot {i}");
+                        assert_eq!(
+                            x.sequence_index, y.sequence_index,
+                            "{rig} frame {frame} slot {i}"
+                        );
+                    }
                 }
                 changes +=
                     sk_a.slots.iter().zip(&before).filter(|(s, b)| s.attachment != **b).count();

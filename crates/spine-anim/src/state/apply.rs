@@ -312,32 +312,27 @@ impl AnimationState {
     ) -> Option<spine_model::AttachmentId> {
         let same_data = Arc::ptr_eq(&sk.data, &self.data.skeleton_data);
         let cache = cache.filter(|_| same_data);
-        // A timeline's key: its own entry (the timeline's entry keeps the key, where the
-        // next search starts).
-        if let Some(ci) = cache.filter(|_| key < SETUP_KEY) {
-            let at = self.data.attachment_keys.get(ci).filter(|&&(_, n)| key < n);
-            let keyed = at.and_then(|&(base, _)| self.key_cache.get_mut((base + key) as usize));
-            if let Some(k) = keyed {
-                if let Some(e) = self.attachment_cache.get_mut(ci) {
-                    e.key = key;
-                }
-                if k.key != key || k.skin != sk.skin {
-                    let name = name().filter(|n| !n.is_empty());
-                    let attachment = name.and_then(|n| sk.get_attachment(slot, n));
-                    *k = ResolvedAttachment { key, skin: sk.skin, attachment };
-                }
-                return k.attachment;
-            }
-        }
         let entry = cache.and_then(|i| self.attachment_cache.get_mut(i));
         if let Some(e) = &entry {
             if e.key == key && e.skin == sk.skin {
                 return e.attachment;
             }
         }
-        // The key's name is looked up only when the cache does not answer.
-        let name = name().filter(|n| !n.is_empty());
-        let attachment = name.and_then(|n| sk.get_attachment(slot, n));
+        // A key change: the key's entry in the data's cache, shared by every state of the
+        // data (a timeline that changes key every few frames resolves each name once).
+        let shared = cache.and_then(|i| self.data.key_cache.entry(i, key));
+        let attachment = match shared.and_then(|k| k.get(sk.skin)) {
+            Some(hit) => hit,
+            None => {
+                // The key's name is looked up only when no cache answers.
+                let name = name().filter(|n| !n.is_empty());
+                let attachment = name.and_then(|n| sk.get_attachment(slot, n));
+                if let Some(k) = shared {
+                    k.set(sk.skin, attachment);
+                }
+                attachment
+            }
+        };
         if let Some(e) = entry {
             *e = ResolvedAttachment { key, skin: sk.skin, attachment };
         }

@@ -9,6 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use spine_model::{AnimationId, BoneProperty, HoldRules, RotationMix, SkeletonData, Timeline};
@@ -53,11 +54,8 @@ pub struct AnimationStateData {
     /// Per attachment cache entry: the timeline's key times never decrease (NaN fails), so
     /// its key search may start at the key resolved last.
     attachment_sorted: Vec<bool>,
-    /// Per attachment cache entry: where its timeline's keys start in [`AnimationState`]'s
-    /// per-key cache, and how many there are.
-    attachment_keys: Vec<(u32, u32)>,
-    /// Number of attachment timeline keys over all animations.
-    attachment_key_len: usize,
+    /// What each key of each attachment timeline resolved to (see [`KeyCache`]).
+    key_cache: KeyCache,
 }
 
 impl AnimationStateData {
@@ -80,8 +78,7 @@ impl AnimationStateData {
             .collect();
         let mut attachment_cache_len = 0usize;
         let mut attachment_sorted = Vec::new();
-        let mut attachment_keys = Vec::new();
-        let mut attachment_key_len = 0u32;
+        let mut key_counts = Vec::new();
         let attachment_cache_index = skeleton_data
             .animations
             .iter()
@@ -93,10 +90,7 @@ impl AnimationStateData {
                             let i = u32::try_from(attachment_cache_len).unwrap_or(u32::MAX);
                             attachment_cache_len += 1;
                             attachment_sorted.push(times.windows(2).all(|w| w[0] <= w[1]));
-                            let n = u32::try_from(times.len()).unwrap_or(0);
-                            let n = n.min(u32::MAX - attachment_key_len);
-                            attachment_keys.push((attachment_key_len, n));
-                            attachment_key_len += n;
+                            key_counts.push(times.len());
                             i
                         }
                         _ => u32::MAX,
@@ -114,8 +108,7 @@ impl AnimationStateData {
             attachment_cache_index,
             attachment_cache_len,
             attachment_sorted,
-            attachment_keys,
-            attachment_key_len: attachment_key_len as usize,
+            key_cache: KeyCache::new(&key_counts),
         }
     }
 
@@ -413,10 +406,6 @@ pub struct AnimationState {
     /// timelines' entries, one per slot for its setup attachment (the reset of slots no
     /// timeline keyed).
     attachment_cache: Vec<ResolvedAttachment>,
-    /// What each key of each attachment timeline resolved to, under which skin (`key` is
-    /// [`NO_KEY`] until resolved): a timeline that changes key every few frames (a blink,
-    /// frame-by-frame art) looks each name up once per skin, not at every change.
-    key_cache: Vec<ResolvedAttachment>,
     /// A second strong reference to `data`, moved out for the length of
     /// [`AnimationState::apply`] and put back: an owner of the data that does not borrow
     /// the state, without an atomic reference-count round trip per frame (every instance
@@ -433,6 +422,87 @@ struct ResolvedAttachment {
     attachment: Option<spine_model::AttachmentId>,
 }
 
+/// What each key of each attachment timeline resolved to, under which skin: one word per
+/// key, in the [`AnimationStateData`] (so shared by its states, across threads: each word
+/// is written whole, and a word only ever holds a correct answer for the skin it names).
+/// A state's own entry per timeline answers while the key stays; this answers at a key
+/// change, so a timeline that changes key every few frames (a blink, frame-by-frame art)
+/// looks each name up once per skin, not at every change. A word is 0 until resolved, then
+/// the skin's tag (1 for no skin, else its index + 2) in the high half and the
+/// attachment's index (`u32::MAX` for none) in the low half.
+#[derive(Debug, Default)]
+struct KeyCache {
+    /// Per attachment cache entry: its timeline's first word and key count.
+    timelines: Vec<(usize, usize)>,
+    words: Vec<AtomicU64>,
+}
+
+impl KeyCache {
+    /// Words for timelines of `key_counts` keys.
+    fn new(key_counts: &[usize]) -> KeyCache {
+        let mut timelines = Vec::with_capacity(key_counts.len());
+        let mut total = 0usize;
+        for &n in key_counts {
+            timelines.push((total, n));
+            total = total.saturating_add(n);
+        }
+        KeyCache { timelines, words: (0..total).map(|_| AtomicU64::new(0)).collect() }
+    }
+
+    /// The word of key `key` of the timeline with cache entry `timeline`.
+    fn entry(&self, timeline: usize, key: u32) -> Option<KeyWord<'_>> {
+        let &(first, n) = self.timelines.get(timeline)?;
+        let key = key as usize;
+        (key < n).then(|| self.words.get(first + key)).flatten().map(KeyWord)
+    }
+}
+
+impl Clone for KeyCache {
+    /// A copy of the answers so far.
+    fn clone(&self) -> KeyCache {
+        let words = self.words.iter().map(|w| AtomicU64::new(w.load(Ordering::Relaxed))).collect();
+        KeyCache { timelines: self.timelines.clone(), words }
+    }
+}
+
+/// One key's word of a [`KeyCache`].
+#[derive(Clone, Copy)]
+struct KeyWord<'a>(&'a AtomicU64);
+
+impl KeyWord<'_> {
+    /// The tag of `skin` (`None` past the tags' range: not cached).
+    fn tag(skin: Option<spine_model::SkinId>) -> Option<u64> {
+        match skin {
+            None => Some(1),
+            Some(s) => u32::try_from(s.index()).ok()?.checked_add(2).map(u64::from),
+        }
+    }
+
+    /// The attachment the key resolved to under `skin`, if this word holds it.
+    fn get(self, skin: Option<spine_model::SkinId>) -> Option<Option<spine_model::AttachmentId>> {
+        let word = self.0.load(Ordering::Relaxed);
+        if word >> 32 != Self::tag(skin)? {
+            return None;
+        }
+        let a = word as u32;
+        Some((a != u32::MAX).then(|| spine_model::AttachmentId::from_index(a as usize)))
+    }
+
+    /// Records that the key resolved to `attachment` under `skin` (nothing when either is
+    /// out of the word's range).
+    fn set(self, skin: Option<spine_model::SkinId>, attachment: Option<spine_model::AttachmentId>) {
+        let Some(tag) = Self::tag(skin) else { return };
+        let a = match attachment {
+            None => u32::MAX,
+            Some(a) => match u32::try_from(a.index()) {
+                Ok(a) if a != u32::MAX => a,
+                _ => return,
+            },
+        };
+        self.0.store(tag << 32 | u64::from(a), Ordering::Relaxed);
+    }
+}
+
 /// [`ResolvedAttachment::key`] of an empty cache entry.
 const NO_KEY: u32 = u32::MAX;
 /// [`ResolvedAttachment::key`] of the slot's setup attachment.
@@ -447,7 +517,6 @@ impl AnimationState {
         let attachment_cache = vec![empty; data.attachment_cache_len + slots];
         AnimationState {
             attachment_cache,
-            key_cache: vec![empty; data.attachment_key_len],
             spare_data: Some(data.clone()),
             data,
             time_scale: 1.0,
