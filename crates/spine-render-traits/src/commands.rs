@@ -811,10 +811,10 @@ impl TriangleList for PaddedIndices<'_> {
         ok
     }
 
+    /// Over the padding too (it is checked like the indices).
     #[cold]
     fn find_out_of_range(self, num_vertices: usize) -> Option<u32> {
-        let all = self.blocks.as_flattened();
-        all.iter().map(|&i| u32::from(i)).find(|&i| i as usize >= num_vertices)
+        self.blocks.as_flattened().find_out_of_range(num_vertices)
     }
 }
 
