@@ -231,7 +231,7 @@ impl AnimationState {
         let e = self.em(cur);
         if e.active_key != key {
             e.active_key = key;
-            active_runs(&sk.bones, timelines, &mut e.active_runs);
+            active_runs((&sk.bones, &sk.slots), timelines, &mut e.active_runs);
             let rules = crate::timeline::BoneRules::of(skd);
             e.bone_groups.build(sk.bones.len(), rules, timelines, keys, &e.active_runs);
         }
@@ -278,8 +278,16 @@ impl AnimationState {
         events: Option<&mut Vec<EventRef>>,
     ) {
         let EntryTimelines { keys, args, attachments, .. } = entry;
-        if let Timeline::Attachment { .. } = tl {
+        if let Timeline::Attachment { slot, .. } = tl {
             let cache = self.attachment_cache_slot(Some(anim), ii);
+            // The key of the last frame still holds (the usual frame): its attachment, the
+            // slot marked, without the timeline's keys (`active_runs` left out the
+            // timelines of inactive bones).
+            if let Some(attachment) = self.attachment_held(sk, cache, args.time) {
+                sk.set_attachment(*slot, attachment);
+                self.mark_keyed(sk, *slot, attachments);
+                return;
+            }
             self.apply_attachment_timeline(sk, tl, cache, args.time, args.blend, attachments);
         } else {
             apply_held(sk, skd, (anim, ii), (tl, keys), events, args);
@@ -334,9 +342,30 @@ impl AnimationState {
             }
         };
         if let Some(e) = entry {
-            *e = ResolvedAttachment { key, skin: sk.skin, attachment };
+            let (from, until) = (f32::INFINITY, f32::INFINITY);
+            *e = ResolvedAttachment { key, skin: sk.skin, attachment, from, until };
         }
         attachment
+    }
+
+    /// The attachment of the attachment timeline with cache entry `cache` at `time` when
+    /// its entry answers it: `time` within the span of the key it last resolved, under the
+    /// same skin and skeleton data. The answer [`AnimationState::apply_attachment_timeline`]
+    /// gives for an active slot (whose bone's activity the caller has checked), without
+    /// reading the timeline.
+    #[inline(always)]
+    pub(super) fn attachment_held(
+        &self,
+        sk: &Skeleton,
+        cache: Option<usize>,
+        time: f32,
+    ) -> Option<Option<spine_model::AttachmentId>> {
+        let e = self.attachment_cache.get(cache?)?;
+        let held = e.from <= time
+            && time < e.until
+            && e.skin == sk.skin
+            && Arc::ptr_eq(&sk.data, &self.data.skeleton_data);
+        held.then_some(e.attachment)
     }
 
     pub(super) fn apply_attachment_timeline(
@@ -386,16 +415,41 @@ impl AnimationState {
                 Ok(key) if key < SETUP_KEY => (key, cache),
                 _ => (NO_KEY, None),
             };
-            Some(self.resolve_attachment(sk, cache, key, *slot, name))
+            let attachment = self.resolve_attachment(sk, cache, key, *slot, name);
+            // The span of key `k` for `attachment_held` (key times that never decrease, and
+            // the entry just written for this skeleton's data).
+            let sorted = cache.is_some_and(|ci| self.data.attachment_sorted.get(ci) == Some(&true));
+            if sorted && Arc::ptr_eq(&sk.data, &self.data.skeleton_data) {
+                let entry = cache.and_then(|ci| self.attachment_cache.get_mut(ci));
+                if let (Some(e), Some(&from)) = (entry, times.get(k)) {
+                    e.from = from;
+                    e.until = times.get(k + 1).copied().unwrap_or(f32::INFINITY);
+                }
+            }
+            Some(attachment)
         };
-        if let Some(attachment) = resolved {
-            sk.set_attachment(*slot, attachment);
-            if attachments {
-                self.mark(sk, *slot, CURRENT);
+        match resolved {
+            Some(attachment) => {
+                sk.set_attachment(*slot, attachment);
+                self.mark_keyed(sk, *slot, attachments);
+            }
+            None => {
+                if sk.attachment_states.get(slot.index()) <= self.unkeyed_state {
+                    self.mark(sk, *slot, SETUP);
+                }
             }
         }
+    }
+
+    /// The marks of a slot an attachment timeline keyed: the entry's (`attachments`), then
+    /// the setup pose's when no timeline of this frame marked it.
+    #[inline(always)]
+    fn mark_keyed(&self, sk: &mut Skeleton, slot: spine_model::SlotId, attachments: bool) {
+        if attachments {
+            self.mark(sk, slot, CURRENT);
+        }
         if sk.attachment_states.get(slot.index()) <= self.unkeyed_state {
-            self.mark(sk, *slot, SETUP);
+            self.mark(sk, slot, SETUP);
         }
     }
 
@@ -414,25 +468,29 @@ impl AnimationState {
 
     /// Sets the attachment state of `slot` to `unkeyed_state + mark` (spine-cpp
     /// `slot->setAttachmentState`).
+    #[inline(always)]
     pub(super) fn mark(&self, sk: &mut Skeleton, slot: spine_model::SlotId, mark: i32) {
         let n = sk.slots.len();
         sk.attachment_states.set(slot.index(), n, self.unkeyed_state + mark);
     }
 }
 
-/// The ranges of `timelines` that do something on a skeleton with `bones` (see
-/// `TrackEntry::active_runs`) into `runs`.
+/// The ranges of `timelines` that do something on a skeleton with `bones` and `slots` (see
+/// `TrackEntry::active_runs`) into `runs`: bone timelines of active bones, attachment
+/// timelines of slots of active bones (both with keys), every other kind.
 pub(super) fn active_runs(
-    bones: &[crate::skeleton::Bone],
+    (bones, slots): (&[crate::skeleton::Bone], &[crate::skeleton::Slot]),
     timelines: &[Timeline],
     runs: &mut Vec<(u32, u32)>,
 ) {
     runs.clear();
     let mut start = None;
+    let active = |b: spine_model::BoneId| bones.get(b.index()).is_some_and(|b| b.active);
     for (i, tl) in timelines.iter().enumerate() {
         let idle = match tl {
-            Timeline::Bone { bone, curves, .. } => {
-                curves.is_empty() || !bones.get(bone.index()).is_some_and(|b| b.active)
+            Timeline::Bone { bone, curves, .. } => curves.is_empty() || !active(*bone),
+            Timeline::Attachment { slot, times, .. } => {
+                times.is_empty() || !slots.get(slot.index()).is_some_and(|s| active(s.bone))
             }
             _ => false,
         };

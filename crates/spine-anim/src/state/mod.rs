@@ -414,12 +414,18 @@ pub struct AnimationState {
 }
 
 /// A cached attachment lookup by name: key `key` of an attachment timeline
-/// ([`SETUP_KEY`] = the slot's setup attachment) under skin `skin` is `attachment`.
+/// ([`SETUP_KEY`] = the slot's setup attachment) under skin `skin` is `attachment`. For a
+/// timeline whose key times never decrease, `from..until` are the times at which `key` is
+/// the timeline's key (its time and the next key's, infinity after the last key), so that a
+/// frame within them answers from this entry alone (see
+/// [`AnimationState::attachment_held`]); an empty span otherwise.
 #[derive(Debug, Clone, Copy)]
 struct ResolvedAttachment {
     key: u32,
     skin: Option<spine_model::SkinId>,
     attachment: Option<spine_model::AttachmentId>,
+    from: f32,
+    until: f32,
 }
 
 /// What each key of each attachment timeline resolved to, under which skin: one word per
@@ -511,7 +517,13 @@ const SETUP_KEY: u32 = u32::MAX - 1;
 impl AnimationState {
     /// A state with no tracks.
     pub fn new(data: Arc<AnimationStateData>) -> AnimationState {
-        let empty = ResolvedAttachment { key: NO_KEY, skin: None, attachment: None };
+        let empty = ResolvedAttachment {
+            key: NO_KEY,
+            skin: None,
+            attachment: None,
+            from: f32::INFINITY,
+            until: f32::INFINITY,
+        };
         // One entry per attachment timeline, then one per slot (its setup attachment).
         let slots = data.skeleton_data.slots.len();
         let attachment_cache = vec![empty; data.attachment_cache_len + slots];
