@@ -15,7 +15,7 @@ use spine_model::{BoneProperty, CurveModel, CurveTable, Curves, SkeletonData, Ti
 use crate::skeleton::Bone;
 use crate::timeline::{
     curve_values_from, relative2_from, relative_from, scale2, scale_value, times_sorted, ApplyArgs,
-    BoneRules, MixBlend,
+    BoneRules, KeySpan, MixBlend,
 };
 
 /// The properties in the order their groups run.
@@ -32,15 +32,17 @@ const KINDS: [BoneProperty; 10] = [
     BoneProperty::ShearY,
 ];
 
-/// One bone timeline: its bone, where its table is in the animation's keys, and the key
-/// its last evaluation found (a cursor: see [`KeySearch`](crate::timeline::KeySearch)).
-/// Twelve bytes, so that a frame of many instances reads fewer cache lines of them: the
-/// bone index and the table's lengths in 16 bits (an entry with a larger one keeps the
-/// timelines' order, see [`BoneGroups::build`]); the cursor, a key index, is below
-/// `frames_len`.
+/// One bone timeline: its bone, where its table is in the animation's keys, the key its
+/// last evaluation found (a cursor: see [`KeySearch`](crate::timeline::KeySearch)) and that
+/// key's [`KeySpan`] (while the time stays within it, the next evaluation reads neither key
+/// times nor the curve type). 24 bytes, so that a frame of many instances reads few cache
+/// lines of them: the bone index and the table's lengths in 16 bits (an entry with a larger
+/// one keeps the timelines' order, see [`BoneGroups::build`]); the cursor, a key index, is
+/// below `frames_len`.
 #[derive(Debug, Clone, Copy)]
 struct BoneOp {
     start: u32,
+    span: KeySpan,
     bone: u16,
     frames_len: u16,
     curves_len: u16,
@@ -48,6 +50,12 @@ struct BoneOp {
 }
 
 impl BoneOp {
+    /// The op's key search: its cursor and the span of the key it found last.
+    #[inline(always)]
+    fn cursor(&mut self) -> (&mut u16, &mut KeySpan) {
+        (&mut self.key, &mut self.span)
+    }
+
     /// The timeline's table of `N` channels (as [`Curves::table`]).
     #[inline(always)]
     fn table<'k, const N: usize>(&self, keys: &'k [f32]) -> CurveTable<'k> {
@@ -80,7 +88,7 @@ fn full_scale<const N: usize>(
 ) -> Option<[f32; N]> {
     let c = o.table::<N>(keys);
     let &first = c.frames.first()?;
-    (full && time >= first).then(|| curve_values_from::<N, _>(c, time, &mut o.key).0)
+    (full && time >= first).then(|| curve_values_from::<N, _>(c, time, o.cursor()).0)
 }
 
 /// The bone timelines of a track entry's active timeline ranges, grouped by property.
@@ -193,6 +201,7 @@ impl BoneGroups {
                             frames_len: curves.frames_len as u16,
                             curves_len: curves.curves_len as u16,
                             key: 0,
+                            span: KeySpan::default(),
                         });
                     }
                 }
@@ -240,7 +249,7 @@ impl BoneGroups {
             ($o:ident, $current:expr, $setup:expr) => {
                 relative_from(
                     $o.table::<1>(keys),
-                    &mut $o.key,
+                    $o.cursor(),
                     time,
                     alpha,
                     blend,
@@ -252,7 +261,7 @@ impl BoneGroups {
         each!(0, |b, d, o| b.rotation = relative1!(o, b.rotation, d.rotation));
         each!(1, |b, d, o| {
             let (cur, setup) = ((&mut b.x, &mut b.y), (d.x, d.y));
-            relative2_from(o.table::<2>(keys), &mut o.key, time, alpha, blend, cur, setup)
+            relative2_from(o.table::<2>(keys), o.cursor(), time, alpha, blend, cur, setup)
         });
         each!(2, |b, d, o| b.x = relative1!(o, b.x, d.x));
         each!(3, |b, d, o| b.y = relative1!(o, b.y, d.y));
@@ -286,7 +295,7 @@ impl BoneGroups {
         });
         each!(7, |b, d, o| {
             let (cur, setup) = ((&mut b.shear_x, &mut b.shear_y), (d.shear_x, d.shear_y));
-            relative2_from(o.table::<2>(keys), &mut o.key, time, alpha, blend, cur, setup)
+            relative2_from(o.table::<2>(keys), o.cursor(), time, alpha, blend, cur, setup)
         });
         each!(8, |b, d, o| b.shear_x = relative1!(o, b.shear_x, d.shear_x));
         each!(9, |b, d, o| b.shear_y = relative1!(o, b.shear_y, d.shear_y));
@@ -329,6 +338,11 @@ mod tests {
         };
         let kinds = g.ops.iter().filter_map(kind).collect();
         (g, kinds)
+    }
+
+    #[test]
+    fn an_op_is_24_bytes() {
+        assert_eq!(std::mem::size_of::<BoneOp>(), 24);
     }
 
     #[test]

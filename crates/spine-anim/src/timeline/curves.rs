@@ -206,10 +206,95 @@ pub(super) fn curve_values_n<const N: usize>(c: CurveTable<'_>, time: f32) -> [f
 /// How [`curve_values_from`] finds the key at a time in a table's key times (`frames`, keys
 /// of `stride` floats): [`Scan`] from the first key, or a cursor (`&mut u32`, the key found
 /// last) for a table whose key times never decrease (see [`times_sorted`]).
-pub(crate) trait KeySearch {
+pub(crate) trait KeySearch: Sized {
     /// The last key whose time is at or before `time`, as [`search`] finds it (the caller
     /// has checked `time` is not before the first key).
     fn key(self, frames: &[f32], stride: usize, time: f32) -> usize;
+
+    /// [`KeySearch::key`] and the [`SegmentKind`] of the segment from that key (the curve
+    /// type in `curves`, [`LINEAR`] where it is missing).
+    #[inline(always)]
+    fn segment(self, c: CurveTable<'_>, stride: usize, time: f32) -> (usize, SegmentKind) {
+        let k = self.key(c.frames, stride, time);
+        (k, SegmentKind::of(c.curves.get(k).copied().unwrap_or(LINEAR)))
+    }
+}
+
+/// A segment's curve as [`curve_values_from`] evaluates it: linear, stepped, or the start
+/// in `curves` of its beziers (see [`bezier_start`]), in one word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SegmentKind(u32);
+
+impl SegmentKind {
+    const LINEAR: SegmentKind = SegmentKind(u32::MAX);
+    const STEPPED: SegmentKind = SegmentKind(u32::MAX - 1);
+
+    /// The kind of curve type `ty` ([`LINEAR`], [`STEPPED`] or `BEZIER + i`).
+    #[inline(always)]
+    fn of(ty: f32) -> SegmentKind {
+        if ty == LINEAR {
+            SegmentKind::LINEAR
+        } else if ty == STEPPED {
+            SegmentKind::STEPPED
+        } else {
+            // Below 2³¹ (see `bezier_start`): never one of the two above.
+            SegmentKind(bezier_start(ty) as u32)
+        }
+    }
+}
+
+/// The span of times of the key a cursor found last and its segment's kind (for tables
+/// whose key times never decrease, see [`times_sorted`]): with the cursor, `(&mut u16,
+/// &mut KeySpan)` is a [`KeySearch`] that takes a time within the span for the same key and
+/// segment without reading the table's key times or curve types; outside it, it searches as
+/// the `&mut u16` cursor and renews the span. Apart from the cursor, so that a record can
+/// hold both without padding.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct KeySpan {
+    /// The key's time, and the next key's (infinity after the last key); no time is in the
+    /// span of a new one.
+    from: f32,
+    until: f32,
+    kind: SegmentKind,
+}
+
+impl Default for KeySpan {
+    fn default() -> KeySpan {
+        KeySpan { from: f32::INFINITY, until: f32::INFINITY, kind: SegmentKind::LINEAR }
+    }
+}
+
+impl KeySpan {
+    /// Whether `time` is in the span.
+    #[inline(always)]
+    pub(crate) fn holds(&self, time: f32) -> bool {
+        self.from <= time && time < self.until
+    }
+}
+
+impl KeySearch for (&mut u16, &mut KeySpan) {
+    #[inline(always)]
+    fn key(self, frames: &[f32], stride: usize, time: f32) -> usize {
+        self.0.key(frames, stride, time)
+    }
+
+    #[inline(always)]
+    fn segment(self, c: CurveTable<'_>, stride: usize, time: f32) -> (usize, SegmentKind) {
+        let (cursor, span) = self;
+        // Sorted key times: the key is the last one at or before `time` exactly when `time`
+        // is in `from..until` (an empty span for keys of equal times).
+        if span.holds(time) {
+            return (usize::from(*cursor), span.kind);
+        }
+        let k = cursor.key(c.frames, stride, time);
+        let kind = SegmentKind::of(c.curves.get(k).copied().unwrap_or(LINEAR));
+        let at = k.saturating_mul(stride);
+        if let Some(&from) = c.frames.get(at) {
+            let until = c.frames.get(at.saturating_add(stride)).copied();
+            *span = KeySpan { from, until: until.unwrap_or(f32::INFINITY), kind };
+        }
+        (k, kind)
+    }
 }
 
 /// [`KeySearch`] from the first key.
@@ -306,21 +391,20 @@ pub(crate) fn curve_values_from<const N: usize, S: KeySearch>(
     let mut out = [0.0; N];
     if c.model != CurveModel::Sampled3x && c.channels == N {
         let stride = N + 1;
-        let k = search.key(c.frames, stride, time);
+        let (k, kind) = search.segment(c, stride, time);
         if let Some(pair) = c.frames.get(k * stride..(k + 2) * stride) {
             let (key, next) = pair.split_at(stride);
-            let ty = c.curves.get(k).copied().unwrap_or(LINEAR);
-            if ty == LINEAR {
+            if kind == SegmentKind::LINEAR {
                 let before = key[0];
                 let t = (time - before) / (next[0] - before);
                 for (ch, o) in out.iter_mut().enumerate() {
                     let v = key[1 + ch];
                     *o = v + (next[1 + ch] - v) * t;
                 }
-            } else if ty == STEPPED {
+            } else if kind == SegmentKind::STEPPED {
                 out.copy_from_slice(&key[1..]);
             } else {
-                let base = bezier_start(ty);
+                let base = kind.0 as usize;
                 for (ch, o) in out.iter_mut().enumerate() {
                     *o = bezier_value(c, time, k, ch, base + ch * BEZIER_SIZE);
                 }

@@ -124,3 +124,51 @@ fn cursor_finds_the_scanned_key() {
     assert!(!times_sorted(&[f32::NAN], 1));
     assert!(times_sorted(&[1.0, 1.0, 2.0], 1));
 }
+
+/// A cursor with its key's span finds the key and the segment kind a scan from the first
+/// key and a read of the curve type find, for sorted key times (with repeats, so empty
+/// spans), times that go forward, back, repeat or land on keys, and the last key's span.
+#[test]
+fn key_span_finds_the_scanned_key_and_segment() {
+    let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
+    let mut hits = 0;
+    for case in 0..300 {
+        let stride = 1 + (case % 3);
+        let n = 1 + (rng.bits() % 9) as usize;
+        let mut t = 0.0f32;
+        let mut frames = Vec::new();
+        for _ in 0..n {
+            if !rng.bits().is_multiple_of(4) {
+                t += rng.range(0.0, 1.0);
+            }
+            frames.push(t);
+            frames.extend((1..stride).map(|_| rng.range(-9.0, 9.0)));
+        }
+        // Curve types per key but the last: linear, stepped or a bezier.
+        let curves: Vec<f32> = (0..n.saturating_sub(1))
+            .map(|k| [LINEAR, STEPPED, BEZIER + (k * BEZIER_SIZE) as f32][rng.bits() as usize % 3])
+            .collect();
+        let c = CurveTable {
+            channels: stride - 1,
+            frames: &frames,
+            curves: &curves,
+            model: CurveModel::Bezier4x,
+        };
+        let (mut cursor, mut span) = (0u16, KeySpan::default());
+        let mut time = frames[0];
+        for _ in 0..60 {
+            time = match rng.bits() % 4 {
+                0 => frames[stride * (rng.bits() as usize % n)],
+                1 => time,
+                2 => time + rng.range(0.0, 0.2),
+                _ => rng.range(frames[0], t + 0.5),
+            };
+            let want = Scan.segment(c, stride, time);
+            let was_in = span.holds(time);
+            let got = (&mut cursor, &mut span).segment(c, stride, time);
+            assert_eq!(got, want, "{frames:?} {curves:?} {time}");
+            hits += usize::from(was_in);
+        }
+    }
+    assert!(hits > 1000, "the span answered {hits} times");
+}
