@@ -88,6 +88,22 @@ fn bezier_value_matches_the_sample_scan() {
     assert_eq!(checked, 2000 * 25);
 }
 
+/// A random table of 1 to 9 keys of `stride` floats whose times never decrease (a quarter
+/// of them repeat the time before): the table, its key count and its last time.
+fn sorted_keys(rng: &mut crate::test_rng::Rng, stride: usize) -> (Vec<f32>, usize, f32) {
+    let n = 1 + (rng.bits() % 9) as usize;
+    let mut t = 0.0f32;
+    let mut frames = Vec::new();
+    for _ in 0..n {
+        if !rng.bits().is_multiple_of(4) {
+            t += rng.range(0.0, 1.0);
+        }
+        frames.push(t);
+        frames.extend((1..stride).map(|_| rng.range(-9.0, 9.0)));
+    }
+    (frames, n, t)
+}
+
 /// A cursor finds the key a scan from the first key finds, for sorted key times (with
 /// repeats) and any cursor left by an earlier time, earlier or later than this one;
 /// `times_sorted` refuses decreasing and NaN times.
@@ -96,16 +112,7 @@ fn cursor_finds_the_scanned_key() {
     let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
     for case in 0..300 {
         let stride = 1 + (case % 3);
-        let n = 1 + (rng.bits() % 9) as usize;
-        let mut t = 0.0f32;
-        let mut frames = Vec::new();
-        for _ in 0..n {
-            if !rng.bits().is_multiple_of(4) {
-                t += rng.range(0.0, 1.0);
-            }
-            frames.push(t);
-            frames.extend((1..stride).map(|_| rng.range(-9.0, 9.0)));
-        }
+        let (frames, n, t) = sorted_keys(&mut rng, stride);
         assert!(times_sorted(&frames, stride), "{frames:?}");
         let mut cursor = 0u32;
         for _ in 0..40 {
@@ -134,16 +141,7 @@ fn key_span_finds_the_scanned_key_and_segment() {
     let mut hits = 0;
     for case in 0..300 {
         let stride = 1 + (case % 3);
-        let n = 1 + (rng.bits() % 9) as usize;
-        let mut t = 0.0f32;
-        let mut frames = Vec::new();
-        for _ in 0..n {
-            if !rng.bits().is_multiple_of(4) {
-                t += rng.range(0.0, 1.0);
-            }
-            frames.push(t);
-            frames.extend((1..stride).map(|_| rng.range(-9.0, 9.0)));
-        }
+        let (frames, n, t) = sorted_keys(&mut rng, stride);
         // Curve types per key but the last: linear, stepped or a bezier.
         let curves: Vec<f32> = (0..n.saturating_sub(1))
             .map(|k| [LINEAR, STEPPED, BEZIER + (k * BEZIER_SIZE) as f32][rng.bits() as usize % 3])
