@@ -103,3 +103,58 @@ fn cached_attachment_lookups_match_uncached_across_skins_and_mixes() {
         assert!(changes > 0, "some attachment timeline changed an attachment");
     }
 }
+
+/// An attachment timeline of a slot whose bone is inactive (skin-required, its skin not set)
+/// does nothing, frame after frame (spine-cpp returns before touching the slot); with the
+/// skin that activates the bone it keys the slot, keeps it keyed while the key holds, then
+/// takes the next key; and it stops when the skin goes, even while its key holds.
+#[test]
+fn attachment_timelines_of_inactive_bones_do_nothing() {
+    let text = r#"{"skeleton": {"spine": "4.2.22"},
+        "bones": [{"name": "root"}, {"name": "b", "parent": "root", "skin": true}],
+        "slots": [{"name": "s", "bone": "b", "attachment": "a1"}],
+        "skins": [
+            {"name": "default", "attachments": {"s": {
+                "a1": {"type": "point"}, "a2": {"type": "point"}}}},
+            {"name": "extra", "bones": ["b"]}],
+        "animations": {"swap": {"slots": {"s": {"attachment": [
+            {"time": 0, "name": "a2"}, {"time": 0.505, "name": "a1"}]}}}}}"#;
+    let data = Arc::new(spine_model::load_json(text, None).expect("rig loads"));
+    let name = |sk: &Skeleton| sk.slots[0].attachment.map(|a| data.attachment(a).name.to_string());
+    for (skin, keyed) in [(None, false), (data.find_skin("extra"), true)] {
+        let mut sk = Skeleton::new(data.clone());
+        sk.set_skin(skin);
+        sk.set_slots_to_setup_pose();
+        let mut state = AnimationState::new(Arc::new(AnimationStateData::new(data.clone())));
+        state.set_animation(0, data.find_animation("swap"), false);
+        let mut changes = 0;
+        for frame in 0..50 {
+            state.update(1.0 / 60.0);
+            state.apply(&mut sk);
+            // Keyed: a2 before 0.505 s, then a1; else the setup a1.
+            let t = state.current(0).map_or(0.0, |e| state.entry(e).animation_time());
+            let want = if keyed && t < 0.505 { "a2" } else { "a1" };
+            let got = name(&sk);
+            assert_eq!(got.as_deref(), Some(want), "skin {skin:?} frame {frame} at {t}");
+            changes += usize::from(keyed && want == "a1");
+        }
+        assert_eq!(changes > 0, keyed, "skin {skin:?}: the last key was reached");
+    }
+    // The bone made inactive while its first key holds: the key (kept for the frames it
+    // holds) does not apply any more.
+    let mut sk = Skeleton::new(data.clone());
+    sk.set_skin(data.find_skin("extra"));
+    sk.set_slots_to_setup_pose();
+    let mut state = AnimationState::new(Arc::new(AnimationStateData::new(data.clone())));
+    state.set_animation(0, data.find_animation("swap"), false);
+    for frame in 0..20 {
+        if frame == 10 {
+            sk.set_skin(None);
+            sk.set_slots_to_setup_pose();
+        }
+        state.update(1.0 / 60.0);
+        state.apply(&mut sk);
+        let want = if frame < 10 { "a2" } else { "a1" };
+        assert_eq!(name(&sk).as_deref(), Some(want), "frame {frame}");
+    }
+}
