@@ -153,7 +153,7 @@ impl AnimationState {
             let sid = spine_model::SlotId::from_index(si);
             let name = || sd.slot(sid).attachment.as_deref();
             let attachment =
-                self.resolve_attachment(sk, Some(slot_cache + si), SETUP_KEY, sid, name);
+                self.resolve_attachment(sk, Some(slot_cache + si), (SETUP_KEY, NO_SPAN), sid, name);
             sk.set_attachment(sid, attachment);
             si += 1;
         }
@@ -284,8 +284,7 @@ impl AnimationState {
             // slot marked, without the timeline's keys (`active_runs` left out the
             // timelines of inactive bones).
             if let Some(attachment) = self.attachment_held(sk, cache, args.time) {
-                sk.set_attachment(*slot, attachment);
-                self.mark_keyed(sk, *slot, attachments);
+                self.settle_slot(sk, *slot, Some(attachment), attachments);
                 return;
             }
             self.apply_attachment_timeline(sk, tl, cache, args.time, args.blend, attachments);
@@ -308,13 +307,14 @@ impl AnimationState {
     /// `sk.get_attachment(slot, name)` (empty name = none) for key `key` of the attachment
     /// timeline with cache entry `cache`, looked up once per key and skin: the names and
     /// skins are the state's (immutable) skeleton data, so while `sk` plays that same data
-    /// the answer depends only on the key and the skeleton's skin.
+    /// the answer depends only on the key and the skeleton's skin. A new answer is kept with
+    /// `span`, the times the key holds for (see [`AnimationState::attachment_held`]).
     #[inline(always)]
     pub(super) fn resolve_attachment<'n>(
         &mut self,
         sk: &Skeleton,
         cache: Option<usize>,
-        key: u32,
+        (key, span): (u32, (f32, f32)),
         slot: spine_model::SlotId,
         name: impl FnOnce() -> Option<&'n str>,
     ) -> Option<spine_model::AttachmentId> {
@@ -342,7 +342,7 @@ impl AnimationState {
             }
         };
         if let Some(e) = entry {
-            let (from, until) = (f32::INFINITY, f32::INFINITY);
+            let (from, until) = span;
             *e = ResolvedAttachment { key, skin: sk.skin, attachment, from, until };
         }
         attachment
@@ -387,7 +387,7 @@ impl AnimationState {
             if blend == MixBlend::Setup || first {
                 let data = &*sk.data;
                 let name = || data.slot(*slot).attachment.as_deref();
-                Some(self.resolve_attachment(sk, cache, SETUP_KEY, *slot, name))
+                Some(self.resolve_attachment(sk, cache, (SETUP_KEY, NO_SPAN), *slot, name))
             } else {
                 None
             }
@@ -415,38 +415,33 @@ impl AnimationState {
                 Ok(key) if key < SETUP_KEY => (key, cache),
                 _ => (NO_KEY, None),
             };
-            let attachment = self.resolve_attachment(sk, cache, key, *slot, name);
-            // The span of key `k` for `attachment_held` (key times that never decrease, and
-            // the entry just written for this skeleton's data).
+            // The times key `k` holds for (key times that never decrease).
             let sorted = cache.is_some_and(|ci| self.data.attachment_sorted.get(ci) == Some(&true));
-            if sorted && Arc::ptr_eq(&sk.data, &self.data.skeleton_data) {
-                let entry = cache.and_then(|ci| self.attachment_cache.get_mut(ci));
-                if let (Some(e), Some(&from)) = (entry, times.get(k)) {
-                    e.from = from;
-                    e.until = times.get(k + 1).copied().unwrap_or(f32::INFINITY);
-                }
-            }
-            Some(attachment)
+            let span = match times.get(k) {
+                Some(&from) if sorted => (from, times.get(k + 1).copied().unwrap_or(f32::INFINITY)),
+                _ => NO_SPAN,
+            };
+            Some(self.resolve_attachment(sk, cache, (key, span), *slot, name))
         };
-        match resolved {
-            Some(attachment) => {
-                sk.set_attachment(*slot, attachment);
-                self.mark_keyed(sk, *slot, attachments);
-            }
-            None => {
-                if sk.attachment_states.get(slot.index()) <= self.unkeyed_state {
-                    self.mark(sk, *slot, SETUP);
-                }
-            }
-        }
+        self.settle_slot(sk, *slot, resolved, attachments);
     }
 
-    /// The marks of a slot an attachment timeline keyed: the entry's (`attachments`), then
-    /// the setup pose's when no timeline of this frame marked it.
+    /// The end of an attachment timeline on `slot`: the attachment it `resolved` (if any)
+    /// set, the slot marked as the entry's (`attachments`), then as the setup pose's when no
+    /// timeline of this frame marked it.
     #[inline(always)]
-    fn mark_keyed(&self, sk: &mut Skeleton, slot: spine_model::SlotId, attachments: bool) {
-        if attachments {
-            self.mark(sk, slot, CURRENT);
+    fn settle_slot(
+        &self,
+        sk: &mut Skeleton,
+        slot: spine_model::SlotId,
+        resolved: Option<Option<spine_model::AttachmentId>>,
+        attachments: bool,
+    ) {
+        if let Some(attachment) = resolved {
+            sk.set_attachment(slot, attachment);
+            if attachments {
+                self.mark(sk, slot, CURRENT);
+            }
         }
         if sk.attachment_states.get(slot.index()) <= self.unkeyed_state {
             self.mark(sk, slot, SETUP);

@@ -513,17 +513,14 @@ impl KeyWord<'_> {
 const NO_KEY: u32 = u32::MAX;
 /// [`ResolvedAttachment::key`] of the slot's setup attachment.
 const SETUP_KEY: u32 = u32::MAX - 1;
+/// [`ResolvedAttachment::from`] and `until` of an entry no time is answered from.
+const NO_SPAN: (f32, f32) = (f32::INFINITY, f32::INFINITY);
 
 impl AnimationState {
     /// A state with no tracks.
     pub fn new(data: Arc<AnimationStateData>) -> AnimationState {
-        let empty = ResolvedAttachment {
-            key: NO_KEY,
-            skin: None,
-            attachment: None,
-            from: f32::INFINITY,
-            until: f32::INFINITY,
-        };
+        let (from, until) = NO_SPAN;
+        let empty = ResolvedAttachment { key: NO_KEY, skin: None, attachment: None, from, until };
         // One entry per attachment timeline, then one per slot (its setup attachment).
         let slots = data.skeleton_data.slots.len();
         let attachment_cache = vec![empty; data.attachment_cache_len + slots];
