@@ -19,6 +19,7 @@ pub mod ik;
 pub mod lazy43;
 pub mod path;
 pub mod physics;
+pub(crate) use physics::Physics42;
 pub mod slider;
 pub mod transform;
 mod transform43;
@@ -381,19 +382,18 @@ pub(crate) fn update_in_cache(
 pub(crate) fn update_pair_in_cache(
     ctx: &mut SolverCtx<'_>,
     constraints: &mut [Constraint],
+    physics42: &[Physics42],
     (first, second): (u32, u32),
 ) {
     let data = ctx.data;
     let (i, j) = (first as usize, second as usize);
-    let (Some(d0), Some(d1)) = (data.constraints.get(i), data.constraints.get(j)) else { return };
     let Ok([c0, c1]) = constraints.get_disjoint_mut([i, j]) else { return };
-    match (&d0.kind, &mut c0.pose, &d1.kind, &mut c1.pose) {
-        (
-            ConstraintKind::Physics(k0),
-            ConstraintPose::Physics(p0),
-            ConstraintKind::Physics(k1),
-            ConstraintPose::Physics(p1),
-        ) if !data.behaviour.physics_lagged_offsets => {
+    // The data's fields from `physics42` (see `Skeleton`): the constraints' data records
+    // are read only when the pair is not two 4.2 physics constraints.
+    match (&mut c0.pose, &mut c1.pose, physics42.get(i), physics42.get(j)) {
+        (ConstraintPose::Physics(p0), ConstraintPose::Physics(p1), Some(k0), Some(k1))
+            if !data.behaviour.physics_lagged_offsets =>
+        {
             physics::update_42_pair(ctx, (k0, p0), (k1, p1));
             for c in [c0, c1] {
                 if c.slider_saved {
@@ -402,6 +402,9 @@ pub(crate) fn update_pair_in_cache(
             }
         }
         _ => {
+            let (Some(d0), Some(d1)) = (data.constraints.get(i), data.constraints.get(j)) else {
+                return;
+            };
             update_in_cache(ctx, d0, c0);
             update_in_cache(ctx, d1, c1);
         }

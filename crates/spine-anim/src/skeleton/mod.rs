@@ -8,7 +8,7 @@ use spine_model::{
     SkeletonData, SkinId, SlotId, Vertices,
 };
 
-use crate::constraints::{self, Constraint, SolverCtx};
+use crate::constraints::{self, Constraint, Physics42, SolverCtx};
 use crate::math::{self, DEG_RAD, RAD_DEG};
 
 mod applied;
@@ -113,6 +113,10 @@ pub struct Skeleton {
     /// Every bone's children (from the data; one flat list, not a `Vec` in each [`Bone`],
     /// which the frame's walk would carry through the cache).
     pub(crate) children: Children,
+    /// Per constraint, what a 4.2 physics update reads of its data (default for other
+    /// kinds): the walk's physics pairs read these 36 bytes, not the constraint's and its
+    /// bone's data records (celestial-circus: 66 fewer cache lines a frame).
+    physics42: Arc<[Physics42]>,
     /// Test switch (see [`Skeleton::set_eager_applied`]).
     eager_applied: bool,
     /// Test switch (see [`Skeleton::set_paired_physics`]): `false` keeps physics
@@ -167,6 +171,14 @@ impl Skeleton {
             })
             .collect();
         let constraints = data.constraints.iter().map(Constraint::new).collect();
+        let physics42 = data
+            .constraints
+            .iter()
+            .map(|c| match &c.kind {
+                ConstraintKind::Physics(d) => Physics42::of(d, &data.bones),
+                _ => Physics42::default(),
+            })
+            .collect();
         let draw_order = data.slot_ids().collect();
         let mut sk = Skeleton {
             data,
@@ -196,6 +208,7 @@ impl Skeleton {
             draw_order_constrained: false,
             draw_order_pose: Vec::new(),
             children,
+            physics42,
             eager_applied: false,
             unpaired: false,
             applied_at: 0,
@@ -381,8 +394,19 @@ impl Skeleton {
         frame: &WorldFrame,
     ) -> Option<(usize, ConstraintId)> {
         let exact_time = self.exact_time();
-        let Skeleton { data, bones, slots, constraints, walk, time, y_down, wind, gravity, .. } =
-            self;
+        let Skeleton {
+            data,
+            bones,
+            slots,
+            constraints,
+            walk,
+            time,
+            y_down,
+            wind,
+            gravity,
+            physics42,
+            ..
+        } = self;
         let data: &SkeletonData = data;
         let constraints: &mut [Constraint] = constraints;
         let entries = walk.get(start..)?;
@@ -436,7 +460,12 @@ impl Skeleton {
             let Some(cd) = data.constraints.get(id as usize) else {
                 if id & PAIR != 0 {
                     // Two physics constraints (see `Skeleton::pair_physics`).
-                    constraints::update_pair_in_cache(&mut ctx, constraints, pair_of(id));
+                    constraints::update_pair_in_cache(
+                        &mut ctx,
+                        constraints,
+                        physics42,
+                        pair_of(id),
+                    );
                 } else if let Some(i) = (id as usize).checked_sub(data.constraints.len()) {
                     // A later entry of a bone (see `WalkEntry::Other`).
                     update_again(ctx.bones, i, frame);

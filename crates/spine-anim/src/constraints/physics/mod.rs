@@ -23,7 +23,7 @@
 //! never ends once `step` is below the float spacing of `remaining` (a time jump of 1e30 s)
 //! and runs for minutes on huge deltas; real frames need a handful of steps.
 
-use spine_model::PhysicsData;
+use spine_model::{BoneData, BoneId, PhysicsData};
 
 use super::{PhysicsPose, SolverCtx};
 use crate::math;
@@ -34,6 +34,49 @@ mod step43;
 
 pub(crate) use step42::update_42_pair;
 pub use step43::update_43;
+
+/// What a 4.2 update reads of its constraint's data, in 36 bytes (see
+/// [`Skeleton`](crate::Skeleton)'s copy of them): [`PhysicsData`]'s fields, and the length of
+/// its bone from the bone's [`BoneData`], read where the data's records (spread over more
+/// cache lines) are not.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct Physics42 {
+    /// [`PhysicsData::bone`].
+    pub(crate) bone: BoneId,
+    /// The bone's setup length.
+    pub(crate) length: f32,
+    /// [`PhysicsData::x`].
+    pub(crate) x: f32,
+    /// [`PhysicsData::y`].
+    pub(crate) y: f32,
+    /// [`PhysicsData::rotate`].
+    pub(crate) rotate: f32,
+    /// [`PhysicsData::scale_x`].
+    pub(crate) scale_x: f32,
+    /// [`PhysicsData::shear_x`].
+    pub(crate) shear_x: f32,
+    /// [`PhysicsData::limit`].
+    pub(crate) limit: f32,
+    /// [`PhysicsData::step`].
+    pub(crate) step: f32,
+}
+
+impl Physics42 {
+    /// The fields of `data`, its bone's length from `bones` (0 when out of range).
+    pub(crate) fn of(data: &PhysicsData, bones: &[BoneData]) -> Physics42 {
+        Physics42 {
+            bone: data.bone,
+            length: bones.get(data.bone.index()).map_or(0.0, |b| b.length),
+            x: data.x,
+            y: data.y,
+            rotate: data.rotate,
+            scale_x: data.scale_x,
+            shear_x: data.shear_x,
+            limit: data.limit,
+            step: data.step,
+        }
+    }
+}
 
 /// `MathUtil::Pi_2`.
 const PI_2: f32 = math::PI * 2.0;
@@ -247,20 +290,20 @@ fn lag_fraction(a: f32, t: f32) -> f32 {
 /// `o * rotate`, or, with a shear-x mix, the y axis by `o * rotate` and the x axis by
 /// `o * (rotate + shearX)` (spine-cpp `PhysicsConstraint::update`, same in 4.2 and 4.3).
 #[inline(always)]
-fn rotate_and_shear(m: [f32; 4], data: &PhysicsData, mut o: f32) -> [f32; 4] {
+fn rotate_and_shear(m: [f32; 4], (rotate, shear_x): (f32, f32), mut o: f32) -> [f32; 4] {
     let [mut a, mut b, mut c, mut d] = m;
-    if data.shear_x > 0.0 {
+    if shear_x > 0.0 {
         let mut r = 0.0;
-        if data.rotate > 0.0 {
-            r = o * data.rotate;
+        if rotate > 0.0 {
+            r = o * rotate;
             let (s, co) = math::sin_cos(r);
             (b, d) = (co * b - s * d, s * b + co * d);
         }
-        r += o * data.shear_x;
+        r += o * shear_x;
         let (s, co) = math::sin_cos(r);
         (a, c) = (co * a - s * c, s * a + co * c);
     } else {
-        o *= data.rotate;
+        o *= rotate;
         let (s, co) = math::sin_cos(o);
         (a, c) = (co * a - s * c, s * a + co * c);
         (b, d) = (co * b - s * d, s * b + co * d);

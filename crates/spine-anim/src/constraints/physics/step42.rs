@@ -65,9 +65,14 @@ struct Flight {
 
 /// spine-cpp 4.2 `PhysicsConstraint::update` (see [`update`]).
 pub(super) fn update_42(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut PhysicsPose) {
+    update_42_with(ctx, &Physics42::of(data, &ctx.data.bones), pose);
+}
+
+/// [`update_42`] with the data's fields read from `data`.
+fn update_42_with(ctx: &mut SolverCtx<'_>, data: &Physics42, pose: &mut PhysicsPose) {
     let env = Env::of(ctx);
     let bi = data.bone.index();
-    let l = ctx.data.bones.get(bi).map_or(0.0, |b| b.length);
+    let l = data.length;
     let parent = parent_world(ctx.bones, data.bone);
     let Some(bone) = ctx.bones.get_mut(bi) else { return };
     if let Some(f) = begin(&env, data, pose, bone, l, parent) {
@@ -84,17 +89,16 @@ pub(super) fn update_42(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut 
 /// share a bone.
 pub(crate) fn update_42_pair(
     ctx: &mut SolverCtx<'_>,
-    (d0, p0): (&PhysicsData, &mut PhysicsPose),
-    (d1, p1): (&PhysicsData, &mut PhysicsPose),
+    (d0, p0): (&Physics42, &mut PhysicsPose),
+    (d1, p1): (&Physics42, &mut PhysicsPose),
 ) {
     let env = Env::of(ctx);
     let (i0, i1) = (d0.bone.index(), d1.bone.index());
-    let length = |i: usize| ctx.data.bones.get(i).map_or(0.0, |b| b.length);
-    let (l0, l1) = (length(i0), length(i1));
+    let (l0, l1) = (d0.length, d1.length);
     let (q0, q1) = (parent_world(ctx.bones, d0.bone), parent_world(ctx.bones, d1.bone));
     let Ok([b0, b1]) = ctx.bones.get_disjoint_mut([i0, i1]) else {
-        update_42(ctx, d0, p0);
-        update_42(ctx, d1, p1);
+        update_42_with(ctx, d0, p0);
+        update_42_with(ctx, d1, p1);
         return;
     };
     let f0 = begin(&env, d0, p0, b0, l0, q0);
@@ -136,7 +140,7 @@ pub(crate) fn update_42_pair(
 #[inline(always)]
 fn begin(
     env: &Env,
-    data: &PhysicsData,
+    data: &Physics42,
     pose: &mut PhysicsPose,
     bone: &mut Bone,
     l: f32,
@@ -201,7 +205,7 @@ fn begin(
 
 /// The second part: the rotation and scale springs, then the center remembered.
 #[inline(always)]
-fn springs(f: &Flight, data: &PhysicsData, pose: &mut PhysicsPose, bone: &Bone) {
+fn springs(f: &Flight, data: &Physics42, pose: &mut PhysicsPose, bone: &Bone) {
     if let Some(k) = &f.springs {
         pose.state.remaining = rotate_and_scale(pose, bone, data, k);
     }
@@ -220,14 +224,14 @@ fn remember_center(f: &Flight, pose: &mut PhysicsPose, bone: &Bone) {
 
 /// The last part: the rotation, shear and scale offsets applied to the world matrix.
 #[inline(always)]
-fn end(env: &Env, f: Flight, data: &PhysicsData, pose: &mut PhysicsPose, bone: &mut Bone) {
+fn end(env: &Env, f: Flight, data: &Physics42, pose: &mut PhysicsPose, bone: &mut Bone) {
     // The matrix is changed in registers and stored once (with its applied pose's inputs):
     // written field by field, it was read back as one 16-byte copy, a store-forwarding stall.
     let st = &mut pose.state;
     let mix = f.mix;
     let mut m = [bone.a, bone.b, bone.c, bone.d];
     if f.rotate_or_shear_x {
-        m = rotate_and_shear(m, data, st.rotate_offset * mix);
+        m = rotate_and_shear(m, (data.rotate, data.shear_x), st.rotate_offset * mix);
     }
     if f.scale_x {
         let s = 1.0 + st.scale_offset * mix * data.scale_x;
@@ -258,7 +262,7 @@ fn end(env: &Env, f: Flight, data: &PhysicsData, pose: &mut PhysicsPose, bone: &
 fn translate(
     pose: &mut PhysicsPose,
     bone: &mut Bone,
-    data: &PhysicsData,
+    data: &Physics42,
     k: &Step,
     mut a: f32,
 ) -> f32 {
@@ -331,7 +335,7 @@ struct Turn {
 /// feeds the offsets, then the whole unsimulated time is stepped. Returns the time left.
 /// (In three steps, which [`update_42_pair`] interleaves for two constraints.)
 #[inline(always)]
-fn rotate_and_scale(pose: &mut PhysicsPose, bone: &Bone, data: &PhysicsData, k: &Step) -> f32 {
+fn rotate_and_scale(pose: &mut PhysicsPose, bone: &Bone, data: &Physics42, k: &Step) -> f32 {
     let tip = tip(pose, bone, data, k);
     let turn = turn(pose, bone, data, k, tip);
     step_springs(pose, data, k, turn)
@@ -339,7 +343,7 @@ fn rotate_and_scale(pose: &mut PhysicsPose, bone: &Bone, data: &PhysicsData, k: 
 
 /// [`rotate_and_scale`]'s angles.
 #[inline(always)]
-fn tip(pose: &PhysicsPose, bone: &Bone, data: &PhysicsData, k: &Step) -> Tip {
+fn tip(pose: &PhysicsPose, bone: &Bone, data: &Physics42, k: &Step) -> Tip {
     let st = &pose.state;
     let dx = clamp(st.cx - bone.world_x, k.qx);
     let dy = clamp(st.cy - bone.world_y, k.qy);
@@ -354,7 +358,7 @@ fn tip(pose: &PhysicsPose, bone: &Bone, data: &PhysicsData, k: &Step) -> Tip {
 
 /// [`rotate_and_scale`]'s offsets, from the tip's movement.
 #[inline(always)]
-fn turn(pose: &mut PhysicsPose, bone: &Bone, data: &PhysicsData, k: &Step, tip: Tip) -> Turn {
+fn turn(pose: &mut PhysicsPose, bone: &Bone, data: &Physics42, k: &Step, tip: Tip) -> Turn {
     let rotate_or_shear_x = data.rotate > 0.0 || data.shear_x > 0.0;
     let scale_x = data.scale_x > 0.0;
     let st = &mut pose.state;
@@ -390,7 +394,7 @@ fn turn(pose: &mut PhysicsPose, bone: &Bone, data: &PhysicsData, k: &Step, tip: 
 
 /// [`rotate_and_scale`]'s steps over the whole unsimulated time. Returns the time left.
 #[inline(always)]
-fn step_springs(pose: &mut PhysicsPose, data: &PhysicsData, k: &Step, turn: Turn) -> f32 {
+fn step_springs(pose: &mut PhysicsPose, data: &Physics42, k: &Step, turn: Turn) -> f32 {
     let rotate_or_shear_x = data.rotate > 0.0 || data.shear_x > 0.0;
     let scale_x = data.scale_x > 0.0;
     let st = &mut pose.state;

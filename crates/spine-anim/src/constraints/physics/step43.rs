@@ -135,7 +135,7 @@ pub fn update_43(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut Physics
     if rotate_or_shear_x {
         let m = [bone.a, bone.b, bone.c, bone.d];
         let o = (st.rotate_offset - st.rotate_lag * z) * mix;
-        [bone.a, bone.b, bone.c, bone.d] = rotate_and_shear(m, data, o);
+        [bone.a, bone.b, bone.c, bone.d] = rotate_and_shear(m, (data.rotate, data.shear_x), o);
     }
     if scale_x {
         scale(bone, data, 1.0 + (st.scale_offset - st.scale_lag * z) * mix * data.scale_x);
