@@ -94,6 +94,17 @@ pub(crate) fn update_42_pair(
 ) {
     let env = Env::of(ctx);
     let (i0, i1) = (d0.bone.index(), d1.bone.index());
+    if env.physics == Physics::Update
+        && !env.lazy_bone_poses
+        && p0.mix != 0.0
+        && p1.mix != 0.0
+        && !p0.state.reset
+        && !p1.state.reset
+        && i0 != i1
+    {
+        update_pair_live(ctx.bones, &env, (d0, p0), (d1, p1));
+        return;
+    }
     let (l0, l1) = (d0.length, d1.length);
     let (q0, q1) = (parent_world(ctx.bones, d0.bone), parent_world(ctx.bones, d1.bone));
     let Ok([b0, b1]) = ctx.bones.get_disjoint_mut([i0, i1]) else {
@@ -132,6 +143,102 @@ pub(crate) fn update_42_pair(
     if let Some(f) = f1 {
         end(&env, f, d1, p1, b1);
     }
+}
+
+/// [`update_42_pair`] in its common case: `Physics::Update`, both mixes non-zero, neither
+/// state just reset, 4.2 poses, two bones. The same operations in the same order as
+/// [`begin`], [`springs`] (or the interleaved steps) and [`end`] with those facts known:
+/// no mode dispatch, no flight records, the parents' world transforms read at the end
+/// (neither bone is the other's parent: the pair's constraints are independent).
+#[inline(always)]
+fn update_pair_live(
+    bones: &mut [Bone],
+    env: &Env,
+    (d0, p0): (&Physics42, &mut PhysicsPose),
+    (d1, p1): (&Physics42, &mut PhysicsPose),
+) {
+    let (i0, i1) = (d0.bone.index(), d1.bone.index());
+    let Ok([b0, b1]) = bones.get_disjoint_mut([i0, i1]) else { return };
+    let k0 = begin_live(env, d0, p0, b0);
+    let k1 = begin_live(env, d1, p1, b1);
+    let (s0, s1) = (has_springs(d0), has_springs(d1));
+    if s0 && s1 {
+        let (t0, t1) = (tip(p0, b0, d0, &k0), tip(p1, b1, d1, &k1));
+        let (u0, u1) = (turn(p0, b0, d0, &k0, t0), turn(p1, b1, d1, &k1, t1));
+        p0.state.remaining = step_springs(p0, d0, &k0, u0);
+        p1.state.remaining = step_springs(p1, d1, &k1, u1);
+    } else {
+        if s0 {
+            p0.state.remaining = rotate_and_scale(p0, b0, d0, &k0);
+        }
+        if s1 {
+            p1.state.remaining = rotate_and_scale(p1, b1, d1, &k1);
+        }
+    }
+    for (p, b) in [(&mut *p0, &*b0), (&mut *p1, &*b1)] {
+        p.state.cx = b.world_x;
+        p.state.cy = b.world_y;
+    }
+    let m0 = end_matrix(d0, p0, b0);
+    let m1 = end_matrix(d1, p1, b1);
+    for (d, m) in [(d0, m0), (d1, m1)] {
+        let parent = parent_world(bones, d.bone);
+        if let Some(bone) = bones.get_mut(d.bone.index()) {
+            bone.set_world_update_applied(m, parent, &env.frame);
+        }
+    }
+}
+
+/// Whether an update steps rotation or scale springs.
+#[inline(always)]
+fn has_springs(data: &Physics42) -> bool {
+    data.rotate > 0.0 || data.shear_x > 0.0 || data.scale_x > 0.0
+}
+
+/// [`begin`] in `Physics::Update` with a non-zero mix and no reset pending: the time, the
+/// translation springs; the step values for the rotation springs (whose time left is stored
+/// here when there are none).
+#[inline(always)]
+fn begin_live(env: &Env, data: &Physics42, pose: &mut PhysicsPose, bone: &mut Bone) -> Step {
+    let y_sign = if env.y_down { -1.0 } else { 1.0 };
+    let st = &mut pose.state;
+    let delta = (env.time - st.last_time).max(0.0);
+    st.remaining = bounded_backlog(st.remaining + delta, data.step);
+    st.last_time = env.time;
+    let mut qx = data.limit * delta;
+    let qy = qx * math::abs(env.frame.scale_x);
+    qx *= math::abs(env.frame.scale_y);
+    let f = env.reference_scale;
+    let (mix, l) = (pose.mix, data.length);
+    let k = Step { mix, i: pose.inertia, t: data.step, f, qx, qy, y_sign, l };
+    let mut a = pose.state.remaining;
+    if data.x > 0.0 || data.y > 0.0 {
+        a = translate(pose, bone, data, &k, a);
+    }
+    if !has_springs(data) {
+        pose.state.remaining = a;
+    }
+    k
+}
+
+/// [`end`]'s world matrix (its tip stored), before it is set with the applied pose's inputs.
+#[inline(always)]
+fn end_matrix(data: &Physics42, pose: &mut PhysicsPose, bone: &Bone) -> [f32; 6] {
+    let st = &mut pose.state;
+    let mix = pose.mix;
+    let mut m = [bone.a, bone.b, bone.c, bone.d];
+    if data.rotate > 0.0 || data.shear_x > 0.0 {
+        m = rotate_and_shear(m, (data.rotate, data.shear_x), st.rotate_offset * mix);
+    }
+    if data.scale_x > 0.0 {
+        let s = 1.0 + st.scale_offset * mix * data.scale_x;
+        m[0] *= s;
+        m[2] *= s;
+    }
+    st.tx = data.length * m[0];
+    st.ty = data.length * m[2];
+    let [a, b, c, d] = m;
+    [a, b, c, d, bone.world_x, bone.world_y]
 }
 
 /// The first part of an update: the time, the translation springs (or, in
