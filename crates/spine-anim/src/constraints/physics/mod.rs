@@ -59,12 +59,33 @@ pub(crate) struct Physics42 {
     pub(crate) limit: f32,
     /// [`PhysicsData::step`].
     pub(crate) step: f32,
+    /// Which mixes are positive (the tests the update makes of them): [`Physics42::X`],
+    /// [`Physics42::Y`], [`Physics42::ROTATE`], [`Physics42::SHEAR_X`],
+    /// [`Physics42::SCALE_X`].
+    pub(crate) on: u8,
 }
 
 impl Physics42 {
+    /// `x > 0`.
+    pub(crate) const X: u8 = 1;
+    /// `y > 0`.
+    pub(crate) const Y: u8 = 2;
+    /// `rotate > 0`.
+    pub(crate) const ROTATE: u8 = 4;
+    /// `shear_x > 0`.
+    pub(crate) const SHEAR_X: u8 = 8;
+    /// `scale_x > 0`.
+    pub(crate) const SCALE_X: u8 = 16;
+
     /// The fields of `data`, its bone's length from `bones` (0 when out of range).
     pub(crate) fn of(data: &PhysicsData, bones: &[BoneData]) -> Physics42 {
+        let positive = |v: f32, bit: u8| if v > 0.0 { bit } else { 0 };
         Physics42 {
+            on: positive(data.x, Self::X)
+                | positive(data.y, Self::Y)
+                | positive(data.rotate, Self::ROTATE)
+                | positive(data.shear_x, Self::SHEAR_X)
+                | positive(data.scale_x, Self::SCALE_X),
             bone: data.bone,
             length: bones.get(data.bone.index()).map_or(0.0, |b| b.length),
             x: data.x,
@@ -75,6 +96,12 @@ impl Physics42 {
             limit: data.limit,
             step: data.step,
         }
+    }
+
+    /// Whether any of the mixes `bits` is positive.
+    #[inline(always)]
+    pub(crate) fn any(&self, bits: u8) -> bool {
+        self.on & bits != 0
     }
 }
 

@@ -192,7 +192,7 @@ fn update_pair_live(
 /// Whether an update steps rotation or scale springs.
 #[inline(always)]
 fn has_springs(data: &Physics42) -> bool {
-    data.rotate > 0.0 || data.shear_x > 0.0 || data.scale_x > 0.0
+    data.any(Physics42::ROTATE | Physics42::SHEAR_X | Physics42::SCALE_X)
 }
 
 /// [`begin`] in `Physics::Update` with a non-zero mix and no reset pending: the time, the
@@ -212,7 +212,7 @@ fn begin_live(env: &Env, data: &Physics42, pose: &mut PhysicsPose, bone: &mut Bo
     let (mix, l) = (pose.mix, data.length);
     let k = Step { mix, i: pose.inertia, t: data.step, f, qx, qy, y_sign, l };
     let mut a = pose.state.remaining;
-    if data.x > 0.0 || data.y > 0.0 {
+    if data.any(Physics42::X | Physics42::Y) {
         a = translate(pose, bone, data, &k, a);
     }
     if !has_springs(data) {
@@ -227,10 +227,10 @@ fn end_matrix(data: &Physics42, pose: &mut PhysicsPose, bone: &Bone) -> [f32; 6]
     let st = &mut pose.state;
     let mix = pose.mix;
     let mut m = [bone.a, bone.b, bone.c, bone.d];
-    if data.rotate > 0.0 || data.shear_x > 0.0 {
+    if data.any(Physics42::ROTATE | Physics42::SHEAR_X) {
         m = rotate_and_shear(m, (data.rotate, data.shear_x), st.rotate_offset * mix);
     }
-    if data.scale_x > 0.0 {
+    if data.any(Physics42::SCALE_X) {
         let s = 1.0 + st.scale_offset * mix * data.scale_x;
         m[0] *= s;
         m[2] *= s;
@@ -257,10 +257,10 @@ fn begin(
     if mix == 0.0 {
         return None;
     }
-    let x = data.x > 0.0;
-    let y = data.y > 0.0;
-    let rotate_or_shear_x = data.rotate > 0.0 || data.shear_x > 0.0;
-    let scale_x = data.scale_x > 0.0;
+    let x = data.any(Physics42::X);
+    let y = data.any(Physics42::Y);
+    let rotate_or_shear_x = data.any(Physics42::ROTATE | Physics42::SHEAR_X);
+    let scale_x = data.any(Physics42::SCALE_X);
     let y_sign = if env.y_down { -1.0 } else { 1.0 };
     let mut springs = None;
     match env.physics {
@@ -373,7 +373,7 @@ fn translate(
     k: &Step,
     mut a: f32,
 ) -> f32 {
-    let (x, y) = (data.x > 0.0, data.y > 0.0);
+    let (x, y) = (data.any(Physics42::X), data.any(Physics42::Y));
     let st = &mut pose.state;
     let (bx, by) = (bone.world_x, bone.world_y);
     let (i, t) = (k.i, k.t);
@@ -455,7 +455,7 @@ fn tip(pose: &PhysicsPose, bone: &Bone, data: &Physics42, k: &Step) -> Tip {
     let dx = clamp(st.cx - bone.world_x, k.qx);
     let dy = clamp(st.cy - bone.world_y, k.qy);
     // Both angles at once when the rotation needs the target's.
-    let (ta, ca) = if data.rotate > 0.0 || data.shear_x > 0.0 {
+    let (ta, ca) = if data.any(Physics42::ROTATE | Physics42::SHEAR_X) {
         math::atan2_pair(dy + st.ty, dx + st.tx, bone.c, bone.a)
     } else {
         (0.0, math::atan2(bone.c, bone.a))
@@ -466,8 +466,8 @@ fn tip(pose: &PhysicsPose, bone: &Bone, data: &Physics42, k: &Step) -> Tip {
 /// [`rotate_and_scale`]'s offsets, from the tip's movement.
 #[inline(always)]
 fn turn(pose: &mut PhysicsPose, bone: &Bone, data: &Physics42, k: &Step, tip: Tip) -> Turn {
-    let rotate_or_shear_x = data.rotate > 0.0 || data.shear_x > 0.0;
-    let scale_x = data.scale_x > 0.0;
+    let rotate_or_shear_x = data.any(Physics42::ROTATE | Physics42::SHEAR_X);
+    let scale_x = data.any(Physics42::SCALE_X);
     let st = &mut pose.state;
     let (i, l) = (k.i, k.l);
     let Tip { dx, dy, ta, ca } = tip;
@@ -502,8 +502,8 @@ fn turn(pose: &mut PhysicsPose, bone: &Bone, data: &Physics42, k: &Step, tip: Ti
 /// [`rotate_and_scale`]'s steps over the whole unsimulated time. Returns the time left.
 #[inline(always)]
 fn step_springs(pose: &mut PhysicsPose, data: &Physics42, k: &Step, turn: Turn) -> f32 {
-    let rotate_or_shear_x = data.rotate > 0.0 || data.shear_x > 0.0;
-    let scale_x = data.scale_x > 0.0;
+    let rotate_or_shear_x = data.any(Physics42::ROTATE | Physics42::SHEAR_X);
+    let scale_x = data.any(Physics42::SCALE_X);
     let st = &mut pose.state;
     let (t, l) = (k.t, k.l);
     let Turn { mut r, mut sc, mr, ca } = turn;
