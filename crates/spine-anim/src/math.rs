@@ -12,6 +12,9 @@ pub const DEG_RAD: f32 = PI / 180.0;
 /// Radians to degrees (`180 / PI` in `f32`).
 pub const RAD_DEG: f32 = 180.0 / PI;
 
+/// Below this magnitude (radians) an angle is in quadrant 0 of the reduction modulo π/2:
+/// `x · 2/π` rounds to 0 (0.785 · 2/π < 0.4998; π/4 ≈ 0.7854).
+const FIRST_QUADRANT: f64 = 0.785;
 /// Inputs at or above this magnitude take the libm path.
 const FAST_LIMIT: f64 = 1.0e6;
 /// Adding then subtracting this rounds an `f64` of magnitude below 2⁵¹ to an integer
@@ -65,6 +68,19 @@ fn quadrant(qbits: u64, s: f64, c: f64) -> (f32, f32) {
 #[inline(always)]
 pub fn sin_cos(x: f32) -> (f32, f32) {
     let xd = x as f64;
+    if xd.abs() < FIRST_QUADRANT {
+        // Quadrant 0: the reduction below leaves `xd` as it is and the mapping changes
+        // nothing, so the kernel starts at once (the same bits, without the reduction's
+        // chain of dependent operations ahead of it).
+        let (s, c) = sin_cos_kernel(xd);
+        return (s as f32, c as f32);
+    }
+    sin_cos_reduced(xd)
+}
+
+/// [`sin_cos`] through the reduction modulo π/2 (every input).
+#[inline(always)]
+fn sin_cos_reduced(xd: f64) -> (f32, f32) {
     let fast = xd.abs() < FAST_LIMIT;
     if !fast {
         let (s, c) = xd.sin_cos();
@@ -82,6 +98,17 @@ pub fn sin_cos(x: f32) -> (f32, f32) {
 #[inline]
 pub fn sin_cos_deg(d: f32) -> (f32, f32) {
     let dd = d as f64;
+    if dd.abs() < 45.0 {
+        // Quadrant 0 (see `sin_cos`): `dd - 0 * 90` is `dd`.
+        let (s, c) = sin_cos_kernel(dd * DEG_TO_RAD_F64);
+        return (s as f32, c as f32);
+    }
+    sin_cos_deg_reduced(dd)
+}
+
+/// [`sin_cos_deg`] through the reduction modulo 90° (every input).
+#[inline(always)]
+fn sin_cos_deg_reduced(dd: f64) -> (f32, f32) {
     let fast = dd.abs() < FAST_LIMIT;
     if !fast {
         let (s, c) = (dd * DEG_TO_RAD_F64).sin_cos();
@@ -466,6 +493,42 @@ mod tests {
         let (s, c) = sin_cos_deg(2.0e7);
         check("sind big", s, (2.0e7f64).to_radians().sin(), 1);
         check("cosd big", c, (2.0e7f64).to_radians().cos(), 1);
+    }
+
+    /// The quadrant-0 shortcuts of `sin_cos` and `sin_cos_deg` give the bits of the
+    /// reduction path, on a dense sweep up to their limits (both signs, zeros, tiny and
+    /// subnormal inputs), and the limits lie in quadrant 0.
+    #[test]
+    fn quadrant_zero_shortcuts_equal_the_reduction() {
+        let mut inputs = vec![0.0f32, -0.0, 1e-40, -1e-40, 1e-30, f32::MIN_POSITIVE];
+        let (mut x, mut n) = (0.0f32, 0);
+        while x < 45.0 {
+            inputs.extend([x, -x]);
+            x = (x + 1e-4) * 1.0001;
+            n += 1;
+        }
+        assert!(n > 10_000, "{n} inputs");
+        let below = |limit: f64| f32::from_bits((limit as f32).to_bits() - 1);
+        let edges = [below(FIRST_QUADRANT), below(45.0), FIRST_QUADRANT as f32, 45.0];
+        inputs.extend(edges.iter().flat_map(|&e| [e, -e]));
+        let (mut radians, mut degrees) = (0, 0);
+        for &v in &inputs {
+            let d = v as f64;
+            if d.abs() < FIRST_QUADRANT {
+                let (a, b) = (sin_cos(v), sin_cos_reduced(d));
+                assert_eq!((a.0.to_bits(), a.1.to_bits()), (b.0.to_bits(), b.1.to_bits()), "{v}");
+                radians += 1;
+            }
+            if d.abs() < 45.0 {
+                let (a, b) = (sin_cos_deg(v), sin_cos_deg_reduced(d));
+                assert_eq!((a.0.to_bits(), a.1.to_bits()), (b.0.to_bits(), b.1.to_bits()), "{v}°");
+                degrees += 1;
+            }
+        }
+        assert!(radians > 1_000 && degrees > 10_000, "{radians} / {degrees}");
+        // The largest shortcut inputs reduce to quadrant 0 (`x · 2/π`, `d / 90` below ½).
+        assert!((below(FIRST_QUADRANT) as f64 * TWO_OVER_PI).abs() < 0.5);
+        assert!((below(45.0) as f64 * (1.0 / 90.0)).abs() < 0.5);
     }
 
     #[test]
