@@ -115,8 +115,10 @@ pub struct Skeleton {
     pub(crate) children: Children,
     /// Per constraint, what a 4.2 physics update reads of its data (default for other
     /// kinds): the walk's physics pairs read these 36 bytes, not the constraint's and its
-    /// bone's data records (celestial-circus: 66 fewer cache lines a frame).
-    physics42: Arc<[Physics42]>,
+    /// bone's data records (celestial-circus: 66 fewer cache lines a frame). `None` for data
+    /// without 4.2 physics constraints: nothing allocated (thousands of instances of such a
+    /// rig keep their heap as compact as before).
+    physics42: Option<Arc<[Physics42]>>,
     /// Test switch (see [`Skeleton::set_eager_applied`]).
     eager_applied: bool,
     /// Test switch (see [`Skeleton::set_paired_physics`]): `false` keeps physics
@@ -171,14 +173,18 @@ impl Skeleton {
             })
             .collect();
         let constraints = data.constraints.iter().map(Constraint::new).collect();
-        let physics42 = data
-            .constraints
-            .iter()
-            .map(|c| match &c.kind {
-                ConstraintKind::Physics(d) => Physics42::of(d, &data.bones),
-                _ => Physics42::default(),
-            })
-            .collect();
+        let behaviour = &data.behaviour;
+        let physics = data.constraints.iter().any(|c| matches!(c.kind, ConstraintKind::Physics(_)));
+        let physics42 = (physics
+            && !behaviour.physics_lagged_offsets
+            && !behaviour.lazy_bone_poses)
+            .then(|| {
+                let of = |c: &spine_model::ConstraintData| match &c.kind {
+                    ConstraintKind::Physics(d) => Physics42::of(d, &data.bones),
+                    _ => Physics42::default(),
+                };
+                data.constraints.iter().map(of).collect()
+            });
         let draw_order = data.slot_ids().collect();
         let mut sk = Skeleton {
             data,
@@ -460,6 +466,7 @@ impl Skeleton {
             let Some(cd) = data.constraints.get(id as usize) else {
                 if id & PAIR != 0 {
                     // Two physics constraints (see `Skeleton::pair_physics`).
+                    let physics42 = physics42.as_deref().unwrap_or_default();
                     constraints::update_pair_in_cache(
                         &mut ctx,
                         constraints,
