@@ -101,6 +101,7 @@ pub(crate) fn update_42_pair(
         && !p0.state.reset
         && !p1.state.reset
         && i0 != i1
+        && i0.max(i1) < ctx.bones.len()
     {
         update_pair_live(ctx.bones, &env, (d0, p0), (d1, p1));
         return;
@@ -146,7 +147,7 @@ pub(crate) fn update_42_pair(
 }
 
 /// [`update_42_pair`] in its common case: `Physics::Update`, both mixes non-zero, neither
-/// state just reset, 4.2 poses, two bones. The same operations in the same order as
+/// state just reset, 4.2 poses, two distinct bones in range. The same operations in the same order as
 /// [`begin`], [`springs`] (or the interleaved steps) and [`end`] with those facts known:
 /// no mode dispatch, no flight records, the parents' world transforms read at the end
 /// (neither bone is the other's parent: the pair's constraints are independent).
@@ -158,6 +159,7 @@ fn update_pair_live(
     (d1, p1): (&Physics42, &mut PhysicsPose),
 ) {
     let (i0, i1) = (d0.bone.index(), d1.bone.index());
+    // Two distinct bones in range (the caller's test): this never returns.
     let Ok([b0, b1]) = bones.get_disjoint_mut([i0, i1]) else { return };
     let k0 = begin_live(env, d0, p0, b0);
     let k1 = begin_live(env, d1, p1, b1);
