@@ -388,12 +388,11 @@ pub(crate) fn update_pair_in_cache(
     let data = ctx.data;
     let (i, j) = (first as usize, second as usize);
     let Ok([c0, c1]) = constraints.get_disjoint_mut([i, j]) else { return };
-    // The data's fields from `physics42` (see `Skeleton`): the constraints' data records
-    // are read only when the pair is not two 4.2 physics constraints.
+    // The data's fields from `physics42` (see `Skeleton`; empty unless the 4.2 solver runs
+    // the data): the constraints' data records are read only when the pair is not two 4.2
+    // physics constraints.
     match (&mut c0.pose, &mut c1.pose, physics42.get(i), physics42.get(j)) {
-        (ConstraintPose::Physics(p0), ConstraintPose::Physics(p1), Some(k0), Some(k1))
-            if !data.behaviour.physics_lagged_offsets =>
-        {
+        (ConstraintPose::Physics(p0), ConstraintPose::Physics(p1), Some(k0), Some(k1)) => {
             physics::update_42_pair(ctx, (k0, p0), (k1, p1));
             for c in [c0, c1] {
                 if c.slider_saved {

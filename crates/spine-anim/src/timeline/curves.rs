@@ -216,7 +216,7 @@ pub(crate) trait KeySearch: Sized {
     #[inline(always)]
     fn segment(self, c: CurveTable<'_>, stride: usize, time: f32) -> (usize, SegmentKind) {
         let k = self.key(c.frames, stride, time);
-        (k, SegmentKind::of(c.curves.get(k).copied().unwrap_or(LINEAR)))
+        (k, SegmentKind::at(c, k))
     }
 }
 
@@ -228,6 +228,13 @@ pub(crate) struct SegmentKind(u32);
 impl SegmentKind {
     const LINEAR: SegmentKind = SegmentKind(u32::MAX);
     const STEPPED: SegmentKind = SegmentKind(u32::MAX - 1);
+
+    /// The kind of the segment from key `k` of `c` (its curve type, [`LINEAR`] where it is
+    /// missing).
+    #[inline(always)]
+    fn at(c: CurveTable<'_>, k: usize) -> SegmentKind {
+        SegmentKind::of(c.curves.get(k).copied().unwrap_or(LINEAR))
+    }
 
     /// The kind of curve type `ty` ([`LINEAR`], [`STEPPED`] or `BEZIER + i`).
     #[inline(always)]
@@ -287,7 +294,7 @@ impl KeySearch for (&mut u16, &mut KeySpan) {
             return (usize::from(*cursor), span.kind);
         }
         let k = cursor.key(c.frames, stride, time);
-        let kind = SegmentKind::of(c.curves.get(k).copied().unwrap_or(LINEAR));
+        let kind = SegmentKind::at(c, k);
         let at = k.saturating_mul(stride);
         if let Some(&from) = c.frames.get(at) {
             let until = c.frames.get(at.saturating_add(stride)).copied();

@@ -50,12 +50,7 @@ impl Env {
 
 /// An update between its parts: what [`begin`] found for [`springs`] and [`end`].
 struct Flight {
-    mix: f32,
-    /// The bone's setup length (`l`).
-    l: f32,
     parent: Option<ParentWorld>,
-    rotate_or_shear_x: bool,
-    scale_x: bool,
     /// The rotation / scale springs to step (an update that is not the first after a reset,
     /// with a rotate, shear-x or scale-x mix).
     springs: Option<Step>,
@@ -71,11 +66,9 @@ pub(super) fn update_42(ctx: &mut SolverCtx<'_>, data: &PhysicsData, pose: &mut 
 /// [`update_42`] with the data's fields read from `data`.
 fn update_42_with(ctx: &mut SolverCtx<'_>, data: &Physics42, pose: &mut PhysicsPose) {
     let env = Env::of(ctx);
-    let bi = data.bone.index();
-    let l = data.length;
     let parent = parent_world(ctx.bones, data.bone);
-    let Some(bone) = ctx.bones.get_mut(bi) else { return };
-    if let Some(f) = begin(&env, data, pose, bone, l, parent) {
+    let Some(bone) = ctx.bones.get_mut(data.bone.index()) else { return };
+    if let Some(f) = begin(&env, data, pose, bone, parent) {
         springs(&f, data, pose, bone);
         end(&env, f, data, pose, bone);
     }
@@ -106,15 +99,14 @@ pub(crate) fn update_42_pair(
         update_pair_live(ctx.bones, &env, (d0, p0), (d1, p1));
         return;
     }
-    let (l0, l1) = (d0.length, d1.length);
     let (q0, q1) = (parent_world(ctx.bones, d0.bone), parent_world(ctx.bones, d1.bone));
     let Ok([b0, b1]) = ctx.bones.get_disjoint_mut([i0, i1]) else {
         update_42_with(ctx, d0, p0);
         update_42_with(ctx, d1, p1);
         return;
     };
-    let f0 = begin(&env, d0, p0, b0, l0, q0);
-    let f1 = begin(&env, d1, p1, b1, l1, q1);
+    let f0 = begin(&env, d0, p0, b0, q0);
+    let f1 = begin(&env, d1, p1, b1, q1);
     match (&f0, &f1) {
         (
             Some(f0 @ Flight { springs: Some(k0), .. }),
@@ -202,11 +194,31 @@ fn has_springs(data: &Physics42) -> bool {
 /// here when there are none).
 #[inline(always)]
 fn begin_live(env: &Env, data: &Physics42, pose: &mut PhysicsPose, bone: &mut Bone) -> Step {
-    let y_sign = if env.y_down { -1.0 } else { 1.0 };
-    let st = &mut pose.state;
+    let delta = advance_time(env, data, &mut pose.state);
+    translation(env, data, pose, bone, delta)
+}
+
+/// The time since the last update added to the unsimulated time (bounded); returns it.
+#[inline(always)]
+fn advance_time(env: &Env, data: &Physics42, st: &mut PhysicsState) -> f32 {
     let delta = (env.time - st.last_time).max(0.0);
     st.remaining = bounded_backlog(st.remaining + delta, data.step);
     st.last_time = env.time;
+    delta
+}
+
+/// An update's step values for `delta`, its translation springs stepped: the time they leave
+/// is stored when no rotation or scale springs follow (those start again from the time
+/// before the translation's steps).
+#[inline(always)]
+fn translation(
+    env: &Env,
+    data: &Physics42,
+    pose: &mut PhysicsPose,
+    bone: &mut Bone,
+    delta: f32,
+) -> Step {
+    let y_sign = if env.y_down { -1.0 } else { 1.0 };
     let mut qx = data.limit * delta;
     let qy = qx * math::abs(env.frame.scale_x);
     qx *= math::abs(env.frame.scale_y);
@@ -223,11 +235,11 @@ fn begin_live(env: &Env, data: &Physics42, pose: &mut PhysicsPose, bone: &mut Bo
     k
 }
 
-/// [`end`]'s world matrix (its tip stored), before it is set with the applied pose's inputs.
+/// The world matrix `a, b, c, d` turned by the rotate (and shear-x) offset and scaled by the
+/// scale-x offset.
 #[inline(always)]
-fn end_matrix(data: &Physics42, pose: &mut PhysicsPose, bone: &Bone) -> [f32; 6] {
-    let st = &mut pose.state;
-    let mix = pose.mix;
+fn offsets_applied(data: &Physics42, pose: &PhysicsPose, bone: &Bone) -> [f32; 4] {
+    let (st, mix) = (&pose.state, pose.mix);
     let mut m = [bone.a, bone.b, bone.c, bone.d];
     if data.any(Physics42::ROTATE | Physics42::SHEAR_X) {
         m = rotate_and_shear(m, (data.rotate, data.shear_x), st.rotate_offset * mix);
@@ -237,6 +249,14 @@ fn end_matrix(data: &Physics42, pose: &mut PhysicsPose, bone: &Bone) -> [f32; 6]
         m[0] *= s;
         m[2] *= s;
     }
+    m
+}
+
+/// [`end`]'s world matrix (its tip stored), before it is set with the applied pose's inputs.
+#[inline(always)]
+fn end_matrix(data: &Physics42, pose: &mut PhysicsPose, bone: &Bone) -> [f32; 6] {
+    let m = offsets_applied(data, pose, bone);
+    let st = &mut pose.state;
     st.tx = data.length * m[0];
     st.ty = data.length * m[2];
     let [a, b, c, d] = m;
@@ -252,18 +272,12 @@ fn begin(
     data: &Physics42,
     pose: &mut PhysicsPose,
     bone: &mut Bone,
-    l: f32,
     parent: Option<ParentWorld>,
 ) -> Option<Flight> {
     let mix = pose.mix;
     if mix == 0.0 {
         return None;
     }
-    let x = data.any(Physics42::X);
-    let y = data.any(Physics42::Y);
-    let rotate_or_shear_x = data.any(Physics42::ROTATE | Physics42::SHEAR_X);
-    let scale_x = data.any(Physics42::SCALE_X);
-    let y_sign = if env.y_down { -1.0 } else { 1.0 };
     let mut springs = None;
     match env.physics {
         Physics::None => return None,
@@ -272,44 +286,29 @@ fn begin(
             if env.physics == Physics::Reset {
                 st.reset(env.time);
             }
-            let delta = (env.time - st.last_time).max(0.0);
-            st.remaining = bounded_backlog(st.remaining + delta, data.step);
-            st.last_time = env.time;
+            let delta = advance_time(env, data, st);
             if st.reset {
                 st.reset = false;
                 st.ux = bone.world_x;
                 st.uy = bone.world_y;
             } else {
-                let mut qx = data.limit * delta;
-                let qy = qx * math::abs(env.frame.scale_x);
-                qx *= math::abs(env.frame.scale_y);
-                let f = env.reference_scale;
-                let k = Step { mix, i: pose.inertia, t: data.step, f, qx, qy, y_sign, l };
-                let mut a = pose.state.remaining;
-                if x || y {
-                    a = translate(pose, bone, data, &k, a);
-                }
-                if rotate_or_shear_x || scale_x {
-                    // The rotation springs start again from the time before the
-                    // translation's steps (`springs` stores what they leave).
-                    springs = Some(k);
-                } else {
-                    pose.state.remaining = a;
-                }
+                let k = translation(env, data, pose, bone, delta);
+                // `springs` stores what the rotation springs leave.
+                springs = has_springs(data).then_some(k);
             }
         }
         Physics::Pose => {
             let st = &pose.state;
-            if x {
+            if data.any(Physics42::X) {
                 bone.world_x += st.x_offset * mix * data.x;
             }
-            if y {
+            if data.any(Physics42::Y) {
                 bone.world_y += st.y_offset * mix * data.y;
             }
         }
     }
     let update = env.physics != Physics::Pose;
-    Some(Flight { mix, l, parent, rotate_or_shear_x, scale_x, springs, update })
+    Some(Flight { parent, springs, update })
 }
 
 /// The second part: the rotation and scale springs, then the center remembered.
@@ -336,20 +335,11 @@ fn remember_center(f: &Flight, pose: &mut PhysicsPose, bone: &Bone) {
 fn end(env: &Env, f: Flight, data: &Physics42, pose: &mut PhysicsPose, bone: &mut Bone) {
     // The matrix is changed in registers and stored once (with its applied pose's inputs):
     // written field by field, it was read back as one 16-byte copy, a store-forwarding stall.
-    let st = &mut pose.state;
-    let mix = f.mix;
-    let mut m = [bone.a, bone.b, bone.c, bone.d];
-    if f.rotate_or_shear_x {
-        m = rotate_and_shear(m, (data.rotate, data.shear_x), st.rotate_offset * mix);
-    }
-    if f.scale_x {
-        let s = 1.0 + st.scale_offset * mix * data.scale_x;
-        m[0] *= s;
-        m[2] *= s;
-    }
+    let m = offsets_applied(data, pose, bone);
     if f.update {
-        st.tx = f.l * m[0];
-        st.ty = f.l * m[2];
+        let st = &mut pose.state;
+        st.tx = data.length * m[0];
+        st.ty = data.length * m[2];
     }
     let [a, b, c, d] = m;
     // 4.3 poses (`lazy43`): the bone's local pose stays stale until something reads it.
