@@ -230,18 +230,22 @@ pub fn atan2(y: f32, x: f32) -> f32 {
     let (num, den, base) =
         if far { (n * SQRT3 - m, n + m * SQRT3, std::f64::consts::FRAC_PI_6) } else { (n, m, 0.0) };
     let t = num / den;
+    // The angle is `k ± atan t`: `base + atan t`, turned into `π/2 − that` when swapped and
+    // into `π − that` for a negative x. `k ± t` is summed while the polynomial runs, so one
+    // addition follows it instead of three.
+    let (mut k, mut flip) = (base, false);
+    if swap {
+        (k, flip) = (std::f64::consts::FRAC_PI_2 - k, true);
+    }
+    if xd.is_sign_negative() {
+        (k, flip) = (std::f64::consts::PI - k, !flip);
+    }
+    let st = if flip { -t } else { t };
     let z = t * t;
     let z2 = z * z;
     // [`ATAN_C`]'s polynomial by Estrin's scheme (see `sin_cos_kernel`).
     let [a0, a1, a2, a3] = ATAN_C;
-    let p = t + t * z * ((a0 + z * a1) + z2 * (a2 + z * a3));
-    let mut a = base + p;
-    if swap {
-        a = std::f64::consts::FRAC_PI_2 - a;
-    }
-    if xd.is_sign_negative() {
-        a = std::f64::consts::PI - a;
-    }
+    let a = (k + st) + st * z * ((a0 + z * a1) + z2 * (a2 + z * a3));
     // Both zero (0/0), both infinite (∞/∞) or a NaN: libm's conventions.
     if a.is_nan() {
         return yd.atan2(xd) as f32;
@@ -270,17 +274,19 @@ pub fn atan2_pair(y0: f32, x0: f32, y1: f32, x1: f32) -> (f32, f32) {
     let den = far.blend(n + m * sqrt3, m);
     let base = far.blend(f64x2::splat(std::f64::consts::FRAC_PI_6), f64x2::splat(0.0));
     let t = num / den;
-    let z = t * t;
-    let z2 = z * z;
     let c = |v: f64| f64x2::splat(v);
-    // [`atan2`]'s Estrin scheme, lane-wise.
-    let [a0, a1, a2, a3] = ATAN_C;
-    let p = t + t * z * ((c(a0) + z * c(a1)) + z2 * (c(a2) + z * c(a3)));
-    let mut a = base + p;
-    a = swap.blend(c(std::f64::consts::FRAC_PI_2) - a, a);
+    // [`atan2`]'s `k ± atan t`, lane-wise.
+    let k = swap.blend(c(std::f64::consts::FRAC_PI_2) - base, base);
     // `x` has its sign bit set (also `-0.0`): `1.0` with that sign is negative.
     let x_neg = c(1.0).copysign(xd).cmp_lt(c(0.0));
-    a = x_neg.blend(c(std::f64::consts::PI) - a, a);
+    let k = x_neg.blend(c(std::f64::consts::PI) - k, k);
+    // `-t` where exactly one of the two turns applies (a sign bit flipped).
+    let st = t ^ ((swap ^ x_neg) & c(-0.0));
+    let z = t * t;
+    let z2 = z * z;
+    // [`atan2`]'s Estrin scheme, lane-wise.
+    let [a0, a1, a2, a3] = ATAN_C;
+    let a = (k + st) + st * z * ((c(a0) + z * c(a1)) + z2 * (c(a2) + z * c(a3)));
     let [r0, r1] = a.copysign(yd).to_array();
     let (mut r0, mut r1) = (r0 as f32, r1 as f32);
     if r0.is_nan() {
