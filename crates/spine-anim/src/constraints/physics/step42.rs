@@ -169,10 +169,8 @@ fn update_pair_live(
             p1.state.remaining = rotate_and_scale(p1, b1, d1, &k1);
         }
     }
-    for (p, b) in [(&mut *p0, &*b0), (&mut *p1, &*b1)] {
-        p.state.cx = b.world_x;
-        p.state.cy = b.world_y;
-    }
+    center(p0, b0);
+    center(p1, b1);
     let m0 = end_matrix(d0, p0, b0);
     let m1 = end_matrix(d1, p1, b1);
     for (d, m) in [(d0, m0), (d1, m1)] {
@@ -256,11 +254,23 @@ fn offsets_applied(data: &Physics42, pose: &PhysicsPose, bone: &Bone) -> [f32; 4
 #[inline(always)]
 fn end_matrix(data: &Physics42, pose: &mut PhysicsPose, bone: &Bone) -> [f32; 6] {
     let m = offsets_applied(data, pose, bone);
-    let st = &mut pose.state;
-    st.tx = data.length * m[0];
-    st.ty = data.length * m[2];
+    store_tip(data, pose, m);
     let [a, b, c, d] = m;
     [a, b, c, d, bone.world_x, bone.world_y]
+}
+
+/// The bone's tip (its length along the x axis of the world matrix `m`) for the next update.
+#[inline(always)]
+fn store_tip(data: &Physics42, pose: &mut PhysicsPose, m: [f32; 4]) {
+    pose.state.tx = data.length * m[0];
+    pose.state.ty = data.length * m[2];
+}
+
+/// The bone's world position remembered as the springs' center for the next update.
+#[inline(always)]
+fn center(pose: &mut PhysicsPose, bone: &Bone) {
+    pose.state.cx = bone.world_x;
+    pose.state.cy = bone.world_y;
 }
 
 /// The first part of an update: the time, the translation springs (or, in
@@ -325,8 +335,7 @@ fn springs(f: &Flight, data: &Physics42, pose: &mut PhysicsPose, bone: &Bone) {
 #[inline(always)]
 fn remember_center(f: &Flight, pose: &mut PhysicsPose, bone: &Bone) {
     if f.update {
-        pose.state.cx = bone.world_x;
-        pose.state.cy = bone.world_y;
+        center(pose, bone);
     }
 }
 
@@ -337,9 +346,7 @@ fn end(env: &Env, f: Flight, data: &Physics42, pose: &mut PhysicsPose, bone: &mu
     // written field by field, it was read back as one 16-byte copy, a store-forwarding stall.
     let m = offsets_applied(data, pose, bone);
     if f.update {
-        let st = &mut pose.state;
-        st.tx = data.length * m[0];
-        st.ty = data.length * m[2];
+        store_tip(data, pose, m);
     }
     let [a, b, c, d] = m;
     // 4.3 poses (`lazy43`): the bone's local pose stays stale until something reads it.
