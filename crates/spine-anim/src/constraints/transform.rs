@@ -158,6 +158,12 @@ fn rotate_translate(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6],
     let o = &data.offsets;
     let (mix_rotate, mix_x, mix_y) = (m[ts::ROTATE], m[ts::X], m[ts::Y]);
     let translate = mix_x != 0.0 || mix_y != 0.0;
+    if mix_rotate == 0.0 {
+        // Translation alone, apart: with the rotation's code in the same loop, its source
+        // angle (an `atan2`) was computed ahead of the loop whether a bone turned or not.
+        translate_world(ctx, data, (mix_x, mix_y), rel);
+        return;
+    }
     let mut first_r = None;
     let (mut t_rot, mut offset_rotation, mut toward) = (0.0, 0.0, None);
     if mix_rotate != 0.0 {
@@ -188,6 +194,39 @@ fn rotate_translate(ctx: &mut SolverCtx<'_>, data: &TransformData, m: &[f32; 6],
         if let Some(bone) = bones.get_mut(id.index()) {
             bone.set_world_update_applied(w, parent, &ctx.frame);
         }
+    }
+}
+
+/// [`rotate_translate`] without a rotate mix: each bone's world position moved toward (or,
+/// `rel`, by) the source's offset point, its matrix kept.
+fn translate_world(ctx: &mut SolverCtx<'_>, data: &TransformData, mix: (f32, f32), rel: bool) {
+    let bones = &mut *ctx.bones;
+    if bones.get(data.source.index()).is_none() {
+        return;
+    }
+    let o = &data.offsets;
+    let (mix_x, mix_y) = mix;
+    let translate = mix_x != 0.0 || mix_y != 0.0;
+    for &id in &data.bones {
+        // Per bone, as spine-cpp: a constrained bone may be the source.
+        let (tx, ty) = match bones.get(data.source.index()) {
+            Some(t) if translate => t.local_to_world(o[ts::X], o[ts::Y]),
+            _ => (0.0, 0.0),
+        };
+        let parent = parent_world(bones, id);
+        let Some(bone) = bones.get_mut(id.index()) else { continue };
+        let (mut world_x, mut world_y) = (bone.world_x, bone.world_y);
+        if translate {
+            if rel {
+                world_x += tx * mix_x;
+                world_y += ty * mix_y;
+            } else {
+                world_x += (tx - world_x) * mix_x;
+                world_y += (ty - world_y) * mix_y;
+            }
+        }
+        let w = [bone.a, bone.b, bone.c, bone.d, world_x, world_y];
+        bone.set_world_update_applied(w, parent, &ctx.frame);
     }
 }
 
