@@ -119,6 +119,11 @@ impl Bone {
     #[cold]
     #[inline(never)]
     pub(super) fn applied_from_inputs(&mut self, p: ParentWorld) {
+        if self.ap_flags & (AP_DEFERRED | AP_CACHE_READ) == AP_CACHE_READ
+            && self.moved_keeping_pose(p)
+        {
+            return;
+        }
         let dx = self.world_x - p.world_x;
         let dy = self.world_y - p.world_y;
         let d = AppliedPose {
@@ -132,6 +137,44 @@ impl Bone {
         };
         let m = local_matrix_from_inputs(d, [self.a, self.b, self.c, self.d]);
         self.set_applied(applied_from_local_matrix(m));
+    }
+
+    /// The applied pose after a constraint moved only this bone's world position, for a bone
+    /// the update cache reads after the constraint ([`AP_CACHE_READ`]; the others defer
+    /// their pose, which costs less than this test, and compute it as spine-cpp does when it
+    /// is read): where
+    /// its world matrix is, bit for bit, the one its applied pose (not deferred) gives
+    /// under the parent `p` through its local-matrix cache (so the walk or a solver left
+    /// it, and nothing turned or scaled it since), and that pose is one spine-cpp's
+    /// `updateAppliedTransform` recovers as it is (no shear, positive scales well inside its
+    /// thresholds, a rotation inside ±180°), the rotation, scales and shears are kept and
+    /// only the position is computed, with that function's operations (returns `true`).
+    /// spine-cpp computes the parent-space matrix, a square root and two `atan2`s, which
+    /// give the same pose within rounding; kept, the bone's next update from it takes its
+    /// matrix from the cache instead of a sine and cosine (and the walk's next frame finds
+    /// the cache holding its own key, not this pose's). `false`: nothing changed.
+    fn moved_keeping_pose(&mut self, p: ParentWorld) -> bool {
+        let ap = self.ap;
+        let canonical = |s: f32| s > 0.001 && s < 1000.0;
+        if !(ap.shear_x == 0.0
+            && ap.shear_y == 0.0
+            && canonical(ap.scale_x)
+            && canonical(ap.scale_y)
+            && math::abs(ap.rotation) < 179.0)
+        {
+            return false;
+        }
+        let Some([la, lb, lc, ld]) = self.local.peek(ap) else { return false };
+        let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
+        let m = [pa * la + pb * lc, pa * lb + pb * ld, pc * la + pd * lc, pc * lb + pd * ld];
+        if m.map(f32::to_bits) != [self.a, self.b, self.c, self.d].map(f32::to_bits) {
+            return false;
+        }
+        let pid = 1.0 / (pa * pd - pb * pc);
+        let (ia, ib, ic, id) = (pd * pid, pb * pid, pc * pid, pa * pid);
+        let (dx, dy) = (self.world_x - p.world_x, self.world_y - p.world_y);
+        (self.ap.x, self.ap.y) = (dx * ia - dy * ib, dy * id - dx * ic);
+        true
     }
 
     /// spine-cpp `Bone::updateAppliedTransform`: the applied pose that gives the current

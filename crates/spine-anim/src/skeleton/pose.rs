@@ -110,6 +110,17 @@ impl LocalCache {
         self.key[0]
     }
 
+    /// The cached [`local_matrix`] when the arguments are bit-identical to the last call's
+    /// of [`LocalCache::get`] (`la, lb, lc, ld`); `None` otherwise (the cache untouched).
+    #[inline(always)]
+    pub(super) fn peek(&self, pose: AppliedPose) -> Option<[f32; 4]> {
+        let key = [pose.rotation, pose.scale_x, pose.scale_y, pose.shear_x, pose.shear_y];
+        (key.map(f32::to_bits) == self.key).then(|| {
+            let [la, ld, lc, lb] = self.m;
+            [la, lb, lc, ld]
+        })
+    }
+
     /// [`local_matrix`] of the arguments, from the cache when they are bit-identical to the
     /// last call's.
     #[inline(always)]
@@ -226,6 +237,12 @@ pub(super) const AP_INPUTS: u8 = 16;
 /// the rotation before the solve (in `ap.rotation`) and what the solve left in `ap_more`
 /// (see [`Bone::pose_normal_aimed`]).
 pub(super) const AP_AIMED: u8 = 32;
+
+/// [`Bone`] `ap_flags`: [`AP_READ_AFTER`] as the update cache's order sets it, without the
+/// test switch that sets that flag on every bone (see [`Skeleton::set_eager_applied`]): the
+/// bones whose applied pose a translation-only move keeps (see `Bone::moved_keeping_pose`),
+/// the same ones whether the others' poses are deferred or computed at once.
+pub(super) const AP_CACHE_READ: u8 = 64;
 
 /// The parent-space matrix of a pose deferred as the inputs of
 /// [`Bone::update_applied_transform`]'s common case (a parent, [`Inherit::Normal`]): `d`

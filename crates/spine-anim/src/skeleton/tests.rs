@@ -336,3 +336,80 @@ fn attachment_states_find_what_a_scan_finds() {
         }
     }
 }
+
+/// A translation-only move of a bone the update cache reads later keeps its applied pose
+/// but for the position (`Bone::moved_keeping_pose`): the position bit for bit what
+/// spine-cpp's `updateAppliedTransform` computes, the rotation and scales within rounding
+/// of its square root and `atan2`s, the world transform of an update from either pose
+/// within rounding; and the poses it does not take (sheared, a negative scale, a rotation
+/// near ±180°, a matrix something turned, a bone no later entry reads) are computed as
+/// before, bit for bit.
+#[test]
+fn a_moved_bone_keeps_its_pose_within_rounding() {
+    let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+    let mut next = |lo: f32, hi: f32| rng.range(lo, hi);
+    let frame = WorldFrame { x: 0.0, y: 0.0, scale_x: 1.0, scale_y: 1.0 };
+    let (mut kept, mut computed) = (0, 0);
+    let (mut worst_angle, mut worst_scale, mut worst_world) = (0.0f32, 0.0f32, 0.0f32);
+    for i in 0..4_000 {
+        let (pr, psx, psy) = (next(-180.0, 180.0), next(0.5, 2.0), next(0.5, 2.0));
+        let [pa, pb, pc, pd] = local_matrix(pr, psx, psy, 0.0, 0.0);
+        let (px, py) = (next(-50.0, 50.0), next(-50.0, 50.0));
+        let p = ParentWorld { a: pa, b: pb, c: pc, d: pd, world_x: px, world_y: py };
+        let mut ap =
+            pose([next(-20.0, 20.0), next(-20.0, 20.0), next(-170.0, 170.0), 0.0, 0.0, 0.0, 0.0]);
+        (ap.scale_x, ap.scale_y) = (next(0.25, 3.0), next(0.25, 3.0));
+        // One case in two the shortcut cannot take.
+        let variant = if i % 2 == 0 { 0 } else { 1 + i / 2 % 5 };
+        let read = variant != 5;
+        match variant {
+            1 => ap.shear_x = 10.0,
+            2 => ap.shear_y = -5.0,
+            3 => ap.scale_x = -ap.scale_x,
+            4 => ap.rotation = 179.5,
+            _ => {}
+        }
+        let mut b = Bone::new(&bone_data(Inherit::Normal));
+        b.update_world_transform_with(Some(p), &frame, ap);
+        if read {
+            b.ap_flags |= AP_READ_AFTER | AP_CACHE_READ;
+        }
+        let (mut a, mut c) = (b.a, b.c);
+        if variant == 0 && i % 4 == 2 {
+            // Turned by a constraint before the move.
+            (a, c) = (b.a * 0.8 - b.c * 0.6, b.a * 0.6 + b.c * 0.8);
+        }
+        let w = [a, b.b, c, b.d, b.world_x + next(-9.0, 9.0), b.world_y + next(-9.0, 9.0)];
+        b.set_world_update_applied(w, Some(p), &frame);
+        let got = b.applied();
+        let want = applied_at_once(&b, p);
+        if pose_bits(got) == pose_bits(want) {
+            computed += 1;
+            continue;
+        }
+        assert!(variant == 0 && i % 4 == 0, "case {i} (variant {variant}) kept its pose");
+        kept += 1;
+        assert_eq!(
+            pose_bits(got),
+            pose_bits(AppliedPose { x: want.x, y: want.y, ..ap }),
+            "case {i}: the pose kept, the position computed"
+        );
+        worst_angle = worst_angle.max(math::abs(got.rotation - want.rotation));
+        worst_angle = worst_angle.max(math::abs(want.shear_y));
+        worst_scale = worst_scale.max(math::abs(got.scale_x / want.scale_x - 1.0));
+        worst_scale = worst_scale.max(math::abs(got.scale_y / want.scale_y - 1.0));
+        // The next update from either pose.
+        let (mut from_got, mut from_want) = (b.clone(), b.clone());
+        from_got.update_world_transform_with(Some(p), &frame, got);
+        from_want.update_world_transform_with(Some(p), &frame, want);
+        // Matrices of up to ≈ 6, positions of up to ≈ 100 (the same `x, y`: the same bits).
+        let world = |b: &Bone| [b.a, b.b, b.c, b.d, b.world_x / 100.0, b.world_y / 100.0];
+        for (x, y) in world(&from_got).into_iter().zip(world(&from_want)) {
+            worst_world = worst_world.max(math::abs(x - y));
+        }
+    }
+    assert_eq!((kept, computed), (1_000, 3_000));
+    assert!(worst_angle < 1e-4, "rotation or shear off by {worst_angle}°");
+    assert!(worst_scale < 1e-6, "scale off by {worst_scale} (relative)");
+    assert!(worst_world < 1e-5, "world transform off by {worst_world}");
+}

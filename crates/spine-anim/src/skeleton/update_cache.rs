@@ -469,14 +469,15 @@ impl Skeleton {
         }
     }
 
-    /// Sets [`AP_READ_AFTER`] on the bones the update cache walks, or an IK constraint of it
-    /// reads, after a constraint that may defer their applied pose (transform, path and
-    /// physics constraints: every bone they list, whatever their mode); clears it on the
-    /// others.
+    /// Sets [`AP_READ_AFTER`] and [`AP_CACHE_READ`] on the bones the update cache walks, or
+    /// an IK constraint of it reads, after a constraint that may defer their applied pose
+    /// (transform, path and physics constraints: every bone they list, whatever their mode);
+    /// clears them on the others (the test switch of [`Skeleton::set_eager_applied`] sets
+    /// [`AP_READ_AFTER`] on every bone).
     pub(super) fn mark_read_after(&mut self) {
         // `AP_MOVED` (this pass only): a constraint before the entry may defer the pose.
         for b in &mut self.bones {
-            b.ap_flags &= !(AP_READ_AFTER | AP_MOVED);
+            b.ap_flags &= !(AP_READ_AFTER | AP_CACHE_READ | AP_MOVED);
         }
         let bones = &mut self.bones;
         let flag = |bones: &mut [Bone], id: BoneId, set: u8| {
@@ -515,7 +516,8 @@ impl Skeleton {
         }
         let every = if self.eager_applied { AP_READ_AFTER } else { 0 };
         for b in bones.iter_mut() {
-            b.ap_flags = (b.ap_flags & !AP_MOVED) | every;
+            let read = if b.ap_flags & AP_READ_AFTER != 0 { AP_CACHE_READ } else { 0 };
+            b.ap_flags = (b.ap_flags & !AP_MOVED) | read | every;
         }
     }
 
