@@ -47,13 +47,73 @@ pub(crate) fn update_cached(
     ctx: &mut SolverCtx<'_>,
     data: &IkData,
     pose: &mut IkPose,
-    mut caches: Option<&mut [LocalCache; 2]>,
+    caches: Option<&mut [LocalCache; 2]>,
 ) {
     if pose.mix == 0.0 {
         return;
     }
     let Some(target) = ctx.bones.get(data.target.index()) else { return };
     let solve = IkSolve::new((target.world_x, target.world_y), pose, data.scale_y_mode);
+    let behaviour = &ctx.data.behaviour;
+    if !behaviour.ik_without_inherit {
+        let rules =
+            if behaviour.ik_keeps_parent_shear { IkRules::SPINE43 } else { IkRules::SPINE42 };
+        match *data.bones.as_slice() {
+            [bone] if pose_one_aimed(rules, ctx.bones, bone, solve) => return,
+            [parent, child] => {
+                let lengths = (bone_length(ctx, parent), bone_length(ctx, child));
+                let ids = (parent, child);
+                apply_two_impl(caches, rules, ctx.bones, &ctx.frame, ids, lengths, solve);
+                return;
+            }
+            _ => {}
+        }
+    }
+    update_general(ctx, data, solve, caches);
+}
+
+/// The common one-bone solve on its own: full mix, neither compress nor stretch, a child
+/// of [`Inherit::Normal`] with equal shears and the target off its position; the
+/// operations of [`apply_one_impl`] for that case, in its order (the same bits). `false`
+/// (nothing written) for every other solve.
+#[inline(always)]
+fn pose_one_aimed(rules: IkRules, bones: &mut [Bone], id: BoneId, solve: IkSolve) -> bool {
+    let IkSolve { target_x, target_y, compress, stretch, mix: alpha, .. } = solve;
+    if alpha != 1.0 || compress || stretch {
+        return false;
+    }
+    let Some(p) = parent_world(bones, id) else { return false };
+    let Some(bone) = bones.get_mut(id.index()) else { return false };
+    let ap = bone.applied_in_cache();
+    if bone.inherit != Inherit::Normal || ap.shear_x != ap.shear_y {
+        return false;
+    }
+    let (pa, pb, pc, pd) = (p.a, p.b, p.c, p.d);
+    let x = target_x - p.world_x;
+    let y = target_y - p.world_y;
+    let d = pa * pd - pb * pc;
+    if rules.near_zero(d) {
+        return false;
+    }
+    let tx = (x * pd - y * pb) / d - ap.x;
+    let ty = (y * pa - x * pc) / d - ap.y;
+    let flip = ap.scale_x < 0.0;
+    let Some((cos, sin)) = aimed_axis(tx, ty, flip) else { return false };
+    let m = local_matrix_equal_shears(sin, cos, ap.scale_x, ap.scale_y);
+    let code = AIM_ONE | if flip { AIM_FLIP } else { 0 } | if rules.spine43 { AIM_43 } else { 0 };
+    bone.pose_normal_aimed(p, ap, [tx, ty, 0.0, code as f32], m);
+    true
+}
+
+/// [`update_cached`] for the 3.5–3.7 solvers and the one-bone solves
+/// [`pose_one_aimed`] does not take, out of line.
+#[inline(never)]
+fn update_general(
+    ctx: &mut SolverCtx<'_>,
+    data: &IkData,
+    solve: IkSolve,
+    mut caches: Option<&mut [LocalCache; 2]>,
+) {
     if ctx.data.behaviour.ik_without_inherit {
         match *data.bones.as_slice() {
             [bone] => {
@@ -70,18 +130,10 @@ pub(crate) fn update_cached(
     }
     let rules =
         if ctx.data.behaviour.ik_keeps_parent_shear { IkRules::SPINE43 } else { IkRules::SPINE42 };
-    match *data.bones.as_slice() {
-        [bone] => {
-            let length = bone_length(ctx, bone);
-            let cache = caches.as_mut().map(|c| &mut c[0]);
-            apply_one_impl(cache, rules, ctx.bones, &ctx.frame, bone, length, solve);
-        }
-        [parent, child] => {
-            let lengths = (bone_length(ctx, parent), bone_length(ctx, child));
-            let ids = (parent, child);
-            apply_two_impl(caches, rules, ctx.bones, &ctx.frame, ids, lengths, solve);
-        }
-        _ => {}
+    if let [bone] = *data.bones.as_slice() {
+        let length = bone_length(ctx, bone);
+        let cache = caches.as_mut().map(|c| &mut c[0]);
+        apply_one_impl(cache, rules, ctx.bones, &ctx.frame, bone, length, solve);
     }
 }
 
