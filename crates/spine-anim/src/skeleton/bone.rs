@@ -475,9 +475,13 @@ impl Bone {
     }
 
     /// spine-cpp `Bone::updateWorldTransform()`: world transform from the local pose.
+    #[inline(never)]
     pub fn update_from_local(&mut self, parent: Option<ParentWorld>, frame: &WorldFrame) {
+        // The pose read here, not passed: copied whole into the applied pose and kept in
+        // registers for the world transform.
         let pose = self.local_pose();
-        self.update_world_transform_with(parent, frame, pose);
+        self.set_applied(pose);
+        self.world_from(None, parent, frame, pose);
     }
 
     /// World point to this bone's local space.

@@ -53,14 +53,15 @@ pub(crate) fn update_cached(
         return;
     }
     let Some(target) = ctx.bones.get(data.target.index()) else { return };
-    let solve = IkSolve::new((target.world_x, target.world_y), pose, data.scale_y_mode);
+    let target = (target.world_x, target.world_y);
     let behaviour = &ctx.data.behaviour;
     if !behaviour.ik_without_inherit {
         let rules =
             if behaviour.ik_keeps_parent_shear { IkRules::SPINE43 } else { IkRules::SPINE42 };
         match *data.bones.as_slice() {
-            [bone] if pose_one_aimed(rules, ctx.bones, bone, solve) => return,
+            [bone] if pose_one_aimed(rules, ctx.bones, bone, target, pose) => return,
             [parent, child] => {
+                let solve = IkSolve::new(target, pose, data.scale_y_mode);
                 let lengths = (bone_length(ctx, parent), bone_length(ctx, child));
                 let ids = (parent, child);
                 apply_two_impl(caches, rules, ctx.bones, &ctx.frame, ids, lengths, solve);
@@ -69,7 +70,7 @@ pub(crate) fn update_cached(
             _ => {}
         }
     }
-    update_general(ctx, data, solve, caches);
+    update_general(ctx, data, IkSolve::new(target, pose, data.scale_y_mode), caches);
 }
 
 /// The common one-bone solve on its own: full mix, neither compress nor stretch, a child
@@ -77,9 +78,14 @@ pub(crate) fn update_cached(
 /// operations of [`apply_one_impl`] for that case, in its order (the same bits). `false`
 /// (nothing written) for every other solve.
 #[inline(always)]
-fn pose_one_aimed(rules: IkRules, bones: &mut [Bone], id: BoneId, solve: IkSolve) -> bool {
-    let IkSolve { target_x, target_y, compress, stretch, mix: alpha, .. } = solve;
-    if alpha != 1.0 || compress || stretch {
+fn pose_one_aimed(
+    rules: IkRules,
+    bones: &mut [Bone],
+    id: BoneId,
+    (target_x, target_y): (f32, f32),
+    pose: &IkPose,
+) -> bool {
+    if pose.mix != 1.0 || pose.compress || pose.stretch {
         return false;
     }
     let Some(p) = parent_world(bones, id) else { return false };
