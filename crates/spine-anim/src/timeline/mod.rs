@@ -32,6 +32,7 @@ pub use curves::*;
 use draw_order_events::*;
 pub use property::*;
 pub(crate) use slot::*;
+use spine_model::{ConstraintId, IkFlags};
 
 /// How a timeline's value combines with the current pose (spine-cpp `MixBlend`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -210,13 +211,31 @@ pub(crate) fn apply_held(
     events: Option<&mut Vec<EventRef>>,
     args: ApplyArgs,
 ) {
-    if let Timeline::Bone { bone, property, curves } = tl {
-        if !curves.is_empty() {
-            apply_bone(sk, data, bone.index(), *property, (curves, keys), args);
+    match tl {
+        Timeline::Bone { bone, property, curves } => {
+            if !curves.is_empty() {
+                apply_bone(sk, data, bone.index(), *property, (curves, keys), args);
+            }
         }
-        return;
+        Timeline::Ik { constraint, curves, flags } => {
+            apply_ik_timeline(sk, data, constraint, (curves, keys), flags, args)
+        }
+        _ => apply_tl(sk, data, (animation, index), (tl, keys), events, args),
     }
-    apply_tl(sk, data, (animation, index), (tl, keys), events, args);
+}
+
+/// An IK constraint's timeline, apart from [`apply_tl`] (whose arms for every kind make
+/// each call save and restore every register): common in rigs with legs.
+#[inline(never)]
+fn apply_ik_timeline(
+    sk: &mut Skeleton,
+    data: &SkeletonData,
+    constraint: &ConstraintId,
+    (curves, keys): (&Curves, &[f32]),
+    flags: &[IkFlags],
+    args: ApplyArgs,
+) {
+    apply_ik(sk, data, constraint, curves, keys, flags, args)
 }
 
 #[inline(never)]
