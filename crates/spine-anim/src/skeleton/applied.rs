@@ -141,18 +141,18 @@ impl Bone {
 
     /// The applied pose after a constraint moved only this bone's world position, for a bone
     /// the update cache reads after the constraint ([`AP_CACHE_READ`]; the others defer
-    /// their pose, which costs less than this test, and compute it as spine-cpp does when it
-    /// is read): where
-    /// its world matrix is, bit for bit, the one its applied pose (not deferred) gives
-    /// under the parent `p` through its local-matrix cache (so the walk or a solver left
-    /// it, and nothing turned or scaled it since), and that pose is one spine-cpp's
-    /// `updateAppliedTransform` recovers as it is (no shear, positive scales well inside its
-    /// thresholds, a rotation inside ±180°), the rotation, scales and shears are kept and
-    /// only the position is computed, with that function's operations (returns `true`).
-    /// spine-cpp computes the parent-space matrix, a square root and two `atan2`s, which
-    /// give the same pose within rounding; kept, the bone's next update from it takes its
-    /// matrix from the cache instead of a sine and cosine (and the walk's next frame finds
-    /// the cache holding its own key, not this pose's). `false`: nothing changed.
+    /// their pose, which costs less than this test, and compute it as spine-cpp does when
+    /// it is read). Where the world matrix is, bit for bit, the one the applied pose (not
+    /// deferred) gives under the parent `p` through the local-matrix cache (the walk or a
+    /// solver left it, and nothing turned or scaled it since), and that pose is one
+    /// spine-cpp's `updateAppliedTransform` recovers as it is (no shear, positive scales
+    /// well inside its thresholds, a rotation inside ±180°), the rotation, scales and shears
+    /// are kept and only the position is computed, with that function's operations
+    /// (returns `true`). spine-cpp computes the parent-space matrix, a square root and two
+    /// `atan2`s, which give the same pose within rounding; kept, the bone's next update
+    /// takes its matrix from the cache instead of a sine and cosine (and the walk's next
+    /// frame finds the cache holding its own key, not this pose's). `false`: nothing
+    /// changed.
     fn moved_keeping_pose(&mut self, p: ParentWorld) -> bool {
         let ap = self.ap;
         let canonical = |s: f32| s > 0.001 && s < 1000.0;
